@@ -1,0 +1,6 @@
+"""``python -m ikplayground``."""
+
+from ikplayground.cli import main
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,67 @@
+"""Command line: parse options and run the App (in a window or headless)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """Parse ``WxH`` (e.g. ``1280x720``) into two positive ints."""
+    try:
+        w, h = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--size: expected WxH such as 1280x720, got {text!r}") from None
+    if w < 1 or h < 1:
+        raise argparse.ArgumentTypeError(f"--size: width and height must be positive, got {text!r}")
+    return w, h
+
+
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be >= 1, got {value}")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="ikplayground",
+        description="An interactive playground for 2D inverse kinematics.",
+    )
+    parser.add_argument("--size", type=parse_size, default=(1280, 720), metavar="WxH",
+                        help="window size in pixels (default 1280x720)")
+    parser.add_argument("--headless", action="store_true",
+                        help="no window: use SDL's dummy video driver (needs --frames)")
+    parser.add_argument("--frames", type=positive_int, default=None, metavar="N",
+                        help="run N frames, then exit with status 0")
+    parser.add_argument("--screenshot", default=None, metavar="PNG",
+                        help="save the last frame (stage and panel) to this PNG file on exit")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.headless and args.frames is None:
+        parser.error("--headless needs --frames N (a headless run must end by itself)")
+    if args.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from ikplayground.app.app import App  # imports pygame: only now
+
+    app = App(size=args.size)
+    app.run(max_frames=args.frames)
+    if args.screenshot:
+        app.save_screenshot(args.screenshot)
+    app.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

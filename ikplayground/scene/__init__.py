@@ -1,0 +1,4 @@
+"""The playground's model without a window: chains, snake steering, the scene.
+
+Nothing here imports pygame.
+"""

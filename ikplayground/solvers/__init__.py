@@ -1,0 +1,28 @@
+"""Pure 2-D inverse kinematics on numpy arrays: no pygame, no state, no printing.
+
+Screen coordinates (pixels, y down), radians, relative joint angles: see
+DESIGN.md. Every function validates its inputs and raises ``ValueError``
+naming the argument; none mutates its arguments.
+
+>>> from ikplayground.solvers import solve_two_bone
+>>> sol = solve_two_bone((0, 0), (150, 0), 100, 100)
+>>> bool(sol.reached)
+True
+"""
+
+from .ccd import solve_ccd
+from .fabrik import solve_fabrik
+from .kinematics import forward_kinematics
+from .results import IKSolution, TwoBoneSolution
+from .snake import follow_snake
+from .two_bone import solve_two_bone
+
+__all__ = [
+    "forward_kinematics",
+    "solve_two_bone",
+    "solve_ccd",
+    "solve_fabrik",
+    "follow_snake",
+    "TwoBoneSolution",
+    "IKSolution",
+]

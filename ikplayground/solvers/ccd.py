@@ -1,0 +1,131 @@
+"""Cyclic Coordinate Descent (CCD) for a planar chain.
+
+After seed 003 (CCD in pygame): each sweep visits the joints from the tip to
+the root and turns each one so the end effector points at the target. A sweep
+never moves the pivots it has still to visit (they sit closer to the root), so
+one forward-kinematics pass per sweep plus one rotation of the end effector per
+joint is the whole cost: O(n) per sweep.
+
+Joint limits clamp the relative angle after each turn; the end effector is
+turned by the angle actually applied, so positions and angles never disagree.
+Screen coordinates (y down), radians.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._validate import angles_list, lengths_list, limits_list, non_negative, point, positive_int, wrap
+from .kinematics import chain_points
+from .results import IKSolution
+
+
+def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None) -> IKSolution:
+    """Move a chain's end effector toward ``target`` by CCD sweeps.
+
+    Parameters
+    ----------
+    root : array_like, shape (2,)
+        Fixed position of joint 0, in pixels.
+    angles : array_like, shape (n,)
+        Starting relative joint angles in radians.
+    lengths : array_like, shape (n,)
+        Bone lengths in pixels, each > 0.
+    target : array_like, shape (2,)
+        Goal for the end effector, in pixels.
+    iterations : int, optional
+        Most sweeps to run (>= 1).
+    tolerance : float, optional
+        Stop once the end effector is this close to the target, in pixels.
+    limits : array_like, shape (n, 2), optional
+        ``(lo, hi)`` bounds in radians on each relative angle,
+        ``-pi <= lo <= hi <= pi``. Starting angles outside them are clamped.
+
+    Returns
+    -------
+    IKSolution
+        New angles, the end effector's distance to the target, sweeps used.
+    """
+    rx, ry = point(root, "root")
+    tx, ty = point(target, "target")
+    lens = lengths_list(lengths)
+    n = len(lens)
+    a = angles_list(angles, n)
+    lim = limits_list(limits, n)
+    iterations = positive_int(iterations, "iterations")
+    tolerance = non_negative(tolerance, "tolerance")
+    if lim is not None:
+        a = [clamp_angle(v, lo, hi) for v, (lo, hi) in zip(a, lim)]
+    a, used = ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
+    ex, ey = chain_points(rx, ry, a, lens)[-1]
+    return IKSolution(np.array(a), math.hypot(tx - ex, ty - ey), used)
+
+
+def clamp_angle(value: float, lo: float, hi: float) -> float:
+    """Clamp a relative angle to ``[lo, hi]``, keeping pi rather than -pi where allowed."""
+    v = lo if value < lo else hi if value > hi else value
+    if v <= -math.pi and hi >= math.pi:
+        return math.pi
+    return v
+
+
+def ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
+    """Run up to ``iterations`` CCD sweeps on plain floats; return (angles, sweeps used).
+
+    ``a`` is updated in place and returned. The loop is written out by hand
+    (forward kinematics and angle wrapping inlined): it is the single-chain hot
+    path and must stay as fast as the plain-Python versions it replaces.
+    """
+    atan2, cos, sin, hypot = math.atan2, math.cos, math.sin, math.hypot
+    pi, tau = math.pi, 2.0 * math.pi
+    n = len(lens)
+    joints = range(n - 1, -1, -1)
+    xs = [0.0] * n
+    ys = [0.0] * n
+    used = 0
+    for _ in range(iterations):
+        x, y, absolute = rx, ry, 0.0
+        for i in range(n):
+            xs[i] = x
+            ys[i] = y
+            absolute += a[i]
+            x += lens[i] * cos(absolute)
+            y += lens[i] * sin(absolute)
+        ex, ey = x, y
+        if hypot(tx - ex, ty - ey) <= tolerance:
+            break
+        used += 1
+        for i in joints:
+            px = xs[i]
+            py = ys[i]
+            vx = ex - px
+            vy = ey - py
+            delta = atan2(ty - py, tx - px) - atan2(vy, vx)
+            old = a[i]
+            if lim is None:
+                new = old + delta
+                if new > pi:
+                    new -= tau
+                    if new > pi:
+                        new -= tau
+                elif new <= -pi:
+                    new += tau
+                    if new <= -pi:
+                        new += tau
+            else:
+                if delta > pi:
+                    delta -= tau
+                elif delta <= -pi:
+                    delta += tau
+                lo, hi = lim[i]
+                new = clamp_angle(old + delta, lo, hi)
+            a[i] = new
+            applied = new - old
+            if applied:
+                c = cos(applied)
+                s = sin(applied)
+                ex = px + c * vx - s * vy
+                ey = py + s * vx + c * vy
+    return a, used
