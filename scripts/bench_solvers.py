@@ -59,6 +59,8 @@ def main() -> None:
     two = [((0.0, 0.0), t, 120.0, 100.0) for _, _, t in chains]
     rows.append(("two_bone", rate(solve_two_bone, two, args.seconds),
                  rate(lambda r, t, a, b: plain.two_bone(r[0], r[1], t[0], t[1], a, b), two, args.seconds)))
+    rows.append(("two_bone vs ndarray out", rows[-1][1],
+                 rate(lambda r, t, a, b: plain.two_bone_arrays_out(r[0], r[1], t[0], t[1], a, b), two, args.seconds)))
 
     iter_cases = [(root, np.array(a), np.array(ls), np.array(t)) for a, ls, t in chains]
     plain_cases = [(0.0, 0.0, a, ls, t[0], t[1]) for a, ls, t in chains]

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 
 def two_bone(rx, ry, tx, ty, l1, l2, bend=1.0):
     """Seed 002's formula on floats: returns (knee, end) as tuples."""
@@ -22,6 +24,17 @@ def two_bone(rx, ry, tx, ty, l1, l2, bend=1.0):
     knee = (rx + l1 * math.cos(t1), ry + l1 * math.sin(t1))
     end = (knee[0] + l2 * math.cos(t1 + t2), knee[1] + l2 * math.sin(t1 + t2))
     return knee, end
+
+
+def two_bone_arrays_out(rx, ry, tx, ty, l1, l2, bend=1.0):
+    """:func:`two_bone`, returning knee and end as numpy arrays as the library does.
+
+    The library's single-chain call pays about 0.7 us for its ndarray outputs and
+    result tuple; this variant pays the same, so the two can be compared on the
+    arithmetic alone.
+    """
+    knee, end = two_bone(rx, ry, tx, ty, l1, l2, bend)
+    return np.array(knee), np.array(end)
 
 
 def fk(rx, ry, angles, lengths):

@@ -21,6 +21,8 @@ from ._validate import angles_list, lengths_list, limits_list, non_negative, poi
 from .kinematics import chain_points
 from .results import IKSolution
 
+FULL_CIRCLE = 2.0 * math.pi - 1e-9
+
 
 def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None) -> IKSolution:
     """Move a chain's end effector toward ``target`` by CCD sweeps.
@@ -64,7 +66,13 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
 
 
 def clamp_angle(value: float, lo: float, hi: float) -> float:
-    """Clamp a relative angle to ``[lo, hi]``, keeping pi rather than -pi where allowed."""
+    """Clamp a relative angle to ``[lo, hi]``, keeping pi rather than -pi where allowed.
+
+    A range that covers the whole circle is no limit: the angle is wrapped
+    instead, so a joint can turn through +-pi.
+    """
+    if hi - lo >= FULL_CIRCLE:
+        return wrap(value)
     v = lo if value < lo else hi if value > hi else value
     if v <= -math.pi and hi >= math.pi:
         return math.pi

@@ -20,10 +20,16 @@ import math
 
 import numpy as np
 
-from ._validate import float_array, point, wrap, wrap_array
+from ._validate import float_array, wrap, wrap_array
 from .results import TwoBoneSolution
 
 _NUMBER = (int, float)
+_array = np.array
+_new_solution = tuple.__new__
+_atan2, _acos, _cos, _sin, _PI = math.atan2, math.acos, math.cos, math.sin, math.pi
+# Bone lengths inside this range square and multiply without leaving float range.
+_SAFE_LO = 1e-100
+_SAFE_HI = 1e100
 
 
 def solve_two_bone(root, target, l1, l2, bend=1) -> TwoBoneSolution:
@@ -52,69 +58,64 @@ def solve_two_bone(root, target, l1, l2, bend=1) -> TwoBoneSolution:
         Naming the argument: wrong shape, non-finite values, a length <= 0,
         or a bend other than +1/-1.
     """
-    if type(l1) in _NUMBER and type(l2) in _NUMBER and type(bend) in _NUMBER:
-        single = _single_point(root) and _single_point(target)
-        if single:
-            return _solve_single(root, target, l1, l2, bend)
+    # Fast path: one chain given as plain numbers (the game-loop call). Anything
+    # unusual (arrays of chains, bad values, lengths so small or large that the
+    # law of cosines would overflow) falls through to the validated batch path.
+    if type(l1) in _NUMBER and type(l2) in _NUMBER and type(bend) in _NUMBER and (bend == 1 or bend == -1):
+        tr = type(root)
+        tt = type(target)
+        if (tr is tuple or tr is list) and len(root) == 2:
+            rx, ry = root
+        elif tr is np.ndarray and root.shape == (2,):
+            rx, ry = root.tolist()
+        else:
+            rx = None
+        if (tt is tuple or tt is list) and len(target) == 2:
+            tx, ty = target
+        elif tt is np.ndarray and target.shape == (2,):
+            tx, ty = target.tolist()
+        else:
+            tx = None
+        if rx is not None and tx is not None and _SAFE_LO < l1 < _SAFE_HI and _SAFE_LO < l2 < _SAFE_HI:
+            try:
+                dx = tx - rx
+                dy = ty - ry
+                dist = math.hypot(dx, dy)
+            except TypeError:
+                dist = math.nan
+            if dist < math.inf:  # False for nan and inf: the batch path names the argument
+                return _solve_single(rx, ry, dx, dy, dist, float(l1), float(l2), 1.0 if bend == 1 else -1.0)
     return _solve_batch(root, target, l1, l2, bend)
 
 
-def _single_point(value) -> bool:
-    """True for one point given as a (2,) array or a pair of plain numbers."""
-    t = type(value)
-    if t is np.ndarray:
-        return value.shape == (2,)
-    if t is tuple or t is list:
-        return len(value) == 2 and type(value[0]) in _NUMBER and type(value[1]) in _NUMBER
-    return False
-
-
-def _check_length(value, name: str) -> None:
-    v = float(value)
-    if not math.isfinite(v) or v <= 0:
-        raise ValueError(f"{name}: must be finite and > 0, got {value!r}")
-
-
-def _solve_single(root, target, l1, l2, bend) -> TwoBoneSolution:
-    rx, ry = root.tolist() if type(root) is np.ndarray else root
-    tx, ty = target.tolist() if type(target) is np.ndarray else target
-    if (rx - rx) + (ry - ry) + (tx - tx) + (ty - ty) != 0.0:  # a nan or inf somewhere
-        point(root, "root")
-        point(target, "target")
-    if not (0.0 < l1 < math.inf):
-        _check_length(l1, "l1")
-    if not (0.0 < l2 < math.inf):
-        _check_length(l2, "l2")
-    if bend == 1:
-        s = 1.0
-    elif bend == -1:
-        s = -1.0
-    else:
-        raise ValueError(f"bend: must be +1 or -1, got {bend!r}")
-    dx, dy = tx - rx, ty - ry
-    dist = math.hypot(dx, dy)
-    lo, hi = abs(l1 - l2), l1 + l2
+def _solve_single(rx, ry, dx, dy, dist, l1, l2, s) -> TwoBoneSolution:
+    """The formula on plain floats for one chain (inputs already checked)."""
+    lo = abs(l1 - l2)
+    hi = l1 + l2
     reached = lo <= dist <= hi
-    r = min(max(dist, lo), hi)
-    phi = math.atan2(dy, dx)
+    r = lo if dist < lo else min(dist, hi)
+    phi = _atan2(dy, dx)
+    acos = _acos
     if r > 0.0:
         c = (r * r + l1 * l1 - l2 * l2) / (2.0 * l1 * r)
-        psi = math.acos(min(1.0, max(-1.0, c)))
+        psi = acos(1.0 if c > 1.0 else max(c, -1.0))
     else:
         psi = 0.0
     c = (l1 * l1 + l2 * l2 - r * r) / (2.0 * l1 * l2)
-    gamma = math.acos(min(1.0, max(-1.0, c)))
+    gamma = acos(1.0 if c > 1.0 else max(c, -1.0))
+    pi = _PI
     theta1 = phi - s * psi
-    if not -math.pi < theta1 <= math.pi:
+    if not -pi < theta1 <= pi:
         theta1 = wrap(theta1)
-    theta2 = s * (math.pi - gamma)
-    if theta2 <= -math.pi:
-        theta2 += 2.0 * math.pi
-    kx = rx + l1 * math.cos(theta1)
-    ky = ry + l1 * math.sin(theta1)
+    theta2 = s * (pi - gamma)
+    if theta2 <= -pi:
+        theta2 += 2.0 * pi
+    cos, sin = _cos, _sin
+    kx = rx + l1 * cos(theta1)
+    ky = ry + l1 * sin(theta1)
     a2 = theta1 + theta2
-    both = np.array((kx, ky, kx + l2 * math.cos(a2), ky + l2 * math.sin(a2)))
-    return TwoBoneSolution(both[:2], both[2:], theta1, theta2, reached)
+    end = (kx + l2 * cos(a2), ky + l2 * sin(a2))
+    return _new_solution(TwoBoneSolution, (_array((kx, ky)), _array(end), theta1, theta2, reached))
 
 
 def _solve_batch(root, target, l1, l2, bend) -> TwoBoneSolution:
@@ -174,11 +175,18 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend):
     reached = (dist >= lo) & (dist <= hi)
     r = np.clip(dist, lo, hi)
     phi = np.arctan2(dy, dx)
-    positive = r > 0
-    r_safe = np.where(positive, r, 1.0)
-    cos_psi = np.where(positive, (r * r + l1 * l1 - l2 * l2) / (2.0 * l1 * r_safe), 1.0)
+    safe = (l1 > _SAFE_LO) & (l1 < _SAFE_HI) & (l2 > _SAFE_LO) & (l2 < _SAFE_HI)
+    scale = 1.0 if np.all(safe) else np.where(safe, 1.0, np.maximum(l1, l2))
+    a = l1 / scale
+    b = l2 / scale
+    q = r / scale
+    den = 2.0 * a * q
+    ok = den > 0
+    cos_psi = np.where(ok, (q * q + a * a - b * b) / np.where(ok, den, 1.0), 1.0)
     psi = np.arccos(np.clip(cos_psi, -1.0, 1.0))
-    cos_gamma = (l1 * l1 + l2 * l2 - r * r) / (2.0 * l1 * l2)
+    den = 2.0 * a * b
+    ok = den > 0
+    cos_gamma = np.where(ok, (a * a + b * b - q * q) / np.where(ok, den, 1.0), -1.0)
     gamma = np.arccos(np.clip(cos_gamma, -1.0, 1.0))
     theta1 = wrap_array(phi - bend * psi)
     theta2 = wrap_array(bend * (np.pi - gamma))
