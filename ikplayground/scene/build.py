@@ -1,0 +1,209 @@
+"""Making chains: constructors for each solver and conversions between solvers.
+
+A conversion keeps the chain where it is on screen: the new chain's joints are
+laid along the old chain's polyline (same anchor, same tip side, same total
+reach) and its angles are read back from those points.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ikplayground.solvers._validate import wrap_array
+from ikplayground.solvers.kinematics import chain_points_batch
+
+from .chain import (
+    DEFAULT_JOINT_LIMIT_DEG,
+    DEFAULT_RATE_DEG,
+    FULL,
+    SNAKE_BEND_DEG,
+    SNAKE_MAX_SPEED,
+    SNAKE_SEGMENT,
+    SNAKE_TURN_DEG,
+    Chain,
+    field_shapes,
+)
+
+
+def empty_fields(kind: str, n: int) -> dict[str, np.ndarray]:
+    return {name: np.zeros(shape) for name, shape in field_shapes(kind, n).items()}
+
+
+def default_limits(kind: str, n: int, joint_deg: float = DEFAULT_JOINT_LIMIT_DEG) -> np.ndarray:
+    """Full circle at the root; +-``joint_deg`` at the other joints of CCD/FABRIK chains."""
+    lim = np.empty((n, 2))
+    lim[:] = FULL
+    if kind in ("ccd", "fabrik"):
+        lim[1:] = (-math.radians(joint_deg), math.radians(joint_deg))
+    return lim
+
+
+def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=False,
+                  rate_limit=DEFAULT_RATE_DEG, iterations=10, tolerance=0.5, colour=0,
+                  rate_deg=None) -> Chain:
+    """A two-bone, CCD or FABRIK chain.
+
+    Parameters
+    ----------
+    root, target : (2,) pixels
+    angles : (n,) radians, relative
+    lengths : (n,) pixels
+    limits : (n, 2) radians or None for the solver's default
+    rate_limit : degrees per step or None (off)
+    """
+    lengths = np.asarray(lengths, dtype=float)
+    n = lengths.shape[0]
+    f = empty_fields(kind, n)
+    f["root"][:] = root
+    f["target"][:] = target
+    f["lengths"][:] = lengths
+    f["limits"][:] = default_limits(kind, n) if limits is None else limits
+    lo, hi = f["limits"][:, 0], f["limits"][:, 1]
+    a = wrap_array(np.asarray(angles, dtype=float))
+    f["angles"][:] = np.where(hi - lo >= 2 * math.pi - 1e-9, a, np.clip(a, lo, hi))
+    f["bend"][0] = -1.0 if mirror else 1.0
+    f["rate"][0] = math.inf if rate_limit is None else math.radians(rate_limit)
+    f["iterations"][0] = iterations
+    f["tolerance"][0] = tolerance
+    refresh_ik_points(f)
+    rate = rate_deg if rate_deg is not None else (DEFAULT_RATE_DEG if rate_limit is None else rate_limit)
+    return Chain(kind, f, colour=colour, rate_deg=rate)
+
+
+def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
+    """Recompute joint positions, error and reachability from angles (one chain)."""
+    f["points"][:] = chain_points_batch(f["root"][None], f["angles"][None], f["lengths"][None])[0]
+    f["error"][0] = math.dist(f["points"][-1], f["target"])
+    f["reached"][0] = float(math.dist(f["root"], f["target"]) <= f["lengths"].sum())
+
+
+def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
+               max_speed=SNAKE_MAX_SPEED, turn_deg=SNAKE_TURN_DEG, colour=0, bend_limits=None) -> Chain:
+    """A snake from its nodes (``points[0]`` is the head).
+
+    ``heading`` (radians) defaults to the direction from node 1 to the head.
+    ``bend_limits`` (radians) overrides the symmetric ``bend_deg``.
+    """
+    pts = np.asarray(points, dtype=float)
+    n = pts.shape[0] - 1
+    f = empty_fields("snake", n)
+    f["points"][:] = pts
+    f["lengths"][:] = np.linalg.norm(np.diff(pts, axis=0), axis=1) if lengths is None else lengths
+    if heading is None:
+        d = pts[0] - pts[1]
+        heading = math.atan2(d[1], d[0]) if (d[0] or d[1]) else 0.0
+    f["heading"][0] = heading
+    r = math.radians(bend_deg)
+    f["bend_limits"][:] = (-r, r) if bend_limits is None else bend_limits
+    f["max_speed"][0] = max_speed
+    f["turn_rate"][0] = math.radians(turn_deg)
+    return Chain("snake", f, colour=colour)
+
+
+def straight_snake(head, heading, nodes=10, segment=SNAKE_SEGMENT, **kw) -> Chain:
+    """A straight snake of ``nodes`` nodes whose head is at ``head`` facing ``heading``."""
+    back = np.array((-math.cos(heading), -math.sin(heading)))
+    pts = np.asarray(head, dtype=float) + np.arange(nodes)[:, None] * segment * back
+    return make_snake(pts, lengths=np.full(nodes - 1, segment), heading=heading, **kw)
+
+
+def resample(polyline: np.ndarray, count: int) -> np.ndarray:
+    """``count + 1`` points evenly spaced by arc length along a polyline (ends kept)."""
+    seg = np.linalg.norm(np.diff(polyline, axis=0), axis=1)
+    s = np.concatenate([[0.0], np.cumsum(seg)])
+    if s[-1] <= 0:
+        return np.repeat(polyline[:1], count + 1, axis=0)
+    u = np.linspace(0.0, s[-1], count + 1)
+    return np.stack([np.interp(u, s, polyline[:, 0]), np.interp(u, s, polyline[:, 1])], axis=1)
+
+
+def angles_of(points: np.ndarray, fallback: float = -math.pi / 2) -> np.ndarray:
+    """Relative joint angles (radians) of the polyline ``points`` (shape (n+1, 2))."""
+    d = np.diff(points, axis=0)
+    absolute = np.arctan2(d[:, 1], d[:, 0])
+    zero = (d[:, 0] == 0) & (d[:, 1] == 0)
+    if zero.any():
+        absolute = np.where(zero, fallback, absolute)
+    rel = np.diff(absolute, prepend=0.0)
+    return wrap_array(rel)
+
+
+def polyline(chain: Chain) -> np.ndarray:
+    """The chain's joints from anchor to tip (a snake is read tail to head)."""
+    pts = chain.fields["points"]
+    return pts[::-1].copy() if chain.is_snake else pts.copy()
+
+
+def converted(chain: Chain, kind: str, bones: int | None = None) -> Chain:
+    """A new chain of solver ``kind`` lying where ``chain`` lies on screen.
+
+    Two-bone gets two equal bones with the same total reach; CCD/FABRIK keep
+    the bone count (``bones`` when given); a snake gets 40 px segments.
+    """
+    line = polyline(chain)
+    reach = float(np.sum(np.linalg.norm(np.diff(line, axis=0), axis=1))) or 1.0
+    common = {"colour": chain.colour}
+    if kind == "snake":
+        n = max(1, min(63, round(reach / SNAKE_SEGMENT))) if bones is None else bones
+        pts = resample(line, n)[::-1]
+        return make_snake(pts, lengths=np.full(n, reach / n), **common)
+    target = chain.fields["target"].copy() if not chain.is_snake else line[-1].copy()
+    rate = chain.rate_limit if not chain.is_snake else DEFAULT_RATE_DEG
+    extra = {"rate_limit": rate, "rate_deg": chain.rate_deg}
+    if not chain.is_snake:
+        extra.update(iterations=chain.iterations, tolerance=chain.tolerance, mirror=chain.mirror)
+    if kind == "two-bone":
+        n = 2
+        pts = resample(line, 2)
+        # the knee goes where the old chain's midpoint was, so the tip stays put
+        pts[1] = _knee_for(line[0], line[-1], reach / 2, pts[1])
+    else:
+        n = bones if bones is not None else (chain.bones if chain.kind != "two-bone" else 7)
+        pts = resample(line, n)
+    lengths = np.full(n, reach / n)
+    return make_ik_chain(kind, line[0], angles_of(pts), lengths, target, **extra, **common)
+
+
+def _knee_for(root, tip, half, hint):
+    """Knee of two equal bones of length ``half`` from root to tip, on ``hint``'s side."""
+    d = tip - root
+    dist = float(np.hypot(*d))
+    if dist <= 0:
+        return root + np.array((0.0, -half))
+    dist_c = min(dist, 2 * half)
+    mid = root + d / dist * dist_c / 2
+    h = math.sqrt(max(half * half - (dist_c / 2) ** 2, 0.0))
+    normal = np.array((-d[1], d[0])) / dist
+    side = 1.0 if np.dot(hint - mid, normal) >= 0 else -1.0
+    return mid + side * h * normal
+
+
+def with_bone_count(chain: Chain, n: int) -> Chain:
+    """The same chain with ``n`` bones: the first bones kept, new ones straight on."""
+    if chain.is_snake:
+        pts = chain.fields["points"]
+        seg = float(chain.fields["lengths"][-1])
+        if n < chain.bones:
+            new = pts[: n + 1].copy()
+        else:
+            d = pts[-1] - pts[-2]
+            u = d / (np.hypot(*d) or 1.0)
+            extra = pts[-1] + np.arange(1, n - chain.bones + 1)[:, None] * seg * u
+            new = np.concatenate([pts, extra])
+        lim = chain.fields["bend_limits"].copy()
+        return make_snake(new, heading=float(chain.fields["heading"][0]), bend_limits=lim,
+                          max_speed=float(chain.fields["max_speed"][0]),
+                          turn_deg=math.degrees(float(chain.fields["turn_rate"][0])), colour=chain.colour)
+    f = chain.fields
+    keep = min(n, chain.bones)
+    angles = np.zeros(n)
+    angles[:keep] = f["angles"][:keep]
+    lengths = np.full(n, float(f["lengths"][-1]))
+    lengths[:keep] = f["lengths"][:keep]
+    limits = default_limits(chain.kind, n, chain.joint_limit)
+    limits[:keep] = f["limits"][:keep]
+    return make_ik_chain(chain.kind, f["root"], angles, lengths, f["target"], limits=limits,
+                         mirror=chain.mirror, rate_limit=chain.rate_limit, rate_deg=chain.rate_deg,
+                         iterations=chain.iterations, tolerance=chain.tolerance, colour=chain.colour)

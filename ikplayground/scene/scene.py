@@ -1,0 +1,337 @@
+"""The scene: the chains, which one is selected, and the fixed step.
+
+Chains of one solver and bone count form a group whose numbers live in shared
+arrays (each chain's fields are views into them), so one step solves a whole
+group with one batched call, however many chains it holds. Groups are rebuilt
+only when chains are added, removed or change shape.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
+from ikplayground.solvers.kinematics import chain_points_batch
+from ikplayground.solvers.two_bone import two_bone_arrays
+
+from . import build
+from .chain import IK_SOLVERS, MAX_BONES, SNAKE_SEGMENT, SOLVERS, Chain
+from .motion import rate_limited, steer_snakes
+
+STEP = 1.0 / 60.0
+MAX_CHAINS = 20_000
+PALETTE_SIZE = 8
+
+
+class Group:
+    """Chains of one solver and bone count, their fields stacked into arrays."""
+
+    def __init__(self, kind: str, members: list[Chain]):
+        self.kind = kind
+        self.members = members
+        names = members[0].fields.keys()
+        self.fields = {name: np.stack([c.fields[name] for c in members]) for name in names}
+        for row, chain in enumerate(members):
+            chain.fields = {name: arr[row] for name, arr in self.fields.items()}
+
+
+class Scene:
+    """All chains of the playground, without a window.
+
+    Parameters
+    ----------
+    stage : (float, float)
+        Width and height of the stage in pixels; targets, roots and snake
+        heads are kept inside it.
+    """
+
+    def __init__(self, stage=(980.0, 720.0)):
+        self.stage = (float(stage[0]), float(stage[1]))
+        self.chains: list[Chain] = []
+        self.selected: Chain | None = None
+        self.steps = 0
+        self._groups: list[Group] = []
+        self._dirty = True
+        self._next_colour = 0
+
+    # --- membership ----------------------------------------------------------
+    def add(self, chain: Chain, select: bool = True) -> Chain:
+        """Add a chain (it is drawn on top) and, by default, select it."""
+        if len(self.chains) >= MAX_CHAINS:
+            raise SceneFull(f"the scene holds at most {MAX_CHAINS} chains")
+        self.chains.append(chain)
+        self._dirty = True
+        if select:
+            self.selected = chain
+        return chain
+
+    def new_chain(self, kind: str, at=None) -> Chain:
+        """Add a chain of solver ``kind`` with its root at ``at`` (or a free spot)."""
+        if kind not in SOLVERS:
+            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {kind!r}")
+        x, y = self.free_spot() if at is None else self.clamp(at)
+        colour = self._next_colour
+        self._next_colour = (self._next_colour + 1) % PALETTE_SIZE
+        if kind == "snake":
+            chain = build.straight_snake((x, y), 0.0, colour=colour)
+        else:
+            n = 2 if kind == "two-bone" else 7
+            lengths = [110.0, 90.0] if kind == "two-bone" else [36.0] * n
+            angles = np.zeros(n)
+            angles[0] = -math.pi / 2
+            if kind == "two-bone":
+                angles[:] = (-math.pi / 3, math.pi / 2)
+            chain = build.make_ik_chain(kind, (x, y), angles, lengths, (0, 0), colour=colour)
+            tip = chain.fields["points"][-1]
+            chain.fields["target"][:] = self.clamp(tip + (40.0, -20.0))
+            build.refresh_ik_points(chain.fields)
+        return self.add(chain)
+
+    def remove(self, chain: Chain) -> None:
+        self.chains.remove(chain)
+        self._dirty = True
+        if self.selected is chain:
+            self.selected = self.chains[-1] if self.chains else None
+
+    def remove_last(self) -> Chain | None:
+        """Remove the chain added last (seed 002's Backspace); None when empty."""
+        if not self.chains:
+            return None
+        chain = self.chains[-1]
+        self.remove(chain)
+        return chain
+
+    def clear(self) -> None:
+        self.chains = []
+        self.selected = None
+        self._dirty = True
+
+    def replace(self, old: Chain, new: Chain) -> Chain:
+        """Put ``new`` in ``old``'s place (same draw order, same selection)."""
+        i = self.chains.index(old)
+        self.chains[i] = new
+        if self.selected is old:
+            self.selected = new
+        self._dirty = True
+        return new
+
+    # --- selection -----------------------------------------------------------
+    def select(self, chain: Chain | None) -> None:
+        self.selected = chain
+
+    def select_next(self) -> Chain | None:
+        if not self.chains:
+            self.selected = None
+        elif self.selected not in self.chains:
+            self.selected = self.chains[0]
+        else:
+            self.selected = self.chains[(self.chains.index(self.selected) + 1) % len(self.chains)]
+        return self.selected
+
+    def driven_snake(self) -> Chain | None:
+        """The snake the arrow keys drive: the selected one, else the only one."""
+        if self.selected is not None and self.selected.is_snake:
+            return self.selected
+        snakes = [c for c in self.chains if c.is_snake]
+        return snakes[0] if len(snakes) == 1 else None
+
+    # --- edits ---------------------------------------------------------------
+    def set_solver(self, chain: Chain, kind: str) -> Chain:
+        """Switch a chain's solver, keeping it where it is on screen."""
+        if kind not in SOLVERS:
+            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {kind!r}")
+        if kind == chain.kind:
+            return chain
+        if kind in ("ccd", "fabrik") and chain.kind in ("ccd", "fabrik"):
+            chain.kind = kind
+            self._dirty = True
+            return chain
+        return self.replace(chain, build.converted(chain, kind))
+
+    def set_bone_count(self, chain: Chain, n: int) -> Chain:
+        """Change the number of bones (segments for a snake); two-bone stays at 2."""
+        if chain.kind == "two-bone":
+            return chain
+        n = int(min(max(n, 1), MAX_BONES))
+        if n == chain.bones:
+            return chain
+        return self.replace(chain, build.with_bone_count(chain, n))
+
+    def set_bone_length(self, chain: Chain, length: float) -> None:
+        """Give every bone (segment) of the chain the same length in pixels."""
+        chain.fields["lengths"][:] = max(float(length), 1.0)
+        if chain.is_snake:
+            pts = chain.fields["points"]
+            pts[:] = snake_batch(pts[None], pts[None, 0], chain.fields["lengths"][None],
+                                 chain.fields["bend_limits"][None, 0], chain.fields["bend_limits"][None, 1])[0]
+        else:
+            build.refresh_ik_points(chain.fields)
+
+    def move_target(self, chain: Chain, pos) -> None:
+        """Put an IK chain's target at ``pos``, kept inside the stage."""
+        if not chain.is_snake:
+            chain.fields["target"][:] = self.clamp(pos)
+
+    def move_chain(self, chain: Chain, anchor) -> None:
+        """Translate the whole chain (and its target) so its anchor lands on ``anchor``."""
+        offset = np.asarray(self.clamp(anchor)) - chain.anchor
+        chain.fields["points"] += offset
+        if not chain.is_snake:
+            chain.fields["root"] += offset
+            chain.fields["target"][:] = self.clamp(chain.fields["target"] + offset)
+
+    def steer(self, throttle: bool, turn: int) -> Chain | None:
+        """Set the arrow-key input of the driven snake; returns it (or None)."""
+        snake = self.driven_snake()
+        for c in self.chains:
+            if c.is_snake:
+                c.fields["throttle"][0] = 0.0
+                c.fields["turn"][0] = 0.0
+        if snake is not None:
+            snake.fields["throttle"][0] = 1.0 if throttle else 0.0
+            snake.fields["turn"][0] = float(np.sign(turn))
+        return snake
+
+    def resize(self, stage) -> None:
+        """Change the stage size and pull roots, targets and snakes inside it."""
+        self.stage = (float(stage[0]), float(stage[1]))
+        for c in self.chains:
+            if c.is_snake:
+                head = self.clamp(c.fields["points"][0])
+                if not np.array_equal(head, c.fields["points"][0]):
+                    self.move_chain(c, c.anchor + (head - c.fields["points"][0]))
+            else:
+                root = self.clamp(c.fields["root"])
+                if not np.array_equal(root, c.fields["root"]):
+                    self.move_chain(c, root)
+                c.fields["target"][:] = self.clamp(c.fields["target"])
+
+    def free_spot(self, margin: float = 60.0) -> np.ndarray:
+        """A point of the stage as far as possible from every chain's joints.
+
+        Candidates are a grid over the stage kept ``margin`` px from its edges
+        (the lower part preferred, so upward chains fit); the first one of the
+        largest clearance wins, so the answer is deterministic.
+        """
+        w, h = self.stage
+        xs = np.linspace(min(margin, w / 2), max(w - margin, w / 2), 12)
+        ys = np.linspace(min(margin, h / 2), max(h - margin, h / 2), 8)[::-1]
+        grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+        if not self.chains:
+            return self.clamp((w / 2, h * 0.75))
+        pts = np.concatenate([c.fields["points"] for c in self.chains])
+        if len(pts) > 4096:  # a crowded stage: a sample is as good and stays fast
+            pts = pts[:: len(pts) // 4096 + 1]
+        d2 = ((grid[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2).min(axis=1)
+        return grid[int(np.argmax(d2))]
+
+    def clamp(self, pos) -> np.ndarray:
+        return np.array((min(max(float(pos[0]), 0.0), self.stage[0]), min(max(float(pos[1]), 0.0), self.stage[1])))
+
+    # --- queries -------------------------------------------------------------
+    def target_at(self, pos, radius: float) -> Chain | None:
+        """The topmost IK chain whose target lies within ``radius`` of ``pos``."""
+        x, y = pos
+        for c in reversed(self.chains):
+            if not c.is_snake:
+                tx, ty = c.fields["target"]
+                if (tx - x) ** 2 + (ty - y) ** 2 <= radius * radius:
+                    return c
+        return None
+
+    def chain_at(self, pos, radius: float) -> tuple[Chain, str] | None:
+        """The topmost chain with a bone or joint within ``radius`` of ``pos``.
+
+        Returns ``(chain, part)`` where part is ``"anchor"`` for the root of
+        an IK chain or any node of a snake, else ``"bone"``.
+        """
+        p = np.asarray(pos, dtype=float)
+        for c in reversed(self.chains):
+            pts = c.fields["points"]
+            a, b = pts[:-1], pts[1:]
+            ab = b - a
+            denom = np.einsum("ij,ij->i", ab, ab)
+            t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.where(denom > 0, denom, 1.0), 0.0, 1.0)
+            d = np.hypot(*(a + t[:, None] * ab - p).T)
+            if d.min() <= radius:
+                if c.is_snake or math.dist(pos, c.anchor) <= radius * 1.5:
+                    return c, "anchor"
+                return c, "bone"
+        return None
+
+    # --- stepping ------------------------------------------------------------
+    @property
+    def groups(self) -> list[Group]:
+        if self._dirty:
+            self._regroup()
+        return self._groups
+
+    def _regroup(self) -> None:
+        by_key: dict[tuple[str, int], list[Chain]] = {}
+        for c in self.chains:
+            by_key.setdefault(c.group_key, []).append(c)
+        self._groups = [Group(key[0], members) for key, members in by_key.items()]
+        self._dirty = False
+
+    def step(self) -> None:
+        """Advance every chain by one fixed step of 1/60 s."""
+        for g in self.groups:
+            if g.kind == "snake":
+                step_snakes(g.fields, self.stage)
+            else:
+                step_ik(g.kind, g.fields)
+        self.steps += 1
+
+    def counts(self) -> dict[str, int]:
+        out = dict.fromkeys(SOLVERS, 0)
+        for c in self.chains:
+            out[c.kind] += 1
+        return out
+
+
+class SceneFull(Exception):
+    """Raised when adding a chain would pass the scene's cap."""
+
+
+def step_ik(kind: str, f: dict[str, np.ndarray]) -> None:
+    """One step of a group of IK chains: solve, rate-limit, forward kinematics."""
+    if kind == "two-bone":
+        _, _, t1, t2, reached = two_bone_arrays(f["root"], f["target"], f["lengths"][:, 0],
+                                                f["lengths"][:, 1], f["bend"][:, 0])
+        desired = np.stack([t1, t2], axis=1)
+        f["reached"][:, 0] = reached
+    else:
+        solve = ccd_batch if kind == "ccd" else fabrik_batch
+        desired, _, _ = solve(f["root"], f["angles"], f["lengths"], f["target"],
+                              f["iterations"][:, 0].astype(np.int64), f["tolerance"][:, 0], f["limits"])
+        reach = f["lengths"].sum(axis=1)
+        f["reached"][:, 0] = np.hypot(*(f["target"] - f["root"]).T) <= reach
+    f["angles"][:] = rate_limited(f["angles"], desired, f["rate"][:, 0], f["limits"])
+    f["points"][:] = chain_points_batch(f["root"], f["angles"], f["lengths"])
+    f["error"][:, 0] = np.hypot(*(f["target"] - f["points"][:, -1]).T)
+
+
+def step_snakes(f: dict[str, np.ndarray], stage) -> None:
+    """One step of a group of snakes: steer the heads, drag the bodies."""
+    heads = steer_snakes(f, stage)
+    lim = f["bend_limits"]
+    f["points"][:] = snake_batch(f["points"], heads, f["lengths"], lim[:, 0], lim[:, 1])
+
+
+def default_scene(stage=(980.0, 720.0)) -> Scene:
+    """One chain of each solver, spread over the stage so none overlap."""
+    scene = Scene(stage)
+    w, h = scene.stage
+    arm = build.make_ik_chain("two-bone", (w * 0.16, h * 0.62), (-math.pi / 3, math.pi / 2), (120.0, 100.0),
+                              (w * 0.26, h * 0.38), colour=0)
+    up = np.r_[-math.pi / 2, np.zeros(6)]
+    ccd = build.make_ik_chain("ccd", (w * 0.42, h * 0.95), up, np.full(7, 36.0), (w * 0.48, h * 0.64), colour=1)
+    fab = build.make_ik_chain("fabrik", (w * 0.70, h * 0.95), up, np.full(7, 36.0), (w * 0.64, h * 0.64), colour=2)
+    snake = build.straight_snake((w * 0.60, h * 0.16), 0.0, nodes=10, segment=SNAKE_SEGMENT, colour=3)
+    for c in (arm, ccd, fab, snake):
+        scene.add(c, select=False)
+    scene._next_colour = 4
+    scene.select(arm)
+    return scene
