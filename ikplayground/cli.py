@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from pathlib import Path
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -33,6 +34,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ikplayground",
         description="An interactive playground for 2D inverse kinematics.",
     )
+    parser.add_argument("--scene", default="ikplayground-scene.json", metavar="PATH",
+                        help="scene file: loaded at start if it exists; Ctrl+S saves to it, Ctrl+O reloads it "
+                             "(default: ikplayground-scene.json in the current directory)")
     parser.add_argument("--size", type=parse_size, default=(1280, 720), metavar="WxH",
                         help="window size in pixels (default 1280x720)")
     parser.add_argument("--headless", action="store_true",
@@ -53,9 +57,23 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    from ikplayground.scene import files
+
+    scene = None
+    scene_path = Path(args.scene)
+    if scene_path.exists():
+        try:
+            scene = files.load_scene(scene_path)
+        except files.SceneFileError as e:
+            print(f"ikplayground: {e}", file=sys.stderr)
+            return 2
     from ikplayground.app.app import App  # imports pygame: only now
 
-    app = App(size=args.size)
+    app = App(size=args.size, scene=scene, scene_path=scene_path, realtime=not args.headless)
+    if scene is None:
+        app.say(f"New scene: Ctrl+S will create {scene_path.name}")
+    else:
+        app.say(f"Loaded {len(scene.chains)} chains from {scene_path.name}")
     app.run(max_frames=args.frames)
     if args.screenshot:
         app.save_screenshot(args.screenshot)

@@ -1,85 +1,406 @@
-"""The App: a window, a fixed-step loop, and a two-bone arm whose target you drag."""
+"""The App: the window, the fixed-step loop, input -> commands, drawing.
+
+Each frame: events go to pygame_gui first (``process_events`` is True when the
+UI used the event), the rest are mapped to commands through the keymap and the
+mouse; then the scene advances by as many 1/60 s steps as have accrued (one a
+frame when not in real time, so headless runs are exact); then the stage, the
+panel and the overlays are drawn and the display flipped.
+"""
 
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
+import numpy as np
 import pygame
+import pygame_gui
 
-from ikplayground.solvers import solve_two_bone
+from ikplayground.resources import asset_path
+from ikplayground.scene import files
+from ikplayground.scene.chain import MAX_BONES, SOLVER_LABELS
+from ikplayground.scene.scene import STEP, Scene, SceneFull, default_scene
 
-STEP = 1.0 / 60.0
-BACKGROUND = (24, 26, 33)
-BONE = (230, 180, 90)
-JOINT = (250, 240, 220)
-TARGET = (80, 220, 120)
-TARGET_HOVER = (150, 255, 180)
-TARGET_RADIUS = 12
+from . import keymap
+from .overlay import STATUS_HEIGHT, Fonts, draw_help, draw_status
+from .panel import WIDTH as PANEL_WIDTH
+from .panel import Panel
+from .render import TARGET_RADIUS, SceneRenderer
+
+MIN_SIZE = (320, 240)
+PICK_RADIUS = 10
+MAX_STEPS_PER_FRAME = 5
+MESSAGE_SECONDS = 4.0
+DEFAULT_SCENE_PATH = "ikplayground-scene.json"
 
 
 class App:
-    """A window showing one two-bone chain whose green target follows a mouse drag.
+    """The playground window.
 
     Parameters
     ----------
     size : (int, int)
         Window size in pixels.
+    scene : Scene, optional
+        The scene to show; the default scene (one chain of each solver) if None.
+    scene_path : str or Path
+        The file Ctrl+S writes and Ctrl+O reads.
+    realtime : bool
+        True: step the scene by the wall clock at 60 steps/s and cap the frame
+        rate at 60. False: exactly one step a frame, as fast as it can (tests
+        and headless runs).
     """
 
-    def __init__(self, size=(1280, 720)):
-        pygame.init()
+    def __init__(self, size=(1280, 720), scene: Scene | None = None, scene_path=DEFAULT_SCENE_PATH,
+                 realtime: bool = True):
+        pygame.display.init()
+        pygame.font.init()
+        pygame.key.set_repeat(0)
+        size = (max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1]))
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption("ikplayground")
         self.clock = pygame.time.Clock()
-        w, h = size
-        self.root = (w * 0.4, h * 0.6)
-        self.lengths = (min(w, h) * 0.25, min(w, h) * 0.2)
-        self.target = [w * 0.55, h * 0.45]
-        self.grab = None  # offset from the mouse to the target while dragging
+        self.realtime = realtime
+        self.ui = pygame_gui.UIManager(size, str(asset_path("theme.json")))
+        self.scene = scene if scene is not None else default_scene(self.stage_size(size))
+        self.scene.resize(self.stage_size(size))
+        self.scene_path = Path(scene_path)
+        self.renderer = SceneRenderer()
+        self.fonts = Fonts()
+        self.panel = Panel(self.ui, size, scene_path=str(self.scene_path))
+        self.panel.sync(self.scene.selected)
         self.running = True
+        self.paused = False
+        self.show_help = False
         self.frames = 0
+        self.accumulator = 0.0
+        self.mouse: tuple[int, int] | None = None
+        self.drag = None  # (chain, "target" | "root", offset)
+        self.held: set[str] = set()
+        self.message = ""
+        self.message_until = 0.0
+        self.time = 0.0
+        self.step_ms = 0.0
+        self.render_ms = 0.0
+        self.actions = {
+            "add_chain": self.add_chain,
+            "remove_last": self.remove_last,
+            "remove_selected": self.remove_selected,
+            "select_next": self.select_next,
+            "mirror": self.toggle_mirror,
+            "pause": self.toggle_pause,
+            "help": self.toggle_help,
+            "escape": self.escape,
+            "save": self.save,
+            "load": self.load,
+        }
 
+    # --- geometry ------------------------------------------------------------
+    @staticmethod
+    def stage_size(window_size) -> tuple[float, float]:
+        """The stage: the window left of the panel, above the status line."""
+        w, h = window_size
+        return float(max(w - PANEL_WIDTH, 1)), float(max(h - STATUS_HEIGHT, 1))
+
+    @property
+    def stage_rect(self) -> pygame.Rect:
+        sw, sh = self.scene.stage
+        return pygame.Rect(0, 0, int(sw), int(sh))
+
+    def on_stage(self, pos) -> bool:
+        return self.stage_rect.collidepoint(pos)
+
+    # --- loop ----------------------------------------------------------------
     def run(self, max_frames: int | None = None) -> None:
-        """Run the loop until the window closes, Esc, or ``max_frames`` frames."""
+        """Run until the window closes, Esc, or ``max_frames`` frames have been drawn."""
         while self.running and (max_frames is None or self.frames < max_frames):
-            for event in pygame.event.get():
-                self.handle_event(event)
-            self.draw()
-            pygame.display.flip()
-            self.clock.tick(60)
-            self.frames += 1
+            self.frame()
 
+    def frame(self) -> None:
+        dt = self.clock.tick(60) / 1000.0 if self.realtime else STEP
+        self.time += dt
+        for event in pygame.event.get():
+            self.handle_event(event)
+        self.ui.update(dt)
+        self.advance(dt)
+        self.draw()
+        pygame.display.flip()
+        self.frames += 1
+
+    def advance(self, dt: float) -> None:
+        """Step the scene by the 1/60 s steps that ``dt`` adds up to."""
+        if self.paused:
+            self.accumulator = 0.0
+            return
+        self.accumulator = min(self.accumulator + dt, MAX_STEPS_PER_FRAME * STEP)
+        t0 = pygame.time.get_ticks()
+        steps = 0
+        while self.accumulator >= STEP - 1e-9:
+            self.accumulator -= STEP
+            self.scene.steer("throttle" in self.held, ("right" in self.held) - ("left" in self.held))
+            self.scene.step()
+            steps += 1
+        if steps:
+            self.step_ms = (pygame.time.get_ticks() - t0) / steps
+
+    # --- input ---------------------------------------------------------------
     def handle_event(self, event) -> None:
-        if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+        if event.type == pygame.QUIT:
             self.running = False
-        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            tx, ty = self.target
-            mx, my = event.pos
-            if math.hypot(mx - tx, my - ty) <= TARGET_RADIUS:
-                self.grab = (tx - mx, ty - my)
-        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
-            self.grab = None
-        elif event.type == pygame.MOUSEMOTION and self.grab is not None:
-            w, h = self.screen.get_size()
-            self.target = [min(max(event.pos[0] + self.grab[0], 0), w - 1),
-                           min(max(event.pos[1] + self.grab[1], 0), h - 1)]
+            return
+        if event.type == pygame.VIDEORESIZE:
+            self.resize(event.size)
+            return
+        if event.type in (pygame.WINDOWLEAVE, pygame.WINDOWFOCUSLOST):
+            self.mouse = None
+            self.held.clear()
+        consumed = self.ui.process_events(event)
+        command = self.panel.process(event)
+        if command is not None:
+            self.apply(*command)
+            return
+        if event.type == pygame.MOUSEMOTION:
+            self.mouse = event.pos
+            if self.drag is not None:
+                self.drag_to(event.pos)
+            return
+        if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self.drag = None
+            return
+        if consumed:
+            return
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self.press(event.pos)
+        elif event.type == pygame.KEYDOWN:
+            if self.panel.typing():
+                return
+            steer = keymap.STEER_KEYS.get(event.key)
+            if steer is not None:
+                self.held.add(steer)
+                return
+            action = keymap.action_for(event.key, event.mod)
+            if action is not None:
+                self.actions[action]()
+        elif event.type == pygame.KEYUP:
+            steer = keymap.STEER_KEYS.get(event.key)
+            if steer is not None:
+                self.held.discard(steer)
 
-    def solution(self):
-        return solve_two_bone(self.root, self.target, *self.lengths)
+    def press(self, pos) -> None:
+        """Left button down on the stage: grab a target, a root, or select a chain."""
+        if not self.on_stage(pos):
+            return
+        chain = self.scene.target_at(pos, TARGET_RADIUS + 2)
+        if chain is not None:
+            self.scene.select(chain)
+            self.drag = (chain, "target", np.asarray(chain.fields["target"]) - pos)
+            self.panel.sync(chain)
+            return
+        hit = self.scene.chain_at(pos, PICK_RADIUS)
+        if hit is None:
+            return
+        chain, part = hit
+        self.scene.select(chain)
+        self.panel.sync(chain)
+        if part == "anchor":
+            self.drag = (chain, "root", chain.anchor - pos)
+
+    def drag_to(self, pos) -> None:
+        chain, what, offset = self.drag
+        if chain not in self.scene.chains:
+            self.drag = None
+            return
+        goal = np.asarray(pos, dtype=float) + offset
+        if what == "target":
+            self.scene.move_target(chain, goal)
+        else:
+            self.scene.move_chain(chain, goal)
+
+    def hot_target(self):
+        """The target under the mouse (or being dragged), drawn highlighted."""
+        if self.drag is not None and self.drag[1] == "target":
+            return self.drag[0]
+        if self.mouse is None or not self.on_stage(self.mouse):
+            return None
+        return self.scene.target_at(self.mouse, TARGET_RADIUS + 2)
+
+    # --- commands ------------------------------------------------------------
+    def say(self, text: str) -> None:
+        self.message = text
+        self.message_until = self.time + MESSAGE_SECONDS
+
+    def selected_changed(self) -> None:
+        self.panel.sync(self.scene.selected)
+
+    def add_chain(self) -> None:
+        at = self.mouse if self.mouse is not None and self.on_stage(self.mouse) else None
+        try:
+            chain = self.scene.new_chain(self.panel.new_kind, at)
+        except SceneFull as e:
+            self.say(f"Not added: {e}")
+            return
+        self.say(f"Added a {SOLVER_LABELS[chain.kind]} chain (#{chain.id})")
+        self.selected_changed()
+
+    def remove_last(self) -> None:
+        chain = self.scene.remove_last()
+        self.say("Nothing to remove" if chain is None else f"Removed {SOLVER_LABELS[chain.kind]} chain #{chain.id}")
+        self.selected_changed()
+
+    def remove_selected(self) -> None:
+        chain = self.scene.selected
+        if chain is None:
+            self.say("Nothing selected to remove" if self.scene.chains else "Nothing to remove")
+            return
+        self.scene.remove(chain)
+        self.say(f"Removed {SOLVER_LABELS[chain.kind]} chain #{chain.id}")
+        self.selected_changed()
+
+    def select_next(self) -> None:
+        self.scene.select_next()
+        self.selected_changed()
+
+    def toggle_mirror(self) -> None:
+        chain = self.scene.selected
+        if chain is None or chain.kind != "two-bone":
+            self.say("Mirror bends two-bone chains: select one first")
+            return
+        chain.mirror = not chain.mirror
+        self.selected_changed()
+
+    def toggle_pause(self) -> None:
+        self.paused = not self.paused
+        self.say("Paused (Space resumes)" if self.paused else "Running")
+
+    def toggle_help(self) -> None:
+        self.show_help = not self.show_help
+
+    def escape(self) -> None:
+        if self.show_help:
+            self.show_help = False
+        else:
+            self.running = False
+
+    def save(self, path=None) -> None:
+        path = Path(path) if path else self.scene_path
+        try:
+            files.save_scene(self.scene, path)
+        except OSError as e:
+            self.say(f"Not saved: {path.name}: {e.strerror or e}")
+            return
+        self.scene_path = path
+        self.say(f"Saved {len(self.scene.chains)} chains to {path.name}")
+
+    def load(self, path=None) -> None:
+        path = Path(path) if path else self.scene_path
+        try:
+            scene = files.load_scene(path, self.scene.stage)
+        except files.SceneFileError as e:
+            self.say(f"Not loaded: {e}")
+            return
+        self.scene = scene
+        self.scene.resize(self.stage_size(self.screen.get_size()))
+        self.scene_path = path
+        self.drag = None
+        self.selected_changed()
+        self.say(f"Loaded {len(scene.chains)} chains from {path.name}")
+
+    def apply(self, action: str, value) -> None:
+        """Carry out a panel command on the selected chain or the scene."""
+        if action in self.actions and value is None:
+            self.actions[action]()
+            return
+        if action in ("save", "load"):
+            self.actions[action](value)
+            return
+        if action == "new_kind":
+            self.say(f"N now adds {SOLVER_LABELS[value]} chains")
+            return
+        if action == "skin":
+            self.renderer.skin = value
+            return
+        if action == "scene_path":
+            self.scene_path = Path(value) if value else Path(DEFAULT_SCENE_PATH)
+            return
+        chain = self.scene.selected
+        if chain is None:
+            return
+        if action == "solver":
+            new = self.scene.set_solver(chain, value)
+            if self.drag is not None and self.drag[0] is chain:
+                self.drag = (new, *self.drag[1:]) if not new.is_snake else None
+            self.selected_changed()
+        elif action == "set_mirror":
+            if chain.kind == "two-bone":
+                chain.mirror = bool(value)
+        elif action == "rate_on":
+            chain.rate_limit = chain.rate_deg if value else None
+            self.selected_changed()
+        elif action == "rate":
+            chain.rate_limit = float(value)
+        elif action == "joint_limit":
+            if chain.kind in ("ccd", "fabrik"):
+                chain.set_joint_limit(float(value))
+        elif action == "bend_range":
+            if chain.is_snake:
+                chain.set_bend_range(float(value))
+        elif action == "bones":
+            new = self.scene.set_bone_count(chain, int(min(max(value, 1), MAX_BONES)))
+            if self.drag is not None and self.drag[0] is chain:
+                self.drag = (new, *self.drag[1:])
+        elif action == "bone_length":
+            self.scene.set_bone_length(chain, float(value))
+        elif action == "iterations":
+            if not chain.is_snake:
+                chain.iterations = int(value)
+        elif action == "tolerance":
+            if not chain.is_snake:
+                chain.tolerance = float(value)
+        elif action == "max_speed":
+            if chain.is_snake:
+                chain.fields["max_speed"][0] = float(value)
+        elif action == "turn_rate":
+            if chain.is_snake:
+                chain.fields["turn_rate"][0] = math.radians(float(value))
+
+    def resize(self, size) -> None:
+        size = (max(int(size[0]), MIN_SIZE[0]), max(int(size[1]), MIN_SIZE[1]))
+        if self.screen.get_size() != size:
+            self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self.ui.set_window_resolution(size)
+        self.scene.resize(self.stage_size(size))
+        self.panel.rebuild(size)
+
+    # --- drawing ---------------------------------------------------------------
+    def status_facts(self) -> str:
+        fps = self.clock.get_fps() if self.realtime else 0.0
+        parts = [f"{fps:4.0f} FPS" if self.realtime else "fixed step", f"{len(self.scene.chains)} chains"]
+        chain = self.scene.selected
+        if chain is not None:
+            part = f"{SOLVER_LABELS[chain.kind]} #{chain.id}"
+            if not chain.is_snake:
+                part += f"  error {chain.error:.1f} px"
+            parts.append(part)
+        parts.append(f"step {self.step_ms:.1f} ms  draw {self.render_ms:.1f} ms")
+        if self.paused:
+            parts.append("PAUSED")
+        return "   ·   ".join(parts)
 
     def draw(self) -> None:
-        sol = self.solution()
-        self.screen.fill(BACKGROUND)
-        points = [self.root, tuple(sol.knee), tuple(sol.end)]
-        pygame.draw.lines(self.screen, BONE, False, points, 6)
-        for p in points:
-            pygame.draw.circle(self.screen, JOINT, p, 7)
-        hover = math.dist(pygame.mouse.get_pos(), self.target) <= TARGET_RADIUS
-        colour = TARGET_HOVER if hover or self.grab else TARGET
-        pygame.draw.circle(self.screen, colour, self.target, TARGET_RADIUS, 3)
+        t0 = pygame.time.get_ticks()
+        stage = self.stage_rect
+        self.renderer.draw(self.screen, self.scene, hot_target=self.hot_target(), stage_size=stage.size)
+        w, h = self.screen.get_size()
+        status = pygame.Rect(0, stage.bottom, w - PANEL_WIDTH, h - stage.bottom)
+        message = self.message if self.time < self.message_until else ""
+        draw_status(self.screen, status, self.status_facts(), message, self.fonts)
+        if self.show_help:
+            draw_help(self.screen, stage, self.fonts)
+        self.ui.draw_ui(self.screen)
+        self.render_ms = pygame.time.get_ticks() - t0
 
-    def save_screenshot(self, path: str) -> None:
-        pygame.image.save(self.screen, path)
+    def save_screenshot(self, path) -> None:
+        pygame.image.save(self.screen, str(path))
 
     def close(self) -> None:
-        pygame.quit()
+        pygame.display.quit()

@@ -1,0 +1,307 @@
+"""The control panel: pygame_gui widgets for the selected chain and the scene.
+
+Every widget has an ``object_id`` (styled in ``assets/theme.json``). The panel
+never touches the scene: :meth:`Panel.process` turns a widget's event into a
+named command ``(action, value)`` for the App, and :meth:`Panel.sync` shows a
+chain's current settings. Widgets that mean nothing for the selected chain's
+solver are disabled, with a hint saying why.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import (
+    UIButton,
+    UICheckBox,
+    UIDropDownMenu,
+    UIHorizontalSlider,
+    UILabel,
+    UIPanel,
+    UITextEntryLine,
+)
+
+from ikplayground.scene.chain import MAX_BONES, SOLVER_LABELS, SOLVERS, Chain
+
+WIDTH = 300
+PAD = 12
+ROW = 28
+KIND_OF_LABEL = {label: kind for kind, label in SOLVER_LABELS.items()}
+
+
+@dataclass(frozen=True)
+class ParamSpec:
+    """A slider: its action, label, range, unit, and the solvers it applies to."""
+
+    action: str
+    label: str
+    lo: float
+    hi: float
+    unit: str
+    solvers: tuple[str, ...]
+    integer: bool = False
+    digits: int = 1
+
+
+PARAMS: tuple[ParamSpec, ...] = (
+    ParamSpec("rate", "Rate limit", 0.5, 30.0, "°/step", ("two-bone", "ccd", "fabrik")),
+    ParamSpec("joint_limit", "Joint limit ±", 0.0, 180.0, "°", ("ccd", "fabrik"), digits=0),
+    ParamSpec("bend_range", "Bend range ±", 0.0, 180.0, "°", ("snake",), digits=0),
+    ParamSpec("bones", "Bones", 1, MAX_BONES, "", ("ccd", "fabrik", "snake"), integer=True),
+    ParamSpec("bone_length", "Bone length", 5.0, 200.0, "px", SOLVERS, digits=0),
+    ParamSpec("iterations", "Iterations", 1, 100, "", ("ccd", "fabrik"), integer=True),
+    ParamSpec("tolerance", "Tolerance", 0.1, 10.0, "px", ("ccd", "fabrik")),
+    ParamSpec("max_speed", "Top speed", 1.0, 30.0, "px/step", ("snake",)),
+    ParamSpec("turn_rate", "Turn rate", 1.0, 20.0, "°/step", ("snake",)),
+)
+SPEC = {p.action: p for p in PARAMS}
+
+
+def format_value(spec: ParamSpec, value: float) -> str:
+    text = f"{int(round(value))}" if spec.integer else f"{value:.{spec.digits}f}"
+    return f"{text} {spec.unit}".strip()
+
+
+def chain_value(chain: Chain, action: str) -> float:
+    """The current value of a slider's setting on ``chain``."""
+    f = chain.fields
+    if action == "rate":
+        return chain.rate_limit if chain.rate_limit is not None else chain.rate_deg
+    if action == "joint_limit":
+        return chain.joint_limit
+    if action == "bend_range":
+        return float(abs(f["bend_limits"]).max()) * 180.0 / math.pi
+    if action == "bones":
+        return chain.bones
+    if action == "bone_length":
+        return float(f["lengths"].mean())
+    if action == "iterations":
+        return chain.iterations
+    if action == "tolerance":
+        return chain.tolerance
+    if action == "max_speed":
+        return float(f["max_speed"][0])
+    if action == "turn_rate":
+        return float(f["turn_rate"][0]) * 180.0 / math.pi
+    raise KeyError(action)
+
+
+class Param:
+    """One slider row: name on the left, slider, value with its unit on the right."""
+
+    def __init__(self, spec: ParamSpec, y: int, manager, container):
+        self.spec = spec
+        self.label = UILabel(pygame.Rect(PAD, y, 96, 24), spec.label, manager, container,
+                             object_id=pygame_gui.core.ObjectID(f"#{spec.action}_label", "@param_label"))
+        start = int(spec.lo) if spec.integer else float(spec.lo)
+        value_range = (int(spec.lo), int(spec.hi)) if spec.integer else (float(spec.lo), float(spec.hi))
+        self.slider = UIHorizontalSlider(pygame.Rect(PAD + 98, y + 3, 112, 20), start, value_range, manager,
+                                         container, object_id=f"#{spec.action}",
+                                         click_increment=1 if spec.integer else (spec.hi - spec.lo) / 50)
+        self.value = UILabel(pygame.Rect(PAD + 212, y, WIDTH - 2 * PAD - 212, 24), "", manager, container,
+                             object_id=pygame_gui.core.ObjectID(f"#{spec.action}_value", "@param_value"))
+
+    def show(self, value: float, enabled: bool) -> None:
+        v = min(max(value, self.spec.lo), self.spec.hi)
+        self.slider.set_current_value(int(round(v)) if self.spec.integer else float(v), warn=False)
+        self.value.set_text(format_value(self.spec, value) if enabled else "—")
+        for w in (self.label, self.slider, self.value):
+            w.enable() if enabled else w.disable()
+
+    def read(self) -> float:
+        v = self.slider.get_current_value()
+        return int(round(v)) if self.spec.integer else float(v)
+
+
+class Panel:
+    """The right-hand panel.
+
+    Parameters
+    ----------
+    manager : pygame_gui.UIManager
+    window_size : (int, int)
+    new_kind : str
+        Solver that N adds, shown in the "New chain" selector.
+    skin : str
+        "sprites" or "lines".
+    scene_path : str
+        The scene file Ctrl+S writes.
+    """
+
+    def __init__(self, manager, window_size, new_kind="ccd", skin="sprites", scene_path=""):
+        self.manager = manager
+        self.new_kind = new_kind
+        self.skin = skin
+        self.scene_path = scene_path
+        self.chain: Chain | None = None
+        self._shown_kind: str | None = None
+        self.build(window_size)
+
+    @property
+    def rect(self) -> pygame.Rect:
+        return self.root.get_abs_rect()
+
+    # --- layout --------------------------------------------------------------
+    def build(self, window_size) -> None:
+        w, h = window_size
+        m = self.manager
+        self.root = UIPanel(pygame.Rect(w - WIDTH, 0, WIDTH, h), manager=m, object_id="#panel")
+        box = self.root
+        inner = WIDTH - 2 * PAD
+        y = 8
+        self.title = UILabel(pygame.Rect(PAD, y, inner, 26), "No chain selected", m, box, object_id="#panel_title")
+        y += 30
+        UILabel(pygame.Rect(PAD, y, 96, 28), "Solver", m, box,
+                object_id=pygame_gui.core.ObjectID("#solver_label", "@param_label"))
+        self.solver_y = y
+        self.solver = self._solver_menu("two-bone")
+        y += ROW + 4
+        self.mirror = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), "Mirror bend", m, box, object_id="#mirror",
+                                 tool_tip_text="Two-bone only: bend the knee to the other side (M)")
+        y += ROW - 2
+        self.rate_on = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), "Rate limit on", m, box, object_id="#rate_on",
+                                  tool_tip_text="Cap how far any joint turns in one step")
+        y += ROW - 2
+        self.params: dict[str, Param] = {}
+        for spec in PARAMS:
+            self.params[spec.action] = Param(spec, y, m, box)
+            y += ROW
+        self.hint = UILabel(pygame.Rect(PAD, y, inner, 20), "", m, box, object_id=pygame_gui.core.ObjectID("#hint", "@hint"))
+        y += 26
+        UILabel(pygame.Rect(PAD, y, inner, 20), "SCENE", m, box, object_id="#section")
+        y += 22
+        UILabel(pygame.Rect(PAD, y, 96, 28), "New chain", m, box,
+                object_id=pygame_gui.core.ObjectID("#new_chain_label", "@param_label"))
+        self.new_chain = UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[self.new_kind],
+                                        pygame.Rect(PAD + 98, y, inner - 98, 28), m, box, object_id="#new_chain")
+        y += ROW + 6
+        third = (inner - 8) // 3
+        self.add_button = UIButton(pygame.Rect(PAD, y, third, 28), "Add (N)", m, box, object_id="#add",
+                                   tool_tip_text="Add a chain of the 'New chain' solver")
+        self.remove_button = UIButton(pygame.Rect(PAD + third + 4, y, third, 28), "Remove", m, box, object_id="#remove",
+                                      tool_tip_text="Remove the selected chain (Delete)")
+        self.help_button = UIButton(pygame.Rect(PAD + 2 * third + 8, y, third, 28), "Help (F1)", m, box,
+                                    object_id="#help")
+        y += ROW + 8
+        self.sprites = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), "Bone sprites (off: lines)", m, box,
+                                  object_id="#sprites", initial_state=self.skin == "sprites")
+        y += ROW
+        self.path_entry = UITextEntryLine(pygame.Rect(PAD, y, inner - 2 * 52 - 8, 28), m, box,
+                                          object_id="#scene_path", initial_text=self.scene_path)
+        self.save_button = UIButton(pygame.Rect(PAD + inner - 2 * 52 - 4, y, 52, 28), "Save", m, box,
+                                    object_id="#save", tool_tip_text="Save the scene to this file (Ctrl+S)")
+        self.load_button = UIButton(pygame.Rect(PAD + inner - 52, y, 52, 28), "Load", m, box,
+                                    object_id="#load", tool_tip_text="Load the scene from this file (Ctrl+O)")
+        self._shown_kind = None
+        self.sync(self.chain)
+
+    def _solver_menu(self, kind: str) -> UIDropDownMenu:
+        return UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[kind],
+                              pygame.Rect(PAD + 98, self.solver_y, WIDTH - 2 * PAD - 98, 28), self.manager,
+                              self.root, object_id="#solver")
+
+    def rebuild(self, window_size) -> None:
+        """Lay the panel out again for a new window size, keeping its state."""
+        self.scene_path = self.path_entry.get_text()
+        self.root.kill()
+        self.build(window_size)
+
+    # --- showing the selected chain ---------------------------------------------
+    def sync(self, chain: Chain | None) -> None:
+        """Show ``chain``'s settings (or disable everything when None)."""
+        self.chain = chain
+        if chain is None:
+            self.title.set_text("No chain selected")
+            for p in self.params.values():
+                p.show(p.spec.lo, False)
+            for w in (self.solver, self.mirror, self.rate_on, self.remove_button):
+                w.disable()
+            self.hint.set_text("Press N to add a chain, or click one to select it.")
+            return
+        kind = chain.kind
+        if self._shown_kind != kind:
+            self.solver.kill()
+            self.solver = self._solver_menu(kind)
+            self._shown_kind = kind
+        self.title.set_text(f"{SOLVER_LABELS[kind]} chain #{chain.id}")
+        self.solver.enable()
+        self.remove_button.enable()
+        if kind == "two-bone":
+            self.mirror.enable()
+            self.mirror.set_state(chain.mirror)
+        else:
+            self.mirror.set_state(False)
+            self.mirror.disable()
+        rate_applies = not chain.is_snake
+        if rate_applies:
+            self.rate_on.enable()
+            self.rate_on.set_state(chain.rate_limit is not None)
+        else:
+            self.rate_on.set_state(False)
+            self.rate_on.disable()
+        for action, p in self.params.items():
+            enabled = kind in p.spec.solvers
+            if action == "rate":
+                enabled = enabled and chain.rate_limit is not None
+            applies = kind in p.spec.solvers
+            p.show(chain_value(chain, action) if applies else p.spec.lo, enabled)
+        self.hint.set_text({
+            "two-bone": "Two-bone: exact law-of-cosines solve, 2 bones.",
+            "ccd": "CCD: turns each joint toward the target, tip first.",
+            "fabrik": "FABRIK: drags the joints to the target and back.",
+            "snake": "Snake: arrow keys steer; no target, no rate limit.",
+        }[kind])
+
+    # --- events -> commands ---------------------------------------------------
+    def process(self, event) -> tuple[str, object] | None:
+        """The command a pygame_gui event stands for, or None."""
+        t = event.type
+        el = getattr(event, "ui_element", None)
+        if el is None:
+            return None
+        if t == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED:
+            for action, p in self.params.items():
+                if el is p.slider:
+                    value = p.read()
+                    p.value.set_text(format_value(p.spec, value))
+                    return action, value
+        elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            kind = KIND_OF_LABEL.get(event.text)
+            if kind is None:
+                return None
+            if el is self.solver:
+                self._shown_kind = kind
+                return "solver", kind
+            if el is self.new_chain:
+                self.new_kind = kind
+                return "new_kind", kind
+        elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
+            on = t == pygame_gui.UI_CHECK_BOX_CHECKED
+            if el is self.mirror:
+                return "set_mirror", on
+            if el is self.rate_on:
+                return "rate_on", on
+            if el is self.sprites:
+                self.skin = "sprites" if on else "lines"
+                return "skin", self.skin
+        elif t == pygame_gui.UI_BUTTON_PRESSED:
+            if el is self.add_button:
+                return "add_chain", None
+            if el is self.remove_button:
+                return "remove_selected", None
+            if el is self.help_button:
+                return "help", None
+            if el is self.save_button:
+                return "save", self.path_entry.get_text()
+            if el is self.load_button:
+                return "load", self.path_entry.get_text()
+        elif t == pygame_gui.UI_TEXT_ENTRY_FINISHED and el is self.path_entry:
+            return "scene_path", self.path_entry.get_text()
+        return None
+
+    def typing(self) -> bool:
+        """True while a text field has the keyboard (keys must not reach the scene)."""
+        return self.path_entry.is_focused

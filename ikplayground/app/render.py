@@ -1,0 +1,253 @@
+"""Drawing a scene onto a pygame surface (an adapter: the scene knows nothing of it).
+
+Bones are antialiased lines or the shipped bone sprite tinted with the chain's
+colour (seed 000 draws a sprite over each bone); joints are circles; the
+selected chain gets a halo and its joint-limit wedges; a target out of reach is
+tied to the end effector by a thin line; a snake is a rectangle per node,
+oriented along its body (seed 004). The background grid is drawn once per
+stage size and reused.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pygame
+
+from ikplayground.resources import asset_path
+from ikplayground.scene.chain import Chain
+
+BACKGROUND = (22, 25, 32)
+GRID = (31, 35, 45)
+GRID_MAJOR = (40, 45, 58)
+TARGET = (80, 220, 120)
+TARGET_HOT = (170, 255, 190)
+REACH_LINE = (120, 150, 130)
+HALO = (255, 255, 255, 38)
+WEDGE = (255, 214, 102, 60)
+WEDGE_EDGE = (255, 214, 102)
+ANCHOR_FILL = (45, 50, 62)
+
+# Chain colours, chosen to read on the dark background and apart from each other.
+PALETTE = (
+    (240, 170, 80),   # amber
+    (100, 180, 255),  # sky
+    (235, 110, 150),  # rose
+    (170, 140, 255),  # violet
+    (90, 210, 200),   # teal
+    (245, 225, 100),  # lemon
+    (255, 135, 95),   # coral
+    (160, 215, 110),  # lime
+)
+
+TARGET_RADIUS = 13
+JOINT_RADIUS = 5
+BONE_WIDTH = 6
+WEDGE_RADIUS = 28
+SKINS = ("sprites", "lines")
+ANGLE_STEP_DEG = 2  # sprite rotations are cached at this resolution
+
+
+def chain_colour(chain: Chain) -> tuple[int, int, int]:
+    return PALETTE[chain.colour % len(PALETTE)]
+
+
+def lighter(colour, amount: float = 0.45) -> tuple[int, int, int]:
+    return tuple(int(c + (255 - c) * amount) for c in colour[:3])
+
+
+class SceneRenderer:
+    """Draws a :class:`~ikplayground.scene.scene.Scene` onto a surface.
+
+    Parameters
+    ----------
+    skin : {"sprites", "lines"}
+        How bones look: the tinted bone sprite, or antialiased lines.
+    """
+
+    def __init__(self, skin: str = "sprites"):
+        self.skin = skin
+        self._background: pygame.Surface | None = None
+        self._bone = pygame.image.load(str(asset_path("bone.png"))).convert_alpha()
+        self._tinted: dict[int, pygame.Surface] = {}
+        self._sprites: dict[tuple[int, int, int], pygame.Surface] = {}
+
+    # --- cached layers -----------------------------------------------------
+    def background(self, size: tuple[int, int]) -> pygame.Surface:
+        """The stage's grid, redrawn only when the stage size changes."""
+        if self._background is None or self._background.get_size() != size:
+            surf = pygame.Surface(size).convert()
+            surf.fill(BACKGROUND)
+            w, h = size
+            for x in range(0, w, 40):
+                pygame.draw.line(surf, GRID_MAJOR if x % 200 == 0 else GRID, (x, 0), (x, h))
+            for y in range(0, h, 40):
+                pygame.draw.line(surf, GRID_MAJOR if y % 200 == 0 else GRID, (0, y), (w, y))
+            self._background = surf
+        return self._background
+
+    def bone_sprite(self, colour_index: int, length: float, angle: float) -> pygame.Surface:
+        """The bone sprite tinted, stretched to ``length`` px and turned to ``angle`` (radians)."""
+        step = ANGLE_STEP_DEG
+        deg = int(round(math.degrees(angle) / step)) * step % 360
+        key = (colour_index, int(round(length)), deg)
+        sprite = self._sprites.get(key)
+        if sprite is None:
+            if len(self._sprites) > 4000:
+                self._sprites.clear()
+            tinted = self._tinted.get(colour_index)
+            if tinted is None:
+                tinted = self._bone.copy()
+                tinted.fill(PALETTE[colour_index % len(PALETTE)] + (255,), special_flags=pygame.BLEND_RGBA_MULT)
+                self._tinted[colour_index] = tinted
+            knob = 9  # the sprite's knobs reach this far past each joint at this scale
+            w = max(int(round(length)) + 2 * knob, 2 * knob + 1)
+            scaled = pygame.transform.smoothscale(tinted, (w, 18))
+            sprite = pygame.transform.rotate(scaled, -deg)  # pygame turns counter-clockwise
+            self._sprites[key] = sprite
+        return sprite
+
+    # --- drawing -----------------------------------------------------------
+    def draw(self, surface: pygame.Surface, scene, *, hot_target: Chain | None = None,
+             stage_size: tuple[int, int] | None = None) -> None:
+        """Draw the stage background and every chain (later chains on top)."""
+        size = stage_size or surface.get_size()
+        surface.blit(self.background(size), (0, 0))
+        selected = scene.selected
+        for chain in scene.chains:
+            if chain is selected:
+                self.draw_selection(surface, chain)
+            if chain.is_snake:
+                self.draw_snake(surface, chain)
+            else:
+                self.draw_ik_chain(surface, chain, hot=chain is hot_target)
+
+    def draw_selection(self, surface: pygame.Surface, chain: Chain) -> None:
+        """A soft halo under the selected chain and its joint-limit wedges."""
+        pts = chain.fields["points"]
+        halo = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
+        width = 26 if chain.is_snake else 18
+        pygame.draw.lines(halo, HALO, False, pts.tolist(), width)
+        for p in pts.tolist():
+            pygame.draw.circle(halo, HALO, p, width // 2)
+        surface.blit(halo, (0, 0))
+        for centre, lo, hi in limit_wedges(chain):
+            draw_wedge(surface, centre, lo, hi, WEDGE_RADIUS)
+
+    def draw_ik_chain(self, surface: pygame.Surface, chain: Chain, hot: bool = False) -> None:
+        colour = chain_colour(chain)
+        f = chain.fields
+        pts = f["points"]
+        plist = pts.tolist()
+        # the anchor: a fixed base under the root
+        rx, ry = plist[0]
+        base = pygame.Rect(0, 0, 22, 22)
+        base.center = (round(rx), round(ry))
+        pygame.draw.rect(surface, ANCHOR_FILL, base, border_radius=4)
+        pygame.draw.rect(surface, colour, base, 2, border_radius=4)
+        if self.skin == "sprites":
+            absolute = np.cumsum(f["angles"])
+            mids = (pts[:-1] + pts[1:]) / 2
+            for (mx, my), length, ang in zip(mids.tolist(), f["lengths"].tolist(), absolute.tolist()):
+                sprite = self.bone_sprite(chain.colour, length, ang)
+                surface.blit(sprite, sprite.get_rect(center=(mx, my)))
+        else:
+            for a, b in zip(plist[:-1], plist[1:]):
+                pygame.draw.aaline(surface, colour, a, b, BONE_WIDTH)
+            joint = lighter(colour)
+            for p in plist[1:-1]:
+                pygame.draw.aacircle(surface, joint, p, JOINT_RADIUS)
+        pygame.draw.aacircle(surface, lighter(colour, 0.7), plist[-1], JOINT_RADIUS - 1)
+        # the target, tied to the end effector while it is out of reach
+        target = f["target"].tolist()
+        if f["error"][0] > max(2.0, float(f["tolerance"][0]) * 2) and not f["reached"][0]:
+            pygame.draw.aaline(surface, REACH_LINE, plist[-1], target, 1)
+        ring = TARGET_HOT if hot else TARGET
+        if hot:
+            glow = pygame.Surface((TARGET_RADIUS * 4, TARGET_RADIUS * 4), pygame.SRCALPHA)
+            pygame.draw.circle(glow, TARGET + (70,), (TARGET_RADIUS * 2, TARGET_RADIUS * 2), TARGET_RADIUS + 5)
+            surface.blit(glow, (target[0] - TARGET_RADIUS * 2, target[1] - TARGET_RADIUS * 2))
+        pygame.draw.aacircle(surface, ring, target, TARGET_RADIUS, 3)
+        pygame.draw.aacircle(surface, ring, target, 3)
+
+    def draw_snake(self, surface: pygame.Surface, chain: Chain) -> None:
+        colour = chain_colour(chain)
+        outline = lighter(colour, 0.55)
+        quads = snake_quads(chain.fields["points"])
+        for quad in quads[::-1].tolist():  # tail first, head on top
+            pygame.draw.polygon(surface, colour, quad)
+            pygame.draw.aalines(surface, outline, True, quad)
+        head = quads[0]
+        # eyes on the head's front corners
+        front = (head[1] + head[2]) / 2
+        for corner in (head[1], head[2]):
+            eye = (front * 0.35 + corner * 0.65).tolist()
+            pygame.draw.aacircle(surface, (20, 20, 24), eye, 3)
+
+
+def snake_quads(points: np.ndarray) -> np.ndarray:
+    """One oriented rectangle per snake node (seed 004), as corner arrays.
+
+    Parameters
+    ----------
+    points : ndarray, shape (m, 2)
+        The nodes, head first, pixels.
+
+    Returns
+    -------
+    ndarray, shape (m - 1, 4, 2)
+        For node k (head to the last but one), the corners of a rectangle
+        centred between node k and node k + 1, as long as that segment and
+        narrowing toward the tail.
+    """
+    seg = points[:-1] - points[1:]  # toward the head
+    length = np.hypot(seg[:, 0], seg[:, 1])
+    u = seg / np.where(length > 0, length, 1.0)[:, None]
+    u[length == 0] = (1.0, 0.0)
+    v = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    m = len(seg)
+    half_w = (9.0 - 4.0 * np.arange(m) / max(m - 1, 1))[:, None]
+    half_l = (length * 0.5 + 1.0)[:, None]
+    c = (points[:-1] + points[1:]) / 2
+    return np.stack([c - u * half_l - v * half_w, c + u * half_l - v * half_w,
+                     c + u * half_l + v * half_w, c - u * half_l + v * half_w], axis=1)
+
+
+def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]:
+    """``(centre, lo, hi)`` absolute angle ranges (radians) of the chain's limited joints.
+
+    For CCD and FABRIK chains: each joint whose range is not the full circle,
+    around its parent bone's direction. For snakes: the bend range at every
+    inner node, around the direction of the segment before it.
+    """
+    f = chain.fields
+    out = []
+    if chain.is_snake:
+        pts = f["points"]
+        lo, hi = f["bend_limits"].tolist()
+        d = pts[1:] - pts[:-1]
+        ang = np.arctan2(d[:, 1], d[:, 0])
+        for k in range(1, len(d)):
+            out.append((tuple(pts[k].tolist()), ang[k - 1] + lo, ang[k - 1] + hi))
+        return out
+    limits = f["limits"]
+    parent = np.concatenate([[0.0], np.cumsum(f["angles"])[:-1]])
+    for i in range(chain.bones):
+        lo, hi = limits[i].tolist()
+        if hi - lo < 2 * math.pi - 1e-6:
+            out.append((tuple(f["points"][i].tolist()), parent[i] + lo, parent[i] + hi))
+    return out
+
+
+def draw_wedge(surface: pygame.Surface, centre, lo: float, hi: float, radius: float) -> None:
+    """A translucent pie slice from angle ``lo`` to ``hi`` (radians, y down)."""
+    size = int(radius * 2 + 4)
+    patch = pygame.Surface((size, size), pygame.SRCALPHA)
+    c = size / 2
+    steps = max(2, int((hi - lo) / 0.12) + 1)
+    arc = [(c + radius * math.cos(a), c + radius * math.sin(a)) for a in np.linspace(lo, hi, steps).tolist()]
+    if hi - lo > 1e-6:
+        pygame.draw.polygon(patch, WEDGE, [(c, c)] + arc)
+    pygame.draw.aalines(patch, WEDGE_EDGE, False, [arc[0], (c, c), arc[-1]])
+    surface.blit(patch, (centre[0] - c, centre[1] - c))
