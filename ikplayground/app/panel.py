@@ -138,6 +138,7 @@ class Panel:
         self.scene_path = scene_path
         self.chain: Chain | None = None
         self._shown_kind: str | None = None
+        self._shown_state: dict[UICheckBox, bool] = {}
         self.build(window_size)
 
     @property
@@ -188,6 +189,7 @@ class Panel:
         y += ROW + 8
         self.sprites = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), "Bone sprites (off: lines)", m, box,
                                   object_id="#sprites", initial_state=self.skin == "sprites")
+        self._shown_state = {self.sprites: self.skin == "sprites"}
         y += ROW
         self.path_entry = UITextEntryLine(pygame.Rect(PAD, y, inner - 2 * 52 - 8, 28), m, box,
                                           object_id="#scene_path", initial_text=self.scene_path)
@@ -231,16 +233,15 @@ class Panel:
         self.remove_button.enable()
         if kind == "two-bone":
             self.mirror.enable()
-            self.mirror.set_state(chain.mirror)
+            self.show_state(self.mirror, chain.mirror)
         else:
-            self.mirror.set_state(False)
+            self.show_state(self.mirror, False)
             self.mirror.disable()
-        rate_applies = not chain.is_snake
-        if rate_applies:
+        if not chain.is_snake:
             self.rate_on.enable()
-            self.rate_on.set_state(chain.rate_limit is not None)
+            self.show_state(self.rate_on, chain.rate_limit is not None)
         else:
-            self.rate_on.set_state(False)
+            self.show_state(self.rate_on, False)
             self.rate_on.disable()
         for action, p in self.params.items():
             enabled = kind in p.spec.solvers
@@ -254,6 +255,15 @@ class Panel:
             "fabrik": "FABRIK: drags the joints to the target and back.",
             "snake": "Snake: arrow keys steer; no target, no rate limit.",
         }[kind])
+
+    def show_state(self, box: UICheckBox, state: bool) -> None:
+        """Tick or untick ``box`` to show a setting.
+
+        pygame_gui posts a checked/unchecked event for this too; remembering
+        the shown state lets :meth:`process` tell that echo from a click.
+        """
+        self._shown_state[box] = state
+        box.set_state(state)
 
     # --- events -> commands ---------------------------------------------------
     def process(self, event) -> tuple[str, object] | None:
@@ -280,6 +290,9 @@ class Panel:
                 return "new_kind", kind
         elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
             on = t == pygame_gui.UI_CHECK_BOX_CHECKED
+            if self._shown_state.get(el) == on:
+                return None  # the echo of show_state, not a click
+            self._shown_state[el] = on
             if el is self.mirror:
                 return "set_mirror", on
             if el is self.rate_on:
