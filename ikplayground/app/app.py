@@ -352,13 +352,15 @@ class App:
             new = self.scene.set_bone_count(chain, int(min(max(value, 1), MAX_BONES)))
             if self.drag is not None and self.drag[0] is chain:
                 self.drag = (new, *self.drag[1:])
+            if new is not chain:
+                self.selected_changed()
         elif action == "bone_length":
             self.scene.set_bone_length(chain, float(value))
         elif action == "iterations":
-            if not chain.is_snake:
+            if chain.kind in ("ccd", "fabrik"):
                 chain.iterations = int(value)
         elif action == "tolerance":
-            if not chain.is_snake:
+            if chain.kind in ("ccd", "fabrik"):
                 chain.tolerance = float(value)
         elif action == "max_speed":
             if chain.is_snake:

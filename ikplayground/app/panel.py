@@ -94,14 +94,14 @@ class Param:
 
     def __init__(self, spec: ParamSpec, y: int, manager, container):
         self.spec = spec
-        self.label = UILabel(pygame.Rect(PAD, y, 96, 24), spec.label, manager, container,
+        self.label = UILabel(pygame.Rect(PAD, y, 94, 24), spec.label, manager, container,
                              object_id=pygame_gui.core.ObjectID(f"#{spec.action}_label", "@param_label"))
         start = int(spec.lo) if spec.integer else float(spec.lo)
         value_range = (int(spec.lo), int(spec.hi)) if spec.integer else (float(spec.lo), float(spec.hi))
-        self.slider = UIHorizontalSlider(pygame.Rect(PAD + 98, y + 3, 112, 20), start, value_range, manager,
+        self.slider = UIHorizontalSlider(pygame.Rect(PAD + 96, y + 3, 100, 20), start, value_range, manager,
                                          container, object_id=f"#{spec.action}",
                                          click_increment=1 if spec.integer else (spec.hi - spec.lo) / 50)
-        self.value = UILabel(pygame.Rect(PAD + 212, y, WIDTH - 2 * PAD - 212, 24), "", manager, container,
+        self.value = UILabel(pygame.Rect(PAD + 198, y, WIDTH - 2 * PAD - 198, 24), "", manager, container,
                              object_id=pygame_gui.core.ObjectID(f"#{spec.action}_value", "@param_value"))
 
     def show(self, value: float, enabled: bool) -> None:
@@ -138,7 +138,6 @@ class Panel:
         self.scene_path = scene_path
         self.chain: Chain | None = None
         self._shown_kind: str | None = None
-        self._shown_state: dict[UICheckBox, bool] = {}
         self.build(window_size)
 
     @property
@@ -189,7 +188,6 @@ class Panel:
         y += ROW + 8
         self.sprites = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), "Bone sprites (off: lines)", m, box,
                                   object_id="#sprites", initial_state=self.skin == "sprites")
-        self._shown_state = {self.sprites: self.skin == "sprites"}
         y += ROW
         self.path_entry = UITextEntryLine(pygame.Rect(PAD, y, inner - 2 * 52 - 8, 28), m, box,
                                           object_id="#scene_path", initial_text=self.scene_path)
@@ -257,13 +255,19 @@ class Panel:
         }[kind])
 
     def show_state(self, box: UICheckBox, state: bool) -> None:
-        """Tick or untick ``box`` to show a setting.
+        """Tick or untick ``box`` to show a setting, without it counting as a click.
 
-        pygame_gui posts a checked/unchecked event for this too; remembering
-        the shown state lets :meth:`process` tell that echo from a click.
+        pygame_gui's ``set_state`` posts a checked/unchecked event as a click
+        does; that echo is taken back off the queue at once, so it can never
+        reach the App as a command (for this chain or, later, another one).
         """
-        self._shown_state[box] = state
+        if box.get_state() == state:
+            return
         box.set_state(state)
+        kinds = (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED)
+        others = [e for e in pygame.event.get(kinds) if getattr(e, "ui_element", None) is not box]
+        for e in others:
+            pygame.event.post(e)
 
     # --- events -> commands ---------------------------------------------------
     def process(self, event) -> tuple[str, object] | None:
@@ -290,9 +294,6 @@ class Panel:
                 return "new_kind", kind
         elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
             on = t == pygame_gui.UI_CHECK_BOX_CHECKED
-            if self._shown_state.get(el) == on:
-                return None  # the echo of show_state, not a click
-            self._shown_state[el] = on
             if el is self.mirror:
                 return "set_mirror", on
             if el is self.rate_on:

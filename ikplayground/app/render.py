@@ -104,7 +104,7 @@ class SceneRenderer:
             knob = 9  # the sprite's knobs reach this far past each joint at this scale
             w = max(int(round(length)) + 2 * knob, 2 * knob + 1)
             scaled = pygame.transform.smoothscale(tinted, (w, 18))
-            sprite = pygame.transform.rotate(scaled, -deg)  # pygame turns counter-clockwise
+            sprite = pygame.transform.rotozoom(scaled, -deg, 1.0)  # filtered; pygame turns counter-clockwise
             self._sprites[key] = sprite
         return sprite
 
@@ -126,12 +126,15 @@ class SceneRenderer:
     def draw_selection(self, surface: pygame.Surface, chain: Chain) -> None:
         """A soft halo under the selected chain and its joint-limit wedges."""
         pts = chain.fields["points"]
-        halo = pygame.Surface(surface.get_size(), pygame.SRCALPHA)
         width = 26 if chain.is_snake else 18
-        pygame.draw.lines(halo, HALO, False, pts.tolist(), width)
-        for p in pts.tolist():
+        lo = np.floor(pts.min(axis=0)) - width
+        size = (np.ceil(pts.max(axis=0)) + width - lo).astype(int)
+        halo = pygame.Surface((int(size[0]), int(size[1])), pygame.SRCALPHA)
+        local = (pts - lo).tolist()
+        pygame.draw.lines(halo, HALO, False, local, width)
+        for p in local:
             pygame.draw.circle(halo, HALO, p, width // 2)
-        surface.blit(halo, (0, 0))
+        surface.blit(halo, (float(lo[0]), float(lo[1])))
         for centre, lo, hi in limit_wedges(chain):
             draw_wedge(surface, centre, lo, hi, WEDGE_RADIUS)
 

@@ -1,0 +1,158 @@
+"""Fixtures and input helpers for the headless App tests.
+
+tests/conftest.py has already set ``SDL_VIDEODRIVER=dummy`` before anything
+imports pygame. Every test gets a real :class:`App` (fixed step: one scene
+step per frame) and drives it only with posted pygame / pygame_gui events,
+then runs frames: the events of a frame are handled before that frame's step.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pygame
+import pygame_gui
+import pytest
+
+from ikplayground.app.app import App
+
+SIZE = (1280, 720)
+
+
+@pytest.fixture
+def scene_file(tmp_path):
+    return tmp_path / "s.json"
+
+
+@pytest.fixture
+def app(scene_file):
+    app = App(size=SIZE, realtime=False, scene_path=scene_file)
+    pygame.event.clear()
+    app.run(max_frames=1)  # let the window's own start-up events through
+    yield app
+    app.close()
+
+
+# --- running ---------------------------------------------------------------------
+def frames(app: App, k: int = 1) -> None:
+    """Run ``k`` more frames (``App.run`` counts frames from the start)."""
+    app.run(max_frames=app.frames + k)
+
+
+def post(type_, **attrs) -> None:
+    pygame.event.post(pygame.event.Event(type_, attrs))
+
+
+# --- keyboard --------------------------------------------------------------------
+def key_down(key: int, mod: int = pygame.KMOD_NONE, unicode: str = "") -> None:
+    post(pygame.KEYDOWN, key=key, mod=mod, unicode=unicode, scancode=0)
+
+
+def key_up(key: int, mod: int = pygame.KMOD_NONE, unicode: str = "") -> None:
+    post(pygame.KEYUP, key=key, mod=mod, unicode=unicode, scancode=0)
+
+
+def tap(app: App, key: int, mod: int = pygame.KMOD_NONE, unicode: str = "", k: int = 1) -> None:
+    """Press and release a key, then run ``k`` frames."""
+    key_down(key, mod, unicode)
+    key_up(key, mod, unicode)
+    frames(app, k)
+
+
+def ctrl(app: App, key: int, unicode: str = "") -> None:
+    tap(app, key, pygame.KMOD_CTRL, unicode)
+
+
+# --- mouse -----------------------------------------------------------------------
+def _pos(p) -> tuple[int, int]:
+    return (round(float(p[0])), round(float(p[1])))
+
+
+def move_mouse(app: App, pos, buttons=(0, 0, 0), rel=(0, 0), k: int = 1) -> None:
+    post(pygame.MOUSEMOTION, pos=_pos(pos), rel=rel, buttons=buttons)
+    frames(app, k)
+
+
+def mouse_down(app: App, pos, k: int = 1) -> None:
+    post(pygame.MOUSEBUTTONDOWN, pos=_pos(pos), button=1)
+    frames(app, k)
+
+
+def mouse_up(app: App, pos, k: int = 1) -> None:
+    post(pygame.MOUSEBUTTONUP, pos=_pos(pos), button=1)
+    frames(app, k)
+
+
+def click(app: App, pos) -> None:
+    """A real click: hover, press, a frame, release."""
+    move_mouse(app, pos)
+    mouse_down(app, pos)
+    mouse_up(app, pos)
+
+
+def drag(app: App, start, end, steps: int = 6, release: bool = True) -> None:
+    """Press at ``start``, move in ``steps`` motions (a frame each) to ``end``, release there."""
+    start = np.asarray(start, dtype=float)
+    end = np.asarray(end, dtype=float)
+    move_mouse(app, start)
+    mouse_down(app, start)
+    last = _pos(start)
+    for t in np.linspace(0.0, 1.0, steps + 1)[1:]:
+        p = _pos(start + (end - start) * t)
+        move_mouse(app, p, buttons=(1, 0, 0), rel=(p[0] - last[0], p[1] - last[1]))
+        last = p
+    if release:
+        mouse_up(app, end)
+
+
+def rect_centre(widget) -> tuple[int, int]:
+    return widget.get_abs_rect().center
+
+
+# --- pygame_gui events, as the widgets post them ---------------------------------
+def slide(app: App, action: str, value, k: int = 1) -> None:
+    """Move a panel slider to ``value`` and post its moved event."""
+    slider = app.panel.params[action].slider
+    slider.set_current_value(value, warn=False)
+    post(pygame_gui.UI_HORIZONTAL_SLIDER_MOVED, ui_element=slider, value=value)
+    frames(app, k)
+
+
+def choose(app: App, menu, text: str, k: int = 1) -> None:
+    post(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=menu, text=text)
+    frames(app, k)
+
+
+def check(app: App, box, on: bool, k: int = 1) -> None:
+    post(pygame_gui.UI_CHECK_BOX_CHECKED if on else pygame_gui.UI_CHECK_BOX_UNCHECKED, ui_element=box)
+    frames(app, k)
+
+
+def press_button(app: App, button, k: int = 1) -> None:
+    post(pygame_gui.UI_BUTTON_PRESSED, ui_element=button)
+    frames(app, k)
+
+
+# --- scene helpers ---------------------------------------------------------------
+def select_kind(app: App, kind: str):
+    """Tab until a chain of ``kind`` is selected; returns it."""
+    for _ in range(len(app.scene.chains) + 1):
+        if app.scene.selected is not None and app.scene.selected.kind == kind:
+            return app.scene.selected
+        tap(app, pygame.K_TAB)
+    raise AssertionError(f"no {kind} chain to select")
+
+
+def chain_of(app: App, kind: str):
+    return next(c for c in app.scene.chains if c.kind == kind)
+
+
+def wrapped(a):
+    """Angles wrapped to (-pi, pi]."""
+    a = np.asarray(a, dtype=float)
+    return (a + math.pi) % (2 * math.pi) - math.pi
+
+
+def inside(stage, p, eps: float = 1e-9) -> bool:
+    return -eps <= p[0] <= stage[0] + eps and -eps <= p[1] <= stage[1] + eps
