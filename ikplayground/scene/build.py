@@ -12,6 +12,7 @@ import math
 import numpy as np
 
 from ikplayground.solvers._validate import wrap_array
+from ikplayground.solvers.batched import snake_batch
 from ikplayground.solvers.kinematics import chain_points_batch
 
 from .chain import (
@@ -61,8 +62,12 @@ def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=Fa
     f["lengths"][:] = lengths
     f["limits"][:] = default_limits(kind, n) if limits is None else limits
     lo, hi = f["limits"][:, 0], f["limits"][:, 1]
-    a = wrap_array(np.asarray(angles, dtype=float))
-    f["angles"][:] = np.where(hi - lo >= 2 * math.pi - 1e-9, a, np.clip(a, lo, hi))
+    raw = np.asarray(angles, dtype=float)
+    a = wrap_array(raw)
+    # an angle already inside its range is kept as given (so -pi stays -pi under
+    # a limit that starts at -pi); others are wrapped, then clamped
+    inside = (raw >= lo) & (raw <= hi)
+    f["angles"][:] = np.where(hi - lo >= 2 * math.pi - 1e-9, a, np.where(inside, raw, np.clip(a, lo, hi)))
     f["bend"][0] = -1.0 if mirror else 1.0
     f["rate"][0] = math.inf if rate_limit is None else math.radians(rate_limit)
     f["iterations"][0] = iterations
@@ -147,8 +152,14 @@ def converted(chain: Chain, kind: str, bones: int | None = None) -> Chain:
     common = {"colour": chain.colour}
     if kind == "snake":
         n = max(1, min(63, round(reach / SNAKE_SEGMENT))) if bones is None else bones
-        pts = resample(line, n)[::-1]
-        return make_snake(pts, lengths=np.full(n, reach / n), **common)
+        lengths = np.full(n, reach / n)
+        r = math.radians(SNAKE_BEND_DEG)
+        # Unbend the resampled line into the snake's bend range, walking from
+        # the anchor (the tail stays put); the range is symmetric, so walking
+        # tail-first holds the same bends as walking head-first.
+        along = resample(line, n)
+        along = snake_batch(along[None], along[None, 0], lengths[None], np.array([-r]), np.array([r]))[0]
+        return make_snake(along[::-1], lengths=lengths, **common)
     target = chain.fields["target"].copy() if not chain.is_snake else line[-1].copy()
     rate = chain.rate_limit if not chain.is_snake else DEFAULT_RATE_DEG
     extra = {"rate_limit": rate, "rate_deg": chain.rate_deg}

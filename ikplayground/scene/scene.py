@@ -17,7 +17,7 @@ from ikplayground.solvers.kinematics import chain_points_batch
 from ikplayground.solvers.two_bone import two_bone_arrays
 
 from . import build
-from .chain import IK_SOLVERS, MAX_BONES, SNAKE_SEGMENT, SOLVERS, Chain
+from .chain import MAX_BONES, SNAKE_SEGMENT, SOLVERS, Chain
 from .motion import rate_limited, steer_snakes
 
 STEP = 1.0 / 60.0
@@ -176,10 +176,14 @@ class Scene:
 
     def move_chain(self, chain: Chain, anchor) -> None:
         """Translate the whole chain (and its target) so its anchor lands on ``anchor``."""
-        offset = np.asarray(self.clamp(anchor)) - chain.anchor
+        goal = self.clamp(anchor)
+        offset = goal - chain.anchor
         chain.fields["points"] += offset
-        if not chain.is_snake:
-            chain.fields["root"] += offset
+        if chain.is_snake:
+            chain.fields["points"][-1] = goal  # exactly, whatever the rounding of the sum
+        else:
+            chain.fields["root"][:] = goal
+            chain.fields["points"][0] = goal
             chain.fields["target"][:] = self.clamp(chain.fields["target"] + offset)
 
     def steer(self, throttle: bool, turn: int) -> Chain | None:
@@ -199,9 +203,11 @@ class Scene:
         self.stage = (float(stage[0]), float(stage[1]))
         for c in self.chains:
             if c.is_snake:
-                head = self.clamp(c.fields["points"][0])
-                if not np.array_equal(head, c.fields["points"][0]):
-                    self.move_chain(c, c.anchor + (head - c.fields["points"][0]))
+                # the head is what must stay on stage (the body follows it)
+                pts = c.fields["points"]
+                head = self.clamp(pts[0])
+                pts += head - pts[0]
+                pts[0] = head  # exactly, whatever the rounding of the sum
             else:
                 root = self.clamp(c.fields["root"])
                 if not np.array_equal(root, c.fields["root"]):

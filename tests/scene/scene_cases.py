@@ -1,0 +1,117 @@
+"""Shared checks and strategies for the scene tests.
+
+The invariants here are the ones DESIGN.md promises for every chain after a
+step: finite numbers, bone lengths kept, joint limits and snake bends held.
+Seed 004's constants are written out as numbers on purpose, so that a change
+of the package's constants shows up as a failing test.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import strategies as st
+
+from ikplayground.solvers.kinematics import chain_points_batch
+
+KINDS = ("two-bone", "ccd", "fabrik", "snake")
+IK_KINDS = ("two-bone", "ccd", "fabrik")
+
+# Seed 004 (the snake), in the seed's units.
+SEED_ACCEL = 1.0  # px/step added per step while Up is held
+SEED_MAX_SPEED = 10.0  # px/step
+SEED_DECAY = 0.8  # speed factor per step without Up
+SEED_TURN_DEG = 5.0  # degrees per step
+SEED_SEGMENT = 40.0  # px
+SEED_BEND_DEG = 30.0  # +- degrees at every inner node
+
+LENGTH_RTOL = 1e-6
+ANGLE_TOL = 1e-9
+
+
+def wrap(a):
+    """Angles (radians) wrapped to [-pi, pi), element-wise; for comparing differences."""
+    return np.mod(np.asarray(a, dtype=float) + math.pi, 2 * math.pi) - math.pi
+
+
+def segment_lengths(points) -> np.ndarray:
+    return np.hypot(*np.diff(np.asarray(points), axis=0).T)
+
+
+def snake_bends(points) -> np.ndarray:
+    """Signed bend (radians) at each inner node: the angle from segment k-1 to segment k."""
+    d = np.diff(np.asarray(points), axis=0)
+    absolute = np.arctan2(d[:, 1], d[:, 0])
+    return wrap(np.diff(absolute))
+
+
+def all_numbers(chain) -> dict[str, np.ndarray]:
+    return {name: np.asarray(v) for name, v in chain.fields.items()}
+
+
+def assert_no_nan(chain) -> None:
+    for name, arr in all_numbers(chain).items():
+        assert not np.isnan(arr).any(), f"{chain.kind} chain {chain.id}: NaN in {name}: {arr}"
+
+
+def assert_chain_ok(chain) -> None:
+    """Every invariant of one chain (see the module docstring)."""
+    f = chain.fields
+    assert_no_nan(chain)
+    pts = np.asarray(f["points"])
+    assert np.isfinite(pts).all(), f"non-finite points: {pts}"
+    lengths = np.asarray(f["lengths"])
+    assert (lengths > 0).all(), f"lengths must be > 0: {lengths}"
+    assert pts.shape == (lengths.shape[0] + 1, 2)
+    np.testing.assert_allclose(segment_lengths(pts), lengths, rtol=LENGTH_RTOL, atol=0,
+                               err_msg=f"{chain.kind}: bone lengths not kept")
+    if chain.is_snake:
+        lo, hi = f["bend_limits"]
+        bends = snake_bends(pts)
+        assert np.all(bends >= lo - ANGLE_TOL) and np.all(bends <= hi + ANGLE_TOL), (
+            f"snake bends {np.degrees(bends)} outside {np.degrees([lo, hi])} degrees")
+        assert np.isfinite(f["heading"]).all() and np.isfinite(f["speed"]).all()
+    else:
+        for name in ("root", "target", "angles", "limits"):
+            assert np.isfinite(f[name]).all(), f"non-finite {name}: {f[name]}"
+        # the points are the forward kinematics of root, angles and lengths
+        fk = chain_points_batch(f["root"][None], f["angles"][None], f["lengths"][None])[0]
+        np.testing.assert_allclose(pts, fk, rtol=0, atol=1e-6 * max(1.0, float(lengths.sum())),
+                                   err_msg="points are not the forward kinematics of the angles")
+        a = np.asarray(f["angles"])
+        lo = f["limits"][:, 0]
+        hi = f["limits"][:, 1]
+        assert np.all(lo >= -math.pi) and np.all(hi <= math.pi) and np.all(lo <= hi)
+        assert np.all(a >= -math.pi - ANGLE_TOL) and np.all(a <= math.pi + ANGLE_TOL), f"angles not wrapped: {a}"
+        if chain.kind in ("ccd", "fabrik"):
+            inside = (a >= lo - ANGLE_TOL) & (a <= hi + ANGLE_TOL)
+            assert inside.all(), (
+                f"{chain.kind}: angles {np.degrees(a)} outside limits {np.degrees(f['limits']).tolist()}")
+
+
+def assert_scene_ok(scene) -> None:
+    for c in scene.chains:
+        assert_chain_ok(c)
+    assert scene.selected is None or any(c is scene.selected for c in scene.chains)
+
+
+def bounding_box(chain) -> tuple[np.ndarray, np.ndarray]:
+    pts = np.asarray(chain.fields["points"])
+    if not chain.is_snake:
+        pts = np.vstack([pts, chain.fields["target"]])
+    return pts.min(axis=0), pts.max(axis=0)
+
+
+def boxes_intersect(a, b) -> bool:
+    return bool(np.all(a[0] <= b[1]) and np.all(b[0] <= a[1]))
+
+
+def total_reach(chain) -> float:
+    return float(np.sum(chain.fields["lengths"]))
+
+
+STAGE = (980.0, 720.0)
+stage_points = st.tuples(st.floats(0, STAGE[0]), st.floats(0, STAGE[1]))
+kinds = st.sampled_from(KINDS)
+ik_kinds = st.sampled_from(IK_KINDS)

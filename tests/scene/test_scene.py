@@ -1,0 +1,399 @@
+"""Scene membership, selection, placement and picking (no window)."""
+
+from __future__ import annotations
+
+import functools
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ikplayground.scene import build
+from ikplayground.scene.scene import Scene, default_scene
+
+from .scene_cases import (
+    IK_KINDS,
+    KINDS,
+    STAGE,
+    assert_chain_ok,
+    assert_scene_ok,
+    bounding_box,
+    boxes_intersect,
+    kinds,
+    stage_points,
+)
+
+FEW = settings(max_examples=40)
+
+
+def joints(scene) -> np.ndarray:
+    return np.concatenate([c.fields["points"] for c in scene.chains])
+
+
+def clearance(scene, p) -> float:
+    """Distance (px) from ``p`` to the nearest joint of any chain."""
+    return float(np.min(np.hypot(*(joints(scene) - np.asarray(p)).T)))
+
+
+def inside(p, stage, slack=0.0) -> bool:
+    return -slack <= p[0] <= stage[0] + slack and -slack <= p[1] <= stage[1] + slack
+
+
+# Scene.move_chain (which resize uses) lands a root a few ulps outside the stage;
+# test_resize_puts_roots_exactly_inside_the_stage is that bug, exactly.
+
+
+# --- adding -----------------------------------------------------------------------
+@pytest.mark.parametrize("kind", KINDS)
+def test_new_chain_adds_and_selects_it(kind):
+    scene = default_scene()
+    before = list(scene.chains)
+    chain = scene.new_chain(kind, (400.0, 500.0))
+    assert scene.chains == before + [chain]
+    assert scene.selected is chain
+    assert chain.kind == kind
+    assert scene.counts()[kind] == 2
+    # it starts where it was asked to: an IK chain's root, a snake's head
+    start = chain.fields["points"][0]
+    np.testing.assert_array_equal(start, (400.0, 500.0))
+    if kind != "snake":
+        np.testing.assert_array_equal(chain.fields["root"], (400.0, 500.0))
+        assert inside(chain.fields["target"], scene.stage)
+    assert_chain_ok(chain)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_new_chain_outside_the_stage_is_pulled_inside(kind):
+    scene = Scene(STAGE)
+    chain = scene.new_chain(kind, (-50.0, 5000.0))
+    np.testing.assert_array_equal(chain.fields["points"][0], (0.0, STAGE[1]))
+
+
+def test_new_chain_with_no_place_uses_a_free_spot():
+    scene = default_scene()
+    spot = scene.free_spot()
+    chain = scene.new_chain("ccd")
+    np.testing.assert_array_equal(chain.fields["root"], spot)
+
+
+def test_new_chain_rejects_an_unknown_solver_and_leaves_the_scene_alone():
+    scene = default_scene()
+    before = list(scene.chains)
+    selected = scene.selected
+    with pytest.raises(ValueError, match="solver"):
+        scene.new_chain("jacobian", (10, 10))
+    assert scene.chains == before
+    assert scene.selected is selected
+
+
+@given(st.lists(st.tuples(kinds, stage_points), min_size=1, max_size=8))
+@FEW
+def test_every_added_chain_is_valid_and_steps_cleanly(adds):
+    scene = Scene(STAGE)
+    for kind, at in adds:
+        scene.new_chain(kind, at)
+    assert [c.kind for c in scene.chains] == [k for k, _ in adds]
+    assert_scene_ok(scene)
+    for _ in range(5):
+        scene.step()
+    assert_scene_ok(scene)
+
+
+# --- removing ---------------------------------------------------------------------
+def test_remove_last_removes_the_chain_added_last_and_returns_it():
+    scene = Scene(STAGE)
+    added = [scene.new_chain(k, (100.0 + 150 * i, 600.0)) for i, k in enumerate(KINDS)]
+    for expected in reversed(added):
+        assert scene.remove_last() is expected
+        assert expected not in scene.chains
+    assert scene.chains == []
+    assert scene.selected is None
+
+
+def test_remove_last_on_an_empty_scene_returns_none():
+    scene = Scene(STAGE)
+    assert scene.remove_last() is None
+    assert scene.chains == [] and scene.selected is None
+    scene.step()  # and the scene still steps
+
+
+def test_remove_of_the_selected_chain_moves_the_selection_to_a_chain_in_the_scene():
+    scene = default_scene()
+    for victim_index in (1, 0, 0, 0):
+        victim = scene.chains[victim_index]
+        scene.select(victim)
+        scene.remove(victim)
+        assert victim not in scene.chains
+        if scene.chains:
+            assert scene.selected in scene.chains
+        else:
+            assert scene.selected is None
+
+
+def test_remove_of_another_chain_keeps_the_selection():
+    scene = default_scene()
+    keep = scene.chains[2]
+    scene.select(keep)
+    scene.remove(scene.chains[0])
+    assert scene.selected is keep
+    assert len(scene.chains) == 3
+
+
+def test_a_removed_chain_no_longer_steps():
+    scene = default_scene()
+    arm = scene.chains[0]
+    scene.remove(arm)
+    before = arm.fields["angles"].copy()
+    scene.move_target(arm, (0.0, 0.0))
+    for _ in range(5):
+        scene.step()
+    np.testing.assert_array_equal(arm.fields["angles"], before)
+
+
+# --- selection --------------------------------------------------------------------
+def test_select_next_cycles_through_every_chain_in_order():
+    scene = default_scene()
+    scene.select(None)
+    seen = [scene.select_next() for _ in range(2 * len(scene.chains))]
+    assert seen == scene.chains + scene.chains
+
+
+def test_select_next_on_an_empty_scene_is_none():
+    scene = Scene(STAGE)
+    assert scene.select_next() is None
+    assert scene.selected is None
+
+
+def test_driven_snake_is_the_selected_snake():
+    scene = default_scene()
+    first = next(c for c in scene.chains if c.is_snake)
+    second = scene.new_chain("snake", (500.0, 500.0))
+    scene.select(first)
+    assert scene.driven_snake() is first
+    scene.select(second)
+    assert scene.driven_snake() is second
+
+
+def test_driven_snake_is_the_only_snake_when_an_ik_chain_is_selected():
+    scene = default_scene()
+    snake = next(c for c in scene.chains if c.is_snake)
+    assert not scene.selected.is_snake
+    assert scene.driven_snake() is snake
+    scene.select(None)
+    assert scene.driven_snake() is snake
+
+
+def test_driven_snake_is_none_with_two_snakes_and_neither_selected():
+    scene = default_scene()
+    scene.new_chain("snake", (500.0, 500.0))
+    scene.select(scene.chains[0])
+    assert scene.driven_snake() is None
+
+
+def test_driven_snake_is_none_without_snakes():
+    scene = default_scene()
+    scene.remove(next(c for c in scene.chains if c.is_snake))
+    for c in scene.chains:
+        scene.select(c)
+        assert scene.driven_snake() is None
+
+
+# --- the default scene ------------------------------------------------------------
+@pytest.mark.parametrize("stage", [(980.0, 720.0), (800.0, 600.0), (1920.0, 1080.0)])
+def test_default_scene_has_one_chain_of_each_solver_apart_and_inside(stage):
+    scene = default_scene(stage)
+    assert sorted(c.kind for c in scene.chains) == sorted(KINDS)
+    assert scene.selected in scene.chains
+    boxes = [bounding_box(c) for c in scene.chains]
+    for i in range(len(boxes)):
+        lo, hi = boxes[i]
+        assert np.all(lo >= 0) and np.all(hi <= stage), (scene.chains[i].kind, lo, hi)
+        for j in range(i + 1, len(boxes)):
+            assert not boxes_intersect(boxes[i], boxes[j]), (scene.chains[i].kind, scene.chains[j].kind)
+    assert_scene_ok(scene)
+
+
+def test_default_scene_steps_cleanly():
+    scene = default_scene()
+    for _ in range(120):
+        scene.step()
+    assert_scene_ok(scene)
+    arm = next(c for c in scene.chains if c.kind == "two-bone")
+    assert arm.error < 1e-6  # its target is within reach and two-bone is exact
+
+
+# --- free spot --------------------------------------------------------------------
+def test_free_spot_on_an_empty_stage_is_inside():
+    scene = Scene(STAGE)
+    assert inside(scene.free_spot(), STAGE)
+
+
+def test_free_spot_of_the_default_scene_is_clear_of_every_chain():
+    scene = default_scene()
+    spot = scene.free_spot()
+    assert inside(spot, scene.stage)
+    # further from every joint than the longest default chain is long
+    assert clearance(scene, spot) > 252.0
+    assert scene.chain_at(spot, 20.0) is None
+
+
+def test_chains_added_at_free_spots_do_not_start_on_top_of_others():
+    scene = default_scene()
+    for kind in ("ccd", "two-bone", "fabrik"):
+        spot = scene.free_spot()
+        assert clearance(scene, spot) > 60.0, (kind, spot)
+        scene.new_chain(kind)
+
+
+@given(
+    st.lists(st.tuples(kinds, stage_points), min_size=1, max_size=6),
+    st.tuples(st.floats(60, STAGE[0] - 60), st.floats(60, STAGE[1] - 60)),
+)
+@FEW
+def test_free_spot_is_about_as_clear_as_any_point_of_the_stage(adds, probe):
+    """No point of the stage (60 px in from the edges) is much further from the chains.
+
+    The search is over a grid, so the answer can lose at most half a grid
+    cell's diagonal (about 58 px on this stage) to the best point.
+    """
+    scene = Scene(STAGE)
+    for kind, at in adds:
+        scene.new_chain(kind, at)
+    spot = scene.free_spot()
+    assert inside(spot, STAGE)
+    assert clearance(scene, spot) >= clearance(scene, probe) - 60.0
+
+
+# --- resize -----------------------------------------------------------------------
+@given(
+    st.lists(st.tuples(kinds, stage_points), min_size=0, max_size=6),
+    st.tuples(st.floats(20, 2000), st.floats(20, 2000)),
+)
+@FEW
+def test_resize_keeps_roots_targets_and_snake_heads_inside(adds, new_stage):
+    scene = default_scene()
+    for kind, at in adds:
+        scene.new_chain(kind, at)
+    for _ in range(3):
+        scene.step()
+    lengths = [c.fields["lengths"].copy() for c in scene.chains]
+    scene.resize(new_stage)
+    assert scene.stage == new_stage
+    for c, before in zip(scene.chains, lengths):
+        if c.is_snake:
+            assert inside(c.fields["points"][0], new_stage), c.fields["points"][0]
+        else:
+            assert inside(c.fields["root"], new_stage), c.fields["root"]
+            assert inside(c.fields["target"], new_stage), c.fields["target"]
+        np.testing.assert_array_equal(c.fields["lengths"], before)
+    assert_scene_ok(scene)
+    for _ in range(3):
+        scene.step()
+    assert_scene_ok(scene)
+    for c in scene.chains:
+        if c.is_snake:
+            assert inside(c.fields["points"][0], new_stage)
+
+
+@given(st.tuples(st.floats(1000, 3000), st.floats(800, 3000)))
+@FEW
+def test_growing_the_stage_moves_nothing(new_stage):
+    scene = default_scene()
+    before = [c.fields["points"].copy() for c in scene.chains]
+    scene.resize(new_stage)
+    for c, pts in zip(scene.chains, before):
+        np.testing.assert_array_equal(c.fields["points"], pts)
+
+
+def test_resize_puts_roots_exactly_inside_the_stage():
+    stage = (20.0, 20.081421145864155)
+    scene = default_scene()
+    scene.resize(stage)
+    for c in scene.chains:
+        if not c.is_snake:
+            assert inside(c.fields["root"], stage), repr(c.fields["root"][1])
+
+
+def test_resize_keeps_a_snake_head_inside_a_stage_shorter_than_the_snake():
+    scene = Scene(STAGE)
+    snake = scene.add(build.straight_snake((900.0, 300.0), 0.0))  # tail at x = 540
+    scene.resize((200.0, 720.0))
+    assert inside(snake.fields["points"][0], scene.stage), snake.fields["points"][0]
+
+
+# --- picking ----------------------------------------------------------------------
+@given(
+    st.lists(stage_points, min_size=1, max_size=6),
+    stage_points,
+    st.floats(1.0, 300.0),
+)
+@FEW
+def test_target_at_picks_the_topmost_target_within_the_radius(targets, pos, radius):
+    scene = Scene(STAGE)
+    chains = []
+    for i, t in enumerate(targets):
+        c = scene.new_chain(IK_KINDS[i % 3], (490.0, 700.0))
+        scene.move_target(c, t)
+        chains.append(c)
+    scene.new_chain("snake", pos)  # snakes have no target and are never picked by it
+    within = [c for c in chains if math.dist(c.fields["target"], pos) <= radius]
+    expected = within[-1] if within else None
+    assert scene.target_at(pos, radius) is expected
+
+
+def test_target_at_prefers_the_chain_added_last_when_targets_coincide():
+    scene = Scene(STAGE)
+    a = scene.new_chain("ccd", (200.0, 600.0))
+    b = scene.new_chain("two-bone", (600.0, 600.0))
+    scene.move_target(a, (400.0, 300.0))
+    scene.move_target(b, (403.0, 300.0))
+    assert scene.target_at((400.0, 300.0), 10.0) is b
+    assert scene.target_at((397.0, 300.0), 4.0) is a
+    assert scene.target_at((380.0, 300.0), 10.0) is None
+
+
+@functools.cache
+def stepped_default_scene():
+    """The default scene after 30 steps (built once: picking does not change it)."""
+    scene = default_scene()
+    for _ in range(30):
+        scene.step()
+    return scene
+
+
+@given(st.data())
+@FEW
+def test_chain_at_finds_a_chain_by_a_point_on_one_of_its_bones(data):
+    scene = stepped_default_scene()
+    chain = data.draw(st.sampled_from(scene.chains))
+    pts = chain.fields["points"]
+    k = data.draw(st.integers(0, len(pts) - 2))
+    t = data.draw(st.floats(0.0, 1.0))
+    p = pts[k] + t * (pts[k + 1] - pts[k])
+    found = scene.chain_at(p, 4.0)
+    assert found is not None
+    assert found[0] is chain  # default chains are far apart, so no other one is near
+    if chain.is_snake:
+        assert found[1] == "anchor"
+    elif math.dist(p, chain.fields["root"]) > 6.0:
+        assert found[1] == "bone"
+
+
+def test_chain_at_reports_the_root_of_an_ik_chain_as_its_anchor():
+    scene = default_scene()
+    for c in scene.chains:
+        if not c.is_snake:
+            assert scene.chain_at(c.fields["root"], 5.0) == (c, "anchor")
+
+
+def test_chain_at_picks_the_topmost_chain_and_misses_empty_space():
+    scene = Scene(STAGE)
+    below = scene.new_chain("ccd", (500.0, 600.0))
+    above = scene.new_chain("fabrik", (500.0, 600.0))  # the same pose, on top
+    mid = (below.fields["points"][3] + below.fields["points"][4]) / 2
+    assert scene.chain_at(mid, 3.0) == (above, "bone")
+    scene.remove(above)
+    assert scene.chain_at(mid, 3.0) == (below, "bone")
+    assert scene.chain_at((50.0, 50.0), 10.0) is None

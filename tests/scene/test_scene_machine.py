@@ -1,0 +1,192 @@
+"""A state machine over the scene's edits and steps, checking every invariant after each rule."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+
+from ikplayground.scene.scene import Scene
+
+from .scene_cases import KINDS, assert_no_nan, assert_scene_ok, wrap
+
+STAGE = (980.0, 720.0)
+MAX_ADDS = 10
+
+points = st.tuples(st.floats(-100.0, STAGE[0] + 100.0), st.floats(-100.0, STAGE[1] + 100.0))
+picks = st.integers(0, 10_000)
+
+
+class SceneMachine(RuleBasedStateMachine):
+    def __init__(self):
+        super().__init__()
+        self.scene = Scene(STAGE)
+        self.adds = 0
+        self.removes = 0
+
+    def pick(self, i):
+        """The chain at ``i`` (modulo the count), or None on an empty scene.
+
+        Rules on a chain do nothing on an empty scene rather than having a
+        precondition: hypothesis gives up on examples where too few rules
+        are enabled.
+        """
+        return self.scene.chains[i % len(self.scene.chains)] if self.scene.chains else None
+
+    # --- membership -------------------------------------------------------------
+    @initialize(kinds=st.lists(st.sampled_from(KINDS), min_size=1, max_size=4))
+    def start(self, kinds):
+        for k in kinds:
+            self.add(k, None)
+
+    @rule(kind=st.sampled_from(KINDS), at=st.one_of(st.none(), points))
+    def add(self, kind, at):
+        if len(self.scene.chains) >= MAX_ADDS:  # keep the steps fast
+            return
+        before = list(self.scene.chains)
+        chain = self.scene.new_chain(kind, at)
+        self.adds += 1
+        assert self.scene.chains == before + [chain]
+        assert self.scene.selected is chain
+
+    @rule(i=picks)
+    def remove(self, i):
+        chain = self.pick(i)
+        if chain is None:
+            return
+        self.scene.remove(chain)
+        self.removes += 1
+        assert all(c is not chain for c in self.scene.chains)
+
+    @rule()
+    def remove_last(self):
+        last = self.scene.chains[-1] if self.scene.chains else None
+        removed = self.scene.remove_last()
+        assert removed is last
+        if removed is not None:
+            self.removes += 1
+
+    @rule()
+    def select_next(self):
+        before = self.scene.selected
+        chosen = self.scene.select_next()
+        assert chosen is self.scene.selected
+        chains = self.scene.chains
+        if chains and before in chains:
+            assert chosen is chains[(chains.index(before) + 1) % len(chains)]
+
+    # --- edits ------------------------------------------------------------------
+    @rule(i=picks, pos=points)
+    def move_target(self, i, pos):
+        chain = self.pick(i)
+        if chain is None:
+            return
+        self.scene.move_target(chain, pos)
+        if not chain.is_snake:
+            t = chain.fields["target"]
+            assert 0 <= t[0] <= STAGE[0] and 0 <= t[1] <= STAGE[1]
+
+    @rule(i=picks, pos=points)
+    def move_chain(self, i, pos):
+        chain = self.pick(i)
+        if chain is None:
+            return
+        self.scene.move_chain(chain, pos)
+        np.testing.assert_allclose(chain.anchor, self.scene.clamp(pos), atol=1e-9)
+
+    @rule(throttle=st.booleans(), turn=st.sampled_from([-1, 0, 1]))
+    def steer(self, throttle, turn):
+        driven = self.scene.steer(throttle, turn)
+        assert driven is self.scene.driven_snake()
+
+    @rule(i=picks, kind=st.sampled_from(KINDS))
+    def set_solver(self, i, kind):
+        chain = self.pick(i)
+        if chain is None:
+            return
+        index = self.scene.chains.index(chain)
+        was_selected = self.scene.selected is chain
+        anchor = chain.anchor.copy()
+        new = self.scene.set_solver(chain, kind)
+        assert self.scene.chains[index] is new and new.kind == kind
+        assert (self.scene.selected is new) == was_selected
+        np.testing.assert_allclose(new.anchor, anchor, rtol=0, atol=1e-6)
+
+    @rule(i=picks, n=st.integers(1, 16))
+    def set_bone_count(self, i, n):
+        chain = self.pick(i)
+        if chain is None:
+            return
+        new = self.scene.set_bone_count(chain, n)
+        assert new.bones == (2 if chain.kind == "two-bone" else n)
+
+    @rule(i=picks, length=st.floats(0.5, 150.0))
+    def set_bone_length(self, i, length):
+        chain = self.pick(i)
+        if chain is None:
+            return
+        self.scene.set_bone_length(chain, length)
+        np.testing.assert_array_equal(chain.fields["lengths"], max(length, 1.0))
+
+    @rule(i=picks)
+    def toggle_mirror(self, i):
+        chain = self.pick(i)
+        if chain is None:
+            return
+        if not chain.is_snake:
+            was = chain.mirror
+            chain.mirror = not was
+            assert chain.mirror is (not was)
+
+    @rule(i=picks, rate=st.one_of(st.none(), st.floats(0.1, 45.0)))
+    def set_rate_limit(self, i, rate):
+        chain = self.pick(i)
+        if chain is None:
+            return
+        if not chain.is_snake:
+            chain.rate_limit = rate
+            assert (chain.rate_limit is None) == (rate is None)
+
+    @rule(steps=st.integers(1, 4))
+    def step(self, steps):
+        for _ in range(steps):
+            before = [(c, c.fields["angles"].copy()) for c in self.scene.chains if not c.is_snake]
+            self.scene.step()
+            for c, old in before:
+                rate = c.rate_limit
+                if rate is not None:
+                    change = np.abs(wrap(c.fields["angles"] - old))
+                    assert np.all(change <= math.radians(rate) * (1 + 1e-12) + 1e-12), (c.kind, np.degrees(change))
+        for c in self.scene.chains:
+            if c.is_snake:  # steering keeps every head inside the stage
+                x, y = c.fields["points"][0]
+                assert 0 <= x <= STAGE[0] and 0 <= y <= STAGE[1]
+
+    # --- invariants -------------------------------------------------------------
+    @invariant()
+    def no_nan_anywhere(self):
+        for c in self.scene.chains:
+            assert_no_nan(c)
+
+    @invariant()
+    def chains_are_valid(self):
+        assert_scene_ok(self.scene)  # lengths kept, limits and bends held, selection in the scene
+
+    @invariant()
+    def chain_count_is_adds_minus_removes(self):
+        assert len(self.scene.chains) == self.adds - self.removes
+        assert sum(self.scene.counts().values()) == len(self.scene.chains)
+
+    @invariant()
+    def selection_is_in_the_scene_or_none(self):
+        sel = self.scene.selected
+        assert sel is None or any(c is sel for c in self.scene.chains)
+        if not self.scene.chains:
+            assert sel is None
+
+
+SceneMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
+test_scene_machine = SceneMachine.TestCase
