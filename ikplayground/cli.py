@@ -43,6 +43,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="no window: use SDL's dummy video driver (needs --frames)")
     parser.add_argument("--frames", type=positive_int, default=None, metavar="N",
                         help="run N frames, then exit with status 0")
+    parser.add_argument("--stress", type=positive_int, default=None, metavar="N",
+                        help="start with a stress test: N chains (a quarter of each solver) on scripted paths")
     parser.add_argument("--screenshot", default=None, metavar="PNG",
                         help="save the last frame (stage and panel) to this PNG file on exit")
     return parser
@@ -70,7 +72,9 @@ def main(argv: list[str] | None = None) -> int:
     from ikplayground.app.app import App  # imports pygame: only now
 
     app = App(size=args.size, scene=scene, scene_path=scene_path, realtime=not args.headless)
-    if scene is None:
+    if args.stress:
+        app.start_stress(args.stress)
+    elif scene is None:
         app.say(f"New scene: Ctrl+S will create {scene_path.name}")
     else:
         app.say(f"Loaded {len(scene.chains)} chains from {scene_path.name}")

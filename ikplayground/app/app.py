@@ -21,6 +21,7 @@ from ikplayground.resources import asset_path
 from ikplayground.scene import files
 from ikplayground.scene.chain import MAX_BONES, SOLVER_LABELS
 from ikplayground.scene.scene import STEP, Scene, SceneFull, default_scene
+from ikplayground.scene.stress import drive_stress, stress_scene
 
 from . import keymap
 from .overlay import STATUS_HEIGHT, Fonts, draw_help, draw_status
@@ -83,6 +84,8 @@ class App:
         self.time = 0.0
         self.step_ms = 0.0
         self.render_ms = 0.0
+        self.stress_count = 0  # chains in the stress scene while stress is on
+        self._scene_before_stress: Scene | None = None
         self.actions = {
             "add_chain": self.add_chain,
             "remove_last": self.remove_last,
@@ -138,7 +141,10 @@ class App:
         steps = 0
         while self.accumulator >= STEP - 1e-9:
             self.accumulator -= STEP
-            self.scene.steer("throttle" in self.held, ("right" in self.held) - ("left" in self.held))
+            if self.stress_count:
+                drive_stress(self.scene, self.scene.steps)
+            else:
+                self.scene.steer("throttle" in self.held, ("right" in self.held) - ("left" in self.held))
             self.scene.step()
             steps += 1
         if steps:
@@ -282,6 +288,36 @@ class App:
         else:
             self.running = False
 
+    def start_stress(self, count: int) -> None:
+        """Swap in a stress scene of ``count`` chains on scripted motion (the scene is kept)."""
+        if not self.stress_count:
+            self._scene_before_stress = self.scene
+        self.scene = stress_scene(count, self.scene.stage)
+        self.stress_count = count
+        self.drag = None
+        self.panel.show_stress(True)
+        self.selected_changed()
+        self.say(f"Stress: {count} chains on scripted paths (the button again restores your scene)")
+
+    def stop_stress(self) -> None:
+        """Put back the scene that was there before the stress test."""
+        if not self.stress_count:
+            return
+        self.scene = self._scene_before_stress or default_scene(self.scene.stage)
+        self.scene.resize(self.stage_size(self.screen.get_size()))
+        self._scene_before_stress = None
+        self.stress_count = 0
+        self.drag = None
+        self.panel.show_stress(False)
+        self.selected_changed()
+        self.say("Stress off: your scene is back")
+
+    def toggle_stress(self, count: int = 1000) -> None:
+        if self.stress_count:
+            self.stop_stress()
+        else:
+            self.start_stress(count)
+
     def save(self, path=None) -> None:
         path = Path(path) if path else self.scene_path
         try:
@@ -316,6 +352,9 @@ class App:
             return
         if action == "new_kind":
             self.say(f"N now adds {SOLVER_LABELS[value]} chains")
+            return
+        if action == "stress":
+            self.toggle_stress()
             return
         if action == "skin":
             self.renderer.skin = value
@@ -388,6 +427,9 @@ class App:
                 part += f"  error {chain.error:.1f} px"
             parts.append(part)
         parts.append(f"step {self.step_ms:.1f} ms  draw {self.render_ms:.1f} ms")
+        if self.stress_count:
+            costs = self.scene.step_ms
+            parts.append("  ".join(f"{SOLVER_LABELS[k]} {v:.1f}" for k, v in costs.items()) + " ms")
         if self.paused:
             parts.append("PAUSED")
         return "   ·   ".join(parts)

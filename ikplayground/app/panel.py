@@ -185,6 +185,10 @@ class Panel:
                                       tool_tip_text="Remove the selected chain (Delete)")
         self.help_button = UIButton(pygame.Rect(PAD + 2 * third + 8, y, third, 28), "Help (F1)", m, box,
                                     object_id="#help")
+        y += ROW + 4
+        self.stress_button = UIButton(pygame.Rect(PAD, y, inner, 28), "Stress test: 1000 chains", m, box,
+                                      object_id="#stress",
+                                      tool_tip_text="Swap in 1000 chains on scripted paths; press again to get your scene back")
         y += ROW + 8
         self.sprites = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), "Bone sprites (off: lines)", m, box,
                                   object_id="#sprites", initial_state=self.skin == "sprites")
@@ -210,6 +214,9 @@ class Panel:
         self.build(window_size)
 
     # --- showing the selected chain ---------------------------------------------
+    def show_stress(self, on: bool) -> None:
+        self.stress_button.set_text("Stop the stress test" if on else "Stress test: 1000 chains")
+
     def sync(self, chain: Chain | None) -> None:
         """Show ``chain``'s settings (or disable everything when None)."""
         self.chain = chain
@@ -308,6 +315,8 @@ class Panel:
                 return "remove_selected", None
             if el is self.help_button:
                 return "help", None
+            if el is self.stress_button:
+                return "stress", None
             if el is self.save_button:
                 return "save", self.path_entry.get_text()
             if el is self.load_button:

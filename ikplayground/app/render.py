@@ -46,6 +46,7 @@ JOINT_RADIUS = 5
 BONE_WIDTH = 6
 WEDGE_RADIUS = 28
 SKINS = ("sprites", "lines")
+DETAIL_LIMIT = 80  # above this many chains, all but the selected one are drawn the fast way
 ANGLE_STEP_DEG = 2  # sprite rotations are cached at this resolution
 
 
@@ -72,6 +73,9 @@ class SceneRenderer:
         self._bone = pygame.image.load(str(asset_path("bone.png"))).convert_alpha()
         self._tinted: dict[int, pygame.Surface] = {}
         self._sprites: dict[tuple[int, int, int], pygame.Surface] = {}
+        self._dots = [dot_sprite(lighter(c, 0.3), 3) for c in PALETTE]
+        self._anchors = [anchor_sprite(c) for c in PALETTE]
+        self._target = target_sprite(TARGET)
 
     # --- cached layers -----------------------------------------------------
     def background(self, size: tuple[int, int]) -> pygame.Surface:
@@ -111,17 +115,55 @@ class SceneRenderer:
     # --- drawing -----------------------------------------------------------
     def draw(self, surface: pygame.Surface, scene, *, hot_target: Chain | None = None,
              stage_size: tuple[int, int] | None = None) -> None:
-        """Draw the stage background and every chain (later chains on top)."""
+        """Draw the stage background and every chain (later chains on top).
+
+        Up to ``DETAIL_LIMIT`` chains are drawn in full (skin, anchors, reach
+        lines); past that, every chain but the selected one is drawn the fast
+        way (:meth:`draw_crowd`) so hundreds of chains still draw in a few ms.
+        """
         size = stage_size or surface.get_size()
         surface.blit(self.background(size), (0, 0))
         selected = scene.selected
-        for chain in scene.chains:
+        if len(scene.chains) > DETAIL_LIMIT:
+            self.draw_crowd(surface, scene)
+            chains = [selected] if selected is not None else []
+        else:
+            chains = scene.chains
+        for chain in chains:
             if chain is selected:
                 self.draw_selection(surface, chain)
             if chain.is_snake:
                 self.draw_snake(surface, chain)
             else:
                 self.draw_ik_chain(surface, chain, hot=chain is hot_target)
+        if hot_target is not None and hot_target not in chains and not hot_target.is_snake:
+            draw_target(surface, hot_target.fields["target"].tolist(), True)
+
+    def draw_crowd(self, surface: pygame.Surface, scene) -> None:
+        """Every chain with one polyline call each and sprites blitted in batches.
+
+        Per group: one ``tolist`` of all its points, one ``draw.lines`` per
+        chain, and one ``fblits`` each for the joints, anchors and targets.
+        """
+        dots, anchors = self._dots, self._anchors
+        for g in scene.groups:
+            pts = g.fields["points"]
+            colours = [m.colour % len(PALETTE) for m in g.members]
+            width = 7 if g.kind == "snake" else 3
+            draw_lines = pygame.draw.lines
+            for c, line in zip(colours, pts.tolist()):
+                draw_lines(surface, PALETTE[c], False, line, width)
+            m = pts.shape[1]
+            joint_at = (pts[:, 1:] if g.kind != "snake" else pts[:, :1]) - 3
+            per = joint_at.shape[1]
+            surfs = [dots[c] for c in colours for _ in range(per)]
+            surface.fblits(zip(surfs, joint_at.reshape(-1, 2).tolist()))
+            if g.kind != "snake":
+                surface.fblits(zip([anchors[c] for c in colours], (g.fields["root"] - 6).tolist()))
+                r = self._target.get_width() / 2
+                target = self._target
+                surface.fblits((target, p) for p in (g.fields["target"] - r).tolist())
+            del m
 
     def draw_selection(self, surface: pygame.Surface, chain: Chain) -> None:
         """A soft halo under the selected chain and its joint-limit wedges."""
@@ -166,13 +208,7 @@ class SceneRenderer:
         target = f["target"].tolist()
         if f["error"][0] > max(2.0, float(f["tolerance"][0]) * 2) and not f["reached"][0]:
             pygame.draw.aaline(surface, REACH_LINE, plist[-1], target, 1)
-        ring = TARGET_HOT if hot else TARGET
-        if hot:
-            glow = pygame.Surface((TARGET_RADIUS * 4, TARGET_RADIUS * 4), pygame.SRCALPHA)
-            pygame.draw.circle(glow, TARGET + (70,), (TARGET_RADIUS * 2, TARGET_RADIUS * 2), TARGET_RADIUS + 5)
-            surface.blit(glow, (target[0] - TARGET_RADIUS * 2, target[1] - TARGET_RADIUS * 2))
-        pygame.draw.aacircle(surface, ring, target, TARGET_RADIUS, 3)
-        pygame.draw.aacircle(surface, ring, target, 3)
+        draw_target(surface, target, hot)
 
     def draw_snake(self, surface: pygame.Surface, chain: Chain) -> None:
         colour = chain_colour(chain)
@@ -187,6 +223,40 @@ class SceneRenderer:
         for corner in (head[1], head[2]):
             eye = (front * 0.35 + corner * 0.65).tolist()
             pygame.draw.aacircle(surface, (20, 20, 24), eye, 3)
+
+
+def draw_target(surface: pygame.Surface, target, hot: bool) -> None:
+    """A green target ring; brighter, with a glow, under the mouse or while dragged."""
+    ring = TARGET_HOT if hot else TARGET
+    if hot:
+        glow = pygame.Surface((TARGET_RADIUS * 4, TARGET_RADIUS * 4), pygame.SRCALPHA)
+        pygame.draw.circle(glow, TARGET + (70,), (TARGET_RADIUS * 2, TARGET_RADIUS * 2), TARGET_RADIUS + 5)
+        surface.blit(glow, (target[0] - TARGET_RADIUS * 2, target[1] - TARGET_RADIUS * 2))
+    pygame.draw.aacircle(surface, ring, target, TARGET_RADIUS, 3)
+    pygame.draw.aacircle(surface, ring, target, 3)
+
+
+def dot_sprite(colour, radius: int) -> pygame.Surface:
+    """A small antialiased disc, pre-rendered for batched joint blits."""
+    surf = pygame.Surface((2 * radius + 1, 2 * radius + 1), pygame.SRCALPHA)
+    pygame.draw.aacircle(surf, colour, (radius, radius), radius)
+    return surf
+
+
+def anchor_sprite(colour) -> pygame.Surface:
+    """A 13 px anchor square in the chain's colour, for batched root blits."""
+    surf = pygame.Surface((13, 13), pygame.SRCALPHA)
+    pygame.draw.rect(surf, ANCHOR_FILL, surf.get_rect(), border_radius=3)
+    pygame.draw.rect(surf, colour, surf.get_rect(), 2, border_radius=3)
+    return surf
+
+
+def target_sprite(colour) -> pygame.Surface:
+    """A small target ring for crowded scenes (9 px radius)."""
+    surf = pygame.Surface((19, 19), pygame.SRCALPHA)
+    pygame.draw.aacircle(surf, colour, (9, 9), 8, 2)
+    pygame.draw.aacircle(surf, colour, (9, 9), 2)
+    return surf
 
 
 def snake_quads(points: np.ndarray) -> np.ndarray:

@@ -9,6 +9,7 @@ only when chains are added, removed or change shape.
 from __future__ import annotations
 
 import math
+import time
 
 import numpy as np
 
@@ -52,6 +53,7 @@ class Scene:
         self.chains: list[Chain] = []
         self.selected: Chain | None = None
         self.steps = 0
+        self.step_ms: dict[str, float] = dict.fromkeys(SOLVERS, 0.0)
         self._groups: list[Group] = []
         self._dirty = True
         self._next_colour = 0
@@ -282,12 +284,21 @@ class Scene:
         self._dirty = False
 
     def step(self) -> None:
-        """Advance every chain by one fixed step of 1/60 s."""
+        """Advance every chain by one fixed step of 1/60 s.
+
+        ``step_ms`` keeps what each solver's groups cost in this step, in
+        milliseconds (the status line shows it under stress).
+        """
+        costs = dict.fromkeys(SOLVERS, 0.0)
+        clock = time.perf_counter
         for g in self.groups:
+            t0 = clock()
             if g.kind == "snake":
                 step_snakes(g.fields, self.stage)
             else:
                 step_ik(g.kind, g.fields)
+            costs[g.kind] += (clock() - t0) * 1000.0
+        self.step_ms = costs
         self.steps += 1
 
     def counts(self) -> dict[str, int]:

@@ -42,6 +42,33 @@ def limit_angles(values: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
     return np.where(hi - lo >= FULL_CIRCLE, wrap_array(values), clamped)
 
 
+def joint_modes(limits: np.ndarray | None, n: int) -> list[str]:
+    """How each joint of a group is limited: "wrap", "clamp" or "mixed".
+
+    "wrap": every chain's range at that joint is the full circle (the angle is
+    only wrapped); "clamp": no chain's is, and no range touches -pi or pi (a
+    plain clamp is exact); "mixed": anything else (:func:`limit_angles`).
+    Deciding this once per call lets the common cases skip the masks.
+    """
+    if limits is None:
+        return ["wrap"] * n
+    lo = limits[..., 0]
+    hi = limits[..., 1]
+    full = (hi - lo) >= FULL_CIRCLE
+    edge = (hi >= PI) | (lo <= -PI)
+    return ["wrap" if full[:, i].all() else "clamp" if not (full[:, i].any() or edge[:, i].any()) else "mixed"
+            for i in range(n)]
+
+
+def limit_joint(value: np.ndarray, mode: str, limits: np.ndarray | None, i: int) -> np.ndarray:
+    """Joint ``i``'s angles limited by ``limits[:, i]`` (shape (N, n, 2)) in ``mode``."""
+    if mode == "wrap":
+        return wrap_array(value)
+    if mode == "clamp":
+        return np.minimum(np.maximum(value, limits[:, i, 0]), limits[:, i, 1])
+    return limit_angles(value, limits[:, i])
+
+
 def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None):
     """CCD sweeps for ``N`` chains of ``n`` bones.
 
@@ -65,38 +92,55 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
         End effector to target distance in pixels.
     used : ndarray of int, shape (N,)
         Sweeps each chain ran.
+
+    Chains that are done (close enough, or out of sweeps) drop out of the
+    arrays, so a sweep costs in proportion to the chains still working.
     """
     a = limit_angles(angles, limits)
     count, n = a.shape
-    tx = targets[:, 0]
-    ty = targets[:, 1]
     used = np.zeros(count, dtype=np.int64)
+    error = np.zeros(count)
     sweeps = int(iterations.max()) if count else 0
+    modes = joint_modes(limits, n)
+    rows = np.arange(count)
+    sub = a
+    r, ln, t, lim = roots, lengths, targets, limits
     for sweep in range(sweeps + 1):
-        pts = chain_points_batch(roots, a, lengths)
+        pts = chain_points_batch(r, sub, ln)
         ex = pts[:, n, 0].copy()
         ey = pts[:, n, 1].copy()
-        error = np.hypot(tx - ex, ty - ey)
-        active = (error > tolerance) & (sweep < iterations)
+        tx = t[:, 0]
+        ty = t[:, 1]
+        err = np.hypot(tx - ex, ty - ey)
+        error[rows] = err
+        active = (err > tolerance[rows]) & (sweep < iterations[rows])
         if sweep == sweeps or not active.any():
-            return a, error, used
-        used += active
+            break
+        if not active.all():
+            rows = rows[active]
+            sub = a[rows]
+            r, ln, t, pts = roots[rows], lengths[rows], targets[rows], pts[active]
+            lim = None if limits is None else limits[rows]
+            ex, ey = ex[active], ey[active]
+            tx, ty = t[:, 0], t[:, 1]
+        used[rows] += 1
         for i in range(n - 1, -1, -1):
             px = pts[:, i, 0]
             py = pts[:, i, 1]
             vx = ex - px
             vy = ey - py
             delta = wrap_array(np.arctan2(ty - py, tx - px) - np.arctan2(vy, vx))
-            delta *= active
-            old = a[:, i]
-            new = limit_angles(old + delta, None if limits is None else limits[:, i])
+            old = sub[:, i]
+            new = limit_joint(old + delta, modes[i], lim, i)
             applied = new - old
-            a[:, i] = new
+            sub[:, i] = new
             c = np.cos(applied)
             s = np.sin(applied)
             ex = px + c * vx - s * vy
             ey = py + s * vx + c * vy
-    return a, error, used  # pragma: no cover  (the loop always returns)
+        if sub is not a:
+            a[rows] = sub
+    return a, error, used
 
 
 def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None):
@@ -104,88 +148,119 @@ def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=
 
     Same parameters and returns as :func:`ccd_batch`. Unreachable targets get
     the chain laid straight toward them in one pass; joint limits are applied
-    in the backward walk, so the returned angles always satisfy them.
+    in the backward walk, so the returned angles always satisfy them. Chains
+    that are done drop out of the working arrays, as in :func:`ccd_batch`.
     """
     a = limit_angles(angles, limits)
     count, n = a.shape
     pts = chain_points_batch(roots, a, lengths)
     xs = np.ascontiguousarray(pts[:, :, 0])
     ys = np.ascontiguousarray(pts[:, :, 1])
-    rx = roots[:, 0]
-    ry = roots[:, 1]
-    tx = targets[:, 0]
-    ty = targets[:, 1]
-    dist = np.hypot(tx - rx, ty - ry)
+    dist = np.hypot(targets[:, 0] - roots[:, 0], targets[:, 1] - roots[:, 1])
     unreachable = dist >= lengths.sum(axis=1)
     safe = np.where(dist > 0, dist, 1.0)
-    ux = np.where(dist > 0, (tx - rx) / safe, 1.0)
-    uy = np.where(dist > 0, (ty - ry) / safe, 0.0)
-    along = np.cumsum(lengths, axis=1)
+    ux = np.where(dist > 0, (targets[:, 0] - roots[:, 0]) / safe, 1.0)
+    uy = np.where(dist > 0, (targets[:, 1] - roots[:, 1]) / safe, 0.0)
     used = np.zeros(count, dtype=np.int64)
-    finished = np.zeros(count, dtype=bool)
     sweeps = int(iterations.max()) if count else 0
+    modes = joint_modes(limits, n)
+    # The working set: views of the full arrays until some chains are done,
+    # then compact copies (written back into xs, ys, a at the end).
+    rows = np.arange(count)
+    sx, sy, sa = xs, ys, a
+    ln, rx, ry, tx, ty = lengths, roots[:, 0], roots[:, 1], targets[:, 0], targets[:, 1]
+    tol, its, far, lim, sux, suy = tolerance, iterations, unreachable, limits, ux, uy
+    compact = False
     for sweep in range(sweeps):
-        active = (np.hypot(tx - xs[:, n], ty - ys[:, n]) > tolerance) & (sweep < iterations) & ~finished
+        active = (np.hypot(tx - sx[:, n], ty - sy[:, n]) > tol) & (sweep < its)
+        if sweep:
+            active &= ~far  # one pass lays an unreachable chain straight
         if not active.any():
             break
-        used += active
-        finished |= active & unreachable
-        fx = xs.copy()
-        fy = ys.copy()
+        if not active.all():
+            if compact:
+                xs[rows], ys[rows], a[rows] = sx, sy, sa
+            rows = rows[active]
+            sx, sy, sa = xs[rows], ys[rows], a[rows]
+            ln, rx, ry, tx, ty = lengths[rows], roots[rows, 0], roots[rows, 1], targets[rows, 0], targets[rows, 1]
+            tol, its, far, sux, suy = tolerance[rows], iterations[rows], unreachable[rows], ux[rows], uy[rows]
+            lim = None if limits is None else limits[rows]
+            compact = True
+        used[rows] += 1
         # Forward reaching (reachable chains) or a straight line (unreachable).
         x = tx.copy()
         y = ty.copy()
-        fx[:, n] = x
-        fy[:, n] = y
+        sx[:, n] = x
+        sy[:, n] = y
         for i in range(n - 1, -1, -1):
-            dx = fx[:, i] - x
-            dy = fy[:, i] - y
+            dx = sx[:, i] - x
+            dy = sy[:, i] - y
             d = np.hypot(dx, dy)
-            k = lengths[:, i] / np.where(d > 0, d, 1.0)
-            x = np.where(d > 0, x + dx * k, x - ux * lengths[:, i])
-            y = np.where(d > 0, y + dy * k, y - uy * lengths[:, i])
-            fx[:, i] = x
-            fy[:, i] = y
-        fx[:, 1:] = np.where(unreachable[:, None], rx[:, None] + ux[:, None] * along, fx[:, 1:])
-        fy[:, 1:] = np.where(unreachable[:, None], ry[:, None] + uy[:, None] * along, fy[:, 1:])
+            if d.min() > 0:
+                k = ln[:, i] / d
+                x = x + dx * k
+                y = y + dy * k
+            else:  # a joint on its child: step back toward the root's side
+                moved = d > 0
+                k = ln[:, i] / np.where(moved, d, 1.0)
+                x = np.where(moved, x + dx * k, x - sux * ln[:, i])
+                y = np.where(moved, y + dy * k, y - suy * ln[:, i])
+            sx[:, i] = x
+            sy[:, i] = y
+        if far.any():
+            along = np.cumsum(ln, axis=1)
+            sx[:, 1:] = np.where(far[:, None], rx[:, None] + sux[:, None] * along, sx[:, 1:])
+            sy[:, 1:] = np.where(far[:, None], ry[:, None] + suy[:, None] * along, sy[:, 1:])
         # Backward reaching from the root.
         x = rx.copy()
         y = ry.copy()
-        fx[:, 0] = x
-        fy[:, 0] = y
+        sx[:, 0] = x
+        sy[:, 0] = y
         if limits is None:
             for i in range(n):
-                dx = fx[:, i + 1] - x
-                dy = fy[:, i + 1] - y
+                dx = sx[:, i + 1] - x
+                dy = sy[:, i + 1] - y
                 d = np.hypot(dx, dy)
-                k = lengths[:, i] / np.where(d > 0, d, 1.0)
-                x = np.where(d > 0, x + dx * k, x + ux * lengths[:, i])
-                y = np.where(d > 0, y + dy * k, y + uy * lengths[:, i])
-                fx[:, i + 1] = x
-                fy[:, i + 1] = y
+                if d.min() > 0:
+                    k = ln[:, i] / d
+                    x = x + dx * k
+                    y = y + dy * k
+                else:
+                    moved = d > 0
+                    k = ln[:, i] / np.where(moved, d, 1.0)
+                    x = np.where(moved, x + dx * k, x + sux * ln[:, i])
+                    y = np.where(moved, y + dy * k, y + suy * ln[:, i])
+                sx[:, i + 1] = x
+                sy[:, i + 1] = y
         else:
-            parent = np.zeros(count)
-            new_a = a.copy()
+            parent = np.zeros(len(rows))
             for i in range(n):
-                dx = fx[:, i + 1] - x
-                dy = fy[:, i + 1] - y
-                want = np.where((dx != 0) | (dy != 0), np.arctan2(dy, dx), parent + a[:, i])
-                rel = limit_angles(wrap_array(want - parent), limits[:, i])
-                new_a[:, i] = rel
+                dx = sx[:, i + 1] - x
+                dy = sy[:, i + 1] - y
+                want = np.arctan2(dy, dx)
+                still = dx == 0
+                still &= dy == 0
+                if still.any():  # the joint on its parent: keep the bone's angle
+                    want = np.where(still, parent + sa[:, i], want)
+                rel = want - parent
+                if modes[i] == "clamp":  # a plain wrap is enough before a clamp off the +-pi edge
+                    rel = np.minimum(np.maximum(np.mod(rel + PI, TAU) - PI, lim[:, i, 0]), lim[:, i, 1])
+                else:
+                    rel = limit_joint(wrap_array(rel), modes[i], lim, i)
+                sa[:, i] = rel
                 parent = parent + rel
-                x = x + lengths[:, i] * np.cos(parent)
-                y = y + lengths[:, i] * np.sin(parent)
-                fx[:, i + 1] = x
-                fy[:, i + 1] = y
-            a = np.where(active[:, None], new_a, a)
-        xs = np.where(active[:, None], fx, xs)
-        ys = np.where(active[:, None], fy, ys)
+                x = x + ln[:, i] * np.cos(parent)
+                y = y + ln[:, i] * np.sin(parent)
+                sx[:, i + 1] = x
+                sy[:, i + 1] = y
+    if compact:
+        xs[rows], ys[rows], a[rows] = sx, sy, sa
     if limits is None:
         absolute = np.arctan2(np.diff(ys, axis=1), np.diff(xs, axis=1))
         parent = np.concatenate([np.zeros((count, 1)), absolute[:, :-1]], axis=1)
         read_back = wrap_array(absolute - parent)
         a = np.where((used > 0)[:, None], read_back, a)
-    error = np.hypot(tx - xs[:, n], ty - ys[:, n])
+    error = np.hypot(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n])
     return a, error, used
 
 

@@ -1,0 +1,90 @@
+"""The batched solvers (the scene's hot path) agree row by row with the public single-chain calls."""
+
+import math
+
+import numpy as np
+import pytest
+
+from ikplayground.solvers import follow_snake, solve_ccd, solve_fabrik, solve_two_bone
+from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
+from ikplayground.solvers.two_bone import two_bone_arrays
+
+PI = math.pi
+
+
+def gap(a, b):
+    """Largest angular distance between two arrays of angles (radians)."""
+    d = np.mod(np.asarray(a) - np.asarray(b) + PI, 2 * PI) - PI
+    return float(np.max(np.abs(d))) if np.size(d) else 0.0
+
+
+def random_group(rng, count, n, limited, near=True):
+    roots = rng.uniform(-300, 300, (count, 2))
+    lengths = rng.uniform(5, 60, (count, n))
+    limits = np.empty((count, n, 2))
+    limits[:] = (-PI, PI)
+    if limited:
+        half = np.radians(rng.uniform(0, 170, (count, n - 1)))
+        limits[:, 1:, 0] = -half
+        limits[:, 1:, 1] = half
+    angles = rng.uniform(limits[..., 0], limits[..., 1])
+    reach = lengths.sum(axis=1)
+    direction = rng.uniform(-PI, PI, count)
+    dist = reach * rng.uniform(0.0, 1.4 if near else 3.0, count)
+    targets = roots + dist[:, None] * np.stack([np.cos(direction), np.sin(direction)], axis=1)
+    iterations = rng.integers(1, 12, count)
+    tolerance = rng.uniform(0.0, 2.0, count)
+    return roots, angles, lengths, targets, iterations, tolerance, limits
+
+
+@pytest.mark.parametrize("solver, batch", [(solve_ccd, ccd_batch), (solve_fabrik, fabrik_batch)],
+                         ids=["ccd", "fabrik"])
+@pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
+@pytest.mark.parametrize("n", [1, 2, 7])
+def test_iterative_batch_rows_equal_single_calls(solver, batch, limited, n):
+    rng = np.random.default_rng(1000 * n + limited)
+    roots, angles, lengths, targets, iterations, tolerance, limits = random_group(rng, 150, n, limited)
+    lim = limits if limited else None
+    before = [x.copy() for x in (roots, angles, lengths, targets, limits)]
+    a, error, used = batch(roots, angles, lengths, targets, iterations, tolerance, lim)
+    for x, y in zip(before, (roots, angles, lengths, targets, limits)):
+        np.testing.assert_array_equal(x, y)  # inputs untouched
+    for k in range(len(roots)):
+        one = solver(roots[k], angles[k], lengths[k], targets[k], iterations=int(iterations[k]),
+                     tolerance=float(tolerance[k]), limits=None if lim is None else lim[k])
+        assert gap(a[k], one.angles) < 1e-7, k
+        assert error[k] == pytest.approx(one.error, abs=1e-6), k
+        assert used[k] == one.iterations, k
+
+
+def test_two_bone_arrays_rows_equal_single_calls():
+    rng = np.random.default_rng(5)
+    roots = rng.uniform(-100, 100, (300, 2))
+    targets = rng.uniform(-400, 400, (300, 2))
+    l1 = rng.uniform(1, 200, 300)
+    l2 = rng.uniform(1, 200, 300)
+    bend = rng.choice([-1.0, 1.0], 300)
+    knee, end, t1, t2, reached = two_bone_arrays(roots, targets, l1, l2, bend)
+    for k in range(300):
+        one = solve_two_bone(tuple(roots[k]), tuple(targets[k]), float(l1[k]), float(l2[k]), int(bend[k]))
+        np.testing.assert_allclose(knee[k], one.knee, atol=1e-9)
+        np.testing.assert_allclose(end[k], one.end, atol=1e-9)
+        assert gap(t1[k], one.theta1) < 1e-12 and gap(t2[k], one.theta2) < 1e-12
+        assert bool(reached[k]) == bool(one.reached)
+
+
+def test_snake_batch_rows_equal_single_calls():
+    rng = np.random.default_rng(9)
+    count, n = 200, 9
+    lengths = rng.uniform(5, 50, (count, n))
+    heading = rng.uniform(-PI, PI, count)
+    bends = rng.uniform(-0.8, 0.8, (count, n))
+    absolute = heading[:, None] + np.cumsum(bends, axis=1)
+    steps = lengths[..., None] * np.stack([np.cos(absolute), np.sin(absolute)], axis=-1)
+    points = np.concatenate([np.zeros((count, 1, 2)), np.cumsum(steps, axis=1)], axis=1)
+    heads = points[:, 0] + rng.uniform(-15, 15, (count, 2))
+    half = np.radians(rng.uniform(0, 90, count))
+    out = snake_batch(points, heads, lengths, -half, half)
+    for k in range(count):
+        one = follow_snake(points[k], heads[k], lengths[k], (-half[k], half[k]))
+        np.testing.assert_allclose(out[k], one, atol=1e-9)
