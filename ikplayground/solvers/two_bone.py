@@ -169,32 +169,60 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend):
     d = target - root
     dx = d[..., 0]
     dy = d[..., 1]
-    dist = np.hypot(dx, dy)
+    l1 = np.asarray(l1, dtype=float)
+    l2 = np.asarray(l2, dtype=float)
     lo = np.abs(l1 - l2)
     hi = l1 + l2
+    moderate = (np.max(np.abs(d), initial=0.0) < _SAFE_HI and min(np.min(l1), np.min(l2)) > _SAFE_LO
+                and np.max(hi) < _SAFE_HI)
+    dist = np.sqrt(dx * dx + dy * dy) if moderate else None
+    if dist is None or np.min(dist, initial=1.0) < _SAFE_LO:  # squares may have under- or overflowed
+        dist = np.hypot(dx, dy)
     reached = (dist >= lo) & (dist <= hi)
-    r = np.clip(dist, lo, hi)
-    phi = np.arctan2(dy, dx)
-    safe = (l1 > _SAFE_LO) & (l1 < _SAFE_HI) & (l2 > _SAFE_LO) & (l2 < _SAFE_HI)
-    scale = 1.0 if np.all(safe) else np.where(safe, 1.0, np.maximum(l1, l2))
-    a = l1 / scale
-    b = l2 / scale
-    q = r / scale
-    den = 2.0 * a * q
-    ok = den > 0
-    cos_psi = np.where(ok, (q * q + a * a - b * b) / np.where(ok, den, 1.0), 1.0)
-    psi = np.arccos(np.clip(cos_psi, -1.0, 1.0))
-    den = 2.0 * a * b
-    ok = den > 0
-    cos_gamma = np.where(ok, (a * a + b * b - q * q) / np.where(ok, den, 1.0), -1.0)
-    gamma = np.arccos(np.clip(cos_gamma, -1.0, 1.0))
-    theta1 = wrap_array(phi - bend * psi)
-    theta2 = wrap_array(bend * (np.pi - gamma))
-    knee = np.empty(np.shape(theta1) + (2,))
-    knee[..., 0] = root[..., 0] + l1 * np.cos(theta1)
-    knee[..., 1] = root[..., 1] + l1 * np.sin(theta1)
-    a2 = theta1 + theta2
-    end = np.empty_like(knee)
-    end[..., 0] = knee[..., 0] + l2 * np.cos(a2)
-    end[..., 1] = knee[..., 1] + l2 * np.sin(a2)
+    r = np.minimum(np.maximum(dist, lo), hi)
+    if moderate and np.min(dist) > 0 and np.min(r) > 0:
+        # The common case: squares cannot overflow or underflow and r > 0, so
+        # the law of cosines needs no scaling and no zero-distance masks.
+        a2 = l1 * l1
+        b2 = l2 * l2
+        q2 = r * r
+        cos_psi = np.clip((q2 + a2 - b2) / (2.0 * l1 * r), -1.0, 1.0)
+        psi = np.arccos(cos_psi)
+        cos_gamma = np.clip((a2 + b2 - q2) / (2.0 * l1 * l2), -1.0, 1.0)
+        # bone 1's direction: the unit vector to the target turned by -bend*psi
+        ux = dx / dist
+        uy = dy / dist
+        bs = bend * np.sin(psi)
+        c1 = ux * cos_psi + uy * bs
+        s1 = uy * cos_psi - ux * bs
+    else:
+        safe = (l1 > _SAFE_LO) & (l1 < _SAFE_HI) & (l2 > _SAFE_LO) & (l2 < _SAFE_HI)
+        scale = 1.0 if np.all(safe) else np.where(safe, 1.0, np.maximum(l1, l2))
+        a = l1 / scale
+        b = l2 / scale
+        q = r / scale
+        den = 2.0 * a * q
+        ok = den > 0
+        cos_psi = np.where(ok, (q * q + a * a - b * b) / np.where(ok, den, 1.0), 1.0)
+        psi = np.arccos(np.clip(cos_psi, -1.0, 1.0))
+        den = 2.0 * a * b
+        ok = den > 0
+        cos_gamma = np.clip(np.where(ok, (a * a + b * b - q * q) / np.where(ok, den, 1.0), -1.0), -1.0, 1.0)
+        c1 = s1 = None
+    gamma = np.arccos(cos_gamma)
+    theta1 = wrap_array(np.arctan2(dy, dx) - bend * psi)
+    theta2 = bend * (np.pi - gamma)  # in [-pi, pi]: only -pi needs moving to pi
+    if np.any(theta2 <= -np.pi):
+        theta2 = np.where(theta2 <= -np.pi, np.pi, theta2)
+    # Joint positions: bone 2's direction from bone 1's by the angle-sum rule,
+    # with cos(theta2) = -cos(gamma) and sin(theta2) = bend * sin(gamma).
+    if c1 is None:
+        c1 = np.cos(theta1)
+        s1 = np.sin(theta1)
+    c2 = -cos_gamma
+    s2 = bend * np.sin(gamma)
+    knee = np.stack([l1 * c1, l1 * s1], axis=-1)
+    knee += root
+    end = np.stack([l2 * (c1 * c2 - s1 * s2), l2 * (s1 * c2 + c1 * s2)], axis=-1)
+    end += knee
     return knee, end, theta1, theta2, reached
