@@ -69,8 +69,13 @@ def machine() -> dict:
         pass
     import pygame  # noqa: F401  (version only)
 
+    from ikplayground.solvers import jit
+
+    compiled = jit.kernels(wait=True) is not None
+    numba_version = sys.modules["numba"].__version__ if compiled else None
     return {"cpu": cpu, "cores": os.cpu_count(), "system": platform.platform(), "python": platform.python_version(),
-            "numpy": np.__version__, "pygame_ce": sys.modules["pygame"].version.ver}
+            "numpy": np.__version__, "pygame_ce": sys.modules["pygame"].version.ver,
+            "numba": numba_version, "compiled_kernels": compiled}
 
 
 # --- stress: one size in its own process ----------------------------------------
@@ -80,6 +85,9 @@ def stress_child(chains: int, frames: int, with_frames: bool) -> dict:
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
     from ikplayground.scene.stress import drive_stress, stress_scene
+    from ikplayground.solvers import jit
+
+    jit.kernels(wait=True)  # compiled kernels if numba is installed (loaded before timing)
 
     out = {"chains": chains}
     if with_frames:
@@ -157,6 +165,9 @@ def bench_solvers(batches, seconds: float) -> list[dict]:
     from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
     from ikplayground.solvers.two_bone import two_bone_arrays
 
+    from ikplayground.solvers import jit
+
+    jit.kernels(wait=True)
     rng = np.random.default_rng(11)
     rows = []
     for batch in batches:
@@ -250,7 +261,9 @@ def plain_step(chains: list[dict], step: int, stage) -> None:
 
 def bench_baseline(chains: int, steps: int) -> dict:
     from ikplayground.scene.stress import drive_stress, stress_scene
+    from ikplayground.solvers import jit
 
+    jit.kernels(wait=True)
     scene = stress_scene(chains, (980.0, 694.0))
     for k in range(10):
         drive_stress(scene, k)
@@ -318,8 +331,9 @@ def main(argv=None) -> int:
     report["baseline"] = bench_baseline(args.baseline_chains, 10 if args.quick else 40)
     report["startup"] = bench_startup(3 if args.quick else 7)
 
-    print(f"machine: {report['machine']['cpu']} ({report['machine']['cores']} cores), "
-          f"Python {report['machine']['python']}, numpy {report['machine']['numpy']}")
+    m = report["machine"]
+    print(f"machine: {m['cpu']} ({m['cores']} cores), Python {m['python']}, numpy {m['numpy']}, "
+          + (f"numba {m['numba']} (compiled CCD/FABRIK kernels)" if m["compiled_kernels"] else "no numba (numpy path)"))
     print(f"\n{'chains':>8}{'frame ms':>10}{'step ms':>10}{'render ms':>11}{'RSS MB':>9}   step ms by solver")
     for s in report["stress"]:
         per = "  ".join(f"{k} {v:.2f}" for k, v in s["solver_ms"].items())

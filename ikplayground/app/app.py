@@ -63,7 +63,7 @@ class App:
         pygame.display.set_caption("ikplayground")
         self.clock = pygame.time.Clock()
         self.realtime = realtime
-        self.ui = pygame_gui.UIManager(size, str(asset_path("theme.json")))
+        self.ui = pygame_gui.UIManager(size, str(asset_path("theme.json")), enable_live_theme_updates=False)
         self.scene = scene if scene is not None else default_scene(self.stage_size(size))
         self.scene.resize(self.stage_size(size))
         self.scene_path = Path(scene_path)

@@ -16,11 +16,31 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import jit
 from ._validate import TAU, wrap_array
 from .ccd import FULL_CIRCLE
 from .kinematics import chain_points_batch
 
 PI = np.pi
+JIT_MIN_BATCH = 8  # smaller groups are cheap either way
+
+
+def _run_compiled(kind, roots, angles, lengths, targets, iterations, tolerance, limits):
+    """The numba kernel's answer (see :mod:`.jit`), or None where it does not apply."""
+    if limits is None or len(angles) < JIT_MIN_BATCH:
+        return None
+    k = jit.kernels()
+    if k is None:
+        jit.warm_up()  # compile in the background (if numba is there); numpy until then
+        return None
+    c = np.ascontiguousarray
+    a = np.array(angles, dtype=np.float64, order="C")  # limited and solved in place
+    error = np.empty(len(a))
+    used = np.zeros(len(a), dtype=np.int64)
+    kernel = k.ccd if kind == "ccd" else k.fabrik
+    kernel(c(roots, dtype=np.float64), a, c(lengths, dtype=np.float64), c(targets, dtype=np.float64),
+           c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used)
+    return a, error, used
 
 
 def limit_angles(values: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
@@ -94,8 +114,12 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
         Sweeps each chain ran.
 
     Chains that are done (close enough, or out of sweeps) drop out of the
-    arrays, so a sweep costs in proportion to the chains still working.
+    arrays, so a sweep costs in proportion to the chains still working. With
+    numba installed (:mod:`.jit`), limited groups run a compiled loop instead.
     """
+    compiled = _run_compiled("ccd", roots, angles, lengths, targets, iterations, tolerance, limits)
+    if compiled is not None:
+        return compiled
     a = limit_angles(angles, limits)
     count, n = a.shape
     used = np.zeros(count, dtype=np.int64)
@@ -151,6 +175,9 @@ def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=
     in the backward walk, so the returned angles always satisfy them. Chains
     that are done drop out of the working arrays, as in :func:`ccd_batch`.
     """
+    compiled = _run_compiled("fabrik", roots, angles, lengths, targets, iterations, tolerance, limits)
+    if compiled is not None:
+        return compiled
     a = limit_angles(angles, limits)
     count, n = a.shape
     pts = chain_points_batch(roots, a, lengths)

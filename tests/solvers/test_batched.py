@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from ikplayground.solvers import follow_snake, solve_ccd, solve_fabrik, solve_two_bone
-from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
+from ikplayground.solvers import follow_snake, jit, solve_ccd, solve_fabrik, solve_two_bone
+from ikplayground.solvers.batched import JIT_MIN_BATCH, ccd_batch, fabrik_batch, snake_batch
 from ikplayground.solvers.two_bone import two_bone_arrays
 
 PI = math.pi
@@ -37,14 +37,27 @@ def random_group(rng, count, n, limited, near=True):
     return roots, angles, lengths, targets, iterations, tolerance, limits
 
 
+@pytest.fixture(params=["numpy", "numba"])
+def backend(request, monkeypatch):
+    """Run the batched solvers on numpy, or on the compiled kernels (skipped without numba)."""
+    if request.param == "numpy":
+        monkeypatch.setenv("IKPLAYGROUND_JIT", "0")
+    else:
+        pytest.importorskip("numba")
+        monkeypatch.setenv("IKPLAYGROUND_JIT", "1")
+        assert jit.kernels(wait=True) is not None, "numba is installed but the kernels did not compile"
+    return request.param
+
+
 @pytest.mark.parametrize("solver, batch", [(solve_ccd, ccd_batch), (solve_fabrik, fabrik_batch)],
                          ids=["ccd", "fabrik"])
 @pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
 @pytest.mark.parametrize("n", [1, 2, 7])
-def test_iterative_batch_rows_equal_single_calls(solver, batch, limited, n):
+def test_iterative_batch_rows_equal_single_calls(solver, batch, limited, n, backend):
     rng = np.random.default_rng(1000 * n + limited)
     roots, angles, lengths, targets, iterations, tolerance, limits = random_group(rng, 150, n, limited)
-    lim = limits if limited else None
+    # the compiled kernels take limits (full circles when free): give them some to run on
+    lim = limits if limited or backend == "numba" else None
     before = [x.copy() for x in (roots, angles, lengths, targets, limits)]
     a, error, used = batch(roots, angles, lengths, targets, iterations, tolerance, lim)
     for x, y in zip(before, (roots, angles, lengths, targets, limits)):
@@ -88,3 +101,20 @@ def test_snake_batch_rows_equal_single_calls():
     for k in range(count):
         one = follow_snake(points[k], heads[k], lengths[k], (-half[k], half[k]))
         np.testing.assert_allclose(out[k], one, atol=1e-9)
+
+
+def test_the_compiled_kernels_are_what_runs_when_numba_is_there(backend):
+    rng = np.random.default_rng(3)
+    roots, angles, lengths, targets, iterations, tolerance, limits = random_group(rng, JIT_MIN_BATCH, 5, True)
+    calls = []
+    k = jit.kernels()
+    if backend == "numba":
+        real = k.ccd
+        k.ccd = lambda *args: calls.append(1) or real(*args)
+        try:
+            ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits)
+        finally:
+            k.ccd = real
+        assert calls == [1]
+    else:
+        assert k is None

@@ -1,0 +1,95 @@
+"""Optional compiled kernels for the batched CCD and FABRIK (numba, the ``fast`` extra).
+
+With numba installed (``pip install "ikplayground[fast]"``), the scene's
+batched CCD and FABRIK run these loops over chains instead of numpy's array
+operations: a chain that needs all its sweeps then costs microseconds, not
+a numpy call per joint per sweep. Each kernel is the single-chain algorithm
+of :mod:`.ccd` / :mod:`.fabrik` written out for one chain at a time, so a
+row of its result equals the public single-chain call on that row.
+
+Nothing here is needed: without numba, or with ``IKPLAYGROUND_JIT=0`` in the
+environment, :func:`kernels` returns None and the numpy path runs. Compiling
+takes a few seconds the first time (numba caches the result on disk), so the
+App starts it on a background thread (:func:`warm_up`) and keeps to numpy
+until it is ready.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import threading
+
+_lock = threading.Lock()
+_state = {"kernels": None, "failed": False, "thread": None}
+
+FULL_CIRCLE = 2.0 * math.pi - 1e-9
+
+
+def enabled() -> bool:
+    """True unless ``IKPLAYGROUND_JIT=0`` (or ``off`` / ``false``) is set."""
+    return os.environ.get("IKPLAYGROUND_JIT", "1").strip().lower() not in ("0", "off", "false", "no")
+
+
+def available() -> bool:
+    """True when numba can be imported (without importing it)."""
+    import importlib.util
+
+    return importlib.util.find_spec("numba") is not None
+
+
+def kernels(wait: bool = False):
+    """The compiled kernels, or None (no numba, disabled, failed, or not compiled yet).
+
+    Parameters
+    ----------
+    wait : bool
+        Compile now (or wait for the background compile) instead of
+        returning None while it is not ready.
+    """
+    if not enabled():
+        return None
+    if _state["kernels"] is not None or _state["failed"]:
+        return _state["kernels"]
+    if wait:
+        thread = _state["thread"]
+        if thread is not None:
+            thread.join()
+        else:
+            _compile()
+    return _state["kernels"]
+
+
+def warm_up() -> bool:
+    """Start compiling the kernels on a background thread; False when there is nothing to do."""
+    if _state["kernels"] is not None or _state["failed"] or not enabled() or not available():
+        return False
+    with _lock:
+        if _state["thread"] is None:
+            _state["thread"] = threading.Thread(target=_compile, name="ikplayground-jit", daemon=True)
+            _state["thread"].start()
+    return True
+
+
+def _compile() -> None:
+    with _lock:
+        if _state["kernels"] is not None or _state["failed"]:
+            return
+        try:
+            import numpy as np
+
+            from . import _jit_kernels
+
+            k = _jit_kernels.build()
+            # one tiny call of each compiles (or loads from numba's cache) now, not mid-frame
+            z = np.zeros((1, 2))
+            a = np.zeros((1, 1))
+            ln = np.ones((1, 1))
+            lim = np.array([[[-math.pi, math.pi]]])
+            its = np.ones(1, dtype=np.int64)
+            tol = np.full(1, 0.5)
+            k.ccd(z, a.copy(), ln, z + 1.0, its, tol, lim, np.zeros(1), np.zeros(1, dtype=np.int64))
+            k.fabrik(z, a.copy(), ln, z + 1.0, its, tol, lim, np.zeros(1), np.zeros(1, dtype=np.int64))
+            _state["kernels"] = k
+        except Exception:  # no numba, or it could not compile here: the numpy path stays
+            _state["failed"] = True
