@@ -14,19 +14,49 @@ entry points are in :mod:`ikplayground.solvers`.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import jit
 from ._validate import TAU, wrap_array
-from .ccd import FULL_CIRCLE
-from .kinematics import chain_points_batch
+from .ccd import FULL_CIRCLE, ccd_sweeps
+from .fabrik import fabrik_passes
+from .kinematics import chain_points, chain_points_batch
 
 PI = np.pi
 JIT_MIN_BATCH = 8  # smaller groups are cheap either way
 
 
+SMALL_BATCH = 4  # this few chains: the single-chain loops on floats beat numpy's per-call cost
+
+
+def _run_rows(kind, roots, angles, lengths, targets, iterations, tolerance, limits):
+    """A few chains, one at a time, by the single-chain algorithms on plain floats."""
+    count = len(angles)
+    a = limit_angles(angles, limits)
+    error = np.empty(count)
+    used = np.zeros(count, dtype=np.int64)
+    for k in range(count):
+        rx, ry = roots[k].tolist()
+        tx, ty = targets[k].tolist()
+        lens = lengths[k].tolist()
+        lim = None if limits is None else [tuple(p) for p in limits[k].tolist()]
+        args = (rx, ry, a[k].tolist(), lens, tx, ty, int(iterations[k]), float(tolerance[k]), lim)
+        if kind == "ccd":
+            row, used[k] = ccd_sweeps(*args)
+            ex, ey = chain_points(rx, ry, row, lens)[-1]
+        else:
+            row, used[k], (ex, ey) = fabrik_passes(*args)
+        a[k] = row
+        error[k] = math.hypot(tx - ex, ty - ey)
+    return a, error, used
+
+
 def _run_compiled(kind, roots, angles, lengths, targets, iterations, tolerance, limits):
-    """The numba kernel's answer (see :mod:`.jit`), or None where it does not apply."""
+    """The numba kernel's answer (see :mod:`.jit`), the row loop for a few chains, or None."""
+    if len(angles) <= SMALL_BATCH:
+        return _run_rows(kind, roots, angles, lengths, targets, iterations, tolerance, limits)
     if limits is None or len(angles) < JIT_MIN_BATCH:
         return None
     k = jit.kernels()

@@ -53,9 +53,10 @@ def backend(request, monkeypatch):
                          ids=["ccd", "fabrik"])
 @pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
 @pytest.mark.parametrize("n", [1, 2, 7])
-def test_iterative_batch_rows_equal_single_calls(solver, batch, limited, n, backend):
-    rng = np.random.default_rng(1000 * n + limited)
-    roots, angles, lengths, targets, iterations, tolerance, limits = random_group(rng, 150, n, limited)
+@pytest.mark.parametrize("count", [3, 150], ids=["few", "many"])
+def test_iterative_batch_rows_equal_single_calls(solver, batch, limited, n, count, backend):
+    rng = np.random.default_rng(1000 * n + limited + count)
+    roots, angles, lengths, targets, iterations, tolerance, limits = random_group(rng, count, n, limited)
     # the compiled kernels take limits (full circles when free): give them some to run on
     lim = limits if limited or backend == "numba" else None
     before = [x.copy() for x in (roots, angles, lengths, targets, limits)]
