@@ -25,14 +25,17 @@ from ikplayground.scene.stress import drive_stress, stress_scene
 
 from . import keymap
 from .overlay import STATUS_HEIGHT, Fonts, draw_help, draw_status
-from .panel import WIDTH as PANEL_WIDTH
-from .panel import Panel
+from .panel import Panel, panel_width
 from .render import TARGET_RADIUS, SceneRenderer
 
 MIN_SIZE = (320, 240)
 PICK_RADIUS = 10
 MAX_STEPS_PER_FRAME = 5
 MESSAGE_SECONDS = 4.0
+ERROR_SECONDS = 8.0
+KEY_REPEAT = (400, 60)  # ms before a held key repeats, ms between repeats
+REPEATING = frozenset({"add_chain", "remove_last", "remove_selected", "select_next"})
+CHAIN_CAP = 2000  # chains N may add (files and the stress test may hold more)
 DEFAULT_SCENE_PATH = "ikplayground-scene.json"
 
 
@@ -57,7 +60,7 @@ class App:
                  realtime: bool = True):
         pygame.display.init()
         pygame.font.init()
-        pygame.key.set_repeat(0)
+        pygame.key.set_repeat(*KEY_REPEAT)
         size = (max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1]))
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption("ikplayground")
@@ -79,6 +82,9 @@ class App:
         self.mouse: tuple[int, int] | None = None
         self.drag = None  # (chain, "target" | "root", offset)
         self.held: set[str] = set()
+        self.keys_down: set[int] = set()  # to tell a key's auto-repeat from a new press
+        self.minimized = False
+        self.message_is_error = False
         self.message = ""
         self.message_until = 0.0
         self.time = 0.0
@@ -95,16 +101,17 @@ class App:
             "pause": self.toggle_pause,
             "help": self.toggle_help,
             "escape": self.escape,
+            "panel": self.toggle_panel,
             "save": self.save,
             "load": self.load,
         }
 
     # --- geometry ------------------------------------------------------------
-    @staticmethod
-    def stage_size(window_size) -> tuple[float, float]:
+    def stage_size(self, window_size) -> tuple[float, float]:
         """The stage: the window left of the panel, above the status line."""
         w, h = window_size
-        return float(max(w - PANEL_WIDTH, 1)), float(max(h - STATUS_HEIGHT, 1))
+        panel = self.panel.width if hasattr(self, "panel") else panel_width(w)
+        return float(max(w - panel, 1)), float(max(h - STATUS_HEIGHT, 1))
 
     @property
     def stage_rect(self) -> pygame.Rect:
@@ -127,8 +134,9 @@ class App:
             self.handle_event(event)
         self.ui.update(dt)
         self.advance(dt)
-        self.draw()
-        pygame.display.flip()
+        if not self.minimized:  # nothing to show: keep stepping, skip drawing
+            self.draw()
+            pygame.display.flip()
         self.frames += 1
 
     def advance(self, dt: float) -> None:
@@ -158,9 +166,16 @@ class App:
         if event.type == pygame.VIDEORESIZE:
             self.resize(event.size)
             return
-        if event.type in (pygame.WINDOWLEAVE, pygame.WINDOWFOCUSLOST):
+        if event.type == pygame.WINDOWMINIMIZED:
+            self.minimized = True
+        elif event.type in (pygame.WINDOWRESTORED, pygame.WINDOWEXPOSED, pygame.WINDOWSHOWN):
+            self.minimized = False
+        if event.type in (pygame.WINDOWLEAVE, pygame.WINDOWFOCUSLOST, pygame.WINDOWMINIMIZED):
             self.mouse = None
-            self.held.clear()
+        if event.type in (pygame.WINDOWFOCUSLOST, pygame.WINDOWMINIMIZED):
+            self.held.clear()  # a key released elsewhere sends us no KEYUP
+            self.keys_down.clear()
+            self.drag = None
         consumed = self.ui.process_events(event)
         command = self.panel.process(event)
         if command is not None:
@@ -169,7 +184,10 @@ class App:
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             if self.drag is not None:
-                self.drag_to(event.pos)
+                if getattr(event, "buttons", (1,))[0]:
+                    self.drag_to(event.pos)
+                else:  # released outside the window: no MOUSEBUTTONUP came
+                    self.drag = None
             return
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             self.drag = None
@@ -179,16 +197,19 @@ class App:
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.press(event.pos)
         elif event.type == pygame.KEYDOWN:
+            repeat = event.key in self.keys_down
+            self.keys_down.add(event.key)
             if self.panel.typing():
                 return
             steer = keymap.STEER_KEYS.get(event.key)
             if steer is not None:
                 self.held.add(steer)
                 return
-            action = keymap.action_for(event.key, event.mod)
-            if action is not None:
+            action = keymap.action_for(event.key, getattr(event, "mod", 0))
+            if action is not None and (not repeat or action in REPEATING):
                 self.actions[action]()
         elif event.type == pygame.KEYUP:
+            self.keys_down.discard(event.key)
             steer = keymap.STEER_KEYS.get(event.key)
             if steer is not None:
                 self.held.discard(steer)
@@ -232,19 +253,24 @@ class App:
         return self.scene.target_at(self.mouse, TARGET_RADIUS + 2)
 
     # --- commands ------------------------------------------------------------
-    def say(self, text: str) -> None:
+    def say(self, text: str, error: bool = False) -> None:
+        """Show ``text`` on the status line (an error: in red, wrapped, for longer)."""
         self.message = text
-        self.message_until = self.time + MESSAGE_SECONDS
+        self.message_is_error = error
+        self.message_until = self.time + (ERROR_SECONDS if error else MESSAGE_SECONDS)
 
     def selected_changed(self) -> None:
         self.panel.sync(self.scene.selected)
 
     def add_chain(self) -> None:
         at = self.mouse if self.mouse is not None and self.on_stage(self.mouse) else None
+        if len(self.scene.chains) >= CHAIN_CAP:
+            self.say(f"Not added: N adds up to {CHAIN_CAP} chains (remove some, or try the stress test)", error=True)
+            return
         try:
             chain = self.scene.new_chain(self.panel.new_kind, at)
         except SceneFull as e:
-            self.say(f"Not added: {e}")
+            self.say(f"Not added: {e}", error=True)
             return
         self.say(f"Added a {SOLVER_LABELS[chain.kind]} chain (#{chain.id})")
         self.selected_changed()
@@ -281,6 +307,12 @@ class App:
 
     def toggle_help(self) -> None:
         self.show_help = not self.show_help
+
+    def toggle_panel(self) -> None:
+        size = self.screen.get_size()
+        self.panel.set_visible(not self.panel.visible, size)
+        self.scene.resize(self.stage_size(size))
+        self.selected_changed()
 
     def escape(self) -> None:
         if self.show_help:
@@ -323,7 +355,8 @@ class App:
         try:
             files.save_scene(self.scene, path)
         except OSError as e:
-            self.say(f"Not saved: {path.name}: {e.strerror or e}")
+            self.say(f"Not saved: {path.name}: {e.strerror or e}. Nothing was lost: the scene is still here"
+                     + (" and the file on disk is as it was" if path.is_file() else ""), error=True)
             return
         self.scene_path = path
         self.say(f"Saved {len(self.scene.chains)} chains to {path.name}")
@@ -333,7 +366,7 @@ class App:
         try:
             scene = files.load_scene(path, self.scene.stage)
         except files.SceneFileError as e:
-            self.say(f"Not loaded: {e}")
+            self.say(f"Not loaded: {e}. Your scene is unchanged.", error=True)
             return
         self.scene = scene
         self.scene.resize(self.stage_size(self.screen.get_size()))
@@ -413,8 +446,8 @@ class App:
         if self.screen.get_size() != size:
             self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         self.ui.set_window_resolution(size)
+        self.panel.rebuild(size)  # first: the stage is what the panel leaves
         self.scene.resize(self.stage_size(size))
-        self.panel.rebuild(size)
 
     # --- drawing ---------------------------------------------------------------
     def status_facts(self) -> str:
@@ -439,9 +472,9 @@ class App:
         stage = self.stage_rect
         self.renderer.draw(self.screen, self.scene, hot_target=self.hot_target(), stage_size=stage.size)
         w, h = self.screen.get_size()
-        status = pygame.Rect(0, stage.bottom, w - PANEL_WIDTH, h - stage.bottom)
+        status = pygame.Rect(0, stage.bottom, w - self.panel.width, h - stage.bottom)
         message = self.message if self.time < self.message_until else ""
-        draw_status(self.screen, status, self.status_facts(), message, self.fonts)
+        draw_status(self.screen, status, self.status_facts(), message, self.fonts, self.message_is_error)
         if self.show_help:
             draw_help(self.screen, stage, self.fonts)
         self.ui.draw_ui(self.screen)

@@ -30,6 +30,7 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_m, False, "mirror", "M", "mirror the selected two-bone chain's bend"),
     Binding(pygame.K_SPACE, False, "pause", "Space", "pause / resume"),
     Binding(pygame.K_F1, False, "help", "F1", "show / hide this help"),
+    Binding(pygame.K_F2, False, "panel", "F2", "hide / show the panel (more room for the stage)"),
     Binding(pygame.K_ESCAPE, False, "escape", "Esc", "close the help, or quit"),
     Binding(pygame.K_s, True, "save", "Ctrl+S", "save the scene to the scene file"),
     Binding(pygame.K_o, True, "load", "Ctrl+O", "load the scene file again"),

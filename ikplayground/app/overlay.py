@@ -11,6 +11,9 @@ STATUS_BG = (14, 16, 21)
 STATUS_TEXT = (200, 206, 218)
 STATUS_MESSAGE = (255, 214, 102)
 HELP_BG = (12, 14, 19, 225)
+ERROR_BG = (90, 24, 30, 235)
+ERROR_EDGE = (235, 110, 120, 255)
+ERROR_TEXT = (255, 230, 232)
 HELP_KEY = (143, 184, 255)
 HELP_TEXT = (220, 224, 232)
 
@@ -24,16 +27,58 @@ class Fonts:
         self.title = pygame.font.Font(None, 32)
 
 
-def draw_status(surface: pygame.Surface, rect: pygame.Rect, facts: str, message: str, fonts: Fonts) -> None:
-    """The status strip: facts on the left, the latest message after them."""
+def draw_status(surface: pygame.Surface, rect: pygame.Rect, facts: str, message: str, fonts: Fonts,
+                error: bool = False) -> None:
+    """The status strip: facts on the left, the latest message after them.
+
+    An error message is drawn in full in a red box above the strip, wrapped
+    to the strip's width, so a long file error can be read whole.
+    """
     pygame.draw.rect(surface, STATUS_BG, rect)
     text = fonts.small.render(facts, True, STATUS_TEXT)
     y = rect.y + (rect.height - text.get_height()) // 2
     surface.blit(text, (rect.x + 10, y))
-    if message:
+    if message and error:
+        draw_error(surface, rect, message, fonts)
+    elif message:
         msg = fonts.small.render(message, True, STATUS_MESSAGE)
         x = rect.x + 10 + text.get_width() + 24
         surface.blit(msg, (x, y), area=pygame.Rect(0, 0, max(0, rect.right - x - 6), msg.get_height()))
+
+
+def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` px (long words are cut)."""
+    lines: list[str] = []
+    line = ""
+    for word in text.split():
+        trial = f"{line} {word}".strip()
+        if font.size(trial)[0] <= width or not line:
+            line = trial
+        else:
+            lines.append(line)
+            line = word
+        while font.size(line)[0] > width and len(line) > 1:  # one word wider than the box
+            cut = max(1, int(len(line) * width / font.size(line)[0]))
+            lines.append(line[:cut])
+            line = line[cut:]
+    if line:
+        lines.append(line)
+    return lines
+
+
+def draw_error(surface: pygame.Surface, status: pygame.Rect, message: str, fonts: Fonts) -> None:
+    """A red box just above the status strip with the whole message."""
+    width = max(40, status.width - 20)
+    lines = wrap_text(message, fonts.body, width - 20)[:6]
+    line_h = fonts.body.get_linesize()
+    box = pygame.Rect(status.x + 10, 0, width, line_h * len(lines) + 14)
+    box.bottom = status.y - 6
+    shade = pygame.Surface(box.size, pygame.SRCALPHA)
+    pygame.draw.rect(shade, ERROR_BG, shade.get_rect(), border_radius=6)
+    pygame.draw.rect(shade, ERROR_EDGE, shade.get_rect(), 1, border_radius=6)
+    surface.blit(shade, box.topleft)
+    for i, line in enumerate(lines):
+        surface.blit(fonts.body.render(line, True, ERROR_TEXT), (box.x + 10, box.y + 7 + i * line_h))
 
 
 def draw_help(surface: pygame.Surface, stage: pygame.Rect, fonts: Fonts) -> None:

@@ -21,13 +21,42 @@ from pygame_gui.elements import (
     UIHorizontalSlider,
     UILabel,
     UIPanel,
+    UIScrollingContainer,
     UITextEntryLine,
 )
 
 from ikplayground.scene.chain import MAX_BONES, SOLVER_LABELS, SOLVERS, Chain
 
-WIDTH = 300
+WIDTH = 300  # the panel's width in a roomy window
+MIN_WIDTH = 220  # ... and in a small one
+SCROLLBAR = 20
 PAD = 12
+LABEL_W = 94
+VALUE_W = 84
+CONTENT_HEIGHT = 612  # the height of everything in the panel (it scrolls in a shorter window)
+
+
+def fit(label: UILabel, text: str) -> None:
+    """Set ``text`` on ``label``, cut with an ellipsis where it would not fit its width."""
+    font = label.font
+    width = label.relative_rect.width - 4
+    if font is not None and font.get_rect(text).width > width:
+        while text and font.get_rect(text + "…").width > width:
+            text = text[:-1]
+        text = text.rstrip() + "…" if text else ""
+    label.set_text(text)
+
+
+def make_label(rect, text: str, manager, container, object_id) -> UILabel:
+    """A label whose text is cut to fit (a narrow panel must not overflow its labels)."""
+    label = UILabel(rect, "", manager, container, object_id=object_id)
+    fit(label, text)
+    return label
+
+
+def panel_width(window_width: int) -> int:
+    """How wide the panel is in a window ``window_width`` px wide."""
+    return int(min(WIDTH, max(MIN_WIDTH, window_width * 0.45)))
 ROW = 28
 KIND_OF_LABEL = {label: kind for kind, label in SOLVER_LABELS.items()}
 
@@ -92,22 +121,25 @@ def chain_value(chain: Chain, action: str) -> float:
 class Param:
     """One slider row: name on the left, slider, value with its unit on the right."""
 
-    def __init__(self, spec: ParamSpec, y: int, manager, container):
+    def __init__(self, spec: ParamSpec, y: int, inner: int, manager, container):
         self.spec = spec
-        self.label = UILabel(pygame.Rect(PAD, y, 94, 24), spec.label, manager, container,
-                             object_id=pygame_gui.core.ObjectID(f"#{spec.action}_label", "@param_label"))
+        label_w = LABEL_W if inner >= 240 else inner * 2 // 5
+        value_w = VALUE_W if inner >= 240 else inner // 4
+        slider_w = inner - label_w - value_w - 4
+        self.label = make_label(pygame.Rect(PAD, y, label_w, 24), spec.label, manager, container,
+                                pygame_gui.core.ObjectID(f"#{spec.action}_label", "@param_label"))
         start = int(spec.lo) if spec.integer else float(spec.lo)
         value_range = (int(spec.lo), int(spec.hi)) if spec.integer else (float(spec.lo), float(spec.hi))
-        self.slider = UIHorizontalSlider(pygame.Rect(PAD + 96, y + 3, 100, 20), start, value_range, manager,
-                                         container, object_id=f"#{spec.action}",
+        self.slider = UIHorizontalSlider(pygame.Rect(PAD + label_w + 2, y + 3, slider_w, 20), start, value_range,
+                                         manager, container, object_id=f"#{spec.action}",
                                          click_increment=1 if spec.integer else (spec.hi - spec.lo) / 50)
-        self.value = UILabel(pygame.Rect(PAD + 198, y, WIDTH - 2 * PAD - 198, 24), "", manager, container,
+        self.value = UILabel(pygame.Rect(PAD + inner - value_w, y, value_w, 24), "", manager, container,
                              object_id=pygame_gui.core.ObjectID(f"#{spec.action}_value", "@param_value"))
 
     def show(self, value: float, enabled: bool) -> None:
         v = min(max(value, self.spec.lo), self.spec.hi)
         self.slider.set_current_value(int(round(v)) if self.spec.integer else float(v), warn=False)
-        self.value.set_text(format_value(self.spec, value) if enabled else "—")
+        fit(self.value, format_value(self.spec, value) if enabled else "—")
         for w in (self.label, self.slider, self.value):
             w.enable() if enabled else w.disable()
 
@@ -138,6 +170,9 @@ class Panel:
         self.scene_path = scene_path
         self.chain: Chain | None = None
         self._shown_kind: str | None = None
+        self.visible = True
+        self.stress_on = False
+        self.width = 0
         self.build(window_size)
 
     @property
@@ -146,17 +181,25 @@ class Panel:
 
     # --- layout --------------------------------------------------------------
     def build(self, window_size) -> None:
+        """Lay the widgets out for ``window_size``: narrower in a small window, scrolling in a short one."""
         w, h = window_size
         m = self.manager
-        self.root = UIPanel(pygame.Rect(w - WIDTH, 0, WIDTH, h), manager=m, object_id="#panel")
-        box = self.root
-        inner = WIDTH - 2 * PAD
+        self.width = panel_width(w) if self.visible else 0
+        width = max(self.width, MIN_WIDTH)
+        self.root = UIPanel(pygame.Rect(w - self.width, 0, width, h), manager=m, object_id="#panel")
+        scrolls = h < CONTENT_HEIGHT
+        self.scroller = UIScrollingContainer(pygame.Rect(0, 0, width - 2, h - 2), m, container=self.root,
+                                             object_id="#panel_scroll", allow_scroll_x=False)
+        box = self.scroller
+        inner = width - 2 * PAD - (SCROLLBAR if scrolls else 0) - 2
+        wide = inner >= 240
+        label_w = LABEL_W if wide else inner * 2 // 5
         y = 8
-        self.title = UILabel(pygame.Rect(PAD, y, inner, 26), "No chain selected", m, box, object_id="#panel_title")
+        self.title = make_label(pygame.Rect(PAD, y, inner, 26), "No chain selected", m, box, "#panel_title")
         y += 30
-        UILabel(pygame.Rect(PAD, y, 96, 28), "Solver", m, box,
-                object_id=pygame_gui.core.ObjectID("#solver_label", "@param_label"))
-        self.solver_y = y
+        make_label(pygame.Rect(PAD, y, label_w, 28), "Solver", m, box,
+                   pygame_gui.core.ObjectID("#solver_label", "@param_label"))
+        self.solver_rect = pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
         self.solver = self._solver_menu("two-bone")
         y += ROW + 4
         self.mirror = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), "Mirror bend", m, box, object_id="#mirror",
@@ -167,45 +210,50 @@ class Panel:
         y += ROW - 2
         self.params: dict[str, Param] = {}
         for spec in PARAMS:
-            self.params[spec.action] = Param(spec, y, m, box)
+            self.params[spec.action] = Param(spec, y, inner, m, box)
             y += ROW
-        self.hint = UILabel(pygame.Rect(PAD, y, inner, 20), "", m, box, object_id=pygame_gui.core.ObjectID("#hint", "@hint"))
+        self.hint = make_label(pygame.Rect(PAD, y, inner, 20), "", m, box, pygame_gui.core.ObjectID("#hint", "@hint"))
         y += 26
         UILabel(pygame.Rect(PAD, y, inner, 20), "SCENE", m, box, object_id="#section")
         y += 22
-        UILabel(pygame.Rect(PAD, y, 96, 28), "New chain", m, box,
-                object_id=pygame_gui.core.ObjectID("#new_chain_label", "@param_label"))
+        make_label(pygame.Rect(PAD, y, label_w, 28), "New chain", m, box,
+                   pygame_gui.core.ObjectID("#new_chain_label", "@param_label"))
         self.new_chain = UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[self.new_kind],
-                                        pygame.Rect(PAD + 98, y, inner - 98, 28), m, box, object_id="#new_chain")
+                                        pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28), m, box,
+                                        object_id="#new_chain")
         y += ROW + 6
         third = (inner - 8) // 3
-        self.add_button = UIButton(pygame.Rect(PAD, y, third, 28), "Add (N)", m, box, object_id="#add",
-                                   tool_tip_text="Add a chain of the 'New chain' solver")
+        self.add_button = UIButton(pygame.Rect(PAD, y, third, 28), "Add (N)" if wide else "Add", m, box,
+                                   object_id="#add", tool_tip_text="Add a chain of the 'New chain' solver (N)")
         self.remove_button = UIButton(pygame.Rect(PAD + third + 4, y, third, 28), "Remove", m, box, object_id="#remove",
                                       tool_tip_text="Remove the selected chain (Delete)")
-        self.help_button = UIButton(pygame.Rect(PAD + 2 * third + 8, y, third, 28), "Help (F1)", m, box,
-                                    object_id="#help")
+        self.help_button = UIButton(pygame.Rect(PAD + 2 * third + 8, y, third, 28), "Help (F1)" if wide else "Help",
+                                    m, box, object_id="#help", tool_tip_text="Every control (F1)")
         y += ROW + 4
-        self.stress_button = UIButton(pygame.Rect(PAD, y, inner, 28), "Stress test: 1000 chains", m, box,
-                                      object_id="#stress",
+        self.stress_button = UIButton(pygame.Rect(PAD, y, inner, 28), "", m, box, object_id="#stress",
                                       tool_tip_text="Swap in 1000 chains on scripted paths; press again to get your scene back")
+        self.show_stress(self.stress_on)
         y += ROW + 8
-        self.sprites = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), "Bone sprites (off: lines)", m, box,
+        self.sprites = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), "Bone sprites (off: lines)" if wide else "Bone sprites", m, box,
                                   object_id="#sprites", initial_state=self.skin == "sprites")
         y += ROW
-        self.path_entry = UITextEntryLine(pygame.Rect(PAD, y, inner - 2 * 52 - 8, 28), m, box,
+        button_w = 52 if wide else 44
+        self.path_entry = UITextEntryLine(pygame.Rect(PAD, y, inner - 2 * button_w - 8, 28), m, box,
                                           object_id="#scene_path", initial_text=self.scene_path)
-        self.save_button = UIButton(pygame.Rect(PAD + inner - 2 * 52 - 4, y, 52, 28), "Save", m, box,
+        self.save_button = UIButton(pygame.Rect(PAD + inner - 2 * button_w - 4, y, button_w, 28), "Save", m, box,
                                     object_id="#save", tool_tip_text="Save the scene to this file (Ctrl+S)")
-        self.load_button = UIButton(pygame.Rect(PAD + inner - 52, y, 52, 28), "Load", m, box,
+        self.load_button = UIButton(pygame.Rect(PAD + inner - button_w, y, button_w, 28), "Load", m, box,
                                     object_id="#load", tool_tip_text="Load the scene from this file (Ctrl+O)")
+        y += ROW + 8
+        self.scroller.set_scrollable_area_dimensions((width - 2 - (SCROLLBAR if scrolls else 0), max(y, h - 2)))
+        if not self.visible:
+            self.root.hide()
         self._shown_kind = None
         self.sync(self.chain)
 
     def _solver_menu(self, kind: str) -> UIDropDownMenu:
-        return UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[kind],
-                              pygame.Rect(PAD + 98, self.solver_y, WIDTH - 2 * PAD - 98, 28), self.manager,
-                              self.root, object_id="#solver")
+        return UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[kind], self.solver_rect,
+                              self.manager, self.scroller, object_id="#solver")
 
     def rebuild(self, window_size) -> None:
         """Lay the panel out again for a new window size, keeping its state."""
@@ -213,27 +261,33 @@ class Panel:
         self.root.kill()
         self.build(window_size)
 
+    def set_visible(self, visible: bool, window_size) -> None:
+        """Show or hide the panel (F2); hidden, it takes no room from the stage."""
+        self.visible = visible
+        self.rebuild(window_size)
+
     # --- showing the selected chain ---------------------------------------------
     def show_stress(self, on: bool) -> None:
+        self.stress_on = on
         self.stress_button.set_text("Stop the stress test" if on else "Stress test: 1000 chains")
 
     def sync(self, chain: Chain | None) -> None:
         """Show ``chain``'s settings (or disable everything when None)."""
         self.chain = chain
         if chain is None:
-            self.title.set_text("No chain selected")
+            fit(self.title, "No chain selected")
             for p in self.params.values():
                 p.show(p.spec.lo, False)
             for w in (self.solver, self.mirror, self.rate_on, self.remove_button):
                 w.disable()
-            self.hint.set_text("Press N to add a chain, or click one to select it.")
+            fit(self.hint, "Press N to add a chain, or click one to select it.")
             return
         kind = chain.kind
         if self._shown_kind != kind:
             self.solver.kill()
             self.solver = self._solver_menu(kind)
             self._shown_kind = kind
-        self.title.set_text(f"{SOLVER_LABELS[kind]} chain #{chain.id}")
+        fit(self.title, f"{SOLVER_LABELS[kind]} chain #{chain.id}")
         self.solver.enable()
         self.remove_button.enable()
         if kind == "two-bone":
@@ -254,7 +308,7 @@ class Panel:
                 enabled = enabled and chain.rate_limit is not None
             applies = kind in p.spec.solvers
             p.show(chain_value(chain, action) if applies else p.spec.lo, enabled)
-        self.hint.set_text({
+        fit(self.hint, {
             "two-bone": "Two-bone: exact law-of-cosines solve, 2 bones.",
             "ccd": "CCD: turns each joint toward the target, tip first.",
             "fabrik": "FABRIK: drags the joints to the target and back.",
@@ -287,7 +341,7 @@ class Panel:
             for action, p in self.params.items():
                 if el is p.slider:
                     value = p.read()
-                    p.value.set_text(format_value(p.spec, value))
+                    fit(p.value, format_value(p.spec, value))
                     return action, value
         elif t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
             kind = KIND_OF_LABEL.get(event.text)

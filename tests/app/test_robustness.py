@@ -1,0 +1,255 @@
+"""The App poked at: squashed and huge windows, minimise, drags released outside,
+held keys, solver switches mid-drag, every slider at both ends, failed saves and loads."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pygame
+import pytest
+
+from ikplayground.app import app as app_module
+from ikplayground.app.panel import PARAMS
+from ikplayground.scene.chain import SOLVERS
+
+from scene.scene_cases import assert_scene_ok  # tests/ is on sys.path (pytest prepend mode)
+from .conftest import (
+    choose,
+    ctrl,
+    frames,
+    key_down,
+    key_up,
+    mouse_down,
+    move_mouse,
+    post,
+    press_button,
+    select_kind,
+    slide,
+    tap,
+)
+
+
+def resize(app, size, k=2):
+    post(pygame.VIDEORESIZE, size=size, w=size[0], h=size[1])
+    frames(app, k)
+
+
+def assert_on_stage(app):
+    w, h = app.scene.stage
+    for c in app.scene.chains:
+        keep = [c.fields["points"][0]] if c.is_snake else [c.fields["root"], c.fields["target"]]
+        for p in keep:
+            assert 0 <= p[0] <= w and 0 <= p[1] <= h, (c.kind, p, (w, h))
+
+
+# --- windows ------------------------------------------------------------------------------
+@pytest.mark.parametrize("size", [(320, 240), (3840, 2160), (321, 2000), (2000, 241)])
+def test_resizing_relays_out_the_panel_and_keeps_everything_on_stage(app, size):
+    resize(app, size)
+    w, h = app.screen.get_size()
+    assert (w, h) == size
+    panel = app.panel.rect
+    assert panel.right == w and panel.height == h and 0 < panel.width <= w
+    assert app.scene.stage == (w - app.panel.width, h - app_module.STATUS_HEIGHT)
+    assert_on_stage(app)
+    assert_scene_ok(app.scene)
+    # the widgets are still there and still work after the new layout
+    chain = select_kind(app, "ccd")
+    slide(app, "iterations", 33)
+    assert app.scene.selected.iterations == 33 and chain.kind == "ccd"
+
+
+def test_a_squashed_window_scrolls_the_panel_instead_of_cutting_it_off(app):
+    resize(app, (320, 240))
+    content = app.panel.scroller.scrollable_container.get_relative_rect().height
+    assert content > 240  # the rest of the panel is there, below, to scroll to
+    assert app.panel.scroller.vert_scroll_bar is not None
+    assert app.panel.load_button.get_relative_rect().bottom <= content
+
+
+def test_f2_hides_the_panel_and_gives_its_room_to_the_stage(app):
+    tap(app, pygame.K_F2)
+    assert not app.panel.visible and app.panel.width == 0
+    assert app.scene.stage[0] == app.screen.get_width()
+    tap(app, pygame.K_F2)
+    assert app.panel.visible and app.scene.stage[0] == app.screen.get_width() - app.panel.width
+
+
+def test_minimised_it_keeps_stepping_without_drawing_and_draws_again_when_restored(app, monkeypatch):
+    drawn = []
+    real = app.draw
+    monkeypatch.setattr(app, "draw", lambda: drawn.append(1) or real())
+    post(pygame.WINDOWMINIMIZED)
+    before = app.scene.steps
+    frames(app, 5)
+    assert app.scene.steps == before + 5
+    assert drawn == []
+    post(pygame.WINDOWRESTORED)
+    frames(app, 2)
+    assert len(drawn) == 2
+
+
+# --- mouse ----------------------------------------------------------------------------------
+def test_a_drag_released_outside_the_window_ends_when_the_mouse_comes_back_up(app):
+    tap(app, pygame.K_SPACE)  # paused: only the input moves things
+    chain = app.scene.chains[0]
+    start = chain.fields["target"].copy()
+    move_mouse(app, start)
+    mouse_down(app, start)
+    move_mouse(app, (-200, -300), buttons=(1, 0, 0))  # out of the window, button held
+    assert tuple(chain.fields["target"]) == (0.0, 0.0)  # clamped to the stage corner
+    post(pygame.WINDOWLEAVE)
+    # released out there: no MOUSEBUTTONUP; the pointer comes back with the button up
+    move_mouse(app, (400, 300), buttons=(0, 0, 0))
+    assert app.drag is None
+    assert tuple(chain.fields["target"]) == (0.0, 0.0)
+    move_mouse(app, (500, 350), buttons=(0, 0, 0))
+    assert tuple(chain.fields["target"]) == (0.0, 0.0)
+
+
+def test_losing_focus_ends_a_drag_and_lets_go_of_held_keys(app):
+    chain = app.scene.chains[0]
+    move_mouse(app, chain.fields["target"])
+    mouse_down(app, chain.fields["target"])
+    key_down(pygame.K_UP)
+    frames(app)
+    assert app.drag is not None and "throttle" in app.held
+    post(pygame.WINDOWFOCUSLOST)
+    frames(app)
+    assert app.drag is None and app.held == set()
+
+
+def test_switching_the_solver_while_its_target_is_dragged(app):
+    tap(app, pygame.K_SPACE)
+    chain = select_kind(app, "ccd")
+    p = chain.fields["target"].copy()
+    move_mouse(app, p)
+    mouse_down(app, p)
+    choose(app, app.panel.solver, "FABRIK")
+    fabrik = app.scene.selected
+    assert fabrik.kind == "fabrik"
+    move_mouse(app, p + (30, 20), buttons=(1, 0, 0))
+    np.testing.assert_allclose(fabrik.fields["target"], p + (30, 20))
+    choose(app, app.panel.solver, "two-bone")
+    arm = app.scene.selected
+    move_mouse(app, p + (10, 40), buttons=(1, 0, 0))
+    np.testing.assert_allclose(arm.fields["target"], p + (10, 40))
+    choose(app, app.panel.solver, "snake")  # no target to hold: the drag ends
+    move_mouse(app, p + (60, 60), buttons=(1, 0, 0))
+    assert app.drag is None
+    assert_scene_ok(app.scene)
+
+
+# --- keys held down ----------------------------------------------------------------------------
+def test_n_held_down_adds_chains_up_to_the_cap_then_says_so(app, monkeypatch):
+    monkeypatch.setattr(app_module, "CHAIN_CAP", 12)
+    move_mouse(app, (300, 300))
+    for _ in range(20):  # the first press and its auto-repeats: no KEYUP in between
+        key_down(pygame.K_n, unicode="n")
+    frames(app)
+    assert len(app.scene.chains) == 12
+    assert app.message_is_error and "12" in app.message
+    key_up(pygame.K_n, unicode="n")
+    frames(app)
+    assert_scene_ok(app.scene)
+
+
+def test_a_held_toggle_key_acts_once_not_on_every_repeat(app):
+    for _ in range(7):
+        key_down(pygame.K_SPACE, unicode=" ")
+    frames(app)
+    assert app.paused
+    key_up(pygame.K_SPACE, unicode=" ")
+    for _ in range(4):
+        key_down(pygame.K_F1)
+    frames(app)
+    assert app.show_help
+
+
+def test_backspace_held_on_an_empty_scene_is_harmless(app):
+    for _ in range(30):
+        key_down(pygame.K_BACKSPACE)
+    frames(app)
+    assert app.scene.chains == [] and app.scene.selected is None
+    assert "nothing to remove" in app.message.lower()
+    frames(app, 3)
+
+
+# --- every slider at both ends ------------------------------------------------------------------
+@pytest.mark.parametrize("kind", SOLVERS)
+def test_every_slider_at_both_ends_keeps_the_chain_sound(app, kind):
+    select_kind(app, kind)
+    for spec in PARAMS:
+        if kind not in spec.solvers:
+            continue
+        for value in (spec.lo, spec.hi, spec.lo):
+            v = int(value) if spec.integer else float(value)
+            slide(app, spec.action, v, k=3)
+            chain = app.scene.selected
+            assert chain.kind == kind
+            assert_scene_ok(app.scene)
+            assert_on_stage(app)
+    tap(app, pygame.K_n, unicode="n", k=2)  # and the scene goes on working
+    assert_scene_ok(app.scene)
+
+
+# --- saving and loading that fail -------------------------------------------------------------
+def test_a_save_with_a_directory_in_the_way_says_why_and_loses_nothing(app, tmp_path):
+    blocked = tmp_path / "taken"
+    blocked.mkdir()
+    app.scene_path = blocked
+    count = len(app.scene.chains)
+    ctrl(app, pygame.K_s, "s")
+    assert app.message_is_error and "Not saved" in app.message and "taken" in app.message
+    assert blocked.is_dir() and list(blocked.iterdir()) == []
+    assert len(app.scene.chains) == count
+    assert [p.name for p in tmp_path.iterdir()] == ["taken"]  # no temporary file left behind
+
+
+def test_a_save_into_a_missing_folder_says_why(app, tmp_path):
+    app.scene_path = tmp_path / "no" / "such" / "folder" / "s.json"
+    ctrl(app, pygame.K_s, "s")
+    assert app.message_is_error and "Not saved" in app.message
+    assert not (tmp_path / "no").exists()
+
+
+@pytest.mark.parametrize("text, place", [
+    ('{"format": "ikplayground-scene", "version": 1, "chains": [{"solver": "ccd", "root": [1, 2], '
+     '"lengths": [10, -5], "angles": [0, 0], "target": [3, 4]}]}', "chains[0].lengths[1]"),
+    ('{"format": "ikplayground-scene", "version": 2, "chains": []}', "version"),
+    ("[" * 5000, "nested"),
+    ('{"format": "ikplayground-scene", "version": 1, "chains": [{"solver": "snake", "points": [[1e400, 0], [1, 1]]}]}',
+     "1e400"),
+])
+def test_loading_a_bad_file_shows_the_error_and_keeps_the_scene(app, tmp_path, text, place):
+    bad = tmp_path / "bad.json"
+    bad.write_text(text)
+    app.scene_path = bad
+    before = json.dumps([c.fields["points"].tolist() for c in app.scene.chains])
+    scene = app.scene
+    ctrl(app, pygame.K_o, "o")
+    assert app.scene is scene
+    assert json.dumps([c.fields["points"].tolist() for c in app.scene.chains]) != "" and len(scene.chains) == 4
+    assert app.message_is_error and "bad.json" in app.message
+    assert place.split("[")[0] in app.message or place in app.message or "deep" in app.message
+    assert before is not None
+
+
+def test_the_error_box_draws_a_long_message_whole(app, tmp_path):
+    app.say("x" * 50 + " " + "a long file error " * 20, error=True)
+    frames(app)
+    from ikplayground.app.overlay import Fonts, wrap_text
+
+    lines = wrap_text(app.message, Fonts().body, app.stage_rect.width - 40)
+    assert len(lines) > 1
+    assert "".join(lines).replace(" ", "") == app.message.replace(" ", "")
+
+
+def test_the_panel_add_button_respects_the_cap(app, monkeypatch):
+    monkeypatch.setattr(app_module, "CHAIN_CAP", 5)
+    for _ in range(3):
+        press_button(app, app.panel.add_button)
+    assert len(app.scene.chains) == 5
+    assert math.isfinite(app.step_ms)
