@@ -68,6 +68,7 @@ def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=Fa
     # a limit that starts at -pi); others are wrapped, then clamped
     inside = (raw >= lo) & (raw <= hi)
     f["angles"][:] = np.where(hi - lo >= 2 * math.pi - 1e-9, a, np.where(inside, raw, np.clip(a, lo, hi)))
+    f["goal"][:] = f["angles"]
     f["bend"][0] = -1.0 if mirror else 1.0
     f["rate"][0] = math.inf if rate_limit is None else math.radians(rate_limit)
     f["iterations"][0] = iterations

@@ -34,6 +34,9 @@ IK_FIELDS = {
     "root": (2,), "target": (2,), "lengths": ("n",), "angles": ("n",), "limits": ("n", 2),
     "rate": (1,), "bend": (1,), "iterations": (1,), "tolerance": (1,),
     "points": ("n+1", 2), "error": (1,), "reached": (1,),
+    # the solver's own last answer: the next solve starts from it, and the shown
+    # angles (rate-limited) move toward it
+    "goal": ("n",),
 }
 SNAKE_FIELDS = {
     "points": ("n+1", 2), "lengths": ("n",), "heading": (1,), "speed": (1,),
@@ -161,8 +164,9 @@ class Chain:
         lim = self.fields["limits"]
         lim[1:, 0] = -r
         lim[1:, 1] = r
-        a = self.fields["angles"]
-        a[1:] = np.clip(a[1:], -r, r)
+        for name in ("angles", "goal"):
+            a = self.fields[name]
+            a[1:] = np.clip(a[1:], -r, r)
 
     @property
     def joint_limit(self) -> float:

@@ -321,10 +321,14 @@ def step_ik(kind: str, f: dict[str, np.ndarray]) -> None:
         f["reached"][:, 0] = reached
     else:
         solve = ccd_batch if kind == "ccd" else fabrik_batch
-        desired, _, _ = solve(f["root"], f["angles"], f["lengths"], f["target"],
+        # from the solver's own last answer, not the rate-limited pose: a
+        # solve from a lagging pose can stall short of the target (FABRIK at
+        # a joint limit returns the pose it was given)
+        desired, _, _ = solve(f["root"], f["goal"], f["lengths"], f["target"],
                               f["iterations"][:, 0].astype(np.int64), f["tolerance"][:, 0], f["limits"])
         reach = f["lengths"].sum(axis=1)
         f["reached"][:, 0] = np.hypot(*(f["target"] - f["root"]).T) <= reach
+    f["goal"][:] = desired
     f["angles"][:] = rate_limited(f["angles"], desired, f["rate"][:, 0], f["limits"])
     f["points"][:] = chain_points_batch(f["root"], f["angles"], f["lengths"])
     f["error"][:, 0] = np.hypot(*(f["target"] - f["points"][:, -1]).T)

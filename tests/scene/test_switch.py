@@ -245,7 +245,8 @@ def test_a_switched_chain_is_solved_by_its_new_solver():
     scene.move_target(b, (790.0, 470.0))
     b.rate_limit = None
     f = {k: v.copy() for k, v in b.fields.items()}
-    args = (f["root"], f["angles"], f["lengths"], f["target"])
+    # the solve starts from the solver's own last answer (its goal), not the rate-limited pose
+    args = (f["root"], f["goal"], f["lengths"], f["target"])
     kw = {"iterations": b.iterations, "tolerance": b.tolerance, "limits": f["limits"]}
     ccd = solve_ccd(*args, **kw)
     fabrik = solve_fabrik(*args, **kw)
