@@ -354,8 +354,9 @@ class App:
         path = Path(path) if path else self.scene_path
         try:
             files.save_scene(self.scene, path)
-        except OSError as e:
-            self.say(f"Not saved: {path.name}: {e.strerror or e}. Nothing was lost: the scene is still here"
+        except (OSError, ValueError) as e:  # ValueError: a number JSON cannot hold (nothing is written)
+            reason = getattr(e, "strerror", None) or e
+            self.say(f"Not saved: {path.name}: {reason}. Nothing was lost: the scene is still here"
                      + (" and the file on disk is as it was" if path.is_file() else ""), error=True)
             return
         self.scene_path = path
