@@ -416,11 +416,9 @@ class App:
             if not chain.is_snake:
                 chain.rate_limit = float(value)
         elif action == "joint_limit":
-            if chain.kind in ("ccd", "fabrik"):
-                chain.set_joint_limit(float(value))
+            self.scene.set_joint_limit(chain, float(value))
         elif action == "bend_range":
-            if chain.is_snake:
-                chain.set_bend_range(float(value))
+            self.scene.set_bend_range(chain, float(value))
         elif action == "bones":
             new = self.scene.set_bone_count(chain, int(min(max(value, 1), MAX_BONES)))
             if self.drag is not None and self.drag[0] is chain:

@@ -103,9 +103,26 @@ def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
     f["heading"][0] = heading
     r = math.radians(bend_deg)
     f["bend_limits"][:] = (-r, r) if bend_limits is None else bend_limits
+    if not snake_is_sound(f["points"], f["lengths"], f["bend_limits"]):
+        # e.g. a hand-edited file: lay the body after the head, so lengths and
+        # bends hold from the first frame
+        lim = f["bend_limits"]
+        f["points"][:] = snake_batch(f["points"][None], f["points"][None, 0], f["lengths"][None],
+                                     lim[None, 0], lim[None, 1])[0]
     f["max_speed"][0] = max_speed
     f["turn_rate"][0] = math.radians(turn_deg)
     return Chain("snake", f, colour=colour)
+
+
+def snake_is_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray, tol: float = 1e-9) -> bool:
+    """True when nodes sit ``lengths`` apart (relative ``tol``) and every bend is inside the range (``tol`` rad)."""
+    d = np.diff(points, axis=0)
+    seg = np.hypot(d[:, 0], d[:, 1])
+    if not np.all(np.abs(seg - lengths) <= tol * lengths):
+        return False
+    ang = np.arctan2(d[:, 1], d[:, 0])
+    bend = (np.diff(ang) + math.pi) % (2 * math.pi) - math.pi
+    return bool(np.all(bend >= bend_limits[0] - tol) and np.all(bend <= bend_limits[1] + tol))
 
 
 def straight_snake(head, heading, nodes=10, segment=SNAKE_SEGMENT, **kw) -> Chain:

@@ -60,8 +60,10 @@ def chain_to_dict(c: Chain) -> dict:
     if c.is_snake:
         return {
             "solver": "snake",
-            "points": [[_r(x), _r(y)] for x, y in f["points"]],
-            "lengths": [_pos(v) for v in f["lengths"]],
+            # unrounded: a snake's nodes must sit exactly one length apart and
+            # inside the bend range, which rounding would break
+            "points": [[float(x), float(y)] for x, y in f["points"]],
+            "lengths": [float(v) for v in f["lengths"]],
             "heading": _r(math.degrees(f["heading"][0]), 4),
             "bend_limits": _deg(f["bend_limits"]),
             "max_speed": _r(f["max_speed"][0]),

@@ -165,11 +165,29 @@ class Scene:
         """Give every bone (segment) of the chain the same length in pixels."""
         chain.fields["lengths"][:] = max(float(length), 1.0)
         if chain.is_snake:
-            pts = chain.fields["points"]
-            pts[:] = snake_batch(pts[None], pts[None, 0], chain.fields["lengths"][None],
-                                 chain.fields["bend_limits"][None, 0], chain.fields["bend_limits"][None, 1])[0]
+            self._relay_snake(chain)
         else:
             build.refresh_ik_points(chain.fields)
+
+    def set_joint_limit(self, chain: Chain, degrees: float) -> None:
+        """Limit joints 1..n-1 of a CCD or FABRIK chain to +-``degrees``; the pose follows at once."""
+        if chain.kind not in ("ccd", "fabrik"):
+            return
+        chain.set_joint_limit(min(max(float(degrees), 0.0), 180.0))
+        build.refresh_ik_points(chain.fields)
+
+    def set_bend_range(self, chain: Chain, degrees: float) -> None:
+        """Give a snake a bend range of +-``degrees``; its body is re-laid inside it at once."""
+        if not chain.is_snake:
+            return
+        chain.set_bend_range(min(max(float(degrees), 0.0), 180.0))
+        self._relay_snake(chain)
+
+    def _relay_snake(self, chain: Chain) -> None:
+        """Drag a snake's body after its head again (lengths and bends as they are now)."""
+        pts = chain.fields["points"]
+        lim = chain.fields["bend_limits"]
+        pts[:] = snake_batch(pts[None], pts[None, 0], chain.fields["lengths"][None], lim[None, 0], lim[None, 1])[0]
 
     def move_target(self, chain: Chain, pos) -> None:
         """Put an IK chain's target at ``pos``, kept inside the stage."""

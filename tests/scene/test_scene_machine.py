@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import math
+import os
+import tempfile
+from pathlib import Path
 
 import numpy as np
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from ikplayground.scene import files
 from ikplayground.scene.scene import Scene
 
 from .scene_cases import KINDS, assert_no_nan, assert_scene_ok, wrap
@@ -87,7 +92,8 @@ class SceneMachine(RuleBasedStateMachine):
         self.scene.move_target(chain, pos)
         if not chain.is_snake:
             t = chain.fields["target"]
-            assert 0 <= t[0] <= STAGE[0] and 0 <= t[1] <= STAGE[1]
+            w, h = self.scene.stage
+            assert 0 <= t[0] <= w and 0 <= t[1] <= h
 
     @rule(i=picks, pos=points)
     def move_chain(self, i, pos):
@@ -150,6 +156,57 @@ class SceneMachine(RuleBasedStateMachine):
             chain.rate_limit = rate
             assert (chain.rate_limit is None) == (rate is None)
 
+    # --- every parameter the panel sets -------------------------------------------------
+    @rule(i=picks, degrees=st.floats(0.0, 180.0))
+    def set_joint_limit(self, i, degrees):
+        chain = self.pick(i)
+        if chain is not None and chain.kind in ("ccd", "fabrik"):
+            self.scene.set_joint_limit(chain, degrees)
+            assert chain.joint_limit == pytest.approx(degrees) or chain.bones == 1
+
+    @rule(i=picks, degrees=st.floats(0.0, 180.0))
+    def set_bend_range(self, i, degrees):
+        chain = self.pick(i)
+        if chain is not None and chain.is_snake:
+            self.scene.set_bend_range(chain, degrees)
+
+    @rule(i=picks, iterations=st.integers(1, 100), tolerance=st.floats(0.1, 10.0))
+    def set_iterations_and_tolerance(self, i, iterations, tolerance):
+        chain = self.pick(i)
+        if chain is not None and chain.kind in ("ccd", "fabrik"):
+            chain.iterations = iterations
+            chain.tolerance = tolerance
+            assert (chain.iterations, chain.tolerance) == (iterations, tolerance)
+
+    @rule(i=picks, speed=st.floats(1.0, 30.0), turn=st.floats(1.0, 20.0))
+    def set_snake_steering(self, i, speed, turn):
+        chain = self.pick(i)
+        if chain is not None and chain.is_snake:
+            chain.fields["max_speed"][0] = speed
+            chain.fields["turn_rate"][0] = math.radians(turn)
+
+    @rule(size=st.tuples(st.floats(20.0, 2000.0), st.floats(20.0, 2000.0)))
+    def resize(self, size):
+        self.scene.resize(size)
+        w, h = self.scene.stage
+        for c in self.scene.chains:
+            for p in ([c.fields["points"][0]] if c.is_snake else [c.fields["root"], c.fields["target"]]):
+                assert 0 <= p[0] <= w and 0 <= p[1] <= h
+
+    @rule()
+    def save_and_load(self):
+        """Save, load into a new scene, carry on with it: the same chains, to the file's rounding."""
+        with tempfile.TemporaryDirectory() as folder:
+            path = Path(folder) / "machine.json"
+            files.save_scene(self.scene, path)
+            loaded = files.load_scene(path, self.scene.stage)
+            assert os.listdir(folder) == ["machine.json"]
+        assert [c.kind for c in loaded.chains] == [c.kind for c in self.scene.chains]
+        for a, b in zip(self.scene.chains, loaded.chains):
+            np.testing.assert_allclose(b.fields["points"], a.fields["points"], atol=0.05 * (a.bones + 1))
+            np.testing.assert_allclose(b.fields["lengths"], a.fields["lengths"], atol=1e-3)
+        self.scene = loaded
+
     @rule(steps=st.integers(1, 4))
     def step(self, steps):
         for _ in range(steps):
@@ -160,10 +217,11 @@ class SceneMachine(RuleBasedStateMachine):
                 if rate is not None:
                     change = np.abs(wrap(c.fields["angles"] - old))
                     assert np.all(change <= math.radians(rate) * (1 + 1e-12) + 1e-12), (c.kind, np.degrees(change))
+        w, h = self.scene.stage
         for c in self.scene.chains:
             if c.is_snake:  # steering keeps every head inside the stage
                 x, y = c.fields["points"][0]
-                assert 0 <= x <= STAGE[0] and 0 <= y <= STAGE[1]
+                assert 0 <= x <= w and 0 <= y <= h
 
     # --- invariants -------------------------------------------------------------
     @invariant()
