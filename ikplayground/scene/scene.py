@@ -150,7 +150,9 @@ class Scene:
             chain.kind = kind
             self._dirty = True
             return chain
-        return self.replace(chain, build.converted(chain, kind))
+        new = self.replace(chain, build.converted(chain, kind))
+        self.keep_on_stage(new)  # a snake's tail, or an IK chain's tip, may have been off stage
+        return new
 
     def set_bone_count(self, chain: Chain, n: int) -> Chain:
         """Change the number of bones (segments for a snake); two-bone stays at 2."""
@@ -159,7 +161,9 @@ class Scene:
         n = int(min(max(n, 1), MAX_BONES))
         if n == chain.bones:
             return chain
-        return self.replace(chain, build.with_bone_count(chain, n))
+        new = self.replace(chain, build.with_bone_count(chain, n))
+        self.keep_on_stage(new)
+        return new
 
     def set_bone_length(self, chain: Chain, length: float) -> None:
         """Give every bone (segment) of the chain the same length in pixels."""
@@ -195,16 +199,21 @@ class Scene:
             chain.fields["target"][:] = self.clamp(pos)
 
     def move_chain(self, chain: Chain, anchor) -> None:
-        """Translate the whole chain (and its target) so its anchor lands on ``anchor``."""
+        """Translate the whole chain (and its target) so its anchor lands on ``anchor``.
+
+        An IK chain's root stops at the stage's edge; a snake goes where it is
+        put as long as its head stays on the stage.
+        """
+        if chain.is_snake:
+            chain.fields["points"] += np.asarray(anchor, dtype=float) - chain.anchor
+            self.keep_on_stage(chain)
+            return
         goal = self.clamp(anchor)
         offset = goal - chain.anchor
         chain.fields["points"] += offset
-        if chain.is_snake:
-            chain.fields["points"][-1] = goal  # exactly, whatever the rounding of the sum
-        else:
-            chain.fields["root"][:] = goal
-            chain.fields["points"][0] = goal
-            chain.fields["target"][:] = self.clamp(chain.fields["target"] + offset)
+        chain.fields["root"][:] = goal
+        chain.fields["points"][0] = goal  # exactly, whatever the rounding of the sum
+        chain.fields["target"][:] = self.clamp(chain.fields["target"] + offset)
 
     def steer(self, throttle: bool, turn: int) -> Chain | None:
         """Set the arrow-key input of the driven snake; returns it (or None)."""
@@ -222,17 +231,26 @@ class Scene:
         """Change the stage size and pull roots, targets and snakes inside it."""
         self.stage = (float(stage[0]), float(stage[1]))
         for c in self.chains:
-            if c.is_snake:
-                # the head is what must stay on stage (the body follows it)
-                pts = c.fields["points"]
-                head = self.clamp(pts[0])
+            self.keep_on_stage(c)
+
+    def keep_on_stage(self, chain: Chain) -> None:
+        """Pull what must stay on the stage back onto it, moving as little as it can.
+
+        An IK chain's root and target must be on the stage (the chain moves
+        with its root); a snake's head must (its body follows, its tail may
+        hang off an edge).
+        """
+        if chain.is_snake:
+            pts = chain.fields["points"]
+            head = self.clamp(pts[0])
+            if not np.array_equal(head, pts[0]):
                 pts += head - pts[0]
                 pts[0] = head  # exactly, whatever the rounding of the sum
-            else:
-                root = self.clamp(c.fields["root"])
-                if not np.array_equal(root, c.fields["root"]):
-                    self.move_chain(c, root)
-                c.fields["target"][:] = self.clamp(c.fields["target"])
+        else:
+            root = self.clamp(chain.fields["root"])
+            if not np.array_equal(root, chain.fields["root"]):
+                self.move_chain(chain, root)
+            chain.fields["target"][:] = self.clamp(chain.fields["target"])
 
     def free_spot(self, margin: float = 60.0) -> np.ndarray:
         """A point of the stage as far as possible from every chain's joints.

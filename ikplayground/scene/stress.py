@@ -63,5 +63,6 @@ def drive_stress(scene: Scene, step: int) -> None:
             reach = f["lengths"].sum(axis=1)
             phase = np.arange(len(g.members)) * 0.37
             r = reach * 0.55
-            f["target"][:, 0] = f["root"][:, 0] + r * np.sin(t * 1.1 + phase)
-            f["target"][:, 1] = f["root"][:, 1] - r * (0.6 + 0.4 * np.cos(t * 1.7 + phase))
+            w, h = scene.stage
+            np.clip(f["root"][:, 0] + r * np.sin(t * 1.1 + phase), 0.0, w, out=f["target"][:, 0])
+            np.clip(f["root"][:, 1] - r * (0.6 + 0.4 * np.cos(t * 1.7 + phase)), 0.0, h, out=f["target"][:, 1])
