@@ -23,7 +23,7 @@ from ikplayground.scene.chain import MAX_BONES, SOLVER_LABELS
 from ikplayground.scene.scene import STEP, Scene, SceneFull, default_scene
 from ikplayground.scene.stress import drive_stress, stress_scene
 
-from . import keymap
+from . import keymap, theme_ids
 from .overlay import STATUS_HEIGHT, Fonts, draw_help, draw_status
 from .panel import Panel, panel_width
 from .render import TARGET_RADIUS, SceneRenderer
@@ -67,6 +67,7 @@ class App:
         self.clock = pygame.time.Clock()
         self.realtime = realtime
         self.ui = pygame_gui.UIManager(size, str(asset_path("theme.json")), enable_live_theme_updates=False)
+        theme_ids.install(self.ui.get_theme())
         self.scene = scene if scene is not None else default_scene(self.stage_size(size))
         self.scene.resize(self.stage_size(size))
         self.scene_path = Path(scene_path)

@@ -188,9 +188,13 @@ class Panel:
         width = max(self.width, MIN_WIDTH)
         self.root = UIPanel(pygame.Rect(w - self.width, 0, width, h), manager=m, object_id="#panel")
         scrolls = h < CONTENT_HEIGHT
-        self.scroller = UIScrollingContainer(pygame.Rect(0, 0, width - 2, h - 2), m, container=self.root,
-                                             object_id="#panel_scroll", allow_scroll_x=False)
-        box = self.scroller
+        # A scrolling container only when the window is too short: pygame_gui
+        # builds theme ids that grow steeply with nesting (megabytes per
+        # widget at this depth), so a roomy window keeps the panel flat.
+        self.scroller = (UIScrollingContainer(pygame.Rect(0, 0, width - 2, h - 2), m, container=self.root,
+                                              object_id="#panel_scroll", allow_scroll_x=False)
+                         if scrolls else None)
+        box = self.box = self.scroller if scrolls else self.root
         inner = width - 2 * PAD - (SCROLLBAR if scrolls else 0) - 2
         wide = inner >= 240
         label_w = LABEL_W if wide else inner * 2 // 5
@@ -245,7 +249,8 @@ class Panel:
         self.load_button = UIButton(pygame.Rect(PAD + inner - button_w, y, button_w, 28), "Load", m, box,
                                     object_id="#load", tool_tip_text="Load the scene from this file (Ctrl+O)")
         y += ROW + 8
-        self.scroller.set_scrollable_area_dimensions((width - 2 - (SCROLLBAR if scrolls else 0), max(y, h - 2)))
+        if scrolls:
+            self.scroller.set_scrollable_area_dimensions((width - 2 - SCROLLBAR, max(y, h - 2)))
         if not self.visible:
             self.root.hide()
         self._shown_kind = None
@@ -253,7 +258,7 @@ class Panel:
 
     def _solver_menu(self, kind: str) -> UIDropDownMenu:
         return UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[kind], self.solver_rect,
-                              self.manager, self.scroller, object_id="#solver")
+                              self.manager, self.box, object_id="#solver")
 
     def rebuild(self, window_size) -> None:
         """Lay the panel out again for a new window size, keeping its state."""

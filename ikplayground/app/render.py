@@ -11,6 +11,7 @@ stage size and reused.
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 
 import numpy as np
 import pygame
@@ -48,6 +49,7 @@ WEDGE_RADIUS = 28
 SKINS = ("sprites", "lines")
 DETAIL_LIMIT = 80  # above this many chains, all but the selected one are drawn the fast way
 ANGLE_STEP_DEG = 2  # sprite rotations are cached at this resolution
+SPRITE_CACHE_BYTES = 16 * 1024 * 1024  # turned bone sprites kept, least recently used dropped first
 
 
 def chain_colour(chain: Chain) -> tuple[int, int, int]:
@@ -72,7 +74,8 @@ class SceneRenderer:
         self._background: pygame.Surface | None = None
         self._bone = pygame.image.load(str(asset_path("bone.png"))).convert_alpha()
         self._tinted: dict[int, pygame.Surface] = {}
-        self._sprites: dict[tuple[int, int, int], pygame.Surface] = {}
+        self._sprites: OrderedDict[tuple[int, int, int], pygame.Surface] = OrderedDict()
+        self._sprite_bytes = 0
         self._dots = [dot_sprite(lighter(c, 0.3), 3) for c in PALETTE]
         self._anchors = [anchor_sprite(c) for c in PALETTE]
         self._target = target_sprite(TARGET)
@@ -97,9 +100,9 @@ class SceneRenderer:
         deg = int(round(math.degrees(angle) / step)) * step % 360
         key = (colour_index, int(round(length)), deg)
         sprite = self._sprites.get(key)
-        if sprite is None:
-            if len(self._sprites) > 4000:
-                self._sprites.clear()
+        if sprite is not None:
+            self._sprites.move_to_end(key)  # recently used: evicted last
+        else:
             tinted = self._tinted.get(colour_index)
             if tinted is None:
                 tinted = self._bone.copy()
@@ -110,6 +113,10 @@ class SceneRenderer:
             scaled = pygame.transform.smoothscale(tinted, (w, 18))
             sprite = pygame.transform.rotozoom(scaled, -deg, 1.0)  # filtered; pygame turns counter-clockwise
             self._sprites[key] = sprite
+            self._sprite_bytes += sprite.get_width() * sprite.get_height() * 4
+            while self._sprite_bytes > SPRITE_CACHE_BYTES and len(self._sprites) > 1:
+                _, old = self._sprites.popitem(last=False)  # the least recently used
+                self._sprite_bytes -= old.get_width() * old.get_height() * 4
         return sprite
 
     # --- drawing -----------------------------------------------------------

@@ -65,7 +65,7 @@ def chain_to_dict(c: Chain) -> dict:
             "points": [[float(x), float(y)] for x, y in f["points"]],
             "lengths": [float(v) for v in f["lengths"]],
             "heading": _r(math.degrees(f["heading"][0]), 4),
-            "bend_limits": _deg(f["bend_limits"]),
+            "bend_limits": [math.degrees(v) for v in f["bend_limits"].tolist()],  # unrounded, as the points
             "max_speed": _r(f["max_speed"][0]),
             "turn_rate": _r(math.degrees(f["turn_rate"][0]), 4),
         }

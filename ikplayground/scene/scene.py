@@ -77,7 +77,10 @@ class Scene:
         colour = self._next_colour
         self._next_colour = (self._next_colour + 1) % PALETTE_SIZE
         if kind == "snake":
-            chain = build.straight_snake((x, y), 0.0, colour=colour)
+            # facing away from the middle, so its body lies toward the middle
+            w, h = self.stage
+            heading = math.atan2(y - h / 2, x - w / 2) if (x, y) != (w / 2, h / 2) else 0.0
+            chain = build.straight_snake((x, y), heading, colour=colour)
         else:
             n = 2 if kind == "two-bone" else 7
             lengths = [110.0, 90.0] if kind == "two-bone" else [36.0] * n
@@ -374,7 +377,12 @@ def step_snakes(f: dict[str, np.ndarray], stage) -> None:
     """One step of a group of snakes: steer the heads, drag the bodies."""
     heads = steer_snakes(f, stage)
     lim = f["bend_limits"]
-    f["points"][:] = snake_batch(f["points"], heads, f["lengths"], lim[:, 0], lim[:, 1])
+    moved = np.any(heads != f["points"][:, 0], axis=1)
+    if moved.all():
+        f["points"][:] = snake_batch(f["points"], heads, f["lengths"], lim[:, 0], lim[:, 1])
+    elif moved.any():  # a snake at rest stays exactly where it is
+        f["points"][moved] = snake_batch(f["points"][moved], heads[moved], f["lengths"][moved],
+                                         lim[moved, 0], lim[moved, 1])
 
 
 def default_scene(stage=(980.0, 720.0)) -> Scene:

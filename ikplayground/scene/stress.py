@@ -42,7 +42,7 @@ def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
             lengths = np.full(n, reach / n)
             angles = np.zeros(n)
             angles[0] = -math.pi / 2
-            chain = build.make_ik_chain(kind, (x, y), angles, lengths, (x, y - reach * 0.6), colour=colour,
+            chain = build.make_ik_chain(kind, (x, y), angles, lengths, scene.clamp((x, y - reach * 0.6)), colour=colour,
                                         iterations=10, tolerance=0.5)
         scene.add(chain, select=False)
     scene.select(scene.chains[0] if scene.chains else None)

@@ -253,3 +253,19 @@ def test_the_panel_add_button_respects_the_cap(app, monkeypatch):
         press_button(app, app.panel.add_button)
     assert len(app.scene.chains) == 5
     assert math.isfinite(app.step_ms)
+
+
+def test_the_bone_sprite_cache_keeps_to_its_byte_budget(app, monkeypatch):
+    from ikplayground.app import render
+
+    monkeypatch.setattr(render, "SPRITE_CACHE_BYTES", 1_000_000)
+    r = app.renderer
+    for length in range(20, 200, 3):
+        for angle in range(0, 360, 7):
+            r.bone_sprite(length % 8, float(length), math.radians(angle))
+    total = sum(s.get_width() * s.get_height() * 4 for s in r._sprites.values())
+    assert total == r._sprite_bytes <= 1_000_000
+    assert len(r._sprites) > 5  # it still caches
+    newest = next(reversed(r._sprites))
+    r.bone_sprite(*newest[:2], math.radians(newest[2]))  # a hit moves nothing out
+    assert next(reversed(r._sprites)) == newest
