@@ -37,7 +37,9 @@ def rate_limited(current: np.ndarray, desired: np.ndarray, rate: np.ndarray, lim
     diff = np.where(full, wrap_array(diff), diff)
     r = rate[:, None]
     moved = current + np.clip(diff, -r, r)
-    return np.where(full, wrap_array(moved), moved)
+    lo = limits[..., 0]
+    hi = limits[..., 1]
+    return np.where(full, np.clip(wrap_array(moved), lo, hi), moved)
 
 
 def steer_snakes(f: dict[str, np.ndarray], stage: tuple[float, float]) -> np.ndarray:

@@ -29,8 +29,8 @@ def _wrap(a):
 @numba.njit(cache=True, inline="always")
 def _limit(v, lo, hi):
     """:func:`.batched.limit_angles` for one angle."""
-    if hi - lo >= FULL_CIRCLE:
-        return _wrap(v)
+    if hi - lo >= FULL_CIRCLE:  # (kept inside a range a hair short of the circle)
+        return min(max(_wrap(v), lo), hi)
     c = min(max(v, lo), hi)
     if c <= -PI and hi >= PI:
         return PI

@@ -89,7 +89,8 @@ def limit_angles(values: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
     hi = limits[..., 1]
     clamped = np.minimum(np.maximum(values, lo), hi)
     clamped = np.where((clamped <= -PI) & (hi >= PI), PI, clamped)
-    return np.where(hi - lo >= FULL_CIRCLE, wrap_array(values), clamped)
+    # a full circle wraps (kept inside a range a hair short of the circle)
+    return np.where(hi - lo >= FULL_CIRCLE, np.clip(wrap_array(values), lo, hi), clamped)
 
 
 def joint_modes(limits: np.ndarray | None, n: int) -> list[str]:
@@ -106,7 +107,8 @@ def joint_modes(limits: np.ndarray | None, n: int) -> list[str]:
     hi = limits[..., 1]
     full = (hi - lo) >= FULL_CIRCLE
     edge = (hi >= PI) | (lo <= -PI)
-    return ["wrap" if full[:, i].all() else "clamp" if not (full[:, i].any() or edge[:, i].any()) else "mixed"
+    whole = (lo <= -PI) & (hi >= PI)  # exactly the circle: wrapping alone stays inside
+    return ["wrap" if whole[:, i].all() else "clamp" if not (full[:, i].any() or edge[:, i].any()) else "mixed"
             for i in range(n)]
 
 

@@ -71,8 +71,9 @@ def clamp_angle(value: float, lo: float, hi: float) -> float:
     A range that covers the whole circle is no limit: the angle is wrapped
     instead, so a joint can turn through +-pi.
     """
-    if hi - lo >= FULL_CIRCLE:
-        return wrap(value)
+    if hi - lo >= FULL_CIRCLE:  # (kept inside a range a hair short of the circle)
+        w = wrap(value)
+        return lo if w < lo else hi if w > hi else w
     v = lo if value < lo else hi if value > hi else value
     if v <= -math.pi and hi >= math.pi:
         return math.pi

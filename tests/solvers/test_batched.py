@@ -119,3 +119,22 @@ def test_the_compiled_kernels_are_what_runs_when_numba_is_there(backend):
         assert calls == [1]
     else:
         assert k is None
+
+
+@pytest.mark.parametrize("solver, batch", [(solve_ccd, ccd_batch), (solve_fabrik, fabrik_batch)],
+                         ids=["ccd", "fabrik"])
+def test_a_range_a_hair_short_of_the_circle_is_kept(solver, batch, backend):
+    """[-pi, pi - 1 ulp] counts as the full circle (the angle wraps) but pi itself is outside it."""
+    count = max(JIT_MIN_BATCH, 3)
+    hi = np.nextafter(PI, 0.0)
+    limits = np.tile(np.array([[0.0, 0.0], [-PI, hi]]), (count, 1, 1))
+    roots = np.zeros((count, 2))
+    angles = np.tile([0.0, PI], (count, 1))  # joint 1 starts on pi, just past hi
+    lengths = np.ones((count, 2))
+    targets = np.tile([-0.5, 0.0], (count, 1))  # folding back: the joint wants to be near pi
+    iterations = np.full(count, 5)
+    tolerance = np.zeros(count)
+    a, _, _ = batch(roots, angles, lengths, targets, iterations, tolerance, limits)
+    assert np.all(a[:, 1] <= hi) and np.all(a[:, 1] >= -PI)
+    one = solver(roots[0], angles[0], lengths[0], targets[0], iterations=5, tolerance=0.0, limits=limits[0])
+    assert -PI <= one.angles[1] <= hi
