@@ -279,14 +279,23 @@ class Scene:
 
     # --- queries -------------------------------------------------------------
     def target_at(self, pos, radius: float) -> Chain | None:
-        """The topmost IK chain whose target lies within ``radius`` of ``pos``."""
-        x, y = pos
-        for c in reversed(self.chains):
-            if not c.is_snake:
-                tx, ty = c.fields["target"]
-                if (tx - x) ** 2 + (ty - y) ** 2 <= radius * radius:
-                    return c
-        return None
+        """The topmost IK chain whose target lies within ``radius`` of ``pos``.
+
+        One array test per group (the App asks every frame, for the hover
+        highlight), then the hit drawn last wins.
+        """
+        p = np.asarray(pos, dtype=float)
+        best, best_index = None, -1
+        for g in self.groups:
+            if g.kind == "snake":
+                continue
+            d = g.fields["target"] - p
+            for row in np.flatnonzero(np.einsum("ij,ij->i", d, d) <= radius * radius).tolist():
+                chain = g.members[row]
+                index = self._order[id(chain)]
+                if index > best_index:
+                    best, best_index = chain, index
+        return best
 
     def chain_at(self, pos, radius: float) -> tuple[Chain, str] | None:
         """The topmost chain with a bone or joint within ``radius`` of ``pos``.
@@ -320,6 +329,7 @@ class Scene:
         for c in self.chains:
             by_key.setdefault(c.group_key, []).append(c)
         self._groups = [Group(key[0], members) for key, members in by_key.items()]
+        self._order = {id(c): i for i, c in enumerate(self.chains)}  # draw order, for "topmost"
         self._dirty = False
 
     def step(self) -> None:
