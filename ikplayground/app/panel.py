@@ -264,6 +264,12 @@ class Panel:
         """Lay the panel out again for a new window size, keeping its state."""
         self.scene_path = self.path_entry.get_text()
         self.root.kill()
+        # pygame_gui 0.6.14 appends every killed widget's rect to its sprite
+        # group's lostsprites and never reads the list: empty it, or each
+        # rebuild leaks a few KB
+        group = self.manager.get_sprite_group()
+        if isinstance(getattr(group, "lostsprites", None), list):
+            group.lostsprites.clear()
         self.build(window_size)
 
     def set_visible(self, visible: bool, window_size) -> None:

@@ -269,3 +269,11 @@ def test_the_bone_sprite_cache_keeps_to_its_byte_budget(app, monkeypatch):
     newest = next(reversed(r._sprites))
     r.bone_sprite(*newest[:2], math.radians(newest[2]))  # a hit moves nothing out
     assert next(reversed(r._sprites)) == newest
+
+
+def test_panel_rebuilds_do_not_pile_up_in_pygame_gui(app):
+    group = app.ui.get_sprite_group()
+    for k in range(12):
+        resize(app, (900 + 20 * k, 700), k=1)
+    assert len(group.lostsprites) < 200  # cleared on every rebuild (each leaves ~90 rects)
+    assert len(group.sprites()) < 200  # the old panel's widgets are gone
