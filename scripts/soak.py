@@ -146,6 +146,12 @@ def caches(app: App) -> str:
 def settled_rss(app: App, size) -> tuple[float, float]:
     """(resident MB as it is, resident MB after the heap is trimmed), in the settled state."""
     settle(app, size)
+    # pygame_gui keeps surfaces it drew in the last st_cache_duration seconds (10 s)
+    # in a short-term cache, so a reading right after a burst of resizes holds tens
+    # of MB that it lets go a few seconds later: let that time pass first
+    theme = app.ui.get_theme()
+    for _ in range(2):
+        app.ui.update(float(getattr(theme, "st_cache_duration", 10.0)) + 1.0)
     raw = rss_mb()
     trim_heap()
     return raw, rss_mb()
