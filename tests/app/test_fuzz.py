@@ -39,8 +39,9 @@ from .conftest import (
 )
 
 SIZE = (1280, 720)
-SEEDS = (1, 2, 3, 4)
-FRAMES = 500
+# one long run (state that only goes wrong after many frames: caches, counts,
+# repeated resizes) and three short ones (more variety per second of CI)
+RUNS = ((1, 2000), (2, 500), (3, 500), (4, 500))
 ANGLE_EPS = 1e-9
 BEND_EPS = 1e-6
 LENGTH_RTOL = 1e-6
@@ -187,22 +188,22 @@ def run_fuzz(tmp_path, seed: int, frames: int):
         app.close()
 
 
-@pytest.mark.parametrize("seed", SEEDS)
-def test_random_input_keeps_the_scene_sound(tmp_path, monkeypatch, seed):
+@pytest.mark.parametrize(("seed", "n_frames"), RUNS)
+def test_random_input_keeps_the_scene_sound(tmp_path, monkeypatch, seed, n_frames):
     repo_files = set(REPO.glob("*.json"))
     monkeypatch.chdir(tmp_path)  # a typed relative path stays in here too
     t0 = time.perf_counter()
-    fuzz, checker = run_fuzz(tmp_path, seed, FRAMES)
+    fuzz, checker = run_fuzz(tmp_path, seed, n_frames)
     took = time.perf_counter() - t0
     did = fuzz.counts + fuzz.recorder.stats + checker.stats
-    print(f"\nseed {seed}: {FRAMES} frames in {took:.1f} s; " + ", ".join(f"{k}={v}" for k, v in sorted(did.items())))
+    print(f"\nseed {seed}: {n_frames} frames in {took:.1f} s; " + ", ".join(f"{k}={v}" for k, v in sorted(did.items())))
     # the fuzz did things, not just wiggle the mouse
     assert did["chains_added"] >= 3 and did["chains_removed"] >= 3
     assert did["solver_switched"] >= 1
     assert did["resized"] >= 3
     assert did["grab_target"] + did["grab_root"] >= 3
-    assert did["rate_checked"] >= 500 and did["rate_near_limit"] >= 10
-    assert did["frames_checked"] == FRAMES + 1
+    assert did["rate_checked"] >= n_frames and did["rate_near_limit"] >= 10
+    assert did["frames_checked"] == n_frames + 1
     assert sum(v for k, v in did.items() if k.startswith("slider:")) >= 20
     assert sum(v for k, v in did.items() if k.startswith("key:")) >= 50
     assert sum(v for k, v in did.items() if k.startswith("click:")) >= 10
