@@ -24,7 +24,7 @@ from ikplayground.scene.scene import STEP, Scene, SceneFull, default_scene
 from ikplayground.scene.stress import drive_stress, stress_scene
 
 from . import keymap, theme_ids
-from .overlay import STATUS_HEIGHT, Fonts, draw_help, draw_status
+from .overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
 from .panel import Panel, panel_width
 from .render import TARGET_RADIUS, SceneRenderer
 
@@ -34,6 +34,7 @@ MAX_STEPS_PER_FRAME = 5
 MESSAGE_SECONDS = 4.0
 ERROR_SECONDS = 8.0
 KEY_REPEAT = (400, 60)  # ms before a held key repeats, ms between repeats
+ERROR_MIN_WIDTH = 420  # px: an error box narrower than this spans the whole window
 REPEATING = frozenset({"add_chain", "remove_last", "remove_selected", "select_next"})
 CHAIN_CAP = 2000  # chains N may add (files and the stress test may hold more)
 DEFAULT_SCENE_PATH = "ikplayground-scene.json"
@@ -84,6 +85,7 @@ class App:
         self.drag = None  # (chain, "target" | "root", offset)
         self.held: set[str] = set()
         self.keys_down: set[int] = set()  # to tell a key's auto-repeat from a new press
+        self.key_repeat = False  # True while the action of an auto-repeated key runs
         self.minimized = False
         self.message_is_error = False
         self.message = ""
@@ -208,7 +210,11 @@ class App:
                 return
             action = keymap.action_for(event.key, getattr(event, "mod", 0))
             if action is not None and (not repeat or action in REPEATING):
-                self.actions[action]()
+                self.key_repeat = repeat
+                try:
+                    self.actions[action]()
+                finally:
+                    self.key_repeat = False
         elif event.type == pygame.KEYUP:
             self.keys_down.discard(event.key)
             steer = keymap.STEER_KEYS.get(event.key)
@@ -264,7 +270,9 @@ class App:
         self.panel.sync(self.scene.selected)
 
     def add_chain(self) -> None:
-        at = self.mouse if self.mouse is not None and self.on_stage(self.mouse) else None
+        """N: a chain under the mouse; while N is held, each further one at the freest spot."""
+        on_stage = self.mouse is not None and self.on_stage(self.mouse)
+        at = self.mouse if on_stage and not self.key_repeat else None
         if len(self.scene.chains) >= CHAIN_CAP:
             self.say(f"Not added: N adds up to {CHAIN_CAP} chains (remove some, or try the stress test)", error=True)
             return
@@ -474,10 +482,14 @@ class App:
         w, h = self.screen.get_size()
         status = pygame.Rect(0, stage.bottom, w - self.panel.width, h - stage.bottom)
         message = self.message if self.time < self.message_until else ""
-        draw_status(self.screen, status, self.status_facts(), message, self.fonts, self.message_is_error)
+        error = message if self.message_is_error else ""
+        draw_status(self.screen, status, self.status_facts(), "" if error else message, self.fonts)
         if self.show_help:
             draw_help(self.screen, stage, self.fonts)
         self.ui.draw_ui(self.screen)
+        if error:  # over everything, and across the panel when the stage is too narrow to read it
+            wide = status if status.width >= ERROR_MIN_WIDTH else pygame.Rect(0, status.y, w, status.height)
+            draw_error(self.screen, wide, error, self.fonts)
         self.render_ms = (time.perf_counter() - t0) * 1000.0
 
     def save_screenshot(self, path) -> None:

@@ -27,20 +27,16 @@ class Fonts:
         self.title = pygame.font.Font(None, 32)
 
 
-def draw_status(surface: pygame.Surface, rect: pygame.Rect, facts: str, message: str, fonts: Fonts,
-                error: bool = False) -> None:
-    """The status strip: facts on the left, the latest message after them.
+def draw_status(surface: pygame.Surface, rect: pygame.Rect, facts: str, message: str, fonts: Fonts) -> None:
+    """The status strip: facts on the left, the latest message after them (cut at the strip's end).
 
-    An error message is drawn in full in a red box above the strip, wrapped
-    to the strip's width, so a long file error can be read whole.
+    Errors are not drawn here but by ``draw_error``, whole, in a red box.
     """
     pygame.draw.rect(surface, STATUS_BG, rect)
     text = fonts.small.render(facts, True, STATUS_TEXT)
     y = rect.y + (rect.height - text.get_height()) // 2
     surface.blit(text, (rect.x + 10, y))
-    if message and error:
-        draw_error(surface, rect, message, fonts)
-    elif message:
+    if message:
         msg = fonts.small.render(message, True, STATUS_MESSAGE)
         x = rect.x + 10 + text.get_width() + 24
         surface.blit(msg, (x, y), area=pygame.Rect(0, 0, max(0, rect.right - x - 6), msg.get_height()))

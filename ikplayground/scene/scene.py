@@ -57,6 +57,8 @@ class Scene:
         self._groups: list[Group] = []
         self._dirty = True
         self._next_colour = 0
+        # chains a shrinking stage pushed in: id -> (chain, home, where it was left)
+        self._pushed: dict[int, tuple[Chain, tuple, tuple]] = {}
 
     # --- membership ----------------------------------------------------------
     def add(self, chain: Chain, select: bool = True) -> Chain:
@@ -231,10 +233,51 @@ class Scene:
         return snake
 
     def resize(self, stage) -> None:
-        """Change the stage size and pull roots, targets and snakes inside it."""
+        """Change the stage size and pull roots, targets and snakes inside it.
+
+        A chain that a smaller stage pushed in goes back toward where it was
+        once the stage grows again, as long as nobody moved it meanwhile; so
+        squashing the window for a moment loses no layout. Growing the stage
+        moves nothing else.
+        """
         self.stage = (float(stage[0]), float(stage[1]))
+        pushed = {}
         for c in self.chains:
+            home = self._home(c)
+            self._put(c, home)
             self.keep_on_stage(c)
+            left = self._spot(c)
+            if not all(np.array_equal(a, b) for a, b in zip(home, left)):
+                pushed[id(c)] = (c, home, left)
+        self._pushed = pushed
+
+    @staticmethod
+    def _spot(chain: Chain) -> tuple:
+        """What keep_on_stage moves, copied: (root, target), or (head,) of a snake."""
+        if chain.is_snake:
+            return (chain.fields["points"][0].copy(),)
+        return (chain.fields["root"].copy(), chain.fields["target"].copy())
+
+    def _home(self, chain: Chain) -> tuple:
+        """Where ``chain`` would be had no stage pushed it: each part's home if untouched since."""
+        now = self._spot(chain)
+        record = self._pushed.get(id(chain))
+        if record is None or record[0] is not chain:
+            return now
+        _, home, left = record
+        return tuple(h if np.array_equal(n, l) else n for h, n, l in zip(home, now, left))
+
+    def _put(self, chain: Chain, home: tuple) -> None:
+        """Move ``chain`` rigidly to its home (root and target, or the snake's head)."""
+        if chain.is_snake:
+            pts = chain.fields["points"]
+            if not np.array_equal(pts[0], home[0]):
+                pts += home[0] - pts[0]
+                pts[0] = home[0]
+            return
+        if not np.array_equal(chain.fields["root"], home[0]):
+            self.move_chain(chain, home[0])
+        chain.fields["target"][:] = self.clamp(home[1])
 
     def keep_on_stage(self, chain: Chain) -> None:
         """Pull what must stay on the stage back onto it, moving as little as it can.

@@ -323,6 +323,54 @@ def test_resize_keeps_a_snake_head_inside_a_stage_shorter_than_the_snake():
     assert inside(snake.fields["points"][0], scene.stage), snake.fields["points"][0]
 
 
+def layout(scene):
+    """Every chain's root, target and points (a snake's points), copied."""
+    return [[c.fields[k].copy() for k in (("points",) if c.is_snake else ("root", "target", "points"))]
+            for c in scene.chains]
+
+
+@given(st.tuples(st.floats(20, 600), st.floats(20, 400)), st.integers(1, 3))
+@FEW
+def test_a_squashed_stage_gives_the_layout_back_when_it_grows_again(small, squeezes):
+    scene = default_scene()
+    stage = scene.stage
+    before = layout(scene)
+    for k in range(squeezes):  # squashed a few times, smaller each time
+        scene.resize((small[0] / (k + 1), small[1] / (k + 1)))
+    moved = any(not np.array_equal(g, w) for parts, was in zip(layout(scene), before) for g, w in zip(parts, was))
+    assert moved  # the squash did push something in (the default scene reaches past 600 x 400)
+    scene.resize(stage)
+    for parts, was in zip(layout(scene), before):
+        for got, want in zip(parts, was):
+            np.testing.assert_allclose(got, want, atol=1e-9)
+
+
+def test_a_chain_moved_while_squashed_stays_where_it_was_put():
+    scene = default_scene()
+    stage = scene.stage
+    arm = next(c for c in scene.chains if c.kind == "two-bone")
+    far = next(c for c in scene.chains if c is not arm and not c.is_snake)
+    scene.resize((120.0, 120.0))
+    scene.move_chain(arm, (60.0, 60.0))  # the user drags its root
+    far.fields["target"][:] = (10.0, 10.0)  # and another chain's target
+    far_root_squashed = far.fields["root"].copy()
+    scene.resize(stage)
+    np.testing.assert_array_equal(arm.fields["root"], (60.0, 60.0))
+    np.testing.assert_array_equal(far.fields["target"], (10.0, 10.0))
+    assert not np.array_equal(far.fields["root"], far_root_squashed)  # its untouched root went home
+
+
+def test_a_chain_replaced_while_squashed_is_not_moved_back():
+    scene = default_scene()
+    stage = scene.stage
+    scene.resize((120.0, 120.0))
+    old = scene.chains[1]
+    new = scene.replace(old, build.converted(old, "fabrik"))
+    root = new.fields["root"].copy()
+    scene.resize(stage)
+    np.testing.assert_array_equal(new.fields["root"], root)
+
+
 # --- picking ----------------------------------------------------------------------
 @given(
     st.lists(stage_points, min_size=1, max_size=6),
