@@ -23,7 +23,7 @@ class Binding(NamedTuple):
 
 
 KEYMAP: tuple[Binding, ...] = (
-    Binding(pygame.K_n, False, "add_chain", "N", "add a chain at the mouse (solver from 'New chain')"),
+    Binding(pygame.K_n, False, "add_chain", "N", "add a chain at the mouse; held, more at free spots"),
     Binding(pygame.K_BACKSPACE, False, "remove_last", "Backspace", "remove the chain added last"),
     Binding(pygame.K_DELETE, False, "remove_selected", "Delete", "remove the selected chain"),
     Binding(pygame.K_TAB, False, "select_next", "Tab", "select the next chain"),
