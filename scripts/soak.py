@@ -11,16 +11,17 @@ field, stays in a temporary folder.
 Prints the resident memory (``/proc/self/statm``) at the start, after the
 warm-up (5% of the frames, at least 2000 or half the run), every
 ``--report-every`` frames and at the end, with frame times (median, 99th
-percentile, worst). The warm-up and end figures are taken in the same settled
-state (window back at its start size, stress test off, not paused or
-minimized, 30 quiet frames, garbage collected, the C heap trimmed with glibc's
-``malloc_trim`` so memory the allocator merely keeps after a 4K window is not
-counted; the untrimmed figure is printed too), so they compare like with
-like. A line splits the change between the two caches that grow up to a cap
-(the renderer's bone sprites, pygame_gui's theme-id keys) and the rest. The
-last line is the verdict: memory at the end may be at most 10% above the
-after-warm-up figure. Exit status: 0 pass, 1 memory grew more than 10%,
-2 an exception escaped the App.
+percentile, worst); a frame slower than half a second is printed with the
+random input of that frame, so a freeze can be traced to its cause. The warm-up
+and end figures are taken in the same settled state (window back at its start size, stress test off, not
+paused or minimized, 30 quiet frames, garbage collected, the C heap trimmed
+with glibc's ``malloc_trim`` so memory the allocator merely keeps after a 4K
+window is not counted; the untrimmed figure is printed too), so they compare
+like with like. A line splits the change between the two caches that grow up to
+a cap (the renderer's bone sprites, pygame_gui's theme-id keys) and the rest.
+The last line is the verdict: memory at the end may be at most 10% above the
+after-warm-up figure. Exit status: 0 pass, 1 memory grew more than 10%, 2 an
+exception escaped the App.
 """
 
 from __future__ import annotations
@@ -53,6 +54,8 @@ from ikplayground.app.app import App
 
 MAX_GROWTH = 0.10
 SETTLE_FRAMES = 30
+SLOW_MS = 500.0  # a frame this slow is a freeze the user sees: say what caused it
+MAX_SLOW_LINES = 50
 
 
 def rss_mb() -> float:
@@ -209,15 +212,22 @@ def main(argv=None) -> int:
     mem_warm = None
     caches_warm: dict[str, float] = {}
     max_chains = 0
+    slow: list[str] = []  # what the input was in frames slower than SLOW_MS
     error = None
     clock = time.perf_counter
     try:
         for i in range(1, frames + 1):
-            fuzz.post_frame()
+            labels = fuzz.post_frame()
+            chains_before = len(app.scene.chains)
             t0 = clock()
             app.run(max_frames=app.frames + 1)
             dt = (clock() - t0) * 1000.0
             fuzz.after_frame()
+            if dt > SLOW_MS and len(slow) < MAX_SLOW_LINES:
+                slow.append(f"frame {i}: {dt:.0f} ms, {chains_before} -> {len(app.scene.chains)} chains, "
+                            f"window {app.screen.get_width()}x{app.screen.get_height()}, "
+                            f"stress {'on' if app.stress_count else 'off'}; input: {', '.join(labels) or 'none'}")
+                print(slow[-1], flush=True)
             times.append(dt)
             window.append(dt)
             max_chains = max(max_chains, len(app.scene.chains))
