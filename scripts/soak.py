@@ -13,15 +13,15 @@ warm-up (5% of the frames, at least 2000 or half the run), every
 ``--report-every`` frames and at the end, with frame times (median, 99th
 percentile, worst); a frame slower than half a second is printed with the
 random input of that frame, so a freeze can be traced to its cause. The warm-up
-and end figures are taken in the same settled state (window back at its start size, stress test off, not
-paused or minimized, 30 quiet frames, garbage collected, the C heap trimmed
-with glibc's ``malloc_trim`` so memory the allocator merely keeps after a 4K
-window is not counted; the untrimmed figure is printed too), so they compare
-like with like. A line splits the change between the two caches that grow up to
-a cap (the renderer's bone sprites, pygame_gui's theme-id keys) and the rest.
-The last line is the verdict: memory at the end may be at most 10% above the
-after-warm-up figure. Exit status: 0 pass, 1 memory grew more than 10%, 2 an
-exception escaped the App.
+and end figures are taken in the same settled state (window back at its start
+size, stress test off, not paused or minimized, 30 quiet frames, garbage
+collected, the C heap trimmed with glibc's ``malloc_trim`` so memory the
+allocator merely keeps after a 4K window is not counted; the untrimmed figure
+is printed too), so they compare like with like. A line splits the change
+between the two caches that grow up to a cap (the renderer's bone sprites,
+pygame_gui's theme-id keys) and the rest. The last line is the verdict: memory
+at the end may be at most 10% above the after-warm-up figure. Exit status: 0
+pass, 1 memory grew more than 10%, 2 an exception escaped the App.
 """
 
 from __future__ import annotations
