@@ -24,6 +24,7 @@ from .motion import rate_limited, steer_snakes
 STEP = 1.0 / 60.0
 MAX_CHAINS = 20_000
 PALETTE_SIZE = 8
+FREE_SPOT_SAMPLE = 256  # chains looked at when looking for a free spot on a crowded stage
 
 
 class Group:
@@ -311,10 +312,15 @@ class Scene:
         grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
         if not self.chains:
             return self.clamp((w / 2, h * 0.75))
-        pts = np.concatenate([c.fields["points"] for c in self.chains])
-        if len(pts) > 4096:  # a crowded stage: a sample is as good and stays fast
+        chains = self.chains
+        if len(chains) > FREE_SPOT_SAMPLE:  # a crowded stage: a sample of chains is as good and stays fast
+            chains = chains[:: len(chains) // FREE_SPOT_SAMPLE + 1]
+        pts = np.concatenate([c.fields["points"] for c in chains])
+        if len(pts) > 4096:
             pts = pts[:: len(pts) // 4096 + 1]
-        d2 = ((grid[:, None, :] - pts[None, :, :]) ** 2).sum(axis=2).min(axis=1)
+        # |g - p|^2 = |g|^2 - 2 g.p + |p|^2, as one matrix product (rounding cannot matter here)
+        d2 = (np.einsum("ij,ij->i", grid, grid)[:, None] - 2.0 * grid @ pts.T
+              + np.einsum("ij,ij->i", pts, pts)[None, :]).min(axis=1)
         return grid[int(np.argmax(d2))]
 
     def clamp(self, pos) -> np.ndarray:
