@@ -176,16 +176,18 @@ class SceneRenderer:
         """A soft halo under the selected chain and its joint-limit wedges."""
         pts = chain.fields["points"]
         width = 26 if chain.is_snake else 18
-        lo = np.floor(pts.min(axis=0)) - width
-        size = (np.ceil(pts.max(axis=0)) + width - lo).astype(int)
-        halo = pygame.Surface((int(size[0]), int(size[1])), pygame.SRCALPHA)
-        local = (pts - lo).tolist()
-        pygame.draw.lines(halo, HALO, False, local, width)
-        for p in local:
-            pygame.draw.circle(halo, HALO, p, width // 2)
-        surface.blit(halo, (float(lo[0]), float(lo[1])))
+        box = visible_box(pts, width, surface.get_clip())
+        if box is not None:  # drawn on a patch no bigger than what shows (a chain may reach 12,800 px)
+            halo = pygame.Surface(box.size, pygame.SRCALPHA)
+            local = (pts - box.topleft).tolist()
+            pygame.draw.lines(halo, HALO, False, local, width)
+            for p in local:
+                pygame.draw.circle(halo, HALO, p, width // 2)
+            surface.blit(halo, box.topleft)
+        view = surface.get_clip().inflate(2 * WEDGE_RADIUS + 8, 2 * WEDGE_RADIUS + 8)
         for centre, lo, hi in limit_wedges(chain):
-            draw_wedge(surface, centre, lo, hi, WEDGE_RADIUS)
+            if view.collidepoint(centre):
+                draw_wedge(surface, centre, lo, hi, WEDGE_RADIUS)
 
     def draw_ik_chain(self, surface: pygame.Surface, chain: Chain, hot: bool = False) -> None:
         colour = chain_colour(chain)
@@ -292,6 +294,27 @@ def snake_quads(points: np.ndarray) -> np.ndarray:
     c = (points[:-1] + points[1:]) / 2
     return np.stack([c - u * half_l - v * half_w, c + u * half_l - v * half_w,
                      c + u * half_l + v * half_w, c - u * half_l + v * half_w], axis=1)
+
+
+def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.Rect | None:
+    """The part of ``view`` within ``margin`` px of the points' bounding box; None when they are out of view.
+
+    Parameters
+    ----------
+    points : ndarray, shape (n, 2)
+        Pixel positions (any size, also far off the surface).
+    margin : float
+        Pixels added on every side of the bounding box.
+    view : pygame.Rect
+        The drawable area.
+    """
+    lo = np.floor(points.min(axis=0) - margin)
+    hi = np.ceil(points.max(axis=0) + margin)
+    x0, y0 = max(float(lo[0]), view.left), max(float(lo[1]), view.top)
+    x1, y1 = min(float(hi[0]), view.right), min(float(hi[1]), view.bottom)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return pygame.Rect(int(x0), int(y0), int(x1 - x0), int(y1 - y0))
 
 
 def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]:

@@ -319,3 +319,42 @@ def test_panel_rebuilds_do_not_pile_up_in_pygame_gui(app):
         resize(app, (900 + 20 * k, 700), k=1)
     assert len(group.lostsprites) < 200  # cleared on every rebuild (each leaves ~90 rects)
     assert len(group.sprites()) < 200  # the old panel's widgets are gone
+
+
+# --- drawing huge chains ---------------------------------------------------------------------
+def test_a_selected_chain_far_bigger_than_the_window_draws_only_what_shows(app, monkeypatch):
+    """64 bones of 200 px reach 12,800 px: the halo under the selection must not be a surface that big."""
+    from ikplayground.app import render
+
+    chain = select_kind(app, "ccd")
+    slide(app, "bones", 64)
+    slide(app, "bone_length", 200)
+    chain = app.scene.selected
+    assert chain.bones == 64 and np.ptp(chain.fields["points"], axis=0).max() > 2 * max(app.screen.get_size())
+    sizes = []
+    real_surface = pygame.Surface
+
+    def recording_surface(size, *args, **kwargs):
+        sizes.append(tuple(size))
+        return real_surface(size, *args, **kwargs)
+
+    monkeypatch.setattr(render.pygame, "Surface", recording_surface)
+    screen = pygame.Surface(app.screen.get_size())
+    app.renderer.draw_selection(screen, chain)
+    monkeypatch.undo()
+    w, h = screen.get_size()
+    assert sizes and all(sw <= w and sh <= h for sw, sh in sizes), sizes
+    # and the halo is still there: under the root, which is on the stage
+    root = chain.fields["root"].astype(int)
+    assert screen.get_at(tuple(root))[:3] != (0, 0, 0)
+
+
+def test_visible_box_is_the_part_of_the_view_near_the_points():
+    from ikplayground.app.render import visible_box
+
+    view = pygame.Rect(0, 0, 100, 50)
+    assert visible_box(np.array([[-1e6, -1e9], [1e6, 1e9]]), 5, view) == view
+    assert visible_box(np.array([[-1e6, 10.0], [20.0, 1e6]]), 5, view) == pygame.Rect(0, 5, 25, 45)
+    assert visible_box(np.array([[10.0, 10.0], [20.0, 12.0]]), 5, view) == pygame.Rect(5, 5, 20, 12)
+    assert visible_box(np.array([[500.0, 10.0]]), 5, view) is None
+    assert visible_box(np.array([[10.0, -30.0]]), 5, view) is None
