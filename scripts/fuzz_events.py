@@ -285,20 +285,17 @@ class EventFuzzer:
         self.frame_events.append(label)
 
     def _steer_count(self, what: str, add: str, remove: str) -> str:
-        """Keep the chain count between about ten and ``soft_cap``; no saving a stress scene.
+        """Keep the chain count between about ten and ``soft_cap``.
 
         ``what`` is an action or widget name; adds turn into removes above the
-        cap, removes into adds below ten (half the time), and a save while the
-        stress test runs into a remove (a saved 1000-chain scene would come
-        back with every later load).
+        cap, removes into adds below ten (half the time). Saves while the
+        stress test runs are left in: the App must refuse them.
         """
         n = len(self.app.scene.chains)
         if what == add and n >= self.soft_cap:
             return remove
         if what == remove and n < 10 and self.rng.random() < 0.5:
             return add
-        if what in ("save", "save_button") and getattr(self.app, "stress_count", 0):
-            return remove
         return what
 
     def _size(self):

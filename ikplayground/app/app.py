@@ -361,6 +361,10 @@ class App:
 
     def save(self, path=None) -> None:
         path = Path(path) if path else self.scene_path
+        if self.stress_count:  # what shows is the scripted stress scene, not the user's
+            self.say(f"Not saved: the stress test is on, and {path.name} would get its {self.stress_count} "
+                     "scripted chains. Press \"Stress test\" again for your scene, then save.", error=True)
+            return
         try:
             files.save_scene(self.scene, path)
         except (OSError, ValueError) as e:  # ValueError: a number JSON cannot hold (nothing is written)
@@ -378,6 +382,10 @@ class App:
         except files.SceneFileError as e:
             self.say(f"Not loaded: {e}. Your scene is unchanged.", error=True)
             return
+        if self.stress_count:  # the file is now the user's scene: the stress test ends
+            self.stress_count = 0
+            self._scene_before_stress = None
+            self.panel.show_stress(False)
         self.scene = scene
         self.scene.resize(self.stage_size(self.screen.get_size()))
         self.scene_path = path

@@ -358,3 +358,44 @@ def test_visible_box_is_the_part_of_the_view_near_the_points():
     assert visible_box(np.array([[10.0, 10.0], [20.0, 12.0]]), 5, view) == pygame.Rect(5, 5, 20, 12)
     assert visible_box(np.array([[500.0, 10.0]]), 5, view) is None
     assert visible_box(np.array([[10.0, -30.0]]), 5, view) is None
+
+
+# --- the stress test and the scene file ------------------------------------------------------
+def test_a_save_during_the_stress_test_is_refused_and_the_file_kept(app, tmp_path):
+    path = tmp_path / "mine.json"
+    app.scene_path = path
+    ctrl(app, pygame.K_s, "s")
+    mine = path.read_bytes()
+    press_button(app, app.panel.stress_button)
+    assert app.stress_count and len(app.scene.chains) == app.stress_count
+    ctrl(app, pygame.K_s, "s")
+    assert app.message_is_error and "stress test is on" in app.message and "mine.json" in app.message
+    app.panel.path_entry.set_text(str(path))
+    app.say("")
+    press_button(app, app.panel.save_button)
+    assert app.message_is_error and "stress test is on" in app.message
+    assert path.read_bytes() == mine
+    assert [p.name for p in tmp_path.iterdir()] == ["mine.json"]
+    press_button(app, app.panel.stress_button)  # your scene back: now it saves
+    assert not app.stress_count and len(app.scene.chains) == 4
+    app.scene.new_chain("ccd")
+    ctrl(app, pygame.K_s, "s")
+    assert not app.message_is_error and len(json.loads(path.read_text())["chains"]) == 5
+
+
+def test_a_load_during_the_stress_test_ends_it_and_keeps_the_file(app, tmp_path):
+    path = tmp_path / "mine.json"
+    app.scene_path = path
+    app.scene.remove_last()
+    ctrl(app, pygame.K_s, "s")  # 3 chains in the file
+    press_button(app, app.panel.stress_button)
+    assert app.stress_count
+    ctrl(app, pygame.K_o, "o")
+    assert not app.stress_count and not app.panel.stress_on
+    assert len(app.scene.chains) == 3
+    frames(app, 5)
+    assert len(app.scene.chains) == 3  # not driven as a stress scene
+    press_button(app, app.panel.stress_button)  # a new stress test ...
+    assert app.stress_count
+    press_button(app, app.panel.stress_button)  # ... and back to the loaded scene
+    assert not app.stress_count and len(app.scene.chains) == 3
