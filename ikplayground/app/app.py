@@ -363,7 +363,7 @@ class App:
         path = Path(path) if path else self.scene_path
         if self.stress_count:  # what shows is the scripted stress scene, not the user's
             self.say(f"Not saved: the stress test is on, and {path.name} would get its {self.stress_count} "
-                     "scripted chains. Press \"Stress test\" again for your scene, then save.", error=True)
+                     "scripted chains. Press \"Stop the stress test\" for your scene, then save.", error=True)
             return
         try:
             files.save_scene(self.scene, path)
