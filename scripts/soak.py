@@ -12,16 +12,17 @@ Prints the resident memory (``/proc/self/statm``) at the start, after the
 warm-up (5% of the frames, at least 2000 or half the run), every
 ``--report-every`` frames and at the end, with frame times (median, 99th
 percentile, worst); a frame slower than half a second is printed with the
-random input of that frame, so a freeze can be traced to its cause. The warm-up
-and end figures are taken in the same settled state (window back at its start
-size, stress test off, not paused or minimized, 30 quiet frames, garbage
-collected, the C heap trimmed with glibc's ``malloc_trim`` so memory the
-allocator merely keeps after a 4K window is not counted; the untrimmed figure
-is printed too), so they compare like with like. A line splits the change
-between the two caches that grow up to a cap (the renderer's bone sprites,
-pygame_gui's theme-id keys) and the rest. The last line is the verdict: memory
-at the end may be at most 10% above the after-warm-up figure. Exit status: 0
-pass, 1 memory grew more than 10%, 2 an exception escaped the App.
+random input begun in that frame (gestures started earlier go on too), so a
+freeze can be traced to its cause. The warm-up and end figures are taken in the
+same settled state (window back at its start size, stress test off, not paused
+or minimized, 30 quiet frames, garbage collected, the C heap trimmed with
+glibc's ``malloc_trim`` so memory the allocator merely keeps after a 4K window
+is not counted; the untrimmed figure is printed too), so they compare like with
+like. A line splits the change between the two caches that grow up to a cap
+(the renderer's bone sprites, pygame_gui's theme-id keys) and the rest. The
+last line is the verdict: memory at the end may be at most 10% above the
+after-warm-up figure. Exit status: 0 pass, 1 memory grew more than 10%, 2 an
+exception escaped the App.
 """
 
 from __future__ import annotations
@@ -226,7 +227,7 @@ def main(argv=None) -> int:
             if dt > SLOW_MS and len(slow) < MAX_SLOW_LINES:
                 slow.append(f"frame {i}: {dt:.0f} ms, {chains_before} -> {len(app.scene.chains)} chains, "
                             f"window {app.screen.get_width()}x{app.screen.get_height()}, "
-                            f"stress {'on' if app.stress_count else 'off'}; input: {', '.join(labels) or 'none'}")
+                            f"stress {'on' if app.stress_count else 'off'}; new input: {', '.join(labels) or 'none'}")
                 print(slow[-1], flush=True)
             times.append(dt)
             window.append(dt)

@@ -297,7 +297,7 @@ def snake_quads(points: np.ndarray) -> np.ndarray:
 
 
 def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.Rect | None:
-    """The part of ``view`` within ``margin`` px of the points' bounding box; None when they are out of view.
+    """The part of ``view`` within ``margin`` px of the points' bounding box; None when out of view (or not finite).
 
     Parameters
     ----------
@@ -308,6 +308,8 @@ def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.
     view : pygame.Rect
         The drawable area.
     """
+    if not np.isfinite(points).all():
+        return None
     lo = np.floor(points.min(axis=0) - margin)
     hi = np.ceil(points.max(axis=0) + margin)
     x0, y0 = max(float(lo[0]), view.left), max(float(lo[1]), view.top)

@@ -200,26 +200,34 @@ class Scene:
         pts[:] = snake_batch(pts[None], pts[None, 0], chain.fields["lengths"][None], lim[None, 0], lim[None, 1])[0]
 
     def move_target(self, chain: Chain, pos) -> None:
-        """Put an IK chain's target at ``pos``, kept inside the stage."""
+        """Put an IK chain's target at ``pos``, kept inside the stage (the user's move: see :meth:`resize`)."""
         if not chain.is_snake:
+            self._pushed.pop(id(chain), None)
             chain.fields["target"][:] = self.clamp(pos)
 
     def move_chain(self, chain: Chain, anchor) -> None:
         """Translate the whole chain (and its target) so its anchor lands on ``anchor``.
 
         An IK chain's root stops at the stage's edge; a snake goes where it is
-        put as long as its head stays on the stage.
+        put as long as its head stays on the stage. This is the user's move:
+        the chain stays where it is put when the stage grows (see :meth:`resize`).
         """
+        self._pushed.pop(id(chain), None)
         if chain.is_snake:
             chain.fields["points"] += np.asarray(anchor, dtype=float) - chain.anchor
             self.keep_on_stage(chain)
             return
-        goal = self.clamp(anchor)
-        offset = goal - chain.anchor
+        self._shift_root(chain, self.clamp(anchor), self.clamp)
+
+    @staticmethod
+    def _shift_root(chain: Chain, root, clamp=None) -> None:
+        """Translate an IK chain so its root is exactly ``root``; its target moves along (``clamp``-ed)."""
+        offset = root - chain.fields["root"]
         chain.fields["points"] += offset
-        chain.fields["root"][:] = goal
-        chain.fields["points"][0] = goal  # exactly, whatever the rounding of the sum
-        chain.fields["target"][:] = self.clamp(chain.fields["target"] + offset)
+        chain.fields["root"][:] = root
+        chain.fields["points"][0] = root  # exactly, whatever the rounding of the sum
+        target = chain.fields["target"] + offset
+        chain.fields["target"][:] = target if clamp is None else clamp(target)
 
     def steer(self, throttle: bool, turn: int) -> Chain | None:
         """Set the arrow-key input of the driven snake; returns it (or None)."""
@@ -237,9 +245,11 @@ class Scene:
         """Change the stage size and pull roots, targets and snakes inside it.
 
         A chain that a smaller stage pushed in goes back toward where it was
-        once the stage grows again, as long as nobody moved it meanwhile; so
-        squashing the window for a moment loses no layout. Growing the stage
-        moves nothing else.
+        once the stage grows again, unless it was moved meanwhile (by the user,
+        the stress driver, or a snake by its own steering); so squashing the
+        window for a moment loses no layout. Each resize starts from those
+        homes, so resizing twice to the same size gives the same scene. Growing
+        the stage moves nothing else.
         """
         self.stage = (float(stage[0]), float(stage[1]))
         pushed = {}
@@ -254,9 +264,9 @@ class Scene:
 
     @staticmethod
     def _spot(chain: Chain) -> tuple:
-        """What keep_on_stage moves, copied: (root, target), or (head,) of a snake."""
+        """What keep_on_stage moves, copied: (root, target), or (points,) of a snake."""
         if chain.is_snake:
-            return (chain.fields["points"][0].copy(),)
+            return (chain.fields["points"].copy(),)
         return (chain.fields["root"].copy(), chain.fields["target"].copy())
 
     def _home(self, chain: Chain) -> tuple:
@@ -269,16 +279,13 @@ class Scene:
         return tuple(h if np.array_equal(n, l) else n for h, n, l in zip(home, now, left))
 
     def _put(self, chain: Chain, home: tuple) -> None:
-        """Move ``chain`` rigidly to its home (root and target, or the snake's head)."""
+        """Put ``chain`` back at its home exactly, unclamped (keep_on_stage clamps once, after)."""
         if chain.is_snake:
-            pts = chain.fields["points"]
-            if not np.array_equal(pts[0], home[0]):
-                pts += home[0] - pts[0]
-                pts[0] = home[0]
+            chain.fields["points"][:] = home[0]
             return
         if not np.array_equal(chain.fields["root"], home[0]):
-            self.move_chain(chain, home[0])
-        chain.fields["target"][:] = self.clamp(home[1])
+            self._shift_root(chain, home[0])
+        chain.fields["target"][:] = home[1]
 
     def keep_on_stage(self, chain: Chain) -> None:
         """Pull what must stay on the stage back onto it, moving as little as it can.
@@ -296,7 +303,7 @@ class Scene:
         else:
             root = self.clamp(chain.fields["root"])
             if not np.array_equal(root, chain.fields["root"]):
-                self.move_chain(chain, root)
+                self._shift_root(chain, root, self.clamp)
             chain.fields["target"][:] = self.clamp(chain.fields["target"])
 
     def free_spot(self, margin: float = 60.0) -> np.ndarray:
@@ -314,7 +321,10 @@ class Scene:
             return self.clamp((w / 2, h * 0.75))
         chains = self.chains
         if len(chains) > FREE_SPOT_SAMPLE:  # a crowded stage: a sample of chains is as good and stays fast
-            chains = chains[:: len(chains) // FREE_SPOT_SAMPLE + 1]
+            # the newest always (held N asks again right after each add), a spread of the rest
+            recent = FREE_SPOT_SAMPLE // 4
+            older = chains[:-recent]
+            chains = older[:: len(older) // (FREE_SPOT_SAMPLE - recent) + 1] + chains[-recent:]
         pts = np.concatenate([c.fields["points"] for c in chains])
         if len(pts) > 4096:
             pts = pts[:: len(pts) // 4096 + 1]

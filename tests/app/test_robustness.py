@@ -358,6 +358,7 @@ def test_visible_box_is_the_part_of_the_view_near_the_points():
     assert visible_box(np.array([[10.0, 10.0], [20.0, 12.0]]), 5, view) == pygame.Rect(5, 5, 20, 12)
     assert visible_box(np.array([[500.0, 10.0]]), 5, view) is None
     assert visible_box(np.array([[10.0, -30.0]]), 5, view) is None
+    assert visible_box(np.array([[10.0, 10.0], [np.nan, 5.0]]), 5, view) is None
 
 
 # --- the stress test and the scene file ------------------------------------------------------

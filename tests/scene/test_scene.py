@@ -345,6 +345,53 @@ def test_a_squashed_stage_gives_the_layout_back_when_it_grows_again(small, squee
             np.testing.assert_allclose(got, want, atol=1e-9)
 
 
+@given(st.lists(st.tuples(st.floats(20, 2000), st.floats(20, 2000)), min_size=1, max_size=5))
+@FEW
+def test_the_layout_after_resizes_depends_only_on_the_last_size(sizes):
+    """Resized through any sizes (nothing moved meanwhile) = resized straight to the last one."""
+    through, straight = default_scene(), default_scene()
+    for size in sizes:
+        through.resize(size)
+    through.resize(sizes[-1])  # twice to the same size changes nothing
+    straight.resize(sizes[-1])
+    for parts, want in zip(layout(through), layout(straight)):
+        for got, exp in zip(parts, want):
+            np.testing.assert_allclose(got, exp, atol=1e-9)
+
+
+def test_a_squash_moves_each_target_with_its_root_then_clamps_it_once():
+    """Was: a target clamped before its root was pulled in, then shifted with it (clamped twice)."""
+    scene = default_scene()
+    small = np.array((320.0, 240.0))
+    want = []
+    for c in scene.chains:
+        if not c.is_snake:
+            offset = np.clip(c.fields["root"], 0.0, small) - c.fields["root"]
+            want.append(np.clip(c.fields["target"] + offset, 0.0, small))
+    scene.resize((320.0, 240.0))
+    got = [c.fields["target"] for c in scene.chains if not c.is_snake]
+    np.testing.assert_allclose(got, want, atol=1e-9)
+
+
+def test_a_chain_dragged_into_the_corner_it_was_pushed_to_stays_there():
+    scene = default_scene()
+    stage = scene.stage
+    fabrik = next(c for c in scene.chains if c.kind == "fabrik")
+    scene.resize((320.0, 240.0))
+    corner = fabrik.fields["root"].copy()
+    scene.move_chain(fabrik, (5000.0, 5000.0))  # clamped to exactly where the squash had put it
+    np.testing.assert_array_equal(fabrik.fields["root"], corner)
+    scene.resize(stage)
+    np.testing.assert_array_equal(fabrik.fields["root"], corner)
+
+
+def test_free_spots_on_a_crowded_stage_do_not_repeat():
+    scene = default_scene()
+    for k in range(300):
+        scene.new_chain("ccd", (30.0 + (k % 30) * 30.0, 300.0 + (k // 30) * 30.0))
+    spots = [tuple(scene.new_chain("ccd").fields["root"]) for _ in range(20)]
+    assert len(set(spots)) == 20, spots
+
 def test_a_chain_moved_while_squashed_stays_where_it_was_put():
     scene = default_scene()
     stage = scene.stage
