@@ -346,12 +346,16 @@ class App:
             return
         self.scene = self._scene_before_stress or default_scene(self.scene.stage)
         self.scene.resize(self.stage_size(self.screen.get_size()))
-        self._scene_before_stress = None
-        self.stress_count = 0
+        self._forget_stress()
         self.drag = None
-        self.panel.show_stress(False)
         self.selected_changed()
         self.say("Stress off: your scene is back")
+
+    def _forget_stress(self) -> None:
+        """Leave stress mode without touching the scene shown."""
+        self.stress_count = 0
+        self._scene_before_stress = None
+        self.panel.show_stress(False)
 
     def toggle_stress(self, count: int = 1000) -> None:
         if self.stress_count:
@@ -382,10 +386,7 @@ class App:
         except files.SceneFileError as e:
             self.say(f"Not loaded: {e}. Your scene is unchanged.", error=True)
             return
-        if self.stress_count:  # the file is now the user's scene: the stress test ends
-            self.stress_count = 0
-            self._scene_before_stress = None
-            self.panel.show_stress(False)
+        self._forget_stress()  # the file is now the user's scene: a stress test ends
         self.scene = scene
         self.scene.resize(self.stage_size(self.screen.get_size()))
         self.scene_path = path

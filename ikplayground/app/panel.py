@@ -33,6 +33,7 @@ SCROLLBAR = 20
 PAD = 12
 LABEL_W = 94
 VALUE_W = 84
+WIDE_INNER = 240  # px inside the padding from which rows get their full label and value widths
 CONTENT_HEIGHT = 612  # the height of everything in the panel (it scrolls in a shorter window)
 
 
@@ -52,6 +53,13 @@ def make_label(rect, text: str, manager, container, object_id) -> UILabel:
     label = UILabel(rect, "", manager, container, object_id=object_id)
     fit(label, text)
     return label
+
+
+def column_widths(inner: int) -> tuple[int, int]:
+    """(label, value) column widths of a slider row in a panel ``inner`` px wide inside its padding."""
+    if inner >= WIDE_INNER:
+        return LABEL_W, VALUE_W
+    return inner * 2 // 5, inner // 4
 
 
 def panel_width(window_width: int) -> int:
@@ -123,8 +131,7 @@ class Param:
 
     def __init__(self, spec: ParamSpec, y: int, inner: int, manager, container):
         self.spec = spec
-        label_w = LABEL_W if inner >= 240 else inner * 2 // 5
-        value_w = VALUE_W if inner >= 240 else inner // 4
+        label_w, value_w = column_widths(inner)
         slider_w = inner - label_w - value_w - 4
         self.label = make_label(pygame.Rect(PAD, y, label_w, 24), spec.label, manager, container,
                                 pygame_gui.core.ObjectID(f"#{spec.action}_label", "@param_label"))
@@ -196,8 +203,8 @@ class Panel:
                          if scrolls else None)
         box = self.box = self.scroller if scrolls else self.root
         inner = width - 2 * PAD - (SCROLLBAR if scrolls else 0) - 2
-        wide = inner >= 240
-        label_w = LABEL_W if wide else inner * 2 // 5
+        wide = inner >= WIDE_INNER
+        label_w, _ = column_widths(inner)
         y = 8
         self.title = make_label(pygame.Rect(PAD, y, inner, 26), "No chain selected", m, box, "#panel_title")
         y += 30

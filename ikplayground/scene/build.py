@@ -106,12 +106,17 @@ def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
     if not snake_is_sound(f["points"], f["lengths"], f["bend_limits"]):
         # e.g. a hand-edited file: lay the body after the head, so lengths and
         # bends hold from the first frame
-        lim = f["bend_limits"]
-        f["points"][:] = snake_batch(f["points"][None], f["points"][None, 0], f["lengths"][None],
-                                     lim[None, 0], lim[None, 1])[0]
+        relay_snake(f)
     f["max_speed"][0] = max_speed
     f["turn_rate"][0] = math.radians(turn_deg)
     return Chain("snake", f, colour=colour)
+
+
+def relay_snake(f: dict[str, np.ndarray]) -> None:
+    """Drag a snake's body after its head again, in place (its lengths and bend range as they are now)."""
+    pts = f["points"]
+    lim = f["bend_limits"]
+    pts[:] = snake_batch(pts[None], pts[None, 0], f["lengths"][None], lim[None, 0], lim[None, 1])[0]
 
 
 def snake_is_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray, tol: float = 1e-9) -> bool:

@@ -175,7 +175,7 @@ class Scene:
         """Give every bone (segment) of the chain the same length in pixels."""
         chain.fields["lengths"][:] = max(float(length), 1.0)
         if chain.is_snake:
-            self._relay_snake(chain)
+            build.relay_snake(chain.fields)
         else:
             build.refresh_ik_points(chain.fields)
 
@@ -191,13 +191,7 @@ class Scene:
         if not chain.is_snake:
             return
         chain.set_bend_range(min(max(float(degrees), 0.0), 180.0))
-        self._relay_snake(chain)
-
-    def _relay_snake(self, chain: Chain) -> None:
-        """Drag a snake's body after its head again (lengths and bends as they are now)."""
-        pts = chain.fields["points"]
-        lim = chain.fields["bend_limits"]
-        pts[:] = snake_batch(pts[None], pts[None, 0], chain.fields["lengths"][None], lim[None, 0], lim[None, 1])[0]
+        build.relay_snake(chain.fields)
 
     def move_target(self, chain: Chain, pos) -> None:
         """Put an IK chain's target at ``pos``, kept inside the stage (the user's move: see :meth:`resize`)."""
