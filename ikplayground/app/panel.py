@@ -348,10 +348,27 @@ class Panel:
         for e in others:
             pygame.event.post(e)
 
+    def toggle_by_label(self, pos) -> bool:
+        """A click on a check box's text ticks it, as in any desktop toolkit (pygame_gui only
+        reacts to the box itself). The toggle posts pygame_gui's own event, so it becomes a
+        command the same way a click on the box does. True if a box was toggled."""
+        if not self.box.rect.collidepoint(pos):  # scrolled out of view, or the panel hidden
+            return False
+        for box in (self.mirror, self.rate_on, self.sprites):
+            label = getattr(box, "text_label", None)
+            if (label is not None and box.is_enabled and box.visible and label.rect.collidepoint(pos)
+                    and not box.rect.collidepoint(pos)):
+                box.set_state(not box.is_checked)
+                return True
+        return False
+
     # --- events -> commands ---------------------------------------------------
     def process(self, event) -> tuple[str, object] | None:
         """The command a pygame_gui event stands for, or None."""
         t = event.type
+        if t == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 1:
+            self.toggle_by_label(event.pos)
+            return None
         el = getattr(event, "ui_element", None)
         if el is None:
             return None

@@ -906,3 +906,35 @@ def test_two_selection_changes_in_one_frame_leave_the_rate_limit_alone(app):
     assert all(v is not None and abs(v - 3.0) < 1e-9 for v in limits)
     assert pygame.event.peek(pygame_gui.UI_CHECK_BOX_CHECKED) is False
     assert pygame.event.peek(pygame_gui.UI_CHECK_BOX_UNCHECKED) is False
+
+
+def test_clicking_a_check_box_label_ticks_it_like_the_box(app):
+    """pygame_gui reacts only to the 18 px box; a user clicks the words next to it."""
+    arm = select_kind(app, "two-bone")
+    label = app.panel.mirror.text_label.rect
+    assert not label.colliderect(app.panel.mirror.rect)
+    click(app, label.center)
+    frames(app)
+    assert arm.mirror and app.panel.mirror.is_checked
+    click(app, label.center)
+    frames(app)
+    assert not arm.mirror and not app.panel.mirror.is_checked
+    sprites = app.panel.sprites.text_label.rect
+    click(app, sprites.center)
+    frames(app)
+    assert app.renderer.skin == "lines"
+    # a disabled box's label does nothing: mirror is for two-bone only
+    select_kind(app, "ccd")
+    click(app, label.center)
+    frames(app)
+    assert not app.panel.mirror.is_checked and not arm.mirror
+
+
+def test_a_label_click_on_a_hidden_panel_does_nothing(app):
+    arm = select_kind(app, "two-bone")
+    label = app.panel.mirror.text_label.rect.center
+    tap(app, pygame.K_F2)
+    assert not app.panel.visible
+    click(app, label)
+    frames(app)
+    assert not arm.mirror
