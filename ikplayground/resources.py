@@ -1,4 +1,4 @@
-"""Where the package's data files live (``assets/``, shipped as ``ikplayground.assets``)."""
+"""Where the package's data files live: ``ikplayground/assets/``, the package ``ikplayground.assets``."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Straightforward plain-Python versions of the solvers, for benchmarks only.
 
-Each is what a person would write from the seeds with floats and the math
+Each is what a person would write from the tutorials (docs/sources.md) with floats and the math
 module: no numpy, no validation, no joint limits. They are the yardstick the
 project's solvers are timed against (scripts/bench_solvers.py, scripts/bench.py).
 """

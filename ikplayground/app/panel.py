@@ -1,6 +1,6 @@
 """The control panel: pygame_gui widgets for the selected chain and the scene.
 
-Every widget has an ``object_id`` (styled in ``assets/theme.json``). The panel
+Every widget has an ``object_id`` (styled in ``ikplayground/assets/theme.json``). The panel
 never touches the scene: :meth:`Panel.process` turns a widget's event into a
 named command ``(action, value)`` for the App, and :meth:`Panel.sync` shows a
 chain's current settings. Widgets that mean nothing for the selected chain's

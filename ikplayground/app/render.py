@@ -1,10 +1,10 @@
 """Drawing a scene onto a pygame surface (an adapter: the scene knows nothing of it).
 
 Bones are antialiased lines or the shipped bone sprite tinted with the chain's
-colour (seed 000 draws a sprite over each bone); joints are circles; the
+colour (the Game Maker tutorial draws a sprite over each bone); joints are circles; the
 selected chain gets a halo and its joint-limit wedges; a target out of reach is
 tied to the end effector by a thin line; a snake is a rectangle per node,
-oriented along its body (seed 004). The background grid is drawn once per
+oriented along its body (the Flash snake tutorial). The background grid is drawn once per
 stage size and reused.
 """
 
@@ -269,7 +269,7 @@ def target_sprite(colour) -> pygame.Surface:
 
 
 def snake_quads(points: np.ndarray) -> np.ndarray:
-    """One oriented rectangle per snake node (seed 004), as corner arrays.
+    """One oriented rectangle per snake node (the Flash snake tutorial), as corner arrays.
 
     Parameters
     ----------

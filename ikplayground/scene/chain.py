@@ -19,14 +19,14 @@ IK_SOLVERS = ("two-bone", "ccd", "fabrik")
 SOLVER_LABELS = {"two-bone": "two-bone", "ccd": "CCD", "fabrik": "FABRIK", "snake": "snake"}
 
 FULL = (-math.pi, math.pi)
-DEFAULT_RATE_DEG = 3.0  # seed 003: +-3 degrees per frame
+DEFAULT_RATE_DEG = 3.0  # the pygame CCD tutorial: +-3 degrees per frame
 DEFAULT_JOINT_LIMIT_DEG = 45.0
-SNAKE_SEGMENT = 40.0  # seed 004
-SNAKE_BEND_DEG = 30.0  # seed 004
-SNAKE_MAX_SPEED = 10.0  # seed 004: px per step
-SNAKE_TURN_DEG = 5.0  # seed 004: degrees per step
-SNAKE_ACCEL = 1.0  # seed 004: px per step per step
-SNAKE_DECAY = 0.8  # seed 004: speed factor per step without throttle
+SNAKE_SEGMENT = 40.0  # the Flash snake tutorial
+SNAKE_BEND_DEG = 30.0  # the Flash snake tutorial
+SNAKE_MAX_SPEED = 10.0  # the Flash snake tutorial: px per step
+SNAKE_TURN_DEG = 5.0  # the Flash snake tutorial: degrees per step
+SNAKE_ACCEL = 1.0  # the Flash snake tutorial: px per step per step
+SNAKE_DECAY = 0.8  # the Flash snake tutorial: speed factor per step without throttle
 MAX_BONES = 64
 
 # Per-kind array fields: name -> shape, with "n" the bone count.

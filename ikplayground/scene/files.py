@@ -1,4 +1,4 @@
-"""Scene files: format version 1 of DESIGN.md, read with full validation, written atomically.
+"""Scene files: format version 1 of docs/scene-format.md, read with full validation, written atomically.
 
 JSON people can read and edit: positions in stage pixels, angles in degrees
 (docs/scene-format.md describes every field). Loading either returns a

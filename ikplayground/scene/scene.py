@@ -104,7 +104,7 @@ class Scene:
             self.selected = self.chains[-1] if self.chains else None
 
     def remove_last(self) -> Chain | None:
-        """Remove the chain added last (seed 002's Backspace); None when empty."""
+        """Remove the chain added last (Backspace in the raylib multi-chain demo); None when empty."""
         if not self.chains:
             return None
         chain = self.chains[-1]

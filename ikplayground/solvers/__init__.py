@@ -1,7 +1,7 @@
 """Pure 2-D inverse kinematics on numpy arrays: no pygame, no state, no printing.
 
 Screen coordinates (pixels, y down), radians, relative joint angles: see
-DESIGN.md. Every function validates its inputs and raises ``ValueError``
+docs/design.md in the repository. Every function validates its inputs and raises ``ValueError``
 naming the argument; none mutates its arguments.
 
 >>> from ikplayground.solvers import solve_two_bone

@@ -1,6 +1,6 @@
 """Cyclic Coordinate Descent (CCD) for a planar chain.
 
-After seed 003 (CCD in pygame): each sweep visits the joints from the tip to
+After the pygame CCD tutorial: each sweep visits the joints from the tip to
 the root and turns each one so the end effector points at the target. A sweep
 never moves the pivots it has still to visit (they sit closer to the root), so
 one forward-kinematics pass per sweep plus one rotation of the end effector per

@@ -1,6 +1,6 @@
 """Forward kinematics of a planar chain.
 
-Conventions (DESIGN.md): screen pixels with y down; ``angles[0]`` is bone 0's
+Conventions (docs/design.md): screen pixels with y down; ``angles[0]`` is bone 0's
 absolute angle and ``angles[i]`` is bone i's angle relative to bone i-1, all in
 radians measured as ``atan2(dy, dx)``, so a positive angle turns clockwise on
 screen.

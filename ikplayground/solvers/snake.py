@@ -1,6 +1,6 @@
 """Follow-the-leader for a constrained snake.
 
-After seed 004 (a constrained snake steered with the arrow keys): the head is
+After the Flash snake tutorial (a constrained snake steered with the arrow keys): the head is
 put where it is told; each following point is pulled toward where it was until
 it sits exactly one segment length behind the point before it, and the bend at
 every inner point is clamped to a range, so the body never folds tighter than

@@ -1,7 +1,7 @@
 """Analytic two-bone IK by the law of cosines.
 
-The formula of seed 002 (a multi-chain 2D IK demo), itself the triangle of
-seed 000 ("Inverse Kinematics In Game Maker"): with ``t = target - root``,
+The formula of the raylib multi-chain demo ("IK (2D Multi-Chain IK Demo)"),
+itself the triangle of "Inverse Kinematics In Game Maker": with ``t = target - root``,
 
 * ``r = |t|`` clamped to ``[|l1 - l2|, l1 + l2]``,
 * ``phi = atan2(t_y, t_x)``,
@@ -10,7 +10,7 @@ seed 000 ("Inverse Kinematics In Game Maker"): with ``t = target - root``,
 * ``theta1 = phi - bend * psi`` (absolute angle of bone 1),
 * ``theta2 = bend * (pi - gamma)`` (bone 2 relative to bone 1).
 
-``bend`` is +1 or -1 and picks the mirrored knee (seed 000's ``flip``).
+``bend`` is +1 or -1 and picks the mirrored knee (the Game Maker tutorial's ``flip``).
 Screen coordinates, y down; radians.
 """
 

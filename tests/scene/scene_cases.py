@@ -1,6 +1,6 @@
 """Shared checks and strategies for the scene tests.
 
-The invariants here are the ones DESIGN.md promises for every chain after a
+The invariants here are the ones docs/design.md promises for every chain after a
 step: finite numbers, bone lengths kept, joint limits and snake bends held.
 Seed 004's constants are written out as numbers on purpose, so that a change
 of the package's constants shows up as a failing test.

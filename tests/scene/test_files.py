@@ -1,4 +1,4 @@
-"""Scene files (DESIGN.md, format version 1): round trip, format, errors."""
+"""Scene files (docs/scene-format.md, format version 1): round trip, format, errors."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ PI = math.pi
 POS_TOL = 5e-4 + 1e-9  # positions are written to 3 decimals
 DEG_TOL = 5e-5 + 1e-9  # angles to 4 decimals of a degree
 
-# The example of DESIGN.md's "Scene files" section, verbatim.
+# The example scene of the design's "Scene files" section, verbatim.
 DESIGN_EXAMPLE = """
 {"format": "ikplayground-scene", "version": 1,
  "chains": [

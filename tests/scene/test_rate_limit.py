@@ -1,4 +1,4 @@
-"""The per-step rate limit (seed 003: 3 degrees a frame) on every IK solver, two-bone included."""
+"""The per-step rate limit (3 degrees a frame, as in the pygame CCD tutorial) on every IK solver, two-bone included."""
 
 from __future__ import annotations
 

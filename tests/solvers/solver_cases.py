@@ -2,7 +2,7 @@
 
 Everything here is written independently of ``ikplayground.solvers`` so the
 tests compare the library against a second implementation, not against itself.
-Screen coordinates (y down), radians, relative joint angles (DESIGN.md).
+Screen coordinates (y down), radians, relative joint angles (docs/design.md).
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def coordinate_scale(*things) -> float:
 def assert_wrapped(angles, limits=None) -> None:
     """Every angle lies in (-pi, pi].
 
-    One exception, where DESIGN.md's two rules meet: a joint whose limits are
+    One exception, where two rules of docs/design.md meet: a joint whose limits are
     ``(-pi, hi)`` with ``hi < pi`` may sit exactly on its lower bound ``-pi``
     (``pi`` would be outside its limits numerically, though the same angle).
     """

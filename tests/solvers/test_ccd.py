@@ -1,4 +1,4 @@
-"""Properties of solve_ccd (Cyclic Coordinate Descent, seed 003)."""
+"""Properties of solve_ccd (Cyclic Coordinate Descent, the pygame CCD tutorial)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The solver library and the scene model import without pygame (DESIGN.md, Layers)."""
+"""The solver library and the scene model import without pygame (docs/design.md, Layers)."""
 
 from __future__ import annotations
 

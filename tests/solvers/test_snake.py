@@ -1,4 +1,4 @@
-"""Properties of follow_snake (follow-the-leader with a bend range, seed 004)."""
+"""Properties of follow_snake (follow-the-leader with a bend range, the Flash snake tutorial)."""
 
 from __future__ import annotations
 

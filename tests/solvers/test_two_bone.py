@@ -1,4 +1,4 @@
-"""Properties of solve_two_bone (law of cosines, seed 002)."""
+"""Properties of solve_two_bone (law of cosines, the raylib multi-chain demo)."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ bends = st.sampled_from([1, -1])
 
 
 def seed_formula(root, target, l1, l2, bend):
-    """The two-bone formula of seed 002, written out again for comparison."""
+    """The two-bone formula of the raylib multi-chain demo, written out again for comparison."""
     rx, ry = (float(v) for v in root)
     tx, ty = (float(v) for v in target)
     dx, dy = tx - rx, ty - ry
@@ -380,7 +380,7 @@ def test_batch_arguments_are_not_mutated(batch):
 # Extreme magnitudes (far outside pixel scale)
 # ----------------------------------------------------------------------------
 
-# DESIGN.md: "outputs are finite for every finite input". The law of cosines
+# docs/design.md: "outputs are finite for every finite input". The law of cosines
 # squares lengths and distances, so it under/overflows once they leave roughly
 # [1e-150, 1e150]. Measured: within that range the end lands within 1e-15
 # relative; at 1e-200 the single call raises ZeroDivisionError (2*l1*r underflows
