@@ -24,6 +24,7 @@ from ikplayground.scene.scene import STEP, Scene, SceneFull, default_scene
 from ikplayground.scene.stress import drive_stress, stress_scene
 
 from . import keymap, theme_ids
+from .limits import capped_size, size_limit_text
 from .overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
 from .panel import Panel, panel_width
 from .render import TARGET_RADIUS, SceneRenderer
@@ -62,7 +63,8 @@ class App:
         pygame.display.init()
         pygame.font.init()
         pygame.key.set_repeat(*KEY_REPEAT)
-        size = (max(size[0], MIN_SIZE[0]), max(size[1], MIN_SIZE[1]))
+        asked = (max(int(size[0]), MIN_SIZE[0]), max(int(size[1]), MIN_SIZE[1]))
+        size = capped_size(asked)
         self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
         pygame.display.set_caption("ikplayground")
         self.clock = pygame.time.Clock()
@@ -91,6 +93,8 @@ class App:
         self.message = ""
         self.message_until = 0.0
         self.time = 0.0
+        if size != asked:
+            self.say(f"Window capped at {size[0]}x{size[1]}: {size_limit_text()}")
         self.step_ms = 0.0
         self.render_ms = 0.0
         self.stress_count = 0  # chains in the stress scene while stress is on
@@ -414,6 +418,9 @@ class App:
         if action == "scene_path":
             self.scene_path = Path(value) if value else Path(DEFAULT_SCENE_PATH)
             return
+        if action == "notice":  # the path box refused or left out some text
+            self.say(value, error=True)
+            return
         chain = self.scene.selected
         if chain is None:
             return
@@ -459,9 +466,26 @@ class App:
                 chain.fields["turn_rate"][0] = math.radians(float(value))
 
     def resize(self, size) -> None:
-        size = (max(int(size[0]), MIN_SIZE[0]), max(int(size[1]), MIN_SIZE[1]))
-        if self.screen.get_size() != size:
-            self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        """The window was resized to ``size``: lay out for it, within MIN_SIZE and the caps of
+        limits.py (a bigger window is set back to the cap, and the status line says so)."""
+        asked = (max(int(size[0]), MIN_SIZE[0]), max(int(size[1]), MIN_SIZE[1]))
+        size = capped_size(asked)
+        old = tuple(self.ui.window_resolution)  # the size everything is laid out for
+        try:
+            current = self.screen.get_size()
+        except pygame.error:  # SDL could not give the resized window a surface (too big): make one
+            current = None
+        if current != size or size != asked:  # capped: the window itself is bigger, shrink it back
+            try:
+                self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+            except pygame.error as e:  # no memory for it, say: keep the old size
+                self.screen = pygame.display.set_mode(old, pygame.RESIZABLE)
+                self.say(f"The window could not be made {size[0]}x{size[1]} ({e}); it stays {old[0]}x{old[1]}",
+                         error=True)
+                size = old
+            else:
+                if size != asked:
+                    self.say(f"Window capped at {size[0]}x{size[1]}: {size_limit_text()}")
         self.ui.set_window_resolution(size)
         self.panel.rebuild(size)  # first: the stage is what the panel leaves
         self.scene.resize(self.stage_size(size))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pygame
 
+from .glyphs import printable
 from .keymap import help_rows
 
 STATUS_HEIGHT = 26
@@ -27,26 +28,40 @@ class Fonts:
         self.title = pygame.font.Font(None, 32)
 
 
+def render_text(font: pygame.font.Font, text: str, colour) -> pygame.Surface:
+    """``text`` drawn by ``font``; what a font cannot take (lone surrogates from an
+    undecodable file name, NUL and other control characters, text that is all
+    zero-width) is replaced or drawn as nothing instead of raising."""
+    text = printable(text)
+    if font.size(text)[0] == 0:
+        return pygame.Surface((0, font.get_height()), pygame.SRCALPHA)
+    return font.render(text, True, colour)
+
+
 def draw_status(surface: pygame.Surface, rect: pygame.Rect, facts: str, message: str, fonts: Fonts) -> None:
     """The status strip: facts on the left, the latest message after them (cut at the strip's end).
 
     Errors are not drawn here but by ``draw_error``, whole, in a red box.
     """
     pygame.draw.rect(surface, STATUS_BG, rect)
-    text = fonts.small.render(facts, True, STATUS_TEXT)
+    text = render_text(fonts.small, facts, STATUS_TEXT)
     y = rect.y + (rect.height - text.get_height()) // 2
     surface.blit(text, (rect.x + 10, y))
     if message:
-        msg = fonts.small.render(message, True, STATUS_MESSAGE)
+        message = message[:max(0, rect.width // 2)]  # no glyph is under 2 px wide: the rest is cut off anyway
+        msg = render_text(fonts.small, message, STATUS_MESSAGE)
         x = rect.x + 10 + text.get_width() + 24
         surface.blit(msg, (x, y), area=pygame.Rect(0, 0, max(0, rect.right - x - 6), msg.get_height()))
 
 
-def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
-    """``text`` broken into lines no wider than ``width`` px (long words are cut)."""
+def wrap_text(text: str, font: pygame.font.Font, width: int, max_lines: int | None = None) -> list[str]:
+    """``text`` broken into lines no wider than ``width`` px (long words are cut); with
+    ``max_lines``, only the first that many (a long file name costs no more to draw than a short one)."""
     lines: list[str] = []
     line = ""
     for word in text.split():
+        if max_lines is not None and len(lines) >= max_lines:
+            return lines[:max_lines]
         trial = f"{line} {word}".strip()
         if font.size(trial)[0] <= width or not line:
             line = trial
@@ -54,6 +69,8 @@ def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
             lines.append(line)
             line = word
         while font.size(line)[0] > width and len(line) > 1:  # one word wider than the box
+            if max_lines is not None and len(lines) >= max_lines:
+                return lines[:max_lines]
             cut = max(1, int(len(line) * width / font.size(line)[0]))
             lines.append(line[:cut])
             line = line[cut:]
@@ -65,7 +82,8 @@ def wrap_text(text: str, font: pygame.font.Font, width: int) -> list[str]:
 def draw_error(surface: pygame.Surface, status: pygame.Rect, message: str, fonts: Fonts) -> None:
     """A red box just above the status strip with the whole message."""
     width = max(40, status.width - 20)
-    lines = wrap_text(message, fonts.body, width - 20)[:6]
+    # six lines of glyphs at least 2 px wide hold no more than this: the rest would not show
+    lines = wrap_text(printable(message[:3 * width]), fonts.body, width - 20, max_lines=6)
     line_h = fonts.body.get_linesize()
     box = pygame.Rect(status.x + 10, 0, width, line_h * len(lines) + 14)
     box.bottom = status.y - 6
@@ -74,7 +92,7 @@ def draw_error(surface: pygame.Surface, status: pygame.Rect, message: str, fonts
     pygame.draw.rect(shade, ERROR_EDGE, shade.get_rect(), 1, border_radius=6)
     surface.blit(shade, box.topleft)
     for i, line in enumerate(lines):
-        surface.blit(fonts.body.render(line, True, ERROR_TEXT), (box.x + 10, box.y + 7 + i * line_h))
+        surface.blit(render_text(fonts.body, line, ERROR_TEXT), (box.x + 10, box.y + 7 + i * line_h))
 
 
 def draw_help(surface: pygame.Surface, stage: pygame.Rect, fonts: Fonts) -> None:

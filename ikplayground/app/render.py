@@ -2,8 +2,9 @@
 
 Bones are antialiased lines or the shipped bone sprite tinted with the chain's
 colour (the Game Maker tutorial draws a sprite over each bone); joints are circles; the
-selected chain gets a halo and its joint-limit wedges; a target out of reach is
-tied to the end effector by a thin line; a snake is a rectangle per node,
+selected chain gets a halo and a wedge at every joint the solvers clamp; a
+target the chain misses (out of reach, held by joint limits or by the rate
+limit) is tied to the end effector by a thin line; a snake is a rectangle per node,
 oriented along its body (the Flash snake tutorial). The background grid is drawn once per
 stage size and reused.
 """
@@ -17,7 +18,7 @@ import numpy as np
 import pygame
 
 from ikplayground.resources import asset_path
-from ikplayground.scene.chain import Chain
+from ikplayground.scene.chain import Chain, clamped_joints
 
 BACKGROUND = (22, 25, 32)
 GRID = (31, 35, 45)
@@ -213,9 +214,9 @@ class SceneRenderer:
             for p in plist[1:-1]:
                 pygame.draw.aacircle(surface, joint, p, JOINT_RADIUS)
         pygame.draw.aacircle(surface, lighter(colour, 0.7), plist[-1], JOINT_RADIUS - 1)
-        # the target, tied to the end effector while it is out of reach
+        # the target, tied to the end effector while the chain misses it (the step's "reached")
         target = f["target"].tolist()
-        if f["error"][0] > max(2.0, float(f["tolerance"][0]) * 2) and not f["reached"][0]:
+        if not f["reached"][0]:
             pygame.draw.aaline(surface, REACH_LINE, plist[-1], target, 1)
         draw_target(surface, target, hot)
 
@@ -322,7 +323,7 @@ def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.
 def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]:
     """``(centre, lo, hi)`` absolute angle ranges (radians) of the chain's limited joints.
 
-    For CCD and FABRIK chains: each joint whose range is not the full circle,
+    For IK chains: each joint the solvers clamp (:func:`~ikplayground.scene.chain.clamped_joints`),
     around its parent bone's direction. For snakes: the bend range at every
     inner node, around the direction of the segment before it.
     """
@@ -338,10 +339,9 @@ def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]
         return out
     limits = f["limits"]
     parent = np.concatenate([[0.0], np.cumsum(f["angles"])[:-1]])
-    for i in range(chain.bones):
+    for i in np.flatnonzero(clamped_joints(limits)).tolist():
         lo, hi = limits[i].tolist()
-        if hi - lo < 2 * math.pi - 1e-6:
-            out.append((tuple(f["points"][i].tolist()), parent[i] + lo, parent[i] + hi))
+        out.append((tuple(f["points"][i].tolist()), parent[i] + lo, parent[i] + hi))
     return out
 
 

@@ -24,7 +24,10 @@ from .chain import (
     SNAKE_SEGMENT,
     SNAKE_TURN_DEG,
     Chain,
+    checked_rate,
+    clamped_joints,
     field_shapes,
+    is_reached,
 )
 
 
@@ -43,7 +46,7 @@ def default_limits(kind: str, n: int, joint_deg: float = DEFAULT_JOINT_LIMIT_DEG
 
 def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=False,
                   rate_limit=DEFAULT_RATE_DEG, iterations=10, tolerance=0.5, colour=0,
-                  rate_deg=None) -> Chain:
+                  rate_deg=None, joint_limit=None, preferred_bones=None) -> Chain:
     """A two-bone, CCD or FABRIK chain.
 
     Parameters
@@ -51,23 +54,34 @@ def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=Fa
     root, target : (2,) pixels
     angles : (n,) radians, relative
     lengths : (n,) pixels
-    limits : (n, 2) radians or None for the solver's default
-    rate_limit : degrees per step or None (off)
+    limits : (n, 2) radians or None for the solver's default (+-``joint_limit`` past the root)
+    rate_limit : degrees per step or None (off); > 0 and <= 180, else ValueError
+    rate_deg : degrees per step or None: the setting kept while the limit is off
+        (None: ``rate_limit``, or the default when that is off)
+    joint_limit : degrees or None: the joint-limit setting (None: the widest
+        ``limits`` past the root of a CCD/FABRIK chain, else the default)
+    preferred_bones : int or None: the bone count as a CCD/FABRIK chain (see :class:`Chain`)
     """
     lengths = np.asarray(lengths, dtype=float)
     n = lengths.shape[0]
+    if rate_limit is not None:
+        rate_limit = checked_rate(rate_limit, "rate_limit")
+    if joint_limit is None:
+        joint_limit = DEFAULT_JOINT_LIMIT_DEG
+        if limits is not None and n >= 2 and kind in ("ccd", "fabrik"):
+            joint_limit = math.degrees(float(np.max(np.asarray(limits, dtype=float)[1:, 1])))
     f = empty_fields(kind, n)
     f["root"][:] = root
     f["target"][:] = target
     f["lengths"][:] = lengths
-    f["limits"][:] = default_limits(kind, n) if limits is None else limits
+    f["limits"][:] = default_limits(kind, n, joint_limit) if limits is None else limits
     lo, hi = f["limits"][:, 0], f["limits"][:, 1]
     raw = np.asarray(angles, dtype=float)
     a = wrap_array(raw)
     # an angle already inside its range is kept as given (so -pi stays -pi under
     # a limit that starts at -pi); others are wrapped, then clamped
     inside = (raw >= lo) & (raw <= hi)
-    f["angles"][:] = np.where(hi - lo >= 2 * math.pi - 1e-9, a, np.where(inside, raw, np.clip(a, lo, hi)))
+    f["angles"][:] = np.where(clamped_joints(f["limits"]), np.where(inside, raw, np.clip(a, lo, hi)), a)
     f["goal"][:] = f["angles"]
     f["bend"][0] = -1.0 if mirror else 1.0
     f["rate"][0] = math.inf if rate_limit is None else math.radians(rate_limit)
@@ -75,22 +89,25 @@ def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=Fa
     f["tolerance"][0] = tolerance
     refresh_ik_points(f)
     rate = rate_deg if rate_deg is not None else (DEFAULT_RATE_DEG if rate_limit is None else rate_limit)
-    return Chain(kind, f, colour=colour, rate_deg=rate)
+    return Chain(kind, f, colour=colour, rate_deg=rate, joint_limit=joint_limit, preferred_bones=preferred_bones)
 
 
 def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
-    """Recompute joint positions, error and reachability from angles (one chain)."""
+    """Recompute joint positions, error and reached (:func:`.chain.is_reached`) from angles (one chain)."""
     f["points"][:] = chain_points_batch(f["root"][None], f["angles"][None], f["lengths"][None])[0]
     f["error"][0] = math.dist(f["points"][-1], f["target"])
-    f["reached"][0] = float(math.dist(f["root"], f["target"]) <= f["lengths"].sum())
+    f["reached"][0] = float(is_reached(f["error"][0], f["tolerance"][0]))
 
 
 def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
-               max_speed=SNAKE_MAX_SPEED, turn_deg=SNAKE_TURN_DEG, colour=0, bend_limits=None) -> Chain:
+               max_speed=SNAKE_MAX_SPEED, turn_deg=SNAKE_TURN_DEG, colour=0, bend_limits=None,
+               **settings) -> Chain:
     """A snake from its nodes (``points[0]`` is the head).
 
     ``heading`` (radians) defaults to the direction from node 1 to the head.
     ``bend_limits`` (radians) overrides the symmetric ``bend_deg``.
+    ``settings`` are the IK settings it keeps for a later conversion
+    (``rate_deg``, ``joint_limit``, ``preferred_bones``: see :class:`Chain`).
     """
     pts = np.asarray(points, dtype=float)
     n = pts.shape[0] - 1
@@ -109,7 +126,7 @@ def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
         relay_snake(f)
     f["max_speed"][0] = max_speed
     f["turn_rate"][0] = math.radians(turn_deg)
-    return Chain("snake", f, colour=colour)
+    return Chain("snake", f, colour=colour, **settings)
 
 
 def relay_snake(f: dict[str, np.ndarray]) -> None:
@@ -128,6 +145,92 @@ def snake_is_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndar
     ang = np.arctan2(d[:, 1], d[:, 0])
     bend = (np.diff(ang) + math.pi) % (2 * math.pi) - math.pi
     return bool(np.all(bend >= bend_limits[0] - tol) and np.all(bend <= bend_limits[1] + tol))
+
+
+def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray,
+                     tol: float = 1e-9) -> np.ndarray:
+    """:func:`snake_is_sound` for a group of snakes of one node count at once.
+
+    Parameters
+    ----------
+    points : ndarray, shape (N, n + 1, 2)
+    lengths : ndarray, shape (N, n)
+    bend_limits : ndarray, shape (N, 2)
+
+    Returns
+    -------
+    ndarray of bool, shape (N,)
+    """
+    d = np.diff(points, axis=1)
+    seg = np.hypot(d[..., 0], d[..., 1])
+    ok = np.all(np.abs(seg - lengths) <= tol * lengths, axis=1)
+    ang = np.arctan2(d[..., 1], d[..., 0])
+    bend = (np.diff(ang, axis=1) + math.pi) % (2 * math.pi) - math.pi
+    ok &= np.all(bend >= bend_limits[:, :1] - tol, axis=1)
+    ok &= np.all(bend <= bend_limits[:, 1:] + tol, axis=1)
+    return ok
+
+
+_SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "colour", "bend_limits")
+
+
+def make_snakes(snakes: list[dict]) -> list[Chain]:
+    """Many snakes at once: the chain :func:`make_snake` makes from each dict of its keyword arguments.
+
+    The snakes come out as ``make_snake(**kw)`` would make them one by one,
+    but the fields are filled, the nodes checked (:func:`snakes_are_sound`)
+    and the unsound snakes laid out again after their heads with one numpy
+    call per group of snakes with the same node count, not one per snake: a
+    file of 20,000 hand-made snakes loads in a fraction of the time.
+
+    Parameters
+    ----------
+    snakes : list of dict
+        Keyword arguments of :func:`make_snake` (``points`` required).
+
+    Returns
+    -------
+    list of Chain
+        In the order of ``snakes``. Their fields are views into arrays shared
+        by their group (as a scene's groups keep them).
+    """
+    out: list[Chain | None] = [None] * len(snakes)
+    points = [np.asarray(kw["points"], dtype=float) for kw in snakes]
+    groups: dict[int, list[int]] = {}
+    for i, pts in enumerate(points):
+        groups.setdefault(pts.shape[0], []).append(i)
+    for nodes, members in groups.items():
+        n = nodes - 1
+        f = {name: np.zeros((len(members),) + shape) for name, shape in field_shapes("snake", n).items()}
+        f["points"][:] = [points[i] for i in members]
+        given = [snakes[i].get("lengths") is not None for i in members]
+        if not all(given):
+            f["lengths"][:] = np.linalg.norm(np.diff(f["points"], axis=1), axis=2)
+        for row, i in enumerate(members):
+            kw = snakes[i]
+            if given[row]:
+                f["lengths"][row] = kw["lengths"]
+            heading = kw.get("heading")
+            if heading is None:
+                d = points[i][0] - points[i][1]
+                heading = math.atan2(d[1], d[0]) if (d[0] or d[1]) else 0.0
+            f["heading"][row, 0] = heading
+            bend_limits = kw.get("bend_limits")
+            if bend_limits is None:
+                r = math.radians(kw.get("bend_deg", SNAKE_BEND_DEG))
+                bend_limits = (-r, r)
+            f["bend_limits"][row] = bend_limits
+            f["max_speed"][row, 0] = kw.get("max_speed", SNAKE_MAX_SPEED)
+            f["turn_rate"][row, 0] = math.radians(kw.get("turn_deg", SNAKE_TURN_DEG))
+        bad = ~snakes_are_sound(f["points"], f["lengths"], f["bend_limits"])
+        if bad.any():
+            pts, lim = f["points"][bad], f["bend_limits"][bad]
+            f["points"][bad] = snake_batch(pts, pts[:, 0], f["lengths"][bad], lim[:, 0], lim[:, 1])
+        for row, i in enumerate(members):
+            settings = {k: v for k, v in snakes[i].items() if k not in _SNAKE_ARGS}
+            out[i] = Chain("snake", {name: arr[row] for name, arr in f.items()},
+                           colour=snakes[i].get("colour", 0), **settings)
+    return out
 
 
 def straight_snake(head, heading, nodes=10, segment=SNAKE_SEGMENT, **kw) -> Chain:
@@ -167,12 +270,14 @@ def polyline(chain: Chain) -> np.ndarray:
 def converted(chain: Chain, kind: str, bones: int | None = None) -> Chain:
     """A new chain of solver ``kind`` lying where ``chain`` lies on screen.
 
-    Two-bone gets two equal bones with the same total reach; CCD/FABRIK keep
-    the bone count (``bones`` when given); a snake gets 40 px segments.
+    Two-bone gets two equal bones with the same total reach; CCD/FABRIK get
+    the chain's preferred bone count (``bones`` when given); a snake gets
+    40 px segments. The chain's settings (rate limit, joint limit, preferred
+    bone count) go along, so converting back restores them.
     """
     line = polyline(chain)
     reach = float(np.sum(np.linalg.norm(np.diff(line, axis=0), axis=1))) or 1.0
-    common = {"colour": chain.colour}
+    common = {"colour": chain.colour, **chain.settings()}
     if kind == "snake":
         n = max(1, min(63, round(reach / SNAKE_SEGMENT))) if bones is None else bones
         lengths = np.full(n, reach / n)
@@ -184,8 +289,8 @@ def converted(chain: Chain, kind: str, bones: int | None = None) -> Chain:
         along = snake_batch(along[None], along[None, 0], lengths[None], np.array([-r]), np.array([r]))[0]
         return make_snake(along[::-1], lengths=lengths, **common)
     target = chain.fields["target"].copy() if not chain.is_snake else line[-1].copy()
-    rate = chain.rate_limit if not chain.is_snake else DEFAULT_RATE_DEG
-    extra = {"rate_limit": rate, "rate_deg": chain.rate_deg}
+    rate = chain.rate_limit if not chain.is_snake else chain.rate_deg
+    extra = {"rate_limit": rate}
     if not chain.is_snake:
         extra.update(iterations=chain.iterations, tolerance=chain.tolerance, mirror=chain.mirror)
     if kind == "two-bone":
@@ -194,7 +299,8 @@ def converted(chain: Chain, kind: str, bones: int | None = None) -> Chain:
         # the knee goes where the old chain's midpoint was, so the tip stays put
         pts[1] = _knee_for(line[0], line[-1], reach / 2, pts[1])
     else:
-        n = bones if bones is not None else (chain.bones if chain.kind != "two-bone" else 7)
+        n = bones if bones is not None else chain.preferred_bones
+        common["preferred_bones"] = n
         pts = resample(line, n)
     lengths = np.full(n, reach / n)
     return make_ik_chain(kind, line[0], angles_of(pts), lengths, target, **extra, **common)
@@ -215,7 +321,12 @@ def _knee_for(root, tip, half, hint):
 
 
 def with_bone_count(chain: Chain, n: int) -> Chain:
-    """The same chain with ``n`` bones: the first bones kept, new ones straight on."""
+    """The same chain with ``n`` bones: the first bones kept, new ones straight on.
+
+    New joints of a CCD/FABRIK chain get its joint-limit setting; ``n``
+    becomes its preferred bone count (see :class:`Chain`).
+    """
+    settings = {**chain.settings(), "preferred_bones": n}
     if chain.is_snake:
         pts = chain.fields["points"]
         seg = float(chain.fields["lengths"][-1])
@@ -229,7 +340,8 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
         lim = chain.fields["bend_limits"].copy()
         return make_snake(new, heading=float(chain.fields["heading"][0]), bend_limits=lim,
                           max_speed=float(chain.fields["max_speed"][0]),
-                          turn_deg=math.degrees(float(chain.fields["turn_rate"][0])), colour=chain.colour)
+                          turn_deg=math.degrees(float(chain.fields["turn_rate"][0])), colour=chain.colour,
+                          **settings)
     f = chain.fields
     keep = min(n, chain.bones)
     angles = np.zeros(n)
@@ -239,5 +351,5 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
     limits = default_limits(chain.kind, n, chain.joint_limit)
     limits[:keep] = f["limits"][:keep]
     return make_ik_chain(chain.kind, f["root"], angles, lengths, f["target"], limits=limits,
-                         mirror=chain.mirror, rate_limit=chain.rate_limit, rate_deg=chain.rate_deg,
-                         iterations=chain.iterations, tolerance=chain.tolerance, colour=chain.colour)
+                         mirror=chain.mirror, rate_limit=chain.rate_limit, iterations=chain.iterations,
+                         tolerance=chain.tolerance, colour=chain.colour, **settings)

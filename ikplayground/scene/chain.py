@@ -14,6 +14,8 @@ import math
 
 import numpy as np
 
+from ikplayground.solvers.ccd import FULL_CIRCLE
+
 SOLVERS = ("two-bone", "ccd", "fabrik", "snake")
 IK_SOLVERS = ("two-bone", "ccd", "fabrik")
 SOLVER_LABELS = {"two-bone": "two-bone", "ccd": "CCD", "fabrik": "FABRIK", "snake": "snake"}
@@ -28,6 +30,9 @@ SNAKE_TURN_DEG = 5.0  # the Flash snake tutorial: degrees per step
 SNAKE_ACCEL = 1.0  # the Flash snake tutorial: px per step per step
 SNAKE_DECAY = 0.8  # the Flash snake tutorial: speed factor per step without throttle
 MAX_BONES = 64
+DEFAULT_IK_BONES = 7  # a new CCD or FABRIK chain, and one made from a two-bone arm
+MAX_RATE_DEG = 180.0  # a larger rate limit is no limit (and the scene file refuses it)
+REACH_SLACK = 1e-9  # px: the solvers compare their own error with the tolerance, rounded another way
 
 # Per-kind array fields: name -> shape, with "n" the bone count.
 IK_FIELDS = {
@@ -44,6 +49,52 @@ SNAKE_FIELDS = {
 }
 
 _ids = itertools.count(1)
+
+
+def clamped_joints(limits) -> np.ndarray:
+    """Which joints the solvers clamp to their range, rather than only wrap.
+
+    The one rule the scene and the renderer share with the solvers
+    (:func:`ikplayground.solvers.ccd.clamp_angle`, the batched and compiled
+    solvers): a range at least ``FULL_CIRCLE`` (2 pi - 1e-9) wide is the full
+    circle; any narrower range is a limit.
+
+    Parameters
+    ----------
+    limits : array_like, shape (..., 2)
+        ``(lo, hi)`` ranges in radians.
+
+    Returns
+    -------
+    ndarray of bool, shape (...)
+    """
+    limits = np.asarray(limits, dtype=float)
+    return (limits[..., 1] - limits[..., 0]) < FULL_CIRCLE
+
+
+def is_reached(error, tolerance):
+    """Whether an end effector ``error`` px from its target is on it: within ``tolerance`` px.
+
+    Arrays broadcast (a whole group at once). Whatever holds a chain short
+    (the target out of reach, joint limits, the rate limit) it is not reached.
+    """
+    return error <= tolerance + REACH_SLACK
+
+
+def checked_rate(degrees, name: str = "rate_limit") -> float:
+    """``degrees`` (per step) as a float when it is a usable rate limit, else a ValueError naming ``name``.
+
+    A rate limit must be a finite number > 0 and <= ``MAX_RATE_DEG``: a
+    negative one would push joints past their limits, and the scene file
+    could not load a larger one again.
+    """
+    try:
+        value = float(degrees)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: must be a number of degrees per step (got {degrees!r})") from None
+    if not math.isfinite(value) or not 0.0 < value <= MAX_RATE_DEG:
+        raise ValueError(f"{name}: must be > 0 and <= {MAX_RATE_DEG:g} degrees per step (got {degrees!r})")
+    return value
 
 
 def field_shapes(kind: str, n: int) -> dict[str, tuple[int, ...]]:
@@ -67,9 +118,22 @@ class Chain:
     rate_deg : float
         The rate-limit slider's value in degrees per step, kept while the
         limit is off so that turning it on again restores it.
+    joint_limit : float
+        The joint-limit setting, +-degrees at joints 1..n-1 of a CCD or
+        FABRIK chain; kept while the chain has one bone or another solver,
+        so that growing it back or converting it back restores it.
+    preferred_bones : int or None
+        The bone count it gets back as a CCD or FABRIK chain (after being a
+        two-bone arm or a snake); None: its own count (``DEFAULT_IK_BONES``
+        for a two-bone arm).
+
+    The three settings travel with the chain through
+    :func:`ikplayground.scene.build.converted` and
+    :func:`~ikplayground.scene.build.with_bone_count` (see :meth:`settings`).
     """
 
-    def __init__(self, kind: str, fields: dict[str, np.ndarray], colour: int = 0, rate_deg: float = DEFAULT_RATE_DEG):
+    def __init__(self, kind: str, fields: dict[str, np.ndarray], colour: int = 0, rate_deg: float = DEFAULT_RATE_DEG,
+                 joint_limit: float = DEFAULT_JOINT_LIMIT_DEG, preferred_bones: int | None = None):
         if kind not in SOLVERS:
             raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {kind!r}")
         self.id = next(_ids)
@@ -77,6 +141,14 @@ class Chain:
         self.fields = fields
         self.colour = colour
         self.rate_deg = rate_deg
+        self._joint_limit = min(max(float(joint_limit), 0.0), 180.0)
+        if preferred_bones is None:
+            preferred_bones = DEFAULT_IK_BONES if kind == "two-bone" else self.bones
+        self.preferred_bones = int(min(max(preferred_bones, 1), MAX_BONES))
+
+    def settings(self) -> dict:
+        """What the chain remembers across solvers and bone counts (keyword arguments of the constructor)."""
+        return {"rate_deg": self.rate_deg, "joint_limit": self._joint_limit, "preferred_bones": self.preferred_bones}
 
     # --- shape -----------------------------------------------------------------
     @property
@@ -131,11 +203,21 @@ class Chain:
 
     @rate_limit.setter
     def rate_limit(self, degrees: float | None) -> None:
+        """None turns the limit off; else see :func:`checked_rate` (a ValueError changes nothing)."""
         if degrees is None:
             self.fields["rate"][0] = math.inf
         else:
-            self.rate_deg = float(degrees)
-            self.fields["rate"][0] = math.radians(degrees)
+            self.rate_deg = checked_rate(degrees, "rate_limit")
+            self.fields["rate"][0] = math.radians(self.rate_deg)
+
+    @property
+    def rate_deg(self) -> float:
+        """The rate limit's setting in degrees per step, kept while the limit is off."""
+        return self._rate_deg
+
+    @rate_deg.setter
+    def rate_deg(self, degrees: float) -> None:
+        self._rate_deg = checked_rate(degrees, "rate_deg")
 
     @property
     def iterations(self) -> int:
@@ -159,7 +241,8 @@ class Chain:
         return 0.0 if self.is_snake else self._scalar("error")
 
     def set_joint_limit(self, degrees: float) -> None:
-        """Limit every joint but the first to +-``degrees`` (CCD and FABRIK)."""
+        """Limit every joint but the first to +-``degrees`` (CCD and FABRIK), and keep that setting."""
+        self._joint_limit = float(degrees)
         r = math.radians(degrees)
         lim = self.fields["limits"]
         lim[1:, 0] = -r
@@ -170,11 +253,8 @@ class Chain:
 
     @property
     def joint_limit(self) -> float:
-        """The +-range of joints 1..n-1 in degrees (the widest one)."""
-        lim = self.fields["limits"]
-        if lim.shape[0] < 2:
-            return 180.0
-        return math.degrees(float(np.max(lim[1:, 1])))
+        """The joint-limit setting in degrees: the +-range joints 1..n-1 get (also while there are none)."""
+        return self._joint_limit
 
     def set_bend_range(self, degrees: float) -> None:
         """Snake only: bend range +-``degrees`` at every inner node."""

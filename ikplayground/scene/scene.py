@@ -13,18 +13,14 @@ import time
 
 import numpy as np
 
-from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
-from ikplayground.solvers.kinematics import chain_points_batch
-from ikplayground.solvers.two_bone import two_bone_arrays
-
 from . import build
-from .chain import MAX_BONES, SNAKE_SEGMENT, SOLVERS, Chain
-from .motion import rate_limited, steer_snakes
+from .chain import DEFAULT_IK_BONES, MAX_BONES, SNAKE_SEGMENT, SOLVERS, Chain
+from .motion import step_ik, step_snakes
+from .stage import PushMemory, clamp_point, free_spot, keep_on_stage, shift_root
 
 STEP = 1.0 / 60.0
 MAX_CHAINS = 20_000
 PALETTE_SIZE = 8
-FREE_SPOT_SAMPLE = 256  # chains looked at when looking for a free spot on a crowded stage
 
 
 class Group:
@@ -58,8 +54,7 @@ class Scene:
         self._groups: list[Group] = []
         self._dirty = True
         self._next_colour = 0
-        # chains a shrinking stage pushed in: id -> (chain, home, where it was left)
-        self._pushed: dict[int, tuple[Chain, tuple, tuple]] = {}
+        self._pushed = PushMemory()  # chains a shrinking stage pushed in
 
     # --- membership ----------------------------------------------------------
     def add(self, chain: Chain, select: bool = True) -> Chain:
@@ -85,7 +80,7 @@ class Scene:
             heading = math.atan2(y - h / 2, x - w / 2) if (x, y) != (w / 2, h / 2) else 0.0
             chain = build.straight_snake((x, y), heading, colour=colour)
         else:
-            n = 2 if kind == "two-bone" else 7
+            n = 2 if kind == "two-bone" else DEFAULT_IK_BONES
             lengths = [110.0, 90.0] if kind == "two-bone" else [36.0] * n
             angles = np.zeros(n)
             angles[0] = -math.pi / 2
@@ -196,7 +191,7 @@ class Scene:
     def move_target(self, chain: Chain, pos) -> None:
         """Put an IK chain's target at ``pos``, kept inside the stage (the user's move: see :meth:`resize`)."""
         if not chain.is_snake:
-            self._pushed.pop(id(chain), None)
+            self._pushed.forget(chain)
             chain.fields["target"][:] = self.clamp(pos)
 
     def move_chain(self, chain: Chain, anchor) -> None:
@@ -206,22 +201,12 @@ class Scene:
         put as long as its head stays on the stage. This is the user's move:
         the chain stays where it is put when the stage grows (see :meth:`resize`).
         """
-        self._pushed.pop(id(chain), None)
+        self._pushed.forget(chain)
         if chain.is_snake:
             chain.fields["points"] += np.asarray(anchor, dtype=float) - chain.anchor
             self.keep_on_stage(chain)
             return
-        self._shift_root(chain, self.clamp(anchor), self.clamp)
-
-    @staticmethod
-    def _shift_root(chain: Chain, root, clamp=None) -> None:
-        """Translate an IK chain so its root is exactly ``root``; its target moves along (``clamp``-ed)."""
-        offset = root - chain.fields["root"]
-        chain.fields["points"] += offset
-        chain.fields["root"][:] = root
-        chain.fields["points"][0] = root  # exactly, whatever the rounding of the sum
-        target = chain.fields["target"] + offset
-        chain.fields["target"][:] = target if clamp is None else clamp(target)
+        shift_root(chain, self.clamp(anchor), self.clamp)
 
     def steer(self, throttle: bool, turn: int) -> Chain | None:
         """Set the arrow-key input of the driven snake; returns it (or None)."""
@@ -246,40 +231,7 @@ class Scene:
         the stage moves nothing else.
         """
         self.stage = (float(stage[0]), float(stage[1]))
-        pushed = {}
-        for c in self.chains:
-            home = self._home(c)
-            self._put(c, home)
-            self.keep_on_stage(c)
-            left = self._spot(c)
-            if not all(np.array_equal(a, b) for a, b in zip(home, left)):
-                pushed[id(c)] = (c, home, left)
-        self._pushed = pushed
-
-    @staticmethod
-    def _spot(chain: Chain) -> tuple:
-        """What keep_on_stage moves, copied: (root, target), or (points,) of a snake."""
-        if chain.is_snake:
-            return (chain.fields["points"].copy(),)
-        return (chain.fields["root"].copy(), chain.fields["target"].copy())
-
-    def _home(self, chain: Chain) -> tuple:
-        """Where ``chain`` would be had no stage pushed it: each part's home if untouched since."""
-        now = self._spot(chain)
-        record = self._pushed.get(id(chain))
-        if record is None or record[0] is not chain:
-            return now
-        _, home, left = record
-        return tuple(h if np.array_equal(n, l) else n for h, n, l in zip(home, now, left))
-
-    def _put(self, chain: Chain, home: tuple) -> None:
-        """Put ``chain`` back at its home exactly, unclamped (keep_on_stage clamps once, after)."""
-        if chain.is_snake:
-            chain.fields["points"][:] = home[0]
-            return
-        if not np.array_equal(chain.fields["root"], home[0]):
-            self._shift_root(chain, home[0])
-        chain.fields["target"][:] = home[1]
+        self._pushed.fit(self.chains, self.stage)
 
     def keep_on_stage(self, chain: Chain) -> None:
         """Pull what must stay on the stage back onto it, moving as little as it can.
@@ -288,47 +240,15 @@ class Scene:
         with its root); a snake's head must (its body follows, its tail may
         hang off an edge).
         """
-        if chain.is_snake:
-            pts = chain.fields["points"]
-            head = self.clamp(pts[0])
-            if not np.array_equal(head, pts[0]):
-                pts += head - pts[0]
-                pts[0] = head  # exactly, whatever the rounding of the sum
-        else:
-            root = self.clamp(chain.fields["root"])
-            if not np.array_equal(root, chain.fields["root"]):
-                self._shift_root(chain, root, self.clamp)
-            chain.fields["target"][:] = self.clamp(chain.fields["target"])
+        keep_on_stage(chain, self.stage)
 
     def free_spot(self, margin: float = 60.0) -> np.ndarray:
-        """A point of the stage as far as possible from every chain's joints.
-
-        Candidates are a grid over the stage kept ``margin`` px from its edges
-        (the lower part preferred, so upward chains fit); the first one of the
-        largest clearance wins, so the answer is deterministic.
-        """
-        w, h = self.stage
-        xs = np.linspace(min(margin, w / 2), max(w - margin, w / 2), 12)
-        ys = np.linspace(min(margin, h / 2), max(h - margin, h / 2), 8)[::-1]
-        grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
-        if not self.chains:
-            return self.clamp((w / 2, h * 0.75))
-        chains = self.chains
-        if len(chains) > FREE_SPOT_SAMPLE:  # a crowded stage: a sample of chains is as good and stays fast
-            # the newest always (held N asks again right after each add), a spread of the rest
-            recent = FREE_SPOT_SAMPLE // 4
-            older = chains[:-recent]
-            chains = older[:: len(older) // (FREE_SPOT_SAMPLE - recent) + 1] + chains[-recent:]
-        pts = np.concatenate([c.fields["points"] for c in chains])
-        if len(pts) > 4096:
-            pts = pts[:: len(pts) // 4096 + 1]
-        # |g - p|^2 = |g|^2 - 2 g.p + |p|^2, as one matrix product (rounding cannot matter here)
-        d2 = (np.einsum("ij,ij->i", grid, grid)[:, None] - 2.0 * grid @ pts.T
-              + np.einsum("ij,ij->i", pts, pts)[None, :]).min(axis=1)
-        return grid[int(np.argmax(d2))]
+        """A point of the stage as far as possible from every chain's joints (see :func:`.stage.free_spot`)."""
+        return free_spot(self.chains, self.stage, margin)
 
     def clamp(self, pos) -> np.ndarray:
-        return np.array((min(max(float(pos[0]), 0.0), self.stage[0]), min(max(float(pos[1]), 0.0), self.stage[1])))
+        """``pos`` pulled onto the stage (px, shape (2,))."""
+        return clamp_point(pos, self.stage)
 
     # --- queries -------------------------------------------------------------
     def target_at(self, pos, radius: float) -> Chain | None:
@@ -412,40 +332,6 @@ class Scene:
 
 class SceneFull(Exception):
     """Raised when adding a chain would pass the scene's cap."""
-
-
-def step_ik(kind: str, f: dict[str, np.ndarray]) -> None:
-    """One step of a group of IK chains: solve, rate-limit, forward kinematics."""
-    if kind == "two-bone":
-        _, _, t1, t2, reached = two_bone_arrays(f["root"], f["target"], f["lengths"][:, 0],
-                                                f["lengths"][:, 1], f["bend"][:, 0])
-        desired = np.stack([t1, t2], axis=1)
-        f["reached"][:, 0] = reached
-    else:
-        solve = ccd_batch if kind == "ccd" else fabrik_batch
-        # from the solver's own last answer, not the rate-limited pose: a
-        # solve from a lagging pose can stall short of the target (FABRIK at
-        # a joint limit returns the pose it was given)
-        desired, _, _ = solve(f["root"], f["goal"], f["lengths"], f["target"],
-                              f["iterations"][:, 0].astype(np.int64), f["tolerance"][:, 0], f["limits"])
-        reach = f["lengths"].sum(axis=1)
-        f["reached"][:, 0] = np.hypot(*(f["target"] - f["root"]).T) <= reach
-    f["goal"][:] = desired
-    f["angles"][:] = rate_limited(f["angles"], desired, f["rate"][:, 0], f["limits"])
-    f["points"][:] = chain_points_batch(f["root"], f["angles"], f["lengths"])
-    f["error"][:, 0] = np.hypot(*(f["target"] - f["points"][:, -1]).T)
-
-
-def step_snakes(f: dict[str, np.ndarray], stage) -> None:
-    """One step of a group of snakes: steer the heads, drag the bodies."""
-    heads = steer_snakes(f, stage)
-    lim = f["bend_limits"]
-    moved = np.any(heads != f["points"][:, 0], axis=1)
-    if moved.all():
-        f["points"][:] = snake_batch(f["points"], heads, f["lengths"], lim[:, 0], lim[:, 1])
-    elif moved.any():  # a snake at rest stays exactly where it is
-        f["points"][moved] = snake_batch(f["points"][moved], heads[moved], f["lengths"][moved],
-                                         lim[moved, 0], lim[moved, 1])
 
 
 def default_scene(stage=(980.0, 720.0)) -> Scene:

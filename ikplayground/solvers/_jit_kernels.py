@@ -2,9 +2,12 @@
 
 Each kernel loops over chains (in parallel: chains are independent) and runs the single-chain algorithm on floats,
 step for step as :func:`.ccd.ccd_sweeps` and :func:`.fabrik.fabrik_passes`
-(limited form) and :func:`.batched.limit_angles` do. Shapes and units as in
+(limited form) and :func:`._batch_parts.limit_angles` do. Shapes and units as in
 :func:`.batched.ccd_batch`; ``angles`` is limited and solved in place, and
-``error`` / ``used`` are filled.
+``error`` / ``used`` are filled. ``stall_sweeps`` and ``stall_gain`` are
+:data:`.results.STALL_SWEEPS` and :data:`.results.STALL_GAIN` (the stall rule
+of :class:`.results.IKSolution`), passed in so the compiled code never keeps
+a stale copy.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ def _wrap(a):
 
 @numba.njit(cache=True, inline="always")
 def _limit(v, lo, hi):
-    """:func:`.batched.limit_angles` for one angle."""
+    """:func:`._batch_parts.limit_angles` for one angle."""
     if hi - lo >= FULL_CIRCLE:  # (kept inside a range a hair short of the circle)
         return min(max(_wrap(v), lo), hi)
     c = min(max(v, lo), hi)
@@ -38,7 +41,7 @@ def _limit(v, lo, hi):
 
 
 @numba.njit(cache=True, parallel=True)
-def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used):
+def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps, stall_gain):
     count, n = angles.shape
     for k in numba.prange(count):
         xs = np.empty(n)
@@ -51,6 +54,11 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         ty = targets[k, 1]
         sweeps = 0
         err = 0.0
+        gain = 0.0
+        for i in range(n):
+            gain += lengths[k, i]
+        gain *= stall_gain
+        last = math.inf
         for sweep in range(iterations[k] + 1):
             x = rx
             y = ry
@@ -64,7 +72,13 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
             ex = x
             ey = y
             err = math.hypot(tx - ex, ty - ey)
-            if err <= tolerance[k] or sweep == iterations[k]:
+            if err <= tolerance[k]:
+                break
+            if sweep % stall_sweeps == 0:
+                if sweep > 0 and not err < last - gain:
+                    break
+                last = err
+            if sweep == iterations[k]:
                 break
             sweeps += 1
             for i in range(n - 1, -1, -1):
@@ -86,7 +100,8 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
 
 
 @numba.njit(cache=True, parallel=True)
-def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used):
+def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps,
+                stall_gain):
     count, n = angles.shape
     for k in numba.prange(count):
         xs = np.empty(n + 1)
@@ -118,9 +133,16 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
             ux = 1.0
             uy = 0.0
         passes = 0
+        gain = stall_gain * reach
+        last = math.inf
         for sweep in range(iterations[k]):
-            if math.hypot(tx - xs[n], ty - ys[n]) <= tolerance[k]:
+            err = math.hypot(tx - xs[n], ty - ys[n])
+            if err <= tolerance[k]:
                 break
+            if sweep % stall_sweeps == 0:
+                if sweep > 0 and not err < last - gain:
+                    break
+                last = err
             if sweep > 0 and unreachable:
                 break
             passes += 1
@@ -141,6 +163,10 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                     d = math.hypot(dx, dy)
                     if d > 0.0:
                         f = lengths[k, i] / d
+                        if f == math.inf:  # d tiny against the bone: scale the other way round
+                            f = lengths[k, i]
+                            dx /= d
+                            dy /= d
                         x += dx * f
                         y += dy * f
                     else:

@@ -4,19 +4,108 @@ Every check raises :class:`ValueError` whose message starts with the argument's
 name, so a caller can tell which input was wrong without reading a traceback.
 The checks return plain Python floats or float64 arrays that the solvers may
 read but never write back into the caller's objects.
+
+What counts as a number: real numbers of any type ``float()`` takes exactly
+enough: ``int``, ``float``, numpy integer and floating scalars and arrays,
+:class:`fractions.Fraction` and :class:`decimal.Decimal` (each rounded to the
+nearest float64). Booleans, complex numbers and strings are refused, even
+where Python or numpy would convert them (``True`` is not 1 px, ``"12"`` is
+not the point (1, 2)); so is an ``int`` beyond float range.
+
+How large: every coordinate, and every point a chain can reach (its root plus
+its total length, on each axis), must lie within ``+-BOUND`` px. Inside that
+box any difference or sum the solvers form stays finite, so every accepted
+input gives finite output.
 """
 
 from __future__ import annotations
 
 import math
+import numbers
+from decimal import Decimal
 
 import numpy as np
 
 TAU = 2.0 * math.pi
+BOUND = 1e300  # px: the largest coordinate magnitude accepted (see the module docstring)
+_FAST = (float, int, np.float64)  # plain numbers the fast paths take as they are (bool is none of them)
+
+
+def real(value, name: str) -> float:
+    """Return one real number (see the module docstring) as a float, not checked for finiteness."""
+    if type(value) is float:
+        return value
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, Decimal, np.ndarray)):
+        raise ValueError(f"{name}: must be a real number, got {_describe(value)}")
+    if isinstance(value, np.ndarray) and (value.ndim != 0 or value.dtype.kind not in "fiu"):
+        raise ValueError(f"{name}: must be a real number, got {_describe(value)}")
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"{name}: {_describe(value)} is beyond float range") from None
+    except (TypeError, ValueError):  # a signalling Decimal NaN
+        raise ValueError(f"{name}: must be a finite real number, got {_describe(value)}") from None
+
+
+def _describe(value) -> str:
+    """A short description of a refused value for an error message."""
+    if isinstance(value, (bool, np.bool_)):
+        return f"a boolean ({value!r})"
+    if isinstance(value, (str, bytes)):
+        return f"a string ({value[:20]!r})"
+    if isinstance(value, np.ndarray):
+        return f"an array of dtype {value.dtype} and shape {value.shape}"
+    text = repr(value)
+    return text if len(text) <= 40 else f"{text[:20]}...({len(text)} characters)"
+
+
+def _holds_bool(value) -> bool:
+    """True when a (nested) list or tuple holds a boolean anywhere."""
+    t = type(value)
+    if t is list or t is tuple:
+        fast = _FAST
+        return any(type(v) not in fast and _holds_bool(v) for v in value)
+    if isinstance(value, np.ndarray):
+        return value.dtype.kind == "b"
+    return isinstance(value, (bool, np.bool_))
+
+
+def _to_float64(value, name: str) -> np.ndarray:
+    """``value`` as a float64 array, refusing what is not a real number (not yet checked for finiteness)."""
+    if isinstance(value, (str, bytes)):
+        raise ValueError(f"{name}: must be real numbers, got {_describe(value)}")
+    if _holds_bool(value):
+        raise ValueError(f"{name}: must be real numbers, not booleans (got {_describe(value)})")
+    try:
+        raw = np.asarray(value)
+    except (TypeError, ValueError, OverflowError):
+        raise ValueError(f"{name}: must be numeric and rectangular") from None
+    kind = raw.dtype.kind
+    if kind in "fiu":
+        return raw.astype(np.float64)
+    if kind != "O":  # booleans, complex numbers, strings, dates
+        raise ValueError(f"{name}: must be real numbers, got {_describe(raw)}")
+    out = np.empty(raw.shape)
+    for index, item in np.ndenumerate(raw):
+        out[index] = real(item, name)
+    return out
+
+
+def within_bound(x: float, y: float, name: str) -> None:
+    """Refuse a point outside ``+-BOUND`` px (naming ``name``)."""
+    if not (-BOUND <= x <= BOUND and -BOUND <= y <= BOUND):
+        raise ValueError(f"{name}: coordinates must lie within +-{BOUND:g} px, got ({x:g}, {y:g})")
+
+
+def chain_extent(x: float, y: float, total: float, name: str = "lengths") -> None:
+    """Refuse a chain rooted at (x, y) of ``total`` length that could reach past ``+-BOUND`` px."""
+    if not max(abs(x), abs(y)) + total <= BOUND:
+        raise ValueError(f"{name}: the chain could reach past +-{BOUND:g} px "
+                         f"(total length {total:g} from ({x:g}, {y:g}))")
 
 
 def point(value, name: str) -> tuple[float, float]:
-    """Return a finite 2-D point as two floats.
+    """Return a finite 2-D point as two floats, each within ``+-BOUND``.
 
     Parameters
     ----------
@@ -25,36 +114,37 @@ def point(value, name: str) -> tuple[float, float]:
     name : str
         The argument's name, used in error messages.
     """
-    try:
-        x, y = value
-        x = float(x)
-        y = float(y)
-    except (TypeError, ValueError):
-        shape = np.shape(value) if _shapeable(value) else type(value).__name__
-        raise ValueError(f"{name}: expected a point of shape (2,), got {shape}") from None
+    t = type(value)
+    xy = None
+    if (t is tuple or t is list) and len(value) == 2 and type(value[0]) in _FAST and type(value[1]) in _FAST:
+        try:
+            xy = (float(value[0]), float(value[1]))
+        except OverflowError:  # a huge int: the general path names it
+            xy = None
+    elif t is np.ndarray and value.dtype == np.float64 and value.shape == (2,):
+        xy = value.tolist()
+    if xy is None:
+        arr = _to_float64(value, name)
+        if arr.shape != (2,):
+            raise ValueError(f"{name}: expected a point of shape (2,), got {arr.shape}")
+        xy = arr.tolist()
+    x, y = xy
     if not (math.isfinite(x) and math.isfinite(y)):
         raise ValueError(f"{name}: must be finite, got ({x}, {y})")
+    within_bound(x, y, name)
     return x, y
-
-
-def _shapeable(value) -> bool:
-    try:
-        np.shape(value)
-    except Exception:  # ragged sequences and odd objects
-        return False
-    return True
 
 
 def float_array(value, name: str, ndim: int | None = None) -> np.ndarray:
     """Return ``value`` as a finite float64 array (a copy when it had to convert).
 
-    Raises ValueError naming ``name`` for ragged input, wrong rank, or
-    non-finite entries.
+    Raises ValueError naming ``name`` for ragged input, values that are not
+    real numbers (module docstring), wrong rank, or non-finite entries.
     """
-    try:
-        arr = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}: must be numeric and rectangular") from None
+    if type(value) is np.ndarray and value.dtype == np.float64:
+        arr = value
+    else:
+        arr = _to_float64(value, name)
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name}: expected {ndim}-D input, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
@@ -71,8 +161,11 @@ def float_list(value, name: str) -> list[float]:
     """
     if type(value) is np.ndarray and value.ndim == 1 and value.dtype == np.float64:
         out = value.tolist()
-    elif type(value) in (list, tuple) and all(type(v) is float or type(v) is int for v in value):
-        out = [float(v) for v in value]
+    elif type(value) in (list, tuple) and all(type(v) in _FAST for v in value):
+        try:
+            out = [float(v) for v in value]
+        except OverflowError:  # a huge int: the general path names it
+            return float_array(value, name, ndim=1).tolist()
     else:
         return float_array(value, name, ndim=1).tolist()
     total = sum(out)
@@ -132,11 +225,8 @@ def positive_int(value, name: str) -> int:
 
 
 def non_negative(value, name: str) -> float:
-    """Return ``value`` as a finite float >= 0."""
-    try:
-        v = float(value)
-    except (TypeError, ValueError):
-        raise ValueError(f"{name}: must be a number, got {value!r}") from None
+    """Return a real number (module docstring) as a finite float >= 0."""
+    v = real(value, name)
     if not math.isfinite(v) or v < 0:
         raise ValueError(f"{name}: must be finite and >= 0, got {value!r}")
     return v

@@ -9,7 +9,9 @@ that row to rounding.
 
 No validation: callers pass float64 arrays of the documented shapes, finite,
 with lengths > 0 and ``lo <= hi`` inside [-pi, pi]. The public, validated
-entry points are in :mod:`ikplayground.solvers`.
+entry points are in :mod:`ikplayground.solvers`. CCD and FABRIK follow the
+same stall rule as the single-chain calls (:class:`~.results.IKSolution`), so
+a chain that stops improving drops out early and its sweep count matches.
 """
 
 from __future__ import annotations
@@ -19,10 +21,12 @@ import math
 import numpy as np
 
 from . import jit
+from ._batch_parts import Stall, joint_modes, limit_angles, limit_joint
 from ._validate import TAU, wrap_array
-from .ccd import FULL_CIRCLE, ccd_sweeps
+from .ccd import ccd_sweeps
 from .fabrik import fabrik_passes
-from .kinematics import chain_points, chain_points_batch
+from .kinematics import chain_points_batch
+from .results import STALL_GAIN, STALL_SWEEPS
 
 PI = np.pi
 JIT_MIN_BATCH = 8  # smaller groups are cheap either way
@@ -44,12 +48,11 @@ def _run_rows(kind, roots, angles, lengths, targets, iterations, tolerance, limi
         lim = None if limits is None else [tuple(p) for p in limits[k].tolist()]
         args = (rx, ry, a[k].tolist(), lens, tx, ty, int(iterations[k]), float(tolerance[k]), lim)
         if kind == "ccd":
-            row, used[k] = ccd_sweeps(*args)
-            ex, ey = chain_points(rx, ry, row, lens)[-1]
+            row, used[k], error[k], _ = ccd_sweeps(*args)
         else:
-            row, used[k], (ex, ey) = fabrik_passes(*args)
+            row, used[k], (ex, ey), _ = fabrik_passes(*args)
+            error[k] = math.hypot(tx - ex, ty - ey)
         a[k] = row
-        error[k] = math.hypot(tx - ex, ty - ey)
     return a, error, used
 
 
@@ -69,56 +72,9 @@ def _run_compiled(kind, roots, angles, lengths, targets, iterations, tolerance, 
     used = np.zeros(len(a), dtype=np.int64)
     kernel = k.ccd if kind == "ccd" else k.fabrik
     kernel(c(roots, dtype=np.float64), a, c(lengths, dtype=np.float64), c(targets, dtype=np.float64),
-           c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used)
+           c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used,
+           STALL_SWEEPS, STALL_GAIN)
     return a, error, used
-
-
-def limit_angles(values: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
-    """Clamp relative angles to their limits, wrapping where a range is the full circle.
-
-    Parameters
-    ----------
-    values : ndarray, shape (N,) or (N, n)
-        Angles in radians.
-    limits : ndarray, shape (N, 2) or (N, n, 2), or None
-        ``(lo, hi)`` per angle; None means wrap only.
-    """
-    if limits is None:
-        return wrap_array(values)
-    lo = limits[..., 0]
-    hi = limits[..., 1]
-    clamped = np.minimum(np.maximum(values, lo), hi)
-    clamped = np.where((clamped <= -PI) & (hi >= PI), PI, clamped)
-    # a full circle wraps (kept inside a range a hair short of the circle)
-    return np.where(hi - lo >= FULL_CIRCLE, np.clip(wrap_array(values), lo, hi), clamped)
-
-
-def joint_modes(limits: np.ndarray | None, n: int) -> list[str]:
-    """How each joint of a group is limited: "wrap", "clamp" or "mixed".
-
-    "wrap": every chain's range at that joint is the full circle (the angle is
-    only wrapped); "clamp": no chain's is, and no range touches -pi or pi (a
-    plain clamp is exact); "mixed": anything else (:func:`limit_angles`).
-    Deciding this once per call lets the common cases skip the masks.
-    """
-    if limits is None:
-        return ["wrap"] * n
-    lo = limits[..., 0]
-    hi = limits[..., 1]
-    full = (hi - lo) >= FULL_CIRCLE
-    edge = (hi >= PI) | (lo <= -PI)
-    whole = (lo <= -PI) & (hi >= PI)  # exactly the circle: wrapping alone stays inside
-    return ["wrap" if whole[:, i].all() else "clamp" if not (full[:, i].any() or edge[:, i].any()) else "mixed"
-            for i in range(n)]
-
-
-def limit_joint(value: np.ndarray, mode: str, limits: np.ndarray | None, i: int) -> np.ndarray:
-    """Joint ``i``'s angles limited by ``limits[:, i]`` (shape (N, n, 2)) in ``mode``."""
-    if mode == "wrap":
-        return wrap_array(value)
-    if mode == "clamp":
-        return np.minimum(np.maximum(value, limits[:, i, 0]), limits[:, i, 1])
-    return limit_angles(value, limits[:, i])
 
 
 def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None):
@@ -145,9 +101,10 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     used : ndarray of int, shape (N,)
         Sweeps each chain ran.
 
-    Chains that are done (close enough, or out of sweeps) drop out of the
-    arrays, so a sweep costs in proportion to the chains still working. With
-    numba installed (:mod:`.jit`), limited groups run a compiled loop instead.
+    Chains that are done (close enough, stalled, or out of sweeps) drop out
+    of the arrays, so a sweep costs in proportion to the chains still working.
+    With numba installed (:mod:`.jit`), limited groups run a compiled loop
+    instead.
     """
     compiled = _run_compiled("ccd", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
@@ -161,6 +118,7 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     rows = np.arange(count)
     sub = a
     r, ln, t, lim = roots, lengths, targets, limits
+    stall = Stall(lengths)
     for sweep in range(sweeps + 1):
         pts = chain_points_batch(r, sub, ln)
         ex = pts[:, n, 0].copy()
@@ -170,6 +128,8 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
         err = np.hypot(tx - ex, ty - ey)
         error[rows] = err
         active = (err > tolerance[rows]) & (sweep < iterations[rows])
+        if sweep % STALL_SWEEPS == 0:
+            stall.check(sweep, rows, err, active)
         if sweep == sweeps or not active.any():
             break
         if not active.all():
@@ -205,7 +165,8 @@ def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=
     Same parameters and returns as :func:`ccd_batch`. Unreachable targets get
     the chain laid straight toward them in one pass; joint limits are applied
     in the backward walk, so the returned angles always satisfy them. Chains
-    that are done drop out of the working arrays, as in :func:`ccd_batch`.
+    that are done (or stalled) drop out of the working arrays, as in
+    :func:`ccd_batch`.
     """
     compiled = _run_compiled("fabrik", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
@@ -230,10 +191,14 @@ def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=
     ln, rx, ry, tx, ty = lengths, roots[:, 0], roots[:, 1], targets[:, 0], targets[:, 1]
     tol, its, far, lim, sux, suy = tolerance, iterations, unreachable, limits, ux, uy
     compact = False
+    stall = Stall(lengths)
     for sweep in range(sweeps):
-        active = (np.hypot(tx - sx[:, n], ty - sy[:, n]) > tol) & (sweep < its)
+        err = np.hypot(tx - sx[:, n], ty - sy[:, n])
+        active = (err > tol) & (sweep < its)
         if sweep:
             active &= ~far  # one pass lays an unreachable chain straight
+        if sweep % STALL_SWEEPS == 0:
+            stall.check(sweep, rows, err, active)
         if not active.any():
             break
         if not active.all():

@@ -8,7 +8,8 @@ joint is the whole cost: O(n) per sweep.
 
 Joint limits clamp the relative angle after each turn; the end effector is
 turned by the angle actually applied, so positions and angles never disagree.
-Screen coordinates (y down), radians.
+The sweeps stop early once the error stops improving (the stall rule of
+:class:`~.results.IKSolution`). Screen coordinates (y down), radians.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import math
 
 import numpy as np
 
-from ._validate import angles_list, lengths_list, limits_list, non_negative, point, positive_int, wrap
-from .kinematics import chain_points
-from .results import IKSolution
+from ._validate import (angles_list, chain_extent, lengths_list, limits_list, non_negative, point,
+                        positive_int, wrap)
+from .results import STALL_GAIN, STALL_SWEEPS, IKSolution, ik_status
 
 FULL_CIRCLE = 2.0 * math.pi - 1e-9
 
@@ -38,7 +39,8 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     target : array_like, shape (2,)
         Goal for the end effector, in pixels.
     iterations : int, optional
-        Most sweeps to run (>= 1).
+        Most sweeps to run (>= 1). Fewer run once the error stops improving
+        (``status`` "stalled"), so a large budget is safe.
     tolerance : float, optional
         Stop once the end effector is this close to the target, in pixels.
     limits : array_like, shape (n, 2), optional
@@ -48,11 +50,21 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     Returns
     -------
     IKSolution
-        New angles, the end effector's distance to the target, sweeps used.
+        New angles, the end effector's distance to the target, sweeps used,
+        ``reached`` and the ``status`` saying why the sweeps stopped.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: wrong shape, not real numbers (booleans, complex
+        numbers and strings are refused), non-finite, a length <= 0, limits
+        outside [-pi, pi], or a chain or target past ``+-1e300`` px.
     """
     rx, ry = point(root, "root")
     tx, ty = point(target, "target")
     lens = lengths_list(lengths)
+    reach = sum(lens)
+    chain_extent(rx, ry, reach)
     n = len(lens)
     a = angles_list(angles, n)
     lim = limits_list(limits, n)
@@ -60,9 +72,9 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     tolerance = non_negative(tolerance, "tolerance")
     if lim is not None:
         a = [clamp_angle(v, lo, hi) for v, (lo, hi) in zip(a, lim)]
-    a, used = ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
-    ex, ey = chain_points(rx, ry, a, lens)[-1]
-    return IKSolution(np.array(a), math.hypot(tx - ex, ty - ey), used)
+    a, used, error, stalled = ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
+    status = ik_status(error, tolerance, math.hypot(tx - rx, ty - ry), reach, stalled)
+    return IKSolution(np.array(a), error, used, error <= tolerance, status)
 
 
 def clamp_angle(value: float, lo: float, hi: float) -> float:
@@ -81,7 +93,11 @@ def clamp_angle(value: float, lo: float, hi: float) -> float:
 
 
 def ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
-    """Run up to ``iterations`` CCD sweeps on plain floats; return (angles, sweeps used).
+    """Run up to ``iterations`` CCD sweeps on plain floats.
+
+    Returns ``(angles, sweeps used, error, stalled)``: ``error`` is the end
+    effector's distance to the target after the last sweep, ``stalled`` whether
+    the stall rule (:class:`~.results.IKSolution`) stopped the sweeps.
 
     ``a`` is updated in place and returned. The loop is written out by hand
     (forward kinematics and angle wrapping inlined): it is the single-chain hot
@@ -94,7 +110,10 @@ def ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
     xs = [0.0] * n
     ys = [0.0] * n
     used = 0
-    for _ in range(iterations):
+    gain = STALL_GAIN * sum(lens)
+    last = math.inf
+    stalled = False
+    while True:
         x, y, absolute = rx, ry, 0.0
         for i in range(n):
             xs[i] = x
@@ -103,7 +122,15 @@ def ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
             x += lens[i] * cos(absolute)
             y += lens[i] * sin(absolute)
         ex, ey = x, y
-        if hypot(tx - ex, ty - ey) <= tolerance:
+        error = hypot(tx - ex, ty - ey)
+        if error <= tolerance:
+            break
+        if used % STALL_SWEEPS == 0:
+            if used and not error < last - gain:
+                stalled = True
+                break
+            last = error
+        if used == iterations:
             break
         used += 1
         for i in joints:
@@ -137,4 +164,4 @@ def ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
                 s = sin(applied)
                 ex = px + c * vx - s * vy
                 ey = py + s * vx + c * vy
-    return a, used
+    return a, used, error, stalled

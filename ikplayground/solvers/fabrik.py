@@ -8,8 +8,9 @@ backward walk, on each bone's angle relative to its parent, so the angles this
 solver returns always satisfy them.
 
 A target beyond the chain's reach is handled as in the paper: the chain is laid
-straight toward it (then limited), which is already the best answer.
-Screen coordinates (y down), radians.
+straight toward it (then limited), which is already the best answer. Otherwise
+the passes stop early once the error stops improving (the stall rule of
+:class:`~.results.IKSolution`). Screen coordinates (y down), radians.
 """
 
 from __future__ import annotations
@@ -18,10 +19,13 @@ import math
 
 import numpy as np
 
-from ._validate import angles_list, lengths_list, limits_list, non_negative, point, positive_int, wrap
+from ._validate import (angles_list, chain_extent, lengths_list, limits_list, non_negative, point,
+                        positive_int, wrap)
 from .ccd import clamp_angle
 from .kinematics import chain_points
-from .results import IKSolution
+from .results import STALL_GAIN, STALL_SWEEPS, IKSolution, ik_status
+
+_INF = math.inf
 
 
 def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None) -> IKSolution:
@@ -38,7 +42,8 @@ def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
     target : array_like, shape (2,)
         Goal for the end effector, in pixels.
     iterations : int, optional
-        Most forward/backward passes (>= 1).
+        Most forward/backward passes (>= 1). Fewer run once the error stops
+        improving (``status`` "stalled"), so a large budget is safe.
     tolerance : float, optional
         Stop once the end effector is this close to the target, in pixels.
     limits : array_like, shape (n, 2), optional
@@ -48,10 +53,18 @@ def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
     Returns
     -------
     IKSolution
+        As :func:`solve_ccd`, with passes for sweeps.
+
+    Raises
+    ------
+    ValueError
+        As :func:`solve_ccd`.
     """
     rx, ry = point(root, "root")
     tx, ty = point(target, "target")
     lens = lengths_list(lengths)
+    reach = sum(lens)
+    chain_extent(rx, ry, reach)
     n = len(lens)
     a = angles_list(angles, n)
     lim = limits_list(limits, n)
@@ -59,22 +72,26 @@ def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
     tolerance = non_negative(tolerance, "tolerance")
     if lim is not None:
         a = [clamp_angle(v, lo, hi) for v, (lo, hi) in zip(a, lim)]
-    a, used, (ex, ey) = fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
-    return IKSolution(np.array(a), math.hypot(tx - ex, ty - ey), used)
+    a, used, (ex, ey), stalled = fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
+    error = math.hypot(tx - ex, ty - ey)
+    status = ik_status(error, tolerance, math.hypot(tx - rx, ty - ry), reach, stalled)
+    return IKSolution(np.array(a), error, used, error <= tolerance, status)
 
 
 def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
     """Run up to ``iterations`` FABRIK passes on plain floats.
 
-    Returns ``(angles, passes used, end effector)``; the end effector is where
-    the final walk put the tip, which is the forward kinematics of the angles
-    (to rounding: the walks place each joint exactly one bone length on).
+    Returns ``(angles, passes used, end effector, stalled)``; the end effector
+    is where the final walk put the tip, which is the forward kinematics of the
+    angles (to rounding: the walks place each joint exactly one bone length
+    on); ``stalled`` tells whether the stall rule (:class:`~.results.IKSolution`)
+    or the one straight pass toward an unreachable target ended the passes.
 
     ``a`` is updated in place and returned. Without limits the passes work on
     positions alone and the angles are read back once at the end; with limits
     the backward walk works in angles so it can clamp each joint.
     """
-    atan2, cos, sin, hypot = math.atan2, math.cos, math.sin, math.hypot
+    atan2, cos, sin, hypot, inf = math.atan2, math.cos, math.sin, math.hypot, _INF
     n = len(lens)
     pts = chain_points(rx, ry, a, lens)
     xs = [p[0] for p in pts]
@@ -88,8 +105,22 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
         ux, uy = 1.0, 0.0
     inward = range(n - 1, -1, -1)
     used = 0
-    for _ in range(iterations):
-        if hypot(tx - xs[n], ty - ys[n]) <= tolerance:
+    gain = STALL_GAIN * reach
+    last = inf
+    stalled = False
+    while True:
+        error = hypot(tx - xs[n], ty - ys[n])
+        if error <= tolerance:
+            break
+        if used % STALL_SWEEPS == 0:
+            if used and not error < last - gain:
+                stalled = True
+                break
+            last = error
+        if used and unreachable:  # the straight pass is the answer
+            stalled = True
+            break
+        if used == iterations:
             break
         used += 1
         if unreachable:
@@ -110,6 +141,10 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
                 d = hypot(dx, dy)
                 if d > 0.0:
                     k = lens[i] / d
+                    if k == inf:  # d tiny against the bone: scale the other way round
+                        k = lens[i]
+                        dx /= d
+                        dy /= d
                     x += dx * k
                     y += dy * k
                 else:  # joint on its child: step back toward the root's side
@@ -128,6 +163,10 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
                 d = hypot(dx, dy)
                 if d > 0.0:
                     k = lens[i] / d
+                    if k == inf:
+                        k = lens[i]
+                        dx /= d
+                        dy /= d
                     x += dx * k
                     y += dy * k
                 else:
@@ -148,12 +187,10 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
                 y += lens[i] * sin(parent)
                 xs[i + 1] = x
                 ys[i + 1] = y
-        if unreachable:
-            break
     if used and lim is None:
         parent = 0.0
         for i in range(n):
             absolute = atan2(ys[i + 1] - ys[i], xs[i + 1] - xs[i])
             a[i] = wrap(absolute - parent)
             parent = absolute
-    return a, used, (xs[n], ys[n])
+    return a, used, (xs[n], ys[n]), stalled

@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ._validate import float_array, lengths_list, point
+from ._validate import chain_extent, float_array, lengths_list, point
 
 
 def forward_kinematics(root, angles, lengths) -> np.ndarray:
@@ -31,13 +31,24 @@ def forward_kinematics(root, angles, lengths) -> np.ndarray:
     -------
     ndarray, shape (n + 1, 2)
         ``[0]`` is the root, ``[-1]`` the end effector.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument; also when the chain could reach past
+        ``+-1e300`` px (``lengths``) or the running sum of the angles
+        overflows (``angles``), where the positions would not be finite.
     """
     rx, ry = point(root, "root")
     lengths = lengths_list(lengths)
+    chain_extent(rx, ry, sum(lengths))
     angles = float_array(angles, "angles", ndim=1)
     if angles.shape[0] != len(lengths):
         raise ValueError(f"angles: expected {len(lengths)} angles (one per bone), got {angles.shape[0]}")
-    return np.array(chain_points(rx, ry, angles.tolist(), lengths))
+    angles = angles.tolist()
+    if not math.isfinite(sum(map(abs, angles))):
+        raise ValueError("angles: too large: their running sum (each bone's absolute angle) overflows")
+    return np.array(chain_points(rx, ry, angles, lengths))
 
 
 def chain_points(rx: float, ry: float, angles: list[float], lengths: list[float]) -> list[tuple[float, float]]:

@@ -35,8 +35,19 @@ class TwoBoneSolution(NamedTuple):
     reached: bool | np.ndarray
 
 
+# The stall rule shared by every CCD and FABRIK implementation (single-chain,
+# batched numpy, compiled): see IKSolution.
+STALL_SWEEPS = 8
+STALL_GAIN = 1e-9
+
+STATUSES = ("reached", "out of reach", "stalled", "iterations")
+
+
 class IKSolution(NamedTuple):
     """Result of an iterative solver (:func:`solve_ccd`, :func:`solve_fabrik`).
+
+    The first three fields are the original ones, in their original places;
+    ``reached`` and ``status`` were added after them.
 
     Attributes
     ----------
@@ -47,8 +58,47 @@ class IKSolution(NamedTuple):
         Distance in pixels from the end effector of ``angles`` to the target.
     iterations : int
         Sweeps (CCD) or forward/backward passes (FABRIK) actually run.
+    reached : bool
+        ``error <= tolerance``.
+    status : str
+        Why the solver stopped, the first that applies of:
+
+        ``"reached"``
+            ``error <= tolerance``.
+        ``"out of reach"``
+            The target lies farther from the root than the chain's total
+            length plus the tolerance, so no pose can reach it.
+        ``"stalled"``
+            The error stopped improving before ``iterations`` ran out: after
+            every ``STALL_SWEEPS`` (8) sweeps or passes, the error is compared
+            with the one ``STALL_SWEEPS`` sweeps before, and the solver stops
+            unless it dropped by more than ``STALL_GAIN`` (1e-9) times the
+            chain's total length (px). A chain pinned by its limits, or
+            converged as far as rounding allows, stops within 16 sweeps of
+            getting there, whatever ``iterations`` allows. (FABRIK also stops
+            after its one straight pass toward a target at or past full reach.)
+        ``"iterations"``
+            ``iterations`` ran out while the error was still improving.
+
+        Built by hand with only the first three fields, ``reached`` is False
+        and ``status`` is ``""`` (unknown).
     """
 
     angles: np.ndarray
     error: float
     iterations: int
+    reached: bool = False
+    status: str = ""
+
+
+def ik_status(error: float, tolerance: float, distance: float, reach: float, stalled: bool) -> str:
+    """The ``status`` of an :class:`IKSolution` (see there).
+
+    ``distance`` is root to target and ``reach`` the chain's total length, in
+    pixels; ``stalled`` tells whether the solver stopped by the stall rule.
+    """
+    if error <= tolerance:
+        return "reached"
+    if distance > reach + tolerance:
+        return "out of reach"
+    return "stalled" if stalled else "iterations"

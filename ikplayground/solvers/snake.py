@@ -13,10 +13,11 @@ With ``d_k = points[k+1] - points[k]`` (head toward tail), the bend at point k
 from __future__ import annotations
 
 import math
+from itertools import chain
 
 import numpy as np
 
-from ._validate import float_array, lengths_list, point
+from ._validate import BOUND, chain_extent, float_array, lengths_list, point
 
 
 def follow_snake(points, head, lengths, bend_limits) -> np.ndarray:
@@ -38,12 +39,21 @@ def follow_snake(points, head, lengths, bend_limits) -> np.ndarray:
     -------
     ndarray, shape (n + 1, 2)
         New node positions (a new array; ``points`` is left as it was).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: wrong shape, not real numbers (booleans, complex
+        numbers and strings are refused), non-finite, a length <= 0, a bad
+        range, or points (or the head plus the snake's length) past
+        ``+-1e300`` px.
     """
     pts = points_list(points)
     hx, hy = point(head, "head")
     lens = lengths_list(lengths)
     if len(lens) != len(pts) - 1:
         raise ValueError(f"lengths: expected {len(pts) - 1} lengths (one per segment), got {len(lens)}")
+    chain_extent(hx, hy, sum(lens))
     lo, hi = point(bend_limits, "bend_limits")
     if lo > hi:
         raise ValueError(f"bend_limits: lo > hi ({lo} > {hi})")
@@ -62,9 +72,11 @@ def points_list(value, name: str = "points") -> list[list[float]]:
     if len(pts) < 2 or len(pts[0]) != 2:
         shape = np.shape(value)
         raise ValueError(f"{name}: expected shape (n + 1, 2) with n >= 1, got {shape}")
-    total = sum(map(sum, pts))
-    if total - total != 0.0:
+    if not sum(map(abs, chain.from_iterable(pts))) <= BOUND:  # something non-finite or large: look closer
         float_array(value, name)  # names the first non-finite entry
+        largest = max(map(abs, chain.from_iterable(pts)))
+        if largest > BOUND:
+            raise ValueError(f"{name}: coordinates must lie within +-{BOUND:g} px, got {largest:g}")
     return pts
 
 

@@ -20,10 +20,11 @@ import math
 
 import numpy as np
 
-from ._validate import float_array, wrap, wrap_array
+from ._validate import BOUND, float_array, wrap, wrap_array
 from .results import TwoBoneSolution
 
-_NUMBER = (int, float)
+_NUMBER = (int, float, np.float64)  # plain numbers for the fast path (bool is none of them)
+_BOUND = BOUND
 _array = np.array
 _new_solution = tuple.__new__
 _atan2, _acos, _cos, _sin, _PI = math.atan2, math.acos, math.cos, math.sin, math.pi
@@ -50,13 +51,17 @@ def solve_two_bone(root, target, l1, l2, bend=1) -> TwoBoneSolution:
     -------
     TwoBoneSolution
         Scalars and ``(2,)`` positions for a single chain; ``(N,)`` and
-        ``(N, 2)`` when any argument carries a batch axis (broadcast).
+        ``(N, 2)`` when any argument carries a batch axis (broadcast). A batch
+        of ``N = 0`` chains gives empty arrays of those shapes (``reached``
+        of dtype bool, the rest float64).
 
     Raises
     ------
     ValueError
-        Naming the argument: wrong shape, non-finite values, a length <= 0,
-        or a bend other than +1/-1.
+        Naming the argument: wrong shape, not real numbers (booleans, complex
+        numbers and strings are refused; ``True`` is not a bend), non-finite
+        values, a length <= 0, a bend other than +1/-1, or a point or reach
+        (root plus ``l1 + l2``) past ``+-1e300`` px.
     """
     # Fast path: one chain given as plain numbers (the game-loop call). Anything
     # unusual (arrays of chains, bad values, lengths so small or large that the
@@ -66,25 +71,23 @@ def solve_two_bone(root, target, l1, l2, bend=1) -> TwoBoneSolution:
         tt = type(target)
         if (tr is tuple or tr is list) and len(root) == 2:
             rx, ry = root
-        elif tr is np.ndarray and root.shape == (2,):
+        elif tr is np.ndarray and root.shape == (2,) and root.dtype == np.float64:
             rx, ry = root.tolist()
         else:
-            rx = None
+            rx = ry = None
         if (tt is tuple or tt is list) and len(target) == 2:
             tx, ty = target
-        elif tt is np.ndarray and target.shape == (2,):
+        elif tt is np.ndarray and target.shape == (2,) and target.dtype == np.float64:
             tx, ty = target.tolist()
         else:
-            tx = None
-        if rx is not None and tx is not None and _SAFE_LO < l1 < _SAFE_HI and _SAFE_LO < l2 < _SAFE_HI:
-            try:
-                dx = tx - rx
-                dy = ty - ry
-                dist = math.hypot(dx, dy)
-            except TypeError:
-                dist = math.nan
-            if dist < math.inf:  # False for nan and inf: the batch path names the argument
-                return _solve_single(rx, ry, dx, dy, dist, float(l1), float(l2), 1.0 if bend == 1 else -1.0)
+            tx = ty = None
+        b = _BOUND
+        if (type(rx) in _NUMBER and type(ry) in _NUMBER and type(tx) in _NUMBER and type(ty) in _NUMBER
+                and -b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b  # (False for nan)
+                and _SAFE_LO < l1 < _SAFE_HI and _SAFE_LO < l2 < _SAFE_HI):
+            dx = tx - rx
+            dy = ty - ry
+            return _solve_single(rx, ry, dx, dy, math.hypot(dx, dy), float(l1), float(l2), 1.0 if bend == 1 else -1.0)
     return _solve_batch(root, target, l1, l2, bend)
 
 
@@ -143,6 +146,14 @@ def _solve_batch(root, target, l1, l2, bend) -> TwoBoneSolution:
             f"root, target, l1, l2, bend: batch sizes do not broadcast "
             f"({root.shape}, {target.shape}, {l1.shape}, {l2.shape}, {bend.shape})"
         ) from None
+    for arr, name in ((root, "root"), (target, "target")):
+        if np.max(np.abs(arr), initial=0.0) > _BOUND:
+            raise ValueError(f"{name}: coordinates must lie within +-{_BOUND:g} px, got {np.max(np.abs(arr)):g}")
+    # every point the chain can reach stays inside the bound (no sum or difference overflows)
+    extent = np.max(np.abs(root), axis=-1) + np.minimum(l1, _BOUND) + np.minimum(l2, _BOUND)
+    if np.max(extent, initial=0.0) > _BOUND:
+        name = "l1" if np.max(l1) >= np.max(l2) else "l2"
+        raise ValueError(f"{name}: the chain could reach past +-{_BOUND:g} px (root plus l1 + l2)")
     batched = len(n) == 1
     knee, end, theta1, theta2, reached = two_bone_arrays(
         np.broadcast_to(root, n + (2,)), np.broadcast_to(target, n + (2,)), l1, l2, bend
@@ -173,14 +184,16 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend):
     l2 = np.asarray(l2, dtype=float)
     lo = np.abs(l1 - l2)
     hi = l1 + l2
-    moderate = (np.max(np.abs(d), initial=0.0) < _SAFE_HI and min(np.min(l1), np.min(l2)) > _SAFE_LO
-                and np.max(hi) < _SAFE_HI)
+    inf = np.inf
+    moderate = (np.max(np.abs(d), initial=0.0) < _SAFE_HI
+                and min(np.min(l1, initial=inf), np.min(l2, initial=inf)) > _SAFE_LO
+                and np.max(hi, initial=0.0) < _SAFE_HI)
     dist = np.sqrt(dx * dx + dy * dy) if moderate else None
     if dist is None or np.min(dist, initial=1.0) < _SAFE_LO:  # squares may have under- or overflowed
         dist = np.hypot(dx, dy)
     reached = (dist >= lo) & (dist <= hi)
     r = np.minimum(np.maximum(dist, lo), hi)
-    if moderate and np.min(dist) > 0 and np.min(r) > 0:
+    if moderate and np.min(dist, initial=1.0) > 0 and np.min(r, initial=1.0) > 0:
         # The common case: squares cannot overflow or underflow and r > 0, so
         # the law of cosines needs no scaling and no zero-distance masks.
         a2 = l1 * l1

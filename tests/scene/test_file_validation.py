@@ -23,7 +23,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene import build, files
+from ikplayground.scene import build, capped_read, files, json_scan
 from ikplayground.scene.chain import MAX_BONES
 from ikplayground.scene.files import (
     MAX_FILE_BYTES,
@@ -33,6 +33,7 @@ from ikplayground.scene.files import (
 )
 from ikplayground.scene.scene import MAX_CHAINS
 
+MB = 1024 * 1024
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "scene-format.md"
 HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['
 
@@ -250,6 +251,12 @@ HOSTILE = [
      "chains[0].rate_limit: must be <= 180 (got 180.5)"),
     ("rate limit a string", text_with((["chains", 0, "rate_limit"], "off")),
      'chains[0].rate_limit: must be a number (got "off")'),
+    ("rate limit setting 0", text_with((["chains", 1, "rate_limit_setting"], 0)),
+     "chains[1].rate_limit_setting: must be > 0 (got 0)"),
+    ("rate limit setting negative", text_with((["chains", 1, "rate_limit_setting"], -3)),
+     "chains[1].rate_limit_setting: must be > 0 (got -3)"),
+    ("rate limit setting 181", text_with((["chains", 1, "rate_limit_setting"], 181)),
+     "chains[1].rate_limit_setting: must be <= 180 (got 181)"),
     ("iterations 0", text_with((["chains", 1, "iterations"], 0)),
      "chains[1].iterations: must be between 1 and 1000 (got 0)"),
     ("iterations 1.5", text_with((["chains", 1, "iterations"], 1.5)),
@@ -456,12 +463,12 @@ def reference_too_deep(text: str):
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 def test_the_fast_nesting_scan_agrees_with_a_plain_one(text, chunk):
     expected = reference_too_deep(text)
-    old = files._CHUNK
-    files._CHUNK = chunk  # scan in small chunks: the state carried across chunks is tested too
+    old = json_scan._CHUNK
+    json_scan._CHUNK = chunk  # scan in small chunks: the state carried across chunks is tested too
     try:
-        got = files._too_deep(text.encode())
+        got = json_scan.too_deep(text.encode())
     finally:
-        files._CHUNK = old
+        json_scan._CHUNK = old
     if isinstance(expected, tuple):
         assert got is None or got > expected[1]
     else:
@@ -469,22 +476,24 @@ def test_the_fast_nesting_scan_agrees_with_a_plain_one(text, chunk):
 
 
 # --- files on disk ------------------------------------------------------------------
-def test_a_file_over_20_mb_is_refused_by_its_size_without_being_read(tmp_path, monkeypatch):
+def test_a_file_over_the_size_limit_is_refused_by_its_size_without_being_read(tmp_path, monkeypatch):
     path = tmp_path / "scene.json"
-    with open(path, "wb") as fh:  # sparse: 21 MB that take no room
-        fh.truncate(21 * 1024 * 1024)
+    size = MAX_FILE_BYTES + MB  # sparse: takes no room
+    with open(path, "wb") as fh:
+        fh.truncate(size)
 
     def no_reading(*args):
         raise AssertionError("the file was read")
 
-    monkeypatch.setattr(files, "_read_at_most", no_reading)
+    monkeypatch.setattr(capped_read, "_read_at_most", no_reading)
     start = time.perf_counter()
     message = load_refused(path)
     assert time.perf_counter() - start < 0.5
-    assert message == "scene.json: 21.0 MB (22,020,096 bytes) is over the 20 MB limit for scene files"
+    assert message == (f"scene.json: {size // MB}.0 MB ({size:,} bytes) is over the {MAX_FILE_BYTES // MB} MB "
+                       "limit for scene files")
 
 
-def test_a_file_of_exactly_20_mb_is_read(tmp_path):
+def test_a_file_at_the_size_limit_is_read(tmp_path):
     text = text_with()
     path = tmp_path / "scene.json"
     path.write_bytes(text.encode() + b" " * (MAX_FILE_BYTES - len(text)))
@@ -503,7 +512,8 @@ def test_a_file_that_grows_while_it_is_read_is_cut_off(tmp_path, monkeypatch):
             self.st_mode, self.st_size = st.st_mode, 100
 
     monkeypatch.setattr(files.os, "fstat", lambda fd: Small(real_fstat(fd)))
-    assert load_refused(path) == "scene.json: more than 20,971,520 bytes is over the 20 MB limit for scene files"
+    assert load_refused(path) == (f"scene.json: more than {MAX_FILE_BYTES:,} bytes is over the "
+                                  f"{MAX_FILE_BYTES // MB} MB limit for scene files")
 
 
 def test_odd_paths_are_scene_file_errors(tmp_path, monkeypatch):
@@ -512,7 +522,7 @@ def test_odd_paths_are_scene_file_errors(tmp_path, monkeypatch):
     assert load_refused(tmp_path / "nowhere.json") == "nowhere.json: no such file"
     (tmp_path / "plain").write_text("{}", encoding="utf-8")
     assert load_refused(tmp_path / "plain" / "scene.json") == "scene.json: cannot read it (Not a directory)"
-    assert load_refused(str(tmp_path / "nul\0.json")).startswith("nul\0.json: cannot read it")
+    assert load_refused(str(tmp_path / "nul\0.json")).startswith("nul\\x00.json: cannot read it")
     if hasattr(os, "mkfifo"):  # a pipe with no writer must not hang the load
         os.mkfifo(tmp_path / "pipe.json")
         assert load_refused(tmp_path / "pipe.json") == "pipe.json: is not a regular file"
@@ -618,7 +628,7 @@ RAW_TOKENS = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400", "1e-400", "-0.0
 EDGE_NUMBERS = [0, -0.0, 1, -1, 2, 3, 64, 65, 180, -180, 180.0001, 1000, 1001, 1e6, 1e6 + 1, -1e6, 1e-300, 5e-324,
                 10**20, 2.5]
 KEYS = ["format", "version", "chains", "solver", "root", "lengths", "angles", "target", "mirror", "rate_limit",
-        "limits", "iterations", "tolerance", "points", "heading", "bend_limits", "max_speed", "turn_rate"]
+        "rate_limit_setting", "limits", "iterations", "tolerance", "points", "heading", "bend_limits", "max_speed", "turn_rate"]
 SOLVER_NAMES = ["two-bone", "ccd", "fabrik", "snake", "ikplayground-scene"]
 
 

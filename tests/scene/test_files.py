@@ -37,9 +37,11 @@ DESIGN_EXAMPLE = """
 """
 
 DOCUMENTED_KEYS = {
-    "two-bone": {"solver", "root", "lengths", "angles", "target", "mirror", "rate_limit"},
-    "ccd": {"solver", "root", "lengths", "angles", "target", "rate_limit", "limits", "iterations", "tolerance"},
-    "fabrik": {"solver", "root", "lengths", "angles", "target", "rate_limit", "limits", "iterations", "tolerance"},
+    "two-bone": {"solver", "root", "lengths", "angles", "target", "mirror", "rate_limit", "rate_limit_setting"},
+    "ccd": {"solver", "root", "lengths", "angles", "target", "rate_limit", "rate_limit_setting", "limits",
+            "iterations", "tolerance"},
+    "fabrik": {"solver", "root", "lengths", "angles", "target", "rate_limit", "rate_limit_setting", "limits",
+               "iterations", "tolerance"},
     "snake": {"solver", "points", "lengths", "heading", "bend_limits", "max_speed", "turn_rate"},
 }
 

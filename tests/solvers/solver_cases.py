@@ -90,6 +90,30 @@ def assert_lengths_kept(points, lengths, rel: float = 1e-9) -> None:
     assert np.all(ok), f"segment lengths {seg[~ok].tolist()} != {lengths[~ok].tolist()}"
 
 
+STATUSES = ("reached", "out of reach", "stalled", "iterations")
+
+
+def assert_reported(sol, chain, iterations: int, tolerance: float) -> None:
+    """``iterations``, ``reached`` and ``status`` of an IKSolution tell one story.
+
+    Within the budget; ``reached`` exactly when ``error <= tolerance``; "out of
+    reach" exactly when not reached and the target lies past the chain's reach
+    plus the tolerance; stopping before the budget only when reached, out of
+    reach or stalled; "iterations" only when the budget ran out.
+    """
+    assert isinstance(sol.iterations, int)
+    assert 0 <= sol.iterations <= iterations
+    assert sol.status in STATUSES
+    assert type(sol.reached) is bool and sol.reached == (sol.error <= tolerance)
+    assert (sol.status == "reached") == sol.reached
+    beyond = math.hypot(*(np.asarray(chain.target) - chain.root)) > chain.reach + tolerance
+    assert (sol.status == "out of reach") == (beyond and not sol.reached)
+    if sol.iterations < iterations:
+        assert sol.status != "iterations"
+    if sol.status == "iterations":
+        assert sol.iterations == iterations
+
+
 def assert_within_limits(angles, limits) -> None:
     """``lo <= angles[i] <= hi`` for every joint (exact: solvers clamp to the bounds)."""
     angles = np.asarray(angles, dtype=float)

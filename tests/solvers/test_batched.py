@@ -59,16 +59,44 @@ def test_iterative_batch_rows_equal_single_calls(solver, batch, limited, n, coun
     roots, angles, lengths, targets, iterations, tolerance, limits = random_group(rng, count, n, limited)
     # the compiled kernels take limits (full circles when free): give them some to run on
     lim = limits if limited or backend == "numba" else None
-    before = [x.copy() for x in (roots, angles, lengths, targets, limits)]
+    assert_rows_equal_single_calls(solver, batch, roots, angles, lengths, targets, iterations, tolerance, lim)
+
+
+def assert_rows_equal_single_calls(solver, batch, roots, angles, lengths, targets, iterations, tolerance, lim):
+    """Row k of the batched result is the single-chain call on row k (sweeps used exactly); returns the
+    single-chain solutions."""
+    before = [x.copy() for x in (roots, angles, lengths, targets)]
     a, error, used = batch(roots, angles, lengths, targets, iterations, tolerance, lim)
-    for x, y in zip(before, (roots, angles, lengths, targets, limits)):
+    for x, y in zip(before, (roots, angles, lengths, targets)):
         np.testing.assert_array_equal(x, y)  # inputs untouched
+    singles = []
     for k in range(len(roots)):
         one = solver(roots[k], angles[k], lengths[k], targets[k], iterations=int(iterations[k]),
                      tolerance=float(tolerance[k]), limits=None if lim is None else lim[k])
         assert gap(a[k], one.angles) < 1e-7, k
         assert error[k] == pytest.approx(one.error, abs=1e-6), k
         assert used[k] == one.iterations, k
+        singles.append(one)
+    return singles
+
+
+@pytest.mark.parametrize("solver, batch", [(solve_ccd, ccd_batch), (solve_fabrik, fabrik_batch)],
+                         ids=["ccd", "fabrik"])
+@pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
+@pytest.mark.parametrize("count", [3, 60], ids=["few", "many"])
+def test_batched_rows_stall_where_single_calls_do(solver, batch, limited, count, backend):
+    """With budgets of up to 400 sweeps many chains stop early unreached (stalled, or straight toward a
+    target out of reach); each stops after the same sweeps as alone."""
+    rng = np.random.default_rng(4242 + limited + count)
+    roots, angles, lengths, targets, _, tolerance, limits = random_group(rng, count, 4, limited)
+    iterations = rng.integers(1, 400, count)
+    # (not 0: whether an error lands on exactly 0.0 depends on how each path rounds)
+    tolerance[::2] = 1e-6
+    lim = limits if limited or backend == "numba" else None
+    singles = assert_rows_equal_single_calls(solver, batch, roots, angles, lengths, targets, iterations,
+                                             tolerance, lim)
+    if count > 3:
+        assert any(one.iterations < budget and not one.reached for one, budget in zip(singles, iterations))
 
 
 def test_two_bone_arrays_rows_equal_single_calls():

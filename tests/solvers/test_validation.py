@@ -398,6 +398,9 @@ DEGENERATE_CHAINS = [
     pytest.param((5.0, 5.0), [1.0], [40.0], (45.0, 5.0), id="one-bone-on-reach"),
     pytest.param((5.0, 5.0), [1.0], [40.0], (-995.0, 5.0), id="one-bone-beyond"),
     pytest.param((0.0, 0.0), [0.0, PI, PI], [20.0, 20.0, 20.0], (20.0, 0.0), id="zigzag-target-on-joint"),
+    # a joint a hair from its neighbour, against a bone the step length / distance overflows for
+    pytest.param((1e-310, 0.0), [0.0], [1.0], (0.0, 0.0), id="root-a-subnormal-from-target"),
+    pytest.param((0.0, 0.0), [0.0], [1e299], (1e-10, 0.0), id="huge-bone-target-near-root"),
 ]
 
 

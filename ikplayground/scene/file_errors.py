@@ -1,0 +1,58 @@
+"""The error a scene file is refused with, and how one-line messages show a file's name.
+
+Every message about a scene file starts with the file's name. A name may hold
+anything a file system allows, a newline or an escape sequence too, so
+:func:`shown_name` escapes what is not printable (as ``repr`` does) and
+shortens a very long name: the message stays one readable line.
+"""
+
+from __future__ import annotations
+
+import os
+
+SHOWN_NAME_MAX = 80  # characters of a name shown whole; a longer one is shortened in the middle
+
+
+class SceneFileError(Exception):
+    """A scene file that cannot be used; the message names the file and the place."""
+
+
+def _escaped(ch: str) -> str:
+    code = ord(ch)
+    if 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape): show the byte
+        return f"\\x{code - 0xDC00:02x}"
+    return ch if ch.isprintable() else repr(ch)[1:-1]
+
+
+def shown(text: str, shorten: bool = True) -> str:
+    r"""``text`` fit for a one-line message: control characters escaped, a long text shortened.
+
+    Parameters
+    ----------
+    text : str
+        A file name (or any text taken from outside).
+    shorten : bool
+        Whether a long text is shortened (a folder's path is shown whole).
+
+    Returns
+    -------
+    str
+        ``text`` with every character that is not printable written as
+        ``repr`` writes it (``\n``, ``\x1b``, ``\u202e``; a byte that was
+        not UTF-8 as ``\xff``), and, past ``SHOWN_NAME_MAX`` characters, its
+        start and end joined by ``...`` (if ``shorten``).
+    """
+    if not text.isprintable():
+        text = "".join(map(_escaped, text))
+    if shorten and len(text) > SHOWN_NAME_MAX:
+        text = f"{text[:48]}...{text[-24:]}"
+    return text
+
+
+def shown_name(path) -> str:
+    """The last part of ``path`` (the whole path if it has none) as :func:`shown` shows it."""
+    text = os.fspath(path)
+    if isinstance(text, bytes):
+        text = os.fsdecode(text)
+    name = os.path.basename(text.rstrip("/" + os.sep)) or text
+    return shown(name)

@@ -1,0 +1,80 @@
+"""Parts the batched solvers (:mod:`.batched`) share: joint limits over arrays, and the stall rule.
+
+No validation, as in :mod:`.batched`: float64 arrays of the documented
+shapes, radians, pixels (y down).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validate import wrap_array
+from .ccd import FULL_CIRCLE
+from .results import STALL_GAIN
+
+PI = np.pi
+
+
+def limit_angles(values: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
+    """Clamp relative angles to their limits, wrapping where a range is the full circle.
+
+    Parameters
+    ----------
+    values : ndarray, shape (N,) or (N, n)
+        Angles in radians.
+    limits : ndarray, shape (N, 2) or (N, n, 2), or None
+        ``(lo, hi)`` per angle; None means wrap only.
+    """
+    if limits is None:
+        return wrap_array(values)
+    lo = limits[..., 0]
+    hi = limits[..., 1]
+    clamped = np.minimum(np.maximum(values, lo), hi)
+    clamped = np.where((clamped <= -PI) & (hi >= PI), PI, clamped)
+    # a full circle wraps (kept inside a range a hair short of the circle)
+    return np.where(hi - lo >= FULL_CIRCLE, np.clip(wrap_array(values), lo, hi), clamped)
+
+
+def joint_modes(limits: np.ndarray | None, n: int) -> list[str]:
+    """How each joint of a group is limited: "wrap", "clamp" or "mixed".
+
+    "wrap": every chain's range at that joint is the full circle (the angle is
+    only wrapped); "clamp": no chain's is, and no range touches -pi or pi (a
+    plain clamp is exact); "mixed": anything else (:func:`limit_angles`).
+    Deciding this once per call lets the common cases skip the masks.
+    """
+    if limits is None:
+        return ["wrap"] * n
+    lo = limits[..., 0]
+    hi = limits[..., 1]
+    full = (hi - lo) >= FULL_CIRCLE
+    edge = (hi >= PI) | (lo <= -PI)
+    whole = (lo <= -PI) & (hi >= PI)  # exactly the circle: wrapping alone stays inside
+    return ["wrap" if whole[:, i].all() else "clamp" if not (full[:, i].any() or edge[:, i].any()) else "mixed"
+            for i in range(n)]
+
+
+def limit_joint(value: np.ndarray, mode: str, limits: np.ndarray | None, i: int) -> np.ndarray:
+    """Joint ``i``'s angles limited by ``limits[:, i]`` (shape (N, n, 2)) in ``mode``."""
+    if mode == "wrap":
+        return wrap_array(value)
+    if mode == "clamp":
+        return np.minimum(np.maximum(value, limits[:, i, 0]), limits[:, i, 1])
+    return limit_angles(value, limits[:, i])
+
+
+class Stall:
+    """The stall rule (:class:`~.results.IKSolution`) over a batch, checked every ``STALL_SWEEPS`` sweeps."""
+
+    def __init__(self, lengths: np.ndarray):
+        self.lengths = lengths
+        self.gain = None  # per chain, worked out at the first comparison
+        self.last = np.empty(len(lengths))
+
+    def check(self, sweep: int, rows: np.ndarray, err: np.ndarray, active: np.ndarray) -> None:
+        """At a checkpoint ``sweep``: clear ``active`` (in place) where the chains in ``rows`` stalled."""
+        if sweep:
+            if self.gain is None:
+                self.gain = STALL_GAIN * self.lengths.sum(axis=1)
+            active &= err < self.last[rows] - self.gain[rows]
+        self.last[rows] = err
