@@ -29,6 +29,22 @@ def positive_int(text: str) -> int:
     return value
 
 
+def scene_file_exists(path: Path) -> bool:
+    """Whether there is something at ``path`` to load: False only when nothing is there.
+
+    A path the system refuses to look up (a name too long, a NUL in it, a
+    loop of links) counts as there, so that loading it says what is wrong
+    in one line rather than the program starting with a file it can never save.
+    """
+    try:
+        os.stat(path)
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except (OSError, ValueError):
+        return True
+    return True
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="ikplayground",
@@ -63,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
 
     scene = None
     scene_path = Path(args.scene)
-    if scene_path.exists():
+    if scene_file_exists(scene_path):
         try:
             scene = files.load_scene(scene_path)
         except files.SceneFileError as e:
@@ -75,9 +91,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.stress:
         app.start_stress(args.stress)
     elif scene is None:
-        app.say(f"New scene: Ctrl+S will create {scene_path.name}")
+        app.say(f"New scene: Ctrl+S will create {files.shown_name(scene_path)}")
     else:
-        app.say(f"Loaded {len(scene.chains)} chains from {scene_path.name}")
+        app.say(f"Loaded {len(scene.chains)} chains from {files.shown_name(scene_path)}")
     app.run(max_frames=args.frames)
     if args.screenshot:
         app.save_screenshot(args.screenshot)

@@ -1,6 +1,6 @@
-"""The performance goals, measured: stress scenes, batched solvers, a plain loop, start-up.
+"""The performance goals, measured: stress scenes, batched solvers, a plain loop, start-up, scene files.
 
-    python scripts/bench.py [--quick] [--json PATH]
+    python scripts/bench.py [--quick] [--json PATH] [--files-baseline DIR]
 
 Prints a table and, with ``--json``, writes::
 
@@ -8,11 +8,15 @@ Prints a table and, with ``--json``, writes::
      "stress": [{"chains": 1000, "frame_ms": m, "step_ms": m, "render_ms": m, "rss_mb": m}, ...],
      "solvers": [{"solver": "ccd", "bones": 10, "batch": 10000, "per_s": r}, ...],
      "baseline": {"chains": 1000, "project_step_ms": m, "plain_loop_step_ms": m, "speedup": x},
-     "startup": {"first_frame_s": s, "imports_s": s, "ratio": x}}
+     "startup": {"first_frame_s": s, "imports_s": s, "ratio": x},
+     "files": [{"case": "...", "mb": m, "seconds": s, "peak_mb": m, "x_file": x, "outcome": "..."}, ...]}
 
 Every figure is a median of several runs. Each stress size runs in its own
 headless process (SDL's dummy video driver) so its resident memory is its
 own: the real App draws the scene (stage, panel, status line) every frame.
+The files section (scripts/bench_files.py) loads hard scene files, each in a
+process of its own; ``--files-baseline DIR`` loads them with another
+checkout's package too (the code before a change, say).
 ``--quick`` takes fewer samples and finishes in well under a minute.
 """
 
@@ -36,6 +40,7 @@ sys.path.insert(0, str(HERE))
 
 import numpy as np  # noqa: E402
 
+import bench_files  # noqa: E402
 import plain_reference as plain  # noqa: E402
 
 BONES = 10
@@ -314,6 +319,12 @@ def main(argv=None) -> int:
     parser.add_argument("--batches", type=parse_sizes, default=[1, 100, 1000, 10000], metavar="N,N",
                         help="solver batch sizes (default 1,100,1000,10000)")
     parser.add_argument("--baseline-chains", type=int, default=1000, metavar="N")
+    parser.add_argument("--file-mb", type=float, default=20.0, metavar="MB",
+                        help="size of the hostile scene files (default 20)")
+    parser.add_argument("--file-chains", type=int, default=20_000, metavar="N",
+                        help="chains of the valid scene files (default 20000)")
+    parser.add_argument("--files-baseline", metavar="DIR",
+                        help="also load the scene files with the package in DIR (before/after in one run)")
     parser.add_argument("--_stress", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--_frames", type=int, default=60, help=argparse.SUPPRESS)
     parser.add_argument("--_step-only", action="store_true", help=argparse.SUPPRESS)
@@ -330,6 +341,7 @@ def main(argv=None) -> int:
     report["solvers"] = bench_solvers(args.batches, seconds)
     report["baseline"] = bench_baseline(args.baseline_chains, 10 if args.quick else 40)
     report["startup"] = bench_startup(3 if args.quick else 7)
+    report["files"] = bench_files.bench_files(args.quick, args.file_mb, args.file_chains, args.files_baseline)
 
     m = report["machine"]
     print(f"machine: {m['cpu']} ({m['cores']} cores), Python {m['python']}, numpy {m['numpy']}, "
@@ -349,6 +361,8 @@ def main(argv=None) -> int:
           f"plain loop {b['plain_loop_step_ms']:.2f} ms, speed-up x{b['speedup']:.1f}")
     s = report["startup"]
     print(f"start-up: first frame {s['first_frame_s']:.2f} s, imports {s['imports_s']:.2f} s, ratio {s['ratio']:.2f}")
+    print("\nscene files (a fresh process each; peak: memory growth during the load)")
+    print(bench_files.table(report["files"]))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.json}")

@@ -41,6 +41,14 @@ CHAIN_CAP = 2000  # chains N may add (files and the stress test may hold more)
 DEFAULT_SCENE_PATH = "ikplayground-scene.json"
 
 
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file; False when it cannot even be looked up (a name too long, say)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 class App:
     """The playground window.
 
@@ -137,7 +145,11 @@ class App:
     def frame(self) -> None:
         dt = self.clock.tick(60) / 1000.0 if self.realtime else STEP
         self.time += dt
-        for event in pygame.event.get():
+        events = pygame.event.get()
+        last_resize = next((e for e in reversed(events) if e.type == pygame.VIDEORESIZE), None)
+        for event in events:
+            if event.type == pygame.VIDEORESIZE and event is not last_resize:
+                continue  # dragging a window edge sends many: lay out only the last (each costs a panel rebuild)
             self.handle_event(event)
         self.ui.update(dt)
         self.advance(dt)
@@ -368,22 +380,25 @@ class App:
             self.start_stress(count)
 
     def save(self, path=None) -> None:
+        """Save the scene to ``path`` (the scene file's path by default); every failure is one status line."""
         path = Path(path) if path else self.scene_path
+        name = files.shown_name(path)
         if self.stress_count:  # what shows is the scripted stress scene, not the user's
-            self.say(f"Not saved: the stress test is on, and {path.name} would get its {self.stress_count} "
+            self.say(f"Not saved: the stress test is on, and {name} would get its {self.stress_count} "
                      "scripted chains. Press \"Stop the stress test\" for your scene, then save.", error=True)
             return
         try:
             files.save_scene(self.scene, path)
-        except (OSError, ValueError) as e:  # ValueError: a number JSON cannot hold (nothing is written)
+        except (OSError, ValueError) as e:  # ValueError: a value the file could not load again (nothing is written)
             reason = getattr(e, "strerror", None) or e
-            self.say(f"Not saved: {path.name}: {reason}. Nothing was lost: the scene is still here"
-                     + (" and the file on disk is as it was" if path.is_file() else ""), error=True)
+            self.say(f"Not saved: {name}: {reason}. Nothing was lost: the scene is still here"
+                     + (" and the file on disk is as it was" if _is_file(path) else ""), error=True)
             return
         self.scene_path = path
-        self.say(f"Saved {len(self.scene.chains)} chains to {path.name}")
+        self.say(f"Saved {len(self.scene.chains)} chains to {name}")
 
     def load(self, path=None) -> None:
+        """Replace the scene with the file at ``path`` (the scene file's path by default), or say why not."""
         path = Path(path) if path else self.scene_path
         try:
             scene = files.load_scene(path, self.scene.stage)
@@ -396,7 +411,7 @@ class App:
         self.scene_path = path
         self.drag = None
         self.selected_changed()
-        self.say(f"Loaded {len(scene.chains)} chains from {path.name}")
+        self.say(f"Loaded {len(scene.chains)} chains from {files.shown_name(path)}")
 
     def apply(self, action: str, value) -> None:
         """Carry out a panel command on the selected chain or the scene."""

@@ -299,15 +299,30 @@ class PathEntry(UITextEntryLine):
                                  f"(Linux's PATH_MAX): {len(text) - len(fits):,} more characters were not added.")
                     text = fits
             if text:
-                super().set_text(before + text + after)  # one layout of the line, however much came
-                self.edit_position = lo + len(text)
-                self.select_range = [0, 0]
-                self.cursor_has_moved_recently = True
+                self._put(before + text + after, text, lo)
                 pygame.event.post(pygame.event.Event(pygame_gui.UI_TEXT_ENTRY_CHANGED, text=self.text,
                                                      ui_element=self,
                                                      ui_object_id=self.most_specific_combined_id))
         if words:
             self.notice(" ".join(words))
+
+    def _put(self, final: str, new: str, at: int) -> None:
+        """Make the text ``final`` by putting ``new`` in at ``at`` (for the selection, if any):
+        one insertion into the line's layout, as pygame_gui's own paste does, however much came."""
+        shape = self.drawable_shape
+        layout = shape.text_box_layout if shape is not None else None
+        self.text = final
+        if layout is not None:
+            if self.select_range[0] != self.select_range[1]:
+                layout.delete_selected_text()
+                shape.apply_active_text_changes()
+            shape.insert_text(new, at)
+        self.edit_position = at + len(new)
+        if layout is not None:
+            layout.set_cursor_position(self.edit_position)
+            shape.apply_active_text_changes()
+        self.select_range = [0, 0]
+        self.cursor_has_moved_recently = True
 
     def notice(self, text: str) -> None:
         pygame.event.post(pygame.event.Event(PATH_NOTICE, text=text, ui_element=self))

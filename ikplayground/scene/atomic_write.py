@@ -16,7 +16,7 @@ import secrets
 import stat
 from pathlib import Path
 
-from .file_errors import shown, shown_name
+from .file_errors import name_too_long, shown, shown_name
 
 TEMP_PREFIX = ".ikplayground-"  # temporary files: .ikplayground-XXXXXXXX.tmp (short, whatever the target's name)
 _NODE_KINDS = {stat.S_IFIFO: "a named pipe", stat.S_IFCHR: "a character device", stat.S_IFBLK: "a block device",
@@ -30,20 +30,10 @@ def _error(e: OSError, what: str) -> OSError:
     return OSError(e.errno, message) if e.errno is not None else OSError(message)
 
 
-def _name_max(folder: Path) -> int:
-    try:
-        return os.pathconf(folder if str(folder) else ".", "PC_NAME_MAX")
-    except (OSError, ValueError):
-        return 255
-
-
 def _bad_path(path: Path, e: OSError) -> OSError:
     """A clear error for a path the system refused to look up."""
     if e.errno == errno.ENAMETOOLONG:
-        size, most = len(os.fsencode(path.name)), _name_max(path.parent)
-        if size > most:
-            return OSError(e.errno, f"the file name is too long ({size} bytes; a name may have at most {most})")
-        return OSError(e.errno, f"the path is too long ({len(os.fsencode(str(path)))} bytes)")
+        return OSError(e.errno, name_too_long(path))
     if e.errno == errno.ELOOP:
         return OSError(e.errno, "is a symbolic link that leads round in a loop; it was left alone")
     return _error(e, "cannot use this path")

@@ -10,10 +10,11 @@ with the file's name.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 
-from .file_errors import SceneFileError
+from .file_errors import SceneFileError, name_too_long
 
 _MB = 1024 * 1024
 _READ_CHUNK = 1 << 20  # bytes asked for by one read
@@ -69,6 +70,8 @@ def read_capped(path, name: str, limit: int) -> bytes:
     except OSError as e:
         if os.path.isdir(path):
             raise SceneFileError(f"{name}: is a directory, not a scene file") from None
+        if e.errno == errno.ENAMETOOLONG:
+            raise SceneFileError(f"{name}: {name_too_long(path)}") from None
         raise SceneFileError(f"{name}: cannot read it ({e.strerror or e})") from None
     except ValueError as e:  # an embedded NUL byte in the name, say
         raise SceneFileError(f"{name}: cannot read it ({e})") from None

@@ -56,3 +56,18 @@ def shown_name(path) -> str:
         text = os.fsdecode(text)
     name = os.path.basename(text.rstrip("/" + os.sep)) or text
     return shown(name)
+
+
+def name_too_long(path) -> str:
+    """Why the system refused ``path`` as too long (ENAMETOOLONG), in plain words."""
+    text = os.fspath(path)
+    text = os.fsdecode(text) if isinstance(text, bytes) else text
+    folder, name = os.path.split(text.rstrip("/" + os.sep))
+    size = len(os.fsencode(name))
+    try:
+        most = os.pathconf(folder or ".", "PC_NAME_MAX")
+    except (OSError, ValueError):
+        most = 255
+    if size > most:
+        return f"the file name is too long ({size} bytes; a name may have at most {most})"
+    return f"the path is too long ({len(os.fsencode(text))} bytes)"

@@ -22,7 +22,8 @@ import numpy as np
 from . import build
 from .chain import MAX_BONES, SOLVERS, Chain
 from .file_errors import SceneFileError
-from .file_format import FORMAT, MAX_COORD, VERSION
+from .file_format import FORMAT, MAX_COORD, MAX_SNAKE_COORD, VERSION
+from .json_stream import Entries
 from .scene import MAX_CHAINS
 from .strict_json import BadNumber, first_bad_number
 
@@ -145,9 +146,11 @@ class Reader:
                 ok = (out >= lo) & (out <= hi)
                 if ok.all() and (not ordered or np.all(out[:, 0] <= out[:, 1])):
                     return out
-        check = self.pair if ordered else self.point
         for i, p in enumerate(items):  # name the first bad one
-            check(f"{where}[{i}]", p)
+            if ordered:
+                self.pair(f"{where}[{i}]", p)
+            else:
+                self.numbers(f"{where}[{i}]", p, 2, lo=lo, hi=hi)
         raise AssertionError("unreachable: a pair failed the fast check only")  # pragma: no cover
 
     def pair(self, where, value) -> tuple[float, float]:
@@ -210,7 +213,8 @@ class Reader:
 
     def snake(self, where: str, d: dict) -> tuple:
         self.require(where, d, ["points"])
-        points = self.pairs(f"{where}.points", d["points"], min_count=2, max_count=MAX_BONES + 1)
+        points = self.pairs(f"{where}.points", d["points"], min_count=2, max_count=MAX_BONES + 1,
+                            lo=-MAX_SNAKE_COORD, hi=MAX_SNAKE_COORD)
         n = len(points) - 1
         lengths = d.get("lengths")
         if lengths is not None:
@@ -254,10 +258,10 @@ class Reader:
                 chains[i] = self.built(f"chains[{i}]", make, *args, **kw)
                 specs[i] = (None, (), {})
         if snakes:
-            try:
-                made = build.make_snakes([specs[i][2] for i in snakes])
-            except (ValueError, TypeError, ArithmeticError, IndexError):
-                made = [self.built(f"chains[{i}]", build.make_snake, **specs[i][2]) for i in snakes]
+            kwargs = [specs[i][2] for i in snakes]
+            for i in snakes:
+                specs[i] = (None, (), {})
+            made = self.built("chains", build.make_snakes, kwargs, consume=True)
             for i, chain in zip(snakes, made):
                 chains[i] = chain
         return chains
@@ -291,17 +295,22 @@ class Reader:
 
         With ``consume``, each chain's entry in ``doc["chains"]`` is dropped
         (set to None) once it is checked, so that a large document's memory
-        goes as its chains are built.
+        goes as its chains are built. ``doc["chains"]`` may be
+        :class:`~ikplayground.scene.json_stream.Entries`: each chain is then
+        parsed only when it is checked (:class:`~ikplayground.scene.json_stream.Broken`
+        if it does not parse).
         """
         self.header(doc, bad_numbers)
         if "chains" not in doc:
             self.fail("", "missing field 'chains'")
-        chains = self.array("chains", doc["chains"])
+        chains = doc["chains"]  # a list, or Entries parsed as they are read
+        if not isinstance(chains, Entries):
+            self.array("chains", chains)
         if len(chains) > MAX_CHAINS:
             self.too_many_chains(len(chains))
         specs = []
         for i, d in enumerate(chains):
             specs.append(self.chain(f"chains[{i}]", d))
-            if consume:
+            if consume and not isinstance(chains, Entries):
                 chains[i] = None
         return self.build_all(specs) if build_chains else None

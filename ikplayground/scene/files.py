@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 
-from . import json_scan
+from . import json_scan, json_stream
 from .atomic_write import write_atomically
 from .capped_read import limit_text, read_capped, size_text
 from .file_errors import SceneFileError, shown, shown_name
@@ -43,7 +44,7 @@ from .file_format import (
 from .file_reader import Reader
 from .json_scan import MAX_DEPTH
 from .scene import MAX_CHAINS, Scene
-from .strict_json import MAX_INT_DIGITS, line_col, parse
+from .strict_json import MAX_INT_DIGITS, line_col, may_overflow, parse
 
 __all__ = [
     "BUDGETS", "FORMAT", "MAX_CHAIN_BYTES", "MAX_COORD", "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "VERSION",
@@ -51,49 +52,52 @@ __all__ = [
     "shown_name",
 ]
 _BOM = "\ufeff"
+_JSON_STARTS = [bytes([c]) for c in b'{["-0123456789tfnNI']
+_NOT_SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
 _HEAD_VALUE_BYTES = 4096  # a longer "format" or "version" is wrong whatever it holds
 
 
 class _Unread:
     """A top-level value too long to be worth parsing (shown as what it starts as)."""
 
-    def __init__(self, text: bytes):
-        start = text.lstrip()[:1]
-        self.text = {b"[": "a list", b"{": "an object", b'"': "a long string"}.get(start, "a long value")
+    def __init__(self, first: bytes):
+        self.text = {b"[": "a list", b"{": "an object", b'"': "a long string"}.get(first, "a long value")
 
     def shown(self) -> str:
         return self.text
 
 
 def _head_value(raw: bytes, start: int, end: int):
-    text = raw[start:end]
+    """The top-level value ``raw[start:end]``, parsed if it is short enough to be a format or a version."""
     if end - start > _HEAD_VALUE_BYTES:
-        return _Unread(text)
+        first = json_scan.first_non_space(raw, start, end)
+        return _Unread(raw[first:first + 1])
     try:
-        return json.loads(text)
+        return json.loads(raw[start:end])
     except ValueError:
-        return _Unread(text)
+        return _Unread(raw[start:end].strip()[:1])
 
 
-def _check_shape(raw: bytes, name: str, reader: Reader) -> None:
+def _check_shape(raw: bytes, reader: Reader) -> json_scan.Shape | None:
     """Refuse ``raw`` for its nesting or for holding more than any scene file may, before it is parsed.
 
     The counts come from :func:`~ikplayground.scene.json_scan.scan`. When a
     count is over its budget, the header and the number of chains are read
     from the raw bytes, so that the message is the one a parse would give
     (``chains: must have at most 20000 entries``), without the parse.
+    Returns the scan, or None for a file with too few brackets to need one.
     """
     brackets = raw.count(b"[") + raw.count(b"{")
     if (brackets <= MAX_DEPTH and brackets + raw.count(b",") <= BUDGETS["values"]
             and raw.count(b'"') // 2 <= BUDGETS["strings"]):
-        return
+        return None
     shape = json_scan.scan(raw)
     if shape.deep is not None:
         reader.fail(line_col(raw, shape.deep), f"JSON nested more than {MAX_DEPTH} levels deep; not a scene file")
     counts = {"lists": shape.lists, "objects": shape.objects, "strings": shape.strings, "values": shape.values}
     over = [(what, count) for what, count in counts.items() if count > BUDGETS[what]]
     if not over:
-        return
+        return shape
     members = json_scan.top_members(raw, shape)
     if members:
         reader.header({key: _head_value(raw, start, end) for key, start, end in members
@@ -107,14 +111,31 @@ def _check_shape(raw: bytes, name: str, reader: Reader) -> None:
                     "not a scene file")
 
 
-def _parse(text: str, raw: bytes, name: str, stage) -> Scene:
-    if not text.strip():
+def _chains(raw: bytes, text: str | None, name: str) -> list:
+    """The checked and built chains of the document ``raw`` (whose text is ``text``, decoded if None).
+
+    A document with enough brackets to be scanned and no number that could
+    be no finite float is read a chain at a time (:mod:`~ikplayground.scene.json_stream`);
+    anything else, or a chain whose text does not parse alone, is parsed whole.
+    """
+    first = _NOT_SPACE.search(raw)  # Unicode whitespace too (as str.strip): decode only when it may matter
+    if not first or (first.group() not in _JSON_STARTS and not raw.decode("utf-8", "surrogatepass").strip()):
         raise SceneFileError(f"{name}: the file is empty")
     reader = Reader(name)
-    _check_shape(raw, name, reader)
-    doc, bad_numbers = parse(text, raw, name)
-    chains = reader.document(doc, bad_numbers, consume=True)
-    del doc
+    shape = _check_shape(raw, reader)
+    if shape is not None and b"NaN" not in raw and b"Infinity" not in raw and not may_overflow(raw):
+        doc = json_stream.document(raw, shape)
+        if doc is not None:
+            try:
+                return reader.document(doc, consume=True)
+            except json_stream.Broken:
+                pass  # the whole-text parse below names the place
+    doc, bad_numbers = parse(raw.decode("utf-8", "surrogatepass") if text is None else text, raw, name)
+    return reader.document(doc, bad_numbers, consume=True)
+
+
+def _parse(raw: bytes, text: str | None, name: str, stage) -> Scene:
+    chains = _chains(raw, text, name)
     scene = Scene(stage)
     for i, c in enumerate(chains):
         c.colour = i % 8
@@ -127,7 +148,7 @@ def _parse(text: str, raw: bytes, name: str, stage) -> Scene:
 def parse_scene(text: str, name: str = "scene", stage=(980.0, 720.0)) -> Scene:
     """Build a scene from the text of a scene file (see :func:`load_scene`; ``name`` names it in messages)."""
     text = text.removeprefix(_BOM)  # a byte order mark, as some editors write: harmless
-    return _parse(text, text.encode("utf-8", "surrogatepass"), shown(name), stage)
+    return _parse(text.encode("utf-8", "surrogatepass"), text, shown(name), stage)
 
 
 def load_scene(path, stage=(980.0, 720.0)) -> Scene:
@@ -148,12 +169,10 @@ def load_scene(path, stage=(980.0, 720.0)) -> Scene:
         raise SceneFileError(f"{shown(repr(path))}: not a file name ({e})") from None
     data = read_capped(path, name, MAX_FILE_BYTES)
     try:
-        text = data.decode("utf-8")
+        data.decode("utf-8")  # only to check it: the text is decoded again if it has to be parsed whole
     except UnicodeDecodeError as e:
         raise SceneFileError(f"{name}: not UTF-8 text (bad byte at offset {e.start})") from None
-    if text.startswith(_BOM):
-        text, data = text[1:], data[len(_BOM.encode("utf-8")):]
-    return _parse(text, data, name, stage)
+    return _parse(data.removeprefix(_BOM.encode("utf-8")), None, name, stage)
 
 
 def save_scene(scene: Scene, path) -> None:

@@ -18,6 +18,7 @@ this scan agrees with it.
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 
@@ -32,6 +33,20 @@ for _byte, _cls in {"\\": _BACKSLASH, '"': _QUOTE, ",": _COMMA, ":": _COLON, "["
 _CHUNK = 1 << 20  # bytes scanned at a time (bounds the scan's memory)
 _WHITESPACE = b" \t\r\n"
 _KEY_WINDOW = 256  # bytes looked at for a top-level key (longer keys are not ones the format knows)
+_NOT_WHITESPACE = re.compile(rb"[^ \t\r\n]")
+
+
+def first_non_space(raw: bytes, start: int = 0, end: int | None = None) -> int:
+    """Offset of the first byte in ``raw[start:end]`` that is not JSON whitespace, -1 if none (no copy)."""
+    found = _NOT_WHITESPACE.search(raw, start, len(raw) if end is None else end)
+    return found.start() if found else -1
+
+
+def _last_non_space(raw: bytes, start: int, end: int) -> int:
+    i = end - 1
+    while i >= start and raw[i] in _WHITESPACE:
+        i -= 1
+    return i if i >= start else -1
 
 
 class Shape:
@@ -173,7 +188,8 @@ def _key_before(raw: bytes, colon: int) -> str | None:
 def top_members(raw: bytes, shape: Shape, limit: int = 100_000) -> list[tuple[str | None, int, int]]:
     """The first ``limit`` members of the top-level object: ``(key, start, end)``, the value being
     ``raw[start:end]`` (with the whitespace around it), in file order. Empty unless the text is an object."""
-    if not raw.lstrip(_WHITESPACE).startswith(b"{"):
+    first = first_non_space(raw)
+    if first < 0 or raw[first] != ord("{"):
         return []
     end = shape.end if shape.end is not None else len(raw)
     out = []
@@ -184,15 +200,41 @@ def top_members(raw: bytes, shape: Shape, limit: int = 100_000) -> list[tuple[st
     return out
 
 
+def _list_region(raw: bytes, start: int, end: int) -> tuple[int, int] | None:
+    """Offsets of the ``[`` that opens and the ``]`` that closes ``raw[start:end]``, None if it is no list."""
+    open_, close = first_non_space(raw, start, end), _last_non_space(raw, start, end)
+    if open_ < 0 or open_ == close or raw[open_] != ord("[") or raw[close] != ord("]"):
+        return None
+    return open_, close
+
+
+def _entry_commas(raw: bytes, open_: int, close: int):
+    """Per chunk, the offsets of the commas between the entries of the list ``raw[open_:close + 1]``."""
+    for pos, cls, outside, levels, _ in _chunks(raw, open_ + 1, close, depth=2):
+        yield pos[outside & (levels == 2) & (cls == _COMMA)]
+
+
 def entries(raw: bytes, start: int, end: int) -> int | None:
     """How many entries the list ``raw[start:end]`` (a top-level member's value) holds, or None if no list."""
-    text = raw[start:end].strip(_WHITESPACE)
-    if not text.startswith(b"["):
+    region = _list_region(raw, start, end)
+    if region is None:
         return None
-    begin = start + raw[start:end].index(b"[") + 1
-    commas = 0
-    for _pos, cls, outside, levels, _ in _chunks(raw, begin, end, depth=2):
-        commas += int(np.count_nonzero(outside & (levels == 2) & (cls == _COMMA)))
+    commas = sum(int(c.size) for c in _entry_commas(raw, *region))
     if commas:
         return commas + 1
-    return 0 if text[1:].lstrip(_WHITESPACE).startswith(b"]") else 1
+    return 0 if first_non_space(raw, region[0] + 1, region[1]) < 0 else 1
+
+
+def entry_spans(raw: bytes, start: int, end: int) -> np.ndarray | None:
+    """``(start, end)`` of each entry of the list ``raw[start:end]``, shape (n, 2), or None if it is no list.
+
+    An entry's bytes ``raw[start:end]`` include the whitespace around it.
+    """
+    region = _list_region(raw, start, end)
+    if region is None:
+        return None
+    open_, close = region
+    commas = np.concatenate([np.zeros(0, dtype=np.int64), *_entry_commas(raw, open_, close)])
+    if not commas.size and first_non_space(raw, open_ + 1, close) < 0:
+        return np.zeros((0, 2), dtype=np.int64)
+    return np.stack([np.concatenate([[open_ + 1], commas + 1]), np.concatenate([commas, [close]])], axis=1)

@@ -2,7 +2,11 @@
 
 Screen coordinates (pixels, y down), radians, relative joint angles: see
 docs/design.md in the repository. Every function validates its inputs and raises ``ValueError``
-naming the argument; none mutates its arguments.
+naming the argument; none mutates its arguments. Numbers are real numbers (``int``, ``float``,
+numpy reals, ``Decimal``, ``Fraction``; never ``bool``, complex or strings), and coordinates,
+with every point a chain can reach, lie within +-1e300 px, so every answer is finite.
+:func:`solve_ccd` and :func:`solve_fabrik` stop early once the error stops improving and say why
+they stopped in :attr:`IKSolution.status`.
 
 >>> from ikplayground.solvers import solve_two_bone
 >>> sol = solve_two_bone((0, 0), (150, 0), 100, 100)

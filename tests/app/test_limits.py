@@ -57,6 +57,25 @@ def test_a_paste_that_fits_goes_in_at_the_cursor_whole(app):
     assert entry.edit_position == len(entry.get_text())
 
 
+def test_gathered_typing_edits_like_typing(app):
+    entry = focus_box(app)
+    entry.set_text("ac.json")
+    for _ in range(6):
+        tap(app, pygame.K_LEFT)
+    type_chars("b")
+    frames(app)
+    assert entry.get_text() == "abc.json"
+    tap(app, pygame.K_a, pygame.KMOD_CTRL)  # select all, then type over it
+    type_chars("new")
+    frames(app)
+    assert entry.get_text() == "new"
+    tap(app, pygame.K_a, pygame.KMOD_CTRL)  # select all, then paste over it
+    paste(app, "pasted.json")
+    assert entry.get_text() == "pasted.json" and entry.edit_position == len("pasted.json")
+    tap(app, pygame.K_BACKSPACE)
+    assert entry.get_text() == "pasted.jso"
+
+
 def test_typing_stops_at_the_cap_and_says_so(app):
     entry = focus_box(app)
     entry.set_text("a" * (CAP - 5))
@@ -167,7 +186,7 @@ def test_a_scene_path_that_is_not_utf8_shows_and_saves_under_its_own_name(tmp_pa
         press_button(app, app.panel.save_button)
         frames(app, 2)
         assert os.path.exists(os.fsencode(path))
-        assert raw in app.message  # the message names it, and draws
+        assert "ene.json" in app.message  # the message names it, and draws
     finally:
         app.close()
 
@@ -228,3 +247,42 @@ def test_the_notice_event_is_a_panel_command(app):
     app.panel.path_entry.notice("hello")
     frames(app)
     assert app.message == "hello"
+
+
+class DeadSurface:
+    """What ``App.screen`` is after SDL failed to give a resized window a surface (a real X
+    window resized to 20000x20000): pygame frees the display surface under the App."""
+
+    def get_size(self):
+        raise pygame.error("Surface is not initialized")
+
+
+def test_a_resize_whose_surface_sdl_dropped_makes_a_new_one(app):
+    app.screen = DeadSurface()
+    post(pygame.VIDEORESIZE, size=(20000, 20000), w=20000, h=20000)
+    frames(app, 2)
+    w, h = app.screen.get_size()
+    assert w * h <= MAX_PIXELS and "capped" in app.message
+
+
+def test_many_resizes_in_one_frame_lay_out_once_for_the_last(app, monkeypatch):
+    """Dragging a window edge sends a resize per mouse move; each costs a panel rebuild,
+    so handling all of them would slow the frame and let still more pile up."""
+    rebuilds = []
+    real = app.panel.rebuild
+    monkeypatch.setattr(app.panel, "rebuild", lambda size: rebuilds.append(tuple(size)) or real(size))
+    for w in range(700, 1200, 50):
+        post(pygame.VIDEORESIZE, size=(w, 600), w=w, h=600)
+    frames(app)
+    assert rebuilds == [(1150, 600)]
+    assert app.screen.get_size() == (1150, 600)
+
+
+def test_a_long_error_wraps_only_the_lines_it_shows(app):  # app: fonts initialised
+    from ikplayground.app.overlay import Fonts, wrap_text
+
+    message = "Not saved: " + "p" * 10_000 + ": File name too long"
+    lines = wrap_text(message, Fonts().body, 400, max_lines=6)
+    assert len(lines) == 6
+    shown = "".join(lines).replace(" ", "")
+    assert shown == message.replace(" ", "")[:len(shown)]

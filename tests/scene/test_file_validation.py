@@ -602,24 +602,58 @@ def documented_messages():
 
 
 def test_the_documented_error_messages_are_the_real_ones(tmp_path):
-    one_change, whole_file = doc_blocks("text")
+    one_change, whole_file, saving = doc_blocks("text")
     assert one_change.splitlines() == documented_messages()
     path = tmp_path / "scene.json"
     got = []
     path.write_text("", encoding="utf-8")
     got.append(load_refused(path))
     with open(path, "wb") as fh:
-        fh.truncate(21 * 1024 * 1024)
+        fh.truncate(MAX_FILE_BYTES + MB)
     got.append(load_refused(path))
     path.write_text("[" * 100, encoding="utf-8")
     got.append(load_refused(path))
     path.write_text(HEAD + ",".join([TINY] * (MAX_CHAINS + 1)) + "]}", encoding="utf-8")
     got.append(load_refused(path))
+    path.write_text(HEAD + '], "x": [' + ",".join(["[]"] * 3_000_000) + "]}", encoding="utf-8")
+    got.append(load_refused(path))
     path.write_bytes(b'{"format": "ikp\xfflayground-scene"}')
     got.append(load_refused(path))
     path.unlink()
     got.append(load_refused(path))
+    os.mkfifo(tmp_path / "pipe.json")
+    got.append(load_refused(tmp_path / "pipe.json"))
     assert whole_file.splitlines() == got
+    assert saving.splitlines() == documented_save_messages(tmp_path)
+
+
+def documented_save_messages(tmp_path):
+    """The save messages of the doc's third example, as the playground words them (name: reason)."""
+    from ikplayground.scene.files import save_scene, shown_name
+    from ikplayground.scene.scene import Scene
+
+    far = Scene()
+    far.new_chain("ccd", (400.0, 600.0))
+    far.chains[0].fields["root"][0] = 2e6
+    (tmp_path / "loop.json").symlink_to("loop.json")
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "folder" / "scene.json").mkdir()
+    cases = [(far, tmp_path / "scene.json"), (Scene(), tmp_path / "pipe.json"), (Scene(), tmp_path / "loop.json"),
+             (Scene(), tmp_path / "folder" / "scene.json")]
+    out = []
+    for scene, path in cases:
+        with pytest.raises((OSError, ValueError)) as info:
+            save_scene(scene, path)
+        out.append(f"{shown_name(path)}: {getattr(info.value, 'strerror', None) or info.value}")
+    return out
+
+
+def test_the_documented_limits_are_the_real_ones():
+    text = DOC_PATH.read_text(encoding="utf-8")
+    assert f"**{MAX_FILE_BYTES // MB} MB** ({MAX_FILE_BYTES:,} bytes)" in text
+    assert f"{files.MAX_CHAIN_BYTES:,} bytes)" in text
+    for what, most in files.BUDGETS.items():
+        assert f"**{most:,} {what}**" in text, what
 
 
 # --- random damage --------------------------------------------------------------------

@@ -15,12 +15,12 @@ def test_quick_json_has_every_section(tmp_path):
     out = tmp_path / "bench.json"
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "--quick", "--json", str(out), "--stress-sizes", "8,12",
-         "--batches", "1,9", "--baseline-chains", "8"],
+         "--batches", "1,9", "--baseline-chains", "8", "--file-mb", "0.2", "--file-chains", "30"],
         capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
-    assert set(report) == {"machine", "date", "stress", "solvers", "baseline", "startup"}
+    assert set(report) == {"machine", "date", "stress", "solvers", "baseline", "startup", "files"}
     assert report["machine"]["cores"] >= 1
     assert [s["chains"] for s in report["stress"]] == [8, 12]
     for s in report["stress"]:
@@ -34,3 +34,8 @@ def test_quick_json_has_every_section(tmp_path):
     s = report["startup"]
     assert s["first_frame_s"] > 0 and s["imports_s"] > 0 and s["ratio"] == s["first_frame_s"] / s["imports_s"]
     assert "baseline, 8 chains" in done.stdout
+    outcomes = [f["outcome"] for f in report["files"]]
+    assert len(outcomes) == 5 and all(f["seconds"] > 0 and f["mb"] > 0 and f["peak_mb"] >= 0 for f in report["files"])
+    assert outcomes[1] == "refused: chains: must have at most 20000 entries (got 66666)"
+    assert outcomes[2:] == ["loaded 30 chains"] * 3
+    assert "hand-made snakes" in done.stdout
