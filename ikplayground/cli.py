@@ -16,6 +16,10 @@ def parse_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"--size: expected WxH such as 1280x720, got {text!r}") from None
     if w < 1 or h < 1:
         raise argparse.ArgumentTypeError(f"--size: width and height must be positive, got {text!r}")
+    from ikplayground.app.limits import capped_size, size_limit_text  # plain Python, no pygame
+
+    if capped_size((w, h)) != (w, h):
+        raise argparse.ArgumentTypeError(f"--size: {text} is too big: the window may be {size_limit_text()}")
     return w, h
 
 

@@ -27,6 +27,7 @@ from pygame_gui.elements import (
 
 from ikplayground.scene.chain import MAX_BONES, SOLVER_LABELS, SOLVERS, Chain
 
+from . import keymap
 from .glyphs import REPLACEMENT, undrawable
 from .limits import PATH_MAX_BYTES
 
@@ -542,6 +543,12 @@ class Panel:
         if t == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 1:
             self.toggle_by_label(event.pos)
             return None
+        if t == pygame.KEYDOWN and self.typing() and event.mod & pygame.KMOD_CTRL:
+            # Ctrl+S / Ctrl+O while typing a path act on the path as typed
+            action = keymap.action_for(event.key, event.mod)
+            if action in ("save", "load"):
+                self.path_entry.unfocus()
+                return action, self.path_entry.get_text()
         el = getattr(event, "ui_element", None)
         if el is None:
             return None
@@ -584,7 +591,9 @@ class Panel:
             if el is self.load_button:
                 return "load", self.path_entry.get_text()
         elif t == pygame_gui.UI_TEXT_ENTRY_FINISHED and el is self.path_entry:
+            self.path_entry.unfocus()  # Enter ends typing: the keys go back to the scene
             return "scene_path", self.path_entry.get_text()
+
         elif t == PATH_NOTICE and el is self.path_entry:
             return "notice", event.text
         return None

@@ -2,7 +2,8 @@
 
 A conversion keeps the chain where it is on screen: the new chain's joints are
 laid along the old chain's polyline (same anchor, same tip side, same total
-reach) and its angles are read back from those points.
+reach) and its angles are read back from those points. Many chains at once
+(a scene file's): :mod:`~ikplayground.scene.build_batch`, re-exported here.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from ikplayground.solvers._validate import wrap_array
 from ikplayground.solvers.batched import snake_batch
 from ikplayground.solvers.kinematics import chain_points_batch
 
+from .build_batch import make_ik_chains, make_snakes, snakes_are_sound  # noqa: F401 (many at once, re-exported)
 from .chain import (
     DEFAULT_JOINT_LIMIT_DEG,
     DEFAULT_RATE_DEG,
@@ -145,106 +147,6 @@ def snake_is_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndar
     ang = np.arctan2(d[:, 1], d[:, 0])
     bend = (np.diff(ang) + math.pi) % (2 * math.pi) - math.pi
     return bool(np.all(bend >= bend_limits[0] - tol) and np.all(bend <= bend_limits[1] + tol))
-
-
-def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray,
-                     tol: float = 1e-9) -> np.ndarray:
-    """:func:`snake_is_sound` for a group of snakes of one node count at once.
-
-    Parameters
-    ----------
-    points : ndarray, shape (N, n + 1, 2)
-    lengths : ndarray, shape (N, n)
-    bend_limits : ndarray, shape (N, 2)
-
-    Returns
-    -------
-    ndarray of bool, shape (N,)
-    """
-    d = np.diff(points, axis=1)
-    seg = np.hypot(d[..., 0], d[..., 1])
-    ok = np.all(np.abs(seg - lengths) <= tol * lengths, axis=1)
-    ang = np.arctan2(d[..., 1], d[..., 0])
-    bend = (np.diff(ang, axis=1) + math.pi) % (2 * math.pi) - math.pi
-    ok &= np.all(bend >= bend_limits[:, :1] - tol, axis=1)
-    ok &= np.all(bend <= bend_limits[:, 1:] + tol, axis=1)
-    return ok
-
-
-_SNAKE_BATCH = 4096  # snakes laid out by one call
-_SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "colour", "bend_limits")
-
-
-def make_snakes(snakes: list[dict], consume: bool = False) -> list[Chain]:
-    """Many snakes at once: the chain :func:`make_snake` makes from each dict of its keyword arguments.
-
-    The snakes come out as ``make_snake(**kw)`` would make them one by one,
-    but the fields are filled, the nodes checked (:func:`snakes_are_sound`)
-    and the unsound snakes laid out again after their heads with one numpy
-    call per group of snakes with the same node count (up to ``_SNAKE_BATCH``
-    at a time), not one per snake: a file of 20,000 hand-made snakes loads in
-    a fraction of the time.
-
-    Parameters
-    ----------
-    snakes : list of dict
-        Keyword arguments of :func:`make_snake` (``points`` required).
-    consume : bool
-        Set each entry of ``snakes`` to None once it is read, so that a
-        large batch's arguments are let go as its fields fill.
-
-    Returns
-    -------
-    list of Chain
-        In the order of ``snakes``. Their fields are views into arrays shared
-        by their group (as a scene's groups keep them).
-    """
-    out: list[Chain | None] = [None] * len(snakes)
-    groups: dict[int, list[int]] = {}
-    for i, kw in enumerate(snakes):
-        groups.setdefault(len(kw["points"]), []).append(i)
-    extras: list[tuple | None] = [None] * len(snakes)  # colour and settings, once the arguments are let go
-    for nodes, members in groups.items():
-        f = {name: np.zeros((len(members),) + shape) for name, shape in field_shapes("snake", nodes - 1).items()}
-        derived = []  # rows whose lengths come from their points
-        for row, i in enumerate(members):
-            kw = snakes[i]
-            pts = f["points"][row]
-            pts[:] = np.asarray(kw["points"], dtype=float)
-            if kw.get("lengths") is None:
-                derived.append(row)
-            else:
-                f["lengths"][row] = kw["lengths"]
-            heading = kw.get("heading")
-            if heading is None:
-                d = pts[0] - pts[1]
-                heading = math.atan2(d[1], d[0]) if (d[0] or d[1]) else 0.0
-            f["heading"][row, 0] = heading
-            bend_limits = kw.get("bend_limits")
-            if bend_limits is None:
-                r = math.radians(kw.get("bend_deg", SNAKE_BEND_DEG))
-                bend_limits = (-r, r)
-            f["bend_limits"][row] = bend_limits
-            f["max_speed"][row, 0] = kw.get("max_speed", SNAKE_MAX_SPEED)
-            f["turn_rate"][row, 0] = math.radians(kw.get("turn_deg", SNAKE_TURN_DEG))
-            extras[i] = (kw.get("colour", 0), {k: v for k, v in kw.items() if k not in _SNAKE_ARGS})
-            if consume:
-                snakes[i] = None
-        for start in range(0, len(derived), _SNAKE_BATCH):  # batches bound the temporary arrays
-            rows = derived[start:start + _SNAKE_BATCH]
-            f["lengths"][rows] = np.linalg.norm(np.diff(f["points"][rows], axis=1), axis=2)
-        for start in range(0, len(members), _SNAKE_BATCH):
-            part = slice(start, start + _SNAKE_BATCH)
-            rows = start + np.flatnonzero(~snakes_are_sound(f["points"][part], f["lengths"][part],
-                                                            f["bend_limits"][part]))
-            if rows.size:
-                pts, lim = f["points"][rows], f["bend_limits"][rows]
-                f["points"][rows] = snake_batch(pts, pts[:, 0], f["lengths"][rows], lim[:, 0], lim[:, 1])
-        for row, i in enumerate(members):
-            colour, settings = extras[i]
-            extras[i] = None
-            out[i] = Chain("snake", {name: arr[row] for name, arr in f.items()}, colour=colour, **settings)
-    return out
 
 
 def straight_snake(head, heading, nodes=10, segment=SNAKE_SEGMENT, **kw) -> Chain:

@@ -53,13 +53,14 @@ def _rounded(a, nd: int = 3) -> list:
     return np.where(np.abs(a) < 1e15, np.round(a, nd), a).tolist()  # larger: nothing to round (and no overflow)
 
 
-def _positive(a, nd: int = 3) -> list[float]:
+def _positive(a, nd: int = 3) -> list:
     """:func:`_rounded`, but a positive number never rounds to 0 (like :func:`_pos`)."""
     a = np.asarray(a, dtype=float)
-    out = _rounded(a, nd)
-    for i in np.flatnonzero((np.round(a, nd) <= 0) & (a > 0)).tolist():
-        out[i] = _pos(a[i], nd)
-    return out
+    out = np.where(np.abs(a) < 1e15, np.round(a, nd), a)
+    lost = (out <= 0) & (a > 0)
+    if lost.any():
+        out[lost] = [float(f"{x:.4g}") for x in a[lost].tolist()]
+    return out.tolist()
 
 
 def _deg(a) -> list:
@@ -68,40 +69,49 @@ def _deg(a) -> list:
 
 def chain_to_dict(c: Chain) -> dict:
     """The chain as the file holds it: plain numbers, degrees, every field of its kind."""
-    f = c.fields
-    if c.is_snake:
-        return {
-            "solver": "snake",
+    return chains_to_dicts([c])[0]
+
+
+def chains_to_dicts(chains: list[Chain]) -> list[dict]:
+    """:func:`chain_to_dict` of each chain, in order, with one numpy pass per field of a group of
+    chains of one solver and bone count (a scene of 20,000 chains saves in a fraction of the time)."""
+    out: list[dict | None] = [None] * len(chains)
+    groups: dict[tuple, list[int]] = {}
+    for i, c in enumerate(chains):
+        groups.setdefault(c.group_key, []).append(i)
+    for (kind, _), members in groups.items():
+        cs = [chains[i] for i in members]
+        def field(name, cs=cs):
+            return np.array([c.fields[name] for c in cs])
+        if kind == "snake":
             # unrounded: a snake's nodes must sit exactly one length apart and
             # inside the bend range, which rounding would break
-            "points": f["points"].tolist(),
-            "lengths": f["lengths"].tolist(),
-            "heading": _r(math.degrees(f["heading"][0]), 4),
-            "bend_limits": [math.degrees(v) for v in f["bend_limits"].tolist()],  # unrounded, as the points
-            "max_speed": _r(f["max_speed"][0]),
-            "turn_rate": _r(math.degrees(f["turn_rate"][0]), 4),
-        }
-    out = {
-        "solver": c.kind,
-        "root": _rounded(f["root"]),
-        "lengths": _positive(f["lengths"]),
-        "angles": _deg(f["angles"]),
-        "target": _rounded(f["target"]),
-        "rate_limit": None if c.rate_limit is None else _pos(c.rate_limit, 4),
-        "rate_limit_setting": _pos(c.rate_deg, 4),  # what turning an off limit on restores
-    }
-    if c.kind == "two-bone":
-        out["mirror"] = c.mirror
-    else:
-        out["limits"] = _deg(f["limits"])
-        out["iterations"] = c.iterations
-        out["tolerance"] = _r(c.tolerance, 4)
+            columns = {"points": field("points").tolist(), "lengths": field("lengths").tolist(),
+                       "bend_limits": np.degrees(field("bend_limits")).tolist()}  # unrounded, as the points
+            for i, c, points, lengths, bend in zip(members, cs, *columns.values()):
+                f = c.fields
+                out[i] = {"solver": "snake", "points": points, "lengths": lengths,
+                          "heading": _r(math.degrees(f["heading"][0]), 4), "bend_limits": bend,
+                          "max_speed": _r(f["max_speed"][0]), "turn_rate": _r(math.degrees(f["turn_rate"][0]), 4)}
+            continue
+        columns = {"root": _rounded(field("root")), "lengths": _positive(field("lengths")),
+                   "angles": _deg(field("angles")), "target": _rounded(field("target"))}
+        limits = _deg(field("limits")) if kind != "two-bone" else [None] * len(cs)
+        for i, c, root, lengths, angles, target, lim in zip(members, cs, *columns.values(), limits):
+            d = {"solver": kind, "root": root, "lengths": lengths, "angles": angles, "target": target,
+                 "rate_limit": None if c.rate_limit is None else _pos(c.rate_limit, 4),
+                 "rate_limit_setting": _pos(c.rate_deg, 4)}  # what turning an off limit on restores
+            if kind == "two-bone":
+                d["mirror"] = c.mirror
+            else:
+                d.update(limits=lim, iterations=c.iterations, tolerance=_r(c.tolerance, 4))
+            out[i] = d
     return out
 
 
 def scene_to_dict(scene: Scene) -> dict:
     """The whole file as a dict: the header and every chain (:func:`chain_to_dict`)."""
-    return {"format": FORMAT, "version": VERSION, "chains": [chain_to_dict(c) for c in scene.chains]}
+    return {"format": FORMAT, "version": VERSION, "chains": chains_to_dicts(scene.chains)}
 
 
 def chain_line(d: dict) -> str:

@@ -5,8 +5,8 @@ stops at the first problem with a message that names the file and the place
 (``scene.json: chains[2].lengths[1]: must be > 0 (got -5)``). A list of
 numbers is checked with one numpy pass; only when that pass finds a problem
 are its items looked at one by one, to name the first bad one. Chains are
-built only once every chain has passed, snakes in batches
-(:func:`~ikplayground.scene.build.make_snakes`). With ``build_chains=False``
+built only once every chain has passed, in batches of one solver and bone
+count (:mod:`~ikplayground.scene.build_batch`). With ``build_chains=False``
 the reader only checks: the writer uses that to prove a file will load again
 before it writes it.
 """
@@ -23,11 +23,13 @@ from . import build
 from .chain import MAX_BONES, SOLVERS, Chain
 from .file_errors import SceneFileError
 from .file_format import FORMAT, MAX_COORD, MAX_SNAKE_COORD, VERSION
-from .json_stream import Entries
+from .group_check import check_chains
+from .json_stream import Broken, Entries
 from .scene import MAX_CHAINS
 from .strict_json import BadNumber, first_bad_number
 
 _NUMBER_TYPES = {float, int}
+_CHECK_BATCH = 2048  # chains parsed, then checked together (bounds the parsed chains held at once)
 
 
 def _show(value) -> str:
@@ -247,22 +249,24 @@ class Reader:
             self.fail(where, f"cannot be built ({type(e).__name__}: {e})")
 
     def build_all(self, specs: list[tuple]) -> list[Chain]:
-        """The chains of checked ``specs`` (from :meth:`chain`), snakes in batches, in order.
+        """The chains of checked ``specs`` (from :meth:`chain`) in order, built in batches
+        (:func:`~ikplayground.scene.build.make_ik_chains`, :func:`~ikplayground.scene.build.make_snakes`).
 
         ``specs`` is emptied as the chains are built (what is built no longer needs its spec).
         """
         chains: list[Chain | None] = [None] * len(specs)
-        snakes = [i for i, (make, _, _) in enumerate(specs) if make is build.make_snake]
-        for i, (make, args, kw) in enumerate(specs):
-            if make is not build.make_snake:
-                chains[i] = self.built(f"chains[{i}]", make, *args, **kw)
+        for make, batch in ((build.make_ik_chain, build.make_ik_chains), (build.make_snake, build.make_snakes)):
+            members = [i for i, (m, _, _) in enumerate(specs) if m is make]
+            if not members:
+                continue
+            kwargs = []
+            for i in members:
+                _, args, kw = specs[i]
+                if args:  # make_ik_chain's positional arguments, by name
+                    kw = dict(zip(("kind", "root", "angles", "lengths", "target"), args), **kw)
+                kwargs.append(kw)
                 specs[i] = (None, (), {})
-        if snakes:
-            kwargs = [specs[i][2] for i in snakes]
-            for i in snakes:
-                specs[i] = (None, (), {})
-            made = self.built("chains", build.make_snakes, kwargs, consume=True)
-            for i, chain in zip(snakes, made):
+            for i, chain in zip(members, self.built("chains", batch, kwargs, consume=True)):
                 chains[i] = chain
         return chains
 
@@ -308,9 +312,26 @@ class Reader:
             self.array("chains", chains)
         if len(chains) > MAX_CHAINS:
             self.too_many_chains(len(chains))
-        specs = []
-        for i, d in enumerate(chains):
-            specs.append(self.chain(f"chains[{i}]", d))
+        specs: list[tuple] = []
+        batch: list = []
+        entries = iter(chains)
+        while True:  # a batch at a time: the parsed batch is let go as its specs are made
+            try:
+                batch.extend(itertools.islice(entries, _CHECK_BATCH - len(batch)))
+            except Broken:  # check what came before the entry that does not parse, then give up
+                self.checked(specs, batch)
+                raise
+            if not batch:
+                break
+            start = len(specs)
+            self.checked(specs, batch)
+            batch.clear()
             if consume and not isinstance(chains, Entries):
-                chains[i] = None
+                chains[start:len(specs)] = [None] * (len(specs) - start)
         return self.build_all(specs) if build_chains else None
+
+    def checked(self, specs: list[tuple], batch: list) -> None:
+        """Append the specs of the chains of ``batch`` (those after ``specs``) to ``specs``: all checked at once
+        (:func:`~ikplayground.scene.group_check.check_chains`), any in doubt one field at a time."""
+        for d, spec in zip(batch, check_chains(batch)):
+            specs.append(spec if spec is not None else self.chain(f"chains[{len(specs)}]", d))

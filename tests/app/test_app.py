@@ -734,9 +734,33 @@ def test_enter_in_the_path_field_sets_the_scene_path(app, tmp_path):
     app.ui.set_focus_set(entry)
     tap(app, pygame.K_RETURN, unicode="\r", k=2)
     assert app.scene_path == path
-    app.ui.set_focus_set(None)
+    assert not app.panel.typing()  # Enter ends typing: keys reach the scene again
     ctrl(app, pygame.K_s, "\x13")
     assert path.exists()
+
+
+@pytest.mark.parametrize("key", ["save", "load"])
+def test_ctrl_s_and_ctrl_o_while_typing_a_path_act_on_that_path(app, tmp_path, key):
+    path = tmp_path / "typed while focused.json"
+    if key == "load":  # a file with one chain fewer than the App shows
+        other = tmp_path / "other.json"
+        app.save(other)
+        path.write_bytes(other.read_bytes())
+        app.scene.remove(app.scene.chains[-1])
+        app.scene.remove(app.scene.chains[-1])
+    n_file = len(app.scene.chains) + 2
+    entry = app.panel.path_entry
+    entry.set_text("")
+    app.ui.set_focus_set(entry)
+    post(pygame.TEXTINPUT, text=str(path))
+    frames(app)
+    ctrl(app, pygame.K_s if key == "save" else pygame.K_o, "\x13" if key == "save" else "\x0f")
+    assert app.scene_path == path
+    assert not app.panel.typing()
+    if key == "save":
+        assert path.exists() and path.name in app.message
+    else:
+        assert len(app.scene.chains) == n_file
 
 
 # ==================================================================================

@@ -286,3 +286,20 @@ def test_a_long_error_wraps_only_the_lines_it_shows(app):  # app: fonts initiali
     assert len(lines) == 6
     shown = "".join(lines).replace(" ", "")
     assert shown == message.replace(" ", "")[:len(shown)]
+
+
+@pytest.mark.parametrize("text", ["20000x20000", "16385x100", "7681x4321"])
+def test_the_command_line_refuses_a_window_over_the_cap_in_one_line(text, capsys):
+    from ikplayground import cli
+
+    with pytest.raises(SystemExit) as exit_:
+        cli.main(["--headless", "--frames", "1", "--size", text])
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert f"--size: {text} is too big" in err and "16384 px a side" in err
+
+
+def test_the_command_line_takes_a_window_at_the_cap():
+    from ikplayground import cli
+
+    assert cli.parse_size("7680x4320") == (7680, 4320)

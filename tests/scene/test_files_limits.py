@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene import build, files
+from ikplayground.scene import build, build_batch, files
 from ikplayground.scene.chain import MAX_BONES, SOLVERS, Chain
 from ikplayground.scene.files import SceneFileError, load_scene, parse_scene, save_scene
 from ikplayground.scene.scene import MAX_CHAINS, Scene
@@ -205,8 +205,8 @@ def test_hand_made_snakes_are_laid_out_in_batches_as_one_by_one(monkeypatch):
     snakes = hand_made_snakes(300, rng) + [{"solver": "snake", "points": [[0, 0], [3, 4], [3, 9]]}]
     text = HEAD + ",".join(json.dumps(s) for s in snakes) + "]}"
     calls = []
-    real = build.snake_batch
-    monkeypatch.setattr(build, "snake_batch", lambda *a: calls.append(len(a[0])) or real(*a))
+    real = build_batch.snake_batch
+    monkeypatch.setattr(build_batch, "snake_batch", lambda *a: calls.append(len(a[0])) or real(*a))
     scene = parse_scene(text)
     assert len(calls) == 2 and sum(calls) == len(snakes)  # one call per node count, not one per snake
     monkeypatch.undo()
@@ -242,3 +242,66 @@ def test_make_snakes_makes_what_make_snake_makes(specs):
         assert chain.kind == "snake" and chain.colour == one.colour
         for name, arr in one.fields.items():
             np.testing.assert_array_equal(chain.fields[name], arr, err_msg=name)
+
+
+angles_st = st.floats(-20, 20, allow_nan=False)
+
+
+@st.composite
+def ik_kwargs(draw):
+    kind = draw(st.sampled_from(["two-bone", "ccd", "fabrik"]))
+    n = 2 if kind == "two-bone" else draw(st.integers(1, 5))
+    kw = {"kind": kind, "root": (draw(coords), draw(coords)), "target": (draw(coords), draw(coords)),
+          "angles": [draw(angles_st) for _ in range(n)],
+          "lengths": [draw(st.floats(0.5, 200, allow_nan=False)) for _ in range(n)]}
+    if draw(st.booleans()):
+        pairs = [sorted((draw(st.floats(-math.pi, math.pi)), draw(st.floats(-math.pi, math.pi)))) for _ in range(n)]
+        kw["limits"] = np.array(pairs)
+    if draw(st.booleans()):
+        kw["joint_limit"] = draw(st.floats(0, 180))
+    kw["rate_limit"] = draw(st.one_of(st.none(), st.floats(0.5, 180)))
+    if draw(st.booleans()):
+        kw["rate_deg"] = draw(st.floats(0.5, 180))
+    kw.update(mirror=draw(st.booleans()), iterations=draw(st.integers(1, 1000)),
+              tolerance=draw(st.floats(0, 10)), colour=draw(st.integers(0, 7)),
+              preferred_bones=draw(st.one_of(st.none(), st.integers(1, 64))))
+    return kw
+
+
+@given(st.lists(ik_kwargs(), min_size=1, max_size=12))
+@settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+def test_make_ik_chains_makes_what_make_ik_chain_makes(kwargs):
+    batch = build.make_ik_chains([dict(kw) for kw in kwargs])
+    for kw, chain in zip(kwargs, batch, strict=True):
+        kw = dict(kw)
+        one = build.make_ik_chain(kw.pop("kind"), kw.pop("root"), kw.pop("angles"), kw.pop("lengths"),
+                                  kw.pop("target"), **kw)
+        assert (chain.kind, chain.colour, chain.settings()) == (one.kind, one.colour, one.settings())
+        for name, arr in one.fields.items():
+            np.testing.assert_array_equal(chain.fields[name], arr, err_msg=name)
+
+
+def test_a_loaded_file_builds_its_ik_chains_one_batch_per_group(monkeypatch):
+    rng = np.random.default_rng(3)
+    scene = Scene()
+    for i in range(40):
+        kind = ("two-bone", "ccd", "fabrik")[i % 3]
+        n = 2 if kind == "two-bone" else 3 + i % 2
+        scene.add(build.make_ik_chain(kind, rng.uniform(0, 900, 2), rng.uniform(-0.7, 0.7, n),
+                                      rng.uniform(5, 15, n), rng.uniform(0, 900, 2), rate_limit=None if i % 4 else 2.5))
+    text = files.scene_to_text(scene)
+    groups = []
+    real = build_batch._ik_group
+    monkeypatch.setattr(build_batch, "_ik_group", lambda kind, n, kws: groups.append(len(kws)) or real(kind, n, kws))
+    loaded = parse_scene(text)
+    assert sorted(groups) == sorted([14, 7, 7, 6, 6])  # two-bone; CCD of 3 and 4 bones; FABRIK of 3 and 4
+    monkeypatch.undo()
+    for a, b in zip(loaded.chains, parse_scene(text).chains, strict=True):
+        assert a.kind == b.kind and a.settings() == b.settings()
+    again = [build.make_ik_chain(c.kind, c.fields["root"], c.fields["angles"], c.fields["lengths"], c.fields["target"],
+                                 limits=None if c.kind == "two-bone" else c.fields["limits"], mirror=c.mirror,
+                                 rate_limit=c.rate_limit, iterations=c.iterations, tolerance=c.tolerance,
+                                 **c.settings()) for c in loaded.chains]
+    for a, b in zip(loaded.chains, again, strict=True):
+        for name, arr in b.fields.items():
+            np.testing.assert_array_equal(a.fields[name], arr, err_msg=name)
