@@ -24,6 +24,16 @@ FULL_CIRCLE = 2.0 * math.pi - 1e-9
 
 
 @numba.njit(cache=True, inline="always")
+def _stall_check(sweep, err, last, gain, stall_sweeps):
+    """``(stalled, last)``: :class:`.results.StallWatch`'s rule on plain floats."""
+    if sweep % stall_sweeps:
+        return False, last
+    if sweep > 0 and not err < last - gain:
+        return True, last
+    return False, err
+
+
+@numba.njit(cache=True, inline="always")
 def _wrap(a):
     w = (a + PI) % TAU - PI
     return PI if w <= -PI else w
@@ -74,10 +84,9 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
             err = math.hypot(tx - ex, ty - ey)
             if err <= tolerance[k]:
                 break
-            if sweep % stall_sweeps == 0:
-                if sweep > 0 and not err < last - gain:
-                    break
-                last = err
+            stalled, last = _stall_check(sweep, err, last, gain, stall_sweeps)
+            if stalled:
+                break
             if sweep == iterations[k]:
                 break
             sweeps += 1
@@ -139,10 +148,9 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
             err = math.hypot(tx - xs[n], ty - ys[n])
             if err <= tolerance[k]:
                 break
-            if sweep % stall_sweeps == 0:
-                if sweep > 0 and not err < last - gain:
-                    break
-                last = err
+            stalled, last = _stall_check(sweep, err, last, gain, stall_sweeps)
+            if stalled:
+                break
             if sweep > 0 and unreachable:
                 break
             passes += 1

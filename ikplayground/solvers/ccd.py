@@ -20,7 +20,7 @@ import numpy as np
 
 from ._validate import (angles_list, chain_extent, lengths_list, limits_list, non_negative, point,
                         positive_int, wrap)
-from .results import STALL_GAIN, STALL_SWEEPS, IKSolution, ik_status
+from .results import IKSolution, StallWatch, ik_status
 
 FULL_CIRCLE = 2.0 * math.pi - 1e-9
 
@@ -110,8 +110,7 @@ def ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
     xs = [0.0] * n
     ys = [0.0] * n
     used = 0
-    gain = STALL_GAIN * sum(lens)
-    last = math.inf
+    watch = StallWatch(sum(lens))
     stalled = False
     while True:
         x, y, absolute = rx, ry, 0.0
@@ -125,11 +124,9 @@ def ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
         error = hypot(tx - ex, ty - ey)
         if error <= tolerance:
             break
-        if used % STALL_SWEEPS == 0:
-            if used and not error < last - gain:
-                stalled = True
-                break
-            last = error
+        if watch.stalled(used, error):
+            stalled = True
+            break
         if used == iterations:
             break
         used += 1

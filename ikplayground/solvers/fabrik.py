@@ -23,7 +23,7 @@ from ._validate import (angles_list, chain_extent, lengths_list, limits_list, no
                         positive_int, wrap)
 from .ccd import clamp_angle
 from .kinematics import chain_points
-from .results import STALL_GAIN, STALL_SWEEPS, IKSolution, ik_status
+from .results import IKSolution, StallWatch, ik_status
 
 _INF = math.inf
 
@@ -105,18 +105,15 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
         ux, uy = 1.0, 0.0
     inward = range(n - 1, -1, -1)
     used = 0
-    gain = STALL_GAIN * reach
-    last = inf
+    watch = StallWatch(reach)
     stalled = False
     while True:
         error = hypot(tx - xs[n], ty - ys[n])
         if error <= tolerance:
             break
-        if used % STALL_SWEEPS == 0:
-            if used and not error < last - gain:
-                stalled = True
-                break
-            last = error
+        if watch.stalled(used, error):
+            stalled = True
+            break
         if used and unreachable:  # the straight pass is the answer
             stalled = True
             break

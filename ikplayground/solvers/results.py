@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 from typing import NamedTuple
 
 import numpy as np
@@ -41,6 +43,33 @@ STALL_SWEEPS = 8
 STALL_GAIN = 1e-9
 
 STATUSES = ("reached", "out of reach", "stalled", "iterations")
+
+
+class StallWatch:
+    """The stall rule for one single-chain solve (see :class:`IKSolution`).
+
+    Parameters
+    ----------
+    reach : float
+        The chain's total length in pixels; a gain under ``STALL_GAIN * reach``
+        counts as none.
+    """
+
+    __slots__ = ("gain", "last")
+
+    def __init__(self, reach: float):
+        self.gain = STALL_GAIN * reach
+        self.last = math.inf
+
+    def stalled(self, used: int, error: float) -> bool:
+        """True when, at a checkpoint (every ``STALL_SWEEPS`` sweeps), ``error``
+        (px) has not dropped by more than the gain since the checkpoint before."""
+        if used % STALL_SWEEPS:
+            return False
+        if used and not error < self.last - self.gain:
+            return True
+        self.last = error
+        return False
 
 
 class IKSolution(NamedTuple):
