@@ -220,7 +220,7 @@ def save_scene(scene: Scene, path) -> None:
     with _no_cycle_collection():
         doc = scene_to_dict(scene)
         try:
-            Reader("").document(doc, build_chains=False)
+            Reader("").document(doc, build_chains=False, grouped=True)
         except SceneFileError as e:
             raise ValueError(f"{e}: a file holding it would not load again") from None
         data = (doc_to_text(doc) + "\n").encode("utf-8")

@@ -136,11 +136,12 @@ def _stack(lists: list, shape: tuple) -> np.ndarray:
         if set(map(type, pairs)) != {list} or set(map(len, pairs)) != {2}:
             raise _Doubt
         lists = pairs
-    if not set(map(type, _concat.from_iterable(lists))) <= _NUMBER_TYPES:
+    flat = list(_concat.from_iterable(lists))
+    if len(flat) != math.prod(shape) or not set(map(type, flat)) <= _NUMBER_TYPES:
         raise _Doubt
     try:
-        return np.fromiter(_concat.from_iterable(lists), dtype=float, count=math.prod(shape)).reshape(shape)
-    except (OverflowError, ValueError):
+        return np.array(flat, dtype=float).reshape(shape)
+    except OverflowError:
         raise _Doubt from None
 
 

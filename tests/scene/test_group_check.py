@@ -1,0 +1,105 @@
+"""The vectorised chain check accepts only what the one-at-a-time check accepts, with the same specs."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ikplayground.scene import files
+from ikplayground.scene.file_errors import SceneFileError
+from ikplayground.scene.file_reader import Reader
+from ikplayground.scene.group_check import check_chains
+
+# mostly plain numbers well inside the bounds; now and then one at or past a bound, or of another JSON type
+_GOOD = st.one_of(st.floats(0.5, 170), st.floats(-170, -0.5), st.integers(1, 9))
+_EDGE = st.sampled_from([0, 0.0, -1e-300, 1e-300, 180, 180.5, -180, 1e6, 1e6 + 1, 65e6, 65e6 + 1, 1000, 1001,
+                         10**400, float("nan"), float("inf"), True, False, None, "1", [], {}, [1.0]])
+
+
+def _mostly(good, bad, odds: int = 30):
+    """``good``, but one time in ``odds`` ``bad``."""
+    return st.integers(1, odds).flatmap(lambda k: bad if k == 1 else good)
+
+
+_VALUE = _mostly(_GOOD, _EDGE)
+
+
+def _list(n: int, item=_VALUE):
+    return _mostly(st.lists(item, min_size=n, max_size=n), st.one_of(st.lists(item, max_size=n + 1), _EDGE))
+
+
+def _bounds():
+    """Mostly a ``[lo, hi]`` pair with ``lo <= hi``."""
+    ordered = _list(2).map(lambda p: sorted(p) if isinstance(p, list) and set(map(type, p)) <= {int, float} else p)
+    return _mostly(ordered, _list(2), 5)
+
+
+@st.composite
+def _chain(draw):
+    kind = draw(st.sampled_from(["two-bone", "ccd", "fabrik", "snake", "snake", "snake"] * 4 + ["rope", None]))
+    n = draw(st.sampled_from([1, 2, 3]))
+    d = {"solver": kind}
+    if kind == "snake":
+        d["points"] = draw(_list(n + 1, _list(2)))
+        fields = {"lengths": _list(n), "heading": _VALUE, "bend_limits": _bounds(), "max_speed": _VALUE,
+                  "turn_rate": _VALUE}
+    else:
+        d.update(root=draw(_list(2)), lengths=draw(_list(n)), angles=draw(_list(n)), target=draw(_list(2)))
+        fields = {"rate_limit": _VALUE, "rate_limit_setting": _VALUE, "mirror": _mostly(st.booleans(), _EDGE, 10),
+                  "limits": _list(n, _bounds()), "iterations": _mostly(st.integers(1, 1000), _VALUE, 10),
+                  "tolerance": _VALUE}
+    for key, values in fields.items():
+        if draw(st.booleans()):
+            d[key] = draw(values)
+    if draw(st.integers(0, 29)) == 0:
+        d.pop(draw(st.sampled_from(sorted(d))))
+    return d
+
+
+def _same(a, b) -> bool:
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(np.asarray(a), np.asarray(b)) and np.asarray(a).shape == np.asarray(b).shape
+    if isinstance(a, dict):
+        return isinstance(b, dict) and a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(map(_same, a, b))
+    return type(a) is type(b) and a == b
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_chain(), min_size=1, max_size=6))
+def test_fast_check_accepts_exactly_what_the_reader_accepts(ds):
+    reader = Reader("x")
+    for i, (d, fast) in enumerate(zip(ds, check_chains(ds))):
+        try:
+            slow = reader.chain(f"chains[{i}]", d)
+        except SceneFileError:
+            assert fast is None, d
+            continue
+        if fast is not None:
+            assert _same(fast, slow), d
+
+
+def test_every_valid_chain_of_a_saved_scene_takes_the_fast_path(tmp_path):
+    from ikplayground.scene import build
+
+    chains = [build.make_ik_chain(kind, (1.0, 2.0), np.full(n, 0.1), np.full(n, 5.0), (3.0, 4.0))
+              for kind, n in (("two-bone", 2), ("ccd", 5), ("fabrik", 3))]
+    chains.append(build.straight_snake((10.0, 10.0), 0.5, nodes=9))
+    doc = files.scene_to_dict(type("S", (), {"chains": chains})())
+    assert None not in check_chains(doc["chains"])
+
+
+@pytest.mark.parametrize("bad, message", [
+    ({"lengths": [5.0, -5]}, "chains[1].lengths[1]: must be > 0 (got -5)"),
+    ({"angles": [0.0, True]}, "chains[1].angles[1]: must be a number (got true)"),
+    ({"limits": [[-180, 180], [10, -10]]}, "chains[1].limits[1]: lo must be <= hi (got [10, -10])"),
+])
+def test_a_bad_chain_among_good_ones_is_named_as_before(bad, message):
+    good = {"solver": "ccd", "root": [0, 0], "lengths": [5.0, 5.0], "angles": [0.0, 0.0], "target": [1, 1]}
+    doc = {"format": "ikplayground-scene", "version": 1, "chains": [good, dict(good, **bad), good]}
+    with pytest.raises(SceneFileError) as e:
+        Reader("f.json").document(doc, grouped=True)
+    assert str(e.value) == f"f.json: {message}"
