@@ -3,7 +3,7 @@
     python scripts/soak.py --frames 200000 [--seed S] [--report-every N]
 
 Runs the App with SDL's dummy video driver and feeds it the seeded random
-input of ``scripts/fuzz_events.py`` (the same generator as the App fuzz test:
+input of ``tests/app/fuzz_events.py`` (the same generator as the App fuzz test:
 mouse, drags, keys, resizes up to 3840x2160, window events, panel widgets, the
 stress test now and then). The scene file, and anything typed into the path
 field, stays in a temporary folder.
@@ -44,14 +44,13 @@ os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE.parent))
-sys.path.insert(0, str(HERE))
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # the clone's own ikplayground and tests packages, whatever the current folder
 
-import fuzz_events
-import pygame
+import pygame  # noqa: E402
 
-from ikplayground.app.app import App
+from ikplayground.app.app import App  # noqa: E402
+from tests.app.fuzz_events import EventFuzzer  # noqa: E402
 
 MAX_GROWTH = 0.10
 SETTLE_FRAMES = 30
@@ -98,10 +97,10 @@ def frame_summary(times_ms) -> str:
 
 def settle(app: App, size) -> None:
     """Bring the App to the same state for a memory reading: start size, no stress, running, quiet."""
-    if app.stress_count:
-        app.toggle_stress()
+    if app.stress.count:
+        app.apply("stress")
     if app.paused:
-        app.toggle_pause()
+        app.apply("pause")
     if getattr(app, "minimized", False):
         pygame.event.post(pygame.event.Event(pygame.WINDOWRESTORED, {}))
     if app.screen.get_size() != tuple(size):
@@ -202,11 +201,11 @@ def main(argv=None) -> int:
           f"pygame-ce {pygame.version.ver}, pygame_gui {_version('pygame_gui')}", flush=True)
     print(f"memory at start (before the App): {mem_start:8.1f} MB", flush=True)
     jit_state = warm_jit()
-    app = App(size=size, realtime=False, scene_path=Path(folder.name) / "soak.json")
+    app = App(size=size, realtime=False, scene_path="soak.json")  # relative: in the folder, as is all typed
     pygame.event.clear()
     app.run(max_frames=1)
     print(f"memory with the App up ({jit_state}): {rss_mb():8.1f} MB", flush=True)
-    fuzz = fuzz_events.EventFuzzer(app, args.seed, sandbox=Path(folder.name))
+    fuzz = EventFuzzer(app, args.seed, sandbox=Path(folder.name))
 
     times: list[float] = []
     window: list[float] = []
@@ -227,7 +226,7 @@ def main(argv=None) -> int:
             if dt > SLOW_MS and len(slow) < MAX_SLOW_LINES:
                 slow.append(f"frame {i}: {dt:.0f} ms, {chains_before} -> {len(app.scene.chains)} chains, "
                             f"window {app.screen.get_width()}x{app.screen.get_height()}, "
-                            f"stress {'on' if app.stress_count else 'off'}; new input: {', '.join(labels) or 'none'}")
+                            f"stress {'on' if app.stress.count else 'off'}; new input: {', '.join(labels) or 'none'}")
                 print(slow[-1], flush=True)
             times.append(dt)
             window.append(dt)
@@ -264,7 +263,7 @@ def main(argv=None) -> int:
         worst = max(range(len(times)), key=times.__getitem__)
         print(f"worst frame: #{worst + 1}", flush=True)
     print("exercised: " + ", ".join(f"{k} {stats[k]}" for k in (
-        "chains_added", "chains_removed", "solver_switched", "resized", "scene_replaced", "apply:stress",
+        "chains_added", "chains_removed", "solver_switched", "resized", "scene_replaced", "command:stress",
         "grab_target", "grab_root", "quit_reset", "unpause") if k in stats), flush=True)
     print(f"run time {time.perf_counter() - t_start:.1f} s", flush=True)
 

@@ -1,52 +1,41 @@
 """The App: the window, the fixed-step loop, input -> commands, drawing.
 
 Each frame: events go to pygame_gui first (``process_events`` is True when the
-UI used the event), the rest are mapped to commands through the keymap and the
-mouse; then the scene advances by as many 1/60 s steps as have accrued (one a
-frame when not in real time, so headless runs are exact); then the stage, the
-panel and the overlays are drawn and the display flipped.
+UI used the event); the panel turns its widgets' events into commands, the
+keymap turns keys into commands, and every command runs through the one table
+of ``commands.py`` (:meth:`App.apply`); mouse presses and drags on the stage grab
+targets and roots (``drag.py``). Then the scene advances by as many 1/60 s steps
+as have accrued (one a frame when not in real time, so headless runs are
+exact); then the stage, the panel and the overlays are drawn and the display
+flipped.
 """
 
 from __future__ import annotations
 
-import math
 import time
 from pathlib import Path
 
-import numpy as np
 import pygame
 import pygame_gui
 
 from ikplayground.resources import asset_path
-from ikplayground.scene import files
-from ikplayground.scene.chain import MAX_BONES, SOLVER_LABELS
-from ikplayground.scene.scene import STEP, Scene, SceneFull, default_scene
-from ikplayground.scene.stress import drive_stress, stress_scene
+from ikplayground.scene.scene import STEP, Scene, default_scene
+from ikplayground.scene.settings import BY_NAME as SETTINGS
 
-from . import keymap, theme_ids
+from . import commands, keymap, theme_ids
+from .commands import DEFAULT_SCENE_PATH
+from .drag import Drag, grab
 from .limits import capped_size, size_limit_text
 from .overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
 from .panel import Panel, panel_width
 from .render import TARGET_RADIUS, SceneRenderer
+from .status_line import StatusLine, status_facts
+from .stress_mode import StressMode
 
 MIN_SIZE = (320, 240)
-PICK_RADIUS = 10
 MAX_STEPS_PER_FRAME = 5
-MESSAGE_SECONDS = 4.0
-ERROR_SECONDS = 8.0
 KEY_REPEAT = (400, 60)  # ms before a held key repeats, ms between repeats
 ERROR_MIN_WIDTH = 420  # px: an error box narrower than this spans the whole window
-REPEATING = frozenset({"add_chain", "remove_last", "remove_selected", "select_next"})
-CHAIN_CAP = 2000  # chains N may add (files and the stress test may hold more)
-DEFAULT_SCENE_PATH = "ikplayground-scene.json"
-
-
-def _is_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file; False when it cannot even be looked up (a name too long, say)."""
-    try:
-        return path.is_file()
-    except (OSError, ValueError):
-        return False
 
 
 class App:
@@ -92,34 +81,19 @@ class App:
         self.frames = 0
         self.accumulator = 0.0
         self.mouse: tuple[int, int] | None = None
-        self.drag = None  # (chain, "target" | "root", offset)
+        self.drag: Drag | None = None
         self.held: set[str] = set()
         self.keys_down: set[int] = set()  # to tell a key's auto-repeat from a new press
-        self.key_repeat = False  # True while the action of an auto-repeated key runs
+        self.key_repeat = False  # True while the command of an auto-repeated key runs
         self.minimized = False
-        self.message_is_error = False
-        self.message = ""
-        self.message_until = 0.0
         self.time = 0.0
+        self.status = StatusLine()
+        self.stress = StressMode(self)
+        self.commands = commands.CommandRunner(self)  # .observe(fn) sees every command
         if size != asked:
             self.say(f"Window capped at {size[0]}x{size[1]}: {size_limit_text()}")
         self.step_ms = 0.0
         self.render_ms = 0.0
-        self.stress_count = 0  # chains in the stress scene while stress is on
-        self._scene_before_stress: Scene | None = None
-        self.actions = {
-            "add_chain": self.add_chain,
-            "remove_last": self.remove_last,
-            "remove_selected": self.remove_selected,
-            "select_next": self.select_next,
-            "mirror": self.toggle_mirror,
-            "pause": self.toggle_pause,
-            "help": self.toggle_help,
-            "escape": self.escape,
-            "panel": self.toggle_panel,
-            "save": self.save,
-            "load": self.load,
-        }
 
     # --- geometry ------------------------------------------------------------
     def stage_size(self, window_size) -> tuple[float, float]:
@@ -168,9 +142,7 @@ class App:
         steps = 0
         while self.accumulator >= STEP - 1e-9:
             self.accumulator -= STEP
-            if self.stress_count:
-                drive_stress(self.scene, self.scene.steps)
-            else:
+            if not self.stress.drive():
                 self.scene.steer("throttle" in self.held, ("right" in self.held) - ("left" in self.held))
             self.scene.step()
             steps += 1
@@ -203,9 +175,8 @@ class App:
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             if self.drag is not None:
-                if getattr(event, "buttons", (1,))[0]:
-                    self.drag_to(event.pos)
-                else:  # released outside the window: no MOUSEBUTTONUP came
+                held = getattr(event, "buttons", (1,))[0]  # else released outside the window: no MOUSEBUTTONUP came
+                if not (held and self.drag.move(self.scene, event.pos)):
                     self.drag = None
             return
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
@@ -224,11 +195,11 @@ class App:
             if steer is not None:
                 self.held.add(steer)
                 return
-            action = keymap.action_for(event.key, getattr(event, "mod", 0))
-            if action is not None and (not repeat or action in REPEATING):
+            name = keymap.command_for(event.key, getattr(event, "mod", 0))
+            if name is not None and (not repeat or commands.BY_NAME[name].repeats):
                 self.key_repeat = repeat
                 try:
-                    self.actions[action]()
+                    self.apply(name)
                 finally:
                     self.key_repeat = False
         elif event.type == pygame.KEYUP:
@@ -241,244 +212,72 @@ class App:
         """Left button down on the stage: grab a target, a root, or select a chain."""
         if not self.on_stage(pos):
             return
-        chain = self.scene.target_at(pos, TARGET_RADIUS + 2)
+        chain, self.drag = grab(self.scene, pos, TARGET_RADIUS + 2)
         if chain is not None:
             self.scene.select(chain)
-            self.drag = (chain, "target", np.asarray(chain.fields["target"]) - pos)
             self.panel.sync(chain)
-            return
-        hit = self.scene.chain_at(pos, PICK_RADIUS)
-        if hit is None:
-            return
-        chain, part = hit
-        self.scene.select(chain)
-        self.panel.sync(chain)
-        if part == "anchor":
-            self.drag = (chain, "root", chain.anchor - pos)
-
-    def drag_to(self, pos) -> None:
-        chain, what, offset = self.drag
-        if chain not in self.scene.chains:
-            self.drag = None
-            return
-        goal = np.asarray(pos, dtype=float) + offset
-        if what == "target":
-            self.scene.move_target(chain, goal)
-        else:
-            self.scene.move_chain(chain, goal)
 
     def hot_target(self):
         """The target under the mouse (or being dragged), drawn highlighted."""
-        if self.drag is not None and self.drag[1] == "target":
-            return self.drag[0]
-        if self.mouse is None or not self.on_stage(self.mouse):
-            return None
-        return self.scene.target_at(self.mouse, TARGET_RADIUS + 2)
+        if self.drag is not None and self.drag.part == "target":
+            return self.drag.chain
+        on_stage = self.mouse is not None and self.on_stage(self.mouse)
+        return self.scene.target_at(self.mouse, TARGET_RADIUS + 2) if on_stage else None
 
     # --- commands ------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the status line (an error: in red, wrapped, for longer)."""
-        self.message = text
-        self.message_is_error = error
-        self.message_until = self.time + (ERROR_SECONDS if error else MESSAGE_SECONDS)
+        self.status.say(text, error, self.time)
+
+    @property
+    def message(self) -> str:
+        return self.status.message
+
+    @property
+    def message_is_error(self) -> bool:
+        return self.status.is_error
+
+    @property
+    def stress_count(self) -> int:
+        """Chains in the stress scene while the stress test runs, else 0."""
+        return self.stress.count
+
+    def start_stress(self, count: int) -> None:
+        """Show ``count`` chains on scripted paths (``--stress N``, the benchmark); see :class:`StressMode`."""
+        self.stress.start(count)
 
     def selected_changed(self) -> None:
         self.panel.sync(self.scene.selected)
 
-    def add_chain(self) -> None:
-        """N: a chain under the mouse; while N is held, each further one at the freest spot."""
-        on_stage = self.mouse is not None and self.on_stage(self.mouse)
-        at = self.mouse if on_stage and not self.key_repeat else None
-        if len(self.scene.chains) >= CHAIN_CAP:
-            self.say(f"Not added: N adds up to {CHAIN_CAP} chains (remove some, or try the stress test)", error=True)
-            return
-        try:
-            chain = self.scene.new_chain(self.panel.new_kind, at)
-        except SceneFull as e:
-            self.say(f"Not added: {e}", error=True)
-            return
-        self.say(f"Added a {SOLVER_LABELS[chain.kind]} chain (#{chain.id})")
-        self.selected_changed()
-
-    def remove_last(self) -> None:
-        chain = self.scene.remove_last()
-        self.say("Nothing to remove" if chain is None else f"Removed {SOLVER_LABELS[chain.kind]} chain #{chain.id}")
-        self.selected_changed()
-
-    def remove_selected(self) -> None:
-        chain = self.scene.selected
-        if chain is None:
-            self.say("Nothing selected to remove" if self.scene.chains else "Nothing to remove")
-            return
-        self.scene.remove(chain)
-        self.say(f"Removed {SOLVER_LABELS[chain.kind]} chain #{chain.id}")
-        self.selected_changed()
-
-    def select_next(self) -> None:
-        self.scene.select_next()
-        self.selected_changed()
-
-    def toggle_mirror(self) -> None:
-        chain = self.scene.selected
-        if chain is None or chain.kind != "two-bone":
-            self.say("Mirror bends two-bone chains: select one first")
-            return
-        chain.mirror = not chain.mirror
-        self.selected_changed()
-
-    def toggle_pause(self) -> None:
-        self.paused = not self.paused
-        self.say("Paused (Space resumes)" if self.paused else "Running")
-
-    def toggle_help(self) -> None:
-        self.show_help = not self.show_help
-
-    def toggle_panel(self) -> None:
-        size = self.screen.get_size()
-        self.panel.set_visible(not self.panel.visible, size)
-        self.scene.resize(self.stage_size(size))
-        self.selected_changed()
-
-    def escape(self) -> None:
-        if self.show_help:
-            self.show_help = False
-        else:
-            self.running = False
-
-    def start_stress(self, count: int) -> None:
-        """Swap in a stress scene of ``count`` chains on scripted motion (the scene is kept)."""
-        if not self.stress_count:
-            self._scene_before_stress = self.scene
-        self.scene = stress_scene(count, self.scene.stage)
-        self.stress_count = count
-        self.drag = None
-        self.panel.show_stress(True)
-        self.selected_changed()
-        self.say(f"Stress: {count} chains on scripted paths (the button again restores your scene)")
-
-    def stop_stress(self) -> None:
-        """Put back the scene that was there before the stress test."""
-        if not self.stress_count:
-            return
-        self.scene = self._scene_before_stress or default_scene(self.scene.stage)
-        self.scene.resize(self.stage_size(self.screen.get_size()))
-        self._forget_stress()
-        self.drag = None
-        self.selected_changed()
-        self.say("Stress off: your scene is back")
-
-    def _forget_stress(self) -> None:
-        """Leave stress mode without touching the scene shown."""
-        self.stress_count = 0
-        self._scene_before_stress = None
-        self.panel.show_stress(False)
-
-    def toggle_stress(self, count: int = 1000) -> None:
-        if self.stress_count:
-            self.stop_stress()
-        else:
-            self.start_stress(count)
-
-    def save(self, path=None) -> None:
-        """Save the scene to ``path`` (the scene file's path by default); every failure is one status line."""
-        path = Path(path) if path else self.scene_path
-        name = files.shown_name(path)
-        if self.stress_count:  # what shows is the scripted stress scene, not the user's
-            self.say(f"Not saved: the stress test is on, and {name} would get its {self.stress_count} "
-                     "scripted chains. Press \"Stop the stress test\" for your scene, then save.", error=True)
-            return
-        try:
-            files.save_scene(self.scene, path)
-        except (OSError, ValueError) as e:  # ValueError: a value the file could not load again (nothing is written)
-            reason = getattr(e, "strerror", None) or e
-            self.say(f"Not saved: {name}: {reason}. Nothing was lost: the scene is still here"
-                     + (" and the file on disk is as it was" if _is_file(path) else ""), error=True)
-            return
-        self.scene_path = path
-        self.say(f"Saved {len(self.scene.chains)} chains to {name}")
-
-    def load(self, path=None) -> None:
-        """Replace the scene with the file at ``path`` (the scene file's path by default), or say why not."""
-        path = Path(path) if path else self.scene_path
-        try:
-            scene = files.load_scene(path, self.scene.stage)
-        except files.SceneFileError as e:
-            self.say(f"Not loaded: {e}. Your scene is unchanged.", error=True)
-            return
-        self._forget_stress()  # the file is now the user's scene: a stress test ends
+    def show_scene(self, scene: Scene) -> None:
+        """Show ``scene`` (a loaded one, the stress test's...) in place of the current one, fitted to the stage."""
         self.scene = scene
         self.scene.resize(self.stage_size(self.screen.get_size()))
-        self.scene_path = path
         self.drag = None
         self.selected_changed()
-        self.say(f"Loaded {len(scene.chains)} chains from {files.shown_name(path)}")
 
-    def apply(self, action: str, value) -> None:
-        """Carry out a panel command on the selected chain or the scene."""
-        if action in self.actions and value is None:
-            self.actions[action]()
-            return
-        if action in ("save", "load"):
-            self.actions[action](value)
-            return
-        if action == "new_kind":
-            self.say(f"N now adds {SOLVER_LABELS[value]} chains")
-            return
-        if action == "stress":
-            self.toggle_stress()
-            return
-        if action == "skin":
-            self.renderer.skin = value
-            return
-        if action == "scene_path":
-            self.scene_path = Path(value) if value else Path(DEFAULT_SCENE_PATH)
-            return
-        if action == "notice":  # the path box refused or left out some text
-            self.say(value, error=True)
+    def chain_replaced(self, old, new) -> None:
+        """``new`` was built to replace ``old`` (a solver or bone count change): a hold on ``old`` moves to it."""
+        if self.drag is not None and self.drag.chain is old:
+            self.drag = self.drag.onto(new)
+
+    def apply(self, action: str, value=None) -> None:
+        """Carry out a command: one of the table (``commands.py``; its observers see every one),
+        else a setting of the selected chain."""
+        if self.commands.run(action, value):
             return
         chain = self.scene.selected
         if chain is None:
             return
         if action == "solver":
             new = self.scene.set_solver(chain, value)
-            if self.drag is not None and self.drag[0] is chain:
-                self.drag = (new, *self.drag[1:]) if not new.is_snake else None
+            self.chain_replaced(chain, new)
             self.selected_changed()
-        elif action == "set_mirror":
-            if chain.kind == "two-bone":
-                chain.mirror = bool(value)
-        elif action == "rate_on":
-            if chain.is_snake:
-                return
-            chain.rate_limit = chain.rate_deg if value else None
-            self.selected_changed()
-        elif action == "rate":
-            if not chain.is_snake:
-                chain.rate_limit = float(value)
-        elif action == "joint_limit":
-            self.scene.set_joint_limit(chain, float(value))
-        elif action == "bend_range":
-            self.scene.set_bend_range(chain, float(value))
-        elif action == "bones":
-            new = self.scene.set_bone_count(chain, int(min(max(value, 1), MAX_BONES)))
-            if self.drag is not None and self.drag[0] is chain:
-                self.drag = (new, *self.drag[1:])
-            if new is not chain:
+        elif action in SETTINGS:  # the table of settings checks, clamps and skips what the solver lacks
+            new = self.scene.set_setting(chain, action, value)
+            self.chain_replaced(chain, new)
+            if new is not chain or SETTINGS[action].kind == "flag":  # a flag may enable other controls
                 self.selected_changed()
-        elif action == "bone_length":
-            self.scene.set_bone_length(chain, float(value))
-        elif action == "iterations":
-            if chain.kind in ("ccd", "fabrik"):
-                chain.iterations = int(value)
-        elif action == "tolerance":
-            if chain.kind in ("ccd", "fabrik"):
-                chain.tolerance = float(value)
-        elif action == "max_speed":
-            if chain.is_snake:
-                chain.fields["max_speed"][0] = float(value)
-        elif action == "turn_rate":
-            if chain.is_snake:
-                chain.fields["turn_rate"][0] = math.radians(float(value))
 
     def resize(self, size) -> None:
         """The window was resized to ``size``: lay out for it, within MIN_SIZE and the caps of
@@ -506,32 +305,16 @@ class App:
         self.scene.resize(self.stage_size(size))
 
     # --- drawing ---------------------------------------------------------------
-    def status_facts(self) -> str:
-        fps = self.clock.get_fps() if self.realtime else 0.0
-        parts = [f"{fps:4.0f} FPS" if self.realtime else "fixed step", f"{len(self.scene.chains)} chains"]
-        chain = self.scene.selected
-        if chain is not None:
-            part = f"{SOLVER_LABELS[chain.kind]} #{chain.id}"
-            if not chain.is_snake:
-                part += f"  error {chain.error:.1f} px"
-            parts.append(part)
-        parts.append(f"step {self.step_ms:.1f} ms  draw {self.render_ms:.1f} ms")
-        if self.stress_count:
-            costs = self.scene.step_ms
-            parts.append("  ".join(f"{SOLVER_LABELS[k]} {v:.1f}" for k, v in costs.items()) + " ms")
-        if self.paused:
-            parts.append("PAUSED")
-        return "   ·   ".join(parts)
-
     def draw(self) -> None:
         t0 = time.perf_counter()
         stage = self.stage_rect
         self.renderer.draw(self.screen, self.scene, hot_target=self.hot_target(), stage_size=stage.size)
         w, h = self.screen.get_size()
         status = pygame.Rect(0, stage.bottom, w - self.panel.width, h - stage.bottom)
-        message = self.message if self.time < self.message_until else ""
-        error = message if self.message_is_error else ""
-        draw_status(self.screen, status, self.status_facts(), "" if error else message, self.fonts)
+        message, error = self.status.shown(self.time)
+        fps = self.clock.get_fps() if self.realtime else None
+        facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.count > 0, self.paused)
+        draw_status(self.screen, status, facts, message, self.fonts)
         if self.show_help:
             draw_help(self.screen, stage, self.fonts)
         self.ui.draw_ui(self.screen)

@@ -1,8 +1,8 @@
-"""The one keymap: named actions bound to keys.
+"""The keymap: keys bound to the names of commands (``commands.py``).
 
-The App's input handler looks keys up here and the help overlay (F1) and the
-README's controls table print the same rows, so what the help says is what the
-keys do.
+The App's input handler looks keys up here; the F1 help and the README's
+controls table show the same bindings (``commands.help_rows``), so what the
+help says is what the keys do.
 """
 
 from __future__ import annotations
@@ -13,52 +13,49 @@ import pygame
 
 
 class Binding(NamedTuple):
-    """A key (with modifier) bound to a named action."""
+    """A key (with or without Ctrl) bound to a command."""
 
     key: int
     ctrl: bool
-    action: str
+    command: str  # a name in commands.COMMANDS
     keys: str  # how the help shows the key
-    help: str
 
 
 KEYMAP: tuple[Binding, ...] = (
-    Binding(pygame.K_n, False, "add_chain", "N", "add a chain at the mouse; held, more at free spots"),
-    Binding(pygame.K_BACKSPACE, False, "remove_last", "Backspace", "remove the chain added last"),
-    Binding(pygame.K_DELETE, False, "remove_selected", "Delete", "remove the selected chain"),
-    Binding(pygame.K_TAB, False, "select_next", "Tab", "select the next chain"),
-    Binding(pygame.K_m, False, "mirror", "M", "mirror the selected two-bone chain's bend"),
-    Binding(pygame.K_SPACE, False, "pause", "Space", "pause / resume"),
-    Binding(pygame.K_F1, False, "help", "F1", "show / hide this help"),
-    Binding(pygame.K_F2, False, "panel", "F2", "hide / show the panel (more room for the stage)"),
-    Binding(pygame.K_ESCAPE, False, "escape", "Esc", "close the help, or quit"),
-    Binding(pygame.K_s, True, "save", "Ctrl+S", "save the scene to the scene file"),
-    Binding(pygame.K_o, True, "load", "Ctrl+O", "load the scene file again"),
+    Binding(pygame.K_n, False, "add_chain", "N"),
+    Binding(pygame.K_BACKSPACE, False, "remove_last", "Backspace"),
+    Binding(pygame.K_DELETE, False, "remove_selected", "Delete"),
+    Binding(pygame.K_TAB, False, "select_next", "Tab"),
+    Binding(pygame.K_m, False, "mirror", "M"),
+    Binding(pygame.K_SPACE, False, "pause", "Space"),
+    Binding(pygame.K_F1, False, "help", "F1"),
+    Binding(pygame.K_F2, False, "panel", "F2"),
+    Binding(pygame.K_ESCAPE, False, "escape", "Esc"),
+    Binding(pygame.K_s, True, "save", "Ctrl+S"),
+    Binding(pygame.K_o, True, "load", "Ctrl+O"),
 )
 
 # Held keys, read every step: they steer the selected snake (or the only one).
 STEER_KEYS = {pygame.K_UP: "throttle", pygame.K_LEFT: "left", pygame.K_RIGHT: "right"}
-STEER_HELP = ("Up / Left / Right", "drive the snake: Up accelerates, Left/Right turn")
+STEER_HELP = ("Up / Left / Right", "drive the snake (the selected one, or the only one): Up accelerates, "
+              "Left/Right turn")
 
 MOUSE_HELP: tuple[tuple[str, str], ...] = (
-    ("Drag a green target", "the chain reaches for it"),
+    ("Drag a green target", "the chain reaches for it (the topmost target; the grab offset is kept)"),
     ("Click a chain", "select it; the panel shows its settings"),
     ("Drag a root", "move the whole chain"),
 )
 
 
-def action_for(key: int, mod: int) -> str | None:
-    """The action bound to ``key`` with modifiers ``mod`` (pygame's KMOD bits), or None."""
+def command_for(key: int, mod: int) -> str | None:
+    """The command bound to ``key`` with modifiers ``mod`` (pygame's KMOD bits), or None."""
     ctrl = bool(mod & pygame.KMOD_CTRL)
     for b in KEYMAP:
         if b.key == key and b.ctrl == ctrl:
-            return b.action
+            return b.command
     return None
 
 
-def help_rows() -> list[tuple[str, str]]:
-    """(keys, what they do) rows for the help overlay and the README, mouse first."""
-    rows = list(MOUSE_HELP)
-    rows += [(b.keys, b.help) for b in KEYMAP]
-    rows.insert(len(MOUSE_HELP) + 4, STEER_HELP)
-    return rows
+def keys_for(command: str) -> list[str]:
+    """How the help shows the keys bound to ``command``."""
+    return [b.keys for b in KEYMAP if b.command == command]

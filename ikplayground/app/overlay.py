@@ -1,11 +1,12 @@
-"""Text drawn over the stage: the status line and the F1 help (read from the keymap)."""
+"""Text drawn over the stage: the status line and the F1 help (read from the command table and the settings table)."""
 
 from __future__ import annotations
 
 import pygame
 
 from .glyphs import printable
-from .keymap import help_rows
+from .commands import help_rows
+from .param_widgets import panel_help_rows
 
 STATUS_HEIGHT = 26
 STATUS_BG = (14, 16, 21)
@@ -17,6 +18,9 @@ ERROR_EDGE = (235, 110, 120, 255)
 ERROR_TEXT = (255, 230, 232)
 HELP_KEY = (143, 184, 255)
 HELP_TEXT = (220, 224, 232)
+HELP_HEADING = (143, 184, 255)
+PANEL_HEADING = "The panel, for the selected chain"
+HEADING_GAP = 30  # px: the panel's heading and the space above it
 
 
 class Fonts:
@@ -96,13 +100,15 @@ def draw_error(surface: pygame.Surface, status: pygame.Rect, message: str, fonts
 
 
 def draw_help(surface: pygame.Surface, stage: pygame.Rect, fonts: Fonts) -> None:
-    """The help overlay: every control, as the keymap defines it."""
-    rows = help_rows()
-    line = fonts.body.get_linesize() + 4
-    key_w = max(fonts.body.size(k)[0] for k, _ in rows) + 24
-    text_w = max(fonts.body.size(t)[0] for _, t in rows)
+    """The help overlay: every control, as the command table, the keymap and the buttons define it,
+    then the panel's controls for the selected chain, as the table of settings defines them."""
+    sections = [(None, help_rows(), fonts.body, fonts.body.get_linesize() + 4),
+                (PANEL_HEADING, panel_help_rows(), fonts.small, fonts.small.get_linesize() + 2)]
+    key_w = max(font.size(k)[0] for _, rows, font, _ in sections for k, _ in rows) + 24
+    text_w = max(font.size(t)[0] for _, rows, font, _ in sections for _, t in rows)
+    rows_h = sum(line * len(rows) + (HEADING_GAP if title else 0) for title, rows, _, line in sections)
     w = min(stage.width - 20, key_w + text_w + 48)
-    h = min(stage.height - 20, 70 + line * len(rows) + 30)
+    h = min(stage.height - 20, 60 + rows_h + 30)
     box = pygame.Rect(0, 0, w, h)
     box.center = stage.center
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
@@ -110,9 +116,13 @@ def draw_help(surface: pygame.Surface, stage: pygame.Rect, fonts: Fonts) -> None
     surface.blit(shade, box.topleft)
     surface.blit(fonts.title.render("ikplayground controls", True, (255, 255, 255)), (box.x + 24, box.y + 18))
     y = box.y + 60
-    for keys, text in rows:
-        surface.blit(fonts.body.render(keys, True, HELP_KEY), (box.x + 24, y))
-        surface.blit(fonts.body.render(text, True, HELP_TEXT), (box.x + 24 + key_w, y))
-        y += line
+    for title, rows, font, line in sections:
+        if title:
+            surface.blit(fonts.body.render(title, True, HELP_HEADING), (box.x + 24, y + 6))
+            y += HEADING_GAP
+        for keys, text in rows:
+            surface.blit(font.render(keys, True, HELP_KEY), (box.x + 24, y))
+            surface.blit(font.render(text, True, HELP_TEXT), (box.x + 24 + key_w, y))
+            y += line
     foot = fonts.small.render("F1 or Esc closes this help", True, (130, 138, 152))
     surface.blit(foot, (box.x + 24, box.bottom - 26))

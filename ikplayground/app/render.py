@@ -2,7 +2,8 @@
 
 Bones are antialiased lines or the shipped bone sprite tinted with the chain's
 colour (the Game Maker tutorial draws a sprite over each bone); joints are circles; the
-selected chain gets a halo and a wedge at every joint the solvers clamp; a
+selected chain gets a halo and a wedge at every joint the solvers clamp (a chain whose
+"Show limits" setting is on gets the wedges whether selected or not); a
 target the chain misses (out of reach, held by joint limits or by the rate
 limit) is tied to the end effector by a thin line; a snake is a rectangle per node,
 oriented along its body (the Flash snake tutorial). The background grid is drawn once per
@@ -134,12 +135,17 @@ class SceneRenderer:
         selected = scene.selected
         if len(scene.chains) > DETAIL_LIMIT:
             self.draw_crowd(surface, scene)
+            for chain in scene.chains:  # the crowd's own wedges, over it
+                if chain.show_limits and chain is not selected:
+                    self.draw_wedges(surface, chain)
             chains = [selected] if selected is not None else []
         else:
             chains = scene.chains
         for chain in chains:
             if chain is selected:
                 self.draw_selection(surface, chain)
+            elif chain.show_limits:  # the "Show limits" setting: wedges without the selection's halo
+                self.draw_wedges(surface, chain)
             if chain.is_snake:
                 self.draw_snake(surface, chain)
             else:
@@ -185,6 +191,10 @@ class SceneRenderer:
             for p in local:
                 pygame.draw.circle(halo, HALO, p, width // 2)
             surface.blit(halo, box.topleft)
+        self.draw_wedges(surface, chain)
+
+    def draw_wedges(self, surface: pygame.Surface, chain: Chain) -> None:
+        """A wedge at every limited joint of ``chain`` that is in view (:func:`limit_wedges`)."""
         view = surface.get_clip().inflate(2 * WEDGE_RADIUS + 8, 2 * WEDGE_RADIUS + 8)
         for centre, lo, hi in limit_wedges(chain):
             if view.collidepoint(centre):

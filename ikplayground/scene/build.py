@@ -18,8 +18,10 @@ from ikplayground.solvers.kinematics import chain_points_batch
 
 from .build_batch import make_ik_chains, make_snakes, snakes_are_sound  # noqa: F401 (many at once, re-exported)
 from .chain import (
+    DEFAULT_ITERATIONS,
     DEFAULT_JOINT_LIMIT_DEG,
     DEFAULT_RATE_DEG,
+    DEFAULT_TOLERANCE,
     FULL,
     SNAKE_BEND_DEG,
     SNAKE_MAX_SPEED,
@@ -47,8 +49,8 @@ def default_limits(kind: str, n: int, joint_deg: float = DEFAULT_JOINT_LIMIT_DEG
 
 
 def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=False,
-                  rate_limit=DEFAULT_RATE_DEG, iterations=10, tolerance=0.5, colour=0,
-                  rate_deg=None, joint_limit=None, preferred_bones=None) -> Chain:
+                  rate_limit=DEFAULT_RATE_DEG, iterations=DEFAULT_ITERATIONS, tolerance=DEFAULT_TOLERANCE, colour=0,
+                  rate_deg=None, joint_limit=None, preferred_bones=None, **options) -> Chain:
     """A two-bone, CCD or FABRIK chain.
 
     Parameters
@@ -59,10 +61,11 @@ def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=Fa
     limits : (n, 2) radians or None for the solver's default (+-``joint_limit`` past the root)
     rate_limit : degrees per step or None (off); > 0 and <= 180, else ValueError
     rate_deg : degrees per step or None: the setting kept while the limit is off
-        (None: ``rate_limit``, or the default when that is off)
+        (a limit that is on is its own setting; None: the default)
     joint_limit : degrees or None: the joint-limit setting (None: the widest
         ``limits`` past the root of a CCD/FABRIK chain, else the default)
     preferred_bones : int or None: the bone count as a CCD/FABRIK chain (see :class:`Chain`)
+    **options : the kept settings (see :class:`Chain`)
     """
     lengths = np.asarray(lengths, dtype=float)
     n = lengths.shape[0]
@@ -90,8 +93,9 @@ def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=Fa
     f["iterations"][0] = iterations
     f["tolerance"][0] = tolerance
     refresh_ik_points(f)
-    rate = rate_deg if rate_deg is not None else (DEFAULT_RATE_DEG if rate_limit is None else rate_limit)
-    return Chain(kind, f, colour=colour, rate_deg=rate, joint_limit=joint_limit, preferred_bones=preferred_bones)
+    rate = rate_limit if rate_limit is not None else (DEFAULT_RATE_DEG if rate_deg is None else rate_deg)
+    return Chain(kind, f, colour=colour, rate_deg=rate, joint_limit=joint_limit, preferred_bones=preferred_bones,
+                 **options)
 
 
 def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
@@ -109,7 +113,7 @@ def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
     ``heading`` (radians) defaults to the direction from node 1 to the head.
     ``bend_limits`` (radians) overrides the symmetric ``bend_deg``.
     ``settings`` are the IK settings it keeps for a later conversion
-    (``rate_deg``, ``joint_limit``, ``preferred_bones``: see :class:`Chain`).
+    (``rate_deg``, ``joint_limit``, ``preferred_bones``) and its kept settings: see :class:`Chain`.
     """
     pts = np.asarray(points, dtype=float)
     n = pts.shape[0] - 1

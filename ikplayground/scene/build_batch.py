@@ -19,8 +19,10 @@ from ikplayground.solvers.batched import snake_batch
 from ikplayground.solvers.kinematics import chain_points_batch
 
 from .chain import (
+    DEFAULT_ITERATIONS,
     DEFAULT_JOINT_LIMIT_DEG,
     DEFAULT_RATE_DEG,
+    DEFAULT_TOLERANCE,
     FULL,
     SNAKE_BEND_DEG,
     SNAKE_MAX_SPEED,
@@ -34,6 +36,8 @@ from .chain import (
 
 _BATCH = 4096  # chains filled by one pass (bounds the temporary arrays)
 _SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "colour", "bend_limits")
+_IK_ARGS = frozenset(("kind", "root", "angles", "lengths", "target", "limits", "mirror", "rate_limit", "iterations",
+                      "tolerance", "colour", "rate_deg", "joint_limit"))  # the rest go to the Chain (see make_ik_chain)
 
 
 def _groups(keys) -> dict:
@@ -55,7 +59,7 @@ def make_ik_chains(chains: list[dict], consume: bool = False) -> list[Chain]:
         ``lengths`` (n,) px, ``target`` (2,) px; optional ``limits`` (n, 2)
         rad, ``mirror``, ``rate_limit`` (deg per step or None), ``iterations``,
         ``tolerance`` (px), ``colour``, ``rate_deg``, ``joint_limit`` (deg),
-        ``preferred_bones``.
+        ``preferred_bones`` and the kept settings.
     consume : bool
         Set each entry of ``chains`` to None once its chain is built.
 
@@ -111,19 +115,20 @@ def _ik_group(kind: str, n: int, kws: list[dict]) -> list[Chain]:
     f["goal"][:] = f["angles"]
     f["bend"][:, 0] = [-1.0 if kw.get("mirror", False) else 1.0 for kw in kws]
     f["rate"][:, 0] = [math.inf if r is None else math.radians(r) for r in rates]
-    f["iterations"][:, 0] = [kw.get("iterations", 10) for kw in kws]
-    f["tolerance"][:, 0] = [kw.get("tolerance", 0.5) for kw in kws]
+    f["iterations"][:, 0] = [kw.get("iterations", DEFAULT_ITERATIONS) for kw in kws]
+    f["tolerance"][:, 0] = [kw.get("tolerance", DEFAULT_TOLERANCE) for kw in kws]
     f["points"][:] = chain_points_batch(f["root"], f["angles"], f["lengths"])
     # math.dist per chain, as make_ik_chain (np.hypot may differ in the last bit)
     f["error"][:, 0] = list(map(math.dist, f["points"][:, -1].tolist(), f["target"].tolist()))
     f["reached"][:, 0] = is_reached(f["error"][:, 0], f["tolerance"][:, 0])
     out = []
     for row, (kw, rate, joint_limit) in enumerate(zip(kws, rates, joint.tolist())):
-        setting = kw.get("rate_deg")
+        setting = rate  # as make_ik_chain: a limit that is on is its own setting
         if setting is None:
-            setting = DEFAULT_RATE_DEG if rate is None else rate
+            setting = DEFAULT_RATE_DEG if kw.get("rate_deg") is None else kw["rate_deg"]
+        rest = {k: v for k, v in kw.items() if k not in _IK_ARGS}
         out.append(Chain(kind, {name: arr[row] for name, arr in f.items()}, colour=kw.get("colour", 0),
-                         rate_deg=setting, joint_limit=joint_limit, preferred_bones=kw.get("preferred_bones")))
+                         rate_deg=setting, joint_limit=joint_limit, **rest))
     return out
 
 

@@ -14,24 +14,29 @@ import math
 
 import numpy as np
 
-from ikplayground.solvers.ccd import FULL_CIRCLE
+from ikplayground.solvers import FULL_CIRCLE
 
-SOLVERS = ("two-bone", "ccd", "fabrik", "snake")
-IK_SOLVERS = ("two-bone", "ccd", "fabrik")
-SOLVER_LABELS = {"two-bone": "two-bone", "ccd": "CCD", "fabrik": "FABRIK", "snake": "snake"}
+from .constants import (  # noqa: F401 (re-exported: the chain's numbers)
+    DEFAULT_IK_BONES,
+    DEFAULT_ITERATIONS,
+    DEFAULT_JOINT_LIMIT_DEG,
+    DEFAULT_RATE_DEG,
+    DEFAULT_TOLERANCE,
+    IK_SOLVERS,
+    MAX_BONES,
+    MAX_RATE_DEG,
+    SNAKE_ACCEL,
+    SNAKE_BEND_DEG,
+    SNAKE_DECAY,
+    SNAKE_MAX_SPEED,
+    SNAKE_SEGMENT,
+    SNAKE_TURN_DEG,
+    SOLVER_LABELS,
+    SOLVERS,
+)
+from .settings import KEPT_DEFAULTS
 
 FULL = (-math.pi, math.pi)
-DEFAULT_RATE_DEG = 3.0  # the pygame CCD tutorial: +-3 degrees per frame
-DEFAULT_JOINT_LIMIT_DEG = 45.0
-SNAKE_SEGMENT = 40.0  # the Flash snake tutorial
-SNAKE_BEND_DEG = 30.0  # the Flash snake tutorial
-SNAKE_MAX_SPEED = 10.0  # the Flash snake tutorial: px per step
-SNAKE_TURN_DEG = 5.0  # the Flash snake tutorial: degrees per step
-SNAKE_ACCEL = 1.0  # the Flash snake tutorial: px per step per step
-SNAKE_DECAY = 0.8  # the Flash snake tutorial: speed factor per step without throttle
-MAX_BONES = 64
-DEFAULT_IK_BONES = 7  # a new CCD or FABRIK chain, and one made from a two-bone arm
-MAX_RATE_DEG = 180.0  # a larger rate limit is no limit (and the scene file refuses it)
 REACH_SLACK = 1e-9  # px: the solvers compare their own error with the tolerance, rounded another way
 
 # Per-kind array fields: name -> shape, with "n" the bone count.
@@ -126,29 +131,44 @@ class Chain:
         The bone count it gets back as a CCD or FABRIK chain (after being a
         two-bone arm or a snake); None: its own count (``DEFAULT_IK_BONES``
         for a two-bone arm).
+    **options
+        The kept settings of :mod:`ikplayground.scene.settings` (those stored
+        on the chain, not in its arrays), by name; each one missing takes its
+        default. Each is a plain attribute (``chain.show_limits``: the
+        renderer reads it every frame); :attr:`options` gives them all.
 
-    The three settings travel with the chain through
+    These settings travel with the chain through
     :func:`ikplayground.scene.build.converted` and
     :func:`~ikplayground.scene.build.with_bone_count` (see :meth:`settings`).
     """
 
     def __init__(self, kind: str, fields: dict[str, np.ndarray], colour: int = 0, rate_deg: float = DEFAULT_RATE_DEG,
-                 joint_limit: float = DEFAULT_JOINT_LIMIT_DEG, preferred_bones: int | None = None):
+                 joint_limit: float = DEFAULT_JOINT_LIMIT_DEG, preferred_bones: int | None = None, **options):
         if kind not in SOLVERS:
             raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {kind!r}")
+        if not options.keys() <= KEPT_DEFAULTS.keys():
+            raise TypeError(f"Chain: unknown settings {', '.join(sorted(options.keys() - KEPT_DEFAULTS.keys()))}")
         self.id = next(_ids)
         self.kind = kind
         self.fields = fields
         self.colour = colour
+        for name, default in KEPT_DEFAULTS.items():
+            setattr(self, name, options.get(name, default))
         self.rate_deg = rate_deg
         self._joint_limit = min(max(float(joint_limit), 0.0), 180.0)
         if preferred_bones is None:
             preferred_bones = DEFAULT_IK_BONES if kind == "two-bone" else self.bones
         self.preferred_bones = int(min(max(preferred_bones, 1), MAX_BONES))
 
+    @property
+    def options(self) -> dict:
+        """The kept settings, by name (see the constructor)."""
+        return {name: getattr(self, name) for name in KEPT_DEFAULTS}
+
     def settings(self) -> dict:
         """What the chain remembers across solvers and bone counts (keyword arguments of the constructor)."""
-        return {"rate_deg": self.rate_deg, "joint_limit": self._joint_limit, "preferred_bones": self.preferred_bones}
+        return {"rate_deg": self.rate_deg, "joint_limit": self._joint_limit, "preferred_bones": self.preferred_bones,
+                **self.options}
 
     # --- shape -----------------------------------------------------------------
     @property
@@ -195,29 +215,36 @@ class Chain:
 
     @property
     def rate_limit(self) -> float | None:
-        """Degrees per step, or None when the rate limit is off."""
-        if self.is_snake:
+        """Degrees per step (:attr:`rate_deg`), or None when the rate limit is off."""
+        if self.is_snake or math.isinf(self._scalar("rate")):
             return None
-        r = self._scalar("rate")
-        return None if math.isinf(r) else math.degrees(r)
+        return self._rate_deg
 
     @rate_limit.setter
     def rate_limit(self, degrees: float | None) -> None:
-        """None turns the limit off; else see :func:`checked_rate` (a ValueError changes nothing)."""
+        """None turns the limit off; a number turns it on at that setting (see :func:`checked_rate`;
+        a ValueError changes nothing)."""
         if degrees is None:
             self.fields["rate"][0] = math.inf
         else:
-            self.rate_deg = checked_rate(degrees, "rate_limit")
-            self.fields["rate"][0] = math.radians(self.rate_deg)
+            self._rate_deg = checked_rate(degrees, "rate_limit")
+            self.fields["rate"][0] = math.radians(self._rate_deg)
 
     @property
     def rate_deg(self) -> float:
-        """The rate limit's setting in degrees per step, kept while the limit is off."""
+        """The rate limit's setting in degrees per step: the limit while it is on, and kept while it is off.
+
+        The one place the setting is kept: the step's ``fields["rate"]`` (radians,
+        ``inf`` when off) is derived from it whenever either changes.
+        """
         return self._rate_deg
 
     @rate_deg.setter
     def rate_deg(self, degrees: float) -> None:
         self._rate_deg = checked_rate(degrees, "rate_deg")
+        rate = self.fields.get("rate")
+        if rate is not None and not math.isinf(rate[0]):
+            rate[0] = math.radians(self._rate_deg)
 
     @property
     def iterations(self) -> int:
@@ -255,8 +282,3 @@ class Chain:
     def joint_limit(self) -> float:
         """The joint-limit setting in degrees: the +-range joints 1..n-1 get (also while there are none)."""
         return self._joint_limit
-
-    def set_bend_range(self, degrees: float) -> None:
-        """Snake only: bend range +-``degrees`` at every inner node."""
-        r = math.radians(degrees)
-        self.fields["bend_limits"][:] = (-r, r)

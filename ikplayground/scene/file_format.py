@@ -19,11 +19,20 @@ import numpy as np
 
 from . import build
 from .chain import MAX_BONES, SOLVERS, Chain
+from .constants import MAX_COORD
+from .file_fields import (
+    OMIT,
+    WIDEST_FLOAT,
+    degrees_array,
+    round_array,
+    round_number,
+    round_positive_array,
+)
 from .scene import MAX_CHAINS, Scene
+from .settings import FILE_SETTINGS
 
 FORMAT = "ikplayground-scene"
 VERSION = 1
-MAX_COORD = 1_000_000.0  # |position|, length and |angle| limit (pixels / degrees)
 # |snake point|: a body trails up to MAX_BONES segments of MAX_COORD behind a head within MAX_COORD
 MAX_SNAKE_COORD = MAX_COORD * (MAX_BONES + 1)
 HEAD = f'{{"format": "{FORMAT}", "version": {VERSION},\n "chains": ['
@@ -32,80 +41,47 @@ _MB = 1024 * 1024
 
 
 # --- writing -------------------------------------------------------------------
-def _r(x: float, nd: int = 3) -> float:
-    return round(float(x), nd)
-
-
-def _pos(x: float, nd: int = 3) -> float:
-    """``x`` rounded like :func:`_r`, but a positive number never rounds to 0 (it must load again)."""
-    r = _r(x, nd)
-    return r if r > 0 or not float(x) > 0 else float(f"{float(x):.4g}")
-
-
-def _rounded(a, nd: int = 3) -> list:
-    """The numbers of ``a`` rounded to ``nd`` decimals, as (nested) lists of floats.
-
-    One numpy call for the whole array (a scene of 20,000 chains of 64 bones
-    saves in seconds, not tens of seconds). A rounded number is the double
-    nearest a decimal of at most ``nd`` places, so it is written that short.
-    """
-    a = np.asarray(a, dtype=float)
-    return np.where(np.abs(a) < 1e15, np.round(a, nd), a).tolist()  # larger: nothing to round (and no overflow)
-
-
-def _positive(a, nd: int = 3) -> list:
-    """:func:`_rounded`, but a positive number never rounds to 0 (like :func:`_pos`)."""
-    a = np.asarray(a, dtype=float)
-    out = np.where(np.abs(a) < 1e15, np.round(a, nd), a)
-    lost = (out <= 0) & (a > 0)
-    if lost.any():
-        out[lost] = [float(f"{x:.4g}") for x in a[lost].tolist()]
-    return out.tolist()
-
-
-def _deg(a) -> list:
-    return _rounded(np.degrees(a), 4)
-
-
 def chain_to_dict(c: Chain) -> dict:
     """The chain as the file holds it: plain numbers, degrees, every field of its kind."""
     return chains_to_dicts([c])[0]
 
 
+def _shape_columns(kind: str, cs: list[Chain]) -> dict[str, list]:
+    """The fields of a chain's line that give its shape, for chains ``cs`` of solver ``kind`` and one bone count."""
+    def field(name):
+        return np.array([c.fields[name] for c in cs])
+    if kind == "snake":
+        # unrounded: a snake's nodes must sit exactly one length apart and
+        # inside the bend range, which rounding would break
+        return {"points": field("points").tolist(), "lengths": field("lengths").tolist(),
+                "heading": [round_number(math.degrees(h), 4) for h in field("heading")[:, 0].tolist()]}
+    return {"root": round_array(field("root")), "lengths": round_positive_array(field("lengths")),
+            "angles": degrees_array(field("angles")), "target": round_array(field("target"))}
+
+
 def chains_to_dicts(chains: list[Chain]) -> list[dict]:
     """:func:`chain_to_dict` of each chain, in order, with one numpy pass per field of a group of
-    chains of one solver and bone count (a scene of 20,000 chains saves in a fraction of the time)."""
+    chains of one solver and bone count (a scene of 20,000 chains saves in a fraction of the time).
+
+    A line holds the solver, the chain's shape, then the fields of its solver's
+    settings (:data:`~ikplayground.scene.settings.FILE_SETTINGS`, in the table's order).
+    """
     out: list[dict | None] = [None] * len(chains)
     groups: dict[tuple, list[int]] = {}
     for i, c in enumerate(chains):
         groups.setdefault(c.group_key, []).append(i)
     for (kind, _), members in groups.items():
         cs = [chains[i] for i in members]
-        def field(name, cs=cs):
-            return np.array([c.fields[name] for c in cs])
-        if kind == "snake":
-            # unrounded: a snake's nodes must sit exactly one length apart and
-            # inside the bend range, which rounding would break
-            columns = {"points": field("points").tolist(), "lengths": field("lengths").tolist(),
-                       "bend_limits": np.degrees(field("bend_limits")).tolist()}  # unrounded, as the points
-            for i, c, points, lengths, bend in zip(members, cs, *columns.values()):
-                f = c.fields
-                out[i] = {"solver": "snake", "points": points, "lengths": lengths,
-                          "heading": _r(math.degrees(f["heading"][0]), 4), "bend_limits": bend,
-                          "max_speed": _r(f["max_speed"][0]), "turn_rate": _r(math.degrees(f["turn_rate"][0]), 4)}
-            continue
-        columns = {"root": _rounded(field("root")), "lengths": _positive(field("lengths")),
-                   "angles": _deg(field("angles")), "target": _rounded(field("target"))}
-        limits = _deg(field("limits")) if kind != "two-bone" else [None] * len(cs)
-        for i, c, root, lengths, angles, target, lim in zip(members, cs, *columns.values(), limits):
-            d = {"solver": kind, "root": root, "lengths": lengths, "angles": angles, "target": target,
-                 "rate_limit": None if c.rate_limit is None else _pos(c.rate_limit, 4),
-                 "rate_limit_setting": _pos(c.rate_deg, 4)}  # what turning an off limit on restores
-            if kind == "two-bone":
-                d["mirror"] = c.mirror
-            else:
-                d.update(limits=lim, iterations=c.iterations, tolerance=_r(c.tolerance, 4))
-            out[i] = d
+        rows = [{"solver": kind} for _ in cs]
+        columns = list(_shape_columns(kind, cs).items())
+        for setting in FILE_SETTINGS[kind]:
+            columns += setting.file.write(setting, cs)
+        for key, column in columns:
+            for row, value in zip(rows, column):
+                if value is not OMIT:
+                    row[key] = value
+        for i, row in zip(members, rows):
+            out[i] = row
     return out
 
 
@@ -131,21 +107,17 @@ def scene_to_text(scene: Scene) -> str:
 
 
 # --- bounds --------------------------------------------------------------------
-# The longest text a number of each field can have once the writer has rounded
-# it, over every value the loader accepts there (a float's text is at most 24
-# characters; a field not listed here is counted at that).
-_WIDEST_FLOAT = -2.2250738585072014e-308  # 24 characters
+# The longest text a number of each field of a chain's shape can have once the
+# writer has rounded it, over every value the loader accepts there (a float's
+# text is at most 24 characters; a field not listed here is counted at that).
+# The settings' fields give their own (file_fields.Field.widest).
 _WIDEST = {
     "root": -999999.999, "target": -999999.999,  # 3 decimals, within +-1e6
     "lengths": 1.234e-300,  # > 0 and <= 1e6, 3 decimals or 4 significant digits
     "angles": -999999.9999, "heading": -999999.9999,  # 4 decimals, within +-1e6 degrees
-    "rate_limit": 1.234e-300, "rate_limit_setting": 1.234e-300,  # > 0 and <= 180, 4 decimals or digits
-    "limits": -179.9999,  # 4 decimals, within +-180
-    "iterations": 1000, "tolerance": 999999.9999, "max_speed": 999.999, "turn_rate": 179.9999,
 }
-# a snake's points, lengths and bend limits are written unrounded
-_WIDEST_SNAKE = {"lengths": -_WIDEST_FLOAT, "heading": _WIDEST["heading"], "max_speed": _WIDEST["max_speed"],
-                 "turn_rate": _WIDEST["turn_rate"]}
+# a snake's points and lengths are written unrounded
+_WIDEST_SNAKE = {"lengths": -WIDEST_FLOAT, "heading": _WIDEST["heading"]}
 
 
 def _widened(value, widest):
@@ -158,17 +130,17 @@ def _widened(value, widest):
 
 
 def widest_chain_dict(kind: str) -> dict:
-    """The longest chain of ``kind`` the writer can write: MAX_BONES bones, every number at its widest."""
+    """The longest chain of ``kind`` the writer can write: MAX_BONES bones, every number at its widest,
+    every optional field written."""
     if kind == "snake":
-        pts = build.straight_snake((0.0, 0.0), 0.0, nodes=MAX_BONES + 1)
-        d, widest = chain_to_dict(pts), _WIDEST_SNAKE
+        chain, widest = build.straight_snake((0.0, 0.0), 0.0, nodes=MAX_BONES + 1), _WIDEST_SNAKE
     else:
         n = 2 if kind == "two-bone" else MAX_BONES
         chain = build.make_ik_chain(kind, (0.0, 0.0), np.zeros(n), np.ones(n), (1.0, 1.0))
-        d, widest = chain_to_dict(chain), _WIDEST
-    d = {k: _widened(v, widest.get(k, _WIDEST_FLOAT)) for k, v in d.items()}
-    if kind == "two-bone":
-        d["mirror"] = False
+        widest = _WIDEST
+    d = {k: _widened(v, widest.get(k, WIDEST_FLOAT)) for k, v in chain_to_dict(chain).items()}
+    for setting in FILE_SETTINGS[kind]:
+        d.update(setting.file.widest(setting, chain.bones))
     return d
 
 

@@ -26,6 +26,7 @@ from .file_format import FORMAT, MAX_COORD, MAX_SNAKE_COORD, VERSION
 from .group_check import check_chains
 from .json_stream import Entries
 from .scene import MAX_CHAINS
+from .settings import FILE_SETTINGS
 from .strict_json import BadNumber, first_bad_number
 
 _NUMBER_TYPES = {float, int}
@@ -168,6 +169,11 @@ class Reader:
         value = d.get(key)
         return default if value is None else value
 
+    def flag(self, where, value) -> bool:
+        if not isinstance(value, bool):
+            self.fail(where, f"must be true or false (got {_show(value)})")
+        return value
+
     def require(self, where, d, keys):
         for k in keys:
             if k not in d:
@@ -192,26 +198,15 @@ class Reader:
         angles = self.numbers(f"{where}.angles", d["angles"], n)
         root = self.point(f"{where}.root", d["root"])
         target = self.point(f"{where}.target", d["target"])
-        rate = d.get("rate_limit", 3.0)  # here null means "off", not "default"
-        if rate is not None:
-            rate = self.number(f"{where}.rate_limit", rate, positive=True, hi=180.0)
-        setting = d.get("rate_limit_setting")  # optional (files before it have none); used while the limit is off
-        if setting is not None:
-            setting = self.number(f"{where}.rate_limit_setting", setting, positive=True, hi=180.0)
-        kw = {"rate_limit": rate, "rate_deg": setting if rate is None else rate}
-        if kind == "two-bone":
-            mirror = self.optional(d, "mirror", False)
-            if not isinstance(mirror, bool):
-                self.fail(f"{where}.mirror", f"must be true or false (got {_show(mirror)})")
-            kw["mirror"] = mirror
-        else:
-            limits = d.get("limits")
-            if limits is not None:
-                kw["limits"] = np.radians(self.pairs(f"{where}.limits", limits, n, lo=-180.0, hi=180.0,
-                                                     ordered=True))
-            kw["iterations"] = self.integer(f"{where}.iterations", self.optional(d, "iterations", 10), 1, 1000)
-            kw["tolerance"] = self.number(f"{where}.tolerance", self.optional(d, "tolerance", 0.5), lo=0.0, hi=1e6)
-        return build.make_ik_chain, (kind, root, np.radians(angles), lengths, target), kw
+        return build.make_ik_chain, (kind, root, np.radians(angles), lengths, target), self.settings(where, d, kind, n)
+
+    def settings(self, where: str, d: dict, kind: str, n: int) -> dict:
+        """The fields of the settings of a chain of solver ``kind`` and ``n`` bones, in the order of
+        :data:`~ikplayground.scene.settings.FILE_SETTINGS`: keyword arguments of its constructor."""
+        kw: dict = {}
+        for setting in FILE_SETTINGS[kind]:
+            kw.update(setting.file.read(setting, self, where, d, n))
+        return kw
 
     def snake(self, where: str, d: dict) -> tuple:
         self.require(where, d, ["points"])
@@ -234,12 +229,8 @@ class Reader:
         heading = d.get("heading")
         if heading is not None:
             heading = math.radians(self.number(f"{where}.heading", heading))
-        lo, hi = self.pair(f"{where}.bend_limits", self.optional(d, "bend_limits", [-30, 30]))
-        max_speed = self.number(f"{where}.max_speed", self.optional(d, "max_speed", 10), lo=0.0, hi=1000.0)
-        turn = self.number(f"{where}.turn_rate", self.optional(d, "turn_rate", 5), lo=0.0, hi=180.0)
         return build.make_snake, (), {"points": points, "lengths": lengths, "heading": heading,
-                                      "bend_limits": (math.radians(lo), math.radians(hi)),
-                                      "max_speed": max_speed, "turn_deg": turn}
+                                      **self.settings(where, d, "snake", n)}
 
     def built(self, where, make, *args, **kw) -> Chain:
         """``make(*args, **kw)``; checked values should always build, but a file must never crash the caller."""

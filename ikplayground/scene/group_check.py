@@ -17,68 +17,33 @@ has.
 from __future__ import annotations
 
 import math
-from itertools import chain as _concat
 
 import numpy as np
 
 from . import build
 from .chain import IK_SOLVERS, MAX_BONES
+from .file_fields import Doubt as _Doubt
+from .file_fields import quick_list as _list
+from .file_fields import quick_number
+from .file_fields import rows_within as _within
+from .file_fields import stack_numbers as _stack
 from .file_format import MAX_COORD, MAX_SNAKE_COORD
+from .settings import FILE_SETTINGS
 
-_NUMBER_TYPES = {float, int}
 _RAD = math.radians
-
-
-class _Doubt(Exception):
-    """Something the fast check does not accept: leave the chain to the one-at-a-time check."""
 
 
 def _number(value, lo: float = -MAX_COORD, hi: float = MAX_COORD, positive: bool = False) -> float:
     """``value`` as a float if it is a plain int or float in ``[lo, hi]`` (and > 0 if ``positive``)."""
-    if type(value) not in _NUMBER_TYPES:
-        raise _Doubt
-    try:
-        v = float(value)
-    except OverflowError:
-        raise _Doubt from None
-    if not lo <= v <= hi or (positive and not v > 0):  # NaN fails both
-        raise _Doubt
-    return v
+    return quick_number(value, lo, hi, positive)
 
 
-def _list(value, count: int | None = None) -> list:
-    if type(value) is not list or (count is not None and len(value) != count):
-        raise _Doubt
-    return value
-
-
-def _ik_scalars(d: dict, kind: str) -> dict:
-    """The keyword arguments of an IK chain's spec but its limits (see ``Reader.chain``)."""
-    rate = d.get("rate_limit", 3.0)  # here null means "off", not "default"
-    if rate is not None:
-        rate = _number(rate, hi=180.0, positive=True)
-    setting = d.get("rate_limit_setting")
-    if setting is not None:
-        setting = _number(setting, hi=180.0, positive=True)
-    kw = {"rate_limit": rate, "rate_deg": setting if rate is None else rate}
-    if kind == "two-bone":
-        mirror = d.get("mirror")
-        if mirror is None:
-            mirror = False
-        if type(mirror) is not bool:
-            raise _Doubt
-        kw["mirror"] = mirror
-        return kw
-    iterations = d.get("iterations")
-    if iterations is None:
-        iterations = 10
-    if type(iterations) is float and iterations.is_integer():
-        iterations = int(iterations)
-    if type(iterations) is not int or not 1 <= iterations <= 1000:
-        raise _Doubt
-    tolerance = d.get("tolerance")
-    kw["iterations"] = iterations
-    kw["tolerance"] = 0.5 if tolerance is None else _number(tolerance, lo=0.0, hi=1e6)
+def _settings(d: dict, kind: str, n: int) -> dict:
+    """The keyword arguments of the chain's settings, as ``Reader.settings`` gives them (lists but
+    checked later, over the group: ``Field.quick_group``)."""
+    kw: dict = {}
+    for setting in FILE_SETTINGS[kind]:
+        kw.update(setting.file.quick(setting, d, n))
     return kw
 
 
@@ -89,9 +54,7 @@ def _ik_key(d) -> tuple:
     if not 1 <= n <= MAX_BONES or (kind == "two-bone" and n != 2):
         raise _Doubt
     _list(d["angles"], n), _list(d["root"], 2), _list(d["target"], 2)
-    if kind != "two-bone" and d.get("limits") is not None:
-        _list(d["limits"], n)
-    return (kind, n), _ik_scalars(d, kind)
+    return (kind, n), _settings(d, kind, n)
 
 
 def _snake_key(d) -> tuple:
@@ -102,16 +65,8 @@ def _snake_key(d) -> tuple:
     if d.get("lengths") is not None:
         _list(d["lengths"], nodes - 1)
     heading = d.get("heading")
-    bend = d.get("bend_limits")
-    lo, hi = (-30.0, 30.0) if bend is None else (_number(v, -180.0, 180.0) for v in _list(bend, 2))
-    if lo > hi:
-        raise _Doubt
-    max_speed, turn = d.get("max_speed"), d.get("turn_rate")
-    return ("snake", nodes), {
-        "heading": None if heading is None else _RAD(_number(heading)),
-        "bend_limits": (_RAD(lo), _RAD(hi)),
-        "max_speed": 10.0 if max_speed is None else _number(max_speed, 0.0, 1000.0),
-        "turn_deg": 5.0 if turn is None else _number(turn, 0.0, 180.0)}
+    return ("snake", nodes), {"heading": None if heading is None else _RAD(_number(heading)),
+                              **_settings(d, "snake", nodes - 1)}
 
 
 def _key(d) -> tuple | None:
@@ -129,27 +84,6 @@ def _key(d) -> tuple | None:
         return None
 
 
-def _stack(lists: list, shape: tuple) -> np.ndarray:
-    """``lists`` (of lists of numbers, or of ``[a, b]`` pairs if ``shape`` ends in 2 and has 3 axes) as floats."""
-    if len(shape) == 3:  # lists of pairs
-        pairs = list(_concat.from_iterable(lists))
-        if set(map(type, pairs)) != {list} or set(map(len, pairs)) != {2}:
-            raise _Doubt
-        lists = pairs
-    flat = list(_concat.from_iterable(lists))
-    if len(flat) != math.prod(shape) or not set(map(type, flat)) <= _NUMBER_TYPES:
-        raise _Doubt
-    try:
-        return np.array(flat, dtype=float).reshape(shape)
-    except OverflowError:
-        raise _Doubt from None
-
-
-def _within(a: np.ndarray, lo: float, hi: float) -> np.ndarray:
-    """Per row of ``a``: every value in ``[lo, hi]`` (NaN is not)."""
-    return ((a >= lo) & (a <= hi)).reshape(len(a), -1).all(axis=1)
-
-
 def _ik_group(kind: str, n: int, ds: list, kws: list) -> list:
     m = len(ds)
     lengths = _stack([d["lengths"] for d in ds], (m, n))
@@ -159,25 +93,26 @@ def _ik_group(kind: str, n: int, ds: list, kws: list) -> list:
     ok = _within(lengths, -MAX_COORD, MAX_COORD) & (lengths > 0).all(axis=1)
     ok &= _within(angles, -MAX_COORD, MAX_COORD) & _within(root, -MAX_COORD, MAX_COORD)
     ok &= _within(target, -MAX_COORD, MAX_COORD)
-    limited = [j for j, d in enumerate(ds) if kind != "two-bone" and d.get("limits") is not None]
-    limits = None
-    if limited:
-        limits = _stack([ds[j]["limits"] for j in limited], (len(limited), n, 2))
-        ok[limited] &= _within(limits, -180.0, 180.0) & (limits[..., 0] <= limits[..., 1]).all(axis=1)
-        limits = np.radians(limits)
+    ok &= _settings_group(kind, n, ds, kws)
     radians = np.radians(angles)
-    out = [(build.make_ik_chain, (kind, root[j], radians[j], lengths[j], target[j]), kw) if good else None
-           for j, (good, kw) in enumerate(zip(ok.tolist(), kws))]
-    for row, j in enumerate(limited):
-        if out[j] is not None:
-            out[j][2]["limits"] = limits[row]
-    return out
+    return [(build.make_ik_chain, (kind, root[j], radians[j], lengths[j], target[j]), kw) if good else None
+            for j, (good, kw) in enumerate(zip(ok.tolist(), kws))]
+
+
+def _settings_group(kind: str, n: int, ds: list, kws: list) -> np.ndarray:
+    """Which of ``ds`` pass the settings' checks over the whole group (``Field.quick_group``)."""
+    ok = np.ones(len(ds), dtype=bool)
+    for setting in FILE_SETTINGS[kind]:
+        passed = setting.file.quick_group(setting, ds, kws, n)
+        if passed is not None:
+            ok &= passed
+    return ok
 
 
 def _snake_group(nodes: int, ds: list, kws: list) -> list:
     m = len(ds)
     points = _stack([d["points"] for d in ds], (m, nodes, 2))
-    ok = _within(points, -MAX_SNAKE_COORD, MAX_SNAKE_COORD)
+    ok = _within(points, -MAX_SNAKE_COORD, MAX_SNAKE_COORD) & _settings_group("snake", nodes - 1, ds, kws)
     given = [j for j, d in enumerate(ds) if d.get("lengths") is not None]
     derived = np.ones(m, dtype=bool)
     derived[given] = False

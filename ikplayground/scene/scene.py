@@ -13,8 +13,8 @@ import time
 
 import numpy as np
 
-from . import build
-from .chain import DEFAULT_IK_BONES, MAX_BONES, SNAKE_SEGMENT, SOLVERS, Chain
+from . import build, settings
+from .chain import DEFAULT_IK_BONES, SNAKE_SEGMENT, SOLVERS, Chain
 from .motion import step_ik, step_snakes
 from .stage import PushMemory, clamp_point, free_spot, keep_on_stage, shift_root
 
@@ -94,6 +94,7 @@ class Scene:
 
     def remove(self, chain: Chain) -> None:
         self.chains.remove(chain)
+        self._pushed.forget(chain)
         self._dirty = True
         if self.selected is chain:
             self.selected = self.chains[-1] if self.chains else None
@@ -109,12 +110,14 @@ class Scene:
     def clear(self) -> None:
         self.chains = []
         self.selected = None
+        self._pushed = PushMemory()
         self._dirty = True
 
     def replace(self, old: Chain, new: Chain) -> Chain:
         """Put ``new`` in ``old``'s place (same draw order, same selection)."""
         i = self.chains.index(old)
         self.chains[i] = new
+        self._pushed.forget(old)
         if self.selected is old:
             self.selected = new
         self._dirty = True
@@ -155,38 +158,38 @@ class Scene:
         self.keep_on_stage(new)  # a snake's tail, or an IK chain's tip, may have been off stage
         return new
 
-    def set_bone_count(self, chain: Chain, n: int) -> Chain:
-        """Change the number of bones (segments for a snake); two-bone stays at 2."""
-        if chain.kind == "two-bone":
+    def set_setting(self, chain: Chain, name: str, value) -> Chain:
+        """Set the per-chain setting ``name`` of ``chain`` (:mod:`.settings`); returns the chain now in its place.
+
+        ``value`` is checked and clamped to the setting's range (a TypeError or
+        ValueError for a value the setting cannot take, changing nothing). A
+        setting that ``chain``'s solver does not have is ignored: ``chain``
+        comes back unchanged. An edit of the bone count builds a new chain in
+        the old one's place (same draw order, same selection); every other edit
+        changes ``chain`` itself, and its pose follows at once.
+        """
+        entry = settings.setting(name)
+        value = entry.checked(value)
+        if not entry.applies(chain.kind):
             return chain
-        n = int(min(max(n, 1), MAX_BONES))
+        new = entry.put_value(self, chain, value)
+        return chain if new is None else new
+
+    def with_bone_count(self, chain: Chain, n: int) -> Chain:
+        """``chain`` rebuilt with ``n`` bones in its place, kept on the stage (unchecked: see :meth:`set_setting`)."""
         if n == chain.bones:
             return chain
         new = self.replace(chain, build.with_bone_count(chain, n))
         self.keep_on_stage(new)
         return new
 
-    def set_bone_length(self, chain: Chain, length: float) -> None:
-        """Give every bone (segment) of the chain the same length in pixels."""
-        chain.fields["lengths"][:] = max(float(length), 1.0)
+    def lay_out(self, chain: Chain) -> None:
+        """After an edit of a chain's lengths or limits: an IK chain's joints from its angles, a
+        snake's body dragged after its head again (inside its bend range)."""
         if chain.is_snake:
             build.relay_snake(chain.fields)
         else:
             build.refresh_ik_points(chain.fields)
-
-    def set_joint_limit(self, chain: Chain, degrees: float) -> None:
-        """Limit joints 1..n-1 of a CCD or FABRIK chain to +-``degrees``; the pose follows at once."""
-        if chain.kind not in ("ccd", "fabrik"):
-            return
-        chain.set_joint_limit(min(max(float(degrees), 0.0), 180.0))
-        build.refresh_ik_points(chain.fields)
-
-    def set_bend_range(self, chain: Chain, degrees: float) -> None:
-        """Give a snake a bend range of +-``degrees``; its body is re-laid inside it at once."""
-        if not chain.is_snake:
-            return
-        chain.set_bend_range(min(max(float(degrees), 0.0), 180.0))
-        build.relay_snake(chain.fields)
 
     def move_target(self, chain: Chain, pos) -> None:
         """Put an IK chain's target at ``pos``, kept inside the stage (the user's move: see :meth:`resize`)."""

@@ -95,7 +95,7 @@ class PushMemory:
         self._records: dict[int, tuple[Chain, tuple, tuple]] = {}  # id -> (chain, home, left)
 
     def forget(self, chain: Chain) -> None:
-        """``chain`` was moved on purpose: where it is now is its home."""
+        """``chain`` was moved on purpose (where it is now is its home), or left the scene."""
         self._records.pop(id(chain), None)
 
     def home(self, chain: Chain) -> tuple:

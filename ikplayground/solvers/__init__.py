@@ -14,6 +14,7 @@ they stopped in :attr:`IKSolution.status`.
 True
 """
 
+from ._validate import FULL_CIRCLE, clamp_angle
 from .ccd import solve_ccd
 from .fabrik import solve_fabrik
 from .kinematics import forward_kinematics
@@ -27,6 +28,8 @@ __all__ = [
     "solve_ccd",
     "solve_fabrik",
     "follow_snake",
+    "clamp_angle",
+    "FULL_CIRCLE",
     "TwoBoneSolution",
     "IKSolution",
 ]

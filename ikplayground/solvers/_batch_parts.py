@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validate import wrap_array
-from .ccd import FULL_CIRCLE
+from ._validate import FULL_CIRCLE
 from .results import STALL_GAIN
 
 PI = np.pi

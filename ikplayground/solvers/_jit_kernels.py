@@ -18,9 +18,9 @@ from types import SimpleNamespace
 import numba
 import numpy as np
 
+from ._validate import FULL_CIRCLE, TAU
+
 PI = math.pi
-TAU = 2.0 * math.pi
-FULL_CIRCLE = 2.0 * math.pi - 1e-9
 
 
 @numba.njit(cache=True, inline="always")

@@ -27,6 +27,10 @@ from decimal import Decimal
 import numpy as np
 
 TAU = 2.0 * math.pi
+# A joint range (hi - lo, radians) at least this wide is the full circle: the
+# joint turns freely and is never clamped. The one rule, used by every solver,
+# the numba kernels and the playground's limit wedges.
+FULL_CIRCLE = TAU - 1e-9
 BOUND = 1e300  # px: the largest coordinate magnitude accepted (see the module docstring)
 _FAST = (float, int, np.float64)  # plain numbers the fast paths take as they are (bool is none of them)
 
@@ -242,11 +246,27 @@ def wrap_array(a: np.ndarray) -> np.ndarray:
     """Wrap angles in radians to (-pi, pi], element-wise (new array).
 
     ``a - 2pi * ceil((a - pi) / 2pi)`` costs a fraction of ``np.mod`` (about
-    a tenth at 10,000 angles); its rounding is a few ulps of ``a``. The one
-    value rounding can leave at -pi is moved to pi.
+    a tenth at 10,000 angles); its rounding is a few ulps of ``a``, so an
+    angle near an odd multiple of pi can come out a hair above pi or at -pi:
+    both are put at pi.
     """
-    w = a - TAU * np.ceil((a - math.pi) / TAU)
+    w = np.minimum(a - TAU * np.ceil((a - math.pi) / TAU), math.pi)
     low = w <= -math.pi
     if low.any():
         w[low] += TAU
     return w
+
+
+def clamp_angle(value: float, lo: float, hi: float) -> float:
+    """Clamp a relative angle to ``[lo, hi]``, keeping pi rather than -pi where allowed.
+
+    A range that covers the whole circle is no limit: the angle is wrapped
+    instead, so a joint can turn through +-pi.
+    """
+    if hi - lo >= FULL_CIRCLE:  # (kept inside a range a hair short of the circle)
+        w = wrap(value)
+        return lo if w < lo else hi if w > hi else w
+    v = lo if value < lo else hi if value > hi else value
+    if v <= -math.pi and hi >= math.pi:
+        return math.pi
+    return v

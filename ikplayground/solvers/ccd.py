@@ -16,13 +16,9 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from ._validate import (angles_list, chain_extent, lengths_list, limits_list, non_negative, point,
-                        positive_int, wrap)
-from .results import IKSolution, StallWatch, ik_status
-
-FULL_CIRCLE = 2.0 * math.pi - 1e-9
+from ._problem import chain_problem
+from ._validate import clamp_angle, wrap
+from .results import IKSolution, StallWatch
 
 
 def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None) -> IKSolution:
@@ -60,36 +56,10 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
         numbers and strings are refused), non-finite, a length <= 0, limits
         outside [-pi, pi], or a chain or target past ``+-1e300`` px.
     """
-    rx, ry = point(root, "root")
-    tx, ty = point(target, "target")
-    lens = lengths_list(lengths)
-    reach = sum(lens)
-    chain_extent(rx, ry, reach)
-    n = len(lens)
-    a = angles_list(angles, n)
-    lim = limits_list(limits, n)
-    iterations = positive_int(iterations, "iterations")
-    tolerance = non_negative(tolerance, "tolerance")
-    if lim is not None:
-        a = [clamp_angle(v, lo, hi) for v, (lo, hi) in zip(a, lim)]
-    a, used, error, stalled = ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
-    status = ik_status(error, tolerance, math.hypot(tx - rx, ty - ry), reach, stalled)
-    return IKSolution(np.array(a), error, used, error <= tolerance, status)
-
-
-def clamp_angle(value: float, lo: float, hi: float) -> float:
-    """Clamp a relative angle to ``[lo, hi]``, keeping pi rather than -pi where allowed.
-
-    A range that covers the whole circle is no limit: the angle is wrapped
-    instead, so a joint can turn through +-pi.
-    """
-    if hi - lo >= FULL_CIRCLE:  # (kept inside a range a hair short of the circle)
-        w = wrap(value)
-        return lo if w < lo else hi if w > hi else w
-    v = lo if value < lo else hi if value > hi else value
-    if v <= -math.pi and hi >= math.pi:
-        return math.pi
-    return v
+    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits)
+    a, used, error, stalled = ccd_sweeps(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations, p.tolerance,
+                                         p.limits)
+    return p.solution(a, error, used, stalled)
 
 
 def ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):

@@ -17,13 +17,10 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
-from ._validate import (angles_list, chain_extent, lengths_list, limits_list, non_negative, point,
-                        positive_int, wrap)
-from .ccd import clamp_angle
+from ._problem import chain_problem
+from ._validate import clamp_angle, wrap
 from .kinematics import chain_points
-from .results import IKSolution, StallWatch, ik_status
+from .results import IKSolution, StallWatch
 
 _INF = math.inf
 
@@ -33,19 +30,13 @@ def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
 
     Parameters
     ----------
-    root : array_like, shape (2,)
-        Fixed position of joint 0, in pixels.
-    angles : array_like, shape (n,)
-        Starting relative joint angles in radians.
-    lengths : array_like, shape (n,)
-        Bone lengths in pixels, each > 0.
-    target : array_like, shape (2,)
-        Goal for the end effector, in pixels.
+    root, angles, lengths, target, tolerance
+        As :func:`~.ccd.solve_ccd`: points of shape (2,) and the chain's
+        relative angles and bone lengths of shape (n,), in pixels (y down)
+        and radians; the distance in pixels that counts as reached.
     iterations : int, optional
         Most forward/backward passes (>= 1). Fewer run once the error stops
         improving (``status`` "stalled"), so a large budget is safe.
-    tolerance : float, optional
-        Stop once the end effector is this close to the target, in pixels.
     limits : array_like, shape (n, 2), optional
         ``(lo, hi)`` bounds in radians on each relative angle. The returned
         angles always lie inside them.
@@ -60,22 +51,10 @@ def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
     ValueError
         As :func:`solve_ccd`.
     """
-    rx, ry = point(root, "root")
-    tx, ty = point(target, "target")
-    lens = lengths_list(lengths)
-    reach = sum(lens)
-    chain_extent(rx, ry, reach)
-    n = len(lens)
-    a = angles_list(angles, n)
-    lim = limits_list(limits, n)
-    iterations = positive_int(iterations, "iterations")
-    tolerance = non_negative(tolerance, "tolerance")
-    if lim is not None:
-        a = [clamp_angle(v, lo, hi) for v, (lo, hi) in zip(a, lim)]
-    a, used, (ex, ey), stalled = fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
-    error = math.hypot(tx - ex, ty - ey)
-    status = ik_status(error, tolerance, math.hypot(tx - rx, ty - ry), reach, stalled)
-    return IKSolution(np.array(a), error, used, error <= tolerance, status)
+    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits)
+    a, used, (ex, ey), stalled = fabrik_passes(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations,
+                                               p.tolerance, p.limits)
+    return p.solution(a, math.hypot(p.tx - ex, p.ty - ey), used, stalled)
 
 
 def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):

@@ -23,8 +23,6 @@ import threading
 _lock = threading.Lock()
 _state = {"kernels": None, "failed": False, "thread": None}
 
-FULL_CIRCLE = 2.0 * math.pi - 1e-9
-
 
 def enabled() -> bool:
     """True unless ``IKPLAYGROUND_JIT=0`` (or ``off`` / ``false``) is set."""

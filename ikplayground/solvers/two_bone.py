@@ -33,6 +33,16 @@ _SAFE_LO = 1e-100
 _SAFE_HI = 1e100
 
 
+def _plain_point(p) -> tuple:
+    """``p`` as two items when it is a 2-tuple, 2-list or float64 (2,) array, else ``(None, None)``."""
+    tp = type(p)
+    if (tp is tuple or tp is list) and len(p) == 2:
+        return p
+    if tp is np.ndarray and p.shape == (2,) and p.dtype == np.float64:
+        return p.tolist()
+    return None, None
+
+
 def solve_two_bone(root, target, l1, l2, bend=1) -> TwoBoneSolution:
     """Place a two-bone chain so its end reaches ``target`` (or gets closest).
 
@@ -67,20 +77,8 @@ def solve_two_bone(root, target, l1, l2, bend=1) -> TwoBoneSolution:
     # unusual (arrays of chains, bad values, lengths so small or large that the
     # law of cosines would overflow) falls through to the validated batch path.
     if type(l1) in _NUMBER and type(l2) in _NUMBER and type(bend) in _NUMBER and (bend == 1 or bend == -1):
-        tr = type(root)
-        tt = type(target)
-        if (tr is tuple or tr is list) and len(root) == 2:
-            rx, ry = root
-        elif tr is np.ndarray and root.shape == (2,) and root.dtype == np.float64:
-            rx, ry = root.tolist()
-        else:
-            rx = ry = None
-        if (tt is tuple or tt is list) and len(target) == 2:
-            tx, ty = target
-        elif tt is np.ndarray and target.shape == (2,) and target.dtype == np.float64:
-            tx, ty = target.tolist()
-        else:
-            tx = ty = None
+        rx, ry = _plain_point(root)
+        tx, ty = _plain_point(target)
         b = _BOUND
         if (type(rx) in _NUMBER and type(ry) in _NUMBER and type(tx) in _NUMBER and type(ty) in _NUMBER
                 and -b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b  # (False for nan)

@@ -744,7 +744,7 @@ def test_ctrl_s_and_ctrl_o_while_typing_a_path_act_on_that_path(app, tmp_path, k
     path = tmp_path / "typed while focused.json"
     if key == "load":  # a file with one chain fewer than the App shows
         other = tmp_path / "other.json"
-        app.save(other)
+        app.apply("save", other)
         path.write_bytes(other.read_bytes())
         app.scene.remove(app.scene.chains[-1])
         app.scene.remove(app.scene.chains[-1])

@@ -1,6 +1,6 @@
 """Fuzzing the real App with seeded random input, checking the scene after every frame.
 
-The events come from ``scripts/fuzz_events.py`` (shared with ``scripts/soak.py``):
+The events come from ``tests/app/fuzz_events.py`` (shared with ``scripts/soak.py``):
 mouse anywhere in and around the window, drags from targets and roots, every
 key of the keymap with and without Ctrl, arrows, other keys and typed text,
 resizes from 100x100 to 3840x2160, window events, real clicks on the panel's
@@ -10,9 +10,7 @@ stress test. After each frame the checks below must hold for every chain.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 import time
 from collections import Counter
 from pathlib import Path
@@ -25,6 +23,7 @@ from ikplayground.app.app import App
 from ikplayground.scene import scene as scene_module
 from ikplayground.solvers.kinematics import chain_points_batch
 
+from . import fuzz_events
 from .conftest import (
     chain_of,
     choose,
@@ -48,18 +47,6 @@ LENGTH_RTOL = 1e-6
 STAGE_EPS = 1e-9
 TAU = 2.0 * math.pi
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _load_fuzz_events():
-    path = REPO / "scripts" / "fuzz_events.py"
-    spec = importlib.util.spec_from_file_location("ikplayground_fuzz_events", path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-fuzz_events = _load_fuzz_events()
 
 
 def chain_cap() -> int:
@@ -171,7 +158,8 @@ class Checker:
 
 
 def run_fuzz(tmp_path, seed: int, frames: int):
-    app = App(size=SIZE, realtime=False, scene_path=tmp_path / "fuzz.json")
+    """``frames`` fuzzed frames; the working folder must be ``tmp_path`` (every save stays in it)."""
+    app = App(size=SIZE, realtime=False, scene_path="fuzz.json")
     try:
         pygame.event.clear()
         app.run(max_frames=1)
@@ -191,7 +179,7 @@ def run_fuzz(tmp_path, seed: int, frames: int):
 @pytest.mark.parametrize(("seed", "n_frames"), RUNS)
 def test_random_input_keeps_the_scene_sound(tmp_path, monkeypatch, seed, n_frames):
     repo_files = set(REPO.glob("*.json"))
-    monkeypatch.chdir(tmp_path)  # a typed relative path stays in here too
+    monkeypatch.chdir(tmp_path)  # the scene path, and any path typed into the box, is relative to it
     t0 = time.perf_counter()
     fuzz, checker = run_fuzz(tmp_path, seed, n_frames)
     took = time.perf_counter() - t0

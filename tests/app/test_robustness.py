@@ -11,10 +11,11 @@ import pygame
 import pytest
 
 from ikplayground.app import app as app_module
-from ikplayground.app.panel import PARAMS
+from ikplayground.app import commands
 from ikplayground.scene.chain import SOLVERS
+from ikplayground.scene.settings import SETTINGS
 
-from scene.scene_cases import assert_scene_ok  # tests/ is on sys.path (pytest prepend mode)
+from ..scene.scene_cases import assert_scene_ok
 from .conftest import (
     choose,
     ctrl,
@@ -158,7 +159,7 @@ def test_switching_the_solver_while_its_target_is_dragged(app):
 
 # --- keys held down ----------------------------------------------------------------------------
 def test_n_held_down_adds_chains_up_to_the_cap_then_says_so(app, monkeypatch):
-    monkeypatch.setattr(app_module, "CHAIN_CAP", 12)
+    monkeypatch.setattr(commands, "CHAIN_CAP", 12)
     move_mouse(app, (300, 300))
     for _ in range(20):  # the first press and its auto-repeats: no KEYUP in between
         key_down(pygame.K_n, unicode="n")
@@ -210,12 +211,12 @@ def test_backspace_held_on_an_empty_scene_is_harmless(app):
 @pytest.mark.parametrize("kind", SOLVERS)
 def test_every_slider_at_both_ends_keeps_the_chain_sound(app, kind):
     select_kind(app, kind)
-    for spec in PARAMS:
-        if kind not in spec.solvers:
+    for spec in SETTINGS:
+        if kind not in spec.solvers or spec.kind == "flag":
             continue
-        for value in (spec.lo, spec.hi, spec.lo):
-            v = int(value) if spec.integer else float(value)
-            slide(app, spec.action, v, k=3)
+        for value in (spec.span[0], spec.span[1], spec.span[0]):
+            v = int(value) if spec.kind == "whole" else float(value)
+            slide(app, spec.name, v, k=3)
             chain = app.scene.selected
             assert chain.kind == kind
             assert_scene_ok(app.scene)
@@ -290,7 +291,7 @@ def test_in_a_narrow_window_the_error_box_spans_the_panel_too(app, monkeypatch):
 
 
 def test_the_panel_add_button_respects_the_cap(app, monkeypatch):
-    monkeypatch.setattr(app_module, "CHAIN_CAP", 5)
+    monkeypatch.setattr(commands, "CHAIN_CAP", 5)
     for _ in range(3):
         press_button(app, app.panel.add_button)
     assert len(app.scene.chains) == 5

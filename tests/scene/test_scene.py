@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import gc
 import math
+import weakref
 
 import numpy as np
 import pytest
@@ -416,6 +418,27 @@ def test_a_chain_replaced_while_squashed_is_not_moved_back():
     root = new.fields["root"].copy()
     scene.resize(stage)
     np.testing.assert_array_equal(new.fields["root"], root)
+
+
+@pytest.mark.parametrize("how", ["remove", "remove_last", "clear", "replace"])
+def test_a_chain_that_left_a_squashed_scene_is_not_kept_alive(how):
+    """Was: the resize memory held a removed chain (its arrays too) until the next resize."""
+    scene = default_scene()
+    scene.resize((120.0, 120.0))  # pushes every chain in: each one is remembered
+    gone = scene.chains[-1]
+    if how == "remove":
+        scene.remove(gone)
+    elif how == "remove_last":
+        assert scene.remove_last() is gone
+    elif how == "clear":
+        scene.clear()
+    else:
+        scene.replace(gone, build.converted(gone, "ccd"))
+    scene.step()  # regroup: the scene's own arrays let go of it
+    ref = weakref.ref(gone)
+    del gone
+    gc.collect()
+    assert ref() is None, "the removed chain is still referenced"
 
 
 # --- picking ----------------------------------------------------------------------

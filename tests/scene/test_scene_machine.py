@@ -146,7 +146,7 @@ class SceneMachine(RuleBasedStateMachine):
         chain = self.pick(i)
         if chain is None:
             return
-        new = self.scene.set_bone_count(chain, n)
+        new = self.scene.set_setting(chain, "bones", n)
         assert new.bones == (2 if chain.kind == "two-bone" else n)
 
     @rule(i=picks, length=st.floats(0.5, 150.0))
@@ -154,7 +154,7 @@ class SceneMachine(RuleBasedStateMachine):
         chain = self.pick(i)
         if chain is None:
             return
-        self.scene.set_bone_length(chain, length)
+        self.scene.set_setting(chain, "bone_length", length)
         np.testing.assert_array_equal(chain.fields["lengths"], max(length, 1.0))
 
     @rule(i=picks)
@@ -181,14 +181,14 @@ class SceneMachine(RuleBasedStateMachine):
     def set_joint_limit(self, i, degrees):
         chain = self.pick(i)
         if chain is not None and chain.kind in ("ccd", "fabrik"):
-            self.scene.set_joint_limit(chain, degrees)
+            self.scene.set_setting(chain, "joint_limit", degrees)
             assert chain.joint_limit == pytest.approx(degrees)  # one bone too: the setting is kept for more
 
     @rule(i=picks, degrees=st.floats(0.0, 180.0))
     def set_bend_range(self, i, degrees):
         chain = self.pick(i)
         if chain is not None and chain.is_snake:
-            self.scene.set_bend_range(chain, degrees)
+            self.scene.set_setting(chain, "bend_range", degrees)
 
     @rule(i=picks, iterations=st.integers(1, 100), tolerance=st.floats(0.1, 10.0))
     def set_iterations_and_tolerance(self, i, iterations, tolerance):

@@ -62,7 +62,7 @@ def test_a_target_beyond_the_chain_is_not_reached(kind):
 def test_a_chain_held_short_by_its_joint_limits_is_not_reached(kind):
     """A straight rod of 252 px (every joint limited to 0) keeps its tip 90 px or more from a target 162 px away."""
     scene, chain = chain_in_scene(kind)
-    scene.set_joint_limit(chain, 0.0)
+    scene.set_setting(chain, "joint_limit", 0.0)
     chase(scene, chain, at_distance(162.0))
     assert math.dist(chain.fields["root"], chain.fields["target"]) < chain.fields["lengths"].sum()  # within length
     assert chain.error >= 90.0 - 1e-6
@@ -94,7 +94,7 @@ def test_an_edit_that_moves_the_tip_off_the_target_unreaches_the_chain(kind):
     scene, chain = chain_in_scene(kind)
     chase(scene, chain, at_distance(190.0))
     assert chain.fields["reached"][0]
-    scene.set_bone_length(chain, float(chain.fields["lengths"][0]) + 10.0)  # the pose follows at once
+    scene.set_setting(chain, "bone_length", float(chain.fields["lengths"][0]) + 10.0)  # the pose follows at once
     assert chain.error > chain.tolerance
     assert not chain.fields["reached"][0]
 
@@ -104,10 +104,10 @@ def test_an_edit_that_moves_the_tip_off_the_target_unreaches_the_chain(kind):
 @pytest.mark.parametrize("degrees", [45.0, 30.0])
 def test_a_joint_limit_survives_going_to_one_bone_and_back(kind, degrees):
     scene, chain = chain_in_scene(kind, rate=3.0)
-    scene.set_joint_limit(chain, degrees)
-    one = scene.set_bone_count(chain, 1)
+    scene.set_setting(chain, "joint_limit", degrees)
+    one = scene.set_setting(chain, "bones", 1)
     assert one.joint_limit == pytest.approx(degrees)  # what the panel shows meanwhile
-    seven = scene.set_bone_count(one, 7)
+    seven = scene.set_setting(one, "bones", 7)
     assert seven.joint_limit == pytest.approx(degrees)
     np.testing.assert_allclose(np.degrees(seven.fields["limits"][1:]), [[-degrees, degrees]] * 6)
 
@@ -116,7 +116,7 @@ def test_a_joint_limit_survives_going_to_one_bone_and_back(kind, degrees):
 @pytest.mark.parametrize("kind", ["ccd", "fabrik"])
 def test_a_chain_converted_away_and_back_keeps_its_bone_count_and_joint_limit(kind, via):
     scene, chain = chain_in_scene(kind)
-    scene.set_joint_limit(chain, 30.0)
+    scene.set_setting(chain, "joint_limit", 30.0)
     for other in via:
         chain = scene.set_solver(chain, other)
     back = scene.set_solver(chain, kind)
@@ -136,9 +136,9 @@ def test_ccd_with_seven_bones_through_two_bone_and_snake_comes_back_with_seven()
 
 def test_a_bone_count_chosen_last_is_the_one_a_conversion_gives_back():
     scene, chain = chain_in_scene("ccd")
-    chain = scene.set_bone_count(chain, 12)
+    chain = scene.set_setting(chain, "bones", 12)
     snake = scene.set_solver(chain, "snake")
-    snake = scene.set_bone_count(snake, 4)
+    snake = scene.set_setting(snake, "bones", 4)
     assert scene.set_solver(snake, "fabrik").bones == 4
 
 

@@ -181,7 +181,7 @@ def test_set_bone_count(kind, n, target):
     index = scene.chains.index(chain)
     old = {k: v.copy() for k, v in chain.fields.items()}
     old_bones = chain.bones
-    changed = scene.set_bone_count(chain, n)
+    changed = scene.set_setting(chain, "bones", n)
     expected = min(max(n, 1), 64)
     assert changed.bones == expected
     assert changed.kind == kind
@@ -210,7 +210,7 @@ def test_set_bone_count(kind, n, target):
 def test_set_bone_count_leaves_two_bone_at_two():
     scene, chain = posed_scene("two-bone", (300.0, 250.0), 5)
     for n in (1, 3, 7, 64):
-        assert scene.set_bone_count(chain, n) is chain
+        assert scene.set_setting(chain, "bones", n) is chain
         assert chain.bones == 2
 
 
@@ -222,7 +222,7 @@ def test_set_bone_length(kind, length, target):
     scene, chain = posed_scene(kind, target, 10)
     anchor = chain.fields["points"][0].copy()  # IK root, snake head
     angles = None if kind == "snake" else chain.fields["angles"].copy()
-    scene.set_bone_length(chain, length)
+    scene.set_setting(chain, "bone_length", length)
     expected = max(length, 1.0)
     np.testing.assert_array_equal(chain.fields["lengths"], np.full(chain.bones, expected))
     np.testing.assert_array_equal(chain.fields["points"][0], anchor)

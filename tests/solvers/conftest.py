@@ -1,17 +1,8 @@
 """Local set-up for the solver tests.
 
 The shared strategies and reference implementations live in ``solver_cases.py``
-next to this file. Under pytest's default ``prepend`` import mode this directory
-is already on ``sys.path``; putting it there here as well keeps
-``import solver_cases`` working under ``--import-mode=importlib`` too.
+next to this file; the tests import it by package (``from .solver_cases import ...``).
 """
-
-import sys
-from pathlib import Path
-
-_HERE = str(Path(__file__).resolve().parent)
-if _HERE not in sys.path:
-    sys.path.insert(0, _HERE)
 
 # When a hypothesis test fails, its pytest plugin imports
 # ``hypothesis.extra._patching`` (libcst) to suggest a patch; in this environment

@@ -7,7 +7,7 @@ import math
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_cases import PI, TAU, assert_lengths_kept, chains, coordinate_scale, reference_fk
+from .solver_cases import PI, TAU, assert_lengths_kept, chains, coordinate_scale, reference_fk
 
 from ikplayground.solvers import forward_kinematics
 

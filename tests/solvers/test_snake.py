@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from solver_cases import (
+from .solver_cases import (
     PI,
     assert_lengths_kept,
     bone_lengths,

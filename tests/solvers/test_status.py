@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from solver_cases import assert_reported, chains
+from .solver_cases import assert_reported, chains
 
 from ikplayground.solvers import IKSolution, solve_ccd, solve_fabrik
 

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from solver_cases import PI, angle_gap, assert_wrapped, bone_lengths, coordinate_scale, points2
+from .solver_cases import PI, angle_gap, assert_wrapped, bone_lengths, coordinate_scale, points2
 
 from ikplayground.solvers import solve_two_bone
 

@@ -1,0 +1,227 @@
+"""The one table of commands: what keys, panel buttons and the help all name.
+
+A command has a name, one line of help, and what it does: a callable taking
+the App and an optional value (``None`` from a key; the path from the Save
+button, the solver from the "New chain" menu...). ``repeats`` says whether a
+held key runs it again at each auto-repeat. The keymap (``keymap.py``) binds
+keys to command names and the panel's buttons (``buttons.py``) name them too;
+the F1 help and the README's controls table are :func:`help_rows`, read from
+those three tables.
+
+The App runs every command, a key's, a button's or a panel widget's, through
+its :class:`CommandRunner`: each observer registered with
+:meth:`CommandRunner.observe` sees the name and the value first (the App fuzz
+test and the soak watch the App that way). A name not in the table is a
+setting of the selected chain, which ``App.apply`` carries out itself.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Callable, NamedTuple
+
+from ikplayground.scene import files
+from ikplayground.scene.chain import SOLVER_LABELS
+from ikplayground.scene.scene import SceneFull
+
+from . import buttons, keymap
+
+CHAIN_CAP = 2000  # chains N may add (files and the stress test may hold more)
+DEFAULT_SCENE_PATH = "ikplayground-scene.json"
+
+
+class Command(NamedTuple):
+    """A named thing the user can make the App do."""
+
+    name: str
+    help: str  # one line, for the F1 help and the README's controls table
+    run: Callable[[Any, Any], None]  # run(app, value); value is None when a key runs it
+    repeats: bool = False  # a held key runs it again at each auto-repeat
+
+
+# --- what the commands do ---------------------------------------------------------------
+def add_chain(app, value=None) -> None:
+    """N: a chain under the mouse; while N is held, each further one at the freest spot."""
+    on_stage = app.mouse is not None and app.on_stage(app.mouse)
+    at = app.mouse if on_stage and not app.key_repeat else None
+    if len(app.scene.chains) >= CHAIN_CAP:
+        app.say(f"Not added: N adds up to {CHAIN_CAP} chains (remove some, or try the stress test)", error=True)
+        return
+    try:
+        chain = app.scene.new_chain(app.panel.new_kind, at)
+    except SceneFull as e:
+        app.say(f"Not added: {e}", error=True)
+        return
+    app.say(f"Added a {SOLVER_LABELS[chain.kind]} chain (#{chain.id})")
+    app.selected_changed()
+
+
+def remove_last(app, value=None) -> None:
+    chain = app.scene.remove_last()
+    app.say("Nothing to remove" if chain is None else f"Removed {SOLVER_LABELS[chain.kind]} chain #{chain.id}")
+    app.selected_changed()
+
+
+def remove_selected(app, value=None) -> None:
+    chain = app.scene.selected
+    if chain is None:
+        app.say("Nothing selected to remove" if app.scene.chains else "Nothing to remove")
+        return
+    app.scene.remove(chain)
+    app.say(f"Removed {SOLVER_LABELS[chain.kind]} chain #{chain.id}")
+    app.selected_changed()
+
+
+def select_next(app, value=None) -> None:
+    app.scene.select_next()
+    app.selected_changed()
+
+
+def mirror(app, on=None) -> None:
+    """The selected two-bone chain's bend (its "mirror" setting): flipped (the key), or set to ``on``
+    (the panel's check box)."""
+    chain = app.scene.selected
+    if chain is None or chain.kind != "two-bone":
+        if on is None:
+            app.say("Mirror bends two-bone chains: select one first")
+        return
+    app.scene.set_setting(chain, "mirror", not chain.mirror if on is None else on)
+    app.selected_changed()
+
+
+def pause(app, value=None) -> None:
+    app.paused = not app.paused
+    app.say("Paused (Space resumes)" if app.paused else "Running")
+
+
+def show_help(app, value=None) -> None:
+    app.show_help = not app.show_help
+
+
+def show_panel(app, value=None) -> None:
+    size = app.screen.get_size()
+    app.panel.set_visible(not app.panel.visible, size)
+    app.scene.resize(app.stage_size(size))
+    app.selected_changed()
+
+
+def escape(app, value=None) -> None:
+    if app.show_help:
+        app.show_help = False
+    else:
+        app.running = False
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` is a regular file; False when it cannot even be looked up (a name too long, say)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
+def save(app, path=None) -> None:
+    """Save the scene to ``path`` (the scene file's path by default); every failure is one status line."""
+    path = Path(path) if path else app.scene_path
+    name = files.shown_name(path)
+    if app.stress.refuses_save(name):
+        return
+    try:
+        files.save_scene(app.scene, path)
+    except (OSError, ValueError) as e:  # ValueError: a value the file could not load again (nothing is written)
+        reason = getattr(e, "strerror", None) or e
+        app.say(f"Not saved: {name}: {reason}. Nothing was lost: the scene is still here"
+                + (" and the file on disk is as it was" if _is_file(path) else ""), error=True)
+        return
+    app.scene_path = path
+    app.say(f"Saved {len(app.scene.chains)} chains to {name}")
+
+
+def load(app, path=None) -> None:
+    """Replace the scene with the file at ``path`` (the scene file's path by default), or say why not."""
+    path = Path(path) if path else app.scene_path
+    try:
+        scene = files.load_scene(path, app.scene.stage)
+    except files.SceneFileError as e:
+        app.say(f"Not loaded: {e}. Your scene is unchanged.", error=True)
+        return
+    app.stress.forget()  # the file is now the user's scene: a stress test ends
+    app.show_scene(scene)
+    app.scene_path = path
+    app.say(f"Loaded {len(scene.chains)} chains from {files.shown_name(path)}")
+
+
+def set_scene_path(app, text=None) -> None:
+    app.scene_path = Path(text) if text else Path(DEFAULT_SCENE_PATH)
+
+
+# --- the table ---------------------------------------------------------------------------
+COMMANDS: tuple[Command, ...] = (
+    Command("add_chain", "add a chain of the \"New chain\" solver at the mouse; held, more at free spots",
+            add_chain, repeats=True),
+    Command("remove_last", "remove the chain added last", remove_last, repeats=True),
+    Command("remove_selected", "remove the selected chain", remove_selected, repeats=True),
+    Command("select_next", "select the next chain", select_next, repeats=True),
+    Command("mirror", "mirror the selected two-bone chain's bend", mirror),
+    Command("pause", "pause / resume", pause),
+    Command("help", "show / hide the help (this list)", show_help),
+    Command("panel", "hide / show the panel (more room for the stage)", show_panel),
+    Command("escape", "close the help, or quit", escape),
+    Command("save", "save the scene to the scene file (the panel's path box; --scene sets it at start)", save),
+    Command("load", "load the scene file again (the panel's path box)", load),
+    Command("stress", "1,000 chains on scripted paths; again for your scene (meanwhile Save is refused)",
+            lambda app, value=None: app.stress.toggle()),
+    Command("new_kind", "choose the solver that N adds",
+            lambda app, kind: app.say(f"N now adds {SOLVER_LABELS[kind]} chains")),
+    Command("skin", "draw bones as sprites or as lines",
+            lambda app, skin: setattr(app.renderer, "skin", skin)),
+    Command("scene_path", "set the scene file's path (Enter in the path box)", set_scene_path),
+    Command("notice", "say on the status line what the path box refused or left out",
+            lambda app, text: app.say(text, error=True)),
+)
+BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
+
+
+class CommandRunner:
+    """Runs commands by name for one App, telling its observers about each first."""
+
+    def __init__(self, app):
+        self.app = app
+        self._observers: list[Callable[[str, Any], None]] = []
+
+    def observe(self, observer: Callable[[str, Any], None]) -> Callable[[], None]:
+        """Call ``observer(name, value)`` before every command the App runs; returns a function
+        that stops it. It sees a chain setting's name too (one not in the table)."""
+        self._observers.append(observer)
+        return lambda: self._observers.remove(observer)
+
+    def run(self, name: str, value=None) -> bool:
+        """Tell the observers, then run ``name`` if it is in the table; False when it is not."""
+        for observer in tuple(self._observers):
+            observer(name, value)
+        command = BY_NAME.get(name)
+        if command is None:
+            return False
+        command.run(self.app, value)
+        return True
+
+
+# --- the help ---------------------------------------------------------------------------
+def how(name: str) -> str:
+    """How the user runs command ``name``: its keys and panel buttons ("" when it has neither)."""
+    return " / ".join(keymap.keys_for(name) + [f"{b} button" for b in buttons.names_for(name)])
+
+
+def help_rows() -> list[tuple[str, str]]:
+    """(how, what it does) rows of the F1 help and the README: the mouse, the steering keys,
+    then every command that has a key or a button."""
+    rows = list(keymap.MOUSE_HELP) + [keymap.STEER_HELP]
+    rows += [(how(c.name), c.help) for c in COMMANDS if how(c.name)]
+    return rows
+
+
+def controls_table() -> str:
+    """:func:`help_rows` as the README's Markdown table."""
+    lines = ["| Control | What it does |", "| --- | --- |"]
+    lines += [f"| {keys} | {text} |" for keys, text in help_rows()]
+    return "\n".join(lines)

@@ -1,0 +1,57 @@
+"""What the mouse holds: a chain's target or root, grabbed at an offset.
+
+A left press on the stage grabs the topmost target under it, else selects the
+chain under it and grabs its root when the press is on the root (any node of
+a snake); each motion with the button held moves the grabbed part so that it
+keeps its offset from the mouse. Pixels, y down.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ikplayground.scene.chain import Chain
+from ikplayground.scene.scene import Scene
+
+PICK_RADIUS = 10  # px from a bone or joint that picks its chain
+
+
+class Drag(NamedTuple):
+    """A chain's part held by the mouse."""
+
+    chain: Chain
+    part: str  # "target" or "root"
+    offset: np.ndarray  # (2,) px from the mouse to the grabbed point
+
+    def onto(self, new: Chain) -> Drag | None:
+        """The same hold on ``new``, a chain built to replace the held one (None: nothing to hold,
+        when an IK chain became a snake)."""
+        if new.is_snake and not self.chain.is_snake:
+            return None
+        return self._replace(chain=new)
+
+    def move(self, scene: Scene, pos) -> bool:
+        """Move the held part so it keeps its offset from the mouse at ``pos``; False when the
+        chain has left the scene (nothing was moved)."""
+        if self.chain not in scene.chains:
+            return False
+        goal = np.asarray(pos, dtype=float) + self.offset
+        if self.part == "target":
+            scene.move_target(self.chain, goal)
+        else:
+            scene.move_chain(self.chain, goal)
+        return True
+
+
+def grab(scene: Scene, pos, target_radius: float) -> tuple[Chain | None, Drag | None]:
+    """What a left press at ``pos`` takes: (the chain to select or None, the drag or None)."""
+    chain = scene.target_at(pos, target_radius)
+    if chain is not None:
+        return chain, Drag(chain, "target", np.asarray(chain.fields["target"]) - pos)
+    hit = scene.chain_at(pos, PICK_RADIUS)
+    if hit is None:
+        return None, None
+    chain, part = hit
+    return chain, (Drag(chain, "root", chain.anchor - pos) if part == "anchor" else None)

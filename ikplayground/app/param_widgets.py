@@ -1,0 +1,167 @@
+"""The panel's controls for the selected chain's settings, made from the table of settings.
+
+One row per entry of :data:`ikplayground.scene.settings.SETTINGS`, in its
+order: a check box for a flag, else a slider row (label, slider, value with
+its unit). :class:`SettingRows` builds them, shows a chain's values (a control
+is disabled where the chain's solver lacks the setting, or where the flag it
+``needs`` is off), and turns a control's event into the command
+``(setting name, value)``, which the App hands to ``Scene.set_setting``.
+:func:`panel_help_rows` describes the same controls for the F1 help. The
+small layout helpers the whole panel uses live here too.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UICheckBox, UIHorizontalSlider, UILabel
+
+from ikplayground.scene.chain import SOLVER_LABELS, SOLVERS
+from ikplayground.scene.settings import BY_NAME, SETTINGS, Setting
+
+PAD = 12
+LABEL_W = 94
+VALUE_W = 84
+WIDE_INNER = 240  # px inside the padding from which rows get their full label and value widths
+ROW = 28
+FLAG_ROW = ROW - 2  # a check box's row is a little shorter than a slider's
+
+
+def fit(label: UILabel, text: str) -> None:
+    """Set ``text`` on ``label``, cut with an ellipsis where it would not fit its width."""
+    font = label.font
+    width = label.relative_rect.width - 4
+    if font is not None and font.get_rect(text).width > width:
+        while text and font.get_rect(text + "…").width > width:
+            text = text[:-1]
+        text = text.rstrip() + "…" if text else ""
+    label.set_text(text)
+
+
+def make_label(rect, text: str, manager, container, object_id) -> UILabel:
+    """A label whose text is cut to fit (a narrow panel must not overflow its labels)."""
+    label = UILabel(rect, "", manager, container, object_id=object_id)
+    fit(label, text)
+    return label
+
+
+def column_widths(inner: int) -> tuple[int, int]:
+    """(label, value) column widths of a slider row in a panel ``inner`` px wide inside its padding."""
+    if inner >= WIDE_INNER:
+        return LABEL_W, VALUE_W
+    return inner * 2 // 5, inner // 4
+
+
+def format_value(setting: Setting, value: float) -> str:
+    """A slider's value as its label shows it: its digits, then its unit."""
+    text = f"{int(round(value))}" if setting.kind == "whole" else f"{value:.{setting.digits}f}"
+    return f"{text} {setting.unit}".strip()
+
+
+def rows_height() -> int:
+    """The height of every setting's row, in px."""
+    return sum(FLAG_ROW if s.kind == "flag" else ROW for s in SETTINGS)
+
+
+class SliderRow:
+    """One slider row: the setting's label on the left, the slider, its value and unit on the right."""
+
+    def __init__(self, setting: Setting, y: int, inner: int, manager, container):
+        self.setting = setting
+        name = setting.name
+        label_w, value_w = column_widths(inner)
+        slider_w = inner - label_w - value_w - 4
+        self.label = make_label(pygame.Rect(PAD, y, label_w, 24), setting.label, manager, container,
+                                pygame_gui.core.ObjectID(f"#{name}_label", "@param_label"))
+        lo, hi = setting.span
+        value_range = (int(lo), int(hi)) if setting.kind == "whole" else (float(lo), float(hi))
+        self.slider = UIHorizontalSlider(pygame.Rect(PAD + label_w + 2, y + 3, slider_w, 20), value_range[0],
+                                         value_range, manager, container, object_id=f"#{name}",
+                                         click_increment=setting.click_step)
+        self.value = UILabel(pygame.Rect(PAD + inner - value_w, y, value_w, 24), "", manager, container,
+                             object_id=pygame_gui.core.ObjectID(f"#{name}_value", "@param_value"))
+
+    def show(self, value: float, enabled: bool) -> None:
+        """Put the handle at ``value`` (at an end of the slider if outside it), the label at its text."""
+        lo, hi = self.setting.span
+        v = min(max(value, lo), hi)
+        self.slider.set_current_value(int(round(v)) if self.setting.kind == "whole" else float(v), warn=False)
+        fit(self.value, format_value(self.setting, value) if enabled else "—")
+        for w in (self.label, self.slider, self.value):
+            w.enable() if enabled else w.disable()
+
+    def read(self) -> float:
+        """The slider's value (a whole number for a whole-number setting), its label updated."""
+        v = self.slider.get_current_value()
+        v = int(round(v)) if self.setting.kind == "whole" else float(v)
+        fit(self.value, format_value(self.setting, v))
+        return v
+
+
+class SettingRows:
+    """The rows of every setting, from ``y`` down, ``inner`` px wide inside the panel's padding.
+
+    ``sliders`` and ``boxes`` hold them by setting name; ``bottom`` is the y
+    below the last row.
+    """
+
+    def __init__(self, y: int, inner: int, manager, container):
+        self.sliders: dict[str, SliderRow] = {}
+        self.boxes: dict[str, UICheckBox] = {}
+        for s in SETTINGS:
+            if s.kind == "flag":
+                self.boxes[s.name] = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), s.label, manager, container,
+                                                object_id=f"#{s.name}", tool_tip_text=s.help[:1].upper() + s.help[1:])
+                y += FLAG_ROW
+            else:
+                self.sliders[s.name] = SliderRow(s, y, inner, manager, container)
+                y += ROW
+        self.bottom = y
+
+    def sync(self, chain, show_state) -> None:
+        """Show ``chain``'s settings; with None, disable every control.
+
+        ``show_state(box, state)`` ticks a box without it counting as a click
+        (:meth:`~ikplayground.app.panel.Panel.show_state`).
+        """
+        for s in SETTINGS:
+            applies = chain is not None and s.applies(chain.kind)
+            enabled = applies and (s.needs is None or bool(BY_NAME[s.needs].read(chain)))
+            if s.kind == "flag":
+                box = self.boxes[s.name]
+                if chain is not None:
+                    show_state(box, bool(s.read(chain)) if applies else False)
+                box.enable() if enabled else box.disable()
+            else:
+                row = self.sliders[s.name]
+                row.show(s.read(chain) if applies else s.span[0], enabled)
+
+    def process(self, event, element) -> tuple[str, object] | None:
+        """``(setting name, value)`` when ``event`` moved one of the sliders or ticked one of the boxes."""
+        if event.type == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED:
+            for name, row in self.sliders.items():
+                if element is row.slider:
+                    return name, row.read()
+        elif event.type in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
+            for name, box in self.boxes.items():
+                if element is box:
+                    return name, event.type == pygame_gui.UI_CHECK_BOX_CHECKED
+        return None
+
+
+def _solvers_text(solvers: tuple[str, ...]) -> str:
+    return "every solver" if set(solvers) == set(SOLVERS) else ", ".join(SOLVER_LABELS[k] for k in solvers)
+
+
+def panel_help_rows() -> list[tuple[str, str]]:
+    """(control, what it does) rows describing the setting controls, for the F1 help: each
+    setting's help, its slider's range and unit, and the solvers it applies to."""
+    rows = []
+    for s in SETTINGS:
+        text = s.help
+        if s.kind != "flag":
+            lo, hi = s.span
+            unit = f" {s.unit}" if s.unit else ""
+            text += f", {format_value(s, lo).removesuffix(unit)} to {format_value(s, hi)}"
+        rows.append((s.label, f"{text} · {_solvers_text(s.solvers)}"))
+    return rows

@@ -1,0 +1,29 @@
+"""The solvers a chain can have, and the numbers its settings, its builders and its file share.
+
+Plain values, no imports from the rest of the scene, so that every module of it
+(:mod:`.chain`, :mod:`.settings`, :mod:`.file_fields`) can use them;
+:mod:`.chain` re-exports them. Sources: the pygame CCD tutorial (the rate
+limit) and the Flash snake tutorial (the snake's numbers), as named in
+docs/sources.md.
+"""
+
+from __future__ import annotations
+
+SOLVERS = ("two-bone", "ccd", "fabrik", "snake")
+IK_SOLVERS = ("two-bone", "ccd", "fabrik")
+SOLVER_LABELS = {"two-bone": "two-bone", "ccd": "CCD", "fabrik": "FABRIK", "snake": "snake"}
+
+DEFAULT_RATE_DEG = 3.0  # the pygame CCD tutorial: +-3 degrees per frame
+MAX_RATE_DEG = 180.0  # a larger rate limit is no limit (and the scene file refuses it)
+DEFAULT_JOINT_LIMIT_DEG = 45.0
+DEFAULT_ITERATIONS = 10  # CCD sweeps / FABRIK passes per step
+DEFAULT_TOLERANCE = 0.5  # px: the tip this close to the target is reached
+SNAKE_SEGMENT = 40.0  # the Flash snake tutorial
+SNAKE_BEND_DEG = 30.0  # the Flash snake tutorial
+SNAKE_MAX_SPEED = 10.0  # the Flash snake tutorial: px per step
+SNAKE_TURN_DEG = 5.0  # the Flash snake tutorial: degrees per step
+SNAKE_ACCEL = 1.0  # the Flash snake tutorial: px per step per step
+SNAKE_DECAY = 0.8  # the Flash snake tutorial: speed factor per step without throttle
+MAX_BONES = 64
+DEFAULT_IK_BONES = 7  # a new CCD or FABRIK chain, and one made from a two-bone arm
+MAX_COORD = 1_000_000.0  # |position|, length and |angle| limit of a scene file (pixels / degrees)

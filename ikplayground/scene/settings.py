@@ -1,0 +1,271 @@
+"""The per-chain settings, in one table: what the panel shows, what an edit sets, what the file keeps.
+
+Each :class:`Setting` gives a setting's name, label, unit, range, step and
+default; the solvers it applies to; how to read it from a chain and how to
+set it through the scene; and its field in the scene file. From the table
+come the panel's sliders, check boxes and value labels
+(:mod:`ikplayground.app.param_widgets`), the App's handling of a panel change
+(one call, :meth:`~ikplayground.scene.scene.Scene.set_setting`, which
+validates and clamps the value here, once), the scene file's fields for the
+settings (:mod:`.file_format`, :mod:`.file_reader` and :mod:`.group_check`,
+through :mod:`.file_fields`) and the F1 help's description of the panel.
+
+The per-step path never looks here: a setting's value lives where the step
+and the renderer read it directly (the chain's arrays, or its attributes).
+Adding a setting is one entry here plus the code that uses its value. A
+*kept* setting (no ``get`` / ``put``) is stored on the chain itself, as an
+attribute of its name (``chain.show_limits``): the chain starts at its
+default and keeps it through edits and conversions (``Chain.options``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from . import file_fields as ff
+from .constants import (
+    DEFAULT_ITERATIONS,
+    DEFAULT_JOINT_LIMIT_DEG,
+    DEFAULT_RATE_DEG,
+    DEFAULT_TOLERANCE,
+    IK_SOLVERS,
+    MAX_BONES,
+    MAX_COORD,
+    MAX_RATE_DEG,
+    SNAKE_BEND_DEG,
+    SNAKE_MAX_SPEED,
+    SNAKE_TURN_DEG,
+    SOLVERS,
+)
+
+LIMITED = ("ccd", "fabrik")  # the IK solvers with joint limits
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One per-chain setting.
+
+    Parameters
+    ----------
+    name : str
+        The setting's name: ``Scene.set_setting``'s, the panel's command and
+        widget id, and a kept setting's attribute on the chain.
+    label : str
+        What the panel and the help call it.
+    solvers : tuple of str
+        The solvers it applies to; on a chain of another solver it is ignored
+        (the panel disables it, ``Scene.set_setting`` leaves the chain alone,
+        the file neither writes nor reads it).
+    kind : {"number", "whole", "flag"}
+        A slider of real numbers, of whole numbers, or a check box.
+    lo, hi : float
+        The range a chain may hold: ``Scene.set_setting`` clamps to it and the
+        file refuses a value outside it. ``positive``: values must be > ``lo``.
+    unit : str
+        Shown after the value.
+    default : object
+        What a new chain and a file without the field get; None where the
+        chain's shape decides it (its bone count, its bone lengths).
+    slider : (float, float) or None
+        The slider's span, inside [lo, hi] (None: [lo, hi]).
+    step : float or None
+        What a click beside the slider's handle adds (None: a fiftieth of
+        the span; 1 for whole numbers).
+    digits : int
+        Decimals of the value label.
+    help : str
+        What it does, in a few lower-case words: the check box's tool tip and the F1 help.
+    needs : str or None
+        The flag that must be on for this control to be enabled.
+    get : callable or None
+        ``get(chain)``, the value in the setting's unit (None: a kept setting).
+    put : callable or None
+        ``put(scene, chain, value)`` with a value already checked and
+        clamped; returns the chain that replaces ``chain`` or None (None: a
+        kept setting).
+    file : file_fields.Field or None
+        Its field in the scene file; None when another entry's field or the
+        chain's shape carries it.
+    """
+
+    name: str
+    label: str
+    solvers: tuple[str, ...]
+    kind: str = "number"
+    lo: float = 0.0
+    hi: float = 1.0
+    unit: str = ""
+    default: object = None
+    slider: tuple[float, float] | None = None
+    step: float | None = None
+    digits: int = 1
+    help: str = ""
+    needs: str | None = None
+    positive: bool = False
+    get: Callable | None = None
+    put: Callable | None = None
+    file: ff.Field | None = None
+
+    @property
+    def kept(self) -> bool:
+        """Stored on the chain itself, as an attribute of the setting's name (``chain.show_limits``;
+        ``Chain.options`` gives them all), not read or set by code of its own."""
+        return self.get is None
+
+    @property
+    def span(self) -> tuple[float, float]:
+        """The slider's (lo, hi)."""
+        return self.slider if self.slider is not None else (self.lo, self.hi)
+
+    @property
+    def click_step(self) -> float:
+        if self.step is not None:
+            return self.step
+        lo, hi = self.span
+        return 1 if self.kind == "whole" else (hi - lo) / 50
+
+    def applies(self, kind: str) -> bool:
+        """Whether chains of solver ``kind`` have this setting."""
+        return kind in self.solvers
+
+    def read(self, chain):
+        """The setting's value on ``chain`` (whatever its solver: see :meth:`applies`)."""
+        return getattr(chain, self.name) if self.kept else self.get(chain)
+
+    def checked(self, value):
+        """``value`` as this setting holds it: a bool for a flag, else a number clamped to [lo, hi].
+
+        Raises
+        ------
+        TypeError
+            Not a bool for a flag; not a real number (or a bool) for a number.
+        ValueError
+            A number that is not finite, or not > ``lo`` for a ``positive`` setting.
+        """
+        if self.kind == "flag":
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{self.name}: must be true or false (got {value!r})")
+            return bool(value)
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{self.name}: must be a number (got {value!r})")
+        v = float(value)
+        if not math.isfinite(v):
+            raise ValueError(f"{self.name}: must be a finite number (got {value!r})")
+        if self.positive and not v > self.lo:
+            raise ValueError(f"{self.name}: must be > {self.lo:g} (got {value!r})")
+        v = min(max(v, self.lo), self.hi)
+        return int(v) if self.kind == "whole" else v
+
+    def put_value(self, scene, chain, value):
+        """Set ``value`` (already :meth:`checked`) on ``chain``; the chain that replaces it, or None."""
+        if self.kept:
+            setattr(chain, self.name, value)
+            return None
+        return self.put(scene, chain, value)
+
+
+# --- how the settings that are not kept are set --------------------------------------------
+def _set_rate_on(scene, chain, on):
+    chain.rate_limit = chain.rate_deg if on else None
+
+
+def _set_rate(scene, chain, degrees):
+    chain.rate_deg = degrees  # the limit too, while it is on
+
+
+def _set_mirror(scene, chain, on):
+    chain.mirror = on
+
+
+def _set_joint_limit(scene, chain, degrees):
+    chain.set_joint_limit(degrees)
+    scene.lay_out(chain)
+
+
+def _set_bend_range(scene, chain, degrees):
+    r = math.radians(degrees)
+    chain.fields["bend_limits"][:] = (-r, r)
+    scene.lay_out(chain)
+
+
+def _set_bone_length(scene, chain, length):
+    chain.fields["lengths"][:] = length
+    scene.lay_out(chain)
+
+
+def _set_iterations(scene, chain, n):
+    chain.iterations = n
+
+
+def _set_tolerance(scene, chain, px):
+    chain.tolerance = px
+
+
+def _set_max_speed(scene, chain, speed):
+    chain.fields["max_speed"][0] = speed
+
+
+def _set_turn_rate(scene, chain, degrees):
+    chain.fields["turn_rate"][0] = math.radians(degrees)
+
+
+# --- the table (its order is the panel's, and the order of the fields in a chain's line) -----
+SETTINGS: tuple[Setting, ...] = (
+    Setting("rate_on", "Rate limit on", IK_SOLVERS, "flag", default=True,
+            help="cap how far any joint turns in one step",
+            get=lambda c: c.rate_limit is not None, put=_set_rate_on),  # in the file: rate_limit null is off
+    Setting("rate", "Rate limit", IK_SOLVERS, lo=0.0, hi=MAX_RATE_DEG, positive=True, unit="°/step",
+            default=DEFAULT_RATE_DEG, slider=(0.5, 30.0), needs="rate_on",
+            help="how far any joint may turn in one step",
+            get=lambda c: c.rate_deg, put=_set_rate, file=ff.RateLimit()),
+    Setting("mirror", "Mirror bend", ("two-bone",), "flag", default=False,
+            help="bend the two-bone knee to the other side (M)",
+            get=lambda c: c.mirror, put=_set_mirror, file=ff.Flag("mirror")),
+    Setting("joint_limit", "Joint limit ±", LIMITED, lo=0.0, hi=180.0, unit="°", digits=0,
+            default=DEFAULT_JOINT_LIMIT_DEG, help="the range of every joint after the first",
+            get=lambda c: c.joint_limit, put=_set_joint_limit, file=ff.JointLimits()),
+    Setting("bend_range", "Bend range ±", ("snake",), lo=0.0, hi=180.0, unit="°", digits=0,
+            default=SNAKE_BEND_DEG, help="how far the snake bends at every joint",
+            get=lambda c: math.degrees(float(abs(c.fields["bend_limits"]).max())), put=_set_bend_range,
+            file=ff.BendLimits()),
+    Setting("bones", "Bones", LIMITED + ("snake",), "whole", lo=1, hi=MAX_BONES,
+            help="the number of bones (a snake's segments)",
+            get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n)),
+    Setting("bone_length", "Bone length", SOLVERS, lo=1.0, hi=MAX_COORD, unit="px", digits=0,
+            slider=(5.0, 200.0), help="the length of every bone",
+            get=lambda c: float(c.fields["lengths"].mean()), put=_set_bone_length),
+    Setting("iterations", "Iterations", LIMITED, "whole", lo=1, hi=1000, slider=(1, 100),
+            default=DEFAULT_ITERATIONS, help="CCD sweeps / FABRIK passes per step",
+            get=lambda c: c.iterations, put=_set_iterations, file=ff.Whole("iterations")),
+    Setting("tolerance", "Tolerance", LIMITED, lo=0.0, hi=MAX_COORD, unit="px", slider=(0.1, 10.0),
+            default=DEFAULT_TOLERANCE, help="the distance from the target that counts as reached",
+            get=lambda c: c.tolerance, put=_set_tolerance, file=ff.Number("tolerance", digits=4)),
+    Setting("max_speed", "Top speed", ("snake",), lo=0.0, hi=1000.0, unit="px/step", slider=(1.0, 30.0),
+            default=SNAKE_MAX_SPEED, help="the snake's top speed (Up accelerates)",
+            get=lambda c: float(c.fields["max_speed"][0]), put=_set_max_speed, file=ff.Number("max_speed")),
+    Setting("turn_rate", "Turn rate", ("snake",), lo=0.0, hi=180.0, unit="°/step", slider=(1.0, 20.0),
+            default=SNAKE_TURN_DEG, help="how fast Left / Right turn the snake",
+            get=lambda c: math.degrees(float(c.fields["turn_rate"][0])), put=_set_turn_rate,
+            file=ff.Number("turn_rate", kw="turn_deg", digits=4)),
+    Setting("show_limits", "Show limits", LIMITED + ("snake",), "flag", default=False,
+            help="keep this chain's limit wedges drawn when it is not selected",
+            file=ff.Flag("show_limits", omit_default=True)),
+)
+BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
+KEPT_DEFAULTS: dict[str, object] = {s.name: s.default for s in SETTINGS if s.kept}
+# per solver, the settings the file keeps for it, in the order of a chain's line
+FILE_SETTINGS: dict[str, tuple[Setting, ...]] = {
+    kind: tuple(s for s in SETTINGS if s.file is not None and s.applies(kind)) for kind in SOLVERS}
+
+
+def setting(name: str) -> Setting:
+    """The entry called ``name``; a ValueError naming the settings there are for any other name."""
+    try:
+        return BY_NAME[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"setting: must be one of {', '.join(BY_NAME)} (got {name!r})") from None

@@ -1,0 +1,78 @@
+"""The checked arguments of one single-chain iterative solve (CCD, FABRIK).
+
+Both solvers take the same arguments and check them the same way; this is that
+check, once. Pixels with y down, radians, relative joint angles (docs/design.md).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ._validate import (angles_list, chain_extent, clamp_angle, lengths_list, limits_list, non_negative, point,
+                        positive_int)
+from .results import IKSolution, ik_status
+
+
+class ChainProblem(NamedTuple):
+    """A chain and its target as plain floats, every argument checked.
+
+    Attributes
+    ----------
+    rx, ry, tx, ty : float
+        Root and target, in pixels.
+    lengths : list of float, length n
+        Bone lengths in pixels, each > 0.
+    reach : float
+        ``sum(lengths)``, in pixels.
+    angles : list of float, length n
+        Starting relative angles in radians, already inside ``limits``.
+    limits : list of (float, float) or None
+        Per-joint ``(lo, hi)`` in radians.
+    iterations : int
+        Most sweeps or passes (>= 1).
+    tolerance : float
+        Distance in pixels that counts as reached (>= 0).
+    """
+
+    rx: float
+    ry: float
+    tx: float
+    ty: float
+    lengths: list
+    reach: float
+    angles: list
+    limits: list | None
+    iterations: int
+    tolerance: float
+
+    def solution(self, angles: list, error: float, used: int, stalled: bool) -> IKSolution:
+        """The :class:`IKSolution` of a solve that ended at ``angles``, ``error`` px from the target."""
+        distance = math.hypot(self.tx - self.rx, self.ty - self.ry)
+        status = ik_status(error, self.tolerance, distance, self.reach, stalled)
+        return IKSolution(np.array(angles), error, used, error <= self.tolerance, status)
+
+
+def chain_problem(root, angles, lengths, target, iterations, tolerance, limits) -> ChainProblem:
+    """Check a single-chain solve's arguments (see :func:`~.ccd.solve_ccd`) and clamp the start into the limits.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Naming the argument that is wrong.
+    """
+    rx, ry = point(root, "root")
+    tx, ty = point(target, "target")
+    lens = lengths_list(lengths)
+    reach = sum(lens)
+    chain_extent(rx, ry, reach)
+    n = len(lens)
+    a = angles_list(angles, n)
+    lim = limits_list(limits, n)
+    iterations = positive_int(iterations, "iterations")
+    tolerance = non_negative(tolerance, "tolerance")
+    if lim is not None:
+        a = [clamp_angle(v, lo, hi) for v, (lo, hi) in zip(a, lim)]
+    return ChainProblem(rx, ry, tx, ty, lens, reach, a, lim, iterations, tolerance)

@@ -1,0 +1,134 @@
+"""The panel's setting controls come from the table of settings, and "Show limits" works end to end.
+
+The table's own specification is tests/scene/test_settings.py; here: the panel
+has exactly one control per entry (a check box for a flag, a slider row for a
+number), each enabled exactly for the solvers the entry applies to, the F1
+help describes each one, and the "Show limits" check box, in the real App,
+keeps an unselected chain's wedges drawn and goes through a save and a load.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pygame
+import pytest
+from pygame_gui.elements import UICheckBox, UIHorizontalSlider
+
+from ikplayground.app.param_widgets import panel_help_rows
+from ikplayground.app.render import WEDGE_RADIUS
+from ikplayground.scene.chain import SOLVERS
+from ikplayground.scene.settings import BY_NAME, SETTINGS
+
+from .conftest import check, ctrl, frames, select_kind, slide, tap
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+def test_the_panel_has_exactly_one_control_per_setting(app):
+    rows = app.panel.setting_rows
+    assert set(rows.sliders) | set(rows.boxes) == set(BY_NAME)
+    assert not set(rows.sliders) & set(rows.boxes)
+    for s in SETTINGS:
+        if s.kind == "flag":
+            assert isinstance(rows.boxes[s.name], UICheckBox) and getattr(app.panel, s.name) is rows.boxes[s.name]
+        else:
+            assert isinstance(rows.sliders[s.name].slider, UIHorizontalSlider)
+            assert rows.sliders[s.name].slider.value_range == s.span
+    object_ids = [el.object_ids[-1] for el in app.ui.get_sprite_group().sprites() if getattr(el, "object_ids", None)]
+    for s in SETTINGS:
+        assert object_ids.count(f"#{s.name}") == 1, s.name
+
+
+@pytest.mark.parametrize("kind", SOLVERS)
+def test_each_control_is_enabled_exactly_for_the_solvers_of_its_setting(app, kind):
+    chain = select_kind(app, kind)
+    frames(app)
+    rows = app.panel.setting_rows
+    for s in SETTINGS:
+        widget = rows.boxes[s.name] if s.kind == "flag" else rows.sliders[s.name].slider
+        needs = s.needs is None or BY_NAME[s.needs].read(chain)
+        assert widget.is_enabled == (s.applies(kind) and bool(needs)), s.name
+        if s.kind == "flag" and s.applies(kind):
+            assert widget.is_checked == s.read(chain), s.name
+
+
+def test_the_help_describes_every_setting_control():
+    rows = dict(panel_help_rows())
+    assert list(rows) == [s.label for s in SETTINGS]
+    assert "0.5 to 30.0 °/step" in rows["Rate limit"] and "two-bone, CCD, FABRIK" in rows["Rate limit"]
+    assert rows["Show limits"].endswith("CCD, FABRIK, snake")
+
+
+def test_the_readme_panel_table_names_every_setting():
+    rows = [line.split("|")[1] for line in README.read_text(encoding="utf-8").splitlines() if line.startswith("| ")]
+    for s in SETTINGS:
+        assert any(s.label.removesuffix(" ±") in row for row in rows), s.label
+
+
+def test_the_help_overlay_draws_with_the_panel_section(app):
+    tap(app, pygame.K_F1)
+    assert app.show_help
+    frames(app)
+
+
+# --- Show limits, end to end ------------------------------------------------------------------
+def around_joints(app, chain) -> bytes:
+    """The screen's pixels around ``chain``'s joints, where its wedges would be."""
+    pts = chain.fields["points"]
+    lo = np.floor(pts.min(axis=0)) - WEDGE_RADIUS - 2
+    hi = np.ceil(pts.max(axis=0)) + WEDGE_RADIUS + 2
+    rect = pygame.Rect(int(lo[0]), int(lo[1]), int(hi[0] - lo[0]), int(hi[1] - lo[1])).clip(app.stage_rect)
+    return pygame.image.tobytes(app.screen.subsurface(rect), "RGB")
+
+
+@pytest.mark.parametrize("kind", ["ccd", "snake"])
+def test_show_limits_keeps_an_unselected_chain_s_wedges_drawn(app, kind):
+    drawn = []
+    real = app.renderer.draw_wedges
+    app.renderer.draw_wedges = lambda surface, chain: drawn.append(chain) or real(surface, chain)
+    tap(app, pygame.K_SPACE)  # paused: only the setting changes what is drawn
+    chain = select_kind(app, kind)
+    select_kind(app, "two-bone")
+    drawn.clear()
+    frames(app)
+    plain = around_joints(app, chain)
+    assert chain not in drawn
+
+    select_kind(app, kind)
+    assert app.panel.show_limits.is_enabled and not app.panel.show_limits.is_checked
+    check(app, app.panel.show_limits, True)
+    assert chain.show_limits is True
+    select_kind(app, "two-bone")
+    assert not app.panel.show_limits.is_enabled  # a two-bone arm has no limits to show
+    drawn.clear()
+    frames(app)
+    assert chain in drawn
+    shown = around_joints(app, chain)
+    assert shown != plain
+
+    select_kind(app, kind)
+    assert app.panel.show_limits.is_checked
+    check(app, app.panel.show_limits, False)
+    select_kind(app, "two-bone")
+    drawn.clear()
+    frames(app)
+    assert chain not in drawn and around_joints(app, chain) == plain
+
+
+def test_show_limits_goes_through_a_save_and_a_load(app, scene_file):
+    ccd = select_kind(app, "ccd")
+    check(app, app.panel.show_limits, True)
+    snake = select_kind(app, "snake")
+    slide(app, "bend_range", 50)
+    ctrl(app, pygame.K_s, "s")
+    assert '"show_limits": true' in scene_file.read_text(encoding="utf-8")
+    index = app.scene.chains.index(ccd), app.scene.chains.index(snake)
+    check(app, app.panel.show_limits, True)  # the snake too: the load must put it back to off
+    ctrl(app, pygame.K_o, "o")
+    loaded = [app.scene.chains[i] for i in index]
+    assert loaded[0] is not ccd and loaded[0].show_limits is True
+    assert loaded[1].kind == "snake" and loaded[1].show_limits is False
+    select_kind(app, "ccd")
+    assert app.panel.show_limits.is_checked

@@ -1,0 +1,280 @@
+"""The table of per-chain settings (ikplayground/scene/settings.py), as a specification.
+
+For every entry of the table:
+
+* a new chain of a solver it applies to holds its default, and so does a
+  chain read from a file without its field;
+* ``Scene.set_setting`` keeps to its range (clamps, or refuses what no range
+  can hold), and reads back what it set;
+* on a chain of a solver it does not apply to, it is ignored the same way
+  everywhere: ``set_setting`` changes nothing, the file neither writes its
+  field nor reads one that is there (and the panel disables its control:
+  tests/app/test_settings_panel.py, which also checks that the panel has
+  exactly one control per entry);
+* a value the setting cannot take at all is refused, on every chain;
+* it goes through a scene file and comes back, and the fields a chain's line
+  holds are its shape's and its solver's settings', nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ikplayground.scene import build, file_format, files
+from ikplayground.scene.chain import SOLVERS, Chain
+from ikplayground.scene.file_reader import Reader
+from ikplayground.scene.group_check import check_chains
+from ikplayground.scene.scene import Scene
+from ikplayground.scene.settings import BY_NAME, FILE_SETTINGS, KEPT_DEFAULTS, SETTINGS, Setting
+
+from .scene_cases import assert_chain_ok
+from .test_group_check import _same
+
+FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs" / "scene-format.md"
+HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['
+SHAPE_KEYS = {"ik": {"solver", "root", "lengths", "angles", "target"}, "snake": {"solver", "points", "lengths", "heading"}}
+APPLIES = [(s, kind) for s in SETTINGS for kind in SOLVERS if s.applies(kind)]
+DOES_NOT_APPLY = [(s, kind) for s in SETTINGS for kind in SOLVERS if not s.applies(kind)]
+WITH_DEFAULT = [(s, kind) for s, kind in APPLIES if s.default is not None]
+
+
+def ids(cases):
+    return [f"{s.name}-{kind}" for s, kind in cases]
+
+
+def fresh(kind: str) -> tuple[Scene, Chain]:
+    """A scene with one new chain of ``kind`` (and one of each other solver, so that groups are shared)."""
+    scene = Scene((980.0, 720.0))
+    for other in SOLVERS:
+        if other != kind:
+            scene.new_chain(other, (200.0 + 150 * SOLVERS.index(other), 500.0))
+    return scene, scene.new_chain(kind, (490.0, 400.0))
+
+
+def sample(s: Setting):
+    """A value of ``s`` inside its slider's span and not its default."""
+    if s.kind == "flag":
+        return not s.default
+    lo, hi = s.span
+    value = lo + 0.37 * (hi - lo)
+    return int(value) if s.kind == "whole" else round(value, 2)
+
+
+def state(chain: Chain) -> tuple:
+    return {k: v.copy() for k, v in chain.fields.items()}, chain.settings(), chain.kind
+
+
+def assert_same_state(a: tuple, b: tuple) -> None:
+    assert a[2] == b[2] and a[1] == b[1]
+    for name, arr in a[0].items():
+        np.testing.assert_array_equal(b[0][name], arr, err_msg=name)
+
+
+def reloaded(scene: Scene, chain: Chain) -> Chain:
+    """``chain`` as a save and a load of ``scene`` give it back."""
+    return files.parse_scene(files.scene_to_text(scene)).chains[scene.chains.index(chain)]
+
+
+def line_of(chain: Chain) -> dict:
+    return json.loads(file_format.chain_line(files.chain_to_dict(chain)))
+
+
+# --- the table itself ---------------------------------------------------------------------
+def test_every_entry_is_complete_and_consistent():
+    assert len(BY_NAME) == len(SETTINGS)  # one entry per name
+    for s in SETTINGS:
+        assert s.label and s.help and s.solvers, s.name
+        assert set(s.solvers) <= set(SOLVERS), s.name
+        assert s.kind in ("number", "whole", "flag"), s.name
+        if s.kind == "flag":
+            assert isinstance(s.default, bool), s.name
+            continue
+        lo, hi = s.span
+        assert s.lo <= lo < hi <= s.hi, s.name
+        assert s.click_step > 0, s.name
+        if s.default is not None:
+            assert s.lo <= s.default <= s.hi and (s.default > s.lo or not s.positive), s.name
+        if s.needs is not None:
+            assert BY_NAME[s.needs].kind == "flag", s.name
+
+
+def test_a_kept_setting_is_an_attribute_of_its_own_on_every_chain():
+    chain = build.straight_snake((100.0, 100.0), 0.0)
+    for name, default in KEPT_DEFAULTS.items():
+        assert name not in vars(Chain) and name not in chain.fields, name  # no clash with the chain's own names
+        assert getattr(chain, name) == default
+    with pytest.raises(TypeError, match="unknown settings"):
+        Chain("ccd", build.make_ik_chain("ccd", (0, 0), [0.0], [1.0], (1, 1)).fields, no_such_setting=True)
+
+
+# --- defaults -------------------------------------------------------------------------------
+@pytest.mark.parametrize(("s", "kind"), WITH_DEFAULT, ids=ids(WITH_DEFAULT))
+def test_a_new_chain_and_a_file_without_the_field_hold_the_default(s, kind):
+    _, chain = fresh(kind)
+    assert s.read(chain) == pytest.approx(s.default, rel=1e-12)
+    bare = ({"solver": "snake", "points": [[500, 200], [460, 200], [420, 200]]} if kind == "snake" else
+            {"solver": kind, "root": [300, 400], "lengths": [50, 50], "angles": [-90, 10], "target": [330, 320]})
+    loaded = files.parse_scene(HEAD + json.dumps(bare) + "]}").chains[0]
+    assert s.read(loaded) == pytest.approx(s.default, rel=1e-12)
+
+
+# --- set: the range, clamping, reading back ---------------------------------------------------
+@pytest.mark.parametrize(("s", "kind"), APPLIES, ids=ids(APPLIES))
+def test_set_takes_a_value_of_the_range_and_reads_it_back(s, kind):
+    scene, chain = fresh(kind)
+    if s.needs is not None:
+        scene.set_setting(chain, s.needs, True)
+    value = sample(s)
+    now = scene.set_setting(chain, s.name, value)
+    assert now in scene.chains and (now is chain or s.name == "bones")
+    assert s.read(now) == pytest.approx(value, rel=1e-12)
+    assert_chain_ok(now)
+    scene.step()
+    assert_chain_ok(now)
+
+
+NUMBERS = [(s, kind) for s, kind in APPLIES if s.kind != "flag"]
+
+
+@pytest.mark.parametrize(("s", "kind"), NUMBERS, ids=ids(NUMBERS))
+def test_set_clamps_to_the_range(s, kind):
+    scene, chain = fresh(kind)
+    high = scene.set_setting(chain, s.name, s.hi * 2 + 10)
+    assert s.read(high) == pytest.approx(s.hi, rel=1e-12)
+    if s.positive:  # no value of the range is nearest: refused, nothing changed
+        before = state(high)
+        for bad in (s.lo, s.lo - 1):
+            with pytest.raises(ValueError, match=s.name):
+                scene.set_setting(high, s.name, bad)
+        assert_same_state(before, state(high))
+    else:
+        low = scene.set_setting(high, s.name, s.lo - 5)
+        assert s.read(low) == pytest.approx(s.lo, rel=1e-12)
+
+
+@pytest.mark.parametrize("name", [s.name for s in SETTINGS if s.kind == "number"])
+@given(value=st.floats(-1e7, 1e7))
+@settings(max_examples=25, deadline=None)
+def test_any_number_lands_in_the_range(name, value):
+    s = BY_NAME[name]
+    scene, chain = fresh(s.solvers[0])
+    if s.positive and value <= s.lo:
+        with pytest.raises(ValueError):
+            scene.set_setting(chain, name, value)
+        return
+    chain = scene.set_setting(chain, name, value)
+    assert s.read(chain) == pytest.approx(min(max(value, s.lo), s.hi), rel=1e-9, abs=1e-9)
+
+
+@pytest.mark.parametrize("kind", SOLVERS)
+@pytest.mark.parametrize("s", SETTINGS, ids=[s.name for s in SETTINGS])
+def test_a_value_the_setting_cannot_take_is_refused_on_every_chain(s, kind):
+    scene, chain = fresh(kind)
+    before = state(chain)
+    bad = [1, "yes", None, 0.5] if s.kind == "flag" else [True, "5", None, math.nan, math.inf, 1j]
+    for value in bad:
+        with pytest.raises((TypeError, ValueError), match=s.name):
+            scene.set_setting(chain, s.name, value)
+    assert_same_state(before, state(chain))
+    with pytest.raises(ValueError, match="setting: must be one of"):
+        scene.set_setting(chain, "no_such_setting", 1.0)
+
+
+# --- a setting the solver does not have: ignored, in the scene and in the file -------------------
+@pytest.mark.parametrize(("s", "kind"), DOES_NOT_APPLY, ids=ids(DOES_NOT_APPLY))
+def test_a_setting_the_solver_lacks_is_ignored(s, kind):
+    scene, chain = fresh(kind)
+    before = state(chain)
+    assert scene.set_setting(chain, s.name, sample(s)) is chain
+    assert_same_state(before, state(chain))
+    if s.file is None:
+        return
+    line = line_of(chain)
+    widest = s.file.widest(s, chain.bones)
+    assert not set(widest) & set(line)  # not written
+    extra = dict(line, **widest)
+    plain = files.parse_scene(HEAD + json.dumps(line) + "]}")
+    assert files.scene_to_text(files.parse_scene(HEAD + json.dumps(extra) + "]}")) == files.scene_to_text(plain)
+
+
+# --- the file -------------------------------------------------------------------------------
+@pytest.mark.parametrize(("s", "kind"), APPLIES, ids=ids(APPLIES))
+def test_every_setting_goes_through_a_file_and_back(s, kind):
+    scene, chain = fresh(kind)
+    if s.needs is not None:
+        scene.set_setting(chain, s.needs, True)
+    value = sample(s)
+    chain = scene.set_setting(chain, s.name, value)
+    if s.name == "rate":  # the setting survives the limit being off, too
+        scene.set_setting(chain, "rate_on", False)
+    back = reloaded(scene, chain)
+    assert back.kind == kind
+    assert s.read(back) == pytest.approx(value, abs=5e-4)
+
+
+@pytest.mark.parametrize("kind", SOLVERS)
+def test_a_line_holds_the_chain_s_shape_and_its_solver_s_settings(kind):
+    scene, chain = fresh(kind)
+    for s in SETTINGS:
+        if s.applies(kind) and s.name != "rate_on":
+            chain = scene.set_setting(chain, s.name, sample(s))
+    keys = set().union(*(s.file.widest(s, chain.bones) for s in FILE_SETTINGS[kind]))
+    assert set(line_of(chain)) == SHAPE_KEYS["snake" if kind == "snake" else "ik"] | keys
+    assert [k for k in line_of(chain) if k in keys] == [k for s in FILE_SETTINGS[kind]
+                                                       for k in s.file.widest(s, chain.bones)]  # the table's order
+
+
+def test_the_format_documents_every_field_of_the_table():
+    text = FORMAT_DOC.read_text(encoding="utf-8")
+    for s in SETTINGS:
+        for key in (s.file.widest(s, 2) if s.file is not None else ()):
+            assert f"| `{key}` |" in text, key
+
+
+# --- Show limits in the file: optional, written only when on ------------------------------------
+@pytest.mark.parametrize("kind", [k for k in SOLVERS if BY_NAME["show_limits"].applies(k)])
+def test_show_limits_is_written_only_when_on_and_read_back(kind):
+    scene, chain = fresh(kind)
+    assert "show_limits" not in line_of(chain)
+    scene.set_setting(chain, "show_limits", True)
+    text = files.scene_to_text(scene)
+    assert '"show_limits": true}' in text
+    assert reloaded(scene, chain).show_limits is True
+
+
+@pytest.mark.parametrize(("value", "message"), [
+    (None, None), (False, None), (True, None),
+    ("yes", 'chains[0].show_limits: must be true or false (got "yes")'),
+    (1, "chains[0].show_limits: must be true or false (got 1)"),
+])
+def test_show_limits_in_a_file(value, message):
+    d = {"solver": "ccd", "root": [300, 400], "lengths": [50, 50], "angles": [-90, 10], "target": [330, 320],
+         "show_limits": value}
+    if message is None:
+        assert files.parse_scene(HEAD + json.dumps(d) + "]}").chains[0].show_limits is bool(value)
+    else:
+        with pytest.raises(files.SceneFileError) as e:
+            files.parse_scene(HEAD + json.dumps(d) + "]}", "s.json")
+        assert str(e.value) == f"s.json: {message}"
+    reader = Reader("x")
+    fast = check_chains([d])[0]
+    if message is None:
+        assert fast is not None and _same(fast, reader.chain("chains[0]", d))
+    else:
+        assert fast is None
+
+
+def test_show_limits_goes_with_the_chain_through_edits_and_conversions():
+    scene, chain = fresh("ccd")
+    scene.set_setting(chain, "show_limits", True)
+    chain = scene.set_setting(chain, "bones", 3)
+    for kind in ("snake", "two-bone", "fabrik"):
+        chain = scene.set_solver(chain, kind)
+        assert chain.show_limits is True
