@@ -19,7 +19,9 @@ import numpy as np
 import pygame
 
 from ikplayground.resources import asset_path
-from ikplayground.scene.chain import Chain, clamped_joints
+from ikplayground.scene.chain import Chain
+
+from .shapes import draw_wedge, limit_wedges, snake_quads, visible_box  # noqa: F401 (re-exported)
 
 BACKGROUND = (22, 25, 32)
 GRID = (31, 35, 45)
@@ -28,8 +30,6 @@ TARGET = (80, 220, 120)
 TARGET_HOT = (170, 255, 190)
 REACH_LINE = (120, 150, 130)
 HALO = (255, 255, 255, 38)
-WEDGE = (255, 214, 102, 60)
-WEDGE_EDGE = (255, 214, 102)
 ANCHOR_FILL = (45, 50, 62)
 
 # Chain colours, chosen to read on the dark background and apart from each other.
@@ -167,7 +167,6 @@ class SceneRenderer:
             draw_lines = pygame.draw.lines
             for c, line in zip(colours, pts.tolist()):
                 draw_lines(surface, PALETTE[c], False, line, width)
-            m = pts.shape[1]
             joint_at = (pts[:, 1:] if g.kind != "snake" else pts[:, :1]) - 3
             per = joint_at.shape[1]
             surfs = [dots[c] for c in colours for _ in range(per)]
@@ -177,7 +176,6 @@ class SceneRenderer:
                 r = self._target.get_width() / 2
                 target = self._target
                 surface.fblits((target, p) for p in (g.fields["target"] - r).tolist())
-            del m
 
     def draw_selection(self, surface: pygame.Surface, chain: Chain) -> None:
         """A soft halo under the selected chain and its joint-limit wedges."""
@@ -277,92 +275,3 @@ def target_sprite(colour) -> pygame.Surface:
     pygame.draw.aacircle(surf, colour, (9, 9), 8, 2)
     pygame.draw.aacircle(surf, colour, (9, 9), 2)
     return surf
-
-
-def snake_quads(points: np.ndarray) -> np.ndarray:
-    """One oriented rectangle per snake node (the Flash snake tutorial), as corner arrays.
-
-    Parameters
-    ----------
-    points : ndarray, shape (m, 2)
-        The nodes, head first, pixels.
-
-    Returns
-    -------
-    ndarray, shape (m - 1, 4, 2)
-        For node k (head to the last but one), the corners of a rectangle
-        centred between node k and node k + 1, as long as that segment and
-        narrowing toward the tail.
-    """
-    seg = points[:-1] - points[1:]  # toward the head
-    length = np.hypot(seg[:, 0], seg[:, 1])
-    u = seg / np.where(length > 0, length, 1.0)[:, None]
-    u[length == 0] = (1.0, 0.0)
-    v = np.stack([-u[:, 1], u[:, 0]], axis=1)
-    m = len(seg)
-    half_w = (9.0 - 4.0 * np.arange(m) / max(m - 1, 1))[:, None]
-    half_l = (length * 0.5 + 1.0)[:, None]
-    c = (points[:-1] + points[1:]) / 2
-    return np.stack([c - u * half_l - v * half_w, c + u * half_l - v * half_w,
-                     c + u * half_l + v * half_w, c - u * half_l + v * half_w], axis=1)
-
-
-def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.Rect | None:
-    """The part of ``view`` within ``margin`` px of the points' bounding box; None when out of view (or not finite).
-
-    Parameters
-    ----------
-    points : ndarray, shape (n, 2)
-        Pixel positions (any size, also far off the surface).
-    margin : float
-        Pixels added on every side of the bounding box.
-    view : pygame.Rect
-        The drawable area.
-    """
-    if not np.isfinite(points).all():
-        return None
-    lo = np.floor(points.min(axis=0) - margin)
-    hi = np.ceil(points.max(axis=0) + margin)
-    x0, y0 = max(float(lo[0]), view.left), max(float(lo[1]), view.top)
-    x1, y1 = min(float(hi[0]), view.right), min(float(hi[1]), view.bottom)
-    if x1 <= x0 or y1 <= y0:
-        return None
-    return pygame.Rect(int(x0), int(y0), int(x1 - x0), int(y1 - y0))
-
-
-def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]:
-    """``(centre, lo, hi)`` absolute angle ranges (radians) of the chain's limited joints.
-
-    For IK chains: each joint the solvers clamp (:func:`~ikplayground.scene.chain.clamped_joints`),
-    around its parent bone's direction. For snakes: the bend range at every
-    inner node, around the direction of the segment before it.
-    """
-    f = chain.fields
-    out = []
-    if chain.is_snake:
-        pts = f["points"]
-        lo, hi = f["bend_limits"].tolist()
-        d = pts[1:] - pts[:-1]
-        ang = np.arctan2(d[:, 1], d[:, 0])
-        for k in range(1, len(d)):
-            out.append((tuple(pts[k].tolist()), ang[k - 1] + lo, ang[k - 1] + hi))
-        return out
-    limits = f["limits"]
-    parent = np.concatenate([[0.0], np.cumsum(f["angles"])[:-1]])
-    for i in np.flatnonzero(clamped_joints(limits)).tolist():
-        lo, hi = limits[i].tolist()
-        out.append((tuple(f["points"][i].tolist()), parent[i] + lo, parent[i] + hi))
-    return out
-
-
-def draw_wedge(surface: pygame.Surface, centre, lo: float, hi: float, radius: float) -> None:
-    """A translucent pie slice from angle ``lo`` to ``hi`` (radians, y down)."""
-    size = int(radius * 2 + 4)
-    patch = pygame.Surface((size, size), pygame.SRCALPHA)
-    c = size / 2
-    steps = max(2, int((hi - lo) / 0.12) + 1)
-    arc = [(c + radius * math.cos(a), c + radius * math.sin(a)) for a in np.linspace(lo, hi, steps).tolist()]
-    if hi - lo > 1e-6:
-        pygame.draw.polygon(patch, WEDGE, [(c, c)] + arc)
-    pygame.draw.aalines(patch, WEDGE_EDGE, False, [arc[0], (c, c), arc[-1]])
-    surface.blit(patch, (centre[0] - c, centre[1] - c))

@@ -158,10 +158,7 @@ def _parse(raw: bytes, text: str | None, name: str, stage) -> Scene:
     with _no_cycle_collection():
         chains = _chains(raw, text, name)
     scene = Scene(stage)
-    for i, c in enumerate(chains):
-        c.colour = i % 8
-        scene.add(c, select=False)
-    scene._next_colour = len(chains) % 8
+    scene.add_in_turn(chains)
     scene.select(scene.chains[0] if scene.chains else None)
     return scene
 

@@ -15,24 +15,13 @@ import numpy as np
 
 from . import build, settings
 from .chain import DEFAULT_IK_BONES, SNAKE_SEGMENT, SOLVERS, Chain
+from .constants import PALETTE_SIZE
+from .group import Group
 from .motion import step_ik, step_snakes
 from .stage import PushMemory, clamp_point, free_spot, keep_on_stage, shift_root
 
 STEP = 1.0 / 60.0
 MAX_CHAINS = 20_000
-PALETTE_SIZE = 8
-
-
-class Group:
-    """Chains of one solver and bone count, their fields stacked into arrays."""
-
-    def __init__(self, kind: str, members: list[Chain]):
-        self.kind = kind
-        self.members = members
-        names = members[0].fields.keys()
-        self.fields = {name: np.stack([c.fields[name] for c in members]) for name in names}
-        for row, chain in enumerate(members):
-            chain.fields = {name: arr[row] for name, arr in self.fields.items()}
 
 
 class Scene:
@@ -67,13 +56,24 @@ class Scene:
             self.selected = chain
         return chain
 
+    def _take_colour(self) -> int:
+        """The next palette index, in turn."""
+        colour = self._next_colour
+        self._next_colour = (colour + 1) % PALETTE_SIZE
+        return colour
+
+    def add_in_turn(self, chains) -> None:
+        """Add ``chains`` bottom to top, unselected, each with the next palette colour in turn."""
+        for c in chains:
+            c.colour = self._take_colour()
+            self.add(c, select=False)
+
     def new_chain(self, kind: str, at=None) -> Chain:
         """Add a chain of solver ``kind`` with its root at ``at`` (or a free spot)."""
         if kind not in SOLVERS:
             raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {kind!r}")
         x, y = self.free_spot() if at is None else self.clamp(at)
-        colour = self._next_colour
-        self._next_colour = (self._next_colour + 1) % PALETTE_SIZE
+        colour = self._take_colour()
         if kind == "snake":
             # facing away from the middle, so its body lies toward the middle
             w, h = self.stage
@@ -327,10 +327,8 @@ class Scene:
         self.steps += 1
 
     def counts(self) -> dict[str, int]:
-        out = dict.fromkeys(SOLVERS, 0)
-        for c in self.chains:
-            out[c.kind] += 1
-        return out
+        """How many chains each solver drives."""
+        return {kind: sum(c.kind == kind for c in self.chains) for kind in SOLVERS}
 
 
 class SceneFull(Exception):
@@ -347,8 +345,6 @@ def default_scene(stage=(980.0, 720.0)) -> Scene:
     ccd = build.make_ik_chain("ccd", (w * 0.42, h * 0.95), up, np.full(7, 36.0), (w * 0.48, h * 0.64), colour=1)
     fab = build.make_ik_chain("fabrik", (w * 0.70, h * 0.95), up, np.full(7, 36.0), (w * 0.64, h * 0.64), colour=2)
     snake = build.straight_snake((w * 0.60, h * 0.16), 0.0, nodes=10, segment=SNAKE_SEGMENT, colour=3)
-    for c in (arm, ccd, fab, snake):
-        scene.add(c, select=False)
-    scene._next_colour = 4
+    scene.add_in_turn((arm, ccd, fab, snake))
     scene.select(arm)
     return scene

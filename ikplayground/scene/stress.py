@@ -14,6 +14,7 @@ import math
 import numpy as np
 
 from . import build
+from .constants import PALETTE_SIZE
 from .scene import Scene
 
 STRESS_BONES = 10
@@ -33,7 +34,7 @@ def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
         kind = KINDS[i % 4]
         x = (i % cols + 0.5) * w / cols
         y = (i // cols + 0.5) * h / rows
-        colour = i % 8
+        colour = i % PALETTE_SIZE
         if kind == "snake":
             chain = build.straight_snake((x, y), rng.uniform(-math.pi, math.pi), nodes=STRESS_BONES + 1,
                                          segment=reach / STRESS_BONES, colour=colour)

@@ -96,3 +96,14 @@ def test_a_range_a_hair_short_of_the_full_circle_is_clamped_and_shows_a_wedge(ap
     chain = build.make_ik_chain("fabrik", (400.0, 500.0), [-math.pi / 2, 0.0], [80.0, 80.0], (450.0, 300.0),
                                 limits=[(-math.pi, math.pi), (lo, hi)])
     assert tuple(chain.fields["points"][1].tolist()) in wedge_centres(app, chain, monkeypatch)
+
+
+def test_the_renderer_has_one_colour_for_every_palette_index_the_scene_hands_out():
+    from ikplayground.app.render import PALETTE
+    from ikplayground.scene.constants import PALETTE_SIZE
+    from ikplayground.scene.scene import Scene
+
+    assert len(PALETTE) == PALETTE_SIZE
+    scene = Scene()
+    colours = [scene.new_chain("ccd").colour for _ in range(PALETTE_SIZE + 2)]
+    assert colours == [i % PALETTE_SIZE for i in range(PALETTE_SIZE + 2)]
