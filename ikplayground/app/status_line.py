@@ -47,7 +47,7 @@ def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: flo
         parts.append(part)
     parts.append(f"step {step_ms:.1f} ms  draw {render_ms:.1f} ms")
     if stress:
-        parts.append("  ".join(f"{SOLVER_LABELS[k]} {v:.1f}" for k, v in scene.step_ms.items()) + " ms")
+        parts.append("  ".join(f"{SOLVER_LABELS[k]} {v:.1f}" for k, v in scene.solver_ms.items()) + " ms")
     if paused:
         parts.append("PAUSED")
     return "   ·   ".join(parts)

@@ -39,7 +39,7 @@ class Scene:
         self.chains: list[Chain] = []
         self.selected: Chain | None = None
         self.steps = 0
-        self.step_ms: dict[str, float] = dict.fromkeys(SOLVERS, 0.0)
+        self.solver_ms: dict[str, float] = dict.fromkeys(SOLVERS, 0.0)
         self._groups: list[Group] = []
         self._dirty = True
         self._next_colour = 0
@@ -311,7 +311,7 @@ class Scene:
     def step(self) -> None:
         """Advance every chain by one fixed step of 1/60 s.
 
-        ``step_ms`` keeps what each solver's groups cost in this step, in
+        ``solver_ms`` keeps what each solver's groups cost in this step, in
         milliseconds (the status line shows it under stress).
         """
         costs = dict.fromkeys(SOLVERS, 0.0)
@@ -323,7 +323,7 @@ class Scene:
             else:
                 step_ik(g.kind, g.fields)
             costs[g.kind] += (clock() - t0) * 1000.0
-        self.step_ms = costs
+        self.solver_ms = costs
         self.steps += 1
 
     def counts(self) -> dict[str, int]:
