@@ -97,7 +97,7 @@ def frame_summary(times_ms) -> str:
 
 def settle(app: App, size) -> None:
     """Bring the App to the same state for a memory reading: start size, no stress, running, quiet."""
-    if app.stress.count:
+    if app.stress.on:
         app.apply("stress")
     if app.paused:
         app.apply("pause")
@@ -226,7 +226,7 @@ def main(argv=None) -> int:
             if dt > SLOW_MS and len(slow) < MAX_SLOW_LINES:
                 slow.append(f"frame {i}: {dt:.0f} ms, {chains_before} -> {len(app.scene.chains)} chains, "
                             f"window {app.screen.get_width()}x{app.screen.get_height()}, "
-                            f"stress {'on' if app.stress.count else 'off'}; new input: {', '.join(labels) or 'none'}")
+                            f"stress {'on' if app.stress.on else 'off'}; new input: {', '.join(labels) or 'none'}")
                 print(slow[-1], flush=True)
             times.append(dt)
             window.append(dt)

@@ -313,7 +313,7 @@ class App:
         status = pygame.Rect(0, stage.bottom, w - self.panel.width, h - stage.bottom)
         message, error = self.status.shown(self.time)
         fps = self.clock.get_fps() if self.realtime else None
-        facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.count > 0, self.paused)
+        facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused)
         draw_status(self.screen, status, facts, message, self.fonts)
         if self.show_help:
             draw_help(self.screen, stage, self.fonts)

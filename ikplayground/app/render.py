@@ -55,7 +55,7 @@ SPRITE_CACHE_BYTES = 16 * 1024 * 1024  # turned bone sprites kept, least recentl
 
 
 def chain_colour(chain: Chain) -> tuple[int, int, int]:
-    return PALETTE[chain.colour % len(PALETTE)]
+    return PALETTE[chain.palette_index % len(PALETTE)]
 
 
 def lighter(colour, amount: float = 0.45) -> tuple[int, int, int]:
@@ -162,7 +162,7 @@ class SceneRenderer:
         dots, anchors = self._dots, self._anchors
         for g in scene.groups:
             pts = g.fields["points"]
-            colours = [m.colour % len(PALETTE) for m in g.members]
+            colours = [m.palette_index % len(PALETTE) for m in g.members]
             width = 7 if g.kind == "snake" else 3
             draw_lines = pygame.draw.lines
             for c, line in zip(colours, pts.tolist()):
@@ -213,7 +213,7 @@ class SceneRenderer:
             absolute = np.cumsum(f["angles"])
             mids = (pts[:-1] + pts[1:]) / 2
             for (mx, my), length, ang in zip(mids.tolist(), f["lengths"].tolist(), absolute.tolist()):
-                sprite = self.bone_sprite(chain.colour, length, ang)
+                sprite = self.bone_sprite(chain.palette_index, length, ang)
                 surface.blit(sprite, sprite.get_rect(center=(mx, my)))
         else:
             for a, b in zip(plist[:-1], plist[1:]):

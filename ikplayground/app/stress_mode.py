@@ -22,10 +22,15 @@ class StressMode:
         self.count = 0  # chains in the stress scene while it runs, else 0
         self._kept: Scene | None = None  # the user's scene
 
+    @property
+    def on(self) -> bool:
+        """Whether the stress test runs."""
+        return self.count > 0
+
     def start(self, count: int) -> None:
         """Show a stress scene of ``count`` chains on scripted motion (the user's scene is kept)."""
         app = self.app
-        if not self.count:
+        if not self.on:
             self._kept = app.scene
         self.count = count
         app.show_scene(stress_scene(count, app.scene.stage))
@@ -34,7 +39,7 @@ class StressMode:
 
     def stop(self) -> None:
         """Show the scene that was there before the stress test."""
-        if not self.count:
+        if not self.on:
             return
         scene = self._kept or default_scene(self.app.scene.stage)
         self.forget()
@@ -42,7 +47,7 @@ class StressMode:
         self.app.say("Stress off: your scene is back")
 
     def toggle(self, count: int = STRESS_CHAINS) -> None:
-        if self.count:
+        if self.on:
             self.stop()
         else:
             self.start(count)
@@ -55,13 +60,13 @@ class StressMode:
 
     def drive(self) -> bool:
         """Move the stress scene's targets and snakes for the coming step; False when it is not on."""
-        if self.count:
+        if self.on:
             drive_stress(self.app.scene, self.app.scene.steps)
-        return bool(self.count)
+        return self.on
 
     def refuses_save(self, name: str) -> bool:
         """True (and the status line says why) when saving to ``name`` now would save the stress scene."""
-        if not self.count:
+        if not self.on:
             return False
         self.app.say(f"Not saved: the stress test is on, and {name} would get its {self.count} scripted chains. "
                      f"Press \"{self.app.panel.stress_button.text}\" for your scene, then save.", error=True)

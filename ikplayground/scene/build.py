@@ -49,8 +49,8 @@ def default_limits(kind: str, n: int, joint_deg: float = DEFAULT_JOINT_LIMIT_DEG
 
 
 def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=False,
-                  rate_limit=DEFAULT_RATE_DEG, iterations=DEFAULT_ITERATIONS, tolerance=DEFAULT_TOLERANCE, colour=0,
-                  rate_deg=None, joint_limit=None, preferred_bones=None, **options) -> Chain:
+                  rate_limit=DEFAULT_RATE_DEG, iterations=DEFAULT_ITERATIONS, tolerance=DEFAULT_TOLERANCE,
+                  palette_index=0, rate_deg=None, joint_limit=None, preferred_bones=None, **options) -> Chain:
     """A two-bone, CCD or FABRIK chain.
 
     Parameters
@@ -94,8 +94,8 @@ def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=Fa
     f["tolerance"][0] = tolerance
     refresh_ik_points(f)
     rate = rate_limit if rate_limit is not None else (DEFAULT_RATE_DEG if rate_deg is None else rate_deg)
-    return Chain(kind, f, colour=colour, rate_deg=rate, joint_limit=joint_limit, preferred_bones=preferred_bones,
-                 **options)
+    return Chain(kind, f, palette_index=palette_index, rate_deg=rate, joint_limit=joint_limit,
+                 preferred_bones=preferred_bones, **options)
 
 
 def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
@@ -106,7 +106,7 @@ def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
 
 
 def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
-               max_speed=SNAKE_MAX_SPEED, turn_deg=SNAKE_TURN_DEG, colour=0, bend_limits=None,
+               max_speed=SNAKE_MAX_SPEED, turn_deg=SNAKE_TURN_DEG, palette_index=0, bend_limits=None,
                **settings) -> Chain:
     """A snake from its nodes (``points[0]`` is the head).
 
@@ -132,7 +132,7 @@ def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
         relay_snake(f)
     f["max_speed"][0] = max_speed
     f["turn_rate"][0] = math.radians(turn_deg)
-    return Chain("snake", f, colour=colour, **settings)
+    return Chain("snake", f, palette_index=palette_index, **settings)
 
 
 def relay_snake(f: dict[str, np.ndarray]) -> None:
@@ -197,7 +197,7 @@ def converted(chain: Chain, kind: str, bones: int | None = None) -> Chain:
     """
     line = polyline(chain)
     reach = float(np.sum(np.linalg.norm(np.diff(line, axis=0), axis=1))) or 1.0
-    common = {"colour": chain.colour, **chain.settings()}
+    common = {"palette_index": chain.palette_index, **chain.settings()}
     if kind == "snake":
         n = max(1, min(63, round(reach / SNAKE_SEGMENT))) if bones is None else bones
         lengths = np.full(n, reach / n)
@@ -260,7 +260,7 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
         lim = chain.fields["bend_limits"].copy()
         return make_snake(new, heading=float(chain.fields["heading"][0]), bend_limits=lim,
                           max_speed=float(chain.fields["max_speed"][0]),
-                          turn_deg=math.degrees(float(chain.fields["turn_rate"][0])), colour=chain.colour,
+                          turn_deg=math.degrees(float(chain.fields["turn_rate"][0])), palette_index=chain.palette_index,
                           **settings)
     f = chain.fields
     keep = min(n, chain.bones)
@@ -272,4 +272,4 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
     limits[:keep] = f["limits"][:keep]
     return make_ik_chain(chain.kind, f["root"], angles, lengths, f["target"], limits=limits,
                          mirror=chain.mirror, rate_limit=chain.rate_limit, iterations=chain.iterations,
-                         tolerance=chain.tolerance, colour=chain.colour, **settings)
+                         tolerance=chain.tolerance, palette_index=chain.palette_index, **settings)

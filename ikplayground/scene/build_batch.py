@@ -35,9 +35,10 @@ from .chain import (
 )
 
 _BATCH = 4096  # chains filled by one pass (bounds the temporary arrays)
-_SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "colour", "bend_limits")
+_SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "palette_index", "bend_limits")
 _IK_ARGS = frozenset(("kind", "root", "angles", "lengths", "target", "limits", "mirror", "rate_limit", "iterations",
-                      "tolerance", "colour", "rate_deg", "joint_limit"))  # the rest go to the Chain (see make_ik_chain)
+                      "tolerance", "palette_index", "rate_deg",
+                      "joint_limit"))  # the rest go to the Chain (see make_ik_chain)
 
 
 def _groups(keys) -> dict:
@@ -58,7 +59,7 @@ def make_ik_chains(chains: list[dict], consume: bool = False) -> list[Chain]:
         too: ``kind``, ``root`` (2,) px, ``angles`` (n,) rad relative,
         ``lengths`` (n,) px, ``target`` (2,) px; optional ``limits`` (n, 2)
         rad, ``mirror``, ``rate_limit`` (deg per step or None), ``iterations``,
-        ``tolerance`` (px), ``colour``, ``rate_deg``, ``joint_limit`` (deg),
+        ``tolerance`` (px), ``palette_index``, ``rate_deg``, ``joint_limit`` (deg),
         ``preferred_bones`` and the kept settings.
     consume : bool
         Set each entry of ``chains`` to None once its chain is built.
@@ -127,7 +128,7 @@ def _ik_group(kind: str, n: int, kws: list[dict]) -> list[Chain]:
         if setting is None:
             setting = DEFAULT_RATE_DEG if kw.get("rate_deg") is None else kw["rate_deg"]
         rest = {k: v for k, v in kw.items() if k not in _IK_ARGS}
-        out.append(Chain(kind, {name: arr[row] for name, arr in f.items()}, colour=kw.get("colour", 0),
+        out.append(Chain(kind, {name: arr[row] for name, arr in f.items()}, palette_index=kw.get("palette_index", 0),
                          rate_deg=setting, joint_limit=joint_limit, **rest))
     return out
 
@@ -184,7 +185,7 @@ def make_snakes(snakes: list[dict], consume: bool = False) -> list[Chain]:
     groups: dict[int, list[int]] = {}
     for i, kw in enumerate(snakes):
         groups.setdefault(len(kw["points"]), []).append(i)
-    extras: list[tuple | None] = [None] * len(snakes)  # colour and settings, once the arguments are let go
+    extras: list[tuple | None] = [None] * len(snakes)  # palette_index and settings, once the arguments are let go
     for nodes, members in groups.items():
         f = {name: np.zeros((len(members),) + shape) for name, shape in field_shapes("snake", nodes - 1).items()}
         derived = []  # rows whose lengths come from their points
@@ -208,7 +209,7 @@ def make_snakes(snakes: list[dict], consume: bool = False) -> list[Chain]:
             f["bend_limits"][row] = bend_limits
             f["max_speed"][row, 0] = kw.get("max_speed", SNAKE_MAX_SPEED)
             f["turn_rate"][row, 0] = math.radians(kw.get("turn_deg", SNAKE_TURN_DEG))
-            extras[i] = (kw.get("colour", 0), {k: v for k, v in kw.items() if k not in _SNAKE_ARGS})
+            extras[i] = (kw.get("palette_index", 0), {k: v for k, v in kw.items() if k not in _SNAKE_ARGS})
             if consume:
                 snakes[i] = None
         for start in range(0, len(derived), _BATCH):  # batches bound the temporary arrays
@@ -222,9 +223,10 @@ def make_snakes(snakes: list[dict], consume: bool = False) -> list[Chain]:
                 pts, lim = f["points"][rows], f["bend_limits"][rows]
                 f["points"][rows] = snake_batch(pts, pts[:, 0], f["lengths"][rows], lim[:, 0], lim[:, 1])
         for row, i in enumerate(members):
-            colour, settings = extras[i]
+            palette_index, settings = extras[i]
             extras[i] = None
-            out[i] = Chain("snake", {name: arr[row] for name, arr in f.items()}, colour=colour, **settings)
+            out[i] = Chain("snake", {name: arr[row] for name, arr in f.items()}, palette_index=palette_index,
+                           **settings)
     return out
 
 

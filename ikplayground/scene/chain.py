@@ -118,7 +118,7 @@ class Chain:
         The solver that drives it.
     fields : dict of str -> ndarray
         Its arrays (see ``IK_FIELDS`` / ``SNAKE_FIELDS``).
-    colour : int
+    palette_index : int
         Index into the renderer's palette.
     rate_deg : float
         The rate-limit slider's value in degrees per step, kept while the
@@ -142,8 +142,8 @@ class Chain:
     :func:`~ikplayground.scene.build.with_bone_count` (see :meth:`settings`).
     """
 
-    def __init__(self, kind: str, fields: dict[str, np.ndarray], colour: int = 0, rate_deg: float = DEFAULT_RATE_DEG,
-                 joint_limit: float = DEFAULT_JOINT_LIMIT_DEG, preferred_bones: int | None = None, **options):
+    def __init__(self, kind: str, fields: dict[str, np.ndarray], palette_index: int = 0,
+                 rate_deg: float = DEFAULT_RATE_DEG, joint_limit: float = DEFAULT_JOINT_LIMIT_DEG, preferred_bones: int | None = None, **options):
         if kind not in SOLVERS:
             raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {kind!r}")
         if not options.keys() <= KEPT_DEFAULTS.keys():
@@ -151,7 +151,7 @@ class Chain:
         self.id = next(_ids)
         self.kind = kind
         self.fields = fields
-        self.colour = colour
+        self.palette_index = palette_index
         for name, default in KEPT_DEFAULTS.items():
             setattr(self, name, options.get(name, default))
         self.rate_deg = rate_deg
@@ -183,13 +183,7 @@ class Chain:
     def group_key(self) -> tuple[str, int]:
         return self.kind, self.bones
 
-    # --- arrays (views; write in place with [...] to keep the group link) -----
-    def __getattr__(self, name):
-        fields = self.__dict__.get("fields")
-        if fields is not None and name in fields:
-            return fields[name]
-        raise AttributeError(name)
-
+    # --- arrays: chain.fields[name] (views; write in place with [...] to keep the group link)
     @property
     def anchor(self) -> np.ndarray:
         """The fixed point: the root of an IK chain, the tail of a snake."""

@@ -27,4 +27,4 @@ SNAKE_DECAY = 0.8  # the Flash snake tutorial: speed factor per step without thr
 MAX_BONES = 64
 DEFAULT_IK_BONES = 7  # a new CCD or FABRIK chain, and one made from a two-bone arm
 MAX_COORD = 1_000_000.0  # |position|, length and |angle| limit of a scene file (pixels / degrees)
-PALETTE_SIZE = 8  # chain colours: Chain.colour is an index into the renderer's palette of this many
+PALETTE_SIZE = 8  # chain colours: Chain.palette_index is an index into the renderer's palette of this many

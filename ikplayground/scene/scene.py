@@ -58,14 +58,14 @@ class Scene:
 
     def _take_colour(self) -> int:
         """The next palette index, in turn."""
-        colour = self._next_colour
-        self._next_colour = (colour + 1) % PALETTE_SIZE
-        return colour
+        palette_index = self._next_colour
+        self._next_colour = (palette_index + 1) % PALETTE_SIZE
+        return palette_index
 
     def add_in_turn(self, chains) -> None:
         """Add ``chains`` bottom to top, unselected, each with the next palette colour in turn."""
         for c in chains:
-            c.colour = self._take_colour()
+            c.palette_index = self._take_colour()
             self.add(c, select=False)
 
     def new_chain(self, kind: str, at=None) -> Chain:
@@ -73,12 +73,12 @@ class Scene:
         if kind not in SOLVERS:
             raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {kind!r}")
         x, y = self.free_spot() if at is None else self.clamp(at)
-        colour = self._take_colour()
+        palette_index = self._take_colour()
         if kind == "snake":
             # facing away from the middle, so its body lies toward the middle
             w, h = self.stage
             heading = math.atan2(y - h / 2, x - w / 2) if (x, y) != (w / 2, h / 2) else 0.0
-            chain = build.straight_snake((x, y), heading, colour=colour)
+            chain = build.straight_snake((x, y), heading, palette_index=palette_index)
         else:
             n = 2 if kind == "two-bone" else DEFAULT_IK_BONES
             lengths = [110.0, 90.0] if kind == "two-bone" else [36.0] * n
@@ -86,7 +86,7 @@ class Scene:
             angles[0] = -math.pi / 2
             if kind == "two-bone":
                 angles[:] = (-math.pi / 3, math.pi / 2)
-            chain = build.make_ik_chain(kind, (x, y), angles, lengths, (0, 0), colour=colour)
+            chain = build.make_ik_chain(kind, (x, y), angles, lengths, (0, 0), palette_index=palette_index)
             tip = chain.fields["points"][-1]
             chain.fields["target"][:] = self.clamp(tip + (40.0, -20.0))
             build.refresh_ik_points(chain.fields)
@@ -340,11 +340,11 @@ def default_scene(stage=(980.0, 720.0)) -> Scene:
     scene = Scene(stage)
     w, h = scene.stage
     arm = build.make_ik_chain("two-bone", (w * 0.16, h * 0.62), (-math.pi / 3, math.pi / 2), (120.0, 100.0),
-                              (w * 0.26, h * 0.38), colour=0)
+                              (w * 0.26, h * 0.38))
     up = np.r_[-math.pi / 2, np.zeros(6)]
-    ccd = build.make_ik_chain("ccd", (w * 0.42, h * 0.95), up, np.full(7, 36.0), (w * 0.48, h * 0.64), colour=1)
-    fab = build.make_ik_chain("fabrik", (w * 0.70, h * 0.95), up, np.full(7, 36.0), (w * 0.64, h * 0.64), colour=2)
-    snake = build.straight_snake((w * 0.60, h * 0.16), 0.0, nodes=10, segment=SNAKE_SEGMENT, colour=3)
+    ccd = build.make_ik_chain("ccd", (w * 0.42, h * 0.95), up, np.full(7, 36.0), (w * 0.48, h * 0.64))
+    fab = build.make_ik_chain("fabrik", (w * 0.70, h * 0.95), up, np.full(7, 36.0), (w * 0.64, h * 0.64))
+    snake = build.straight_snake((w * 0.60, h * 0.16), 0.0, nodes=10, segment=SNAKE_SEGMENT)
     scene.add_in_turn((arm, ccd, fab, snake))
     scene.select(arm)
     return scene

@@ -34,17 +34,17 @@ def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
         kind = KINDS[i % 4]
         x = (i % cols + 0.5) * w / cols
         y = (i // cols + 0.5) * h / rows
-        colour = i % PALETTE_SIZE
+        palette_index = i % PALETTE_SIZE
         if kind == "snake":
             chain = build.straight_snake((x, y), rng.uniform(-math.pi, math.pi), nodes=STRESS_BONES + 1,
-                                         segment=reach / STRESS_BONES, colour=colour)
+                                         segment=reach / STRESS_BONES, palette_index=palette_index)
         else:
             n = 2 if kind == "two-bone" else STRESS_BONES
             lengths = np.full(n, reach / n)
             angles = np.zeros(n)
             angles[0] = -math.pi / 2
-            chain = build.make_ik_chain(kind, (x, y), angles, lengths, scene.clamp((x, y - reach * 0.6)), colour=colour,
-                                        iterations=10, tolerance=0.5)
+            chain = build.make_ik_chain(kind, (x, y), angles, lengths, scene.clamp((x, y - reach * 0.6)),
+                                        palette_index=palette_index, iterations=10, tolerance=0.5)
         scene.add(chain, select=False)
     scene.select(scene.chains[0] if scene.chains else None)
     return scene

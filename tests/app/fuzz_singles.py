@@ -169,7 +169,7 @@ class SingleEvents:
         return [event(pygame_gui.UI_BUTTON_PRESSED, ui_element=self._widget(name))]
 
     def _ev_stress(self):
-        if getattr(self.app, "stress_count", 0):
+        if self.app.stress.on:
             return []
         self._count("button:stress")
         self.stress_limit = self.rng.randint(1, 5)

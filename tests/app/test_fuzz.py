@@ -280,7 +280,7 @@ def test_bend_range_while_paused_straightens_the_snake(app):
 def test_stress_targets_stay_on_stage(app):
     """Was: targets of the top row and left column went up to ~4 px off the stage (``drive_stress``)."""
     press_button(app, app.panel.stress_button)
-    assert app.stress_count
+    assert app.stress.on
     off = 0
     for _ in range(60):
         frames(app)

@@ -105,5 +105,5 @@ def test_the_renderer_has_one_colour_for_every_palette_index_the_scene_hands_out
 
     assert len(PALETTE) == PALETTE_SIZE
     scene = Scene()
-    colours = [scene.new_chain("ccd").colour for _ in range(PALETTE_SIZE + 2)]
+    colours = [scene.new_chain("ccd").palette_index for _ in range(PALETTE_SIZE + 2)]
     assert colours == [i % PALETTE_SIZE for i in range(PALETTE_SIZE + 2)]

@@ -380,7 +380,7 @@ def test_a_save_during_the_stress_test_is_refused_and_the_file_kept(app, tmp_pat
     assert path.read_bytes() == mine
     assert [p.name for p in tmp_path.iterdir()] == ["mine.json"]
     press_button(app, app.panel.stress_button)  # your scene back: now it saves
-    assert not app.stress_count and len(app.scene.chains) == 4
+    assert not app.stress.on and len(app.scene.chains) == 4
     app.scene.new_chain("ccd")
     ctrl(app, pygame.K_s, "s")
     assert not app.message_is_error and len(json.loads(path.read_text())["chains"]) == 5
@@ -392,13 +392,13 @@ def test_a_load_during_the_stress_test_ends_it_and_keeps_the_file(app, tmp_path)
     app.scene.remove_last()
     ctrl(app, pygame.K_s, "s")  # 3 chains in the file
     press_button(app, app.panel.stress_button)
-    assert app.stress_count
+    assert app.stress.on
     ctrl(app, pygame.K_o, "o")
-    assert not app.stress_count and not app.panel.stress_on
+    assert not app.stress.on and not app.panel.stress_on
     assert len(app.scene.chains) == 3
     frames(app, 5)
     assert len(app.scene.chains) == 3  # not driven as a stress scene
     press_button(app, app.panel.stress_button)  # a new stress test ...
-    assert app.stress_count
+    assert app.stress.on
     press_button(app, app.panel.stress_button)  # ... and back to the loaded scene
-    assert not app.stress_count and len(app.scene.chains) == 3
+    assert not app.stress.on and len(app.scene.chains) == 3

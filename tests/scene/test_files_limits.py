@@ -230,7 +230,7 @@ def test_make_snakes_makes_what_make_snake_makes(specs):
         if not with_lengths and np.any(seg <= 0):
             with_lengths = True
         kw = {"points": pts, "bend_limits": (-math.radians(bend), math.radians(bend)), "max_speed": 7.0,
-              "turn_deg": 3.0, "colour": 2}
+              "turn_deg": 3.0, "palette_index": 2}
         if with_lengths:
             kw["lengths"] = np.maximum(seg, 1.0)
         if with_heading:
@@ -239,7 +239,7 @@ def test_make_snakes_makes_what_make_snake_makes(specs):
     batch = build.make_snakes([dict(kw) for kw in kwargs])
     for kw, chain in zip(kwargs, batch, strict=True):
         one = build.make_snake(**kw)
-        assert chain.kind == "snake" and chain.colour == one.colour
+        assert chain.kind == "snake" and chain.palette_index == one.palette_index
         for name, arr in one.fields.items():
             np.testing.assert_array_equal(chain.fields[name], arr, err_msg=name)
 
@@ -263,7 +263,7 @@ def ik_kwargs(draw):
     if draw(st.booleans()):
         kw["rate_deg"] = draw(st.floats(0.5, 180))
     kw.update(mirror=draw(st.booleans()), iterations=draw(st.integers(1, 1000)),
-              tolerance=draw(st.floats(0, 10)), colour=draw(st.integers(0, 7)),
+              tolerance=draw(st.floats(0, 10)), palette_index=draw(st.integers(0, 7)),
               preferred_bones=draw(st.one_of(st.none(), st.integers(1, 64))))
     return kw
 
@@ -276,7 +276,7 @@ def test_make_ik_chains_makes_what_make_ik_chain_makes(kwargs):
         kw = dict(kw)
         one = build.make_ik_chain(kw.pop("kind"), kw.pop("root"), kw.pop("angles"), kw.pop("lengths"),
                                   kw.pop("target"), **kw)
-        assert (chain.kind, chain.colour, chain.settings()) == (one.kind, one.colour, one.settings())
+        assert (chain.kind, chain.palette_index, chain.settings()) == (one.kind, one.palette_index, one.settings())
         for name, arr in one.fields.items():
             np.testing.assert_array_equal(chain.fields[name], arr, err_msg=name)
 
