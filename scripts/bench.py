@@ -214,12 +214,12 @@ def plain_state(scene) -> list[dict]:
     for c in scene.chains:
         f = c.fields
         if c.is_snake:
-            out.append({"kind": "snake", "points": [tuple(p) for p in f["points"].tolist()],
+            out.append({"solver": "snake", "points": [tuple(p) for p in f["points"].tolist()],
                         "lengths": f["lengths"].tolist(), "heading": float(f["heading"][0]), "speed": 0.0,
                         "lo": float(f["bend_limits"][0]), "hi": float(f["bend_limits"][1]),
                         "max_speed": float(f["max_speed"][0]), "turn_rate": float(f["turn_rate"][0])})
         else:
-            out.append({"kind": c.kind, "root": tuple(f["root"].tolist()), "angles": f["angles"].tolist(),
+            out.append({"solver": c.solver, "root": tuple(f["root"].tolist()), "angles": f["angles"].tolist(),
                         "lengths": f["lengths"].tolist(), "target": list(f["target"].tolist()),
                         "rate": float(f["rate"][0])})
     return out
@@ -230,9 +230,9 @@ def plain_step(chains: list[dict], step: int, stage) -> None:
     t = step / 60.0
     index = {"two-bone": 0, "ccd": 0, "fabrik": 0, "snake": 0}
     for c in chains:
-        k = index[c["kind"]]
-        index[c["kind"]] += 1
-        if c["kind"] == "snake":
+        k = index[c["solver"]]
+        index[c["solver"]] += 1
+        if c["solver"] == "snake":
             throttle = (step // 45 + k) % 4 != 0
             turn = math.copysign(1.0, math.sin(t * 1.3 + k * 0.7))
             c["heading"] += turn * c["turn_rate"]
@@ -247,11 +247,11 @@ def plain_step(chains: list[dict], step: int, stage) -> None:
         r = reach * 0.55
         tx = rx + r * math.sin(t * 1.1 + phase)
         ty = ry - r * (0.6 + 0.4 * math.cos(t * 1.7 + phase))
-        if c["kind"] == "two-bone":
+        if c["solver"] == "two-bone":
             (kx, ky), _ = plain.two_bone(rx, ry, tx, ty, c["lengths"][0], c["lengths"][1])
             t1 = math.atan2(ky - ry, kx - rx)
             want = [t1, math.atan2(ty - ky, tx - kx) - t1]
-        elif c["kind"] == "ccd":
+        elif c["solver"] == "ccd":
             want = plain.ccd(rx, ry, c["angles"], c["lengths"], tx, ty)
         else:
             want = plain.fabrik(rx, ry, c["angles"], c["lengths"], tx, ty)

@@ -56,7 +56,7 @@ def hand_made_snakes(chains: int) -> str:
     return HEAD + ",".join(lines[i % len(lines)] for i in range(chains)) + "]}"
 
 
-def saved_chains(kind: str, chains: int) -> str:
+def saved_chains(solver: str, chains: int) -> str:
     """``chains`` chains of 64 bones as the writer writes them (500 different ones, repeated)."""
     import numpy as np
 
@@ -65,11 +65,11 @@ def saved_chains(kind: str, chains: int) -> str:
     rng = np.random.default_rng(11)
     lines = []
     for _ in range(min(chains, 500)):
-        if kind == "snake":
+        if solver == "snake":
             c = build.straight_snake(rng.uniform(0, 900, 2), rng.uniform(-3, 3), nodes=65,
                                      segment=7.3 + rng.uniform(0, 1))
         else:
-            c = build.make_ik_chain(kind, rng.uniform(0, 900, 2), rng.uniform(-0.7, 0.7, 64),
+            c = build.make_ik_chain(solver, rng.uniform(0, 900, 2), rng.uniform(-0.7, 0.7, 64),
                                     rng.uniform(5, 15, 64), rng.uniform(0, 900, 2))
         lines.append(json.dumps(files.chain_to_dict(c)))
     return HEAD + "\n  " + ",\n  ".join(lines[i % len(lines)] for i in range(chains)) + "\n ]}\n"

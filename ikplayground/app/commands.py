@@ -48,17 +48,17 @@ def add_chain(app, value=None) -> None:
         app.say(f"Not added: N adds up to {CHAIN_CAP} chains (remove some, or try the stress test)", error=True)
         return
     try:
-        chain = app.scene.new_chain(app.panel.new_kind, at)
+        chain = app.scene.new_chain(app.panel.new_solver, at)
     except SceneFull as e:
         app.say(f"Not added: {e}", error=True)
         return
-    app.say(f"Added a {SOLVER_LABELS[chain.kind]} chain (#{chain.id})")
+    app.say(f"Added a {SOLVER_LABELS[chain.solver]} chain (#{chain.id})")
     app.selected_changed()
 
 
 def remove_last(app, value=None) -> None:
     chain = app.scene.remove_last()
-    app.say("Nothing to remove" if chain is None else f"Removed {SOLVER_LABELS[chain.kind]} chain #{chain.id}")
+    app.say("Nothing to remove" if chain is None else f"Removed {SOLVER_LABELS[chain.solver]} chain #{chain.id}")
     app.selected_changed()
 
 
@@ -68,7 +68,7 @@ def remove_selected(app, value=None) -> None:
         app.say("Nothing selected to remove" if app.scene.chains else "Nothing to remove")
         return
     app.scene.remove(chain)
-    app.say(f"Removed {SOLVER_LABELS[chain.kind]} chain #{chain.id}")
+    app.say(f"Removed {SOLVER_LABELS[chain.solver]} chain #{chain.id}")
     app.selected_changed()
 
 
@@ -81,7 +81,7 @@ def mirror(app, on=None) -> None:
     """The selected two-bone chain's bend (its "mirror" setting): flipped (the key), or set to ``on``
     (the panel's check box)."""
     chain = app.scene.selected
-    if chain is None or chain.kind != "two-bone":
+    if chain is None or chain.solver != "two-bone":
         if on is None:
             app.say("Mirror bends two-bone chains: select one first")
         return
@@ -171,8 +171,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("load", "load the scene file again (the panel's path box)", load),
     Command("stress", "1,000 chains on scripted paths; again for your scene (meanwhile Save is refused)",
             lambda app, value=None: app.stress.toggle()),
-    Command("new_kind", "choose the solver that N adds",
-            lambda app, kind: app.say(f"N now adds {SOLVER_LABELS[kind]} chains")),
+    Command("new_solver", "choose the solver that N adds",
+            lambda app, solver: app.say(f"N now adds {SOLVER_LABELS[solver]} chains")),
     Command("skin", "draw bones as sprites or as lines",
             lambda app, skin: setattr(app.renderer, "skin", skin)),
     Command("scene_path", "set the scene file's path (Enter in the path box)", set_scene_path),

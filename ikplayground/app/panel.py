@@ -32,7 +32,7 @@ def panel_width(window_width: int) -> int:
     return int(min(WIDTH, max(MIN_WIDTH, window_width * 0.45)))
 
 
-KIND_OF_LABEL = {label: kind for kind, label in SOLVER_LABELS.items()}
+SOLVER_OF_LABEL = {label: solver for solver, label in SOLVER_LABELS.items()}
 
 
 class Panel:
@@ -42,7 +42,7 @@ class Panel:
     ----------
     manager : pygame_gui.UIManager
     window_size : (int, int)
-    new_kind : str
+    new_solver : str
         Solver that N adds, shown in the "New chain" selector.
     skin : str
         "sprites" or "lines".
@@ -56,13 +56,13 @@ class Panel:
     (``panel.mirror``).
     """
 
-    def __init__(self, manager, window_size, new_kind="ccd", skin="sprites", scene_path=""):
+    def __init__(self, manager, window_size, new_solver="ccd", skin="sprites", scene_path=""):
         self.manager = manager
-        self.new_kind = new_kind
+        self.new_solver = new_solver
         self.skin = skin
         self.scene_path = scene_path
         self.chain: Chain | None = None
-        self._shown_kind: str | None = None
+        self._shown_solver: str | None = None
         self.visible = True
         self.stress_on = False
         self.width = 0
@@ -115,7 +115,7 @@ class Panel:
         y += 22
         make_label(pygame.Rect(PAD, y, label_w, 28), "New chain", m, box,
                    pygame_gui.core.ObjectID("#new_chain_label", "@param_label"))
-        self.new_chain = UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[self.new_kind],
+        self.new_chain = UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[self.new_solver],
                                         pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28), m, box,
                                         object_id="#new_chain")
         y += ROW + 6
@@ -141,11 +141,11 @@ class Panel:
             self.scroller.set_scrollable_area_dimensions((width - 2 - SCROLLBAR, max(y, h - 2)))
         if not self.visible:
             self.root.hide()
-        self._shown_kind = None
+        self._shown_solver = None
         self.sync(self.chain)
 
-    def _solver_menu(self, kind: str) -> UIDropDownMenu:
-        return UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[kind], self.solver_rect,
+    def _solver_menu(self, solver: str) -> UIDropDownMenu:
+        return UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[solver], self.solver_rect,
                               self.manager, self.box, object_id="#solver")
 
     def rebuild(self, window_size) -> None:
@@ -180,12 +180,12 @@ class Panel:
                 w.disable()
             fit(self.hint, "Press N to add a chain, or click one to select it.")
             return
-        kind = chain.kind
-        if self._shown_kind != kind:
+        solver = chain.solver
+        if self._shown_solver != solver:
             self.solver.kill()
-            self.solver = self._solver_menu(kind)
-            self._shown_kind = kind
-        fit(self.title, f"{SOLVER_LABELS[kind]} chain #{chain.id}")
+            self.solver = self._solver_menu(solver)
+            self._shown_solver = solver
+        fit(self.title, f"{SOLVER_LABELS[solver]} chain #{chain.id}")
         self.solver.enable()
         self.remove_button.enable()
         fit(self.hint, {
@@ -193,7 +193,7 @@ class Panel:
             "ccd": "CCD: turns each joint toward the target, tip first.",
             "fabrik": "FABRIK: drags the joints to the target and back.",
             "snake": "Snake: arrow keys steer; no target, no rate limit.",
-        }[kind])
+        }[solver])
 
     def show_state(self, box: UICheckBox, state: bool) -> None:
         """Tick or untick ``box`` to show a setting, without it counting as a click.
@@ -244,15 +244,15 @@ class Panel:
         if setting is not None:
             return setting
         if t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            kind = KIND_OF_LABEL.get(event.text)
-            if kind is None:
+            solver = SOLVER_OF_LABEL.get(event.text)
+            if solver is None:
                 return None
             if el is self.solver:
-                self._shown_kind = kind
-                return "solver", kind
+                self._shown_solver = solver
+                return "solver", solver
             if el is self.new_chain:
-                self.new_kind = kind
-                return "new_kind", kind
+                self.new_solver = solver
+                return "new_solver", solver
         elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
             on = t == pygame_gui.UI_CHECK_BOX_CHECKED
             if el is self.sprites:

@@ -125,7 +125,7 @@ class SettingRows:
         (:meth:`~ikplayground.app.panel.Panel.show_state`).
         """
         for s in SETTINGS:
-            applies = chain is not None and s.applies(chain.kind)
+            applies = chain is not None and s.applies(chain.solver)
             enabled = applies and (s.needs is None or bool(BY_NAME[s.needs].read(chain)))
             if s.kind == "flag":
                 box = self.boxes[s.name]

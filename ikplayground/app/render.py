@@ -163,15 +163,15 @@ class SceneRenderer:
         for g in scene.groups:
             pts = g.fields["points"]
             colours = [m.palette_index % len(PALETTE) for m in g.members]
-            width = 7 if g.kind == "snake" else 3
+            width = 7 if g.solver == "snake" else 3
             draw_lines = pygame.draw.lines
             for c, line in zip(colours, pts.tolist()):
                 draw_lines(surface, PALETTE[c], False, line, width)
-            joint_at = (pts[:, 1:] if g.kind != "snake" else pts[:, :1]) - 3
+            joint_at = (pts[:, 1:] if g.solver != "snake" else pts[:, :1]) - 3
             per = joint_at.shape[1]
             surfs = [dots[c] for c in colours for _ in range(per)]
             surface.fblits(zip(surfs, joint_at.reshape(-1, 2).tolist()))
-            if g.kind != "snake":
+            if g.solver != "snake":
                 surface.fblits(zip([anchors[c] for c in colours], (g.fields["root"] - 6).tolist()))
                 r = self._target.get_width() / 2
                 target = self._target

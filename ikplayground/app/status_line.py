@@ -41,7 +41,7 @@ def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: flo
     parts = ["fixed step" if fps is None else f"{fps:4.0f} FPS", f"{len(scene.chains)} chains"]
     chain = scene.selected
     if chain is not None:
-        part = f"{SOLVER_LABELS[chain.kind]} #{chain.id}"
+        part = f"{SOLVER_LABELS[chain.solver]} #{chain.id}"
         if not chain.is_snake:
             part += f"  error {chain.error:.1f} px"
         parts.append(part)

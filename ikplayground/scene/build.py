@@ -35,20 +35,20 @@ from .chain import (
 )
 
 
-def empty_fields(kind: str, n: int) -> dict[str, np.ndarray]:
-    return {name: np.zeros(shape) for name, shape in field_shapes(kind, n).items()}
+def empty_fields(solver: str, n: int) -> dict[str, np.ndarray]:
+    return {name: np.zeros(shape) for name, shape in field_shapes(solver, n).items()}
 
 
-def default_limits(kind: str, n: int, joint_deg: float = DEFAULT_JOINT_LIMIT_DEG) -> np.ndarray:
+def default_limits(solver: str, n: int, joint_deg: float = DEFAULT_JOINT_LIMIT_DEG) -> np.ndarray:
     """Full circle at the root; +-``joint_deg`` at the other joints of CCD/FABRIK chains."""
     lim = np.empty((n, 2))
     lim[:] = FULL
-    if kind in ("ccd", "fabrik"):
+    if solver in ("ccd", "fabrik"):
         lim[1:] = (-math.radians(joint_deg), math.radians(joint_deg))
     return lim
 
 
-def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=False,
+def make_ik_chain(solver, root, angles, lengths, target, *, limits=None, mirror=False,
                   rate_limit=DEFAULT_RATE_DEG, iterations=DEFAULT_ITERATIONS, tolerance=DEFAULT_TOLERANCE,
                   palette_index=0, rate_deg=None, joint_limit=None, preferred_bones=None, **options) -> Chain:
     """A two-bone, CCD or FABRIK chain.
@@ -73,13 +73,13 @@ def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=Fa
         rate_limit = checked_rate(rate_limit, "rate_limit")
     if joint_limit is None:
         joint_limit = DEFAULT_JOINT_LIMIT_DEG
-        if limits is not None and n >= 2 and kind in ("ccd", "fabrik"):
+        if limits is not None and n >= 2 and solver in ("ccd", "fabrik"):
             joint_limit = math.degrees(float(np.max(np.asarray(limits, dtype=float)[1:, 1])))
-    f = empty_fields(kind, n)
+    f = empty_fields(solver, n)
     f["root"][:] = root
     f["target"][:] = target
     f["lengths"][:] = lengths
-    f["limits"][:] = default_limits(kind, n, joint_limit) if limits is None else limits
+    f["limits"][:] = default_limits(solver, n, joint_limit) if limits is None else limits
     lo, hi = f["limits"][:, 0], f["limits"][:, 1]
     raw = np.asarray(angles, dtype=float)
     a = wrap_array(raw)
@@ -94,7 +94,7 @@ def make_ik_chain(kind, root, angles, lengths, target, *, limits=None, mirror=Fa
     f["tolerance"][0] = tolerance
     refresh_ik_points(f)
     rate = rate_limit if rate_limit is not None else (DEFAULT_RATE_DEG if rate_deg is None else rate_deg)
-    return Chain(kind, f, palette_index=palette_index, rate_deg=rate, joint_limit=joint_limit,
+    return Chain(solver, f, palette_index=palette_index, rate_deg=rate, joint_limit=joint_limit,
                  preferred_bones=preferred_bones, **options)
 
 
@@ -187,8 +187,8 @@ def polyline(chain: Chain) -> np.ndarray:
     return pts[::-1].copy() if chain.is_snake else pts.copy()
 
 
-def converted(chain: Chain, kind: str, bones: int | None = None) -> Chain:
-    """A new chain of solver ``kind`` lying where ``chain`` lies on screen.
+def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
+    """A new chain of solver ``solver`` lying where ``chain`` lies on screen.
 
     Two-bone gets two equal bones with the same total reach; CCD/FABRIK get
     the chain's preferred bone count (``bones`` when given); a snake gets
@@ -198,7 +198,7 @@ def converted(chain: Chain, kind: str, bones: int | None = None) -> Chain:
     line = polyline(chain)
     reach = float(np.sum(np.linalg.norm(np.diff(line, axis=0), axis=1))) or 1.0
     common = {"palette_index": chain.palette_index, **chain.settings()}
-    if kind == "snake":
+    if solver == "snake":
         n = max(1, min(63, round(reach / SNAKE_SEGMENT))) if bones is None else bones
         lengths = np.full(n, reach / n)
         r = math.radians(SNAKE_BEND_DEG)
@@ -213,7 +213,7 @@ def converted(chain: Chain, kind: str, bones: int | None = None) -> Chain:
     extra = {"rate_limit": rate}
     if not chain.is_snake:
         extra.update(iterations=chain.iterations, tolerance=chain.tolerance, mirror=chain.mirror)
-    if kind == "two-bone":
+    if solver == "two-bone":
         n = 2
         pts = resample(line, 2)
         # the knee goes where the old chain's midpoint was, so the tip stays put
@@ -223,7 +223,7 @@ def converted(chain: Chain, kind: str, bones: int | None = None) -> Chain:
         common["preferred_bones"] = n
         pts = resample(line, n)
     lengths = np.full(n, reach / n)
-    return make_ik_chain(kind, line[0], angles_of(pts), lengths, target, **extra, **common)
+    return make_ik_chain(solver, line[0], angles_of(pts), lengths, target, **extra, **common)
 
 
 def _knee_for(root, tip, half, hint):
@@ -268,8 +268,8 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
     angles[:keep] = f["angles"][:keep]
     lengths = np.full(n, float(f["lengths"][-1]))
     lengths[:keep] = f["lengths"][:keep]
-    limits = default_limits(chain.kind, n, chain.joint_limit)
+    limits = default_limits(chain.solver, n, chain.joint_limit)
     limits[:keep] = f["limits"][:keep]
-    return make_ik_chain(chain.kind, f["root"], angles, lengths, f["target"], limits=limits,
+    return make_ik_chain(chain.solver, f["root"], angles, lengths, f["target"], limits=limits,
                          mirror=chain.mirror, rate_limit=chain.rate_limit, iterations=chain.iterations,
                          tolerance=chain.tolerance, palette_index=chain.palette_index, **settings)

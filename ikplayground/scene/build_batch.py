@@ -3,7 +3,7 @@
 A scene file of 20,000 chains would take seconds to build one chain at a
 time (:func:`~ikplayground.scene.build.make_ik_chain`,
 :func:`~ikplayground.scene.build.make_snake`): most of it is the fixed cost
-of many small numpy calls. Here the chains of one kind and size are filled,
+of many small numpy calls. Here the chains of one solver and size are filled,
 checked and laid out in shared arrays, ``_BATCH`` at a time, and each comes
 out equal, field for field, to the chain its one-at-a-time constructor makes.
 """
@@ -36,7 +36,7 @@ from .chain import (
 
 _BATCH = 4096  # chains filled by one pass (bounds the temporary arrays)
 _SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "palette_index", "bend_limits")
-_IK_ARGS = frozenset(("kind", "root", "angles", "lengths", "target", "limits", "mirror", "rate_limit", "iterations",
+_IK_ARGS = frozenset(("solver", "root", "angles", "lengths", "target", "limits", "mirror", "rate_limit", "iterations",
                       "tolerance", "palette_index", "rate_deg",
                       "joint_limit"))  # the rest go to the Chain (see make_ik_chain)
 
@@ -56,7 +56,7 @@ def make_ik_chains(chains: list[dict], consume: bool = False) -> list[Chain]:
     ----------
     chains : list of dict
         Keyword arguments of ``make_ik_chain``, its positional ones by name
-        too: ``kind``, ``root`` (2,) px, ``angles`` (n,) rad relative,
+        too: ``solver``, ``root`` (2,) px, ``angles`` (n,) rad relative,
         ``lengths`` (n,) px, ``target`` (2,) px; optional ``limits`` (n, 2)
         rad, ``mirror``, ``rate_limit`` (deg per step or None), ``iterations``,
         ``tolerance`` (px), ``palette_index``, ``rate_deg``, ``joint_limit`` (deg),
@@ -77,20 +77,20 @@ def make_ik_chains(chains: list[dict], consume: bool = False) -> list[Chain]:
         A rate limit ``make_ik_chain`` refuses (see :func:`~ikplayground.scene.chain.checked_rate`).
     """
     out: list[Chain | None] = [None] * len(chains)
-    for (kind, n), members in _groups((kw["kind"], len(kw["lengths"])) for kw in chains).items():
+    for (solver, n), members in _groups((kw["solver"], len(kw["lengths"])) for kw in chains).items():
         for start in range(0, len(members), _BATCH):
             part = members[start:start + _BATCH]
-            for i, chain in zip(part, _ik_group(kind, n, [chains[i] for i in part])):
+            for i, chain in zip(part, _ik_group(solver, n, [chains[i] for i in part])):
                 out[i] = chain
                 if consume:
                     chains[i] = None
     return out
 
 
-def _ik_group(kind: str, n: int, kws: list[dict]) -> list[Chain]:
-    """The chains of ``kws`` (keyword arguments of ``make_ik_chain``), all of solver ``kind`` with ``n`` bones."""
+def _ik_group(solver: str, n: int, kws: list[dict]) -> list[Chain]:
+    """The chains of ``kws`` (keyword arguments of ``make_ik_chain``), all of solver ``solver`` with ``n`` bones."""
     rates = [None if kw.get("rate_limit") is None else checked_rate(kw["rate_limit"], "rate_limit") for kw in kws]
-    f = {name: np.zeros((len(kws),) + shape) for name, shape in field_shapes(kind, n).items()}
+    f = {name: np.zeros((len(kws),) + shape) for name, shape in field_shapes(solver, n).items()}
     f["root"][:] = [kw["root"] for kw in kws]
     f["target"][:] = [kw["target"] for kw in kws]
     f["lengths"][:] = [kw["lengths"] for kw in kws]
@@ -101,7 +101,7 @@ def _ik_group(kind: str, n: int, kws: list[dict]) -> list[Chain]:
         lim[given] = [kw["limits"] for kw in kws if kw.get("limits") is not None]
     joint = np.array([DEFAULT_JOINT_LIMIT_DEG if kw.get("joint_limit") is None else kw["joint_limit"]
                       for kw in kws], dtype=float)
-    if kind in ("ccd", "fabrik") and n >= 2:
+    if solver in ("ccd", "fabrik") and n >= 2:
         derived = given & np.array([kw.get("joint_limit") is None for kw in kws])
         joint[derived] = np.degrees(np.max(lim[derived, 1:, 1], axis=1))
         r = np.radians(joint[~given])[:, None]
@@ -128,7 +128,7 @@ def _ik_group(kind: str, n: int, kws: list[dict]) -> list[Chain]:
         if setting is None:
             setting = DEFAULT_RATE_DEG if kw.get("rate_deg") is None else kw["rate_deg"]
         rest = {k: v for k, v in kw.items() if k not in _IK_ARGS}
-        out.append(Chain(kind, {name: arr[row] for name, arr in f.items()}, palette_index=kw.get("palette_index", 0),
+        out.append(Chain(solver, {name: arr[row] for name, arr in f.items()}, palette_index=kw.get("palette_index", 0),
                          rate_deg=setting, joint_limit=joint_limit, **rest))
     return out
 

@@ -39,7 +39,7 @@ from .settings import KEPT_DEFAULTS
 FULL = (-math.pi, math.pi)
 REACH_SLACK = 1e-9  # px: the solvers compare their own error with the tolerance, rounded another way
 
-# Per-kind array fields: name -> shape, with "n" the bone count.
+# Per-solver array fields: name -> shape, with "n" the bone count.
 IK_FIELDS = {
     "root": (2,), "target": (2,), "lengths": ("n",), "angles": ("n",), "limits": ("n", 2),
     "rate": (1,), "bend": (1,), "iterations": (1,), "tolerance": (1,),
@@ -102,9 +102,9 @@ def checked_rate(degrees, name: str = "rate_limit") -> float:
     return value
 
 
-def field_shapes(kind: str, n: int) -> dict[str, tuple[int, ...]]:
+def field_shapes(solver: str, n: int) -> dict[str, tuple[int, ...]]:
     """Concrete array shapes of a chain's fields for ``n`` bones."""
-    spec = SNAKE_FIELDS if kind == "snake" else IK_FIELDS
+    spec = SNAKE_FIELDS if solver == "snake" else IK_FIELDS
     size = {"n": n, "n+1": n + 1}
     return {name: tuple(size.get(d, d) for d in shape) for name, shape in spec.items()}
 
@@ -114,7 +114,7 @@ class Chain:
 
     Parameters
     ----------
-    kind : {"two-bone", "ccd", "fabrik", "snake"}
+    solver : {"two-bone", "ccd", "fabrik", "snake"}
         The solver that drives it.
     fields : dict of str -> ndarray
         Its arrays (see ``IK_FIELDS`` / ``SNAKE_FIELDS``).
@@ -142,14 +142,14 @@ class Chain:
     :func:`~ikplayground.scene.build.with_bone_count` (see :meth:`settings`).
     """
 
-    def __init__(self, kind: str, fields: dict[str, np.ndarray], palette_index: int = 0,
+    def __init__(self, solver: str, fields: dict[str, np.ndarray], palette_index: int = 0,
                  rate_deg: float = DEFAULT_RATE_DEG, joint_limit: float = DEFAULT_JOINT_LIMIT_DEG, preferred_bones: int | None = None, **options):
-        if kind not in SOLVERS:
-            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {kind!r}")
+        if solver not in SOLVERS:
+            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
         if not options.keys() <= KEPT_DEFAULTS.keys():
             raise TypeError(f"Chain: unknown settings {', '.join(sorted(options.keys() - KEPT_DEFAULTS.keys()))}")
         self.id = next(_ids)
-        self.kind = kind
+        self.solver = solver
         self.fields = fields
         self.palette_index = palette_index
         for name, default in KEPT_DEFAULTS.items():
@@ -157,7 +157,7 @@ class Chain:
         self.rate_deg = rate_deg
         self._joint_limit = min(max(float(joint_limit), 0.0), 180.0)
         if preferred_bones is None:
-            preferred_bones = DEFAULT_IK_BONES if kind == "two-bone" else self.bones
+            preferred_bones = DEFAULT_IK_BONES if solver == "two-bone" else self.bones
         self.preferred_bones = int(min(max(preferred_bones, 1), MAX_BONES))
 
     @property
@@ -177,11 +177,11 @@ class Chain:
 
     @property
     def is_snake(self) -> bool:
-        return self.kind == "snake"
+        return self.solver == "snake"
 
     @property
     def group_key(self) -> tuple[str, int]:
-        return self.kind, self.bones
+        return self.solver, self.bones
 
     # --- arrays: chain.fields[name] (views; write in place with [...] to keep the group link)
     @property

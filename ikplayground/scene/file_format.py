@@ -42,15 +42,15 @@ _MB = 1024 * 1024
 
 # --- writing -------------------------------------------------------------------
 def chain_to_dict(c: Chain) -> dict:
-    """The chain as the file holds it: plain numbers, degrees, every field of its kind."""
+    """The chain as the file holds it: plain numbers, degrees, every field of its solver."""
     return chains_to_dicts([c])[0]
 
 
-def _shape_columns(kind: str, cs: list[Chain]) -> dict[str, list]:
-    """The fields of a chain's line that give its shape, for chains ``cs`` of solver ``kind`` and one bone count."""
+def _shape_columns(solver: str, cs: list[Chain]) -> dict[str, list]:
+    """The fields of a chain's line that give its shape, for chains ``cs`` of solver ``solver`` and one bone count."""
     def field(name):
         return np.array([c.fields[name] for c in cs])
-    if kind == "snake":
+    if solver == "snake":
         # unrounded: a snake's nodes must sit exactly one length apart and
         # inside the bend range, which rounding would break
         return {"points": field("points").tolist(), "lengths": field("lengths").tolist(),
@@ -70,11 +70,11 @@ def chains_to_dicts(chains: list[Chain]) -> list[dict]:
     groups: dict[tuple, list[int]] = {}
     for i, c in enumerate(chains):
         groups.setdefault(c.group_key, []).append(i)
-    for (kind, _), members in groups.items():
+    for (solver, _), members in groups.items():
         cs = [chains[i] for i in members]
-        rows = [{"solver": kind} for _ in cs]
-        columns = list(_shape_columns(kind, cs).items())
-        for setting in FILE_SETTINGS[kind]:
+        rows = [{"solver": solver} for _ in cs]
+        columns = list(_shape_columns(solver, cs).items())
+        for setting in FILE_SETTINGS[solver]:
             columns += setting.file.write(setting, cs)
         for key, column in columns:
             for row, value in zip(rows, column):
@@ -129,17 +129,17 @@ def _widened(value, widest):
     return widest
 
 
-def widest_chain_dict(kind: str) -> dict:
-    """The longest chain of ``kind`` the writer can write: MAX_BONES bones, every number at its widest,
+def widest_chain_dict(solver: str) -> dict:
+    """The longest chain of ``solver`` the writer can write: MAX_BONES bones, every number at its widest,
     every optional field written."""
-    if kind == "snake":
+    if solver == "snake":
         chain, widest = build.straight_snake((0.0, 0.0), 0.0, nodes=MAX_BONES + 1), _WIDEST_SNAKE
     else:
-        n = 2 if kind == "two-bone" else MAX_BONES
-        chain = build.make_ik_chain(kind, (0.0, 0.0), np.zeros(n), np.ones(n), (1.0, 1.0))
+        n = 2 if solver == "two-bone" else MAX_BONES
+        chain = build.make_ik_chain(solver, (0.0, 0.0), np.zeros(n), np.ones(n), (1.0, 1.0))
         widest = _WIDEST
     d = {k: _widened(v, widest.get(k, WIDEST_FLOAT)) for k, v in chain_to_dict(chain).items()}
-    for setting in FILE_SETTINGS[kind]:
+    for setting in FILE_SETTINGS[solver]:
         d.update(setting.file.widest(setting, chain.bones))
     return d
 
@@ -161,11 +161,11 @@ def _count(value, counts: dict) -> None:
 
 
 def chain_bounds() -> dict[str, int]:
-    """The most a written chain can take, over every kind: ``bytes`` of its line, and its
+    """The most a written chain can take, over every solver: ``bytes`` of its line, and its
     ``lists``, ``objects``, ``strings`` and ``values`` (each list item and object member is one)."""
     out = dict.fromkeys(("bytes", "lists", "objects", "strings", "values"), 0)
-    for kind in SOLVERS:
-        d = widest_chain_dict(kind)
+    for solver in SOLVERS:
+        d = widest_chain_dict(solver)
         counts = dict.fromkeys(("lists", "objects", "strings", "values"), 0)
         _count(d, counts)
         counts["bytes"] = len(chain_line(d).encode("utf-8"))

@@ -186,25 +186,26 @@ class Reader:
             self.fail(where, f"must be an object (got {_show(d)})")
         if "solver" not in d:
             self.fail(where, f"missing field 'solver' (one of {', '.join(SOLVERS)})")
-        kind = d["solver"]
-        if not isinstance(kind, str) or kind not in SOLVERS:
-            self.fail(f"{where}.solver", f"must be one of {', '.join(SOLVERS)} (got {_show(kind)})")
-        if kind == "snake":
+        solver = d["solver"]
+        if not isinstance(solver, str) or solver not in SOLVERS:
+            self.fail(f"{where}.solver", f"must be one of {', '.join(SOLVERS)} (got {_show(solver)})")
+        if solver == "snake":
             return self.snake(where, d)
         self.require(where, d, ["root", "lengths", "angles", "target"])
-        lengths = self.numbers(f"{where}.lengths", d["lengths"], 2 if kind == "two-bone" else None,
+        lengths = self.numbers(f"{where}.lengths", d["lengths"], 2 if solver == "two-bone" else None,
                                min_count=1, max_count=MAX_BONES, positive=True)
         n = len(lengths)
         angles = self.numbers(f"{where}.angles", d["angles"], n)
         root = self.point(f"{where}.root", d["root"])
         target = self.point(f"{where}.target", d["target"])
-        return build.make_ik_chain, (kind, root, np.radians(angles), lengths, target), self.settings(where, d, kind, n)
+        args = (solver, root, np.radians(angles), lengths, target)
+        return build.make_ik_chain, args, self.settings(where, d, solver, n)
 
-    def settings(self, where: str, d: dict, kind: str, n: int) -> dict:
-        """The fields of the settings of a chain of solver ``kind`` and ``n`` bones, in the order of
+    def settings(self, where: str, d: dict, solver: str, n: int) -> dict:
+        """The fields of the settings of a chain of solver ``solver`` and ``n`` bones, in the order of
         :data:`~ikplayground.scene.settings.FILE_SETTINGS`: keyword arguments of its constructor."""
         kw: dict = {}
-        for setting in FILE_SETTINGS[kind]:
+        for setting in FILE_SETTINGS[solver]:
             kw.update(setting.file.read(setting, self, where, d, n))
         return kw
 
@@ -254,7 +255,7 @@ class Reader:
             for i in members:
                 _, args, kw = specs[i]
                 if args:  # make_ik_chain's positional arguments, by name
-                    kw = dict(zip(("kind", "root", "angles", "lengths", "target"), args), **kw)
+                    kw = dict(zip(("solver", "root", "angles", "lengths", "target"), args), **kw)
                 kwargs.append(kw)
                 specs[i] = (None, (), {})
             for i, chain in zip(members, self.built("chains", batch, kwargs, consume=True)):

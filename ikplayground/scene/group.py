@@ -16,8 +16,8 @@ from .chain import Chain
 class Group:
     """Chains of one solver and bone count, their fields stacked into arrays."""
 
-    def __init__(self, kind: str, members: list[Chain]):
-        self.kind = kind
+    def __init__(self, solver: str, members: list[Chain]):
+        self.solver = solver
         self.members = members
         names = members[0].fields.keys()
         self.fields = {name: np.stack([c.fields[name] for c in members]) for name in names}

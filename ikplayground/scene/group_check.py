@@ -38,23 +38,23 @@ def _number(value, lo: float = -MAX_COORD, hi: float = MAX_COORD, positive: bool
     return quick_number(value, lo, hi, positive)
 
 
-def _settings(d: dict, kind: str, n: int) -> dict:
+def _settings(d: dict, solver: str, n: int) -> dict:
     """The keyword arguments of the chain's settings, as ``Reader.settings`` gives them (lists but
     checked later, over the group: ``Field.quick_group``)."""
     kw: dict = {}
-    for setting in FILE_SETTINGS[kind]:
+    for setting in FILE_SETTINGS[solver]:
         kw.update(setting.file.quick(setting, d, n))
     return kw
 
 
 def _ik_key(d) -> tuple:
-    """``(key, kw)`` of an IK chain whose lists have the right lengths: key ``(kind, bones)``."""
-    kind = d["solver"]
+    """``(key, kw)`` of an IK chain whose lists have the right lengths: key ``(solver, bones)``."""
+    solver = d["solver"]
     n = len(_list(d["lengths"]))
-    if not 1 <= n <= MAX_BONES or (kind == "two-bone" and n != 2):
+    if not 1 <= n <= MAX_BONES or (solver == "two-bone" and n != 2):
         raise _Doubt
     _list(d["angles"], n), _list(d["root"], 2), _list(d["target"], 2)
-    return (kind, n), _settings(d, kind, n)
+    return (solver, n), _settings(d, solver, n)
 
 
 def _snake_key(d) -> tuple:
@@ -74,17 +74,17 @@ def _key(d) -> tuple | None:
     try:
         if type(d) is not dict:
             return None
-        kind = d["solver"]
-        if kind == "snake":
+        solver = d["solver"]
+        if solver == "snake":
             return _snake_key(d)
-        if type(kind) is not str or kind not in IK_SOLVERS:
+        if type(solver) is not str or solver not in IK_SOLVERS:
             return None
         return _ik_key(d)
     except (_Doubt, KeyError, TypeError):
         return None
 
 
-def _ik_group(kind: str, n: int, ds: list, kws: list) -> list:
+def _ik_group(solver: str, n: int, ds: list, kws: list) -> list:
     m = len(ds)
     lengths = _stack([d["lengths"] for d in ds], (m, n))
     angles = _stack([d["angles"] for d in ds], (m, n))
@@ -93,16 +93,16 @@ def _ik_group(kind: str, n: int, ds: list, kws: list) -> list:
     ok = _within(lengths, -MAX_COORD, MAX_COORD) & (lengths > 0).all(axis=1)
     ok &= _within(angles, -MAX_COORD, MAX_COORD) & _within(root, -MAX_COORD, MAX_COORD)
     ok &= _within(target, -MAX_COORD, MAX_COORD)
-    ok &= _settings_group(kind, n, ds, kws)
+    ok &= _settings_group(solver, n, ds, kws)
     radians = np.radians(angles)
-    return [(build.make_ik_chain, (kind, root[j], radians[j], lengths[j], target[j]), kw) if good else None
+    return [(build.make_ik_chain, (solver, root[j], radians[j], lengths[j], target[j]), kw) if good else None
             for j, (good, kw) in enumerate(zip(ok.tolist(), kws))]
 
 
-def _settings_group(kind: str, n: int, ds: list, kws: list) -> np.ndarray:
+def _settings_group(solver: str, n: int, ds: list, kws: list) -> np.ndarray:
     """Which of ``ds`` pass the settings' checks over the whole group (``Field.quick_group``)."""
     ok = np.ones(len(ds), dtype=bool)
-    for setting in FILE_SETTINGS[kind]:
+    for setting in FILE_SETTINGS[solver]:
         passed = setting.file.quick_group(setting, ds, kws, n)
         if passed is not None:
             ok &= passed
@@ -157,13 +157,13 @@ def check_chains(ds: list) -> list:
         if found is not None:
             key, kws[i] = found
             groups.setdefault(key, []).append(i)
-    for (kind, n), members in groups.items():
+    for (solver, n), members in groups.items():
         group = [ds[i] for i in members]
         try:
-            if kind == "snake":
+            if solver == "snake":
                 specs = _snake_group(n, group, [kws[i] for i in members])
             else:
-                specs = _ik_group(kind, n, group, [kws[i] for i in members])
+                specs = _ik_group(solver, n, group, [kws[i] for i in members])
         except _Doubt:
             continue
         for i, spec in zip(members, specs):

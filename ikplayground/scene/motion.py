@@ -15,12 +15,12 @@ from ikplayground.solvers.two_bone import two_bone_arrays
 from .chain import SNAKE_ACCEL, SNAKE_DECAY, clamped_joints, is_reached
 
 
-def step_ik(kind: str, f: dict[str, np.ndarray]) -> None:
+def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
     """One step of a group of IK chains: solve, rate-limit, forward kinematics, reached.
 
     Parameters
     ----------
-    kind : {"two-bone", "ccd", "fabrik"}
+    solver : {"two-bone", "ccd", "fabrik"}
         The group's solver.
     f : dict of str -> ndarray
         The group's fields (``IK_FIELDS`` with a leading chain axis of N),
@@ -29,12 +29,12 @@ def step_ik(kind: str, f: dict[str, np.ndarray]) -> None:
         that error is within the chain's ``tolerance``, else 0: whatever held
         the tip short, reach, joint limits or the rate limit).
     """
-    if kind == "two-bone":
+    if solver == "two-bone":
         _, _, t1, t2, _ = two_bone_arrays(f["root"], f["target"], f["lengths"][:, 0],
                                           f["lengths"][:, 1], f["bend"][:, 0])
         desired = np.stack([t1, t2], axis=1)
     else:
-        solve = ccd_batch if kind == "ccd" else fabrik_batch
+        solve = ccd_batch if solver == "ccd" else fabrik_batch
         # from the solver's own last answer, not the rate-limited pose: a
         # solve from a lagging pose can stall short of the target (FABRIK at
         # a joint limit returns the pose it was given)

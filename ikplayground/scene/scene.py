@@ -68,25 +68,25 @@ class Scene:
             c.palette_index = self._take_colour()
             self.add(c, select=False)
 
-    def new_chain(self, kind: str, at=None) -> Chain:
-        """Add a chain of solver ``kind`` with its root at ``at`` (or a free spot)."""
-        if kind not in SOLVERS:
-            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {kind!r}")
+    def new_chain(self, solver: str, at=None) -> Chain:
+        """Add a chain of solver ``solver`` with its root at ``at`` (or a free spot)."""
+        if solver not in SOLVERS:
+            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
         x, y = self.free_spot() if at is None else self.clamp(at)
         palette_index = self._take_colour()
-        if kind == "snake":
+        if solver == "snake":
             # facing away from the middle, so its body lies toward the middle
             w, h = self.stage
             heading = math.atan2(y - h / 2, x - w / 2) if (x, y) != (w / 2, h / 2) else 0.0
             chain = build.straight_snake((x, y), heading, palette_index=palette_index)
         else:
-            n = 2 if kind == "two-bone" else DEFAULT_IK_BONES
-            lengths = [110.0, 90.0] if kind == "two-bone" else [36.0] * n
+            n = 2 if solver == "two-bone" else DEFAULT_IK_BONES
+            lengths = [110.0, 90.0] if solver == "two-bone" else [36.0] * n
             angles = np.zeros(n)
             angles[0] = -math.pi / 2
-            if kind == "two-bone":
+            if solver == "two-bone":
                 angles[:] = (-math.pi / 3, math.pi / 2)
-            chain = build.make_ik_chain(kind, (x, y), angles, lengths, (0, 0), palette_index=palette_index)
+            chain = build.make_ik_chain(solver, (x, y), angles, lengths, (0, 0), palette_index=palette_index)
             tip = chain.fields["points"][-1]
             chain.fields["target"][:] = self.clamp(tip + (40.0, -20.0))
             build.refresh_ik_points(chain.fields)
@@ -144,17 +144,17 @@ class Scene:
         return snakes[0] if len(snakes) == 1 else None
 
     # --- edits ---------------------------------------------------------------
-    def set_solver(self, chain: Chain, kind: str) -> Chain:
+    def set_solver(self, chain: Chain, solver: str) -> Chain:
         """Switch a chain's solver, keeping it where it is on screen."""
-        if kind not in SOLVERS:
-            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {kind!r}")
-        if kind == chain.kind:
+        if solver not in SOLVERS:
+            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
+        if solver == chain.solver:
             return chain
-        if kind in ("ccd", "fabrik") and chain.kind in ("ccd", "fabrik"):
-            chain.kind = kind
+        if solver in ("ccd", "fabrik") and chain.solver in ("ccd", "fabrik"):
+            chain.solver = solver
             self._dirty = True
             return chain
-        new = self.replace(chain, build.converted(chain, kind))
+        new = self.replace(chain, build.converted(chain, solver))
         self.keep_on_stage(new)  # a snake's tail, or an IK chain's tip, may have been off stage
         return new
 
@@ -170,7 +170,7 @@ class Scene:
         """
         entry = settings.setting(name)
         value = entry.checked(value)
-        if not entry.applies(chain.kind):
+        if not entry.applies(chain.solver):
             return chain
         new = entry.put_value(self, chain, value)
         return chain if new is None else new
@@ -263,7 +263,7 @@ class Scene:
         p = np.asarray(pos, dtype=float)
         best, best_index = None, -1
         for g in self.groups:
-            if g.kind == "snake":
+            if g.solver == "snake":
                 continue
             d = g.fields["target"] - p
             for row in np.flatnonzero(np.einsum("ij,ij->i", d, d) <= radius * radius).tolist():
@@ -318,17 +318,17 @@ class Scene:
         clock = time.perf_counter
         for g in self.groups:
             t0 = clock()
-            if g.kind == "snake":
+            if g.solver == "snake":
                 step_snakes(g.fields, self.stage)
             else:
-                step_ik(g.kind, g.fields)
-            costs[g.kind] += (clock() - t0) * 1000.0
+                step_ik(g.solver, g.fields)
+            costs[g.solver] += (clock() - t0) * 1000.0
         self.solver_ms = costs
         self.steps += 1
 
     def counts(self) -> dict[str, int]:
         """How many chains each solver drives."""
-        return {kind: sum(c.kind == kind for c in self.chains) for kind in SOLVERS}
+        return {solver: sum(c.solver == solver for c in self.chains) for solver in SOLVERS}
 
 
 class SceneFull(Exception):

@@ -129,9 +129,9 @@ class Setting:
         lo, hi = self.span
         return 1 if self.kind == "whole" else (hi - lo) / 50
 
-    def applies(self, kind: str) -> bool:
-        """Whether chains of solver ``kind`` have this setting."""
-        return kind in self.solvers
+    def applies(self, solver: str) -> bool:
+        """Whether chains of solver ``solver`` have this setting."""
+        return solver in self.solvers
 
     def read(self, chain):
         """The setting's value on ``chain`` (whatever its solver: see :meth:`applies`)."""
@@ -260,7 +260,7 @@ BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 KEPT_DEFAULTS: dict[str, object] = {s.name: s.default for s in SETTINGS if s.kept}
 # per solver, the settings the file keeps for it, in the order of a chain's line
 FILE_SETTINGS: dict[str, tuple[Setting, ...]] = {
-    kind: tuple(s for s in SETTINGS if s.file is not None and s.applies(kind)) for kind in SOLVERS}
+    solver: tuple(s for s in SETTINGS if s.file is not None and s.applies(solver)) for solver in SOLVERS}
 
 
 def setting(name: str) -> Setting:

@@ -18,7 +18,7 @@ from .constants import PALETTE_SIZE
 from .scene import Scene
 
 STRESS_BONES = 10
-KINDS = ("two-bone", "ccd", "fabrik", "snake")
+SOLVER_ORDER = ("two-bone", "ccd", "fabrik", "snake")
 
 
 def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
@@ -31,19 +31,19 @@ def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
     cell = min(w / cols, h / rows)
     reach = max(8.0, cell * 1.2)  # neighbours overlap a little: it is a crowd
     for i in range(count):
-        kind = KINDS[i % 4]
+        solver = SOLVER_ORDER[i % 4]
         x = (i % cols + 0.5) * w / cols
         y = (i // cols + 0.5) * h / rows
         palette_index = i % PALETTE_SIZE
-        if kind == "snake":
+        if solver == "snake":
             chain = build.straight_snake((x, y), rng.uniform(-math.pi, math.pi), nodes=STRESS_BONES + 1,
                                          segment=reach / STRESS_BONES, palette_index=palette_index)
         else:
-            n = 2 if kind == "two-bone" else STRESS_BONES
+            n = 2 if solver == "two-bone" else STRESS_BONES
             lengths = np.full(n, reach / n)
             angles = np.zeros(n)
             angles[0] = -math.pi / 2
-            chain = build.make_ik_chain(kind, (x, y), angles, lengths, scene.clamp((x, y - reach * 0.6)),
+            chain = build.make_ik_chain(solver, (x, y), angles, lengths, scene.clamp((x, y - reach * 0.6)),
                                         palette_index=palette_index, iterations=10, tolerance=0.5)
         scene.add(chain, select=False)
     scene.select(scene.chains[0] if scene.chains else None)
@@ -55,7 +55,7 @@ def drive_stress(scene: Scene, step: int) -> None:
     t = step / 60.0
     for g in scene.groups:
         f = g.fields
-        if g.kind == "snake":
+        if g.solver == "snake":
             k = len(g.members)
             phase = np.arange(k)
             f["throttle"][:, 0] = ((step // 45 + phase) % 4 != 0)

@@ -35,7 +35,7 @@ JIT_MIN_BATCH = 8  # smaller groups are cheap either way
 SMALL_BATCH = 4  # this few chains: the single-chain loops on floats beat numpy's per-call cost
 
 
-def _run_rows(kind, roots, angles, lengths, targets, iterations, tolerance, limits):
+def _run_rows(solver, roots, angles, lengths, targets, iterations, tolerance, limits):
     """A few chains, one at a time, by the single-chain algorithms on plain floats."""
     count = len(angles)
     a = limit_angles(angles, limits)
@@ -47,7 +47,7 @@ def _run_rows(kind, roots, angles, lengths, targets, iterations, tolerance, limi
         lens = lengths[k].tolist()
         lim = None if limits is None else [tuple(p) for p in limits[k].tolist()]
         args = (rx, ry, a[k].tolist(), lens, tx, ty, int(iterations[k]), float(tolerance[k]), lim)
-        if kind == "ccd":
+        if solver == "ccd":
             row, used[k], error[k], _ = ccd_sweeps(*args)
         else:
             row, used[k], (ex, ey), _ = fabrik_passes(*args)
@@ -56,10 +56,10 @@ def _run_rows(kind, roots, angles, lengths, targets, iterations, tolerance, limi
     return a, error, used
 
 
-def _run_compiled(kind, roots, angles, lengths, targets, iterations, tolerance, limits):
+def _run_compiled(solver, roots, angles, lengths, targets, iterations, tolerance, limits):
     """The numba kernel's answer (see :mod:`.jit`), the row loop for a few chains, or None."""
     if len(angles) <= SMALL_BATCH:
-        return _run_rows(kind, roots, angles, lengths, targets, iterations, tolerance, limits)
+        return _run_rows(solver, roots, angles, lengths, targets, iterations, tolerance, limits)
     if limits is None or len(angles) < JIT_MIN_BATCH:
         return None
     k = jit.kernels()
@@ -70,7 +70,7 @@ def _run_compiled(kind, roots, angles, lengths, targets, iterations, tolerance, 
     a = np.array(angles, dtype=np.float64, order="C")  # limited and solved in place
     error = np.empty(len(a))
     used = np.zeros(len(a), dtype=np.int64)
-    kernel = k.ccd if kind == "ccd" else k.fabrik
+    kernel = k.ccd if solver == "ccd" else k.fabrik
     kernel(c(roots, dtype=np.float64), a, c(lengths, dtype=np.float64), c(targets, dtype=np.float64),
            c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used,
            STALL_SWEEPS, STALL_GAIN)

@@ -135,17 +135,17 @@ def press_button(app: App, button, k: int = 1) -> None:
 
 
 # --- scene helpers ---------------------------------------------------------------
-def select_kind(app: App, kind: str):
-    """Tab until a chain of ``kind`` is selected; returns it."""
+def select_solver(app: App, solver: str):
+    """Tab until a chain of ``solver`` is selected; returns it."""
     for _ in range(len(app.scene.chains) + 1):
-        if app.scene.selected is not None and app.scene.selected.kind == kind:
+        if app.scene.selected is not None and app.scene.selected.solver == solver:
             return app.scene.selected
         tap(app, pygame.K_TAB)
-    raise AssertionError(f"no {kind} chain to select")
+    raise AssertionError(f"no {solver} chain to select")
 
 
-def chain_of(app: App, kind: str):
-    return next(c for c in app.scene.chains if c.kind == kind)
+def chain_of(app: App, solver: str):
+    return next(c for c in app.scene.chains if c.solver == solver)
 
 
 def wrapped(a):

@@ -13,12 +13,12 @@ class Gestures:
 
     def _gesture(self) -> list:
         rng = self.rng
-        kind = rng.choices(("drag", "widget", "slider_drag", "steer"), weights=(5, 4, 2, 2))[0]
-        if kind == "drag":
+        solver = rng.choices(("drag", "widget", "slider_drag", "steer"), weights=(5, 4, 2, 2))[0]
+        if solver == "drag":
             return self._drag()
-        if kind == "widget":
+        if solver == "widget":
             return self._widget_click()
-        if kind == "slider_drag":
+        if solver == "slider_drag":
             return self._slider_drag()
         return self._steer()
 

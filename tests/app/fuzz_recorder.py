@@ -101,7 +101,7 @@ class Recorder:
         sel = self._selected()
         self._scene = self.app.scene
         self._count = len(self.app.scene.chains)
-        self._kind = None if sel is None else sel.kind
+        self._solver = None if sel is None else sel.solver
 
     def _settle(self) -> None:
         """Count what changed since the last mark (what the last command did), then mark again."""
@@ -114,7 +114,7 @@ class Recorder:
         elif len(app.scene.chains) < self._count:
             self.stats["chains_removed"] += self._count - len(app.scene.chains)
         sel = self._selected()
-        if self._last == "solver" and sel is not None and self._kind is not None and sel.kind != self._kind:
+        if self._last == "solver" and sel is not None and self._solver is not None and sel.solver != self._solver:
             self.stats["solver_switched"] += 1
         self._last = None
         self._mark()

@@ -34,13 +34,13 @@ class SingleEvents:
 
     def _single(self) -> list:
         rng = self.rng
-        kind = rng.choices(
+        solver = rng.choices(
             ("motion", "down", "up", "wheel", "keymap", "arrow", "other_key", "text", "resize", "window",
              "slider", "menu", "check", "button", "stress", "quit"),
             weights=(20, 5, 5, 3, 12, 4, 5, 2, 1.2, 2.5, 6, 3, 3, 3, 0, 0.05))[0]
         if rng.random() < self.stress_chance:
-            kind = "stress"
-        return getattr(self, f"_ev_{kind}")()
+            solver = "stress"
+        return getattr(self, f"_ev_{solver}")()
 
     def _ev_motion(self):
         self._count("motion")

@@ -35,17 +35,17 @@ from .conftest import (
     post,
     press_button,
     rect_centre,
-    select_kind,
+    select_solver,
     slide,
     tap,
     wrapped,
 )
 
-IK_KINDS = ("two-bone", "ccd", "fabrik")
+IK_SOLVERS = ("two-bone", "ccd", "fabrik")
 
 
-def chain_of(app, kind):
-    return next(c for c in app.scene.chains if c.kind == kind)
+def chain_of(app, solver):
+    return next(c for c in app.scene.chains if c.solver == solver)
 
 
 def targets(app):
@@ -71,9 +71,9 @@ def empty_spot(app, clearance=60.0):
 # ==================================================================================
 # Mouse: dragging targets and roots, selecting
 # ==================================================================================
-@pytest.mark.parametrize("kind", IK_KINDS)
-def test_dragging_a_target_moves_it_by_the_drag_and_the_chain_reaches_it(app, kind):
-    chain = chain_of(app, kind)
+@pytest.mark.parametrize("solver", IK_SOLVERS)
+def test_dragging_a_target_moves_it_by_the_drag_and_the_chain_reaches_it(app, solver):
+    chain = chain_of(app, solver)
     chain.rate_limit = None
     before = targets(app)
     start = chain.fields["target"] + (3.0, -2.0)  # grab off-centre: the offset must be kept
@@ -90,9 +90,9 @@ def test_dragging_a_target_moves_it_by_the_drag_and_the_chain_reaches_it(app, ki
     assert math.dist(chain.fields["points"][-1], chain.fields["target"]) <= chain.tolerance + 1e-9
 
 
-@pytest.mark.parametrize("kind", IK_KINDS)
-def test_rate_limit_caps_every_joint_change_per_frame_while_dragging(app, kind):
-    chain = chain_of(app, kind)
+@pytest.mark.parametrize("solver", IK_SOLVERS)
+def test_rate_limit_caps_every_joint_change_per_frame_while_dragging(app, solver):
+    chain = chain_of(app, solver)
     assert chain.rate_limit is not None
     limit = math.radians(chain.rate_limit)
     start = chain.fields["target"].copy()
@@ -170,9 +170,9 @@ def test_clicking_a_bone_of_another_chain_selects_it_and_the_panel_shows_it(app)
     assert app.panel.title.text == f"snake chain #{snake.id}"
 
 
-@pytest.mark.parametrize("kind", ("two-bone", "ccd", "snake"))
-def test_dragging_a_root_moves_the_whole_chain(app, kind):
-    chain = chain_of(app, kind)
+@pytest.mark.parametrize("solver", ("two-bone", "ccd", "snake"))
+def test_dragging_a_root_moves_the_whole_chain(app, solver):
+    chain = chain_of(app, solver)
     tap(app, pygame.K_SPACE)  # paused, so only the drag moves it
     points = chain.fields["points"].copy()
     target = None if chain.is_snake else chain.fields["target"].copy()
@@ -195,7 +195,7 @@ def test_n_adds_a_chain_at_the_mouse_selected(app):
     tap(app, pygame.K_n, unicode="n")
     assert len(app.scene.chains) == n + 1
     new = app.scene.chains[-1]
-    assert new.kind == app.panel.new_kind
+    assert new.solver == app.panel.new_solver
     np.testing.assert_allclose(new.anchor, (300, 500))
     assert app.scene.selected is new and app.panel.chain is new
     assert f"#{new.id}" in app.panel.title.text
@@ -247,7 +247,7 @@ def test_backspace_on_an_empty_scene_is_harmless(app):
 
 
 def test_delete_removes_the_selected_chain(app):
-    chain = select_kind(app, "fabrik")
+    chain = select_solver(app, "fabrik")
     others = [c for c in app.scene.chains if c is not chain]
     tap(app, pygame.K_DELETE, unicode="\x7f")
     assert chain not in app.scene.chains
@@ -273,7 +273,7 @@ def knee_side(chain):
 
 
 def test_m_flips_the_mirror_of_the_selected_two_bone_chain(app):
-    chain = select_kind(app, "two-bone")
+    chain = select_solver(app, "two-bone")
     chain.rate_limit = None
     frames(app)
     side = knee_side(chain)
@@ -289,7 +289,7 @@ def test_m_flips_the_mirror_of_the_selected_two_bone_chain(app):
 
 
 def test_m_on_a_chain_that_is_not_two_bone_changes_nothing(app):
-    chain = select_kind(app, "ccd")
+    chain = select_solver(app, "ccd")
     bend = chain.fields["bend"].copy()
     tap(app, pygame.K_m, unicode="m")
     np.testing.assert_array_equal(chain.fields["bend"], bend)
@@ -409,13 +409,13 @@ def test_arrow_keys_steer_only_the_driven_snake(app):
 # ==================================================================================
 @pytest.mark.parametrize(("old", "new"), [(a, b) for a in SOLVERS for b in SOLVERS if a != b])
 def test_solver_dropdown_switches_the_solver_and_keeps_the_chain_anchored(app, old, new):
-    chain = select_kind(app, old)
+    chain = select_solver(app, old)
     tap(app, pygame.K_SPACE)  # paused: only the switch can move it
     anchor = chain.anchor.copy()
     count = len(app.scene.chains)
     choose(app, app.panel.solver, SOLVER_LABELS[new])
     now = app.scene.selected
-    assert now.kind == new
+    assert now.solver == new
     assert now in app.scene.chains and len(app.scene.chains) == count
     assert app.panel.chain is now
     assert app.panel.title.text == f"{SOLVER_LABELS[new]} chain #{now.id}"
@@ -429,7 +429,7 @@ def test_solver_dropdown_switches_the_solver_and_keeps_the_chain_anchored(app, o
 
 
 def test_mirror_check_box_sets_the_mirror(app):
-    chain = select_kind(app, "two-bone")
+    chain = select_solver(app, "two-bone")
     assert app.panel.mirror.is_enabled
     check(app, app.panel.mirror, True)
     assert chain.mirror
@@ -438,7 +438,7 @@ def test_mirror_check_box_sets_the_mirror(app):
 
 
 def test_mirror_check_box_real_click(app):
-    chain = select_kind(app, "two-bone")
+    chain = select_solver(app, "two-bone")
     frames(app)
     click(app, rect_centre(app.panel.mirror))
     frames(app)
@@ -448,9 +448,9 @@ def test_mirror_check_box_real_click(app):
     assert not chain.mirror
 
 
-@pytest.mark.parametrize("kind", IK_KINDS)
-def test_rate_check_box_and_slider(app, kind):
-    chain = select_kind(app, kind)
+@pytest.mark.parametrize("solver", IK_SOLVERS)
+def test_rate_check_box_and_slider(app, solver):
+    chain = select_solver(app, solver)
     rate = app.panel.params["rate"]
     assert app.panel.rate_on.is_checked and rate.slider.is_enabled
     slide(app, "rate", 7.5)
@@ -466,7 +466,7 @@ def test_rate_check_box_and_slider(app, kind):
 
 
 def test_rate_slider_value_is_used_by_the_step(app):
-    chain = select_kind(app, "ccd")
+    chain = select_solver(app, "ccd")
     slide(app, "rate", 1.0)
     drag(app, chain.fields["target"], chain.fields["root"] + (-150, -100))
     history = [chain.fields["angles"].copy()]
@@ -478,7 +478,7 @@ def test_rate_slider_value_is_used_by_the_step(app):
 
 
 def test_joint_limit_slider(app):
-    chain = select_kind(app, "ccd")
+    chain = select_solver(app, "ccd")
     slide(app, "joint_limit", 20)
     assert chain.joint_limit == pytest.approx(20)
     np.testing.assert_allclose(chain.fields["limits"][1:], [[-math.radians(20), math.radians(20)]] * (chain.bones - 1))
@@ -488,20 +488,20 @@ def test_joint_limit_slider(app):
 
 
 def test_bend_range_slider_on_a_snake(app):
-    snake = select_kind(app, "snake")
+    snake = select_solver(app, "snake")
     slide(app, "bend_range", 50)
     np.testing.assert_allclose(snake.fields["bend_limits"], (-math.radians(50), math.radians(50)))
     assert app.panel.params["bend_range"].value.text == "50 °"
 
 
-@pytest.mark.parametrize("kind", ("ccd", "fabrik", "snake"))
-def test_bones_slider(app, kind):
-    chain = select_kind(app, kind)
+@pytest.mark.parametrize("solver", ("ccd", "fabrik", "snake"))
+def test_bones_slider(app, solver):
+    chain = select_solver(app, solver)
     fixed = chain.fields["points"][0].copy()  # an IK chain's root; a snake's head
     slide(app, "bones", 12)
     now = app.scene.selected
     assert now.bones == 12
-    assert now.kind == kind
+    assert now.solver == solver
     assert chain not in app.scene.chains and now in app.scene.chains
     np.testing.assert_allclose(now.fields["points"][0], fixed, atol=1e-6)
     frames(app, 5)
@@ -511,22 +511,22 @@ def test_bones_slider(app, kind):
 
 
 def test_bones_slider_on_a_two_bone_chain_does_nothing(app):
-    chain = select_kind(app, "two-bone")
+    chain = select_solver(app, "two-bone")
     assert not app.panel.params["bones"].slider.is_enabled
     slide(app, "bones", 6)
     assert app.scene.selected is chain and chain.bones == 2
 
 
-@pytest.mark.parametrize("kind", SOLVERS)
-def test_bone_length_slider(app, kind):
-    chain = select_kind(app, kind)
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_bone_length_slider(app, solver):
+    chain = select_solver(app, solver)
     slide(app, "bone_length", 60)
     np.testing.assert_allclose(chain.fields["lengths"], 60)
     np.testing.assert_allclose(np.hypot(*np.diff(chain.fields["points"], axis=0).T), 60, atol=1e-6)
 
 
 def test_iterations_and_tolerance_sliders(app):
-    chain = select_kind(app, "fabrik")
+    chain = select_solver(app, "fabrik")
     slide(app, "iterations", 25)
     assert chain.iterations == 25
     assert app.panel.params["iterations"].value.text == "25"
@@ -536,7 +536,7 @@ def test_iterations_and_tolerance_sliders(app):
 
 
 def test_top_speed_and_turn_rate_sliders(app):
-    snake = select_kind(app, "snake")
+    snake = select_solver(app, "snake")
     slide(app, "max_speed", 15)
     assert float(snake.fields["max_speed"][0]) == pytest.approx(15)
     slide(app, "turn_rate", 10)
@@ -552,16 +552,16 @@ def test_top_speed_and_turn_rate_sliders(app):
     assert float(wrapped(snake.fields["heading"][0] - h0)) == pytest.approx(float(wrapped(math.radians(-200))))
 
 
-@pytest.mark.parametrize("kind", SOLVERS)
-def test_new_chain_selector_then_n(app, kind):
-    choose(app, app.panel.new_chain, SOLVER_LABELS[kind])
-    assert app.panel.new_kind == kind
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_new_chain_selector_then_n(app, solver):
+    choose(app, app.panel.new_chain, SOLVER_LABELS[solver])
+    assert app.panel.new_solver == solver
     move_mouse(app, (420, 300))
     tap(app, pygame.K_n, unicode="n")
     new = app.scene.chains[-1]
-    assert new.kind == kind
+    assert new.solver == solver
     assert app.scene.selected is new
-    if kind != "snake":
+    if solver != "snake":
         np.testing.assert_allclose(new.fields["root"], (420, 300))
     frames(app, 5)
     assert np.isfinite(new.fields["points"]).all()
@@ -589,8 +589,8 @@ def test_add_remove_and_help_buttons(app):
     press_button(app, app.panel.add_button)
     assert len(app.scene.chains) == n + 1
     added = app.scene.chains[-1]
-    assert app.scene.selected is added and added.kind == app.panel.new_kind
-    chain = select_kind(app, "fabrik")
+    assert app.scene.selected is added and added.solver == app.panel.new_solver
+    chain = select_solver(app, "fabrik")
     press_button(app, app.panel.remove_button)
     assert chain not in app.scene.chains and added in app.scene.chains
     assert len(app.scene.chains) == n
@@ -628,13 +628,13 @@ def test_save_and_load_buttons_use_the_path_field(app, tmp_path):
     press_button(app, app.panel.save_button)
     doc = json.loads(path.read_text())
     assert doc["format"] == "ikplayground-scene"
-    assert [c["solver"] for c in doc["chains"]] == [c.kind for c in app.scene.chains]
-    kinds = [c.kind for c in app.scene.chains]
+    assert [c["solver"] for c in doc["chains"]] == [c.solver for c in app.scene.chains]
+    solvers = [c.solver for c in app.scene.chains]
     move_mouse(app, (300, 300))
     tap(app, pygame.K_n, unicode="n")
-    assert len(app.scene.chains) == len(kinds) + 1
+    assert len(app.scene.chains) == len(solvers) + 1
     press_button(app, app.panel.load_button)
-    assert [c.kind for c in app.scene.chains] == kinds
+    assert [c.solver for c in app.scene.chains] == solvers
     assert "b.json" in app.message
 
 
@@ -654,23 +654,23 @@ EXPECTED_ENABLED = {
 }
 
 
-@pytest.mark.parametrize("kind", SOLVERS)
-def test_widgets_are_disabled_where_they_mean_nothing(app, kind):
-    select_kind(app, kind)
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_widgets_are_disabled_where_they_mean_nothing(app, solver):
+    select_solver(app, solver)
     frames(app)
     panel = app.panel
-    for name, kinds in EXPECTED_ENABLED.items():
+    for name, solvers in EXPECTED_ENABLED.items():
         widget = getattr(panel, name) if name in ("mirror", "rate_on") else panel.params[name].slider
-        assert widget.is_enabled == (kind in kinds), name
+        assert widget.is_enabled == (solver in solvers), name
     assert panel.solver.is_enabled and panel.remove_button.is_enabled
 
 
-@pytest.mark.parametrize("kind", ("two-bone", "snake"))
-def test_events_of_meaningless_widgets_change_nothing(app, kind):
-    chain = select_kind(app, kind)
+@pytest.mark.parametrize("solver", ("two-bone", "snake"))
+def test_events_of_meaningless_widgets_change_nothing(app, solver):
+    chain = select_solver(app, solver)
     before = {k: v.copy() for k, v in chain.fields.items()}
     slide(app, "joint_limit", 10)
-    if kind == "snake":
+    if solver == "snake":
         slide(app, "iterations", 3)
         slide(app, "tolerance", 9.0)
         slide(app, "rate", 20.0)
@@ -771,7 +771,7 @@ def test_ctrl_s_saves_and_ctrl_o_restores(app, scene_file):
     doc = json.loads(scene_file.read_text())
     assert doc["format"] == "ikplayground-scene"
     assert len(doc["chains"]) == len(app.scene.chains)
-    saved = [(c.kind, c.bones, c.anchor.copy()) for c in app.scene.chains]
+    saved = [(c.solver, c.bones, c.anchor.copy()) for c in app.scene.chains]
     saved_targets = [c.fields["target"].copy() for c in app.scene.chains if not c.is_snake]
     assert scene_file.name in app.message
     # change the scene: add, remove, move a target
@@ -779,13 +779,13 @@ def test_ctrl_s_saves_and_ctrl_o_restores(app, scene_file):
     tap(app, pygame.K_n, unicode="n")
     chain = chain_of(app, "ccd")
     drag(app, chain.fields["target"], chain.fields["target"] + (-100, -100))
-    select_kind(app, "fabrik")
+    select_solver(app, "fabrik")
     tap(app, pygame.K_DELETE)
     assert len(app.scene.chains) == len(saved)
     old_scene = app.scene
     ctrl(app, pygame.K_o, "\x0f")
     assert app.scene is not old_scene
-    assert [(c.kind, c.bones) for c in app.scene.chains] == [(k, b) for k, b, _ in saved]
+    assert [(c.solver, c.bones) for c in app.scene.chains] == [(k, b) for k, b, _ in saved]
     for c, (_, _, anchor) in zip(app.scene.chains, saved):
         np.testing.assert_allclose(c.anchor, anchor, atol=1e-2)
     now_targets = [c.fields["target"] for c in app.scene.chains if not c.is_snake]
@@ -885,7 +885,7 @@ def test_cli_headless_run_writes_a_screenshot(tmp_path):
 def test_cli_loads_a_scene_file(tmp_path, scene_file):
     app = App(size=(1280, 720), realtime=False, scene_path=scene_file)
     try:
-        select_kind(app, "snake")
+        select_solver(app, "snake")
         tap(app, pygame.K_DELETE)
         ctrl(app, pygame.K_s, "\x13")
     finally:
@@ -907,7 +907,7 @@ def test_cli_bad_scene_file_exits_2_with_one_line(tmp_path, capsys):
 
 
 def test_bones_slider_shows_the_rebuilt_chain_in_the_panel(app):
-    select_kind(app, "ccd")
+    select_solver(app, "ccd")
     slide(app, "bones", 9)
     now = app.scene.selected
     assert now.bones == 9
@@ -916,13 +916,13 @@ def test_bones_slider_shows_the_rebuilt_chain_in_the_panel(app):
 
 
 def test_two_selection_changes_in_one_frame_leave_the_rate_limit_alone(app):
-    select_kind(app, "fabrik")
+    select_solver(app, "fabrik")
     for _ in range(2):  # fabrik -> snake -> two-bone, both before the next frame
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_TAB, mod=pygame.KMOD_NONE,
                                              unicode="\t", scancode=0))
     frames(app, 1)
     chain = app.scene.selected
-    assert chain.kind == "two-bone"
+    assert chain.solver == "two-bone"
     limits = []
     for _ in range(5):
         frames(app, 1)
@@ -934,7 +934,7 @@ def test_two_selection_changes_in_one_frame_leave_the_rate_limit_alone(app):
 
 def test_clicking_a_check_box_label_ticks_it_like_the_box(app):
     """pygame_gui reacts only to the 18 px box; a user clicks the words next to it."""
-    arm = select_kind(app, "two-bone")
+    arm = select_solver(app, "two-bone")
     label = app.panel.mirror.text_label.rect
     assert not label.colliderect(app.panel.mirror.rect)
     click(app, label.center)
@@ -948,14 +948,14 @@ def test_clicking_a_check_box_label_ticks_it_like_the_box(app):
     frames(app)
     assert app.renderer.skin == "lines"
     # a disabled box's label does nothing: mirror is for two-bone only
-    select_kind(app, "ccd")
+    select_solver(app, "ccd")
     click(app, label.center)
     frames(app)
     assert not app.panel.mirror.is_checked and not arm.mirror
 
 
 def test_a_label_click_on_a_hidden_panel_does_nothing(app):
-    arm = select_kind(app, "two-bone")
+    arm = select_solver(app, "two-bone")
     label = app.panel.mirror.text_label.rect.center
     tap(app, pygame.K_F2)
     assert not app.panel.visible

@@ -16,7 +16,7 @@ from pygame_gui.elements import UIButton
 from ikplayground.app import buttons, commands, keymap
 from ikplayground.app.commands import BY_NAME, COMMANDS
 
-from .conftest import check, choose, frames, key_down, key_up, press_button, select_kind, tap
+from .conftest import check, choose, frames, key_down, key_up, press_button, select_solver, tap
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 KEYED = sorted({b.command for b in keymap.KEYMAP})
@@ -93,7 +93,7 @@ def test_the_observer_sees_each_command_once_with_its_value(app, seen):
     assert seen == [("add_chain", None)]
     seen.clear()
     choose(app, app.panel.new_chain, "FABRIK")
-    assert seen == [("new_kind", "fabrik")]
+    assert seen == [("new_solver", "fabrik")]
     seen.clear()
     press_button(app, app.panel.save_button)
     assert seen == [("save", app.panel.path_entry.get_text())]
@@ -132,7 +132,7 @@ def test_a_held_key_repeats_only_the_commands_marked_repeating(app, seen, bindin
 
 
 def test_the_mirror_key_flips_and_the_mirror_box_sets_through_one_command(app, seen):
-    arm = select_kind(app, "two-bone")
+    arm = select_solver(app, "two-bone")
     seen.clear()
     before = arm.mirror
     tap(app, pygame.K_m, unicode="m")

@@ -32,7 +32,7 @@ from .conftest import (
     key_down,
     key_up,
     press_button,
-    select_kind,
+    select_solver,
     slide,
     tap,
 )
@@ -103,7 +103,7 @@ class Checker:
         for c in chains:
             self._chain(c, stage, where)
             if not c.is_snake:
-                snapshot[c.id] = (c.kind, c.bones, c.fields["angles"].copy())
+                snapshot[c.id] = (c.solver, c.bones, c.fields["angles"].copy())
         self.prev = snapshot
         self.stats["frames_checked"] += 1
         self.stats["chains_checked"] += len(chains)
@@ -113,7 +113,7 @@ class Checker:
 
     def _chain(self, c, stage, where) -> None:
         f = c.fields
-        what = f"{where}: {c.kind} chain #{c.id}"
+        what = f"{where}: {c.solver} chain #{c.id}"
         for name, arr in f.items():
             if name == "rate":  # +inf is "rate limit off"
                 assert not np.isnan(arr).any() and (arr > 0).all(), f"{what}: rate {arr}"
@@ -145,8 +145,8 @@ class Checker:
         before = self.prev.get(c.id)
         if not math.isfinite(rate) or before is None:
             return
-        kind, bones, old = before
-        if kind != c.kind or bones != c.bones or c.id in self.recorder.touched:
+        solver, bones, old = before
+        if solver != c.solver or bones != c.bones or c.id in self.recorder.touched:
             self.stats["rate_skipped"] += 1
             return
         moved = np.abs(wrap(c.fields["angles"] - old))
@@ -210,13 +210,13 @@ def test_solver_switch_from_a_long_snake_keeps_the_root_on_stage(app):
     Was: the new chain's root was the snake's tail, far past the left edge
     (``Scene.set_solver`` / ``build.converted`` did not clamp it).
     """
-    select_kind(app, "snake")
+    select_solver(app, "snake")
     slide(app, "bones", 64)  # the body grows straight on from the tail, far past the left edge
     snake = app.scene.selected
     assert snake.is_snake and not inside(app.scene.stage, snake.anchor)  # allowed: only the head must be in
     choose(app, app.panel.solver, "CCD")
     chain = app.scene.selected
-    assert chain.kind == "ccd"
+    assert chain.solver == "ccd"
     assert inside(app.scene.stage, chain.fields["root"]), f"root {chain.fields['root']} off stage {app.scene.stage}"
     assert inside(app.scene.stage, chain.fields["target"])
 
@@ -235,7 +235,7 @@ def test_dragging_a_snake_tail_while_paused_keeps_its_head_on_stage(app):
 
 def test_solver_switch_to_snake_while_paused_keeps_the_head_on_stage(app):
     """Was: the snake's head was the IK chain's tip, off the top edge (nothing pulled it in)."""
-    chain = select_kind(app, "ccd")
+    chain = select_solver(app, "ccd")
     tap(app, pygame.K_SPACE, unicode=" ")
     root = chain.fields["root"].copy()
     drag(app, root, (root[0], 3))  # paused: the chain moves as it is, pointing up past the top edge
@@ -249,7 +249,7 @@ def test_solver_switch_to_snake_while_paused_keeps_the_head_on_stage(app):
 
 def test_joint_limit_while_paused_moves_the_joints_with_the_angles(app):
     """Was: the angles were clamped at once but the joints stayed where they were until a step."""
-    chain = select_kind(app, "ccd")
+    chain = select_solver(app, "ccd")
     frames(app, 40)  # the chain bends toward its target
     assert np.abs(chain.fields["angles"][1:]).max() > math.radians(5)
     tap(app, pygame.K_SPACE, unicode=" ")
@@ -262,7 +262,7 @@ def test_joint_limit_while_paused_moves_the_joints_with_the_angles(app):
 
 def test_bend_range_while_paused_straightens_the_snake(app):
     """Was: the snake stayed bent beyond its new range until the next step."""
-    snake = select_kind(app, "snake")
+    snake = select_solver(app, "snake")
     key_down(pygame.K_UP)
     key_down(pygame.K_LEFT)
     frames(app, 20)  # turning: the body bends

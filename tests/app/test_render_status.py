@@ -17,7 +17,7 @@ from ikplayground.app import render
 from ikplayground.scene import build
 from ikplayground.solvers.ccd import clamp_angle
 
-from .conftest import check, drag, frames, select_kind, slide
+from .conftest import check, drag, frames, select_solver, slide
 
 
 def reach_lines(app, monkeypatch) -> list[tuple]:
@@ -38,7 +38,7 @@ def reach_lines(app, monkeypatch) -> list[tuple]:
 
 def test_a_chain_held_short_by_its_joint_limits_is_tied_to_its_target(app, monkeypatch):
     """A CCD chain made a straight 252 px rod cannot put its tip on a target 162 px from its root."""
-    chain = select_kind(app, "ccd")
+    chain = select_solver(app, "ccd")
     check(app, app.panel.rate_on, False)
     slide(app, "joint_limit", 0)
     root = chain.fields["root"]
@@ -52,7 +52,7 @@ def test_a_chain_held_short_by_its_joint_limits_is_tied_to_its_target(app, monke
 
 
 def test_a_chain_on_its_target_draws_no_reach_line(app, monkeypatch):
-    chain = select_kind(app, "two-bone")
+    chain = select_solver(app, "two-bone")
     check(app, app.panel.rate_on, False)
     root = chain.fields["root"]
     drag(app, chain.fields["target"], (root[0] + 120.0, root[1] - 60.0))

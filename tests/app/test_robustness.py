@@ -26,7 +26,7 @@ from .conftest import (
     move_mouse,
     post,
     press_button,
-    select_kind,
+    select_solver,
     slide,
     tap,
 )
@@ -42,7 +42,7 @@ def assert_on_stage(app):
     for c in app.scene.chains:
         keep = [c.fields["points"][0]] if c.is_snake else [c.fields["root"], c.fields["target"]]
         for p in keep:
-            assert 0 <= p[0] <= w and 0 <= p[1] <= h, (c.kind, p, (w, h))
+            assert 0 <= p[0] <= w and 0 <= p[1] <= h, (c.solver, p, (w, h))
 
 
 # --- windows ------------------------------------------------------------------------------
@@ -57,9 +57,9 @@ def test_resizing_relays_out_the_panel_and_keeps_everything_on_stage(app, size):
     assert_on_stage(app)
     assert_scene_ok(app.scene)
     # the widgets are still there and still work after the new layout
-    chain = select_kind(app, "ccd")
+    chain = select_solver(app, "ccd")
     slide(app, "iterations", 33)
-    assert app.scene.selected.iterations == 33 and chain.kind == "ccd"
+    assert app.scene.selected.iterations == 33 and chain.solver == "ccd"
 
 
 def test_a_window_squashed_for_a_moment_gives_the_scene_back_as_it_was(app):
@@ -138,13 +138,13 @@ def test_losing_focus_ends_a_drag_and_lets_go_of_held_keys(app):
 
 def test_switching_the_solver_while_its_target_is_dragged(app):
     tap(app, pygame.K_SPACE)
-    chain = select_kind(app, "ccd")
+    chain = select_solver(app, "ccd")
     p = chain.fields["target"].copy()
     move_mouse(app, p)
     mouse_down(app, p)
     choose(app, app.panel.solver, "FABRIK")
     fabrik = app.scene.selected
-    assert fabrik.kind == "fabrik"
+    assert fabrik.solver == "fabrik"
     move_mouse(app, p + (30, 20), buttons=(1, 0, 0))
     np.testing.assert_allclose(fabrik.fields["target"], p + (30, 20))
     choose(app, app.panel.solver, "two-bone")
@@ -208,17 +208,17 @@ def test_backspace_held_on_an_empty_scene_is_harmless(app):
 
 
 # --- every slider at both ends ------------------------------------------------------------------
-@pytest.mark.parametrize("kind", SOLVERS)
-def test_every_slider_at_both_ends_keeps_the_chain_sound(app, kind):
-    select_kind(app, kind)
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_every_slider_at_both_ends_keeps_the_chain_sound(app, solver):
+    select_solver(app, solver)
     for spec in SETTINGS:
-        if kind not in spec.solvers or spec.kind == "flag":
+        if solver not in spec.solvers or spec.kind == "flag":
             continue
         for value in (spec.span[0], spec.span[1], spec.span[0]):
             v = int(value) if spec.kind == "whole" else float(value)
             slide(app, spec.name, v, k=3)
             chain = app.scene.selected
-            assert chain.kind == kind
+            assert chain.solver == solver
             assert_scene_ok(app.scene)
             assert_on_stage(app)
     tap(app, pygame.K_n, unicode="n", k=2)  # and the scene goes on working
@@ -258,10 +258,10 @@ def test_loading_a_bad_file_shows_the_error_and_keeps_the_scene(app, tmp_path, t
     bad.write_text(text)
     app.scene_path = bad
     scene = app.scene
-    before = [(c.id, c.kind, c.anchor.tolist(), c.fields["lengths"].tolist()) for c in scene.chains]
+    before = [(c.id, c.solver, c.anchor.tolist(), c.fields["lengths"].tolist()) for c in scene.chains]
     ctrl(app, pygame.K_o, "o")
     assert app.scene is scene
-    assert [(c.id, c.kind, c.anchor.tolist(), c.fields["lengths"].tolist()) for c in scene.chains] == before
+    assert [(c.id, c.solver, c.anchor.tolist(), c.fields["lengths"].tolist()) for c in scene.chains] == before
     assert app.message_is_error and app.message.startswith("Not loaded: bad.json: ")
     assert place in app.message
 
@@ -327,7 +327,7 @@ def test_a_selected_chain_far_bigger_than_the_window_draws_only_what_shows(app, 
     """64 bones of 200 px reach 12,800 px: the halo under the selection must not be a surface that big."""
     from ikplayground.app import render
 
-    chain = select_kind(app, "ccd")
+    chain = select_solver(app, "ccd")
     slide(app, "bones", 64)
     slide(app, "bone_length", 200)
     chain = app.scene.selected

@@ -21,7 +21,7 @@ from ikplayground.app.render import WEDGE_RADIUS
 from ikplayground.scene.chain import SOLVERS
 from ikplayground.scene.settings import BY_NAME, SETTINGS
 
-from .conftest import check, ctrl, frames, select_kind, slide, tap
+from .conftest import check, ctrl, frames, select_solver, slide, tap
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -41,16 +41,16 @@ def test_the_panel_has_exactly_one_control_per_setting(app):
         assert object_ids.count(f"#{s.name}") == 1, s.name
 
 
-@pytest.mark.parametrize("kind", SOLVERS)
-def test_each_control_is_enabled_exactly_for_the_solvers_of_its_setting(app, kind):
-    chain = select_kind(app, kind)
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_each_control_is_enabled_exactly_for_the_solvers_of_its_setting(app, solver):
+    chain = select_solver(app, solver)
     frames(app)
     rows = app.panel.setting_rows
     for s in SETTINGS:
         widget = rows.boxes[s.name] if s.kind == "flag" else rows.sliders[s.name].slider
         needs = s.needs is None or BY_NAME[s.needs].read(chain)
-        assert widget.is_enabled == (s.applies(kind) and bool(needs)), s.name
-        if s.kind == "flag" and s.applies(kind):
+        assert widget.is_enabled == (s.applies(solver) and bool(needs)), s.name
+        if s.kind == "flag" and s.applies(solver):
             assert widget.is_checked == s.read(chain), s.name
 
 
@@ -83,24 +83,24 @@ def around_joints(app, chain) -> bytes:
     return pygame.image.tobytes(app.screen.subsurface(rect), "RGB")
 
 
-@pytest.mark.parametrize("kind", ["ccd", "snake"])
-def test_show_limits_keeps_an_unselected_chain_s_wedges_drawn(app, kind):
+@pytest.mark.parametrize("solver", ["ccd", "snake"])
+def test_show_limits_keeps_an_unselected_chain_s_wedges_drawn(app, solver):
     drawn = []
     real = app.renderer.draw_wedges
     app.renderer.draw_wedges = lambda surface, chain: drawn.append(chain) or real(surface, chain)
     tap(app, pygame.K_SPACE)  # paused: only the setting changes what is drawn
-    chain = select_kind(app, kind)
-    select_kind(app, "two-bone")
+    chain = select_solver(app, solver)
+    select_solver(app, "two-bone")
     drawn.clear()
     frames(app)
     plain = around_joints(app, chain)
     assert chain not in drawn
 
-    select_kind(app, kind)
+    select_solver(app, solver)
     assert app.panel.show_limits.is_enabled and not app.panel.show_limits.is_checked
     check(app, app.panel.show_limits, True)
     assert chain.show_limits is True
-    select_kind(app, "two-bone")
+    select_solver(app, "two-bone")
     assert not app.panel.show_limits.is_enabled  # a two-bone arm has no limits to show
     drawn.clear()
     frames(app)
@@ -108,19 +108,19 @@ def test_show_limits_keeps_an_unselected_chain_s_wedges_drawn(app, kind):
     shown = around_joints(app, chain)
     assert shown != plain
 
-    select_kind(app, kind)
+    select_solver(app, solver)
     assert app.panel.show_limits.is_checked
     check(app, app.panel.show_limits, False)
-    select_kind(app, "two-bone")
+    select_solver(app, "two-bone")
     drawn.clear()
     frames(app)
     assert chain not in drawn and around_joints(app, chain) == plain
 
 
 def test_show_limits_goes_through_a_save_and_a_load(app, scene_file):
-    ccd = select_kind(app, "ccd")
+    ccd = select_solver(app, "ccd")
     check(app, app.panel.show_limits, True)
-    snake = select_kind(app, "snake")
+    snake = select_solver(app, "snake")
     slide(app, "bend_range", 50)
     ctrl(app, pygame.K_s, "s")
     assert '"show_limits": true' in scene_file.read_text(encoding="utf-8")
@@ -129,6 +129,6 @@ def test_show_limits_goes_through_a_save_and_a_load(app, scene_file):
     ctrl(app, pygame.K_o, "o")
     loaded = [app.scene.chains[i] for i in index]
     assert loaded[0] is not ccd and loaded[0].show_limits is True
-    assert loaded[1].kind == "snake" and loaded[1].show_limits is False
-    select_kind(app, "ccd")
+    assert loaded[1].solver == "snake" and loaded[1].show_limits is False
+    select_solver(app, "ccd")
     assert app.panel.show_limits.is_checked

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from ikplayground.solvers.kinematics import chain_points_batch
 
-KINDS = ("two-bone", "ccd", "fabrik", "snake")
-IK_KINDS = ("two-bone", "ccd", "fabrik")
+SOLVER_ORDER = ("two-bone", "ccd", "fabrik", "snake")
+IK_SOLVERS = ("two-bone", "ccd", "fabrik")
 
 # Seed 004 (the snake), in the seed's units.
 SEED_ACCEL = 1.0  # px/step added per step while Up is held
@@ -52,7 +52,7 @@ def all_numbers(chain) -> dict[str, np.ndarray]:
 
 def assert_no_nan(chain) -> None:
     for name, arr in all_numbers(chain).items():
-        assert not np.isnan(arr).any(), f"{chain.kind} chain {chain.id}: NaN in {name}: {arr}"
+        assert not np.isnan(arr).any(), f"{chain.solver} chain {chain.id}: NaN in {name}: {arr}"
 
 
 def assert_chain_ok(chain) -> None:
@@ -65,7 +65,7 @@ def assert_chain_ok(chain) -> None:
     assert (lengths > 0).all(), f"lengths must be > 0: {lengths}"
     assert pts.shape == (lengths.shape[0] + 1, 2)
     np.testing.assert_allclose(segment_lengths(pts), lengths, rtol=LENGTH_RTOL, atol=0,
-                               err_msg=f"{chain.kind}: bone lengths not kept")
+                               err_msg=f"{chain.solver}: bone lengths not kept")
     if chain.is_snake:
         lo, hi = f["bend_limits"]
         bends = snake_bends(pts)
@@ -84,10 +84,10 @@ def assert_chain_ok(chain) -> None:
         hi = f["limits"][:, 1]
         assert np.all(lo >= -math.pi) and np.all(hi <= math.pi) and np.all(lo <= hi)
         assert np.all(a >= -math.pi - ANGLE_TOL) and np.all(a <= math.pi + ANGLE_TOL), f"angles not wrapped: {a}"
-        if chain.kind in ("ccd", "fabrik"):
+        if chain.solver in ("ccd", "fabrik"):
             inside = (a >= lo - ANGLE_TOL) & (a <= hi + ANGLE_TOL)
             assert inside.all(), (
-                f"{chain.kind}: angles {np.degrees(a)} outside limits {np.degrees(f['limits']).tolist()}")
+                f"{chain.solver}: angles {np.degrees(a)} outside limits {np.degrees(f['limits']).tolist()}")
 
 
 def assert_scene_ok(scene) -> None:
@@ -113,5 +113,5 @@ def total_reach(chain) -> float:
 
 STAGE = (980.0, 720.0)
 stage_points = st.tuples(st.floats(0, STAGE[0]), st.floats(0, STAGE[1]))
-kinds = st.sampled_from(KINDS)
-ik_kinds = st.sampled_from(IK_KINDS)
+solvers = st.sampled_from(SOLVER_ORDER)
+ik_solvers = st.sampled_from(IK_SOLVERS)

@@ -66,13 +66,13 @@ CHAINS = {
 @pytest.mark.parametrize("name", list(CHAINS))
 @pytest.mark.parametrize("where", list(target_cases([1.0])))
 def test_scene_steps_stay_sound_for_awkward_targets(name, where):
-    kind, lengths = CHAINS[name]
+    solver, lengths = CHAINS[name]
     scene = Scene((4 * BIG, 4 * BIG))
     root = np.array((2 * BIG, 2 * BIG))
     n = len(lengths)
     angles = np.zeros(n)
-    for limits_name, limits in (limit_cases(n).items() if kind != "two-bone" else [("free", None)]):
-        chain = scene.add(build.make_ik_chain(kind, root, angles, lengths, root, limits=limits))
+    for limits_name, limits in (limit_cases(n).items() if solver != "two-bone" else [("free", None)]):
+        chain = scene.add(build.make_ik_chain(solver, root, angles, lengths, root, limits=limits))
         offset = np.array(target_cases(lengths)[where])
         scene.move_target(chain, root + offset)
         for rate in (3.0, None):
@@ -86,10 +86,10 @@ def test_scene_steps_stay_sound_for_awkward_targets(name, where):
 @pytest.mark.parametrize("name", list(CHAINS))
 @pytest.mark.parametrize("where", list(target_cases([1.0])))
 def test_single_chain_solvers_stay_finite_for_awkward_targets(name, where):
-    kind, lengths = CHAINS[name]
+    solver, lengths = CHAINS[name]
     lengths = np.array(lengths)
     target = np.array(target_cases(lengths)[where])
-    if kind == "two-bone":
+    if solver == "two-bone":
         for bend in (1, -1):
             sol = solve_two_bone((0.0, 0.0), tuple(target), float(lengths[0]), float(lengths[1]), bend)
             assert np.isfinite(sol.knee).all() and np.isfinite(sol.end).all()
@@ -97,7 +97,7 @@ def test_single_chain_solvers_stay_finite_for_awkward_targets(name, where):
             assert math.dist(sol.knee, (0, 0)) == pytest.approx(lengths[0], rel=1e-9)
             assert math.dist(sol.end, sol.knee) == pytest.approx(lengths[1], rel=1e-9)
         return
-    solve = solve_ccd if kind == "ccd" else solve_fabrik
+    solve = solve_ccd if solver == "ccd" else solve_fabrik
     for limits in limit_cases(len(lengths)).values():
         sol = solve((0.0, 0.0), np.zeros(len(lengths)), lengths, target, limits=limits, iterations=20)
         assert np.isfinite(sol.angles).all() and math.isfinite(sol.error)

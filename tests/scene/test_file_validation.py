@@ -37,7 +37,7 @@ MB = 1024 * 1024
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "scene-format.md"
 HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['
 
-# One chain of each kind with every field given (the example of docs/scene-format.md).
+# One chain of each solver with every field given (the example of docs/scene-format.md).
 EXAMPLE = {
     "format": "ikplayground-scene", "version": 1,
     "chains": [
@@ -366,12 +366,12 @@ def test_angles_outside_their_limits_are_wrapped_then_clamped():
     np.testing.assert_allclose(np.degrees(scene.chains[1].fields["angles"][:4]), [-90, 45, -45, 40])
 
 
-@pytest.mark.parametrize("kind", ["ccd", "fabrik"])
-def test_bone_counts_1_and_64_load_and_65_does_not(kind):
+@pytest.mark.parametrize("solver", ["ccd", "fabrik"])
+def test_bone_counts_1_and_64_load_and_65_does_not(solver):
     for n in (1, MAX_BONES):
-        chain = ccd_chain(n) | {"solver": kind}
+        chain = ccd_chain(n) | {"solver": solver}
         assert loads(chains_text(chain)).chains[0].bones == n
-    chain = ccd_chain(MAX_BONES + 1) | {"solver": kind}
+    chain = ccd_chain(MAX_BONES + 1) | {"solver": solver}
     assert refused(chains_text(chain)) == "scene.json: chains[0].lengths: must have at most 64 entries (got 65)"
 
 
@@ -574,7 +574,7 @@ def test_the_documented_example_loads_and_is_the_example_here():
     (example,) = doc_blocks("json")
     assert json.loads(example) == EXAMPLE
     scene = loads(example)
-    assert [c.kind for c in scene.chains] == ["two-bone", "ccd", "fabrik", "snake"]
+    assert [c.solver for c in scene.chains] == ["two-bone", "ccd", "fabrik", "snake"]
     fabrik = scene.chains[2]  # every default
     assert fabrik.rate_limit == pytest.approx(3.0) and fabrik.iterations == 10 and fabrik.tolerance == 0.5
     np.testing.assert_allclose(np.degrees(fabrik.fields["limits"]), [[-180, 180]] + [[-45, 45]] * 3)
@@ -748,7 +748,7 @@ def assert_loaded_scene_is_sound(scene, text):
     assert len(scene.chains) == len(doc["chains"])
     for c, d in zip(scene.chains, doc["chains"]):
         f = c.fields
-        assert c.kind == d["solver"]
+        assert c.solver == d["solver"]
         n = c.bones
         assert 1 <= n <= MAX_BONES
         assert f["lengths"].shape == (n,) and np.all(f["lengths"] > 0)
@@ -764,7 +764,7 @@ def assert_loaded_scene_is_sound(scene, text):
             assert 0 <= f["max_speed"][0] <= 1000 and 0 <= f["turn_rate"][0] <= math.pi + 1e-12
             assert len(d["points"]) == n + 1
             continue
-        assert len(d["lengths"]) == n and (c.kind != "two-bone" or n == 2)
+        assert len(d["lengths"]) == n and (c.solver != "two-bone" or n == 2)
         assert f["angles"].shape == (n,) and f["limits"].shape == (n, 2)
         lo, hi = f["limits"][:, 0], f["limits"][:, 1]
         assert np.all(-math.pi - 1e-12 <= lo) and np.all(lo <= hi) and np.all(hi <= math.pi + 1e-12)

@@ -63,10 +63,10 @@ def limit_pairs(draw):
 
 @st.composite
 def ik_chains(draw):
-    kind = draw(st.sampled_from(["two-bone", "ccd", "fabrik"]))
-    n = 2 if kind == "two-bone" else draw(st.integers(1, 10))
+    solver = draw(st.sampled_from(["two-bone", "ccd", "fabrik"]))
+    n = 2 if solver == "two-bone" else draw(st.integers(1, 10))
     lengths = draw(st.lists(length, min_size=n, max_size=n))
-    if kind == "two-bone":
+    if solver == "two-bone":
         limits = np.array([(-PI, PI)] * n)
     else:
         limits = np.array([(-PI, PI)] + draw(st.lists(limit_pairs(), min_size=n - 1, max_size=n - 1)))
@@ -75,8 +75,8 @@ def ik_chains(draw):
     angles[0] = draw(st.floats(-PI + 1e-4, PI))
     rate = draw(st.one_of(st.none(), st.floats(0.01, 180.0)))
     return build.make_ik_chain(
-        kind, draw(point), angles, lengths, draw(point), limits=limits,
-        mirror=draw(st.booleans()) if kind == "two-bone" else False, rate_limit=rate,
+        solver, draw(point), angles, lengths, draw(point), limits=limits,
+        mirror=draw(st.booleans()) if solver == "two-bone" else False, rate_limit=rate,
         iterations=draw(st.integers(1, 1000)), tolerance=draw(st.floats(0.0, 100.0)))
 
 
@@ -106,7 +106,7 @@ def scene_of(chains) -> Scene:
 def assert_same_chain(a, b):
     """``b`` is ``a`` read back from its file: equal to the file's rounding."""
     fa, fb = a.fields, b.fields
-    assert b.kind == a.kind
+    assert b.solver == a.solver
     np.testing.assert_allclose(fb["lengths"], fa["lengths"], rtol=0, atol=POS_TOL)
     if a.is_snake:
         np.testing.assert_allclose(fb["points"], fa["points"], rtol=0, atol=POS_TOL)
@@ -122,7 +122,7 @@ def assert_same_chain(a, b):
         assert b.rate_limit is None
     else:
         assert b.rate_limit == pytest.approx(a.rate_limit, abs=DEG_TOL)
-    if a.kind == "two-bone":
+    if a.solver == "two-bone":
         assert b.mirror == a.mirror
     else:
         assert b.iterations == a.iterations
@@ -187,9 +187,9 @@ def test_the_saved_text_is_the_documented_json(tmp_path):
     doc = strict_json(path.read_text(encoding="utf-8"))
     assert doc["format"] == "ikplayground-scene"
     assert doc["version"] == 1 and type(doc["version"]) is int
-    assert [d["solver"] for d in doc["chains"]] == [c.kind for c in scene.chains]
+    assert [d["solver"] for d in doc["chains"]] == [c.solver for c in scene.chains]
     for d, c in zip(doc["chains"], scene.chains):
-        assert set(d) == DOCUMENTED_KEYS[c.kind], c.kind
+        assert set(d) == DOCUMENTED_KEYS[c.solver], c.solver
         f = c.fields
         assert d["lengths"] == pytest.approx(f["lengths"].tolist(), abs=POS_TOL)
         if c.is_snake:  # degrees, not radians
@@ -206,7 +206,7 @@ def test_the_saved_text_is_the_documented_json(tmp_path):
             assert d["rate_limit"] is None
         else:
             assert d["rate_limit"] == pytest.approx(3.0)
-        if c.kind == "two-bone":
+        if c.solver == "two-bone":
             assert d["mirror"] is False
         else:
             np.testing.assert_allclose(d["limits"], np.degrees(f["limits"]), rtol=0, atol=DEG_TOL)
@@ -229,7 +229,7 @@ def test_the_design_example_loads(tmp_path):
     path.write_text(DESIGN_EXAMPLE, encoding="utf-8")
     scene = load_scene(path)
     arm, ccd, snake = scene.chains
-    assert (arm.kind, ccd.kind, snake.kind) == ("two-bone", "ccd", "snake")
+    assert (arm.solver, ccd.solver, snake.solver) == ("two-bone", "ccd", "snake")
     np.testing.assert_array_equal(arm.fields["root"], (300, 400))
     np.testing.assert_array_equal(arm.fields["lengths"], (120, 100))
     np.testing.assert_allclose(arm.fields["angles"], np.radians([-40.0, 70.0]))

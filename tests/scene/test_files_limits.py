@@ -53,7 +53,7 @@ def copies(chain: Chain, count: int) -> Scene:
     scene = Scene()
     for _ in range(count):
         fields = {name: arr.copy() for name, arr in chain.fields.items()}
-        scene.add(Chain(chain.kind, fields), select=False)
+        scene.add(Chain(chain.solver, fields), select=False)
     return scene
 
 
@@ -72,10 +72,10 @@ def test_20000_ccd_chains_of_64_bones_save_and_load_again(tmp_path):
     np.testing.assert_allclose(loaded.chains[-1].fields["angles"], chain.fields["angles"], atol=1e-5)
 
 
-@pytest.mark.parametrize("kind", SOLVERS)
-def test_the_widest_chain_the_writer_can_write_loads_and_fits_the_limit(kind):
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_the_widest_chain_the_writer_can_write_loads_and_fits_the_limit(solver):
     from ikplayground.scene import file_format
-    d = file_format.widest_chain_dict(kind)
+    d = file_format.widest_chain_dict(solver)
     line = file_format.chain_line(d)
     assert len(line.encode()) <= files.MAX_CHAIN_BYTES
     assert len(parse_scene(HEAD + line + "]}").chains) == 1
@@ -92,17 +92,17 @@ LOW, HIGH = [-180, -179.99995, -1.2345678901234567e-100], [180, 179.99995, 1.234
 @st.composite
 def extreme_chains(draw):
     """A chain of 64 bones (2 for two-bone) whose every number is at an edge of what the loader accepts."""
-    kind = draw(st.sampled_from(SOLVERS))
+    solver = draw(st.sampled_from(SOLVERS))
     pick = lambda values, count: [draw(st.sampled_from(values)) for _ in range(count)]  # noqa: E731
-    n = 2 if kind == "two-bone" else MAX_BONES
-    if kind == "snake":
+    n = 2 if solver == "two-bone" else MAX_BONES
+    if solver == "snake":
         return {"solver": "snake", "points": [pick(COORDS, 2) for _ in range(n + 1)], "lengths": pick(POSITIVE, n),
                 "heading": pick(COORDS, 1)[0], "bend_limits": [pick(LOW, 1)[0], pick(HIGH, 1)[0]],
                 "max_speed": pick([1000, 999.9995, 5e-324], 1)[0], "turn_rate": pick([180, 179.99995], 1)[0]}
-    d = {"solver": kind, "root": pick(COORDS, 2), "lengths": pick(POSITIVE, n), "angles": pick(COORDS, n),
+    d = {"solver": solver, "root": pick(COORDS, 2), "lengths": pick(POSITIVE, n), "angles": pick(COORDS, n),
          "target": pick(COORDS, 2), "rate_limit": pick([180, 179.99995, 5e-324, None], 1)[0],
          "rate_limit_setting": pick([180, 179.99995, 5e-324], 1)[0]}
-    if kind != "two-bone":
+    if solver != "two-bone":
         d.update(limits=[[pick(LOW, 1)[0], pick(HIGH, 1)[0]] for _ in range(n)],
                  iterations=pick([1, 1000], 1)[0], tolerance=pick([1e6, 999999.99995, 0, 5e-324], 1)[0])
     return d
@@ -179,7 +179,7 @@ def test_a_large_valid_file_is_read_a_chain_at_a_time(no_whole_parse):
     text = HEAD + ",".join([json.dumps(snake)] * 2000) + "]}"
     assert len(text) > BIG
     scene = parse_scene(text)
-    assert len(scene.chains) == 2000 and scene.chains[0].kind == "snake"
+    assert len(scene.chains) == 2000 and scene.chains[0].solver == "snake"
 
 
 @pytest.mark.parametrize(("text", "message"), [(t, m) for _, t, m in HOSTILE], ids=[n for n, _, _ in HOSTILE])
@@ -239,7 +239,7 @@ def test_make_snakes_makes_what_make_snake_makes(specs):
     batch = build.make_snakes([dict(kw) for kw in kwargs])
     for kw, chain in zip(kwargs, batch, strict=True):
         one = build.make_snake(**kw)
-        assert chain.kind == "snake" and chain.palette_index == one.palette_index
+        assert chain.solver == "snake" and chain.palette_index == one.palette_index
         for name, arr in one.fields.items():
             np.testing.assert_array_equal(chain.fields[name], arr, err_msg=name)
 
@@ -249,9 +249,9 @@ angles_st = st.floats(-20, 20, allow_nan=False)
 
 @st.composite
 def ik_kwargs(draw):
-    kind = draw(st.sampled_from(["two-bone", "ccd", "fabrik"]))
-    n = 2 if kind == "two-bone" else draw(st.integers(1, 5))
-    kw = {"kind": kind, "root": (draw(coords), draw(coords)), "target": (draw(coords), draw(coords)),
+    solver = draw(st.sampled_from(["two-bone", "ccd", "fabrik"]))
+    n = 2 if solver == "two-bone" else draw(st.integers(1, 5))
+    kw = {"solver": solver, "root": (draw(coords), draw(coords)), "target": (draw(coords), draw(coords)),
           "angles": [draw(angles_st) for _ in range(n)],
           "lengths": [draw(st.floats(0.5, 200, allow_nan=False)) for _ in range(n)]}
     if draw(st.booleans()):
@@ -274,9 +274,9 @@ def test_make_ik_chains_makes_what_make_ik_chain_makes(kwargs):
     batch = build.make_ik_chains([dict(kw) for kw in kwargs])
     for kw, chain in zip(kwargs, batch, strict=True):
         kw = dict(kw)
-        one = build.make_ik_chain(kw.pop("kind"), kw.pop("root"), kw.pop("angles"), kw.pop("lengths"),
+        one = build.make_ik_chain(kw.pop("solver"), kw.pop("root"), kw.pop("angles"), kw.pop("lengths"),
                                   kw.pop("target"), **kw)
-        assert (chain.kind, chain.palette_index, chain.settings()) == (one.kind, one.palette_index, one.settings())
+        assert (chain.solver, chain.palette_index, chain.settings()) == (one.solver, one.palette_index, one.settings())
         for name, arr in one.fields.items():
             np.testing.assert_array_equal(chain.fields[name], arr, err_msg=name)
 
@@ -285,21 +285,23 @@ def test_a_loaded_file_builds_its_ik_chains_one_batch_per_group(monkeypatch):
     rng = np.random.default_rng(3)
     scene = Scene()
     for i in range(40):
-        kind = ("two-bone", "ccd", "fabrik")[i % 3]
-        n = 2 if kind == "two-bone" else 3 + i % 2
-        scene.add(build.make_ik_chain(kind, rng.uniform(0, 900, 2), rng.uniform(-0.7, 0.7, n),
+        solver = ("two-bone", "ccd", "fabrik")[i % 3]
+        n = 2 if solver == "two-bone" else 3 + i % 2
+        scene.add(build.make_ik_chain(solver, rng.uniform(0, 900, 2), rng.uniform(-0.7, 0.7, n),
                                       rng.uniform(5, 15, n), rng.uniform(0, 900, 2), rate_limit=None if i % 4 else 2.5))
     text = files.scene_to_text(scene)
     groups = []
     real = build_batch._ik_group
-    monkeypatch.setattr(build_batch, "_ik_group", lambda kind, n, kws: groups.append(len(kws)) or real(kind, n, kws))
+    monkeypatch.setattr(build_batch, "_ik_group",
+                        lambda solver, n, kws: groups.append(len(kws)) or real(solver, n, kws))
     loaded = parse_scene(text)
     assert sorted(groups) == sorted([14, 7, 7, 6, 6])  # two-bone; CCD of 3 and 4 bones; FABRIK of 3 and 4
     monkeypatch.undo()
     for a, b in zip(loaded.chains, parse_scene(text).chains, strict=True):
-        assert a.kind == b.kind and a.settings() == b.settings()
-    again = [build.make_ik_chain(c.kind, c.fields["root"], c.fields["angles"], c.fields["lengths"], c.fields["target"],
-                                 limits=None if c.kind == "two-bone" else c.fields["limits"], mirror=c.mirror,
+        assert a.solver == b.solver and a.settings() == b.settings()
+    again = [build.make_ik_chain(c.solver, c.fields["root"], c.fields["angles"], c.fields["lengths"],
+                                 c.fields["target"],
+                                 limits=None if c.solver == "two-bone" else c.fields["limits"], mirror=c.mirror,
                                  rate_limit=c.rate_limit, iterations=c.iterations, tolerance=c.tolerance,
                                  **c.settings()) for c in loaded.chains]
     for a, b in zip(loaded.chains, again, strict=True):

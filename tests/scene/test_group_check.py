@@ -38,10 +38,10 @@ def _bounds():
 
 @st.composite
 def _chain(draw):
-    kind = draw(st.sampled_from(["two-bone", "ccd", "fabrik", "snake", "snake", "snake"] * 4 + ["rope", None]))
+    solver = draw(st.sampled_from(["two-bone", "ccd", "fabrik", "snake", "snake", "snake"] * 4 + ["rope", None]))
     n = draw(st.sampled_from([1, 2, 3]))
-    d = {"solver": kind}
-    if kind == "snake":
+    d = {"solver": solver}
+    if solver == "snake":
         d["points"] = draw(_list(n + 1, _list(2)))
         fields = {"lengths": _list(n), "heading": _VALUE, "bend_limits": _bounds(), "max_speed": _VALUE,
                   "turn_rate": _VALUE}
@@ -85,8 +85,8 @@ def test_fast_check_accepts_exactly_what_the_reader_accepts(ds):
 def test_every_valid_chain_of_a_saved_scene_takes_the_fast_path(tmp_path):
     from ikplayground.scene import build
 
-    chains = [build.make_ik_chain(kind, (1.0, 2.0), np.full(n, 0.1), np.full(n, 5.0), (3.0, 4.0))
-              for kind, n in (("two-bone", 2), ("ccd", 5), ("fabrik", 3))]
+    chains = [build.make_ik_chain(solver, (1.0, 2.0), np.full(n, 0.1), np.full(n, 5.0), (3.0, 4.0))
+              for solver, n in (("two-bone", 2), ("ccd", 5), ("fabrik", 3))]
     chains.append(build.straight_snake((10.0, 10.0), 0.5, nodes=9))
     doc = files.scene_to_dict(type("S", (), {"chains": chains})())
     assert None not in check_chains(doc["chains"])

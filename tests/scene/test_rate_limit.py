@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from ikplayground.scene.scene import Scene
 from ikplayground.solvers import solve_two_bone
 
-from .scene_cases import IK_KINDS, assert_scene_ok, stage_points, wrap
+from .scene_cases import IK_SOLVERS, assert_scene_ok, stage_points, wrap
 
 STAGE = (980.0, 720.0)
 
@@ -21,7 +21,7 @@ def ik_scene(roots):
     """Two chains of each IK solver (so groups hold more than one chain)."""
     scene = Scene(STAGE)
     for i, root in enumerate(roots):
-        scene.new_chain(IK_KINDS[i % 3], root)
+        scene.new_chain(IK_SOLVERS[i % 3], root)
     return scene
 
 
@@ -45,7 +45,7 @@ def test_no_joint_moves_more_than_the_rate_limit_in_one_step(rate, roots, moves,
             scene.step()
             for c, old in zip(scene.chains, before):
                 change = np.abs(wrap(c.fields["angles"] - old))
-                assert np.all(change <= limit), (c.kind, np.degrees(change), rate)
+                assert np.all(change <= limit), (c.solver, np.degrees(change), rate)
         assert_scene_ok(scene)
 
 
@@ -66,7 +66,7 @@ def test_each_chain_keeps_its_own_rate_limit_in_a_group(rates, targets):
         assert c.rate_limit == (None if r is None else pytest.approx(r, rel=1e-12))
         if r is not None:
             change = np.abs(wrap(c.fields["angles"] - old))
-            assert np.all(change <= math.radians(r) * (1 + 1e-12) + 1e-12), (c.kind, np.degrees(change), r)
+            assert np.all(change <= math.radians(r) * (1 + 1e-12) + 1e-12), (c.solver, np.degrees(change), r)
 
 
 def reachable_target(root, l1, l2, dist, angle):
@@ -156,13 +156,13 @@ def test_rate_limit_setting_round_trips_and_off_keeps_the_slider_value():
     assert snake.rate_limit is None
 
 
-@pytest.mark.parametrize("kind", IK_KINDS)
-def test_rate_limit_off_gives_the_solver_answer_at_once(kind):
+@pytest.mark.parametrize("solver", IK_SOLVERS)
+def test_rate_limit_off_gives_the_solver_answer_at_once(solver):
     """With the limit off a chain moves more than 3 degrees in a step; with it on it does not."""
     moved = {}
     for rate in (None, 3.0):
         scene = Scene(STAGE)
-        c = scene.new_chain(kind, (490.0, 600.0))
+        c = scene.new_chain(solver, (490.0, 600.0))
         c.rate_limit = rate
         scene.move_target(c, (700.0, 650.0))
         old = c.fields["angles"].copy()

@@ -54,14 +54,14 @@ def test_a_save_leaves_only_the_file_and_it_loads_back_equal(tmp_path):
     assert data == (scene_to_text(scene) + "\n").encode("utf-8")
     loaded = load_scene(path)
     assert scene_to_text(loaded) == scene_to_text(scene)
-    assert [c.kind for c in loaded.chains] == [c.kind for c in scene.chains]
+    assert [c.solver for c in loaded.chains] == [c.solver for c in scene.chains]
 
 
 def test_saving_over_a_file_replaces_it_whole(existing):
     path, _ = existing
     save_scene(small_scene(), path)
     assert listing(path.parent) == ["scene.json"]
-    assert [c.kind for c in load_scene(path).chains] == ["snake", "ccd"]
+    assert [c.solver for c in load_scene(path).chains] == ["snake", "ccd"]
 
 
 def test_a_new_file_gets_the_usual_permissions_and_an_old_file_keeps_its_own(tmp_path):
@@ -82,7 +82,7 @@ def test_saving_through_a_symlink_replaces_the_file_it_points_to(tmp_path):
     link.symlink_to("real.json")
     save_scene(small_scene(), link)
     assert link.is_symlink(), "the link was replaced by a plain file"
-    assert [c.kind for c in load_scene(real).chains] == ["snake", "ccd"]
+    assert [c.solver for c in load_scene(real).chains] == ["snake", "ccd"]
     assert listing(tmp_path) == ["link.json", "real.json"]
 
 

@@ -16,14 +16,14 @@ from ikplayground.scene import build
 from ikplayground.scene.scene import Scene, default_scene
 
 from .scene_cases import (
-    IK_KINDS,
-    KINDS,
+    IK_SOLVERS,
+    SOLVER_ORDER,
     STAGE,
     assert_chain_ok,
     assert_scene_ok,
     bounding_box,
     boxes_intersect,
-    kinds,
+    solvers,
     stage_points,
 )
 
@@ -48,28 +48,28 @@ def inside(p, stage, slack=0.0) -> bool:
 
 
 # --- adding -----------------------------------------------------------------------
-@pytest.mark.parametrize("kind", KINDS)
-def test_new_chain_adds_and_selects_it(kind):
+@pytest.mark.parametrize("solver", SOLVER_ORDER)
+def test_new_chain_adds_and_selects_it(solver):
     scene = default_scene()
     before = list(scene.chains)
-    chain = scene.new_chain(kind, (400.0, 500.0))
+    chain = scene.new_chain(solver, (400.0, 500.0))
     assert scene.chains == before + [chain]
     assert scene.selected is chain
-    assert chain.kind == kind
-    assert scene.counts()[kind] == 2
+    assert chain.solver == solver
+    assert scene.counts()[solver] == 2
     # it starts where it was asked to: an IK chain's root, a snake's head
     start = chain.fields["points"][0]
     np.testing.assert_array_equal(start, (400.0, 500.0))
-    if kind != "snake":
+    if solver != "snake":
         np.testing.assert_array_equal(chain.fields["root"], (400.0, 500.0))
         assert inside(chain.fields["target"], scene.stage)
     assert_chain_ok(chain)
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_new_chain_outside_the_stage_is_pulled_inside(kind):
+@pytest.mark.parametrize("solver", SOLVER_ORDER)
+def test_new_chain_outside_the_stage_is_pulled_inside(solver):
     scene = Scene(STAGE)
-    chain = scene.new_chain(kind, (-50.0, 5000.0))
+    chain = scene.new_chain(solver, (-50.0, 5000.0))
     np.testing.assert_array_equal(chain.fields["points"][0], (0.0, STAGE[1]))
 
 
@@ -90,13 +90,13 @@ def test_new_chain_rejects_an_unknown_solver_and_leaves_the_scene_alone():
     assert scene.selected is selected
 
 
-@given(st.lists(st.tuples(kinds, stage_points), min_size=1, max_size=8))
+@given(st.lists(st.tuples(solvers, stage_points), min_size=1, max_size=8))
 @FEW
 def test_every_added_chain_is_valid_and_steps_cleanly(adds):
     scene = Scene(STAGE)
-    for kind, at in adds:
-        scene.new_chain(kind, at)
-    assert [c.kind for c in scene.chains] == [k for k, _ in adds]
+    for solver, at in adds:
+        scene.new_chain(solver, at)
+    assert [c.solver for c in scene.chains] == [k for k, _ in adds]
     assert_scene_ok(scene)
     for _ in range(5):
         scene.step()
@@ -106,7 +106,7 @@ def test_every_added_chain_is_valid_and_steps_cleanly(adds):
 # --- removing ---------------------------------------------------------------------
 def test_remove_last_removes_the_chain_added_last_and_returns_it():
     scene = Scene(STAGE)
-    added = [scene.new_chain(k, (100.0 + 150 * i, 600.0)) for i, k in enumerate(KINDS)]
+    added = [scene.new_chain(k, (100.0 + 150 * i, 600.0)) for i, k in enumerate(SOLVER_ORDER)]
     for expected in reversed(added):
         assert scene.remove_last() is expected
         assert expected not in scene.chains
@@ -206,14 +206,14 @@ def test_driven_snake_is_none_without_snakes():
 @pytest.mark.parametrize("stage", [(980.0, 720.0), (800.0, 600.0), (1920.0, 1080.0)])
 def test_default_scene_has_one_chain_of_each_solver_apart_and_inside(stage):
     scene = default_scene(stage)
-    assert sorted(c.kind for c in scene.chains) == sorted(KINDS)
+    assert sorted(c.solver for c in scene.chains) == sorted(SOLVER_ORDER)
     assert scene.selected in scene.chains
     boxes = [bounding_box(c) for c in scene.chains]
     for i in range(len(boxes)):
         lo, hi = boxes[i]
-        assert np.all(lo >= 0) and np.all(hi <= stage), (scene.chains[i].kind, lo, hi)
+        assert np.all(lo >= 0) and np.all(hi <= stage), (scene.chains[i].solver, lo, hi)
         for j in range(i + 1, len(boxes)):
-            assert not boxes_intersect(boxes[i], boxes[j]), (scene.chains[i].kind, scene.chains[j].kind)
+            assert not boxes_intersect(boxes[i], boxes[j]), (scene.chains[i].solver, scene.chains[j].solver)
     assert_scene_ok(scene)
 
 
@@ -222,7 +222,7 @@ def test_default_scene_steps_cleanly():
     for _ in range(120):
         scene.step()
     assert_scene_ok(scene)
-    arm = next(c for c in scene.chains if c.kind == "two-bone")
+    arm = next(c for c in scene.chains if c.solver == "two-bone")
     assert arm.error < 1e-6  # its target is within reach and two-bone is exact
 
 
@@ -243,14 +243,14 @@ def test_free_spot_of_the_default_scene_is_clear_of_every_chain():
 
 def test_chains_added_at_free_spots_do_not_start_on_top_of_others():
     scene = default_scene()
-    for kind in ("ccd", "two-bone", "fabrik"):
+    for solver in ("ccd", "two-bone", "fabrik"):
         spot = scene.free_spot()
-        assert clearance(scene, spot) > 60.0, (kind, spot)
-        scene.new_chain(kind)
+        assert clearance(scene, spot) > 60.0, (solver, spot)
+        scene.new_chain(solver)
 
 
 @given(
-    st.lists(st.tuples(kinds, stage_points), min_size=1, max_size=6),
+    st.lists(st.tuples(solvers, stage_points), min_size=1, max_size=6),
     st.tuples(st.floats(60, STAGE[0] - 60), st.floats(60, STAGE[1] - 60)),
 )
 @FEW
@@ -261,8 +261,8 @@ def test_free_spot_is_about_as_clear_as_any_point_of_the_stage(adds, probe):
     cell's diagonal (about 58 px on this stage) to the best point.
     """
     scene = Scene(STAGE)
-    for kind, at in adds:
-        scene.new_chain(kind, at)
+    for solver, at in adds:
+        scene.new_chain(solver, at)
     spot = scene.free_spot()
     assert inside(spot, STAGE)
     assert clearance(scene, spot) >= clearance(scene, probe) - 60.0
@@ -270,14 +270,14 @@ def test_free_spot_is_about_as_clear_as_any_point_of_the_stage(adds, probe):
 
 # --- resize -----------------------------------------------------------------------
 @given(
-    st.lists(st.tuples(kinds, stage_points), min_size=0, max_size=6),
+    st.lists(st.tuples(solvers, stage_points), min_size=0, max_size=6),
     st.tuples(st.floats(20, 2000), st.floats(20, 2000)),
 )
 @FEW
 def test_resize_keeps_roots_targets_and_snake_heads_inside(adds, new_stage):
     scene = default_scene()
-    for kind, at in adds:
-        scene.new_chain(kind, at)
+    for solver, at in adds:
+        scene.new_chain(solver, at)
     for _ in range(3):
         scene.step()
     lengths = [c.fields["lengths"].copy() for c in scene.chains]
@@ -378,7 +378,7 @@ def test_a_squash_moves_each_target_with_its_root_then_clamps_it_once():
 def test_a_chain_dragged_into_the_corner_it_was_pushed_to_stays_there():
     scene = default_scene()
     stage = scene.stage
-    fabrik = next(c for c in scene.chains if c.kind == "fabrik")
+    fabrik = next(c for c in scene.chains if c.solver == "fabrik")
     scene.resize((320.0, 240.0))
     corner = fabrik.fields["root"].copy()
     scene.move_chain(fabrik, (5000.0, 5000.0))  # clamped to exactly where the squash had put it
@@ -397,7 +397,7 @@ def test_free_spots_on_a_crowded_stage_do_not_repeat():
 def test_a_chain_moved_while_squashed_stays_where_it_was_put():
     scene = default_scene()
     stage = scene.stage
-    arm = next(c for c in scene.chains if c.kind == "two-bone")
+    arm = next(c for c in scene.chains if c.solver == "two-bone")
     far = next(c for c in scene.chains if c is not arm and not c.is_snake)
     scene.resize((120.0, 120.0))
     scene.move_chain(arm, (60.0, 60.0))  # the user drags its root
@@ -452,7 +452,7 @@ def test_target_at_picks_the_topmost_target_within_the_radius(targets, pos, radi
     scene = Scene(STAGE)
     chains = []
     for i, t in enumerate(targets):
-        c = scene.new_chain(IK_KINDS[i % 3], (490.0, 700.0))
+        c = scene.new_chain(IK_SOLVERS[i % 3], (490.0, 700.0))
         scene.move_target(c, t)
         chains.append(c)
     scene.new_chain("snake", pos)  # snakes have no target and are never picked by it

@@ -16,7 +16,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 from ikplayground.scene import files
 from ikplayground.scene.scene import Scene
 
-from .scene_cases import KINDS, assert_no_nan, assert_scene_ok, wrap
+from .scene_cases import SOLVER_ORDER, assert_no_nan, assert_scene_ok, wrap
 
 STAGE = (980.0, 720.0)
 MAX_ADDS = 10
@@ -42,17 +42,17 @@ class SceneMachine(RuleBasedStateMachine):
         return self.scene.chains[i % len(self.scene.chains)] if self.scene.chains else None
 
     # --- membership -------------------------------------------------------------
-    @initialize(kinds=st.lists(st.sampled_from(KINDS), min_size=1, max_size=4))
-    def start(self, kinds):
-        for k in kinds:
+    @initialize(solvers=st.lists(st.sampled_from(SOLVER_ORDER), min_size=1, max_size=4))
+    def start(self, solvers):
+        for k in solvers:
             self.add(k, None)
 
-    @rule(kind=st.sampled_from(KINDS), at=st.one_of(st.none(), points))
-    def add(self, kind, at):
+    @rule(solver=st.sampled_from(SOLVER_ORDER), at=st.one_of(st.none(), points))
+    def add(self, solver, at):
         if len(self.scene.chains) >= MAX_ADDS:  # keep the steps fast
             return
         before = list(self.scene.chains)
-        chain = self.scene.new_chain(kind, at)
+        chain = self.scene.new_chain(solver, at)
         self.adds += 1
         assert self.scene.chains == before + [chain]
         assert self.scene.selected is chain
@@ -118,16 +118,16 @@ class SceneMachine(RuleBasedStateMachine):
         driven = self.scene.steer(throttle, turn)
         assert driven is self.scene.driven_snake()
 
-    @rule(i=picks, kind=st.sampled_from(KINDS))
-    def set_solver(self, i, kind):
+    @rule(i=picks, solver=st.sampled_from(SOLVER_ORDER))
+    def set_solver(self, i, solver):
         chain = self.pick(i)
         if chain is None:
             return
         index = self.scene.chains.index(chain)
         was_selected = self.scene.selected is chain
         anchor = chain.anchor.copy()
-        new = self.scene.set_solver(chain, kind)
-        assert self.scene.chains[index] is new and new.kind == kind
+        new = self.scene.set_solver(chain, solver)
+        assert self.scene.chains[index] is new and new.solver == solver
         assert (self.scene.selected is new) == was_selected
         w, h = self.scene.stage
         if new.is_snake:
@@ -147,7 +147,7 @@ class SceneMachine(RuleBasedStateMachine):
         if chain is None:
             return
         new = self.scene.set_setting(chain, "bones", n)
-        assert new.bones == (2 if chain.kind == "two-bone" else n)
+        assert new.bones == (2 if chain.solver == "two-bone" else n)
 
     @rule(i=picks, length=st.floats(0.5, 150.0))
     def set_bone_length(self, i, length):
@@ -180,7 +180,7 @@ class SceneMachine(RuleBasedStateMachine):
     @rule(i=picks, degrees=st.floats(0.0, 180.0))
     def set_joint_limit(self, i, degrees):
         chain = self.pick(i)
-        if chain is not None and chain.kind in ("ccd", "fabrik"):
+        if chain is not None and chain.solver in ("ccd", "fabrik"):
             self.scene.set_setting(chain, "joint_limit", degrees)
             assert chain.joint_limit == pytest.approx(degrees)  # one bone too: the setting is kept for more
 
@@ -193,7 +193,7 @@ class SceneMachine(RuleBasedStateMachine):
     @rule(i=picks, iterations=st.integers(1, 100), tolerance=st.floats(0.1, 10.0))
     def set_iterations_and_tolerance(self, i, iterations, tolerance):
         chain = self.pick(i)
-        if chain is not None and chain.kind in ("ccd", "fabrik"):
+        if chain is not None and chain.solver in ("ccd", "fabrik"):
             chain.iterations = iterations
             chain.tolerance = tolerance
             assert (chain.iterations, chain.tolerance) == (iterations, tolerance)
@@ -221,7 +221,7 @@ class SceneMachine(RuleBasedStateMachine):
             files.save_scene(self.scene, path)
             loaded = files.load_scene(path, self.scene.stage)
             assert os.listdir(folder) == ["machine.json"]
-        assert [c.kind for c in loaded.chains] == [c.kind for c in self.scene.chains]
+        assert [c.solver for c in loaded.chains] == [c.solver for c in self.scene.chains]
         for a, b in zip(self.scene.chains, loaded.chains):
             np.testing.assert_allclose(b.fields["points"], a.fields["points"], atol=0.05 * (a.bones + 1))
             np.testing.assert_allclose(b.fields["lengths"], a.fields["lengths"], atol=1e-3)
@@ -239,7 +239,7 @@ class SceneMachine(RuleBasedStateMachine):
                 rate = c.rate_limit
                 if rate is not None:
                     change = np.abs(wrap(c.fields["angles"] - old))
-                    assert np.all(change <= math.radians(rate) * (1 + 1e-12) + 1e-12), (c.kind, np.degrees(change))
+                    assert np.all(change <= math.radians(rate) * (1 + 1e-12) + 1e-12), (c.solver, np.degrees(change))
         w, h = self.scene.stage
         for c in self.scene.chains:
             if c.is_snake:  # steering keeps every head inside the stage
@@ -256,7 +256,7 @@ class SceneMachine(RuleBasedStateMachine):
     def reached_means_the_tip_is_within_tolerance_of_the_target(self):
         for c in self.scene.chains:
             if not c.is_snake:
-                assert bool(c.fields["reached"][0]) == (c.error <= c.tolerance + 1e-9), (c.kind, c.error, c.tolerance)
+                assert bool(c.fields["reached"][0]) == (c.error <= c.tolerance + 1e-9), (c.solver, c.error, c.tolerance)
 
     @invariant()
     def chains_are_valid(self):

@@ -40,22 +40,22 @@ from .test_group_check import _same
 FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs" / "scene-format.md"
 HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['
 SHAPE_KEYS = {"ik": {"solver", "root", "lengths", "angles", "target"}, "snake": {"solver", "points", "lengths", "heading"}}
-APPLIES = [(s, kind) for s in SETTINGS for kind in SOLVERS if s.applies(kind)]
-DOES_NOT_APPLY = [(s, kind) for s in SETTINGS for kind in SOLVERS if not s.applies(kind)]
-WITH_DEFAULT = [(s, kind) for s, kind in APPLIES if s.default is not None]
+APPLIES = [(s, solver) for s in SETTINGS for solver in SOLVERS if s.applies(solver)]
+DOES_NOT_APPLY = [(s, solver) for s in SETTINGS for solver in SOLVERS if not s.applies(solver)]
+WITH_DEFAULT = [(s, solver) for s, solver in APPLIES if s.default is not None]
 
 
 def ids(cases):
-    return [f"{s.name}-{kind}" for s, kind in cases]
+    return [f"{s.name}-{solver}" for s, solver in cases]
 
 
-def fresh(kind: str) -> tuple[Scene, Chain]:
-    """A scene with one new chain of ``kind`` (and one of each other solver, so that groups are shared)."""
+def fresh(solver: str) -> tuple[Scene, Chain]:
+    """A scene with one new chain of ``solver`` (and one of each other solver, so that groups are shared)."""
     scene = Scene((980.0, 720.0))
     for other in SOLVERS:
-        if other != kind:
+        if other != solver:
             scene.new_chain(other, (200.0 + 150 * SOLVERS.index(other), 500.0))
-    return scene, scene.new_chain(kind, (490.0, 400.0))
+    return scene, scene.new_chain(solver, (490.0, 400.0))
 
 
 def sample(s: Setting):
@@ -68,7 +68,7 @@ def sample(s: Setting):
 
 
 def state(chain: Chain) -> tuple:
-    return {k: v.copy() for k, v in chain.fields.items()}, chain.settings(), chain.kind
+    return {k: v.copy() for k, v in chain.fields.items()}, chain.settings(), chain.solver
 
 
 def assert_same_state(a: tuple, b: tuple) -> None:
@@ -115,20 +115,20 @@ def test_a_kept_setting_is_an_attribute_of_its_own_on_every_chain():
 
 
 # --- defaults -------------------------------------------------------------------------------
-@pytest.mark.parametrize(("s", "kind"), WITH_DEFAULT, ids=ids(WITH_DEFAULT))
-def test_a_new_chain_and_a_file_without_the_field_hold_the_default(s, kind):
-    _, chain = fresh(kind)
+@pytest.mark.parametrize(("s", "solver"), WITH_DEFAULT, ids=ids(WITH_DEFAULT))
+def test_a_new_chain_and_a_file_without_the_field_hold_the_default(s, solver):
+    _, chain = fresh(solver)
     assert s.read(chain) == pytest.approx(s.default, rel=1e-12)
-    bare = ({"solver": "snake", "points": [[500, 200], [460, 200], [420, 200]]} if kind == "snake" else
-            {"solver": kind, "root": [300, 400], "lengths": [50, 50], "angles": [-90, 10], "target": [330, 320]})
+    bare = ({"solver": "snake", "points": [[500, 200], [460, 200], [420, 200]]} if solver == "snake" else
+            {"solver": solver, "root": [300, 400], "lengths": [50, 50], "angles": [-90, 10], "target": [330, 320]})
     loaded = files.parse_scene(HEAD + json.dumps(bare) + "]}").chains[0]
     assert s.read(loaded) == pytest.approx(s.default, rel=1e-12)
 
 
 # --- set: the range, clamping, reading back ---------------------------------------------------
-@pytest.mark.parametrize(("s", "kind"), APPLIES, ids=ids(APPLIES))
-def test_set_takes_a_value_of_the_range_and_reads_it_back(s, kind):
-    scene, chain = fresh(kind)
+@pytest.mark.parametrize(("s", "solver"), APPLIES, ids=ids(APPLIES))
+def test_set_takes_a_value_of_the_range_and_reads_it_back(s, solver):
+    scene, chain = fresh(solver)
     if s.needs is not None:
         scene.set_setting(chain, s.needs, True)
     value = sample(s)
@@ -140,12 +140,12 @@ def test_set_takes_a_value_of_the_range_and_reads_it_back(s, kind):
     assert_chain_ok(now)
 
 
-NUMBERS = [(s, kind) for s, kind in APPLIES if s.kind != "flag"]
+NUMBERS = [(s, solver) for s, solver in APPLIES if s.kind != "flag"]
 
 
-@pytest.mark.parametrize(("s", "kind"), NUMBERS, ids=ids(NUMBERS))
-def test_set_clamps_to_the_range(s, kind):
-    scene, chain = fresh(kind)
+@pytest.mark.parametrize(("s", "solver"), NUMBERS, ids=ids(NUMBERS))
+def test_set_clamps_to_the_range(s, solver):
+    scene, chain = fresh(solver)
     high = scene.set_setting(chain, s.name, s.hi * 2 + 10)
     assert s.read(high) == pytest.approx(s.hi, rel=1e-12)
     if s.positive:  # no value of the range is nearest: refused, nothing changed
@@ -173,10 +173,10 @@ def test_any_number_lands_in_the_range(name, value):
     assert s.read(chain) == pytest.approx(min(max(value, s.lo), s.hi), rel=1e-9, abs=1e-9)
 
 
-@pytest.mark.parametrize("kind", SOLVERS)
+@pytest.mark.parametrize("solver", SOLVERS)
 @pytest.mark.parametrize("s", SETTINGS, ids=[s.name for s in SETTINGS])
-def test_a_value_the_setting_cannot_take_is_refused_on_every_chain(s, kind):
-    scene, chain = fresh(kind)
+def test_a_value_the_setting_cannot_take_is_refused_on_every_chain(s, solver):
+    scene, chain = fresh(solver)
     before = state(chain)
     bad = [1, "yes", None, 0.5] if s.kind == "flag" else [True, "5", None, math.nan, math.inf, 1j]
     for value in bad:
@@ -188,9 +188,9 @@ def test_a_value_the_setting_cannot_take_is_refused_on_every_chain(s, kind):
 
 
 # --- a setting the solver does not have: ignored, in the scene and in the file -------------------
-@pytest.mark.parametrize(("s", "kind"), DOES_NOT_APPLY, ids=ids(DOES_NOT_APPLY))
-def test_a_setting_the_solver_lacks_is_ignored(s, kind):
-    scene, chain = fresh(kind)
+@pytest.mark.parametrize(("s", "solver"), DOES_NOT_APPLY, ids=ids(DOES_NOT_APPLY))
+def test_a_setting_the_solver_lacks_is_ignored(s, solver):
+    scene, chain = fresh(solver)
     before = state(chain)
     assert scene.set_setting(chain, s.name, sample(s)) is chain
     assert_same_state(before, state(chain))
@@ -205,9 +205,9 @@ def test_a_setting_the_solver_lacks_is_ignored(s, kind):
 
 
 # --- the file -------------------------------------------------------------------------------
-@pytest.mark.parametrize(("s", "kind"), APPLIES, ids=ids(APPLIES))
-def test_every_setting_goes_through_a_file_and_back(s, kind):
-    scene, chain = fresh(kind)
+@pytest.mark.parametrize(("s", "solver"), APPLIES, ids=ids(APPLIES))
+def test_every_setting_goes_through_a_file_and_back(s, solver):
+    scene, chain = fresh(solver)
     if s.needs is not None:
         scene.set_setting(chain, s.needs, True)
     value = sample(s)
@@ -215,19 +215,19 @@ def test_every_setting_goes_through_a_file_and_back(s, kind):
     if s.name == "rate":  # the setting survives the limit being off, too
         scene.set_setting(chain, "rate_on", False)
     back = reloaded(scene, chain)
-    assert back.kind == kind
+    assert back.solver == solver
     assert s.read(back) == pytest.approx(value, abs=5e-4)
 
 
-@pytest.mark.parametrize("kind", SOLVERS)
-def test_a_line_holds_the_chain_s_shape_and_its_solver_s_settings(kind):
-    scene, chain = fresh(kind)
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_a_line_holds_the_chain_s_shape_and_its_solver_s_settings(solver):
+    scene, chain = fresh(solver)
     for s in SETTINGS:
-        if s.applies(kind) and s.name != "rate_on":
+        if s.applies(solver) and s.name != "rate_on":
             chain = scene.set_setting(chain, s.name, sample(s))
-    keys = set().union(*(s.file.widest(s, chain.bones) for s in FILE_SETTINGS[kind]))
-    assert set(line_of(chain)) == SHAPE_KEYS["snake" if kind == "snake" else "ik"] | keys
-    assert [k for k in line_of(chain) if k in keys] == [k for s in FILE_SETTINGS[kind]
+    keys = set().union(*(s.file.widest(s, chain.bones) for s in FILE_SETTINGS[solver]))
+    assert set(line_of(chain)) == SHAPE_KEYS["snake" if solver == "snake" else "ik"] | keys
+    assert [k for k in line_of(chain) if k in keys] == [k for s in FILE_SETTINGS[solver]
                                                        for k in s.file.widest(s, chain.bones)]  # the table's order
 
 
@@ -239,9 +239,9 @@ def test_the_format_documents_every_field_of_the_table():
 
 
 # --- Show limits in the file: optional, written only when on ------------------------------------
-@pytest.mark.parametrize("kind", [k for k in SOLVERS if BY_NAME["show_limits"].applies(k)])
-def test_show_limits_is_written_only_when_on_and_read_back(kind):
-    scene, chain = fresh(kind)
+@pytest.mark.parametrize("solver", [k for k in SOLVERS if BY_NAME["show_limits"].applies(k)])
+def test_show_limits_is_written_only_when_on_and_read_back(solver):
+    scene, chain = fresh(solver)
     assert "show_limits" not in line_of(chain)
     scene.set_setting(chain, "show_limits", True)
     text = files.scene_to_text(scene)
@@ -275,6 +275,6 @@ def test_show_limits_goes_with_the_chain_through_edits_and_conversions():
     scene, chain = fresh("ccd")
     scene.set_setting(chain, "show_limits", True)
     chain = scene.set_setting(chain, "bones", 3)
-    for kind in ("snake", "two-bone", "fabrik"):
-        chain = scene.set_solver(chain, kind)
+    for solver in ("snake", "two-bone", "fabrik"):
+        chain = scene.set_solver(chain, solver)
         assert chain.show_limits is True

@@ -17,15 +17,15 @@ import pytest
 from ikplayground.scene import build, files
 from ikplayground.scene.scene import Scene
 
-from .scene_cases import IK_KINDS, STAGE
+from .scene_cases import IK_SOLVERS, STAGE
 
 ROOT = (490.0, 600.0)
 
 
-def chain_in_scene(kind: str, *, rate=None):
-    """A scene holding one new chain of ``kind`` at ``ROOT`` (7 bones of 36 px for CCD and FABRIK)."""
+def chain_in_scene(solver: str, *, rate=None):
+    """A scene holding one new chain of ``solver`` at ``ROOT`` (7 bones of 36 px for CCD and FABRIK)."""
     scene = Scene(STAGE)
-    chain = scene.new_chain(kind, ROOT)
+    chain = scene.new_chain(solver, ROOT)
     chain.rate_limit = rate
     return scene, chain
 
@@ -42,26 +42,26 @@ def at_distance(dist: float, angle_deg: float = -60.0) -> tuple[float, float]:
 
 
 # --- reached ------------------------------------------------------------------------
-@pytest.mark.parametrize("kind", IK_KINDS)
-def test_a_chain_on_its_target_is_reached(kind):
-    scene, chain = chain_in_scene(kind)
+@pytest.mark.parametrize("solver", IK_SOLVERS)
+def test_a_chain_on_its_target_is_reached(solver):
+    scene, chain = chain_in_scene(solver)
     chase(scene, chain, at_distance(190.0))
     assert chain.error <= chain.tolerance
     assert chain.fields["reached"][0]
 
 
-@pytest.mark.parametrize("kind", IK_KINDS)
-def test_a_target_beyond_the_chain_is_not_reached(kind):
-    scene, chain = chain_in_scene(kind)
+@pytest.mark.parametrize("solver", IK_SOLVERS)
+def test_a_target_beyond_the_chain_is_not_reached(solver):
+    scene, chain = chain_in_scene(solver)
     chase(scene, chain, at_distance(float(chain.fields["lengths"].sum()) + 90.0))
     assert chain.error == pytest.approx(90.0, abs=1e-6)
     assert not chain.fields["reached"][0]
 
 
-@pytest.mark.parametrize("kind", ["ccd", "fabrik"])
-def test_a_chain_held_short_by_its_joint_limits_is_not_reached(kind):
+@pytest.mark.parametrize("solver", ["ccd", "fabrik"])
+def test_a_chain_held_short_by_its_joint_limits_is_not_reached(solver):
     """A straight rod of 252 px (every joint limited to 0) keeps its tip 90 px or more from a target 162 px away."""
-    scene, chain = chain_in_scene(kind)
+    scene, chain = chain_in_scene(solver)
     scene.set_setting(chain, "joint_limit", 0.0)
     chase(scene, chain, at_distance(162.0))
     assert math.dist(chain.fields["root"], chain.fields["target"]) < chain.fields["lengths"].sum()  # within length
@@ -77,9 +77,9 @@ def test_a_fabrik_chain_stuck_against_its_default_limits_is_not_reached():
     assert not chain.fields["reached"][0]
 
 
-@pytest.mark.parametrize("kind", IK_KINDS)
-def test_a_chain_still_lagging_behind_its_rate_limit_is_not_reached_until_it_arrives(kind):
-    scene, chain = chain_in_scene(kind, rate=1.0)
+@pytest.mark.parametrize("solver", IK_SOLVERS)
+def test_a_chain_still_lagging_behind_its_rate_limit_is_not_reached_until_it_arrives(solver):
+    scene, chain = chain_in_scene(solver, rate=1.0)
     target = at_distance(150.0, angle_deg=-150.0)
     chase(scene, chain, target, steps=3)  # 3 degrees of turn: far from there yet
     assert chain.error > chain.tolerance
@@ -89,9 +89,9 @@ def test_a_chain_still_lagging_behind_its_rate_limit_is_not_reached_until_it_arr
     assert chain.fields["reached"][0]
 
 
-@pytest.mark.parametrize("kind", IK_KINDS)
-def test_an_edit_that_moves_the_tip_off_the_target_unreaches_the_chain(kind):
-    scene, chain = chain_in_scene(kind)
+@pytest.mark.parametrize("solver", IK_SOLVERS)
+def test_an_edit_that_moves_the_tip_off_the_target_unreaches_the_chain(solver):
+    scene, chain = chain_in_scene(solver)
     chase(scene, chain, at_distance(190.0))
     assert chain.fields["reached"][0]
     scene.set_setting(chain, "bone_length", float(chain.fields["lengths"][0]) + 10.0)  # the pose follows at once
@@ -100,10 +100,10 @@ def test_an_edit_that_moves_the_tip_off_the_target_unreaches_the_chain(kind):
 
 
 # --- settings survive edits ---------------------------------------------------------
-@pytest.mark.parametrize("kind", ["ccd", "fabrik"])
+@pytest.mark.parametrize("solver", ["ccd", "fabrik"])
 @pytest.mark.parametrize("degrees", [45.0, 30.0])
-def test_a_joint_limit_survives_going_to_one_bone_and_back(kind, degrees):
-    scene, chain = chain_in_scene(kind, rate=3.0)
+def test_a_joint_limit_survives_going_to_one_bone_and_back(solver, degrees):
+    scene, chain = chain_in_scene(solver, rate=3.0)
     scene.set_setting(chain, "joint_limit", degrees)
     one = scene.set_setting(chain, "bones", 1)
     assert one.joint_limit == pytest.approx(degrees)  # what the panel shows meanwhile
@@ -113,13 +113,13 @@ def test_a_joint_limit_survives_going_to_one_bone_and_back(kind, degrees):
 
 
 @pytest.mark.parametrize("via", [["two-bone"], ["snake"], ["two-bone", "snake"], ["snake", "two-bone"]])
-@pytest.mark.parametrize("kind", ["ccd", "fabrik"])
-def test_a_chain_converted_away_and_back_keeps_its_bone_count_and_joint_limit(kind, via):
-    scene, chain = chain_in_scene(kind)
+@pytest.mark.parametrize("solver", ["ccd", "fabrik"])
+def test_a_chain_converted_away_and_back_keeps_its_bone_count_and_joint_limit(solver, via):
+    scene, chain = chain_in_scene(solver)
     scene.set_setting(chain, "joint_limit", 30.0)
     for other in via:
         chain = scene.set_solver(chain, other)
-    back = scene.set_solver(chain, kind)
+    back = scene.set_solver(chain, solver)
     assert back.bones == 7
     assert back.joint_limit == pytest.approx(30.0)
     np.testing.assert_allclose(np.degrees(back.fields["limits"][1:]), [[-30.0, 30.0]] * 6)
@@ -142,9 +142,9 @@ def test_a_bone_count_chosen_last_is_the_one_a_conversion_gives_back():
     assert scene.set_solver(snake, "fabrik").bones == 4
 
 
-@pytest.mark.parametrize("kind", IK_KINDS)
-def test_a_switched_off_rate_limit_keeps_its_setting_through_a_save_and_a_load(kind, tmp_path):
-    scene, chain = chain_in_scene(kind, rate=7.5)
+@pytest.mark.parametrize("solver", IK_SOLVERS)
+def test_a_switched_off_rate_limit_keeps_its_setting_through_a_save_and_a_load(solver, tmp_path):
+    scene, chain = chain_in_scene(solver, rate=7.5)
     chain.rate_limit = None
     path = tmp_path / "off.json"
     files.save_scene(scene, path)
@@ -171,9 +171,9 @@ BAD_RATES = [0.0, -3.0, math.nan, math.inf, -math.inf, 180.5]
 
 
 @pytest.mark.parametrize("rate", BAD_RATES)
-@pytest.mark.parametrize("kind", IK_KINDS)
-def test_a_rate_limit_that_is_not_a_positive_finite_number_is_refused_and_nothing_changes(kind, rate):
-    scene, chain = chain_in_scene(kind, rate=5.0)
+@pytest.mark.parametrize("solver", IK_SOLVERS)
+def test_a_rate_limit_that_is_not_a_positive_finite_number_is_refused_and_nothing_changes(solver, rate):
+    scene, chain = chain_in_scene(solver, rate=5.0)
     before = {k: v.copy() for k, v in chain.fields.items()}
     with pytest.raises(ValueError, match="rate_limit"):
         chain.rate_limit = rate

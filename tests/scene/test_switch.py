@@ -14,8 +14,8 @@ from ikplayground.scene.scene import Scene, default_scene
 from ikplayground.solvers import solve_ccd, solve_fabrik
 
 from .scene_cases import (
-    IK_KINDS,
-    KINDS,
+    IK_SOLVERS,
+    SOLVER_ORDER,
     assert_chain_ok,
     assert_scene_ok,
     segment_lengths,
@@ -24,18 +24,18 @@ from .scene_cases import (
     total_reach,
 )
 
-PAIRS = [(a, b) for a, b in itertools.permutations(KINDS, 2)]
+PAIRS = [(a, b) for a, b in itertools.permutations(SOLVER_ORDER, 2)]
 FEW = settings(max_examples=15)
 
 
-def posed_scene(kind, target, steps):
-    """A chain of ``kind`` between two others, bent by chasing ``target`` (or steered)."""
+def posed_scene(solver, target, steps):
+    """A chain of ``solver`` between two others, bent by chasing ``target`` (or steered)."""
     scene = Scene((980.0, 720.0))
     scene.new_chain("two-bone", (120.0, 650.0))
-    chain = scene.new_chain(kind, (490.0, 420.0))
+    chain = scene.new_chain(solver, (490.0, 420.0))
     scene.new_chain("two-bone", (850.0, 650.0))  # one more chain after it, so its index matters
     scene.select(chain)
-    if kind == "snake":
+    if solver == "snake":
         for i in range(steps):
             scene.steer(True, (-1, 0, 1)[i % 3])
             scene.step()
@@ -59,13 +59,13 @@ def test_set_solver_keeps_the_chain_in_place(old, new, target, steps):
 
     switched = scene.set_solver(chain, new)
 
-    assert switched.kind == new
+    assert switched.solver == new
     assert scene.chains[index] is switched
     assert len(scene.chains) == count
     assert scene.selected is switched
     assert chain not in scene.chains or chain is switched
     np.testing.assert_allclose(switched.anchor, anchor, rtol=0, atol=1e-6)
-    if old in IK_KINDS and new in IK_KINDS:
+    if old in IK_SOLVERS and new in IK_SOLVERS:
         assert total_reach(switched) == pytest.approx(reach, rel=1e-9)
     if new == "two-bone":
         assert switched.bones == 2
@@ -85,14 +85,14 @@ def test_set_solver_of_an_unselected_chain_keeps_the_selection(old, new):
     scene.select(other)
     switched = scene.set_solver(chain, new)
     assert scene.selected is other
-    assert switched.kind == new
+    assert switched.solver == new
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_set_solver_to_the_same_solver_changes_nothing(kind):
-    scene, chain = posed_scene(kind, (300.0, 200.0), 10)
+@pytest.mark.parametrize("solver", SOLVER_ORDER)
+def test_set_solver_to_the_same_solver_changes_nothing(solver):
+    scene, chain = posed_scene(solver, (300.0, 200.0), 10)
     before = {k: v.copy() for k, v in chain.fields.items()}
-    assert scene.set_solver(chain, kind) is chain
+    assert scene.set_solver(chain, solver) is chain
     for k, v in before.items():
         np.testing.assert_array_equal(chain.fields[k], v)
 
@@ -101,7 +101,7 @@ def test_set_solver_rejects_an_unknown_solver():
     scene, chain = posed_scene("ccd", (300.0, 200.0), 5)
     with pytest.raises(ValueError, match="solver"):
         scene.set_solver(chain, "jacobian")
-    assert chain in scene.chains and chain.kind == "ccd"
+    assert chain in scene.chains and chain.solver == "ccd"
 
 
 @pytest.mark.parametrize(("old", "new"), [("ccd", "fabrik"), ("fabrik", "ccd")])
@@ -119,7 +119,7 @@ def test_ccd_fabrik_switch_keeps_pose_and_parameters(old, new):
     assert_chain_ok(switched)
 
 
-@pytest.mark.parametrize(("old", "new"), list(itertools.permutations(IK_KINDS, 2)))
+@pytest.mark.parametrize(("old", "new"), list(itertools.permutations(IK_SOLVERS, 2)))
 def test_ik_switch_keeps_rate_limit_iterations_and_tolerance(old, new):
     scene, chain = posed_scene(old, (300.0, 250.0), 20)
     chain.rate_limit = None
@@ -154,7 +154,7 @@ def _bent_ccd():
     scene = default_scene()
     for _ in range(60):  # the CCD chain bends toward its target
         scene.step()
-    return scene, next(c for c in scene.chains if c.kind == "ccd")
+    return scene, next(c for c in scene.chains if c.solver == "ccd")
 
 
 @pytest.mark.parametrize("make", [_fresh_two_bone, _bent_ccd], ids=["two-bone", "bent-ccd"])
@@ -173,22 +173,22 @@ def test_switch_to_snake_gives_a_valid_snake_at_once(make):
 
 
 # --- bone count -------------------------------------------------------------------
-@pytest.mark.parametrize("kind", ["ccd", "fabrik", "snake"])
+@pytest.mark.parametrize("solver", ["ccd", "fabrik", "snake"])
 @given(n=st.integers(-3, 80), target=stage_points)
 @settings(max_examples=20)
-def test_set_bone_count(kind, n, target):
-    scene, chain = posed_scene(kind, target, 10)
+def test_set_bone_count(solver, n, target):
+    scene, chain = posed_scene(solver, target, 10)
     index = scene.chains.index(chain)
     old = {k: v.copy() for k, v in chain.fields.items()}
     old_bones = chain.bones
     changed = scene.set_setting(chain, "bones", n)
     expected = min(max(n, 1), 64)
     assert changed.bones == expected
-    assert changed.kind == kind
+    assert changed.solver == solver
     assert scene.chains[index] is changed
     assert scene.selected is changed
     keep = min(expected, old_bones)
-    if kind == "snake":
+    if solver == "snake":
         # the head stays and the kept segments are where they were
         np.testing.assert_allclose(changed.fields["points"][: keep + 1], old["points"][: keep + 1], atol=1e-9)
         np.testing.assert_array_equal(changed.fields["bend_limits"], old["bend_limits"])
@@ -215,13 +215,13 @@ def test_set_bone_count_leaves_two_bone_at_two():
 
 
 # --- bone length ------------------------------------------------------------------
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("solver", SOLVER_ORDER)
 @given(length=st.floats(-10.0, 300.0), target=stage_points)
 @settings(max_examples=20)
-def test_set_bone_length(kind, length, target):
-    scene, chain = posed_scene(kind, target, 10)
+def test_set_bone_length(solver, length, target):
+    scene, chain = posed_scene(solver, target, 10)
     anchor = chain.fields["points"][0].copy()  # IK root, snake head
-    angles = None if kind == "snake" else chain.fields["angles"].copy()
+    angles = None if solver == "snake" else chain.fields["angles"].copy()
     scene.set_setting(chain, "bone_length", length)
     expected = max(length, 1.0)
     np.testing.assert_array_equal(chain.fields["lengths"], np.full(chain.bones, expected))
