@@ -17,22 +17,9 @@ from ikplayground.solvers.batched import snake_batch
 from ikplayground.solvers.kinematics import chain_points_batch
 
 from .build_batch import make_ik_chains, make_snakes, snakes_are_sound  # noqa: F401 (many at once, re-exported)
-from .chain import (
-    DEFAULT_ITERATIONS,
-    DEFAULT_JOINT_LIMIT_DEG,
-    DEFAULT_RATE_DEG,
-    DEFAULT_TOLERANCE,
-    FULL,
-    SNAKE_BEND_DEG,
-    SNAKE_MAX_SPEED,
-    SNAKE_SEGMENT,
-    SNAKE_TURN_DEG,
-    Chain,
-    checked_rate,
-    clamped_joints,
-    field_shapes,
-    is_reached,
-)
+from .chain import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, FULL,
+                    SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_SEGMENT, SNAKE_TURN_DEG, Chain, checked_rate,
+                    clamped_joints, field_shapes, is_reached)
 
 
 def empty_fields(solver: str, n: int) -> dict[str, np.ndarray]:

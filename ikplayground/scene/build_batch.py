@@ -18,21 +18,9 @@ from ikplayground.solvers._validate import wrap_array
 from ikplayground.solvers.batched import snake_batch
 from ikplayground.solvers.kinematics import chain_points_batch
 
-from .chain import (
-    DEFAULT_ITERATIONS,
-    DEFAULT_JOINT_LIMIT_DEG,
-    DEFAULT_RATE_DEG,
-    DEFAULT_TOLERANCE,
-    FULL,
-    SNAKE_BEND_DEG,
-    SNAKE_MAX_SPEED,
-    SNAKE_TURN_DEG,
-    Chain,
-    checked_rate,
-    clamped_joints,
-    field_shapes,
-    is_reached,
-)
+from .chain import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, FULL,
+                    SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, Chain, checked_rate, clamped_joints,
+                    field_shapes, is_reached)
 
 _BATCH = 4096  # chains filled by one pass (bounds the temporary arrays)
 _SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "palette_index", "bend_limits")

@@ -16,24 +16,10 @@ import numpy as np
 
 from ikplayground.solvers import FULL_CIRCLE
 
-from .constants import (  # noqa: F401 (re-exported: the chain's numbers)
-    DEFAULT_IK_BONES,
-    DEFAULT_ITERATIONS,
-    DEFAULT_JOINT_LIMIT_DEG,
-    DEFAULT_RATE_DEG,
-    DEFAULT_TOLERANCE,
-    IK_SOLVERS,
-    MAX_BONES,
-    MAX_RATE_DEG,
-    SNAKE_ACCEL,
-    SNAKE_BEND_DEG,
-    SNAKE_DECAY,
-    SNAKE_MAX_SPEED,
-    SNAKE_SEGMENT,
-    SNAKE_TURN_DEG,
-    SOLVER_LABELS,
-    SOLVERS,
-)
+# the chain's numbers, re-exported for the modules that build chains
+from .constants import (DEFAULT_IK_BONES, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,  # noqa: F401
+                        DEFAULT_TOLERANCE, IK_SOLVERS, MAX_BONES, MAX_RATE_DEG, SNAKE_ACCEL, SNAKE_BEND_DEG,
+                        SNAKE_DECAY, SNAKE_MAX_SPEED, SNAKE_SEGMENT, SNAKE_TURN_DEG, SOLVER_LABELS, SOLVERS)
 from .settings import KEPT_DEFAULTS
 
 FULL = (-math.pi, math.pi)
@@ -143,7 +129,8 @@ class Chain:
     """
 
     def __init__(self, solver: str, fields: dict[str, np.ndarray], palette_index: int = 0,
-                 rate_deg: float = DEFAULT_RATE_DEG, joint_limit: float = DEFAULT_JOINT_LIMIT_DEG, preferred_bones: int | None = None, **options):
+                 rate_deg: float = DEFAULT_RATE_DEG, joint_limit: float = DEFAULT_JOINT_LIMIT_DEG,
+                 preferred_bones: int | None = None, **options):
         if solver not in SOLVERS:
             raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
         if not options.keys() <= KEPT_DEFAULTS.keys():

@@ -28,20 +28,8 @@ from typing import Callable
 import numpy as np
 
 from . import file_fields as ff
-from .constants import (
-    DEFAULT_ITERATIONS,
-    DEFAULT_JOINT_LIMIT_DEG,
-    DEFAULT_RATE_DEG,
-    DEFAULT_TOLERANCE,
-    IK_SOLVERS,
-    MAX_BONES,
-    MAX_COORD,
-    MAX_RATE_DEG,
-    SNAKE_BEND_DEG,
-    SNAKE_MAX_SPEED,
-    SNAKE_TURN_DEG,
-    SOLVERS,
-)
+from .constants import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
+                        MAX_BONES, MAX_COORD, MAX_RATE_DEG, SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS)
 
 LIMITED = ("ccd", "fabrik")  # the IK solvers with joint limits
 
