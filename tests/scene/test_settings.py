@@ -126,13 +126,19 @@ def test_a_new_chain_and_a_file_without_the_field_hold_the_default(s, solver):
 
 
 # --- set: the range, clamping, reading back ---------------------------------------------------
-@pytest.mark.parametrize(("s", "solver"), APPLIES, ids=ids(APPLIES))
-def test_set_takes_a_value_of_the_range_and_reads_it_back(s, solver):
+def set_to_a_sample(s, solver):
+    """A fresh scene whose chain of ``solver`` has setting ``s`` set to a sample value (its
+    prerequisite ticked first): ``(scene, the chain before, value, the chain now)``."""
     scene, chain = fresh(solver)
     if s.needs is not None:
         scene.set_setting(chain, s.needs, True)
     value = sample(s)
-    now = scene.set_setting(chain, s.name, value)
+    return scene, chain, value, scene.set_setting(chain, s.name, value)
+
+
+@pytest.mark.parametrize(("s", "solver"), APPLIES, ids=ids(APPLIES))
+def test_set_takes_a_value_of_the_range_and_reads_it_back(s, solver):
+    scene, chain, value, now = set_to_a_sample(s, solver)
     assert now in scene.chains and (now is chain or s.name == "bones")
     assert s.read(now) == pytest.approx(value, rel=1e-12)
     assert_chain_ok(now)
@@ -207,11 +213,7 @@ def test_a_setting_the_solver_lacks_is_ignored(s, solver):
 # --- the file -------------------------------------------------------------------------------
 @pytest.mark.parametrize(("s", "solver"), APPLIES, ids=ids(APPLIES))
 def test_every_setting_goes_through_a_file_and_back(s, solver):
-    scene, chain = fresh(solver)
-    if s.needs is not None:
-        scene.set_setting(chain, s.needs, True)
-    value = sample(s)
-    chain = scene.set_setting(chain, s.name, value)
+    scene, _, value, chain = set_to_a_sample(s, solver)
     if s.name == "rate":  # the setting survives the limit being off, too
         scene.set_setting(chain, "rate_on", False)
     back = reloaded(scene, chain)
