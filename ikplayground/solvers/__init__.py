@@ -5,8 +5,8 @@ docs/design.md in the repository. Every function validates its inputs and raises
 naming the argument; none mutates its arguments. Numbers are real numbers (``int``, ``float``,
 numpy reals, ``Decimal``, ``Fraction``; never ``bool``, complex or strings), and coordinates,
 with every point a chain can reach, lie within +-1e300 px, so every answer is finite.
-:func:`solve_ccd` and :func:`solve_fabrik` stop early once the error stops improving and say why
-they stopped in :attr:`IKSolution.status`.
+:func:`solve_ccd`, :func:`solve_fabrik` and :func:`solve_dls` stop early once the error stops
+improving and say why they stopped in :attr:`IKSolution.status`.
 
 >>> from ikplayground.solvers import solve_two_bone
 >>> sol = solve_two_bone((0, 0), (150, 0), 100, 100)
@@ -16,6 +16,7 @@ True
 
 from ._validate import FULL_CIRCLE, clamp_angle
 from .ccd import solve_ccd
+from .dls import solve_dls
 from .fabrik import solve_fabrik
 from .kinematics import forward_kinematics
 from .results import IKSolution, TwoBoneSolution
@@ -27,6 +28,7 @@ __all__ = [
     "solve_two_bone",
     "solve_ccd",
     "solve_fabrik",
+    "solve_dls",
     "follow_snake",
     "clamp_angle",
     "FULL_CIRCLE",

@@ -37,7 +37,7 @@ class TwoBoneSolution(NamedTuple):
     reached: bool | np.ndarray
 
 
-# The stall rule shared by every CCD and FABRIK implementation (single-chain,
+# The stall rule shared by every CCD, FABRIK and DLS implementation (single-chain,
 # batched numpy, compiled): see IKSolution.
 STALL_SWEEPS = 8
 STALL_GAIN = 1e-9
@@ -73,7 +73,7 @@ class StallWatch:
 
 
 class IKSolution(NamedTuple):
-    """Result of an iterative solver (:func:`solve_ccd`, :func:`solve_fabrik`).
+    """Result of an iterative solver (:func:`solve_ccd`, :func:`solve_fabrik`, :func:`solve_dls`).
 
     The first three fields are the original ones, in their original places;
     ``reached`` and ``status`` were added after them.
@@ -86,7 +86,8 @@ class IKSolution(NamedTuple):
     error : float
         Distance in pixels from the end effector of ``angles`` to the target.
     iterations : int
-        Sweeps (CCD) or forward/backward passes (FABRIK) actually run.
+        Sweeps (CCD), forward/backward passes (FABRIK) or steps, rejected ones
+        included (DLS), actually run.
     reached : bool
         ``error <= tolerance``.
     status : str

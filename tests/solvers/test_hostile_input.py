@@ -17,8 +17,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ikplayground.solvers import follow_snake, forward_kinematics, solve_ccd, solve_fabrik, solve_two_bone
+from ikplayground.solvers import follow_snake, forward_kinematics, solve_ccd, solve_dls, solve_fabrik, solve_two_bone
 from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
+from ikplayground.solvers.dls_batch import dls_batch
 from ikplayground.solvers.two_bone import two_bone_arrays
 
 PI = math.pi
@@ -33,12 +34,14 @@ GOOD = {
                          bend_limits=(-0.5, 0.5)),
 }
 GOOD["solve_fabrik"] = GOOD["solve_ccd"]
+GOOD["solve_dls"] = {**GOOD["solve_ccd"], "damping": 0.5, "pole": (40.0, -30.0)}
 SOLVERS = {"forward_kinematics": forward_kinematics, "solve_ccd": solve_ccd, "solve_fabrik": solve_fabrik,
-           "solve_two_bone": solve_two_bone, "follow_snake": follow_snake}
+           "solve_dls": solve_dls, "solve_two_bone": solve_two_bone, "follow_snake": follow_snake}
 NUMBER_ARGUMENTS = [pytest.param(s, name, id=f"{s}-{name}") for s in SOLVERS for name in GOOD[s]]
 POINT_ARGUMENTS = [pytest.param(s, name, id=f"{s}-{name}") for s in SOLVERS for name in GOOD[s]
-                   if name in ("root", "target", "head", "bend_limits")]
-IK_SOLVERS = [pytest.param(solve_ccd, id="ccd"), pytest.param(solve_fabrik, id="fabrik")]
+                   if name in ("root", "target", "head", "bend_limits", "pole")]
+IK_SOLVERS = [pytest.param(solve_ccd, id="ccd"), pytest.param(solve_fabrik, id="fabrik"),
+              pytest.param(solve_dls, id="dls")]
 NOT_REAL = "must be (a )?real numbers?"  # the start of the message after the argument's name
 
 
@@ -176,7 +179,7 @@ def test_the_batched_helpers_take_zero_chains():
     z2, zn = np.zeros((0, 2)), np.zeros((0, 3))
     knee, end, theta1, theta2, reached = two_bone_arrays(z2, z2, np.zeros(0), np.zeros(0), np.zeros(0))
     assert knee.shape == end.shape == (0, 2) and theta1.shape == theta2.shape == reached.shape == (0,)
-    for batch in (ccd_batch, fabrik_batch):
+    for batch in (ccd_batch, fabrik_batch, dls_batch):
         angles, error, used = batch(z2, zn, zn, z2, np.zeros(0, dtype=np.int64), np.zeros(0))
         assert angles.shape == (0, 3) and error.shape == (0,) and used.shape == (0,)
         assert angles.dtype == error.dtype == np.float64 and used.dtype == np.int64
@@ -234,7 +237,7 @@ def test_any_magnitudes_are_refused_by_name_or_give_finite_answers(coords, lengt
     angles = data.draw(st.lists(ANY_ANGLE, min_size=n, max_size=n))
     limits = data.draw(st.sampled_from([None, [[-PI, PI]] + [[-0.5, 0.5]] * (n - 1)]))
     assert_refused_or_finite(lambda: forward_kinematics(root, angles, lengths))
-    for solver in (solve_ccd, solve_fabrik):
+    for solver in (solve_ccd, solve_fabrik, solve_dls):
         assert_refused_or_finite(lambda: solver(root, angles, lengths, target, iterations=12, tolerance=0.0,
                                                 limits=limits)[:2])
     l2 = lengths[-1]

@@ -25,6 +25,6 @@ def test_import_leaves_pygame_out(module):
 def test_the_public_solver_api_is_there():
     import ikplayground.solvers as solvers
 
-    for name in ("forward_kinematics", "solve_two_bone", "solve_ccd", "solve_fabrik", "follow_snake"):
+    for name in ("forward_kinematics", "solve_two_bone", "solve_ccd", "solve_fabrik", "solve_dls", "follow_snake"):
         assert callable(getattr(solvers, name)), name
         assert name in solvers.__all__

@@ -1,4 +1,4 @@
-"""What solve_ccd and solve_fabrik report: ``reached``, ``status`` and the stall rule.
+"""What solve_ccd, solve_fabrik and solve_dls report: ``reached``, ``status`` and the stall rule.
 
 ``IKSolution.status`` is the first that applies of "reached" (error <=
 tolerance), "out of reach" (target past the chain's reach plus the tolerance),
@@ -18,12 +18,13 @@ from hypothesis import event, given, settings
 from hypothesis import strategies as st
 from .solver_cases import assert_reported, chains
 
-from ikplayground.solvers import IKSolution, solve_ccd, solve_fabrik
+from ikplayground.solvers import IKSolution, solve_ccd, solve_dls, solve_fabrik
 
 PI = math.pi
 STALL_SWEEPS = 8  # the rule as documented (IKSolution), written out here on purpose
 STALL_GAIN = 1e-9
-IK_SOLVERS = [pytest.param(solve_ccd, id="ccd"), pytest.param(solve_fabrik, id="fabrik")]
+IK_SOLVERS = [pytest.param(solve_ccd, id="ccd"), pytest.param(solve_fabrik, id="fabrik"),
+              pytest.param(solve_dls, id="dls")]
 
 CHAIN = dict(root=(100.0, 200.0), angles=[0.3, -0.5, 0.8, -0.2], lengths=[40.0, 30.0, 20.0, 10.0])
 STIFF = [[-PI, PI], [-0.2, 0.2], [-0.2, 0.2], [-0.2, 0.2]]  # joints 1..3 barely bend
@@ -58,10 +59,17 @@ def test_status_says_why_the_solver_stopped(solver, target, iterations, limits, 
 
 def test_a_pinned_chain_stalls_at_the_first_check():
     # joint 1 is held straight and joint 0 already points at the target: nothing can move
-    for solver in (solve_ccd, solve_fabrik):
+    for solver in (solve_ccd, solve_fabrik, solve_dls):
         sol = solver((0.0, 0.0), [0.0, 0.0], [50.0, 50.0], (30.0, 0.0), iterations=1000,
                      limits=[[-PI, PI], [0.0, 0.0]])
         assert (sol.status, sol.iterations, sol.error) == ("stalled", STALL_SWEEPS, 70.0)
+
+
+# Most sweeps, passes or steps a pinned chain runs. CCD and FABRIK get to the pose
+# the limits allow at once and stall at the next check but one; DLS comes to it
+# step by step (the error's gap shrinks about twofold a step: measured, it stalls
+# after 40 steps).
+PINNED_MOST = {solve_ccd: 2 * STALL_SWEEPS, solve_fabrik: 2 * STALL_SWEEPS, solve_dls: 6 * STALL_SWEEPS}
 
 
 @pytest.mark.parametrize("solver", IK_SOLVERS)
@@ -70,18 +78,18 @@ def test_a_pinned_chain_stalls_at_the_first_check():
     [
         pytest.param((400.0, 320.0), None, 0.5, {"out of reach"}, 100, id="unreachable"),
         pytest.param((400.0, 320.0), STIFF, 0.5, {"out of reach"}, 100, id="unreachable-limited"),
-        pytest.param((130.0, 200.0), STIFF, 0.5, {"stalled"}, 2 * STALL_SWEEPS, id="pinned-by-limits"),
+        pytest.param((130.0, 200.0), STIFF, 0.5, {"stalled"}, PINNED_MOST, id="pinned-by-limits"),
         pytest.param((150.0, 230.0), None, 0.0, {"reached", "stalled"}, 100, id="exact-tolerance"),
     ],
 )
 def test_a_huge_budget_returns_once_the_error_stops_improving(solver, target, limits, tolerance, statuses, most):
     sol = solver(**CHAIN, target=target, iterations=10**9, tolerance=tolerance, limits=limits)
     assert sol.status in statuses
-    assert sol.iterations <= most
+    assert sol.iterations <= (most[solver] if isinstance(most, dict) else most)
 
 
 @settings(deadline=None, max_examples=150)
-@given(st.sampled_from([solve_ccd, solve_fabrik]), chains(), st.integers(1, 300), st.floats(0.0, 2.0))
+@given(st.sampled_from([solve_ccd, solve_fabrik, solve_dls]), chains(), st.integers(1, 300), st.floats(0.0, 2.0))
 def test_stalled_means_the_last_sweeps_gained_next_to_nothing(solver, chain, iterations, tolerance):
     """The rule, checked from outside: a stalled solve gained at most the allowance over its last 8 sweeps
     (the solvers are deterministic, so a smaller budget replays the same sweeps)."""

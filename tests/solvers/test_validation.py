@@ -8,7 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from ikplayground.solvers import follow_snake, forward_kinematics, solve_ccd, solve_fabrik, solve_two_bone
+from ikplayground.solvers import follow_snake, forward_kinematics, solve_ccd, solve_dls, solve_fabrik, solve_two_bone
 
 NAN, INF = math.nan, math.inf
 PI = math.pi
@@ -118,10 +118,11 @@ def test_fk_rejects_angle_and_length_counts_that_disagree(value):
 
 
 # ----------------------------------------------------------------------------
-# solve_ccd and solve_fabrik (same contract)
+# solve_ccd, solve_fabrik and solve_dls (same contract)
 # ----------------------------------------------------------------------------
 
-IK_SOLVERS = [pytest.param(solve_ccd, id="ccd"), pytest.param(solve_fabrik, id="fabrik")]
+IK_SOLVERS = [pytest.param(solve_ccd, id="ccd"), pytest.param(solve_fabrik, id="fabrik"),
+              pytest.param(solve_dls, id="dls")]
 
 BAD_LIMITS = [
     pytest.param([[-1.0, 1.0], [-1.0, 1.0]], id="too-few"),

@@ -1,0 +1,213 @@
+"""Damped least squares (:mod:`.dls`) for many chains at once.
+
+``N`` chains of the same bone count step together, every chain advanced by
+array operations and the joints visited by a Python loop of ``n`` steps. The
+arithmetic is the single-chain call's, operation for operation (the sums run
+joint by joint in the same order, the error is the same written-out hypot),
+so each row takes the same accept/reject decisions, stops by the same stall
+rule (:class:`~.results.IKSolution`) after the same number of steps, and
+equals :func:`~.dls.solve_dls` on that row to rounding. Chains that are done
+(close enough, stalled, or out of steps) drop out of the working arrays.
+
+No validation, as in :mod:`.batched`: float64 arrays of the documented
+shapes, finite, lengths > 0, ``lo <= hi`` inside [-pi, pi], damping >= 0.
+Pixels (y down), radians. Sources: see :mod:`.dls`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._batch_parts import Stall, limit_angles
+from ._validate import FULL_CIRCLE, TAU
+from .dls import DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, dls_iterations
+from .results import STALL_GAIN, STALL_SWEEPS
+
+PI = np.pi
+SMALL_BATCH = 4  # this few chains: the single-chain loop on floats beats numpy's per-call cost
+
+
+def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, damping=None):
+    """Damped least squares steps for ``N`` chains of ``n`` bones.
+
+    Parameters
+    ----------
+    roots, targets : ndarray, shape (N, 2)
+        Pixels, y down.
+    angles, lengths : ndarray, shape (N, n)
+        Relative joint angles (radians) and bone lengths (pixels).
+    iterations : ndarray of int, shape (N,)
+        Most steps for each chain (rejected steps count).
+    tolerance : ndarray, shape (N,)
+        Each chain stops once its end effector is this close (pixels).
+    limits : ndarray, shape (N, n, 2), optional
+        ``(lo, hi)`` per relative angle, radians.
+    damping : float or ndarray of shape (N,), optional
+        As :func:`~.dls.solve_dls`; None means ``DEFAULT_DAMPING``.
+
+    Returns
+    -------
+    angles : ndarray, shape (N, n)
+        Wrapped to (-pi, pi] and inside ``limits``.
+    error : ndarray, shape (N,)
+        End effector to target distance in pixels.
+    used : ndarray of int, shape (N,)
+        Steps each chain ran.
+    """
+    count, n = angles.shape
+    damp = np.broadcast_to(np.asarray(DEFAULT_DAMPING if damping is None else damping, dtype=np.float64), (count,))
+    a = limit_angles(angles, limits)
+    error = np.zeros(count)
+    used = np.zeros(count, dtype=np.int64)
+    if count <= SMALL_BATCH:
+        for k in range(count):
+            lim = None if limits is None else [tuple(p) for p in limits[k].tolist()]
+            row, used[k], error[k], _ = dls_iterations(*roots[k].tolist(), a[k].tolist(), lengths[k].tolist(),
+                                                       *targets[k].tolist(), int(iterations[k]),
+                                                       float(tolerance[k]), lim, float(damp[k]))
+            a[k] = row
+        return a, error, used
+    reach = np.zeros(count)
+    for i in range(n):
+        reach = reach + lengths[:, i]
+    if limits is None:
+        lo = hi = clamped = None
+    else:
+        lo = limits[..., 0]
+        hi = limits[..., 1]
+        clamped = hi - lo < FULL_CIRCLE
+    xs, ys = joint_points(roots[:, 0], roots[:, 1], a, lengths)
+    tx = targets[:, 0]
+    ty = targets[:, 1]
+    err = distance(tx - xs[:, n], ty - ys[:, n])
+    mu = np.ones(count)
+    stall = Stall(lengths)
+    stall.gain = STALL_GAIN * reach  # the single call's sum, joint by joint
+    # The working set: row numbers and compact copies of what each chain needs.
+    rows = np.arange(count)
+    sa, rx, ry, ln, its, tol, dp, rc = a, roots[:, 0], roots[:, 1], lengths, iterations, tolerance, damp, reach
+    sub_lo, sub_hi, sub_cl = lo, hi, clamped
+    step = 0
+    while True:
+        active = err > tol
+        if step % STALL_SWEEPS == 0:
+            stall.check(step, rows, err, active)
+        active &= step < its
+        if not active.all():
+            done = ~active
+            a[rows[done]] = sa[done]
+            error[rows[done]] = err[done]
+            used[rows[done]] = step
+            if not active.any():
+                break
+            rows = rows[active]
+            sa, xs, ys, err, mu = sa[active], xs[active], ys[active], err[active], mu[active]
+            rx, ry, ln, its, tol, dp, rc = rx[active], ry[active], ln[active], its[active], tol[active], dp[active], \
+                rc[active]
+            tx, ty = tx[active], ty[active]
+            if limits is not None:
+                sub_lo, sub_hi, sub_cl = sub_lo[active], sub_hi[active], sub_cl[active]
+        step += 1
+        sa, xs, ys, err, mu = _one_step(sa, xs, ys, err, mu, rx, ry, ln, tx, ty, rc, dp, sub_lo, sub_hi, sub_cl)
+    return a, error, used
+
+
+def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, clamped):
+    """One damped least squares step on every chain of the working set (see :func:`~.dls.dls_iterations`)."""
+    n = a.shape[1]
+    ex = xs[:, n]
+    ey = ys[:, n]
+    scale = np.maximum(err, reach)
+    ux = (tx - ex) / scale
+    uy = (ty - ey) / scale
+    with np.errstate(over="ignore"):  # an enormous damping: no step, as in the single call
+        lam = damping * mu * err / scale
+        lam2 = lam * lam
+    jx = [-(ey - ys[:, i]) / scale for i in range(n)]
+    jy = [(ex - xs[:, i]) / scale for i in range(n)]
+    d = dls_step(jx, jy, ux, uy, lam2)
+    if clamped is not None:
+        pushed = np.zeros(len(a), dtype=bool)
+        for i in range(n):
+            out = clamped[:, i] & (((a[:, i] >= hi[:, i]) & (d[i] > 0.0)) | ((a[:, i] <= lo[:, i]) & (d[i] < 0.0)))
+            if out.any():
+                jx[i] = np.where(out, 0.0, jx[i])
+                jy[i] = np.where(out, 0.0, jy[i])
+                pushed |= out
+        if pushed.any():  # solved again for every row: the rows with nothing pushed get the same step
+            d = dls_step(jx, jy, ux, uy, lam2)
+    b = np.empty_like(a)
+    for i in range(n):
+        v = a[:, i] + d[i]
+        wrapped = np.where(v > PI, v - TAU, np.where(v <= -PI, v + TAU, v))
+        if clamped is None:
+            b[:, i] = wrapped
+        else:
+            b[:, i] = np.minimum(np.maximum(np.where(clamped[:, i], v, wrapped), lo[:, i]), hi[:, i])
+    bx, by = joint_points(rx, ry, b, ln)
+    trial = distance(tx - bx[:, n], ty - by[:, n])
+    better = trial < err
+    keep = better[:, None]
+    a = np.where(keep, b, a)
+    xs = np.where(keep, bx, xs)
+    ys = np.where(keep, by, ys)
+    err = np.where(better, trial, err)
+    mu = np.where(better, np.maximum(mu * MU_SHRINK, 1.0), np.minimum(mu * MU_GROW, MU_MAX))
+    return a, xs, ys, err, mu
+
+
+def dls_step(jx: list, jy: list, ux: np.ndarray, uy: np.ndarray, lam2: np.ndarray) -> list:
+    """:func:`.dls.dls_step` over a batch: the ``n`` joint turns, each an array of shape (N,)."""
+    n = len(jx)
+    sxx = syy = sxy = np.zeros(len(ux))
+    for i in range(n):
+        p = jx[i]
+        q = jy[i]
+        sxx = sxx + p * p
+        syy = syy + q * q
+        sxy = sxy + p * q
+    with np.errstate(over="ignore", invalid="ignore"):
+        a11 = sxx + lam2
+        a22 = syy + lam2
+        det = a11 * a22 - sxy * sxy
+        ok = (det > 0.0) & (det < np.inf)
+    safe = np.where(ok, det, 1.0)
+    a11 = np.where(ok, a11, 0.0)
+    a22 = np.where(ok, a22, 0.0)
+    wx = np.where(ok, (a22 * ux - sxy * uy) / safe, 0.0)
+    wy = np.where(ok, (a11 * uy - sxy * ux) / safe, 0.0)
+    d = [jx[i] * wx + jy[i] * wy for i in range(n)]
+    largest = np.zeros(len(ux))
+    for v in d:
+        largest = np.maximum(largest, np.abs(v))
+    big = largest > MAX_STEP
+    if big.any():
+        over = np.where(big, largest, 1.0)
+        d = [np.where(big, v * MAX_STEP / over, v) for v in d]
+    return d
+
+
+def distance(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
+    """:func:`.dls.distance` over arrays: ``hypot`` written out, rounding as the single call's."""
+    m = np.maximum(np.abs(dx), np.abs(dy))
+    safe = np.where(m > 0.0, m, 1.0)
+    qx = dx / safe
+    qy = dy / safe
+    return m * np.sqrt(qx * qx + qy * qy)
+
+
+def joint_points(rx: np.ndarray, ry: np.ndarray, a: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`.dls.joint_points` over a batch: x and y of the ``n + 1`` joints, each shape (N, n + 1)."""
+    count, n = a.shape
+    xs = np.empty((count, n + 1))
+    ys = np.empty((count, n + 1))
+    x = xs[:, 0] = rx
+    y = ys[:, 0] = ry
+    absolute = np.zeros(count)
+    for i in range(n):
+        absolute = absolute + a[:, i]
+        x = x + lengths[:, i] * np.cos(absolute)
+        y = y + lengths[:, i] * np.sin(absolute)
+        xs[:, i + 1] = x
+        ys[:, i + 1] = y
+    return xs, ys
