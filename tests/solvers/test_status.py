@@ -5,7 +5,8 @@ tolerance), "out of reach" (target past the chain's reach plus the tolerance),
 "stalled" (the error stopped improving before the budget ran out) and
 "iterations" (the budget ran out while it still improved). The stall rule:
 every 8 sweeps the error must have dropped by more than 1e-9 times the chain's
-total length, else the solver stops (docstring of IKSolution).
+total length, else the solver stops (docstring of IKSolution); FABRIK on a chain
+its limits hold first mirrors its bend up to 3 times (test_fabrik.py).
 """
 
 from __future__ import annotations
@@ -44,7 +45,8 @@ def test_the_original_three_fields_keep_their_places():
     [
         pytest.param((150.0, 230.0), 50, None, "reached", id="reached"),
         pytest.param((400.0, 320.0), 50, None, "out of reach", id="out-of-reach"),
-        pytest.param((130.0, 200.0), 50, STIFF, "stalled", id="pinned-by-limits"),
+        # (FABRIK mirrors a held chain's bend up to 3 times before a stall ends it: a budget to spare)
+        pytest.param((130.0, 200.0), 1000, STIFF, "stalled", id="pinned-by-limits"),
         pytest.param((70.0, 160.0), 1, None, "iterations", id="budget-of-one"),
     ],
 )
@@ -64,20 +66,26 @@ def test_a_pinned_chain_stalls_at_the_first_check():
         assert (sol.status, sol.iterations, sol.error) == ("stalled", STALL_SWEEPS, 70.0)
 
 
+# A chain held by its limits: CCD stops within two checks of settling. FABRIK first mirrors its bend up to
+# STALL_ESCAPES (3) times, and each mirrored bend settles at FABRIK's own slow rate before the rule can
+# stop it (measured: 400 passes here), so it gets a looser bound, still far from the budget.
+PINNED_MOST = {solve_ccd: 2 * STALL_SWEEPS, solve_fabrik: 1000}
+
+
 @pytest.mark.parametrize("solver", IK_SOLVERS)
 @pytest.mark.parametrize(
     "target, limits, tolerance, statuses, most",
     [
         pytest.param((400.0, 320.0), None, 0.5, {"out of reach"}, 100, id="unreachable"),
         pytest.param((400.0, 320.0), STIFF, 0.5, {"out of reach"}, 100, id="unreachable-limited"),
-        pytest.param((130.0, 200.0), STIFF, 0.5, {"stalled"}, 2 * STALL_SWEEPS, id="pinned-by-limits"),
+        pytest.param((130.0, 200.0), STIFF, 0.5, {"stalled"}, PINNED_MOST, id="pinned-by-limits"),
         pytest.param((150.0, 230.0), None, 0.0, {"reached", "stalled"}, 100, id="exact-tolerance"),
     ],
 )
 def test_a_huge_budget_returns_once_the_error_stops_improving(solver, target, limits, tolerance, statuses, most):
     sol = solver(**CHAIN, target=target, iterations=10**9, tolerance=tolerance, limits=limits)
     assert sol.status in statuses
-    assert sol.iterations <= most
+    assert sol.iterations <= (most[solver] if isinstance(most, dict) else most)
 
 
 @settings(deadline=None, max_examples=150)
