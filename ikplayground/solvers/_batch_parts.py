@@ -71,10 +71,19 @@ class Stall:
         self.gain = None  # per chain, worked out at the first comparison
         self.last = np.empty(len(lengths))
 
-    def check(self, sweep: int, rows: np.ndarray, err: np.ndarray, active: np.ndarray) -> None:
-        """At a checkpoint ``sweep``: clear ``active`` (in place) where the chains in ``rows`` stalled."""
-        if sweep:
-            if self.gain is None:
-                self.gain = STALL_GAIN * self.lengths.sum(axis=1)
-            active &= err < self.last[rows] - self.gain[rows]
+    def check(self, sweep: int, rows: np.ndarray, err: np.ndarray, active: np.ndarray) -> np.ndarray | None:
+        """At a checkpoint ``sweep``: clear ``active`` (in place) where the chains in ``rows`` stalled.
+
+        Returns the mask (over ``rows``) of the chains this check stopped, or
+        None at the first checkpoint (nothing to compare with yet).
+        """
+        if not sweep:
+            self.last[rows] = err
+            return None
+        if self.gain is None:
+            self.gain = STALL_GAIN * self.lengths.sum(axis=1)
+        improved = err < self.last[rows] - self.gain[rows]
+        stalled = active & ~improved
+        active &= improved
         self.last[rows] = err
+        return stalled

@@ -2,10 +2,11 @@
 
 Each kernel loops over chains (in parallel: chains are independent) and runs the single-chain algorithm on floats,
 step for step as :func:`.ccd.ccd_sweeps` and :func:`.fabrik.fabrik_passes`
-(limited form) and :func:`._batch_parts.limit_angles` do. Shapes and units as in
+(limited form, with its stall escape) and :func:`._batch_parts.limit_angles` do. Shapes and units as in
 :func:`.batched.ccd_batch`; ``angles`` is limited and solved in place, and
-``error`` / ``used`` are filled. ``stall_sweeps`` and ``stall_gain`` are
-:data:`.results.STALL_SWEEPS` and :data:`.results.STALL_GAIN` (the stall rule
+``error`` / ``used`` are filled. ``stall_sweeps``, ``stall_gain`` and
+(FABRIK) ``stall_escapes`` are :data:`.results.STALL_SWEEPS`,
+:data:`.results.STALL_GAIN` and :data:`.results.STALL_ESCAPES` (the stall rule
 of :class:`.results.IKSolution`), passed in so the compiled code never keeps
 a stale copy.
 """
@@ -48,6 +49,34 @@ def _limit(v, lo, hi):
     if c <= -PI and hi >= PI:
         return PI
     return c
+
+
+@numba.njit(cache=True, inline="always")
+def _points(rx, ry, a, lengths, xs, ys):
+    """Forward kinematics of one chain into ``xs``, ``ys`` (n + 1 each), as :func:`.kinematics.chain_points`."""
+    x = rx
+    y = ry
+    absolute = 0.0
+    xs[0] = x
+    ys[0] = y
+    for i in range(len(a)):
+        absolute += a[i]
+        x += lengths[i] * math.cos(absolute)
+        y += lengths[i] * math.sin(absolute)
+        xs[i + 1] = x
+        ys[i + 1] = y
+
+
+@numba.njit(cache=True, inline="always")
+def _mirror_bend(a, limits):
+    """:func:`.fabrik.mirror_bend` on one chain's angles and ``(n, 2)`` limits."""
+    changed = False
+    for i in range(1, len(a)):
+        v = _limit(-a[i], limits[i, 0], limits[i, 1])
+        if v != a[i]:
+            a[i] = v
+            changed = True
+    return changed
 
 
 @numba.njit(cache=True, parallel=True)
@@ -110,29 +139,25 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
 
 @numba.njit(cache=True, parallel=True)
 def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps,
-                stall_gain):
+                stall_gain, stall_escapes):
     count, n = angles.shape
     for k in numba.prange(count):
         xs = np.empty(n + 1)
         ys = np.empty(n + 1)
+        left = np.empty(n)
+        best = np.empty(n)
         rx = roots[k, 0]
         ry = roots[k, 1]
         tx = targets[k, 0]
         ty = targets[k, 1]
-        x = rx
-        y = ry
-        absolute = 0.0
         reach = 0.0
-        xs[0] = x
-        ys[0] = y
+        limited = False
         for i in range(n):
             angles[k, i] = _limit(angles[k, i], limits[k, i, 0], limits[k, i, 1])
-            absolute += angles[k, i]
-            x += lengths[k, i] * math.cos(absolute)
-            y += lengths[k, i] * math.sin(absolute)
-            xs[i + 1] = x
-            ys[i + 1] = y
             reach += lengths[k, i]
+            if limits[k, i, 1] - limits[k, i, 0] < FULL_CIRCLE:
+                limited = True
+        _points(rx, ry, angles[k], lengths[k], xs, ys)
         dist = math.hypot(tx - rx, ty - ry)
         unreachable = dist >= reach
         if dist > 0.0:
@@ -141,17 +166,33 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         else:
             ux = 1.0
             uy = 0.0
+        escapes = stall_escapes if limited and not unreachable else 0
+        best_error = math.inf  # the best pose an escape left (in best), and its error
         passes = 0
         gain = stall_gain * reach
         last = math.inf
-        for sweep in range(iterations[k]):
+        while True:
             err = math.hypot(tx - xs[n], ty - ys[n])
             if err <= tolerance[k]:
                 break
-            stalled, last = _stall_check(sweep, err, last, gain, stall_sweeps)
+            stalled, last = _stall_check(passes, err, last, gain, stall_sweeps)
             if stalled:
+                if escapes == 0 or passes == iterations[k]:
+                    break
+                for i in range(n):
+                    left[i] = angles[k, i]
+                if not _mirror_bend(angles[k], limits[k]):
+                    break
+                if err < best_error:
+                    best_error = err
+                    for i in range(n):
+                        best[i] = left[i]
+                escapes -= 1  # mirrored: start again from there, the stall watch too
+                last = math.inf
+                _points(rx, ry, angles[k], lengths[k], xs, ys)
+            if passes > 0 and unreachable:
                 break
-            if sweep > 0 and unreachable:
+            if passes == iterations[k]:
                 break
             passes += 1
             if unreachable:
@@ -168,18 +209,29 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                 for i in range(n - 1, -1, -1):
                     dx = xs[i] - x
                     dy = ys[i] - y
-                    d = math.hypot(dx, dy)
-                    if d > 0.0:
-                        f = lengths[k, i] / d
-                        if f == math.inf:  # d tiny against the bone: scale the other way round
-                            f = lengths[k, i]
-                            dx /= d
-                            dy /= d
-                        x += dx * f
-                        y += dy * f
+                    if i + 1 < n and limits[k, i + 1, 1] - limits[k, i + 1, 0] < FULL_CIRCLE:
+                        # bone i turned into joint i+1's range about bone i+1
+                        child = math.atan2(ys[i + 2] - y, xs[i + 2] - x)
+                        if dx != 0.0 or dy != 0.0:
+                            d = math.atan2(-dy, -dx)
+                        else:
+                            d = math.atan2(uy, ux)
+                        d = child - _limit(_wrap(child - d), limits[k, i + 1, 0], limits[k, i + 1, 1])
+                        x -= lengths[k, i] * math.cos(d)
+                        y -= lengths[k, i] * math.sin(d)
                     else:
-                        x -= ux * lengths[k, i]
-                        y -= uy * lengths[k, i]
+                        d = math.hypot(dx, dy)
+                        if d > 0.0:
+                            f = lengths[k, i] / d
+                            if f == math.inf:  # d tiny against the bone: scale the other way round
+                                f = lengths[k, i]
+                                dx /= d
+                                dy /= d
+                            x += dx * f
+                            y += dy * f
+                        else:
+                            x -= ux * lengths[k, i]
+                            y -= uy * lengths[k, i]
                     xs[i] = x
                     ys[i] = y
             x = rx
@@ -201,6 +253,10 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                 y += lengths[k, i] * math.sin(parent)
                 xs[i + 1] = x
                 ys[i + 1] = y
+        if best_error < math.hypot(tx - xs[n], ty - ys[n]):  # the escapes found nothing better
+            for i in range(n):
+                angles[k, i] = best[i]
+            _points(rx, ry, angles[k], lengths[k], xs, ys)
         error[k] = math.hypot(tx - xs[n], ty - ys[n])
         used[k] = passes
 

@@ -22,11 +22,12 @@ import numpy as np
 
 from . import jit
 from ._batch_parts import Stall, joint_modes, limit_angles, limit_joint
+from ._fabrik_arrays import fabrik_arrays
 from ._validate import TAU, wrap_array
 from .ccd import ccd_sweeps
 from .fabrik import fabrik_passes
 from .kinematics import chain_points_batch
-from .results import STALL_GAIN, STALL_SWEEPS
+from .results import STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
 
 PI = np.pi
 JIT_MIN_BATCH = 8  # smaller groups are cheap either way
@@ -71,9 +72,10 @@ def _run_compiled(solver, roots, angles, lengths, targets, iterations, tolerance
     error = np.empty(len(a))
     used = np.zeros(len(a), dtype=np.int64)
     kernel = k.ccd if solver == "ccd" else k.fabrik
+    stall = (STALL_SWEEPS, STALL_GAIN) if solver == "ccd" else (STALL_SWEEPS, STALL_GAIN, STALL_ESCAPES)
     kernel(c(roots, dtype=np.float64), a, c(lengths, dtype=np.float64), c(targets, dtype=np.float64),
            c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used,
-           STALL_SWEEPS, STALL_GAIN)
+           *stall)
     return a, error, used
 
 
@@ -164,128 +166,15 @@ def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=
 
     Same parameters and returns as :func:`ccd_batch`. Unreachable targets get
     the chain laid straight toward them in one pass; joint limits are applied
-    in the backward walk, so the returned angles always satisfy them. Chains
-    that are done (or stalled) drop out of the working arrays, as in
-    :func:`ccd_batch`.
+    in both walks (and a stall may be escaped by mirroring the bend, as in
+    :mod:`.fabrik`), so the returned angles always satisfy them. Chains that
+    are done (or stalled) drop out of the working arrays, as in
+    :func:`ccd_batch`. The numpy passes are in :mod:`._fabrik_arrays`.
     """
     compiled = _run_compiled("fabrik", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
         return compiled
-    a = limit_angles(angles, limits)
-    count, n = a.shape
-    pts = chain_points_batch(roots, a, lengths)
-    xs = np.ascontiguousarray(pts[:, :, 0])
-    ys = np.ascontiguousarray(pts[:, :, 1])
-    dist = np.hypot(targets[:, 0] - roots[:, 0], targets[:, 1] - roots[:, 1])
-    unreachable = dist >= lengths.sum(axis=1)
-    safe = np.where(dist > 0, dist, 1.0)
-    ux = np.where(dist > 0, (targets[:, 0] - roots[:, 0]) / safe, 1.0)
-    uy = np.where(dist > 0, (targets[:, 1] - roots[:, 1]) / safe, 0.0)
-    used = np.zeros(count, dtype=np.int64)
-    sweeps = int(iterations.max()) if count else 0
-    modes = joint_modes(limits, n)
-    # The working set: views of the full arrays until some chains are done,
-    # then compact copies (written back into xs, ys, a at the end).
-    rows = np.arange(count)
-    sx, sy, sa = xs, ys, a
-    ln, rx, ry, tx, ty = lengths, roots[:, 0], roots[:, 1], targets[:, 0], targets[:, 1]
-    tol, its, far, lim, sux, suy = tolerance, iterations, unreachable, limits, ux, uy
-    compact = False
-    stall = Stall(lengths)
-    for sweep in range(sweeps):
-        err = np.hypot(tx - sx[:, n], ty - sy[:, n])
-        active = (err > tol) & (sweep < its)
-        if sweep:
-            active &= ~far  # one pass lays an unreachable chain straight
-        if sweep % STALL_SWEEPS == 0:
-            stall.check(sweep, rows, err, active)
-        if not active.any():
-            break
-        if not active.all():
-            if compact:
-                xs[rows], ys[rows], a[rows] = sx, sy, sa
-            rows = rows[active]
-            sx, sy, sa = xs[rows], ys[rows], a[rows]
-            ln, rx, ry, tx, ty = lengths[rows], roots[rows, 0], roots[rows, 1], targets[rows, 0], targets[rows, 1]
-            tol, its, far, sux, suy = tolerance[rows], iterations[rows], unreachable[rows], ux[rows], uy[rows]
-            lim = None if limits is None else limits[rows]
-            compact = True
-        used[rows] += 1
-        # Forward reaching (reachable chains) or a straight line (unreachable).
-        x = tx.copy()
-        y = ty.copy()
-        sx[:, n] = x
-        sy[:, n] = y
-        for i in range(n - 1, -1, -1):
-            dx = sx[:, i] - x
-            dy = sy[:, i] - y
-            d = np.hypot(dx, dy)
-            if d.min() > 0:
-                k = ln[:, i] / d
-                x = x + dx * k
-                y = y + dy * k
-            else:  # a joint on its child: step back toward the root's side
-                moved = d > 0
-                k = ln[:, i] / np.where(moved, d, 1.0)
-                x = np.where(moved, x + dx * k, x - sux * ln[:, i])
-                y = np.where(moved, y + dy * k, y - suy * ln[:, i])
-            sx[:, i] = x
-            sy[:, i] = y
-        if far.any():
-            along = np.cumsum(ln, axis=1)
-            sx[:, 1:] = np.where(far[:, None], rx[:, None] + sux[:, None] * along, sx[:, 1:])
-            sy[:, 1:] = np.where(far[:, None], ry[:, None] + suy[:, None] * along, sy[:, 1:])
-        # Backward reaching from the root.
-        x = rx.copy()
-        y = ry.copy()
-        sx[:, 0] = x
-        sy[:, 0] = y
-        if limits is None:
-            for i in range(n):
-                dx = sx[:, i + 1] - x
-                dy = sy[:, i + 1] - y
-                d = np.hypot(dx, dy)
-                if d.min() > 0:
-                    k = ln[:, i] / d
-                    x = x + dx * k
-                    y = y + dy * k
-                else:
-                    moved = d > 0
-                    k = ln[:, i] / np.where(moved, d, 1.0)
-                    x = np.where(moved, x + dx * k, x + sux * ln[:, i])
-                    y = np.where(moved, y + dy * k, y + suy * ln[:, i])
-                sx[:, i + 1] = x
-                sy[:, i + 1] = y
-        else:
-            parent = np.zeros(len(rows))
-            for i in range(n):
-                dx = sx[:, i + 1] - x
-                dy = sy[:, i + 1] - y
-                want = np.arctan2(dy, dx)
-                still = dx == 0
-                still &= dy == 0
-                if still.any():  # the joint on its parent: keep the bone's angle
-                    want = np.where(still, parent + sa[:, i], want)
-                rel = want - parent
-                if modes[i] == "clamp":  # a plain wrap is enough before a clamp off the +-pi edge
-                    rel = np.minimum(np.maximum(np.mod(rel + PI, TAU) - PI, lim[:, i, 0]), lim[:, i, 1])
-                else:
-                    rel = limit_joint(wrap_array(rel), modes[i], lim, i)
-                sa[:, i] = rel
-                parent = parent + rel
-                x = x + ln[:, i] * np.cos(parent)
-                y = y + ln[:, i] * np.sin(parent)
-                sx[:, i + 1] = x
-                sy[:, i + 1] = y
-    if compact:
-        xs[rows], ys[rows], a[rows] = sx, sy, sa
-    if limits is None:
-        absolute = np.arctan2(np.diff(ys, axis=1), np.diff(xs, axis=1))
-        parent = np.concatenate([np.zeros((count, 1)), absolute[:, :-1]], axis=1)
-        read_back = wrap_array(absolute - parent)
-        a = np.where((used > 0)[:, None], read_back, a)
-    error = np.hypot(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n])
-    return a, error, used
+    return fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits)
 
 
 def snake_batch(points, heads, lengths, lo, hi):

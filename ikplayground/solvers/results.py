@@ -41,6 +41,9 @@ class TwoBoneSolution(NamedTuple):
 # batched numpy, compiled): see IKSolution.
 STALL_SWEEPS = 8
 STALL_GAIN = 1e-9
+# FABRIK with joint limits: how many times one solve may mirror its bend out of
+# a stall before the stall ends it (see fabrik.py).
+STALL_ESCAPES = 3
 
 STATUSES = ("reached", "out of reach", "stalled", "iterations")
 
@@ -106,9 +109,13 @@ class IKSolution(NamedTuple):
             chain's total length (px). A chain pinned by its limits, or
             converged as far as rounding allows, stops within 16 sweeps of
             getting there, whatever ``iterations`` allows. (FABRIK also stops
-            after its one straight pass toward a target at or past full reach.)
+            after its one straight pass toward a target at or past full reach.
+            FABRIK on a chain with limits first tries up to ``STALL_ESCAPES``
+            (3) mirrored bends, each followed by passes until the rule fires
+            again, so its stall comes later; see :mod:`.fabrik`.)
         ``"iterations"``
-            ``iterations`` ran out while the error was still improving.
+            ``iterations`` ran out while the error was still improving (or
+            while FABRIK was still trying a mirrored bend).
 
         Built by hand with only the first three fields, ``reached`` is False
         and ``status`` is ``""`` (unknown).

@@ -199,18 +199,20 @@ def test_iterations_are_used_when_the_start_is_not_within_tolerance(solve):
 #   CCD     no limits,  10 sweeps: 0.714     no limits,  100 sweeps: 0.970
 #           limits,     10 sweeps: 0.324     limits,     100 sweeps: 0.812
 #   FABRIK  no limits,  10 passes: 0.940     no limits,  100 passes: 0.992
-#           limits,     10 passes: 0.786     limits,     100 passes: 0.876
+#           limits,     10 passes: 0.866     limits,     100 passes: 0.976
 #   DLS     no limits,  10 steps:  0.964     no limits,  100 steps:  1.000
 #           limits,     10 steps:  0.900     limits,     100 steps:  0.958
 # Across seeds 0..7 the same figures spread over
 #   CCD     0.68-0.75, 0.97-0.99, 0.28-0.34, 0.78-0.83
-#   FABRIK  0.92-0.95, 0.99-1.00, 0.73-0.81, 0.88-0.91
+#   FABRIK  0.92-0.95, 0.99-1.00, 0.82-0.88, 0.97-0.99
 #   DLS     0.96-0.99, 1.00-1.00, 0.88-0.91, 0.94-0.98
+# (FABRIK with limits was 0.786 and 0.876, spread 0.73-0.81 and 0.88-0.91, before
+# it limited both walks and escaped stalls by mirroring the bend: see fabrik.py.)
 # The test asserts the measured rate minus a margin of 4 points.
 REACH_RATE = {
     # (limited, iterations): measured rate
     solve_ccd: {(False, 10): 0.714, (False, 100): 0.970, (True, 10): 0.324, (True, 100): 0.812},
-    solve_fabrik: {(False, 10): 0.940, (False, 100): 0.992, (True, 10): 0.786, (True, 100): 0.876},
+    solve_fabrik: {(False, 10): 0.940, (False, 100): 0.992, (True, 10): 0.866, (True, 100): 0.976},
     solve_dls: {(False, 10): 0.964, (False, 100): 1.0, (True, 10): 0.9, (True, 100): 0.958},
 }
 

@@ -5,7 +5,8 @@ tolerance), "out of reach" (target past the chain's reach plus the tolerance),
 "stalled" (the error stopped improving before the budget ran out) and
 "iterations" (the budget ran out while it still improved). The stall rule:
 every 8 sweeps the error must have dropped by more than 1e-9 times the chain's
-total length, else the solver stops (docstring of IKSolution).
+total length, else the solver stops (docstring of IKSolution); FABRIK on a chain
+its limits hold first mirrors its bend up to 3 times (test_fabrik.py).
 """
 
 from __future__ import annotations
@@ -45,7 +46,8 @@ def test_the_original_three_fields_keep_their_places():
     [
         pytest.param((150.0, 230.0), 50, None, "reached", id="reached"),
         pytest.param((400.0, 320.0), 50, None, "out of reach", id="out-of-reach"),
-        pytest.param((130.0, 200.0), 50, STIFF, "stalled", id="pinned-by-limits"),
+        # (FABRIK mirrors a held chain's bend up to 3 times before a stall ends it: a budget to spare)
+        pytest.param((130.0, 200.0), 1000, STIFF, "stalled", id="pinned-by-limits"),
         pytest.param((70.0, 160.0), 1, None, "iterations", id="budget-of-one"),
     ],
 )
@@ -65,11 +67,12 @@ def test_a_pinned_chain_stalls_at_the_first_check():
         assert (sol.status, sol.iterations, sol.error) == ("stalled", STALL_SWEEPS, 70.0)
 
 
-# Most sweeps, passes or steps a pinned chain runs. CCD and FABRIK get to the pose
-# the limits allow at once and stall at the next check but one; DLS comes to it
-# step by step (the error's gap shrinks about twofold a step: measured, it stalls
-# after 40 steps).
-PINNED_MOST = {solve_ccd: 2 * STALL_SWEEPS, solve_fabrik: 2 * STALL_SWEEPS, solve_dls: 6 * STALL_SWEEPS}
+# Most sweeps, passes or steps a pinned chain runs. CCD gets to the pose the limits
+# allow at once and stalls at the next check but one. FABRIK first mirrors its bend up
+# to STALL_ESCAPES (3) times, and each mirrored bend settles at FABRIK's own slow rate
+# before the rule can stop it (measured: 400 passes here). DLS comes to it step by step
+# (the error's gap shrinks about twofold a step: measured, it stalls after 40 steps).
+PINNED_MOST = {solve_ccd: 2 * STALL_SWEEPS, solve_fabrik: 1000, solve_dls: 6 * STALL_SWEEPS}
 
 
 @pytest.mark.parametrize("solver", IK_SOLVERS)

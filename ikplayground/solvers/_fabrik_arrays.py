@@ -1,0 +1,227 @@
+"""FABRIK passes over many chains at once, on numpy arrays (the numpy path of :func:`.batched.fabrik_batch`).
+
+Aristidou & Lasenby, "FABRIK: A fast, iterative solver for the Inverse
+Kinematics problem", Graphical Models 73 (2011), with this project's two
+changes for joint limits (limits in the forward pass too, and the mirrored-bend
+stall escape): see :mod:`.fabrik`, which this follows step for step, so a row
+of the result equals :func:`.fabrik.fabrik_passes` on that row to rounding.
+
+No validation, as in :mod:`.batched`: float64 arrays of the documented
+shapes, radians, pixels (y down).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._batch_parts import Stall, joint_modes, limit_angles, limit_joint
+from ._validate import FULL_CIRCLE, TAU, wrap_array
+from .kinematics import chain_points_batch
+from .results import STALL_ESCAPES, STALL_SWEEPS
+
+PI = np.pi
+
+
+def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits=None):
+    """FABRIK passes for ``N`` chains of ``n`` bones (see :func:`.batched.fabrik_batch`)."""
+    a = limit_angles(angles, limits)
+    count, n = a.shape
+    pts = chain_points_batch(roots, a, lengths)
+    xs = np.ascontiguousarray(pts[:, :, 0])
+    ys = np.ascontiguousarray(pts[:, :, 1])
+    dist = np.hypot(targets[:, 0] - roots[:, 0], targets[:, 1] - roots[:, 1])
+    unreachable = dist >= lengths.sum(axis=1)
+    safe = np.where(dist > 0, dist, 1.0)
+    ux = np.where(dist > 0, (targets[:, 0] - roots[:, 0]) / safe, 1.0)
+    uy = np.where(dist > 0, (targets[:, 1] - roots[:, 1]) / safe, 0.0)
+    used = np.zeros(count, dtype=np.int64)
+    sweeps = int(iterations.max()) if count else 0
+    modes = joint_modes(limits, n)
+    if limits is None:
+        bent = np.zeros((count, n), dtype=bool)
+    else:
+        bent = (limits[..., 1] - limits[..., 0]) < FULL_CIRCLE  # joints the limits hold
+    turns = ["all" if bent[:, j].all() else "some" if bent[:, j].any() else "none" for j in range(n)]
+    escapes = _Escapes(bent, unreachable)
+    # The working set: views of the full arrays until some chains are done,
+    # then compact copies (written back into xs, ys, a at the end).
+    rows = np.arange(count)
+    sx, sy, sa, sb = xs, ys, a, bent
+    ln, rx, ry, tx, ty = lengths, roots[:, 0], roots[:, 1], targets[:, 0], targets[:, 1]
+    tol, its, far, lim, sux, suy = tolerance, iterations, unreachable, limits, ux, uy
+    compact = False
+    stall = Stall(lengths)
+    for sweep in range(sweeps):
+        err = np.hypot(tx - sx[:, n], ty - sy[:, n])
+        active = (err > tol) & (sweep < its)
+        if sweep:
+            active &= ~far  # one pass lays an unreachable chain straight
+        if sweep % STALL_SWEEPS == 0:
+            stalled = stall.check(sweep, rows, err, active)
+            if stalled is not None and escapes.left[rows[stalled]].any():
+                escapes.take(stalled, rows, err, sa, sx, sy, rx, ry, ln, lim, stall, active)
+        if not active.any():
+            break
+        if not active.all():
+            if compact:
+                xs[rows], ys[rows], a[rows] = sx, sy, sa
+            rows = rows[active]
+            sx, sy, sa, sb = xs[rows], ys[rows], a[rows], bent[rows]
+            ln, rx, ry, tx, ty = lengths[rows], roots[rows, 0], roots[rows, 1], targets[rows, 0], targets[rows, 1]
+            tol, its, far, sux, suy = tolerance[rows], iterations[rows], unreachable[rows], ux[rows], uy[rows]
+            lim = None if limits is None else limits[rows]
+            compact = True
+        used[rows] += 1
+        # Forward reaching (reachable chains) or a straight line (unreachable).
+        x = tx.copy()
+        y = ty.copy()
+        sx[:, n] = x
+        sy[:, n] = y
+        for i in range(n - 1, -1, -1):
+            dx = sx[:, i] - x
+            dy = sy[:, i] - y
+            turn = turns[i + 1] if i + 1 < n else "none"
+            if turn != "all":
+                fx, fy = _pull(x, y, dx, dy, ln[:, i], -sux, -suy)
+            if turn != "none":
+                turned_x, turned_y = _turn(x, y, dx, dy, sx[:, i + 2], sy[:, i + 2], ln[:, i], sux, suy, lim, i + 1,
+                                 modes[i + 1])
+                if turn == "all":
+                    fx, fy = turned_x, turned_y
+                else:
+                    fx = np.where(sb[:, i + 1], turned_x, fx)
+                    fy = np.where(sb[:, i + 1], turned_y, fy)
+            x, y = fx, fy
+            sx[:, i] = x
+            sy[:, i] = y
+        if far.any():
+            along = np.cumsum(ln, axis=1)
+            sx[:, 1:] = np.where(far[:, None], rx[:, None] + sux[:, None] * along, sx[:, 1:])
+            sy[:, 1:] = np.where(far[:, None], ry[:, None] + suy[:, None] * along, sy[:, 1:])
+        # Backward reaching from the root.
+        x = rx.copy()
+        y = ry.copy()
+        sx[:, 0] = x
+        sy[:, 0] = y
+        if limits is None:
+            for i in range(n):
+                x, y = _pull(x, y, sx[:, i + 1] - x, sy[:, i + 1] - y, ln[:, i], sux, suy)
+                sx[:, i + 1] = x
+                sy[:, i + 1] = y
+        else:
+            parent = np.zeros(len(rows))
+            for i in range(n):
+                dx = sx[:, i + 1] - x
+                dy = sy[:, i + 1] - y
+                want = np.arctan2(dy, dx)
+                still = dx == 0
+                still &= dy == 0
+                if still.any():  # the joint on its parent: keep the bone's angle
+                    want = np.where(still, parent + sa[:, i], want)
+                rel = _limited(want - parent, modes[i], lim, i)
+                sa[:, i] = rel
+                parent = parent + rel
+                x = x + ln[:, i] * np.cos(parent)
+                y = y + ln[:, i] * np.sin(parent)
+                sx[:, i + 1] = x
+                sy[:, i + 1] = y
+    if compact:
+        xs[rows], ys[rows], a[rows] = sx, sy, sa
+    escapes.restore(a, xs, ys, roots, lengths, targets)
+    if limits is None:
+        absolute = np.arctan2(np.diff(ys, axis=1), np.diff(xs, axis=1))
+        parent = np.concatenate([np.zeros((count, 1)), absolute[:, :-1]], axis=1)
+        read_back = wrap_array(absolute - parent)
+        a = np.where((used > 0)[:, None], read_back, a)
+    error = np.hypot(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n])
+    return a, error, used
+
+
+def _limited(rel, mode, lim, i):
+    """Relative angles ``rel`` (any turn) wrapped and limited by joint ``i``'s ``lim`` in ``mode``."""
+    if mode == "clamp":  # a plain wrap is enough before a clamp off the +-pi edge
+        return np.minimum(np.maximum(np.mod(rel + PI, TAU) - PI, lim[:, i, 0]), lim[:, i, 1])
+    return limit_joint(wrap_array(rel), mode, lim, i)
+
+
+def _pull(x, y, dx, dy, length, sx, sy):
+    """The point ``length`` px from ``(x, y)`` toward ``(x + dx, y + dy)``; along ``(sx, sy)`` where that is ``(x, y)``."""
+    d = np.hypot(dx, dy)
+    if d.min() > 0:
+        k = length / d
+        return x + dx * k, y + dy * k
+    moved = d > 0
+    k = length / np.where(moved, d, 1.0)
+    return np.where(moved, x + dx * k, x + sx * length), np.where(moved, y + dy * k, y + sy * length)
+
+
+def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lim, j, mode):
+    """Joint ``j - 1`` placed from joint ``j`` at ``(x, y)``, its bone turned into joint ``j``'s range.
+
+    ``(dx, dy)`` points from joint ``j`` to joint ``j - 1``'s old place, ``(cx, cy)``
+    is joint ``j + 1``; a joint on joint ``j`` takes the root-to-target direction ``(ux, uy)``.
+    """
+    child = np.arctan2(cy - y, cx - x)
+    d = np.arctan2(-dy, -dx)
+    still = dx == 0
+    still &= dy == 0
+    if still.any():
+        d = np.where(still, np.arctan2(uy, ux), d)
+    d = child - _limited(child - d, mode, lim, j)
+    return x - length * np.cos(d), y - length * np.sin(d)
+
+
+class _Escapes:
+    """The stall escape over a batch (:func:`.fabrik.mirror_bend`, module docstring of :mod:`.fabrik`).
+
+    Per chain: the escapes left (``STALL_ESCAPES`` for a reachable target and
+    a joint the limits hold, else none), and the best pose an escape left
+    (``best``, radians) with its error (``best_error``, px; inf while none).
+    """
+
+    def __init__(self, bent: np.ndarray, unreachable: np.ndarray):
+        self.left = np.where(bent.any(axis=1) & ~unreachable, STALL_ESCAPES, 0)
+        self.best = None
+        self.best_error = np.full(len(bent), np.inf)
+
+    def take(self, stalled, rows, err, sa, sx, sy, rx, ry, ln, lim, stall, active) -> None:
+        """Mirror the bend of the ``stalled`` working rows that have escapes left.
+
+        Rows whose mirror changes the pose get it, their points recomputed, an
+        escape spent, the stall watch restarted and ``active`` set again; the
+        others stay stalled. The arrays are the working set's (rows ``rows``).
+        """
+        idx = np.flatnonzero(stalled & (self.left[rows] > 0))
+        old = sa[idx, 1:]
+        new = limit_angles(-old, lim[idx, 1:])
+        moved = new != old
+        changed = moved.any(axis=1)
+        if not changed.any():
+            return
+        idx = idx[changed]
+        r = rows[idx]
+        better = err[idx] < self.best_error[r]
+        if better.any():
+            if self.best is None:
+                self.best = np.empty((len(self.left), sa.shape[1]))
+            self.best[r[better]] = sa[idx[better]]
+            self.best_error[r[better]] = err[idx[better]]
+        sa[idx, 1:] = np.where(moved[changed], new[changed], old[changed])
+        pts = chain_points_batch(np.stack([rx[idx], ry[idx]], axis=1), sa[idx], ln[idx])
+        sx[idx] = pts[:, :, 0]
+        sy[idx] = pts[:, :, 1]
+        self.left[r] -= 1
+        stall.last[r] = np.inf
+        active[idx] = True
+
+    def restore(self, a, xs, ys, roots, lengths, targets) -> None:
+        """Put back (in place) the best pose an escape left where the chain ended worse off."""
+        if self.best is None:
+            return
+        n = a.shape[1]
+        worse = np.flatnonzero(self.best_error < np.hypot(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n]))
+        if len(worse):
+            a[worse] = self.best[worse]
+            pts = chain_points_batch(roots[worse], a[worse], lengths[worse])
+            xs[worse] = pts[:, :, 0]
+            ys[worse] = pts[:, :, 1]
