@@ -27,7 +27,17 @@ class TwoBoneSolution(NamedTuple):
     theta2 : float or ndarray (N,)
         Angle of bone 2 relative to bone 1 in radians, wrapped to (-pi, pi].
     reached : bool or ndarray (N,) of bool
-        False where the target lay outside the annulus ``[|l1 - l2|, l1 + l2]``.
+        True exactly where the end is placed on the target: the target's
+        distance ``d`` from the root lies in ``[|l1 - l2|, R]``, where ``R`` is
+        ``l1 + l2`` by default, ``stretch * (l1 + l2)`` with stretch, and that
+        less ``softness`` with soft reach (the soft ease holds the end short of
+        every farther target). Without softness or stretch: False where the
+        target lay outside the annulus ``[|l1 - l2|, l1 + l2]``.
+    scale : float or ndarray (N,)
+        The factor both bones were scaled by (stretch), in ``[1, stretch]``:
+        the bones drawn from ``knee`` and ``end`` are ``scale * l1`` and
+        ``scale * l2`` long. 1.0 without stretch, and the default, so a
+        solution built by hand from the first five fields reads 1.0.
     """
 
     knee: np.ndarray
@@ -35,6 +45,7 @@ class TwoBoneSolution(NamedTuple):
     theta1: float | np.ndarray
     theta2: float | np.ndarray
     reached: bool | np.ndarray
+    scale: float | np.ndarray = 1.0
 
 
 # The stall rule shared by every CCD, FABRIK and DLS implementation (single-chain,

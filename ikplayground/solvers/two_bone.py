@@ -11,7 +11,10 @@ itself the triangle of "Inverse Kinematics In Game Maker": with ``t = target - r
 * ``theta2 = bend * (pi - gamma)`` (bone 2 relative to bone 1).
 
 ``bend`` is +1 or -1 and picks the mirrored knee (the Game Maker tutorial's ``flip``).
-Screen coordinates, y down; radians.
+A pole (Godot's magnet, Spine's bendDirection, given as a point) picks it instead:
+the knee goes to the pole's side of the root-target line. Soft reach and stretch
+change ``r`` and the bone lengths first (:mod:`.two_bone_reach`, after Spine's
+IkConstraint). Screen coordinates, y down; radians.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ import numpy as np
 
 from ._validate import BOUND, float_array, wrap, wrap_array
 from .results import TwoBoneSolution
+from .two_bone_pole import pole_array, pole_bend, pole_bend_arrays
+from .two_bone_reach import reach_option, soft_reach, soft_reach_arrays
 
 _NUMBER = (int, float, np.float64)  # plain numbers for the fast path (bool is none of them)
 _BOUND = BOUND
@@ -31,6 +36,10 @@ _atan2, _acos, _cos, _sin, _PI = math.atan2, math.acos, math.cos, math.sin, math
 # Bone lengths inside this range square and multiply without leaving float range.
 _SAFE_LO = 1e-100
 _SAFE_HI = 1e100
+# The defaults of softness and stretch, told apart by identity on the fast path.
+_NO_SOFTNESS = 0.0
+_NO_STRETCH = 1.0
+_INF = math.inf
 
 
 def _plain_point(p) -> tuple:
@@ -43,7 +52,8 @@ def _plain_point(p) -> tuple:
     return None, None
 
 
-def solve_two_bone(root, target, l1, l2, bend=1) -> TwoBoneSolution:
+def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFTNESS,
+                   stretch=_NO_STRETCH) -> TwoBoneSolution:
     """Place a two-bone chain so its end reaches ``target`` (or gets closest).
 
     Parameters
@@ -55,7 +65,30 @@ def solve_two_bone(root, target, l1, l2, bend=1) -> TwoBoneSolution:
     l1, l2 : float or array_like (N,)
         Bone lengths in pixels, each > 0.
     bend : {1, -1} or array_like (N,) of them
-        Which side the knee bends to; -1 mirrors it across the root-target line.
+        Which side the knee bends to: +1 to the left of the root-to-target
+        direction as seen on screen (y down), -1 mirrored across that line.
+    pole : array_like, shape (2,) or (N, 2), optional
+        A point the knee bends toward, in pixels: where it lies off the
+        root-target line the knee goes to its side of that line, whatever
+        ``bend`` says; ``bend`` decides only where the pole is on the line (the
+        cross product of ``target - root`` and ``pole - root`` is exactly 0,
+        a target on the root included). A pole of NaNs, or a row of NaNs in a
+        batch, means no pole for that chain; any other pole must be finite.
+    softness : float or array_like (N,), optional
+        Soft reach in pixels, >= 0 (Spine's softness): the end eases out
+        toward full reach ``L = l1 + l2`` instead of stopping hard: it follows
+        the target to ``L - softness``, then reaches ``L - s p^2`` with
+        ``p = (d - (L - s)) / (2 s) - 1`` for a target ``d`` px away, and ``L``
+        from ``d = L + s`` on (see :mod:`.two_bone_reach`). A softness larger
+        than ``L`` counts as ``L``. 0 (the default) is the hard reach.
+    stretch : float or array_like (N,), optional
+        The largest scale of the bones, >= 1 (1, the default, is none): past
+        full reach both bones scale by ``scale = min(d / L, stretch)`` so the
+        end lands on every target within ``stretch * L``. With softness too,
+        the soft ease runs against the stretched reach ``M = stretch * L`` (``L``
+        replaced by ``M`` above) and ``scale = clamp(d' / L, 1, stretch)`` for
+        the eased distance ``d'``: stretch 1 gives the soft reach, softness 0
+        the plain stretch.
 
     Returns
     -------
@@ -63,34 +96,47 @@ def solve_two_bone(root, target, l1, l2, bend=1) -> TwoBoneSolution:
         Scalars and ``(2,)`` positions for a single chain; ``(N,)`` and
         ``(N, 2)`` when any argument carries a batch axis (broadcast). A batch
         of ``N = 0`` chains gives empty arrays of those shapes (``reached``
-        of dtype bool, the rest float64).
+        of dtype bool, the rest float64). ``reached`` is True exactly where
+        the end is placed on the target: ``|l1 - l2| <= d <= stretch * L - s``
+        (``s`` the softness, counted up to ``L``).
 
     Raises
     ------
     ValueError
         Naming the argument: wrong shape, not real numbers (booleans, complex
         numbers and strings are refused; ``True`` is not a bend), non-finite
-        values, a length <= 0, a bend other than +1/-1, or a point or reach
-        (root plus ``l1 + l2``) past ``+-1e300`` px.
+        values (but for NaN poles), a length <= 0, a bend other than +1/-1, a
+        softness < 0, a stretch < 1, or a point, pole or reach (root plus
+        ``l1 + l2``) past ``+-1e300`` px.
     """
     # Fast path: one chain given as plain numbers (the game-loop call). Anything
     # unusual (arrays of chains, bad values, lengths so small or large that the
     # law of cosines would overflow) falls through to the validated batch path.
     if type(l1) in _NUMBER and type(l2) in _NUMBER and type(bend) in _NUMBER and (bend == 1 or bend == -1):
-        rx, ry = _plain_point(root)
-        tx, ty = _plain_point(target)
+        rx, ry = root if type(root) is tuple and len(root) == 2 else _plain_point(root)
+        tx, ty = target if type(target) is tuple and len(target) == 2 else _plain_point(target)
         b = _BOUND
         if (type(rx) in _NUMBER and type(ry) in _NUMBER and type(tx) in _NUMBER and type(ty) in _NUMBER
                 and -b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b  # (False for nan)
                 and _SAFE_LO < l1 < _SAFE_HI and _SAFE_LO < l2 < _SAFE_HI):
             dx = tx - rx
             dy = ty - ry
-            return _solve_single(rx, ry, dx, dy, math.hypot(dx, dy), float(l1), float(l2), 1.0 if bend == 1 else -1.0)
-    return _solve_batch(root, target, l1, l2, bend)
+            if pole is None and softness is _NO_SOFTNESS and stretch is _NO_STRETCH:
+                return _solve_single(rx, ry, dx, dy, math.hypot(dx, dy), float(l1), float(l2),
+                                     1.0 if bend == 1 else -1.0)
+            sol = _solve_plain_options(rx, ry, dx, dy, float(l1), float(l2), 1.0 if bend == 1 else -1.0,
+                                       pole, softness, stretch)
+            if sol is not None:
+                return sol
+    return _solve_batch(root, target, l1, l2, bend, pole, softness, stretch)
 
 
 def _solve_single(rx, ry, dx, dy, dist, l1, l2, s) -> TwoBoneSolution:
-    """The formula on plain floats for one chain (inputs already checked)."""
+    """The formula on plain floats for one chain (inputs already checked).
+
+    ``dist`` is the distance the end should reach (``|(dx, dy)|`` unless soft
+    reach or stretch changed it); ``(dx, dy)`` only gives the direction.
+    """
     lo = abs(l1 - l2)
     hi = l1 + l2
     reached = lo <= dist <= hi
@@ -116,10 +162,41 @@ def _solve_single(rx, ry, dx, dy, dist, l1, l2, s) -> TwoBoneSolution:
     ky = ry + l1 * sin(theta1)
     a2 = theta1 + theta2
     end = (kx + l2 * cos(a2), ky + l2 * sin(a2))
-    return _new_solution(TwoBoneSolution, (_array((kx, ky)), _array(end), theta1, theta2, reached))
+    return _new_solution(TwoBoneSolution, (_array((kx, ky)), _array(end), theta1, theta2, reached, 1.0))
 
 
-def _solve_batch(root, target, l1, l2, bend) -> TwoBoneSolution:
+def _solve_plain_options(rx, ry, dx, dy, l1, l2, s, pole, softness, stretch) -> TwoBoneSolution | None:
+    """One chain with a pole, soft reach or stretch given as plain numbers; None for
+    anything else (the batch path then checks it and names what is wrong)."""
+    if type(softness) not in _NUMBER or type(stretch) not in _NUMBER:
+        return None
+    try:
+        softness = float(softness)
+        stretch = float(stretch)
+    except OverflowError:  # a huge int
+        return None
+    if not (0.0 <= softness < _INF and 1.0 <= stretch < _INF):
+        return None
+    if pole is not None:
+        px, py = _plain_point(pole)
+        if type(px) not in _NUMBER or type(py) not in _NUMBER:
+            return None
+        if not (px != px and py != py):  # (both NaN: no pole)
+            b = _BOUND
+            if not (-b <= px <= b and -b <= py <= b):
+                return None
+            s = pole_bend(dx, dy, px - rx, py - ry, s)
+    dist = math.hypot(dx, dy)
+    if softness == 0.0 and stretch == 1.0:
+        return _solve_single(rx, ry, dx, dy, dist, l1, l2, s)
+    reach, scale, limit = soft_reach(dist, l1 + l2, softness, stretch)
+    if scale * (l1 + l2) >= _SAFE_HI:  # squares could overflow: the batch path scales them
+        return None
+    knee, end, theta1, theta2, _, _ = _solve_single(rx, ry, dx, dy, reach, scale * l1, scale * l2, s)
+    return _new_solution(TwoBoneSolution, (knee, end, theta1, theta2, abs(l1 - l2) <= dist <= limit, scale))
+
+
+def _solve_batch(root, target, l1, l2, bend, pole=None, softness=0.0, stretch=1.0) -> TwoBoneSolution:
     root = float_array(root, "root")
     target = float_array(target, "target")
     for arr, name in ((root, "root"), (target, "target")):
@@ -137,13 +214,16 @@ def _solve_batch(root, target, l1, l2, bend) -> TwoBoneSolution:
         raise ValueError(f"l2: every length must be > 0, got {l2[l2 <= 0].flat[0]}")
     if np.any(np.abs(bend) != 1):
         raise ValueError(f"bend: must be +1 or -1, got {bend[np.abs(bend) != 1].flat[0]}")
+    pole = None if pole is None else pole_array(pole, _BOUND)
+    softness = reach_option(softness, "softness", 0.0)
+    stretch = reach_option(stretch, "stretch", 1.0)
+    named = {"root": root, "target": target, "l1": l1, "l2": l2, "bend": bend, "pole": pole,
+             "softness": softness, "stretch": stretch}
+    named = {k: a.shape[:-1] if k in ("root", "target", "pole") else a.shape for k, a in named.items() if a is not None}
     try:
-        n = np.broadcast_shapes(root.shape[:-1], target.shape[:-1], l1.shape, l2.shape, bend.shape)
+        n = np.broadcast_shapes(*named.values())
     except ValueError:
-        raise ValueError(
-            f"root, target, l1, l2, bend: batch sizes do not broadcast "
-            f"({root.shape}, {target.shape}, {l1.shape}, {l2.shape}, {bend.shape})"
-        ) from None
+        raise ValueError(f"{', '.join(named)}: batch sizes do not broadcast ({named})") from None
     for arr, name in ((root, "root"), (target, "target")):
         if np.max(np.abs(arr), initial=0.0) > _BOUND:
             raise ValueError(f"{name}: coordinates must lie within +-{_BOUND:g} px, got {np.max(np.abs(arr)):g}")
@@ -153,44 +233,69 @@ def _solve_batch(root, target, l1, l2, bend) -> TwoBoneSolution:
         name = "l1" if np.max(l1) >= np.max(l2) else "l2"
         raise ValueError(f"{name}: the chain could reach past +-{_BOUND:g} px (root plus l1 + l2)")
     batched = len(n) == 1
-    knee, end, theta1, theta2, reached = two_bone_arrays(
-        np.broadcast_to(root, n + (2,)), np.broadcast_to(target, n + (2,)), l1, l2, bend
-    )
+    knee, end, theta1, theta2, reached, scale = two_bone_arrays(
+        np.broadcast_to(root, n + (2,)), np.broadcast_to(target, n + (2,)), l1, l2, bend,
+        pole=pole, softness=softness, stretch=stretch)
     if not batched:
-        return TwoBoneSolution(knee, end, float(theta1), float(theta2), bool(reached))
-    return TwoBoneSolution(knee, end, theta1, theta2, reached)
+        return TwoBoneSolution(knee, end, float(theta1), float(theta2), bool(reached), float(scale))
+    return TwoBoneSolution(knee, end, theta1, theta2, reached, scale)
 
 
-def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend):
+def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=None, softness=None,
+                    stretch=None):
     """The two-bone formula on validated arrays, no checks (the scene's hot path).
 
     Parameters
     ----------
     root, target : ndarray, shape (..., 2)
     l1, l2, bend : ndarray broadcastable to shape (...)
+    pole : ndarray broadcastable to shape (..., 2), optional
+        As :func:`solve_two_bone`'s (NaN rows: no pole).
+    softness, stretch : ndarray broadcastable to shape (...), optional
+        As :func:`solve_two_bone`'s; None (or all 0 softness, all 1 stretch) is none.
 
     Returns
     -------
     knee, end : ndarray, shape (..., 2)
     theta1, theta2 : ndarray, shape (...)
     reached : ndarray of bool, shape (...)
+    scale : ndarray, shape (...)
+        The bones' common scale (1 without stretch), as :class:`TwoBoneSolution`'s.
     """
+    if softness is not None and not np.any(softness):
+        softness = None
+    if stretch is not None and np.all(np.equal(stretch, 1.0)):
+        stretch = None
     d = target - root
     dx = d[..., 0]
     dy = d[..., 1]
     l1 = np.asarray(l1, dtype=float)
     l2 = np.asarray(l2, dtype=float)
-    lo = np.abs(l1 - l2)
-    hi = l1 + l2
+    if pole is not None:
+        q = pole - root
+        bend = pole_bend_arrays(dx, dy, q[..., 0], q[..., 1], bend)
     inf = np.inf
     moderate = (np.max(np.abs(d), initial=0.0) < _SAFE_HI
                 and min(np.min(l1, initial=inf), np.min(l2, initial=inf)) > _SAFE_LO
-                and np.max(hi, initial=0.0) < _SAFE_HI)
+                and np.max(l1 + l2, initial=0.0) < _SAFE_HI)
     dist = np.sqrt(dx * dx + dy * dy) if moderate else None
     if dist is None or np.min(dist, initial=1.0) < _SAFE_LO:  # squares may have under- or overflowed
         dist = np.hypot(dx, dy)
-    reached = (dist >= lo) & (dist <= hi)
-    r = np.minimum(np.maximum(dist, lo), hi)
+    if softness is None and stretch is None:
+        lo = np.abs(l1 - l2)
+        hi = l1 + l2
+        reached = (dist >= lo) & (dist <= hi)
+        reach = dist
+        scale = None
+    else:
+        reach, scale, limit = soft_reach_arrays(dist, l1 + l2, softness, stretch)
+        reached = (dist >= np.abs(l1 - l2)) & (dist <= limit)
+        l1 = scale * l1  # (no larger than the target's distance: cannot overflow)
+        l2 = scale * l2
+        moderate = moderate and np.max(l1 + l2, initial=0.0) < _SAFE_HI
+        lo = np.abs(l1 - l2)
+        hi = l1 + l2
+    r = np.minimum(np.maximum(reach, lo), hi)
     if moderate and np.min(dist, initial=1.0) > 0 and np.min(r, initial=1.0) > 0:
         # The common case: squares cannot overflow or underflow and r > 0, so
         # the law of cosines needs no scaling and no zero-distance masks.
@@ -208,10 +313,10 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend):
         s1 = uy * cos_psi - ux * bs
     else:
         safe = (l1 > _SAFE_LO) & (l1 < _SAFE_HI) & (l2 > _SAFE_LO) & (l2 < _SAFE_HI)
-        scale = 1.0 if np.all(safe) else np.where(safe, 1.0, np.maximum(l1, l2))
-        a = l1 / scale
-        b = l2 / scale
-        q = r / scale
+        unit = 1.0 if np.all(safe) else np.where(safe, 1.0, np.maximum(l1, l2))
+        a = l1 / unit
+        b = l2 / unit
+        q = r / unit
         den = 2.0 * a * q
         ok = den > 0
         cos_psi = np.where(ok, (q * q + a * a - b * b) / np.where(ok, den, 1.0), 1.0)
@@ -236,4 +341,6 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend):
     knee += root
     end = np.stack([l2 * (c1 * c2 - s1 * s2), l2 * (s1 * c2 + c1 * s2)], axis=-1)
     end += knee
-    return knee, end, theta1, theta2, reached
+    if scale is None or scale.shape != theta1.shape:  # (1 without stretch; bend or pole may add the batch axis)
+        scale = np.ones(theta1.shape) if scale is None else np.broadcast_to(scale, theta1.shape).copy()
+    return knee, end, theta1, theta2, reached, scale

@@ -107,13 +107,14 @@ def test_two_bone_arrays_rows_equal_single_calls():
     l1 = rng.uniform(1, 200, 300)
     l2 = rng.uniform(1, 200, 300)
     bend = rng.choice([-1.0, 1.0], 300)
-    knee, end, t1, t2, reached = two_bone_arrays(roots, targets, l1, l2, bend)
+    knee, end, t1, t2, reached, scale = two_bone_arrays(roots, targets, l1, l2, bend)
     for k in range(300):
         one = solve_two_bone(tuple(roots[k]), tuple(targets[k]), float(l1[k]), float(l2[k]), int(bend[k]))
         np.testing.assert_allclose(knee[k], one.knee, atol=1e-9)
         np.testing.assert_allclose(end[k], one.end, atol=1e-9)
         assert gap(t1[k], one.theta1) < 1e-12 and gap(t2[k], one.theta2) < 1e-12
         assert bool(reached[k]) == bool(one.reached)
+        assert scale[k] == one.scale == 1.0
 
 
 def test_snake_batch_rows_equal_single_calls():

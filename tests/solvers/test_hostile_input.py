@@ -177,8 +177,8 @@ def test_an_empty_two_bone_batch_gives_empty_results(root, target, l1):
 
 def test_the_batched_helpers_take_zero_chains():
     z2, zn = np.zeros((0, 2)), np.zeros((0, 3))
-    knee, end, theta1, theta2, reached = two_bone_arrays(z2, z2, np.zeros(0), np.zeros(0), np.zeros(0))
-    assert knee.shape == end.shape == (0, 2) and theta1.shape == theta2.shape == reached.shape == (0,)
+    knee, end, theta1, theta2, reached, scale = two_bone_arrays(z2, z2, np.zeros(0), np.zeros(0), np.zeros(0))
+    assert knee.shape == end.shape == (0, 2) and theta1.shape == theta2.shape == reached.shape == scale.shape == (0,)
     for batch in (ccd_batch, fabrik_batch, dls_batch):
         angles, error, used = batch(z2, zn, zn, z2, np.zeros(0, dtype=np.int64), np.zeros(0))
         assert angles.shape == (0, 3) and error.shape == (0,) and used.shape == (0,)
