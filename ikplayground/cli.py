@@ -64,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--frames", type=positive_int, default=None, metavar="N",
                         help="run N frames, then exit with status 0")
     parser.add_argument("--stress", type=positive_int, default=None, metavar="N",
-                        help="start with a stress test: N chains (a quarter of each solver) on scripted paths")
+                        help="start with a stress test: N chains (an equal share of each solver) on scripted paths")
     parser.add_argument("--screenshot", default=None, metavar="PNG",
                         help="save the last frame (stage and panel) to this PNG file on exit")
     return parser

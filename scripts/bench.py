@@ -44,7 +44,7 @@ import bench_files  # noqa: E402
 import plain_reference as plain  # noqa: E402
 
 BONES = 10
-SOLVERS = ("two-bone", "ccd", "fabrik", "snake")
+SOLVERS = ("two-bone", "ccd", "fabrik", "dls", "snake")
 
 
 # --- helpers -------------------------------------------------------------------
@@ -166,8 +166,9 @@ def time_call(fn, seconds: float, min_runs: int = 5) -> float:
 
 
 def bench_solvers(batches, seconds: float) -> list[dict]:
-    from ikplayground.solvers import follow_snake, solve_ccd, solve_fabrik, solve_two_bone
+    from ikplayground.solvers import follow_snake, solve_ccd, solve_dls, solve_fabrik, solve_two_bone
     from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
+    from ikplayground.solvers.dls_batch import dls_batch
     from ikplayground.solvers.two_bone import two_bone_arrays
 
     from ikplayground.solvers import jit
@@ -192,6 +193,7 @@ def bench_solvers(batches, seconds: float) -> list[dict]:
                 "two-bone": (2, lambda: solve_two_bone(r, t, float(l1[0]), float(l2[0]))),
                 "ccd": (BONES, lambda: solve_ccd(r, a, ln, t, limits=lim)),
                 "fabrik": (BONES, lambda: solve_fabrik(r, a, ln, t, limits=lim)),
+                "dls": (BONES, lambda: solve_dls(r, a, ln, t, limits=lim)),
                 "snake": (BONES, lambda: follow_snake(snake_pts[0], heads[0], seg[0], (-half[0], half[0]))),
             }
         else:
@@ -199,6 +201,7 @@ def bench_solvers(batches, seconds: float) -> list[dict]:
                 "two-bone": (2, lambda: two_bone_arrays(roots, targets, l1, l2, bend)),
                 "ccd": (BONES, lambda: ccd_batch(roots, start, lengths, targets, iters, tol, limits)),
                 "fabrik": (BONES, lambda: fabrik_batch(roots, start, lengths, targets, iters, tol, limits)),
+                "dls": (BONES, lambda: dls_batch(roots, start, lengths, targets, iters, tol, limits)),
                 "snake": (BONES, lambda: snake_batch(snake_pts, heads, seg, -half, half)),
             }
         for name, (bones, fn) in calls.items():
@@ -228,7 +231,7 @@ def plain_state(scene) -> list[dict]:
 def plain_step(chains: list[dict], step: int, stage) -> None:
     """One stress step by a plain loop over the chains: script, solve, rate-limit, FK."""
     t = step / 60.0
-    index = {"two-bone": 0, "ccd": 0, "fabrik": 0, "snake": 0}
+    index = {"two-bone": 0, "ccd": 0, "fabrik": 0, "dls": 0, "snake": 0}
     for c in chains:
         k = index[c["solver"]]
         index[c["solver"]] += 1
@@ -253,6 +256,8 @@ def plain_step(chains: list[dict], step: int, stage) -> None:
             want = [t1, math.atan2(ty - ky, tx - kx) - t1]
         elif c["solver"] == "ccd":
             want = plain.ccd(rx, ry, c["angles"], c["lengths"], tx, ty)
+        elif c["solver"] == "dls":
+            want = plain.dls(rx, ry, c["angles"], c["lengths"], tx, ty)
         else:
             want = plain.fabrik(rx, ry, c["angles"], c["lengths"], tx, ty)
         rate = c["rate"]

@@ -91,6 +91,30 @@ def fabrik(rx, ry, angles, lengths, tx, ty, iterations=10, tolerance=0.5):
     return out
 
 
+def dls(rx, ry, angles, lengths, tx, ty, iterations=10, tolerance=0.5, damping=0.5):
+    """Damped least squares (Wampler 1986; Buss 2004) as a textbook step: J^T (J J^T + lambda^2 I)^-1 e,
+    lambda = damping * |e|, the 2 x 2 inverse written out; no step control."""
+    angles = list(angles)
+    n = len(angles)
+    for _ in range(iterations):
+        pts = fk(rx, ry, angles, lengths)
+        ex, ey = pts[-1]
+        vx, vy = tx - ex, ty - ey
+        err = math.hypot(vx, vy)
+        if err <= tolerance:
+            break
+        jx = [-(ey - pts[i][1]) for i in range(n)]
+        jy = [ex - pts[i][0] for i in range(n)]
+        lam2 = (damping * err) ** 2
+        a11 = sum(p * p for p in jx) + lam2
+        a22 = sum(q * q for q in jy) + lam2
+        a12 = sum(p * q for p, q in zip(jx, jy))
+        det = a11 * a22 - a12 * a12
+        wx, wy = (a22 * vx - a12 * vy) / det, (a11 * vy - a12 * vx) / det
+        angles = [a + jx[i] * wx + jy[i] * wy for i, a in enumerate(angles)]
+    return angles
+
+
 def snake(points, hx, hy, lengths, lo, hi):
     """Seed 004's follow-the-leader with a bend range, on tuples."""
     out = [(hx, hy)]

@@ -1,6 +1,7 @@
 """What the mouse holds: a chain's target or root, grabbed at an offset.
 
-A left press on the stage grabs the topmost target under it, else selects the
+A left press on the stage grabs the topmost target under it, else the topmost
+pole handle, else selects the
 chain under it and grabs its root when the press is on the root (any node of
 a snake); each motion with the button held moves the grabbed part so that it
 keeps its offset from the mouse. Pixels, y down.
@@ -15,6 +16,8 @@ import numpy as np
 from ikplayground.scene.chain import Chain
 from ikplayground.scene.scene import Scene
 
+from .badges import POLE_RADIUS
+
 PICK_RADIUS = 10  # px from a bone or joint that picks its chain
 
 
@@ -22,7 +25,7 @@ class Drag(NamedTuple):
     """A chain's part held by the mouse."""
 
     chain: Chain
-    part: str  # "target" or "root"
+    part: str  # "target", "pole" or "root"
     offset: np.ndarray  # (2,) px from the mouse to the grabbed point
 
     def onto(self, new: Chain) -> Drag | None:
@@ -38,11 +41,20 @@ class Drag(NamedTuple):
         if self.chain not in scene.chains:
             return False
         goal = np.asarray(pos, dtype=float) + self.offset
-        if self.part == "target":
-            scene.move_target(self.chain, goal)
+        if self.part in ("target", "pole"):
+            scene.move_target(self.chain, goal, self.part)
         else:
             scene.move_chain(self.chain, goal)
         return True
+
+
+def pole_at(scene: Scene, pos, radius: float) -> Chain | None:
+    """The topmost chain whose pole lies within ``radius`` px of ``pos``."""
+    for chain in reversed(scene.chains):
+        pole = chain.pole
+        if pole is not None and np.hypot(*(pole - pos)) <= radius:
+            return chain
+    return None
 
 
 def grab(scene: Scene, pos, target_radius: float) -> tuple[Chain | None, Drag | None]:
@@ -50,6 +62,9 @@ def grab(scene: Scene, pos, target_radius: float) -> tuple[Chain | None, Drag | 
     chain = scene.target_at(pos, target_radius)
     if chain is not None:
         return chain, Drag(chain, "target", np.asarray(chain.fields["target"]) - pos)
+    chain = pole_at(scene, pos, POLE_RADIUS + 4)
+    if chain is not None:
+        return chain, Drag(chain, "pole", chain.pole - pos)
     hit = scene.chain_at(pos, PICK_RADIUS)
     if hit is None:
         return None, None

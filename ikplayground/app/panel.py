@@ -4,8 +4,8 @@ Every widget has an ``object_id`` (styled in ``ikplayground/assets/theme.json``)
 never touches the scene: :meth:`Panel.process` turns a widget's event into a
 command ``(name, value)`` for the App (a name of the table in ``commands.py``, or a
 setting of the selected chain), and :meth:`Panel.sync` shows a
-chain's current settings. Widgets that mean nothing for the selected chain's
-solver are disabled, with a hint saying why.
+chain's current settings. Only the settings of the selected chain's solver
+are shown (the others are hidden and disabled), with a hint about the solver.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from pygame_gui.elements import UICheckBox, UIDropDownMenu, UILabel, UIPanel, UI
 from ikplayground.scene.chain import SOLVER_LABELS, SOLVERS, Chain
 
 from . import buttons, keymap
-from .param_widgets import PAD, ROW, WIDE_INNER, SettingRows, column_widths, fit, make_label, rows_height
+from .param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, column_widths, fit, make_label, panel_help_rows,
+                            rows_height)
 from .path_entry import PATH_NOTICE, PathEntry
 
 WIDTH = 300  # the panel's width in a roomy window
@@ -33,6 +34,22 @@ def panel_width(window_width: int) -> int:
 
 
 SOLVER_OF_LABEL = {label: solver for solver, label in SOLVER_LABELS.items()}
+# the panel's controls other than the settings' rows, for the README's table
+SOLVER_HELP = ("Solver", f"{', '.join(SOLVER_LABELS[k] for k in SOLVERS)}; the chain stays where it is on screen")
+SCENE_HELP = (
+    ("New chain", "the solver N adds"),
+    ("Bone sprites", "draw bones with the shipped sprite, or as lines"),
+    ("Scene file, Save, Load", "the file Ctrl+S and Ctrl+O use ([the format](docs/scene-format.md)); Enter keeps "
+                               "the typed path, and Ctrl+S / Ctrl+O while typing act on it"),
+)
+
+
+def panel_table() -> str:
+    """The panel's controls as the README's Markdown table: the solver, every setting's row (as the F1
+    help describes it, from the table of settings), then the scene's controls."""
+    lines = ["| Panel | What it does |", "| --- | --- |"]
+    lines += [f"| {name} | {text} |" for name, text in (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP)]
+    return "\n".join(lines)
 
 
 class Panel:
@@ -192,6 +209,7 @@ class Panel:
             "two-bone": "Two-bone: exact law-of-cosines solve, 2 bones.",
             "ccd": "CCD: turns each joint toward the target, tip first.",
             "fabrik": "FABRIK: drags the joints to the target and back.",
+            "dls": "DLS: damped least squares steps on the Jacobian.",
             "snake": "Snake: arrow keys steer; no target, no rate limit.",
         }[solver])
 

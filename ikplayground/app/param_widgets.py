@@ -2,9 +2,9 @@
 
 One row per entry of :data:`ikplayground.scene.settings.SETTINGS`, in its
 order: a check box for a flag, else a slider row (label, slider, value with
-its unit). :class:`SettingRows` builds them, shows a chain's values (a control
-is disabled where the chain's solver lacks the setting, or where the flag it
-``needs`` is off), and turns a control's event into the command
+its unit). :class:`SettingRows` builds them, shows a chain's values (only the
+rows of the chain's solver are shown; a control is disabled where the chain's
+solver lacks the setting, or where the flag it ``needs`` is off), and turns a control's event into the command
 ``(setting name, value)``, which the App hands to ``Scene.set_setting``.
 :func:`panel_help_rows` describes the same controls for the F1 help. The
 small layout helpers the whole panel uses live here too.
@@ -16,7 +16,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UICheckBox, UIHorizontalSlider, UILabel
 
-from ikplayground.scene.chain import SOLVER_LABELS, SOLVERS
+from ikplayground.scene.chain import IK_SOLVERS, SOLVER_LABELS, SOLVERS
 from ikplayground.scene.settings import BY_NAME, SETTINGS, Setting
 
 PAD = 12
@@ -58,9 +58,14 @@ def format_value(setting: Setting, value: float) -> str:
     return f"{text} {setting.unit}".strip()
 
 
+def row_height(setting: Setting) -> int:
+    return FLAG_ROW if setting.kind == "flag" else ROW
+
+
 def rows_height() -> int:
-    """The height of every setting's row, in px."""
-    return sum(FLAG_ROW if s.kind == "flag" else ROW for s in SETTINGS)
+    """The height the setting rows take, in px: those of the solver with the most (only the selected
+    chain's solver's rows are shown)."""
+    return max(sum(row_height(s) for s in SETTINGS if s.applies(solver)) for solver in SOLVERS)
 
 
 class SliderRow:
@@ -71,6 +76,7 @@ class SliderRow:
         name = setting.name
         label_w, value_w = column_widths(inner)
         slider_w = inner - label_w - value_w - 4
+        self._x = (PAD, PAD + label_w + 2, PAD + inner - value_w)
         self.label = make_label(pygame.Rect(PAD, y, label_w, 24), setting.label, manager, container,
                                 pygame_gui.core.ObjectID(f"#{name}_label", "@param_label"))
         lo, hi = setting.span
@@ -80,6 +86,15 @@ class SliderRow:
                                          click_increment=setting.click_step)
         self.value = UILabel(pygame.Rect(PAD + inner - value_w, y, value_w, 24), "", manager, container,
                              object_id=pygame_gui.core.ObjectID(f"#{name}_value", "@param_value"))
+
+    @property
+    def widgets(self) -> tuple:
+        return self.label, self.slider, self.value
+
+    def move(self, y: int) -> None:
+        """Put the row's top at ``y``."""
+        for w, x, dy in zip(self.widgets, self._x, (0, 3, 0)):
+            w.set_relative_position((x, y + dy))
 
     def show(self, value: float, enabled: bool) -> None:
         """Put the handle at ``value`` (at an end of the slider if outside it), the label at its text."""
@@ -101,22 +116,46 @@ class SliderRow:
 class SettingRows:
     """The rows of every setting, from ``y`` down, ``inner`` px wide inside the panel's padding.
 
-    ``sliders`` and ``boxes`` hold them by setting name; ``bottom`` is the y
-    below the last row.
+    ``sliders`` and ``boxes`` hold them by setting name. Only the rows of the
+    shown chain's solver are visible, packed from the top in the table's
+    order (:meth:`arrange`); ``bottom`` is the y below the longest such list.
     """
 
     def __init__(self, y: int, inner: int, manager, container):
         self.sliders: dict[str, SliderRow] = {}
         self.boxes: dict[str, UICheckBox] = {}
+        self.top = y
         for s in SETTINGS:
             if s.kind == "flag":
                 self.boxes[s.name] = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), s.label, manager, container,
                                                 object_id=f"#{s.name}", tool_tip_text=s.help[:1].upper() + s.help[1:])
-                y += FLAG_ROW
             else:
                 self.sliders[s.name] = SliderRow(s, y, inner, manager, container)
-                y += ROW
-        self.bottom = y
+            y += row_height(s)
+        self.bottom = self.top + rows_height()
+        self._arranged: str | None = None
+        self.arrange("ccd")
+
+    def arrange(self, solver: str) -> None:
+        """Show the rows of ``solver``'s settings, packed from the top; hide the others."""
+        if solver == self._arranged:
+            return
+        self._arranged = solver
+        y = self.top
+        for s in SETTINGS:
+            if s.kind == "flag":
+                widgets = (self.boxes[s.name],)
+                if s.applies(solver):
+                    widgets[0].set_relative_position((PAD, y + 4))
+            else:
+                row = self.sliders[s.name]
+                widgets = row.widgets
+                if s.applies(solver):
+                    row.move(y)
+            for w in widgets:
+                w.show() if s.applies(solver) else w.hide()
+            if s.applies(solver):
+                y += row_height(s)
 
     def sync(self, chain, show_state) -> None:
         """Show ``chain``'s settings; with None, disable every control.
@@ -124,6 +163,8 @@ class SettingRows:
         ``show_state(box, state)`` ticks a box without it counting as a click
         (:meth:`~ikplayground.app.panel.Panel.show_state`).
         """
+        if chain is not None:
+            self.arrange(chain.solver)
         for s in SETTINGS:
             applies = chain is not None and s.applies(chain.solver)
             enabled = applies and (s.needs is None or bool(BY_NAME[s.needs].read(chain)))
@@ -150,7 +191,11 @@ class SettingRows:
 
 
 def _solvers_text(solvers: tuple[str, ...]) -> str:
-    return "every solver" if set(solvers) == set(SOLVERS) else ", ".join(SOLVER_LABELS[k] for k in solvers)
+    if set(solvers) == set(SOLVERS):
+        return "every solver"
+    if set(solvers) == set(IK_SOLVERS):
+        return "every IK solver"
+    return ", ".join(SOLVER_LABELS[k] for k in solvers)
 
 
 def panel_help_rows() -> list[tuple[str, str]]:

@@ -5,7 +5,8 @@ colour (the Game Maker tutorial draws a sprite over each bone); joints are circl
 selected chain gets a halo and a wedge at every joint the solvers clamp (a chain whose
 "Show limits" setting is on gets the wedges whether selected or not); a
 target the chain misses (out of reach, held by joint limits or by the rate
-limit) is tied to the end effector by a thin line; a snake is a rectangle per node,
+limit) is tied to the end effector by a thin line, with a badge saying why
+(``badges.py``, which also draws a chain's pole handle); a snake is a rectangle per node,
 oriented along its body (the Flash snake tutorial). The background grid is drawn once per
 stage size and reused.
 """
@@ -21,6 +22,7 @@ import pygame
 from ikplayground.resources import asset_path
 from ikplayground.scene.chain import Chain
 
+from .badges import BadgeFont, draw_pole, draw_status_badge
 from .shapes import draw_wedge, limit_wedges, snake_quads, visible_box  # noqa: F401 (re-exported)
 
 BACKGROUND = (22, 25, 32)
@@ -81,6 +83,7 @@ class SceneRenderer:
         self._dots = [dot_sprite(lighter(c, 0.3), 3) for c in PALETTE]
         self._anchors = [anchor_sprite(c) for c in PALETTE]
         self._target = target_sprite(TARGET)
+        self._badges = BadgeFont()
 
     # --- cached layers -----------------------------------------------------
     def background(self, size: tuple[int, int]) -> pygame.Surface:
@@ -212,7 +215,8 @@ class SceneRenderer:
         if self.skin == "sprites":
             absolute = np.cumsum(f["angles"])
             mids = (pts[:-1] + pts[1:]) / 2
-            for (mx, my), length, ang in zip(mids.tolist(), f["lengths"].tolist(), absolute.tolist()):
+            lengths = f["lengths"] * f["scale"][0]  # a two-bone arm's bones stretch
+            for (mx, my), length, ang in zip(mids.tolist(), lengths.tolist(), absolute.tolist()):
                 sprite = self.bone_sprite(chain.palette_index, length, ang)
                 surface.blit(sprite, sprite.get_rect(center=(mx, my)))
         else:
@@ -227,6 +231,8 @@ class SceneRenderer:
         if not f["reached"][0]:
             pygame.draw.aaline(surface, REACH_LINE, plist[-1], target, 1)
         draw_target(surface, target, hot)
+        draw_pole(surface, chain, lighter(colour, 0.3))
+        draw_status_badge(surface, chain, self._badges)
 
     def draw_snake(self, surface: pygame.Surface, chain: Chain) -> None:
         colour = chain_colour(chain)

@@ -37,13 +37,15 @@ class StatusLine:
 def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: float, stress: bool,
                  paused: bool) -> str:
     """The facts on the left of the status line: frame rate (None: "fixed step"), chains, the selected
-    chain and its error, what a step and a drawing cost (per solver, too, under the stress test)."""
+    chain, its error, its status and the iterations its last solve used, what a step and a drawing cost (per solver, too, under the stress test)."""
     parts = ["fixed step" if fps is None else f"{fps:4.0f} FPS", f"{len(scene.chains)} chains"]
     chain = scene.selected
     if chain is not None:
         part = f"{SOLVER_LABELS[chain.solver]} #{chain.id}"
         if not chain.is_snake:
-            part += f"  error {chain.error:.1f} px"
+            part += f"  error {chain.error:.1f} px  {chain.status}"
+            if chain.solver != "two-bone":
+                part += f"  {int(chain.fields['used'][0])} it"
         parts.append(part)
     parts.append(f"step {step_ms:.1f} ms  draw {render_ms:.1f} ms")
     if stress:

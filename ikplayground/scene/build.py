@@ -16,9 +16,10 @@ from ikplayground.solvers._validate import wrap_array
 from ikplayground.solvers.batched import snake_batch
 from ikplayground.solvers.kinematics import chain_points_batch
 
+from . import ik_options
 from .build_batch import make_ik_chains, make_snakes, snakes_are_sound  # noqa: F401 (many at once, re-exported)
 from .chain import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, FULL,
-                    SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_SEGMENT, SNAKE_TURN_DEG, Chain, checked_rate,
+                    ITERATIVE, SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_SEGMENT, SNAKE_TURN_DEG, Chain, checked_rate,
                     clamped_joints, field_shapes, is_reached)
 
 
@@ -30,7 +31,7 @@ def default_limits(solver: str, n: int, joint_deg: float = DEFAULT_JOINT_LIMIT_D
     """Full circle at the root; +-``joint_deg`` at the other joints of CCD/FABRIK chains."""
     lim = np.empty((n, 2))
     lim[:] = FULL
-    if solver in ("ccd", "fabrik"):
+    if solver in ITERATIVE:
         lim[1:] = (-math.radians(joint_deg), math.radians(joint_deg))
     return lim
 
@@ -52,15 +53,17 @@ def make_ik_chain(solver, root, angles, lengths, target, *, limits=None, mirror=
     joint_limit : degrees or None: the joint-limit setting (None: the widest
         ``limits`` past the root of a CCD/FABRIK chain, else the default)
     preferred_bones : int or None: the bone count as a CCD/FABRIK chain (see :class:`Chain`)
-    **options : the kept settings (see :class:`Chain`)
+    **options : the solver options of :mod:`.ik_options` (``pole``, ``mix``, ``softness``,
+        ``stretch``, ``auto_bend``, ``damping``) and the kept settings (see :class:`Chain`)
     """
+    solver_options, options = ik_options.split(options)
     lengths = np.asarray(lengths, dtype=float)
     n = lengths.shape[0]
     if rate_limit is not None:
         rate_limit = checked_rate(rate_limit, "rate_limit")
     if joint_limit is None:
         joint_limit = DEFAULT_JOINT_LIMIT_DEG
-        if limits is not None and n >= 2 and solver in ("ccd", "fabrik"):
+        if limits is not None and n >= 2 and solver in ITERATIVE:
             joint_limit = math.degrees(float(np.max(np.asarray(limits, dtype=float)[1:, 1])))
     f = empty_fields(solver, n)
     f["root"][:] = root
@@ -79,6 +82,7 @@ def make_ik_chain(solver, root, angles, lengths, target, *, limits=None, mirror=
     f["rate"][0] = math.inf if rate_limit is None else math.radians(rate_limit)
     f["iterations"][0] = iterations
     f["tolerance"][0] = tolerance
+    ik_options.fill({name: a[None] for name, a in f.items()}, [solver_options])
     refresh_ik_points(f)
     rate = rate_limit if rate_limit is not None else (DEFAULT_RATE_DEG if rate_deg is None else rate_deg)
     return Chain(solver, f, palette_index=palette_index, rate_deg=rate, joint_limit=joint_limit,
@@ -87,7 +91,8 @@ def make_ik_chain(solver, root, angles, lengths, target, *, limits=None, mirror=
 
 def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
     """Recompute joint positions, error and reached (:func:`.chain.is_reached`) from angles (one chain)."""
-    f["points"][:] = chain_points_batch(f["root"][None], f["angles"][None], f["lengths"][None])[0]
+    lengths = f["lengths"] * f["scale"][0]  # a two-bone arm's bones as stretched now
+    f["points"][:] = chain_points_batch(f["root"][None], f["angles"][None], lengths[None])[0]
     f["error"][0] = math.dist(f["points"][-1], f["target"])
     f["reached"][0] = float(is_reached(f["error"][0], f["tolerance"][0]))
 
@@ -197,7 +202,7 @@ def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
         return make_snake(along[::-1], lengths=lengths, **common)
     target = chain.fields["target"].copy() if not chain.is_snake else line[-1].copy()
     rate = chain.rate_limit if not chain.is_snake else chain.rate_deg
-    extra = {"rate_limit": rate}
+    extra = {"rate_limit": rate, **chain.ik_options()}
     if not chain.is_snake:
         extra.update(iterations=chain.iterations, tolerance=chain.tolerance, mirror=chain.mirror)
     if solver == "two-bone":
@@ -259,4 +264,5 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
     limits[:keep] = f["limits"][:keep]
     return make_ik_chain(chain.solver, f["root"], angles, lengths, f["target"], limits=limits,
                          mirror=chain.mirror, rate_limit=chain.rate_limit, iterations=chain.iterations,
-                         tolerance=chain.tolerance, palette_index=chain.palette_index, **settings)
+                         tolerance=chain.tolerance, palette_index=chain.palette_index, **chain.ik_options(),
+                         **settings)

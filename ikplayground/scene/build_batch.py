@@ -18,15 +18,16 @@ from ikplayground.solvers._validate import wrap_array
 from ikplayground.solvers.batched import snake_batch
 from ikplayground.solvers.kinematics import chain_points_batch
 
+from . import ik_options
 from .chain import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, FULL,
-                    SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, Chain, checked_rate, clamped_joints,
+                    ITERATIVE, SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, Chain, checked_rate, clamped_joints,
                     field_shapes, is_reached)
 
 _BATCH = 4096  # chains filled by one pass (bounds the temporary arrays)
 _SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "palette_index", "bend_limits")
 _IK_ARGS = frozenset(("solver", "root", "angles", "lengths", "target", "limits", "mirror", "rate_limit", "iterations",
                       "tolerance", "palette_index", "rate_deg",
-                      "joint_limit"))  # the rest go to the Chain (see make_ik_chain)
+                      "joint_limit")) | ik_options.DEFAULTS.keys()  # the rest go to the Chain (see make_ik_chain)
 
 
 def _groups(keys) -> dict:
@@ -89,7 +90,7 @@ def _ik_group(solver: str, n: int, kws: list[dict]) -> list[Chain]:
         lim[given] = [kw["limits"] for kw in kws if kw.get("limits") is not None]
     joint = np.array([DEFAULT_JOINT_LIMIT_DEG if kw.get("joint_limit") is None else kw["joint_limit"]
                       for kw in kws], dtype=float)
-    if solver in ("ccd", "fabrik") and n >= 2:
+    if solver in ITERATIVE and n >= 2:
         derived = given & np.array([kw.get("joint_limit") is None for kw in kws])
         joint[derived] = np.degrees(np.max(lim[derived, 1:, 1], axis=1))
         r = np.radians(joint[~given])[:, None]
@@ -106,6 +107,7 @@ def _ik_group(solver: str, n: int, kws: list[dict]) -> list[Chain]:
     f["rate"][:, 0] = [math.inf if r is None else math.radians(r) for r in rates]
     f["iterations"][:, 0] = [kw.get("iterations", DEFAULT_ITERATIONS) for kw in kws]
     f["tolerance"][:, 0] = [kw.get("tolerance", DEFAULT_TOLERANCE) for kw in kws]
+    ik_options.fill(f, kws)
     f["points"][:] = chain_points_batch(f["root"], f["angles"], f["lengths"])
     # math.dist per chain, as make_ik_chain (np.hypot may differ in the last bit)
     f["error"][:, 0] = list(map(math.dist, f["points"][:, -1].tolist(), f["target"].tolist()))

@@ -18,8 +18,9 @@ from ikplayground.solvers import FULL_CIRCLE
 
 # the chain's numbers, re-exported for the modules that build chains
 from .constants import (DEFAULT_IK_BONES, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,  # noqa: F401
-                        DEFAULT_TOLERANCE, IK_SOLVERS, MAX_BONES, MAX_RATE_DEG, SNAKE_ACCEL, SNAKE_BEND_DEG,
+                        DEFAULT_TOLERANCE, IK_SOLVERS, ITERATIVE, MAX_BONES, MAX_RATE_DEG, SNAKE_ACCEL, SNAKE_BEND_DEG,
                         SNAKE_DECAY, SNAKE_MAX_SPEED, SNAKE_SEGMENT, SNAKE_TURN_DEG, SOLVER_LABELS, SOLVERS)
+from . import ik_options
 from .settings import KEPT_DEFAULTS
 
 FULL = (-math.pi, math.pi)
@@ -33,7 +34,15 @@ IK_FIELDS = {
     # the solver's own last answer: the next solve starts from it, and the shown
     # angles (rate-limited) move toward it
     "goal": ("n",),
+    # the solver options (ik_options.py): a pole (NaN: none), mix, the two-bone
+    # arm's softness, stretch and auto bend, DLS damping
+    "pole": (2,), "mix": (1,), "softness": (1,), "stretch": (1,), "auto_bend": (1,), "damping": (1,),
+    # per-step state: the auto-bend side (+-1), the two-bone bone scale, the
+    # status code (STATUSES) and the iterations the last solve used
+    "side": (1,), "scale": (1,), "status": (1,), "used": (1,),
 }
+# what fields["status"] holds, by code: why the shown tip is not on the target (0: it is)
+STATUSES = ("reached", "out of reach", "stalled", "iterating", "mixed", "eased")
 SNAKE_FIELDS = {
     "points": ("n+1", 2), "lengths": ("n",), "heading": (1,), "speed": (1,),
     "bend_limits": (2,), "max_speed": (1,), "turn_rate": (1,), "throttle": (1,), "turn": (1,),
@@ -152,6 +161,22 @@ class Chain:
         """The kept settings, by name (see the constructor)."""
         return {name: getattr(self, name) for name in KEPT_DEFAULTS}
 
+    def ik_options(self) -> dict:
+        """An IK chain's solver options (:mod:`.ik_options`) as keywords of ``make_ik_chain``; {} for a snake."""
+        return {} if self.is_snake else ik_options.read(self.fields)
+
+    @property
+    def status(self) -> str:
+        """Why the shown tip is not on the target, one of ``STATUSES`` ("reached" when it is; a snake: "reached")."""
+        return "reached" if self.is_snake else STATUSES[int(self.fields["status"][0])]
+
+    @property
+    def pole(self):
+        """The pole (2,) px, or None (an IK chain without one, or a snake)."""
+        if self.is_snake or math.isnan(self.fields["pole"][0]):
+            return None
+        return self.fields["pole"]
+
     def settings(self) -> dict:
         """What the chain remembers across solvers and bone counts (keyword arguments of the constructor)."""
         return {"rate_deg": self.rate_deg, "joint_limit": self._joint_limit, "preferred_bones": self.preferred_bones,
@@ -241,7 +266,10 @@ class Chain:
 
     @tolerance.setter
     def tolerance(self, value: float) -> None:
+        """Set the tolerance (px); ``reached`` follows at once (within the new tolerance)."""
         self.fields["tolerance"][0] = float(value)
+        if not self.is_snake:
+            self.fields["reached"][0] = float(is_reached(self.fields["error"][0], self.fields["tolerance"][0]))
 
     @property
     def error(self) -> float:

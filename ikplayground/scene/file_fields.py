@@ -344,3 +344,28 @@ class BendLimits(Field):
 
     def widest(self, setting, n):
         return {self.key: [WIDEST_FLOAT, WIDEST_FLOAT]}
+
+
+@dataclass(frozen=True)
+class Pole(Field):
+    """``pole``: a point in px, or missing / null for none; written only when the chain has one."""
+
+    key: str = "pole"
+
+    def write(self, setting, chains):
+        column = [OMIT if c.pole is None else round_array(c.pole) for c in chains]
+        return [(self.key, column)]
+
+    def read(self, setting, reader, where, d, n):
+        value = d.get(self.key)
+        return {"pole": None if value is None else reader.point(f"{where}.{self.key}", value).tolist()}
+
+    def quick(self, setting, d, n):
+        value = d.get(self.key)
+        if value is None:
+            return {"pole": None}
+        x, y = (quick_number(v, -1_000_000.0, 1_000_000.0) for v in quick_list(value, 2))
+        return {"pole": [x, y]}
+
+    def widest(self, setting, n):
+        return {self.key: [-999999.999, -999999.999]}

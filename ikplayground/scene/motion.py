@@ -1,4 +1,4 @@
-"""One step of a group of chains: solve, the angular rate limit, the snake's steering.
+"""One step of a group of chains: solve, pole, mix, the angular rate limit, status, the snake's steering.
 
 Everything works on whole groups of chains (arrays with a leading chain axis).
 """
@@ -9,42 +9,141 @@ import numpy as np
 
 from ikplayground.solvers._validate import wrap_array
 from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
+from ikplayground.solvers.dls_batch import dls_batch
 from ikplayground.solvers.kinematics import chain_points_batch
+from ikplayground.solvers.pole import mirrored_toward_batch
 from ikplayground.solvers.two_bone import two_bone_arrays
 
 from .chain import SNAKE_ACCEL, SNAKE_DECAY, clamped_joints, is_reached
+from .ik_options import rest_pose
+
+CRAWL_PX = 0.01  # px: a solve that gains less than this in a whole step counts as stalled (the status)
+AUTO_BEND_BAND = 0.05  # auto bend's hysteresis: +- this share of the arm's reach about the root's vertical
 
 
 def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
-    """One step of a group of IK chains: solve, rate-limit, forward kinematics, reached.
+    """One step of a group of IK chains: solve, mix, rate-limit, forward kinematics, status.
 
     Parameters
     ----------
-    solver : {"two-bone", "ccd", "fabrik"}
+    solver : {"two-bone", "ccd", "fabrik", "dls"}
         The group's solver.
     f : dict of str -> ndarray
         The group's fields (``IK_FIELDS`` with a leading chain axis of N),
-        updated in place: ``goal``, ``angles`` (rad), ``points`` (px),
-        ``error`` (px, the shown tip to the target) and ``reached`` (1 where
-        that error is within the chain's ``tolerance``, else 0: whatever held
-        the tip short, reach, joint limits or the rate limit).
+        updated in place: ``goal`` (the solver's answer, rad), ``angles``
+        (shown, rad), ``points`` (px), ``error`` (px, the shown tip to the
+        target), ``reached`` (1 where that error is within the chain's
+        ``tolerance``, else 0), ``scale`` (the two-bone bones' stretch),
+        ``used`` (the solve's iterations), ``side`` (the auto-bend side) and
+        ``status`` (a code of ``STATUSES``: why the tip is not on the target).
     """
+    root, target, lengths, limits = f["root"], f["target"], f["lengths"], f["limits"]
+    poles = f["pole"]
+    has_pole = not np.isnan(poles[:, 0]).all()
     if solver == "two-bone":
-        _, _, t1, t2, _ = two_bone_arrays(f["root"], f["target"], f["lengths"][:, 0],
-                                          f["lengths"][:, 1], f["bend"][:, 0])
+        bend = f["bend"][:, 0] * auto_bend_side(f)
+        _, end, t1, t2, _, scale = two_bone_arrays(root, target, lengths[:, 0], lengths[:, 1], bend,
+                                                   pole=poles if has_pole else None, softness=f["softness"][:, 0],
+                                                   stretch=f["stretch"][:, 0])
         desired = np.stack([t1, t2], axis=1)
+        f["scale"][:, 0] = scale
+        f["used"][:, 0] = 0
+        solved = np.hypot(*(target - end).T)
+        stalled = np.zeros(len(solved), dtype=bool)
     else:
-        solve = ccd_batch if solver == "ccd" else fabrik_batch
         # from the solver's own last answer, not the rate-limited pose: a
         # solve from a lagging pose can stall short of the target (FABRIK at
         # a joint limit returns the pose it was given)
-        desired, _, _ = solve(f["root"], f["goal"], f["lengths"], f["target"],
-                              f["iterations"][:, 0].astype(np.int64), f["tolerance"][:, 0], f["limits"])
+        iterations = f["iterations"][:, 0].astype(np.int64)
+        before = tip_error(root, f["goal"], lengths, target)
+        args = (root, f["goal"], lengths, target, iterations, f["tolerance"][:, 0], limits)
+        if solver == "dls":
+            desired, solved, used = dls_batch(*args, damping=f["damping"][:, 0])
+        else:
+            desired, solved, used = (ccd_batch if solver == "ccd" else fabrik_batch)(*args)
+        if has_pole:
+            desired = mirrored_toward_batch(root, desired, lengths, target, poles, limits)
+        f["used"][:, 0] = used
+        # stopped by its stall rule, or still going but gaining next to nothing a step (a chain
+        # its limits hold, crawling toward the pose they allow)
+        stalled = (used < iterations) | (before - solved < CRAWL_PX)
     f["goal"][:] = desired
-    f["angles"][:] = rate_limited(f["angles"], desired, f["rate"][:, 0], f["limits"])
-    f["points"][:] = chain_points_batch(f["root"], f["angles"], f["lengths"])
-    f["error"][:, 0] = np.hypot(*(f["target"] - f["points"][:, -1]).T)
-    f["reached"][:, 0] = is_reached(f["error"][:, 0], f["tolerance"][:, 0])
+    mix = f["mix"][:, 0]
+    shown = desired if (mix >= 1.0).all() else mixed(rest_pose(limits), desired, mix, limits)
+    f["angles"][:] = rate_limited(f["angles"], shown, f["rate"][:, 0], limits)
+    f["points"][:] = chain_points_batch(root, f["angles"], lengths * f["scale"])
+    error = np.hypot(*(target - f["points"][:, -1]).T)
+    f["error"][:, 0] = error
+    tolerance = f["tolerance"][:, 0]
+    reached = is_reached(error, tolerance)
+    f["reached"][:, 0] = reached
+    f["status"][:, 0] = status_codes(solver, f, reached, is_reached(solved, tolerance), stalled)
+
+
+def tip_error(root: np.ndarray, angles: np.ndarray, lengths: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Distance (N,) px from each chain's end effector, posed by ``angles`` (N, n) rad, to its target."""
+    absolute = np.cumsum(angles, axis=1)
+    ex = root[:, 0] + (lengths * np.cos(absolute)).sum(axis=1)
+    ey = root[:, 1] + (lengths * np.sin(absolute)).sum(axis=1)
+    return np.hypot(target[:, 0] - ex, target[:, 1] - ey)
+
+
+def status_codes(solver, f, reached, solved, stalled) -> np.ndarray:
+    """Each chain's code in ``STATUSES``: why its shown tip is not on its target.
+
+    ``reached``: the shown tip is on it; ``solved``: the solver's answer is;
+    ``stalled``: the solver stopped by its stall rule, or gained less than
+    ``CRAWL_PX`` in the whole step. The first that applies
+    of: reached; out of reach (past the chain's full, stretched reach, or
+    inside a two-bone arm's inner hole); stalled; mixed (the answer is on the
+    target but mix holds the chain short); eased (a two-bone arm's soft
+    reach); iterating (the iterations ran out, or the rate limit is still
+    turning toward the answer).
+    """
+    lengths = f["lengths"]
+    dist = np.hypot(*(f["target"] - f["root"]).T)
+    tol = f["tolerance"][:, 0]
+    far = dist > lengths.sum(axis=1) * f["stretch"][:, 0] + tol
+    if solver == "two-bone":
+        far |= dist < np.abs(lengths[:, 0] - lengths[:, 1]) - tol
+    codes = np.full(len(dist), 3.0)
+    codes[solved & (f["mix"][:, 0] < 1.0)] = 4.0
+    if solver == "two-bone":
+        codes[~solved] = 5.0
+    codes[stalled & ~solved] = 2.0
+    codes[far] = 1.0
+    codes[reached] = 0.0
+    return codes
+
+
+def auto_bend_side(f: dict[str, np.ndarray]) -> np.ndarray:
+    """The two-bone knee's side factor (+-1) per chain, updating ``side`` in place.
+
+    With ``auto_bend`` on, the knee stays on top (toward -y) whichever side of
+    the root the target is on, as the raylib demo's autoBend: the side turns
+    to +1 once the target is ``AUTO_BEND_BAND`` of the arm's reach right of
+    the root's vertical, to -1 once it is as far left, and holds in between
+    (hysteresis: a target hovering on the vertical never flips the knee). The
+    rate limit turns the switch. Chains with it off: 1 (``bend`` decides).
+    """
+    side = f["side"][:, 0]
+    band = AUTO_BEND_BAND * f["lengths"].sum(axis=1)
+    dx = f["target"][:, 0] - f["root"][:, 0]
+    side[:] = np.where(dx > band, 1.0, np.where(dx < -band, -1.0, side))
+    return np.where(f["auto_bend"][:, 0] > 0, side, 1.0)
+
+
+def mixed(rest: np.ndarray, ik: np.ndarray, mix: np.ndarray, limits: np.ndarray) -> np.ndarray:
+    """The pose ``mix`` of the way from ``rest`` to ``ik`` (N, n) rad, per chain (``mix`` (N,), 0..1).
+
+    A joint with a full-circle range goes the shorter way round; a limited
+    joint stays inside its range (it never crosses the forbidden arc).
+    """
+    full = ~clamped_joints(limits)
+    diff = ik - rest
+    diff = np.where(full, wrap_array(diff), diff)
+    out = rest + mix[:, None] * diff
+    return np.where(full, wrap_array(out), out)
 
 
 def step_snakes(f: dict[str, np.ndarray], stage) -> None:

@@ -14,7 +14,7 @@ import time
 import numpy as np
 
 from . import build, settings
-from .chain import DEFAULT_IK_BONES, SNAKE_SEGMENT, SOLVERS, Chain
+from .chain import DEFAULT_IK_BONES, ITERATIVE, SNAKE_SEGMENT, SOLVERS, Chain
 from .constants import PALETTE_SIZE
 from .group import Group
 from .motion import step_ik, step_snakes
@@ -150,7 +150,7 @@ class Scene:
             raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
         if solver == chain.solver:
             return chain
-        if solver in ("ccd", "fabrik") and chain.solver in ("ccd", "fabrik"):
+        if solver in ITERATIVE and chain.solver in ITERATIVE:
             chain.solver = solver
             self._dirty = True
             return chain
@@ -191,11 +191,12 @@ class Scene:
         else:
             build.refresh_ik_points(chain.fields)
 
-    def move_target(self, chain: Chain, pos) -> None:
-        """Put an IK chain's target at ``pos``, kept inside the stage (the user's move: see :meth:`resize`)."""
-        if not chain.is_snake:
+    def move_target(self, chain: Chain, pos, part: str = "target") -> None:
+        """Put an IK chain's target (or ``part="pole"``: its pole, if it has one) at ``pos``, kept
+        inside the stage (the user's move: see :meth:`resize`)."""
+        if not chain.is_snake and (part == "target" or chain.pole is not None):
             self._pushed.forget(chain)
-            chain.fields["target"][:] = self.clamp(pos)
+            chain.fields[part][:] = self.clamp(pos)
 
     def move_chain(self, chain: Chain, anchor) -> None:
         """Translate the whole chain (and its target) so its anchor lands on ``anchor``.
@@ -336,15 +337,20 @@ class SceneFull(Exception):
 
 
 def default_scene(stage=(980.0, 720.0)) -> Scene:
-    """One chain of each solver, spread over the stage so none overlap."""
+    """One chain of each solver, spread over the stage so none overlap.
+
+    The CCD, FABRIK and DLS chains are alike (7 bones, joints limited to
+    +-45 degrees) and reach for targets at the same place relative to their
+    roots, so the three solvers can be watched side by side.
+    """
     scene = Scene(stage)
     w, h = scene.stage
-    arm = build.make_ik_chain("two-bone", (w * 0.16, h * 0.62), (-math.pi / 3, math.pi / 2), (120.0, 100.0),
-                              (w * 0.26, h * 0.38))
+    arm = build.make_ik_chain("two-bone", (w * 0.13, h * 0.62), (-math.pi / 3, math.pi / 2), (120.0, 100.0),
+                              (w * 0.23, h * 0.38))
     up = np.r_[-math.pi / 2, np.zeros(6)]
-    ccd = build.make_ik_chain("ccd", (w * 0.42, h * 0.95), up, np.full(7, 36.0), (w * 0.48, h * 0.64))
-    fab = build.make_ik_chain("fabrik", (w * 0.70, h * 0.95), up, np.full(7, 36.0), (w * 0.64, h * 0.64))
+    tentacles = [build.make_ik_chain(solver, (w * x, h * 0.95), up, np.full(7, 36.0), (w * (x + 0.07), h * 0.64))
+                 for solver, x in (("ccd", 0.38), ("fabrik", 0.58), ("dls", 0.78))]
     snake = build.straight_snake((w * 0.60, h * 0.16), 0.0, nodes=10, segment=SNAKE_SEGMENT)
-    scene.add_in_turn((arm, ccd, fab, snake))
+    scene.add_in_turn((arm, *tentacles, snake))
     scene.select(arm)
     return scene

@@ -28,10 +28,12 @@ from typing import Callable
 import numpy as np
 
 from . import file_fields as ff
-from .constants import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
-                        MAX_BONES, MAX_COORD, MAX_RATE_DEG, SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS)
+from .constants import (DEFAULT_DAMPING, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,
+                        DEFAULT_TOLERANCE, IK_SOLVERS, ITERATIVE, MAX_BONES, MAX_COORD, MAX_RATE_DEG, MAX_STRETCH,
+                        SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS)
+from .ik_options import pole_beside
 
-LIMITED = ("ccd", "fabrik")  # the IK solvers with joint limits
+LIMITED = ITERATIVE  # the IK solvers with joint limits
 
 
 @dataclass(frozen=True)
@@ -186,6 +188,23 @@ def _set_bone_length(scene, chain, length):
     scene.lay_out(chain)
 
 
+def _set_pole_on(scene, chain, on):
+    pole = chain.fields["pole"]
+    if on and chain.pole is None:
+        pole[:] = scene.clamp(pole_beside(chain.fields))
+    elif not on:
+        pole[:] = math.nan
+
+
+def _field(name, kind=float):
+    """``get`` and ``put`` of a setting kept as it is in the chain's one-number field ``name``."""
+
+    def put(scene, chain, value):
+        chain.fields[name][0] = value
+
+    return {"get": lambda c: kind(c.fields[name][0]), "put": put}
+
+
 def _set_iterations(scene, chain, n):
     chain.iterations = n
 
@@ -214,6 +233,15 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("mirror", "Mirror bend", ("two-bone",), "flag", default=False,
             help="bend the two-bone knee to the other side (M)",
             get=lambda c: c.mirror, put=_set_mirror, file=ff.Flag("mirror")),
+    Setting("auto_bend", "Auto bend", ("two-bone",), "flag", default=False,
+            help="keep the knee on top as the target crosses the root (Mirror flips it)",
+            file=ff.Flag("auto_bend", omit_default=True), **_field("auto_bend", bool)),
+    Setting("softness", "Softness", ("two-bone",), lo=0.0, hi=MAX_COORD, unit="px", slider=(0.0, 100.0), digits=0,
+            default=0.0, help="ease the last pixels of reach instead of snapping straight",
+            file=ff.Number("softness"), **_field("softness")),
+    Setting("stretch", "Stretch", ("two-bone",), lo=1.0, hi=MAX_STRETCH, unit="×", slider=(1.0, 3.0), digits=2,
+            default=1.0, help="the most the bones may lengthen to reach past full reach",
+            file=ff.Number("stretch", digits=4), **_field("stretch")),
     Setting("joint_limit", "Joint limit ±", LIMITED, lo=0.0, hi=180.0, unit="°", digits=0,
             default=DEFAULT_JOINT_LIMIT_DEG, help="the range of every joint after the first",
             get=lambda c: c.joint_limit, put=_set_joint_limit, file=ff.JointLimits()),
@@ -228,11 +256,20 @@ SETTINGS: tuple[Setting, ...] = (
             slider=(5.0, 200.0), help="the length of every bone",
             get=lambda c: float(c.fields["lengths"].mean()), put=_set_bone_length),
     Setting("iterations", "Iterations", LIMITED, "whole", lo=1, hi=1000, slider=(1, 100),
-            default=DEFAULT_ITERATIONS, help="CCD sweeps / FABRIK passes per step",
+            default=DEFAULT_ITERATIONS, help="CCD sweeps / FABRIK passes / DLS steps per step",
             get=lambda c: c.iterations, put=_set_iterations, file=ff.Whole("iterations")),
     Setting("tolerance", "Tolerance", LIMITED, lo=0.0, hi=MAX_COORD, unit="px", slider=(0.1, 10.0),
             default=DEFAULT_TOLERANCE, help="the distance from the target that counts as reached",
             get=lambda c: c.tolerance, put=_set_tolerance, file=ff.Number("tolerance", digits=4)),
+    Setting("damping", "Damping", ("dls",), lo=0.0, hi=100.0, slider=(0.0, 2.0), digits=2,
+            default=DEFAULT_DAMPING, help="DLS: the damping is this times the error (more: steadier, slower)",
+            file=ff.Number("damping", digits=4), **_field("damping")),
+    Setting("mix", "Mix", IK_SOLVERS, lo=0.0, hi=1.0, digits=2, default=1.0,
+            help="blend the rest pose (0: straight up) with the IK pose (1)",
+            file=ff.Number("mix", digits=4), **_field("mix")),
+    Setting("pole_on", "Pole", IK_SOLVERS, "flag", default=False,
+            help="a handle that chooses the side the chain bends toward (drag the diamond)",
+            get=lambda c: c.pole is not None, put=_set_pole_on, file=ff.Pole()),
     Setting("max_speed", "Top speed", ("snake",), lo=0.0, hi=1000.0, unit="px/step", slider=(1.0, 30.0),
             default=SNAKE_MAX_SPEED, help="the snake's top speed (Up accelerates)",
             get=lambda c: float(c.fields["max_speed"][0]), put=_set_max_speed, file=ff.Number("max_speed")),

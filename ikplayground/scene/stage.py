@@ -21,13 +21,14 @@ def clamp_point(pos, stage: tuple[float, float]) -> np.ndarray:
 
 
 def shift_root(chain: Chain, root, clamp=None) -> None:
-    """Translate an IK chain so its root is exactly ``root`` (2,) px; its target moves along (``clamp``-ed)."""
+    """Translate an IK chain so its root is exactly ``root`` (2,) px; its target and pole move along (``clamp``-ed)."""
     offset = root - chain.fields["root"]
     chain.fields["points"] += offset
     chain.fields["root"][:] = root
     chain.fields["points"][0] = root  # exactly, whatever the rounding of the sum
-    target = chain.fields["target"] + offset
-    chain.fields["target"][:] = target if clamp is None else clamp(target)
+    for name in ("target", "pole"):
+        moved = chain.fields[name] + offset  # a pole of NaN (none) stays NaN
+        chain.fields[name][:] = moved if clamp is None or np.isnan(moved[0]) else clamp(moved)
 
 
 def keep_on_stage(chain: Chain, stage: tuple[float, float]) -> None:
@@ -47,6 +48,8 @@ def keep_on_stage(chain: Chain, stage: tuple[float, float]) -> None:
         if not np.array_equal(root, chain.fields["root"]):
             shift_root(chain, root, clamp)
         chain.fields["target"][:] = clamp(chain.fields["target"])
+        if chain.pole is not None:
+            chain.fields["pole"][:] = clamp(chain.fields["pole"])
 
 
 def free_spot(chains: list[Chain], stage: tuple[float, float], margin: float = 60.0) -> np.ndarray:
@@ -77,10 +80,14 @@ def free_spot(chains: list[Chain], stage: tuple[float, float], margin: float = 6
 
 
 def spot(chain: Chain) -> tuple:
-    """What :func:`keep_on_stage` moves, copied: (root, target), or (points,) of a snake."""
+    """What :func:`keep_on_stage` moves, copied: (root, target, pole), or (points,) of a snake."""
     if chain.is_snake:
         return (chain.fields["points"].copy(),)
-    return (chain.fields["root"].copy(), chain.fields["target"].copy())
+    return (chain.fields["root"].copy(), chain.fields["target"].copy(), chain.fields["pole"].copy())
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return np.array_equal(a, b, equal_nan=True)  # a pole of NaN (none) is where it was
 
 
 class PushMemory:
@@ -105,7 +112,7 @@ class PushMemory:
         if record is None or record[0] is not chain:
             return now
         _, home, left = record
-        return tuple(h if np.array_equal(n, l) else n for h, n, l in zip(home, now, left))
+        return tuple(h if _same(n, l) else n for h, n, l in zip(home, now, left))
 
     def fit(self, chains: list[Chain], stage: tuple[float, float]) -> None:
         """Put every chain back home, then onto ``stage``; remember the ones it pushed."""
@@ -115,7 +122,7 @@ class PushMemory:
             _put(c, home)
             keep_on_stage(c, stage)
             left = spot(c)
-            if not all(np.array_equal(a, b) for a, b in zip(home, left)):
+            if not all(_same(a, b) for a, b in zip(home, left)):
                 records[id(c)] = (c, home, left)
         self._records = records
 
@@ -128,3 +135,4 @@ def _put(chain: Chain, home: tuple) -> None:
     if not np.array_equal(chain.fields["root"], home[0]):
         shift_root(chain, home[0])
     chain.fields["target"][:] = home[1]
+    chain.fields["pole"][:] = home[2]

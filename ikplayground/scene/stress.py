@@ -1,7 +1,7 @@
 """A stress scene: many chains on scripted motion, for ``--stress N`` and the benchmark.
 
-A quarter each of two-bone arms, CCD and FABRIK chains (10 bones) and snakes
-(10 segments), laid on a grid over the stage. Every step each IK target moves
+A fifth each of two-bone arms, CCD, FABRIK and DLS chains (10 bones) and
+snakes (10 segments), laid on a grid over the stage. Every step each IK target moves
 along its own small Lissajous path around a point within reach, and every
 snake is steered by a scripted throttle and turn pattern, all with array
 operations over whole groups (no Python loop over chains).
@@ -14,15 +14,15 @@ import math
 import numpy as np
 
 from . import build
-from .constants import PALETTE_SIZE
+from .constants import PALETTE_SIZE, SOLVERS
 from .scene import Scene
 
 STRESS_BONES = 10
-SOLVER_ORDER = ("two-bone", "ccd", "fabrik", "snake")
+SOLVER_ORDER = SOLVERS  # in equal shares, in turn
 
 
 def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
-    """A scene of ``count`` chains, a quarter of each solver, spread over ``stage``."""
+    """A scene of ``count`` chains, an equal share of each solver, spread over ``stage``."""
     rng = np.random.default_rng(seed)
     scene = Scene(stage)
     w, h = scene.stage
@@ -31,7 +31,7 @@ def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
     cell = min(w / cols, h / rows)
     reach = max(8.0, cell * 1.2)  # neighbours overlap a little: it is a crowd
     for i in range(count):
-        solver = SOLVER_ORDER[i % 4]
+        solver = SOLVER_ORDER[i % len(SOLVER_ORDER)]
         x = (i % cols + 0.5) * w / cols
         y = (i // cols + 0.5) * h / rows
         palette_index = i % PALETTE_SIZE

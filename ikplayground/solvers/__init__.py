@@ -15,6 +15,7 @@ True
 """
 
 from ._validate import FULL_CIRCLE, clamp_angle
+from .batch_api import follow_snake_batch, solve_ccd_batch, solve_dls_batch, solve_fabrik_batch
 from .ccd import solve_ccd
 from .dls import solve_dls
 from .fabrik import solve_fabrik
@@ -30,6 +31,10 @@ __all__ = [
     "solve_fabrik",
     "solve_dls",
     "follow_snake",
+    "solve_ccd_batch",
+    "solve_fabrik_batch",
+    "solve_dls_batch",
+    "follow_snake_batch",
     "clamp_angle",
     "FULL_CIRCLE",
     "TwoBoneSolution",

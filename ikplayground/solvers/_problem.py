@@ -1,4 +1,4 @@
-"""The checked arguments of one single-chain iterative solve (CCD, FABRIK).
+"""The checked arguments of one single-chain iterative solve (CCD, FABRIK, DLS).
 
 Both solvers take the same arguments and check them the same way; this is that
 check, once. Pixels with y down, radians, relative joint angles (docs/design.md).
@@ -13,6 +13,7 @@ import numpy as np
 
 from ._validate import (angles_list, chain_extent, clamp_angle, lengths_list, limits_list, non_negative, point,
                         positive_int)
+from .pole import mirrored_toward
 from .results import IKSolution, ik_status
 
 
@@ -35,6 +36,9 @@ class ChainProblem(NamedTuple):
         Most sweeps or passes (>= 1).
     tolerance : float
         Distance in pixels that counts as reached (>= 0).
+    pole : (float, float) or None
+        The point, in pixels, whose side of the root-target line the chain
+        bends toward (:mod:`.pole`).
     """
 
     rx: float
@@ -47,15 +51,21 @@ class ChainProblem(NamedTuple):
     limits: list | None
     iterations: int
     tolerance: float
+    pole: tuple | None = None
 
     def solution(self, angles: list, error: float, used: int, stalled: bool) -> IKSolution:
-        """The :class:`IKSolution` of a solve that ended at ``angles``, ``error`` px from the target."""
+        """The :class:`IKSolution` of a solve that ended at ``angles``, ``error`` px from the target.
+
+        With a pole, ``angles`` becomes its mirror image when that puts the bend on the pole's side
+        (:func:`.pole.mirrored_toward`; the error is the same).
+        """
+        angles = mirrored_toward(self.rx, self.ry, self.tx, self.ty, angles, self.lengths, self.pole, self.limits)
         distance = math.hypot(self.tx - self.rx, self.ty - self.ry)
         status = ik_status(error, self.tolerance, distance, self.reach, stalled)
         return IKSolution(np.array(angles), error, used, error <= self.tolerance, status)
 
 
-def chain_problem(root, angles, lengths, target, iterations, tolerance, limits) -> ChainProblem:
+def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole=None) -> ChainProblem:
     """Check a single-chain solve's arguments (see :func:`~.ccd.solve_ccd`) and clamp the start into the limits.
 
     Raises
@@ -75,4 +85,6 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits) 
     tolerance = non_negative(tolerance, "tolerance")
     if lim is not None:
         a = [clamp_angle(v, lo, hi) for v, (lo, hi) in zip(a, lim)]
-    return ChainProblem(rx, ry, tx, ty, lens, reach, a, lim, iterations, tolerance)
+    if pole is not None:
+        pole = point(pole, "pole")
+    return ChainProblem(rx, ry, tx, ty, lens, reach, a, lim, iterations, tolerance, pole)

@@ -21,7 +21,7 @@ from ._validate import clamp_angle, wrap
 from .results import IKSolution, StallWatch
 
 
-def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None) -> IKSolution:
+def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None) -> IKSolution:
     """Move a chain's end effector toward ``target`` by CCD sweeps.
 
     Parameters
@@ -42,6 +42,11 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     limits : array_like, shape (n, 2), optional
         ``(lo, hi)`` bounds in radians on each relative angle,
         ``-pi <= lo <= hi <= pi``. Starting angles outside them are clamped.
+    pole : array_like, shape (2,), optional
+        A point, in pixels, that chooses the side the chain bends toward: when
+        the inner joints end on the other side of the root-target line, the
+        pose is mirrored across that line (same error; not taken when the
+        mirror image breaks a limit). See :mod:`.pole`.
 
     Returns
     -------
@@ -56,7 +61,7 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
         numbers and strings are refused), non-finite, a length <= 0, limits
         outside [-pi, pi], or a chain or target past ``+-1e300`` px.
     """
-    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits)
+    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
     a, used, error, stalled = ccd_sweeps(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations, p.tolerance,
                                          p.limits)
     return p.solution(a, error, used, stalled)

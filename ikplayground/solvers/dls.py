@@ -28,11 +28,16 @@ Jacobian and the step is solved again (one such round). So the error never
 grows, and a chain asked again and again for a target it cannot reach comes to
 rest instead of dithering.
 
-What a Jacobian method cannot do: with every joint on the line through the end
-effector and the target (one bone pointing straight away from the target, a
-straight chain with the target on its own line, to within about 1e-6 rad) no
-turn moves the end effector along the error at first order, the step is zero
-or lost in rounding, and the solve stalls where it started.
+What a Jacobian method cannot do alone: with every joint on the line through
+the end effector and the target (one bone pointing straight away from the
+target, a straight chain with the target on its own line, to within about
+1e-6 rad) no turn moves the end effector along the error at first order, and
+the step is zero or lost in rounding. So a rejected step of almost nothing
+(under ``NULL_STEP`` rad) toward a target within reach is followed by this
+project's escape (:func:`escape`): turns of ``KICKS`` rad of one joint, then
+folds of two neighbouring joints, the first that lowers the error taken. It can only
+lower the error, and it also lifts a chain out of a pose its limits pin short
+of a target it could reach another way.
 
 Every sum runs joint by joint in a fixed order, and the error is a written-out
 hypot, so the batched version (:mod:`.dls_batch`) repeats this arithmetic
@@ -45,7 +50,7 @@ from __future__ import annotations
 import math
 
 from ._problem import chain_problem
-from ._validate import FULL_CIRCLE, non_negative, point
+from ._validate import FULL_CIRCLE, non_negative
 from .results import IKSolution, StallWatch
 
 DEFAULT_DAMPING = 0.5  # lambda = damping * mu * |e|; of 0.3, 0.5, 1.0 the fewest steps on the limited benchmark
@@ -53,6 +58,9 @@ MAX_STEP = 0.5  # rad: the largest joint turn one step may make
 MU_GROW = 4.0  # mu after a rejected step, times
 MU_SHRINK = 0.5  # mu after an accepted step, times (never below 1)
 MU_MAX = 1e100  # mu stops growing here (lambda^2 stays finite for any sane damping)
+
+NULL_STEP = 1e-6  # rad: a rejected step whose largest turn is under this is no step at all
+KICKS = (0.5, 0.1, 0.02)  # rad: the escape's trial turns, largest first
 
 _PI = math.pi
 _TAU = 2.0 * math.pi
@@ -87,9 +95,9 @@ def solve_dls(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
         (>= 1). Finite and >= 0; None means ``DEFAULT_DAMPING`` (0.5). 0 gives
         undamped (pseudo-inverse) steps, which cannot leave a singular pose.
     pole : array_like, shape (2,), optional
-        A point in pixels on the side of the root-target line the chain
-        should bend toward, or None. Checked as a point; the mirror toward it
-        is applied by ``ChainProblem.solution`` (HAND-OFF: not wired yet).
+        As :func:`~.ccd.solve_ccd`: a point in pixels that chooses the side
+        the chain bends toward (the pose is mirrored across the root-target
+        line when it bends the other way; :mod:`.pole`).
 
     Returns
     -------
@@ -106,12 +114,10 @@ def solve_dls(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
         outside [-pi, pi], a negative damping, or a chain or target past
         ``+-1e300`` px.
     """
-    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits)
+    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
     damping = DEFAULT_DAMPING if damping is None else non_negative(damping, "damping")
-    pole = None if pole is None else point(pole, "pole")
     a, used, error, stalled = dls_iterations(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations, p.tolerance,
                                              p.limits, damping)
-    # HAND-OFF (pole): the final mirror of the pose across the root-target line goes here: p.solution(..., pole=pole)
     return p.solution(a, error, used, stalled)
 
 
@@ -271,4 +277,46 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
             mu = mu * MU_GROW
             if mu > MU_MAX:
                 mu = MU_MAX
+            if max(map(abs, d)) < NULL_STEP and distance(tx - rx, ty - ry) < reach:
+                kicked = escape(rx, ry, a, lens, tx, ty, bounds, error)
+                if kicked is not None:
+                    a, xs, ys, error = kicked
     return a, used, error, stalled
+
+
+def escape(rx, ry, a, lens, tx, ty, bounds, error):
+    """The first trial pose of :func:`kicks` that lowers ``error``: ``(angles, xs, ys, error)``, or None.
+
+    For a chain whose damped least squares step is nothing (see the module
+    docstring); ``bounds`` as :func:`joint_bounds`. Deterministic, so the
+    batched solver repeats it row by row.
+    """
+    for b in kicks(a, bounds):
+        bx, by = joint_points(rx, ry, b, lens)
+        trial = distance(tx - bx[-1], ty - by[-1])
+        if trial < error:
+            return b, bx, by, trial
+    return None
+
+
+def kicks(a: list, bounds: list):
+    """The escape's trial poses (lists of angles, rad), for each size of ``KICKS``, largest first:
+    each joint turned alone (root first, + then -), which swings a chain toward a target behind it;
+    then each pair of neighbouring joints folded (``+s`` and ``-2 s``), which shortens a straight
+    chain toward a target on its own line (a fold the single turns cannot make: for them a straight
+    chain aimed past its target is a local minimum). Turns are kept inside ``bounds``."""
+    n = len(a)
+    for size in KICKS:
+        for i in range(n):
+            for turn in (size, -size):
+                b = list(a)
+                b[i] = turned(a[i] + turn, *bounds[i])
+                if b[i] != a[i]:
+                    yield b
+        for i in range(n - 1):
+            for turn in (size, -size):
+                b = list(a)
+                b[i] = turned(a[i] + turn, *bounds[i])
+                b[i + 1] = turned(a[i + 1] - 2.0 * turn, *bounds[i + 1])
+                if b[i] != a[i] or b[i + 1] != a[i + 1]:
+                    yield b

@@ -20,7 +20,7 @@ import numpy as np
 
 from ._batch_parts import Stall, limit_angles
 from ._validate import FULL_CIRCLE, TAU
-from .dls import DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, dls_iterations
+from .dls import DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, dls_iterations, escape, joint_bounds
 from .results import STALL_GAIN, STALL_SWEEPS
 
 PI = np.pi
@@ -153,6 +153,14 @@ def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, cl
     ys = np.where(keep, by, ys)
     err = np.where(better, trial, err)
     mu = np.where(better, np.maximum(mu * MU_SHRINK, 1.0), np.minimum(mu * MU_GROW, MU_MAX))
+    null = ~better & (np.max(np.abs(np.array(d)), axis=0) < NULL_STEP)
+    if null.any():  # the single call's escape, row by row (rare: a chain on its target's line)
+        for k in np.flatnonzero(null & (distance(tx - rx, ty - ry) < reach)).tolist():
+            lim = None if clamped is None else list(zip(lo[k].tolist(), hi[k].tolist()))
+            kicked = escape(float(rx[k]), float(ry[k]), a[k].tolist(), ln[k].tolist(), float(tx[k]), float(ty[k]),
+                            joint_bounds(lim, n), float(err[k]))
+            if kicked is not None:
+                a[k], xs[k], ys[k], err[k] = kicked
     return a, xs, ys, err, mu
 
 

@@ -54,7 +54,7 @@ from .results import STALL_ESCAPES, IKSolution, StallWatch
 _INF = math.inf
 
 
-def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None) -> IKSolution:
+def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None) -> IKSolution:
     """Move a chain's end effector toward ``target`` by FABRIK passes.
 
     Parameters
@@ -69,6 +69,8 @@ def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
     limits : array_like, shape (n, 2), optional
         ``(lo, hi)`` bounds in radians on each relative angle. The returned
         angles always lie inside them.
+    pole : array_like, shape (2,), optional
+        As :func:`~.ccd.solve_ccd`: the side the chain bends toward.
 
     Returns
     -------
@@ -80,7 +82,7 @@ def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
     ValueError
         As :func:`solve_ccd`.
     """
-    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits)
+    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
     a, used, (ex, ey), stalled = fabrik_passes(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations,
                                                p.tolerance, p.limits)
     return p.solution(a, math.hypot(p.tx - ex, p.ty - ey), used, stalled)

@@ -117,9 +117,13 @@ class Checker:
         for name, arr in f.items():
             if name == "rate":  # +inf is "rate limit off"
                 assert not np.isnan(arr).any() and (arr > 0).all(), f"{what}: rate {arr}"
+            elif name == "pole":  # NaN is "no pole"
+                assert np.isnan(arr).all() or np.isfinite(arr).all(), f"{what}: pole {arr}"
             else:
                 assert np.isfinite(arr).all(), f"{what}: {name} not finite: {arr}"
         pts, lengths = f["points"], f["lengths"]
+        if not c.is_snake:
+            lengths = lengths * f["scale"][0]  # a two-bone arm's stretch
         assert (lengths > 0).all(), f"{what}: lengths {lengths}"
         seg = np.hypot(*np.diff(pts, axis=0).T)
         assert np.all(np.abs(seg - lengths) <= LENGTH_RTOL * lengths), f"{what}: bone lengths {seg} != {lengths}"

@@ -16,6 +16,7 @@ import pygame
 import pytest
 from pygame_gui.elements import UICheckBox, UIHorizontalSlider
 
+from ikplayground.app.panel import panel_table
 from ikplayground.app.param_widgets import panel_help_rows
 from ikplayground.app.render import WEDGE_RADIUS
 from ikplayground.scene.chain import SOLVERS
@@ -57,14 +58,16 @@ def test_each_control_is_enabled_exactly_for_the_solvers_of_its_setting(app, sol
 def test_the_help_describes_every_setting_control():
     rows = dict(panel_help_rows())
     assert list(rows) == [s.label for s in SETTINGS]
-    assert "0.5 to 30.0 °/step" in rows["Rate limit"] and "two-bone, CCD, FABRIK" in rows["Rate limit"]
-    assert rows["Show limits"].endswith("CCD, FABRIK, snake")
+    assert "0.5 to 30.0 °/step" in rows["Rate limit"] and rows["Rate limit"].endswith("every IK solver")
+    assert rows["Show limits"].endswith("CCD, FABRIK, DLS, snake")
+    assert rows["Damping"].endswith("· DLS") and rows["Softness"].endswith("· two-bone")
 
 
-def test_the_readme_panel_table_names_every_setting():
-    rows = [line.split("|")[1] for line in README.read_text(encoding="utf-8").splitlines() if line.startswith("| ")]
+def test_the_readme_panel_table_is_the_panel_s_own():
+    text = README.read_text(encoding="utf-8")
+    assert panel_table() in text, "README.md's panel table differs from the panel; put this in it:\n" + panel_table()
     for s in SETTINGS:
-        assert any(s.label.removesuffix(" ±") in row for row in rows), s.label
+        assert f"| {s.label} |" in panel_table(), s.label
 
 
 def test_the_help_overlay_draws_with_the_panel_section(app):

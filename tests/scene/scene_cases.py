@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from ikplayground.solvers.kinematics import chain_points_batch
 
-SOLVER_ORDER = ("two-bone", "ccd", "fabrik", "snake")
-IK_SOLVERS = ("two-bone", "ccd", "fabrik")
+SOLVER_ORDER = ("two-bone", "ccd", "fabrik", "dls", "snake")
+IK_SOLVERS = ("two-bone", "ccd", "fabrik", "dls")
 
 # Seed 004 (the snake), in the seed's units.
 SEED_ACCEL = 1.0  # px/step added per step while Up is held
@@ -47,7 +47,8 @@ def snake_bends(points) -> np.ndarray:
 
 
 def all_numbers(chain) -> dict[str, np.ndarray]:
-    return {name: np.asarray(v) for name, v in chain.fields.items()}
+    """The chain's numbers; a pole of NaN is "no pole" (ik_options.py), so it counts only when it is set."""
+    return {name: np.asarray(v) for name, v in chain.fields.items() if name != "pole" or chain.pole is not None}
 
 
 def assert_no_nan(chain) -> None:
@@ -84,7 +85,7 @@ def assert_chain_ok(chain) -> None:
         hi = f["limits"][:, 1]
         assert np.all(lo >= -math.pi) and np.all(hi <= math.pi) and np.all(lo <= hi)
         assert np.all(a >= -math.pi - ANGLE_TOL) and np.all(a <= math.pi + ANGLE_TOL), f"angles not wrapped: {a}"
-        if chain.solver in ("ccd", "fabrik"):
+        if chain.solver in ("ccd", "fabrik", "dls"):
             inside = (a >= lo - ANGLE_TOL) & (a <= hi + ANGLE_TOL)
             assert inside.all(), (
                 f"{chain.solver}: angles {np.degrees(a)} outside limits {np.degrees(f['limits']).tolist()}")

@@ -127,13 +127,13 @@ HOSTILE = [
     ("chain a string", text_with((["chains", 2], "fabrik")), 'chains[2]: must be an object (got "fabrik")'),
     ("chain null", text_with((["chains", 0], None)), "chains[0]: must be an object (got null)"),
     ("solver missing", text_with((["chains", 3, "solver"], DELETE)),
-     "chains[3]: missing field 'solver' (one of two-bone, ccd, fabrik, snake)"),
+     "chains[3]: missing field 'solver' (one of two-bone, ccd, fabrik, dls, snake)"),
     ("solver null", text_with((["chains", 1, "solver"], None)),
-     "chains[1].solver: must be one of two-bone, ccd, fabrik, snake (got null)"),
+     "chains[1].solver: must be one of two-bone, ccd, fabrik, dls, snake (got null)"),
     ("solver a list", text_with((["chains", 1, "solver"], ["ccd"])),
-     "chains[1].solver: must be one of two-bone, ccd, fabrik, snake (got a list)"),
+     "chains[1].solver: must be one of two-bone, ccd, fabrik, dls, snake (got a list)"),
     ("solver wrong case", text_with((["chains", 1, "solver"], "CCD")),
-     'chains[1].solver: must be one of two-bone, ccd, fabrik, snake (got "CCD")'),
+     'chains[1].solver: must be one of two-bone, ccd, fabrik, dls, snake (got "CCD")'),
     # non-finite and overflowing numbers, with their place
     ("NaN", text_with((["chains", 0, "root", 0], RAW), raw="NaN"),
      "chains[0].root[0]: must be a finite number (got NaN)"),
@@ -366,7 +366,7 @@ def test_angles_outside_their_limits_are_wrapped_then_clamped():
     np.testing.assert_allclose(np.degrees(scene.chains[1].fields["angles"][:4]), [-90, 45, -45, 40])
 
 
-@pytest.mark.parametrize("solver", ["ccd", "fabrik"])
+@pytest.mark.parametrize("solver", ["ccd", "fabrik", "dls"])
 def test_bone_counts_1_and_64_load_and_65_does_not(solver):
     for n in (1, MAX_BONES):
         chain = ccd_chain(n) | {"solver": solver}
@@ -662,8 +662,9 @@ RAW_TOKENS = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400", "1e-400", "-0.0
 EDGE_NUMBERS = [0, -0.0, 1, -1, 2, 3, 64, 65, 180, -180, 180.0001, 1000, 1001, 1e6, 1e6 + 1, -1e6, 1e-300, 5e-324,
                 10**20, 2.5]
 KEYS = ["format", "version", "chains", "solver", "root", "lengths", "angles", "target", "mirror", "rate_limit",
-        "rate_limit_setting", "limits", "iterations", "tolerance", "points", "heading", "bend_limits", "max_speed", "turn_rate"]
-SOLVER_NAMES = ["two-bone", "ccd", "fabrik", "snake", "ikplayground-scene"]
+        "rate_limit_setting", "limits", "iterations", "tolerance", "points", "heading", "bend_limits", "max_speed", "turn_rate",
+        "pole", "mix", "softness", "stretch", "auto_bend", "damping"]
+SOLVER_NAMES = ["two-bone", "ccd", "fabrik", "dls", "snake", "ikplayground-scene"]
 
 
 class Raw:
@@ -756,6 +757,8 @@ def assert_loaded_scene_is_sound(scene, text):
         for name, arr in f.items():
             if name == "rate":  # off is +inf, on is a finite positive rate
                 assert arr[0] == math.inf or 0 < arr[0] <= math.pi + 1e-12
+            elif name == "pole":  # none is NaN, a pole is a finite point
+                assert np.isnan(arr).all() or np.isfinite(arr).all(), arr
             else:
                 assert np.all(np.isfinite(arr)), (name, arr)
         if c.is_snake:

@@ -36,12 +36,14 @@ DESIGN_EXAMPLE = """
  ]}
 """
 
-DOCUMENTED_KEYS = {
-    "two-bone": {"solver", "root", "lengths", "angles", "target", "mirror", "rate_limit", "rate_limit_setting"},
-    "ccd": {"solver", "root", "lengths", "angles", "target", "rate_limit", "rate_limit_setting", "limits",
-            "iterations", "tolerance"},
-    "fabrik": {"solver", "root", "lengths", "angles", "target", "rate_limit", "rate_limit_setting", "limits",
-               "iterations", "tolerance"},
+_ITERATIVE_KEYS = {"solver", "root", "lengths", "angles", "target", "rate_limit", "rate_limit_setting", "limits",
+                   "iterations", "tolerance", "mix"}
+DOCUMENTED_KEYS = {  # what a chain without a pole, auto bend or shown limits writes (those only when set)
+    "two-bone": {"solver", "root", "lengths", "angles", "target", "mirror", "rate_limit", "rate_limit_setting",
+                 "softness", "stretch", "mix"},
+    "ccd": _ITERATIVE_KEYS,
+    "fabrik": _ITERATIVE_KEYS,
+    "dls": _ITERATIVE_KEYS | {"damping"},
     "snake": {"solver", "points", "lengths", "heading", "bend_limits", "max_speed", "turn_rate"},
 }
 
@@ -63,7 +65,7 @@ def limit_pairs(draw):
 
 @st.composite
 def ik_chains(draw):
-    solver = draw(st.sampled_from(["two-bone", "ccd", "fabrik"]))
+    solver = draw(st.sampled_from(["two-bone", "ccd", "fabrik", "dls"]))
     n = 2 if solver == "two-bone" else draw(st.integers(1, 10))
     lengths = draw(st.lists(length, min_size=n, max_size=n))
     if solver == "two-bone":

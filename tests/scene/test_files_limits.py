@@ -249,7 +249,7 @@ angles_st = st.floats(-20, 20, allow_nan=False)
 
 @st.composite
 def ik_kwargs(draw):
-    solver = draw(st.sampled_from(["two-bone", "ccd", "fabrik"]))
+    solver = draw(st.sampled_from(["two-bone", "ccd", "fabrik", "dls"]))
     n = 2 if solver == "two-bone" else draw(st.integers(1, 5))
     kw = {"solver": solver, "root": (draw(coords), draw(coords)), "target": (draw(coords), draw(coords)),
           "angles": [draw(angles_st) for _ in range(n)],

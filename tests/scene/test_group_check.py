@@ -38,7 +38,7 @@ def _bounds():
 
 @st.composite
 def _chain(draw):
-    solver = draw(st.sampled_from(["two-bone", "ccd", "fabrik", "snake", "snake", "snake"] * 4 + ["rope", None]))
+    solver = draw(st.sampled_from(["two-bone", "ccd", "fabrik", "dls", "snake", "snake", "snake"] * 4 + ["rope", None]))
     n = draw(st.sampled_from([1, 2, 3]))
     d = {"solver": solver}
     if solver == "snake":

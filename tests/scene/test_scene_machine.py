@@ -180,7 +180,7 @@ class SceneMachine(RuleBasedStateMachine):
     @rule(i=picks, degrees=st.floats(0.0, 180.0))
     def set_joint_limit(self, i, degrees):
         chain = self.pick(i)
-        if chain is not None and chain.solver in ("ccd", "fabrik"):
+        if chain is not None and chain.solver in ("ccd", "fabrik", "dls"):
             self.scene.set_setting(chain, "joint_limit", degrees)
             assert chain.joint_limit == pytest.approx(degrees)  # one bone too: the setting is kept for more
 
@@ -193,7 +193,7 @@ class SceneMachine(RuleBasedStateMachine):
     @rule(i=picks, iterations=st.integers(1, 100), tolerance=st.floats(0.1, 10.0))
     def set_iterations_and_tolerance(self, i, iterations, tolerance):
         chain = self.pick(i)
-        if chain is not None and chain.solver in ("ccd", "fabrik"):
+        if chain is not None and chain.solver in ("ccd", "fabrik", "dls"):
             chain.iterations = iterations
             chain.tolerance = tolerance
             assert (chain.iterations, chain.tolerance) == (iterations, tolerance)

@@ -27,7 +27,7 @@ def test_quick_json_has_every_section(tmp_path):
         assert {"frame_ms", "step_ms", "render_ms", "rss_mb"} <= set(s)
         assert s["step_ms"] > 0 and s["frame_ms"] >= s["render_ms"] > 0 and s["rss_mb"] > 10
     got = {(r["solver"], r["batch"]) for r in report["solvers"]}
-    assert got == {(name, b) for name in ("two-bone", "ccd", "fabrik", "snake") for b in (1, 9)}
+    assert got == {(name, b) for name in ("two-bone", "ccd", "fabrik", "dls", "snake") for b in (1, 9)}
     assert all(r["per_s"] > 0 and r["bones"] in (2, 10) for r in report["solvers"])
     b = report["baseline"]
     assert b["chains"] == 8 and b["speedup"] == b["plain_loop_step_ms"] / b["project_step_ms"]

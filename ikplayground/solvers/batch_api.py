@@ -1,0 +1,219 @@
+"""The public, validated batched solvers: many chains of one bone count in one call.
+
+This is the API a game with a crowd of characters calls: ``N`` chains of ``n``
+bones each, solved together by array operations (the engines in
+:mod:`.batched` and :mod:`.dls_batch`, compiled with numba when it is
+installed). Every row equals the single-chain call (:func:`~.ccd.solve_ccd`,
+:func:`~.fabrik.solve_fabrik`, :func:`~.dls.solve_dls`,
+:func:`~.snake.follow_snake`) on that row, to rounding (1e-9), with the same
+iteration budget: the same algorithms, the same stall rule, the same pole.
+Pixels with y down, radians, relative joint angles (docs/design.md).
+
+Shapes: roots ``(N, 2)``, angles ``(N, n)``, lengths ``(N, n)``, targets
+``(N, 2)``, limits ``(N, n, 2)`` or None, poles ``(N, 2)`` or None (a row of
+NaN: no pole for that chain). ``iterations``, ``tolerance`` and ``damping``
+are one value for every chain or one per chain, ``(N,)``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._batch_parts import limit_angles
+from ._validate import BOUND, float_array, real
+from .batched import ccd_batch, fabrik_batch, snake_batch
+from .dls import DEFAULT_DAMPING
+from .dls_batch import dls_batch
+from .pole import mirrored_toward_batch
+from .results import IKSolution, STATUSES
+
+_EPS = 1e-12
+
+
+def _chains(roots, angles, lengths, targets):
+    """The checked chain arrays: roots (N, 2), angles (N, n) wrapped, lengths (N, n), targets (N, 2)."""
+    a = float_array(angles, "angles", ndim=2)
+    count, n = a.shape
+    if n < 1:
+        raise ValueError(f"angles: needs at least one bone per chain, got shape {a.shape}")
+    r = float_array(roots, "roots", ndim=2)
+    t = float_array(targets, "targets", ndim=2)
+    ln = float_array(lengths, "lengths", ndim=2)
+    for name, arr, shape in (("roots", r, (count, 2)), ("targets", t, (count, 2)), ("lengths", ln, (count, n))):
+        if arr.shape != shape:
+            raise ValueError(f"{name}: expected shape {shape} to match angles {a.shape}, got {arr.shape}")
+    if count and ln.min() <= 0:
+        k, i = (int(v) for v in np.argwhere(ln <= 0)[0])
+        raise ValueError(f"lengths: every length must be > 0 (got {ln[k, i]} at chain {k}, bone {i})")
+    if count and ((np.abs(r).max(axis=1) + ln.sum(axis=1) > BOUND).any() or (np.abs(t) > BOUND).any()):
+        raise ValueError(f"roots, targets, lengths: every chain and target must lie within +-{BOUND:g} px")
+    pi = math.pi
+    a = np.where((a > -pi) & (a <= pi), a, np.mod(a + pi, 2 * pi) - pi)
+    a[a <= -pi] = pi
+    return r, a, ln, t
+
+
+def _per_chain(value, count: int, name: str, *, whole: bool = False, lo: float = 0.0) -> np.ndarray:
+    """One value for every chain, or one per chain: an (N,) array, each >= ``lo`` (whole numbers >= 1)."""
+    if np.ndim(value) == 0:
+        if whole:
+            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
+                raise ValueError(f"{name}: must be an integer >= 1, got {value!r}")
+            return np.full(count, int(value), dtype=np.int64)
+        v = real(value, name)
+        if not math.isfinite(v) or v < lo:
+            raise ValueError(f"{name}: must be finite and >= {lo:g}, got {value!r}")
+        return np.full(count, v)
+    arr = np.asarray(value)
+    if arr.shape != (count,):
+        raise ValueError(f"{name}: expected one value or shape ({count},), got shape {arr.shape}")
+    if whole:
+        if arr.dtype.kind not in "iu" or (count and arr.min() < 1):
+            raise ValueError(f"{name}: must be integers >= 1")
+        return arr.astype(np.int64)
+    arr = float_array(value, name, ndim=1)
+    if count and arr.min() < lo:
+        raise ValueError(f"{name}: every value must be >= {lo:g}")
+    return arr
+
+
+def _limits(limits, count: int, n: int) -> np.ndarray | None:
+    if limits is None:
+        return None
+    lim = float_array(limits, "limits", ndim=3)
+    if lim.shape != (count, n, 2):
+        raise ValueError(f"limits: expected shape {(count, n, 2)}, got {lim.shape}")
+    if (lim[..., 0] > lim[..., 1]).any():
+        k, i = (int(v) for v in np.argwhere(lim[..., 0] > lim[..., 1])[0])
+        raise ValueError(f"limits: chain {k}, joint {i} has lo > hi ({lim[k, i, 0]} > {lim[k, i, 1]})")
+    if (lim < -math.pi - _EPS).any() or (lim > math.pi + _EPS).any():
+        raise ValueError("limits: every (lo, hi) must lie in [-pi, pi]")
+    return np.clip(lim, -math.pi, math.pi)
+
+
+def _poles(poles, count: int) -> np.ndarray | None:
+    if poles is None:
+        return None
+    p = np.asarray(poles)
+    if p.dtype.kind not in "fiu" or p.shape != (count, 2):
+        raise ValueError(f"poles: expected real numbers of shape {(count, 2)}, got "
+                         f"{p.dtype} of shape {p.shape}")
+    p = p.astype(np.float64)
+    none = np.isnan(p).all(axis=1)
+    given = p[~none]
+    if not np.isfinite(given).all() or (np.abs(given) > BOUND).any():
+        raise ValueError(f"poles: each row must be a finite point within +-{BOUND:g} px, or all NaN (no pole)")
+    return None if none.all() else p
+
+
+def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, **extra) -> IKSolution:
+    r, a, ln, t = _chains(roots, angles, lengths, targets)
+    count, n = a.shape
+    its = _per_chain(iterations, count, "iterations", whole=True)
+    tol = _per_chain(tolerance, count, "tolerance")
+    lim = _limits(limits, count, n)
+    pole = _poles(poles, count)
+    a = limit_angles(a, lim)
+    out, error, used = engine(r, a, ln, t, its, tol, lim, **extra)
+    if pole is not None:
+        out = mirrored_toward_batch(r, out, ln, t, pole, lim)
+    reached = error <= tol
+    distance = np.hypot(t[:, 0] - r[:, 0], t[:, 1] - r[:, 1])
+    status = np.where(reached, STATUSES[0], np.where(distance > ln.sum(axis=1) + tol, STATUSES[1],
+                                                      np.where(used < its, STATUSES[2], STATUSES[3])))
+    return IKSolution(out, error, used, reached, status)
+
+
+def solve_ccd_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None,
+                    poles=None) -> IKSolution:
+    """:func:`~.ccd.solve_ccd` for ``N`` chains of ``n`` bones at once.
+
+    Parameters
+    ----------
+    roots, targets : array_like, shape (N, 2)
+        Pixels, y down.
+    angles, lengths : array_like, shape (N, n)
+        Starting relative angles (rad) and bone lengths (px, each > 0).
+    iterations : int or array_like of int, shape (N,)
+        Most sweeps, >= 1.
+    tolerance : float or array_like, shape (N,)
+        px, >= 0.
+    limits : array_like, shape (N, n, 2), optional
+        ``(lo, hi)`` per relative angle, ``-pi <= lo <= hi <= pi``.
+    poles : array_like, shape (N, 2), optional
+        Each chain's pole (px), or a row of NaN for none.
+
+    Returns
+    -------
+    IKSolution
+        Of arrays: ``angles`` (N, n), ``error`` (N,) px, ``iterations`` (N,)
+        int, ``reached`` (N,) bool, ``status`` (N,) str; row k equals the
+        single-chain call on row k.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: a wrong shape, values that are not finite real
+        numbers, a length <= 0, bad limits or poles.
+    """
+    return _solve(ccd_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles)
+
+
+def solve_fabrik_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None,
+                       poles=None) -> IKSolution:
+    """:func:`~.fabrik.solve_fabrik` for ``N`` chains at once: arguments and result as :func:`solve_ccd_batch`."""
+    return _solve(fabrik_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles)
+
+
+def solve_dls_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None, damping=None,
+                    poles=None) -> IKSolution:
+    """:func:`~.dls.solve_dls` for ``N`` chains at once: as :func:`solve_ccd_batch`, with ``damping``
+    (one value or (N,), >= 0; None: the single call's default)."""
+    count = np.shape(angles)[0] if np.ndim(angles) == 2 else 0
+    damp = _per_chain(DEFAULT_DAMPING if damping is None else damping, count, "damping")
+    return _solve(dls_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles, damping=damp)
+
+
+def follow_snake_batch(points, heads, lengths, bend_limits) -> np.ndarray:
+    """:func:`~.snake.follow_snake` for ``N`` snakes of ``n`` segments at once.
+
+    Parameters
+    ----------
+    points : array_like, shape (N, n + 1, 2)
+        Current nodes, px, ``[:, 0]`` the heads.
+    heads : array_like, shape (N, 2)
+        New head positions, px.
+    lengths : array_like, shape (N, n)
+        Segment lengths, px, each > 0.
+    bend_limits : array_like, shape (N, 2) or (2,)
+        ``(lo, hi)`` bend range at every inner node, rad, ``-pi <= lo <= hi <= pi``.
+
+    Returns
+    -------
+    ndarray, shape (N, n + 1, 2)
+        The new nodes (a new array).
+    """
+    pts = float_array(points, "points", ndim=3)
+    count, m, two = pts.shape
+    if two != 2 or m < 2:
+        raise ValueError(f"points: expected shape (N, n + 1, 2) with n >= 1, got {pts.shape}")
+    h = float_array(heads, "heads", ndim=2)
+    ln = float_array(lengths, "lengths", ndim=2)
+    if h.shape != (count, 2):
+        raise ValueError(f"heads: expected shape {(count, 2)}, got {h.shape}")
+    if ln.shape != (count, m - 1):
+        raise ValueError(f"lengths: expected shape {(count, m - 1)}, got {ln.shape}")
+    if count and ln.min() <= 0:
+        raise ValueError("lengths: every length must be > 0")
+    bl = float_array(bend_limits, "bend_limits")
+    bl = np.broadcast_to(bl, (count, 2)) if bl.shape == (2,) else bl
+    if bl.shape != (count, 2):
+        raise ValueError(f"bend_limits: expected shape (2,) or {(count, 2)}, got {bl.shape}")
+    if (bl[:, 0] > bl[:, 1]).any() or (bl < -math.pi - _EPS).any() or (bl > math.pi + _EPS).any():
+        raise ValueError("bend_limits: each (lo, hi) must have lo <= hi inside [-pi, pi]")
+    if count and ((np.abs(pts) > BOUND).any() or (np.abs(h).max(axis=1) + ln.sum(axis=1) > BOUND).any()):
+        raise ValueError(f"points, heads: every snake must lie within +-{BOUND:g} px")
+    bl = np.clip(bl, -math.pi, math.pi)
+    return snake_batch(pts, h, ln, np.ascontiguousarray(bl[:, 0]), np.ascontiguousarray(bl[:, 1]))

@@ -1,0 +1,123 @@
+"""Poles: a point that chooses the side a chain bends toward.
+
+Godot's ``magnet`` and Spine's ``bendDirection``, given as a point (as Unity's
+and Maya's pole vectors are). In 2-D a solved pose and its mirror image across
+the root-target line put the end effector exactly as far from the target
+(reflection across a line through the target keeps distances to it), so the
+pole costs no accuracy: after an iterative solve (CCD, FABRIK, DLS), when the
+chain's inner joints lie on the other side of the root-target line from the
+pole, the pose is replaced by its mirror image. This is this project's method,
+chosen because it is exact, cheap and never fights the solver.
+
+"Which side" is measured by the sum of the inner joints' signed distances
+from the line, and the pole's side by its own signed distance; a pole on the
+line, a chain with no inner joint, or a target on the root leaves the pose as
+it is. With joint limits a mirror image outside them is not taken.
+
+Mirror image of relative angles (radians, y down): with ``phi`` the direction
+from root to target, the absolute angles ``theta`` become ``2 phi - theta``, so
+the first relative angle becomes ``2 phi - a0`` and every other ``-a_i``.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ._validate import FULL_CIRCLE, wrap, wrap_array
+
+
+def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: list, pole, lim) -> list:
+    """The pose ``a`` (relative angles, rad), or its mirror image when that puts the bend on the pole's side.
+
+    Parameters
+    ----------
+    rx, ry, tx, ty : float
+        Root and target, px.
+    a, lens : list of float, length n
+        Relative angles (rad) and bone lengths (px).
+    pole : (float, float) or None
+        The pole, px; None leaves ``a`` as it is.
+    lim : list of (lo, hi) or None
+        Joint limits, rad; a mirror image outside them is not taken.
+
+    Returns
+    -------
+    list of float
+        ``a`` itself or a new list.
+    """
+    if pole is None or len(a) < 2:
+        return a
+    ux, uy = tx - rx, ty - ry
+    side = ux * (pole[1] - ry) - uy * (pole[0] - rx)
+    if side == 0.0 or not (ux or uy):
+        return a
+    bend = 0.0
+    x, y, absolute = rx, ry, 0.0
+    for i in range(len(a) - 1):
+        absolute += a[i]
+        x += lens[i] * math.cos(absolute)
+        y += lens[i] * math.sin(absolute)
+        bend += ux * (y - ry) - uy * (x - rx)
+    if bend == 0.0 or (bend > 0.0) == (side > 0.0):
+        return a
+    phi = math.atan2(uy, ux)
+    mirror = [wrap(2.0 * phi - a[0])] + [wrap(-v) for v in a[1:]]
+    if lim is not None:
+        for v, (lo, hi) in zip(mirror, lim):
+            if hi - lo < FULL_CIRCLE and not lo <= v <= hi:
+                return a
+    return mirror
+
+
+def mirrored_toward_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.ndarray, targets: np.ndarray,
+                          poles: np.ndarray | None, limits: np.ndarray | None) -> np.ndarray:
+    """:func:`mirrored_toward` for ``N`` chains at once.
+
+    Parameters
+    ----------
+    roots, targets : ndarray, shape (N, 2)
+        px.
+    angles, lengths : ndarray, shape (N, n)
+        Relative angles (rad) and bone lengths (px).
+    poles : ndarray, shape (N, 2), or None
+        px; a row of NaN is no pole for that chain.
+    limits : ndarray, shape (N, n, 2), or None
+        Joint limits, rad.
+
+    Returns
+    -------
+    ndarray, shape (N, n)
+        ``angles`` itself when no row changes, else a new array.
+    """
+    n = angles.shape[1]
+    if poles is None or n < 2 or not len(angles):
+        return angles
+    ux = targets[:, 0] - roots[:, 0]
+    uy = targets[:, 1] - roots[:, 1]
+    with np.errstate(invalid="ignore"):
+        side = ux * (poles[:, 1] - roots[:, 1]) - uy * (poles[:, 0] - roots[:, 0])
+    absolute = np.cumsum(angles[:, :-1], axis=1)
+    x = roots[:, :1] + np.cumsum(lengths[:, :-1] * np.cos(absolute), axis=1)
+    y = roots[:, 1:] + np.cumsum(lengths[:, :-1] * np.sin(absolute), axis=1)
+    bend = (ux[:, None] * (y - roots[:, 1:]) - uy[:, None] * (x - roots[:, :1])).sum(axis=1)
+    flip = (side != 0.0) & ~np.isnan(side) & ((ux != 0.0) | (uy != 0.0)) & (bend != 0.0) & ((bend > 0) != (side > 0))
+    if not flip.any():
+        return angles
+    phi = np.arctan2(uy[flip], ux[flip])
+    mirror = np.empty((int(flip.sum()), n))
+    mirror[:, 0] = 2.0 * phi - angles[flip, 0]
+    mirror[:, 1:] = -angles[flip, 1:]
+    mirror = wrap_array(mirror)
+    if limits is not None:
+        lim = limits[flip]
+        inside = (lim[..., 1] - lim[..., 0] >= FULL_CIRCLE) | ((lim[..., 0] <= mirror) & (mirror <= lim[..., 1]))
+        ok = inside.all(axis=1)
+        rows = np.flatnonzero(flip)[ok]
+        mirror = mirror[ok]
+    else:
+        rows = np.flatnonzero(flip)
+    out = angles.copy()
+    out[rows] = mirror
+    return out
