@@ -3,8 +3,10 @@
     python scripts/screenshot.py [--out docs/screenshot.png]
 
 Runs the real App with SDL's dummy video driver: moves the targets to
-positions that show each solver at work, steers the snake for a while,
-selects the CCD chain (so its joint-limit wedges show), and saves the frame.
+positions that show each solver at work (the CCD, FABRIK and DLS chains reach
+for the same spot beside their roots, the arm bends toward its pole), steers the
+snake for a while, selects the DLS chain (so its joint-limit wedges show), and
+saves the frame.
 """
 
 from __future__ import annotations
@@ -28,11 +30,12 @@ def main() -> None:
     args = parser.parse_args()
     app = App(size=(1280, 720), realtime=False)
     scene = app.scene
-    arm, ccd, fabrik, snake = scene.chains
+    arm, ccd, fabrik, dls, snake = scene.chains
     w, h = scene.stage
-    scene.move_target(arm, (w * 0.30, h * 0.42))
-    scene.move_target(ccd, (w * 0.33, h * 0.80))
-    scene.move_target(fabrik, (w * 0.76, h * 0.66))
+    scene.move_target(arm, (w * 0.27, h * 0.42))
+    scene.set_setting(arm, "pole_on", True)
+    for chain in (ccd, fabrik, dls):  # the same limited target, beside each root
+        scene.move_target(chain, chain.fields["root"] + (90.0, -120.0))
     scene.select(snake)
     app.held = {"throttle", "right"}
     app.run(max_frames=50)
@@ -40,8 +43,8 @@ def main() -> None:
     app.run(max_frames=56)
     app.held = set()
     app.run(max_frames=150)
-    scene.select(ccd)
-    app.panel.sync(ccd)
+    scene.select(dls)
+    app.panel.sync(dls)
     app.run(max_frames=152)
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     app.save_screenshot(args.out)

@@ -64,14 +64,21 @@ def draw_status_badge(surface: pygame.Surface, chain: Chain, font: BadgeFont) ->
             pygame.draw.circle(surface, PINNED, p, 8, 2)
     badge = font.badge(status)
     tip = f["points"][-1]
-    away = tip - f["target"]  # beside the tip on the side away from the target, clear of its ring
-    d = math.hypot(*away)
-    if d < 1.0:
-        away = tip - f["points"][-2]
-        d = math.hypot(*away) or 1.0
-    reach = badge.get_width() / 2 + 8.0
-    centre = tip + away / d * reach
+    centre = tip + badge_offset(tip - f["points"][-2], badge.get_size())
     surface.blit(badge, badge.get_rect(center=(round(centre[0]), round(centre[1]))))
+
+
+def badge_offset(along, size) -> np.ndarray:
+    """Where a badge of ``size`` (w, h) px goes from the tip: beside the last bone (direction
+    ``along``, (2,)), on its upper side (y down), clear of the bone and of a target on its line."""
+    d = math.hypot(*along)
+    ux, uy = (along / d) if d > 0 else (1.0, 0.0)
+    nx, ny = -uy, ux
+    if ny > 0 or (ny == 0 and nx < 0):
+        nx, ny = -nx, -ny  # the upper side, or the right of a level bone
+    w, h = size
+    reach = abs(nx) * (w / 2 + 6.0) + abs(ny) * (h / 2 + 6.0) + 4.0
+    return np.array((nx * reach, ny * reach))
 
 
 def pinned_joints(points: np.ndarray, angles: np.ndarray, limits: np.ndarray) -> np.ndarray:

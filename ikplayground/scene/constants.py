@@ -9,6 +9,8 @@ docs/sources.md.
 
 from __future__ import annotations
 
+from ikplayground.solvers.dls import DEFAULT_DAMPING  # noqa: F401 (the DLS damping a new chain gets)
+
 SOLVERS = ("two-bone", "ccd", "fabrik", "dls", "snake")
 IK_SOLVERS = ("two-bone", "ccd", "fabrik", "dls")
 ITERATIVE = ("ccd", "fabrik", "dls")  # the IK solvers of many bones, with joint limits and iterations
@@ -18,7 +20,6 @@ DEFAULT_RATE_DEG = 3.0  # the pygame CCD tutorial: +-3 degrees per frame
 MAX_RATE_DEG = 180.0  # a larger rate limit is no limit (and the scene file refuses it)
 DEFAULT_JOINT_LIMIT_DEG = 45.0
 DEFAULT_ITERATIONS = 10  # CCD sweeps / FABRIK passes / DLS steps per step
-DEFAULT_DAMPING = 0.5  # DLS: the damping is this times the error (ikplayground.solvers.dls)
 MAX_STRETCH = 10.0  # two-bone: the largest bone scale a chain may have
 DEFAULT_TOLERANCE = 0.5  # px: the tip this close to the target is reached
 SNAKE_SEGMENT = 40.0  # the Flash snake tutorial

@@ -126,7 +126,6 @@ class Scene:
     # --- selection -----------------------------------------------------------
     def select(self, chain: Chain | None) -> None:
         self.selected = chain
-
     def select_next(self) -> Chain | None:
         if not self.chains:
             self.selected = None
@@ -337,12 +336,8 @@ class SceneFull(Exception):
 
 
 def default_scene(stage=(980.0, 720.0)) -> Scene:
-    """One chain of each solver, spread over the stage so none overlap.
-
-    The CCD, FABRIK and DLS chains are alike (7 bones, joints limited to
-    +-45 degrees) and reach for targets at the same place relative to their
-    roots, so the three solvers can be watched side by side.
-    """
+    """One chain of each solver, apart; the CCD, FABRIK and DLS chains are alike (7 bones, joints
+    limited to +-45 degrees), with targets alike beside their roots, to watch side by side."""
     scene = Scene(stage)
     w, h = scene.stage
     arm = build.make_ik_chain("two-bone", (w * 0.13, h * 0.62), (-math.pi / 3, math.pi / 2), (120.0, 100.0),

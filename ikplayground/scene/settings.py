@@ -8,7 +8,7 @@ come the panel's sliders, check boxes and value labels
 (one call, :meth:`~ikplayground.scene.scene.Scene.set_setting`, which
 validates and clamps the value here, once), the scene file's fields for the
 settings (:mod:`.file_format`, :mod:`.file_reader` and :mod:`.group_check`,
-through :mod:`.file_fields`) and the F1 help's description of the panel.
+through :mod:`.file_fields` and :mod:`.file_list_fields`) and the F1 help's description of the panel.
 
 The per-step path never looks here: a setting's value lives where the step
 and the renderer read it directly (the chain's arrays, or its attributes).
@@ -28,6 +28,7 @@ from typing import Callable
 import numpy as np
 
 from . import file_fields as ff
+from . import file_list_fields as fl
 from .constants import (DEFAULT_DAMPING, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,
                         DEFAULT_TOLERANCE, IK_SOLVERS, ITERATIVE, MAX_BONES, MAX_COORD, MAX_RATE_DEG, MAX_STRETCH,
                         SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS)
@@ -244,11 +245,11 @@ SETTINGS: tuple[Setting, ...] = (
             file=ff.Number("stretch", digits=4), **_field("stretch")),
     Setting("joint_limit", "Joint limit ±", LIMITED, lo=0.0, hi=180.0, unit="°", digits=0,
             default=DEFAULT_JOINT_LIMIT_DEG, help="the range of every joint after the first",
-            get=lambda c: c.joint_limit, put=_set_joint_limit, file=ff.JointLimits()),
+            get=lambda c: c.joint_limit, put=_set_joint_limit, file=fl.JointLimits()),
     Setting("bend_range", "Bend range ±", ("snake",), lo=0.0, hi=180.0, unit="°", digits=0,
             default=SNAKE_BEND_DEG, help="how far the snake bends at every joint",
             get=lambda c: math.degrees(float(abs(c.fields["bend_limits"]).max())), put=_set_bend_range,
-            file=ff.BendLimits()),
+            file=fl.BendLimits()),
     Setting("bones", "Bones", LIMITED + ("snake",), "whole", lo=1, hi=MAX_BONES,
             help="the number of bones (a snake's segments)",
             get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n)),
@@ -269,7 +270,7 @@ SETTINGS: tuple[Setting, ...] = (
             file=ff.Number("mix", digits=4), **_field("mix")),
     Setting("pole_on", "Pole", IK_SOLVERS, "flag", default=False,
             help="a handle that chooses the side the chain bends toward (drag the diamond)",
-            get=lambda c: c.pole is not None, put=_set_pole_on, file=ff.Pole()),
+            get=lambda c: c.pole is not None, put=_set_pole_on, file=fl.Pole()),
     Setting("max_speed", "Top speed", ("snake",), lo=0.0, hi=1000.0, unit="px/step", slider=(1.0, 30.0),
             default=SNAKE_MAX_SPEED, help="the snake's top speed (Up accelerates)",
             get=lambda c: float(c.fields["max_speed"][0]), put=_set_max_speed, file=ff.Number("max_speed")),

@@ -61,7 +61,10 @@ class ChainProblem(NamedTuple):
         """
         angles = mirrored_toward(self.rx, self.ry, self.tx, self.ty, angles, self.lengths, self.pole, self.limits)
         distance = math.hypot(self.tx - self.rx, self.ty - self.ry)
-        status = ik_status(error, self.tolerance, distance, self.reach, stalled)
+        # a stall found at the very last iteration is the budget's end too: "iterations", so that
+        # "stalled" always means "stopped before the budget ran out" (used < iterations), as the
+        # batched calls tell it
+        status = ik_status(error, self.tolerance, distance, self.reach, stalled and used < self.iterations)
         return IKSolution(np.array(angles), error, used, error <= self.tolerance, status)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 
 from ._problem import chain_problem
-from ._validate import clamp_angle, wrap
+from ._validate import clamp_angle
 from .results import IKSolution, StallWatch
 
 

@@ -73,19 +73,13 @@ def solve_dls(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
 
     Parameters
     ----------
-    root : array_like, shape (2,)
-        Fixed position of joint 0, in pixels.
-    angles : array_like, shape (n,)
-        Starting relative joint angles in radians.
-    lengths : array_like, shape (n,)
-        Bone lengths in pixels, each > 0.
-    target : array_like, shape (2,)
-        Goal for the end effector, in pixels.
+    root, angles, lengths, target, tolerance
+        As :func:`~.ccd.solve_ccd`: points of shape (2,) and the chain's
+        relative angles and bone lengths of shape (n,), in pixels (y down)
+        and radians; the distance in pixels that counts as reached.
     iterations : int, optional
         Most steps to try (>= 1), rejected ones included. Fewer run once the
         error stops improving (``status`` "stalled"), so a large budget is safe.
-    tolerance : float, optional
-        Stop once the end effector is this close to the target, in pixels.
     limits : array_like, shape (n, 2), optional
         ``(lo, hi)`` bounds in radians on each relative angle,
         ``-pi <= lo <= hi <= pi``. Starting angles outside them are clamped;

@@ -123,10 +123,12 @@ class IKSolution(NamedTuple):
             after its one straight pass toward a target at or past full reach.
             FABRIK on a chain with limits first tries up to ``STALL_ESCAPES``
             (3) mirrored bends, each followed by passes until the rule fires
-            again, so its stall comes later; see :mod:`.fabrik`.)
+            again, so its stall comes later; see :mod:`.fabrik`.) So
+            "stalled" always has ``iterations`` below the budget.
         ``"iterations"``
             ``iterations`` ran out while the error was still improving (or
-            while FABRIK was still trying a mirrored bend).
+            while FABRIK was still trying a mirrored bend, or at the very
+            check that found a stall).
 
         Built by hand with only the first three fields, ``reached`` is False
         and ``status`` is ``""`` (unknown).

@@ -7,7 +7,10 @@ Screen coordinates (y down), radians, relative joint angles (docs/design.md).
 
 from __future__ import annotations
 
+import importlib.util
 import math
+from functools import lru_cache
+from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
@@ -15,6 +18,17 @@ from hypothesis import strategies as st
 
 PI = math.pi
 TAU = 2.0 * math.pi
+CONVERGENCE_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "convergence.py"
+
+
+@lru_cache(maxsize=None)
+def convergence():
+    """``scripts/convergence.py`` as a module (the scripts folder is no package): its seeded set of
+    limited chains is the one the README's convergence table measures."""
+    spec = importlib.util.spec_from_file_location("convergence", CONVERGENCE_SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 # ----------------------------------------------------------------------------
 # Reference maths

@@ -25,6 +25,7 @@ from .solver_cases import (
     assert_within_limits,
     assert_wrapped,
     chains,
+    convergence,
     coordinate_scale,
     points2,
     reference_fk,
@@ -125,24 +126,9 @@ def test_reachable_targets_are_reached_without_limits(data):
 
 
 def benchmark_chains(seed: int, count: int):
-    """The limited benchmark: 3..10 bones of U(20, 80) px, joint 0 free, joints 1..n-1 within
-    +-U(20, 90) degrees, the target at the end effector of a random pose inside the limits, the
-    start straight. (The same set as scripts/convergence.py.)"""
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(count):
-        n = int(rng.integers(3, 11))
-        lengths = rng.uniform(20, 80, n)
-        limits = np.zeros((n, 2))
-        limits[0] = (-PI, PI)
-        for i in range(1, n):
-            half = math.radians(rng.uniform(20, 90))
-            limits[i] = (-half, half)
-        pose = rng.uniform(limits[:, 0], limits[:, 1])
-        root = rng.uniform(-200, 200, 2)
-        target = reference_fk(root, pose, lengths)[-1]
-        out.append((root, np.zeros(n), lengths, target, limits))
-    return out
+    """The limited benchmark of scripts/convergence.py (3..10 bones, joints 1..n-1 within +-20..90
+    degrees, targets a pose within the limits reaches, the start straight)."""
+    return convergence().limited_chains(seed, count)
 
 
 # Measured (seed 12, 300 chains, 100 steps, 0.5 px): every chain reached, in 5.56

@@ -7,19 +7,16 @@ target that a pose inside the limits reaches; 100 sweeps or passes, 0.5 px.
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from functools import lru_cache
-from pathlib import Path
 from unittest.mock import patch
 
 import pytest
 
-from .solver_cases import assert_within_limits
+from .solver_cases import assert_within_limits, convergence
 
 from ikplayground.solvers import fabrik, solve_ccd, solve_fabrik
 
-SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "convergence.py"
 SEEDS = (2011, 1, 2, 3)  # 2011 is the script's default
 COUNT = 300
 TOLERANCE = 0.5
@@ -34,15 +31,6 @@ TOLERANCE = 0.5
 # CCD's algorithm is unchanged: it must reach no fewer chains than before.
 CCD_BEFORE = {2011: 213, 1: 218, 2: 214, 3: 216}  # chains reached of 300
 FABRIK_AT_LEAST = 0.95
-
-
-@lru_cache(maxsize=None)
-def convergence():
-    """``scripts/convergence.py`` as a module (the scripts folder is no package)."""
-    spec = importlib.util.spec_from_file_location("convergence", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
 
 
 @lru_cache(maxsize=None)
