@@ -264,7 +264,7 @@ def clamp_angle(value: float, lo: float, hi: float) -> float:
     instead, so a joint can turn through +-pi.
     """
     if hi - lo >= FULL_CIRCLE:  # (kept inside a range a hair short of the circle)
-        w = wrap(value)
+        w = value if -math.pi < value <= math.pi else wrap(value)  # in range: as given, as the batched calls keep it
         return lo if w < lo else hi if w > hi else w
     v = lo if value < lo else hi if value > hi else value
     if v <= -math.pi and hi >= math.pi:

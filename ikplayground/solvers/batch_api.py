@@ -5,8 +5,14 @@ bones each, solved together by array operations (the engines in
 :mod:`.batched` and :mod:`.dls_batch`, compiled with numba when it is
 installed). Every row equals the single-chain call (:func:`~.ccd.solve_ccd`,
 :func:`~.fabrik.solve_fabrik`, :func:`~.dls.solve_dls`,
-:func:`~.snake.follow_snake`) on that row, to rounding (1e-9), with the same
+:func:`~.snake.follow_snake`) on that row, to rounding (1e-9 rad), with the same
 iteration budget: the same algorithms, the same stall rule, the same pole.
+Where rounding can tell: FABRIK's array engines (more than 4 chains) round a
+hair differently from the single call, so on a target its limits keep out of
+reach, where the passes never settle, the gap grows by up to 1e-9 rad a pass;
+and a limited CCD or FABRIK chain aimed exactly at its own root turns through
+ties that rounding tips either way (each row is still a sound, truthfully
+reported answer).
 Pixels with y down, radians, relative joint angles (docs/design.md).
 
 Shapes: roots ``(N, 2)``, angles ``(N, n)``, lengths ``(N, n)``, targets
@@ -22,7 +28,7 @@ import math
 import numpy as np
 
 from ._batch_parts import limit_angles
-from ._validate import BOUND, float_array, real
+from ._validate import BOUND, _holds_bool, float_array, real
 from .batched import ccd_batch, fabrik_batch, snake_batch
 from .dls import DEFAULT_DAMPING
 from .dls_batch import dls_batch
@@ -66,7 +72,12 @@ def _per_chain(value, count: int, name: str, *, whole: bool = False, lo: float =
         if not math.isfinite(v) or v < lo:
             raise ValueError(f"{name}: must be finite and >= {lo:g}, got {value!r}")
         return np.full(count, v)
-    arr = np.asarray(value)
+    if _holds_bool(value):
+        raise ValueError(f"{name}: must be numbers, not booleans")
+    try:
+        arr = np.asarray(value)
+    except ValueError:  # ragged
+        raise ValueError(f"{name}: expected one value or shape ({count},), got a ragged list") from None
     if arr.shape != (count,):
         raise ValueError(f"{name}: expected one value or shape ({count},), got shape {arr.shape}")
     if whole:
@@ -96,7 +107,12 @@ def _limits(limits, count: int, n: int) -> np.ndarray | None:
 def _poles(poles, count: int) -> np.ndarray | None:
     if poles is None:
         return None
-    p = np.asarray(poles)
+    if _holds_bool(poles):
+        raise ValueError("poles: must be numbers, not booleans")
+    try:
+        p = np.asarray(poles)
+    except ValueError:  # ragged
+        raise ValueError(f"poles: expected shape {(count, 2)}, got a ragged list") from None
     if p.dtype.kind not in "fiu" or p.shape != (count, 2):
         raise ValueError(f"poles: expected real numbers of shape {(count, 2)}, got "
                          f"{p.dtype} of shape {p.shape}")
@@ -108,9 +124,10 @@ def _poles(poles, count: int) -> np.ndarray | None:
     return None if none.all() else p
 
 
-def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, **extra) -> IKSolution:
+def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, damping=None) -> IKSolution:
     r, a, ln, t = _chains(roots, angles, lengths, targets)
     count, n = a.shape
+    extra = {} if damping is None else {"damping": _per_chain(damping, count, "damping")}
     its = _per_chain(iterations, count, "iterations", whole=True)
     tol = _per_chain(tolerance, count, "tolerance")
     lim = _limits(limits, count, n)
@@ -171,9 +188,8 @@ def solve_dls_batch(roots, angles, lengths, targets, *, iterations=10, tolerance
                     poles=None) -> IKSolution:
     """:func:`~.dls.solve_dls` for ``N`` chains at once: as :func:`solve_ccd_batch`, with ``damping``
     (one value or (N,), >= 0; None: the single call's default)."""
-    count = np.shape(angles)[0] if np.ndim(angles) == 2 else 0
-    damp = _per_chain(DEFAULT_DAMPING if damping is None else damping, count, "damping")
-    return _solve(dls_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles, damping=damp)
+    return _solve(dls_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles,
+                  damping=DEFAULT_DAMPING if damping is None else damping)
 
 
 def follow_snake_batch(points, heads, lengths, bend_limits) -> np.ndarray:

@@ -182,16 +182,17 @@ def dls_step(jx: list, jy: list, ux: np.ndarray, uy: np.ndarray, lam2: np.ndarra
     safe = np.where(ok, det, 1.0)
     a11 = np.where(ok, a11, 0.0)
     a22 = np.where(ok, a22, 0.0)
-    wx = np.where(ok, (a22 * ux - sxy * uy) / safe, 0.0)
-    wy = np.where(ok, (a11 * uy - sxy * ux) / safe, 0.0)
-    d = [jx[i] * wx + jy[i] * wy for i in range(n)]
-    largest = np.zeros(len(ux))
-    for v in d:
-        largest = np.maximum(largest, np.abs(v))
-    big = largest > MAX_STEP
-    if big.any():
-        over = np.where(big, largest, 1.0)
-        d = [np.where(big, v * MAX_STEP / over, v) for v in d]
+    with np.errstate(over="ignore", invalid="ignore"):  # as the single call's floats: inf, no warning
+        wx = np.where(ok, (a22 * ux - sxy * uy) / safe, 0.0)
+        wy = np.where(ok, (a11 * uy - sxy * ux) / safe, 0.0)
+        d = [jx[i] * wx + jy[i] * wy for i in range(n)]
+        largest = np.zeros(len(ux))
+        for v in d:
+            largest = np.maximum(largest, np.abs(v))
+        big = largest > MAX_STEP
+        if big.any():
+            over = np.where(big, largest, 1.0)
+            d = [np.where(big, v * MAX_STEP / over, v) for v in d]
     return d
 
 

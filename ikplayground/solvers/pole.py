@@ -11,8 +11,8 @@ chosen because it is exact, cheap and never fights the solver.
 
 "Which side" is measured by the sum of the inner joints' signed distances
 from the line, and the pole's side by its own signed distance; a pole on the
-line, a chain with no inner joint, or a target on the root leaves the pose as
-it is. With joint limits a mirror image outside them is not taken.
+line (to within ``ON_LINE``, so rounding never picks a side), a chain with no
+inner joint, or a target on the root leaves the pose as it is. With joint limits a mirror image outside them is not taken.
 
 Mirror image of relative angles (radians, y down): with ``phi`` the direction
 from root to target, the absolute angles ``theta`` become ``2 phi - theta``, so
@@ -25,7 +25,9 @@ import math
 
 import numpy as np
 
-from ._validate import FULL_CIRCLE, wrap, wrap_array
+from ._validate import FULL_CIRCLE, wrap_array
+
+ON_LINE = 1e-9  # a pole this close to the root-target line (relative: the sine of its angle off it) is on it
 
 
 def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: list, pole, lim) -> list:
@@ -50,8 +52,9 @@ def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: l
     if pole is None or len(a) < 2:
         return a
     ux, uy = tx - rx, ty - ry
-    side = ux * (pole[1] - ry) - uy * (pole[0] - rx)
-    if side == 0.0 or not (ux or uy):
+    px, py = pole[0] - rx, pole[1] - ry
+    side = ux * py - uy * px
+    if abs(side) <= ON_LINE * math.hypot(ux, uy) * math.hypot(px, py) or not (ux or uy):
         return a
     bend = 0.0
     x, y, absolute = rx, ry, 0.0
@@ -63,7 +66,8 @@ def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: l
     if bend == 0.0 or (bend > 0.0) == (side > 0.0):
         return a
     phi = math.atan2(uy, ux)
-    mirror = [wrap(2.0 * phi - a[0])] + [wrap(-v) for v in a[1:]]
+    # wrapped as the batched call wraps them, so both take or leave an image on a limit's edge alike
+    mirror = wrap_array(np.array([2.0 * phi - a[0]] + [-v for v in a[1:]])).tolist()
     if lim is not None:
         for v, (lo, hi) in zip(mirror, lim):
             if hi - lo < FULL_CIRCLE and not lo <= v <= hi:
@@ -96,13 +100,16 @@ def mirrored_toward_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.nda
         return angles
     ux = targets[:, 0] - roots[:, 0]
     uy = targets[:, 1] - roots[:, 1]
+    px = poles[:, 0] - roots[:, 0]
+    py = poles[:, 1] - roots[:, 1]
     with np.errstate(invalid="ignore"):
-        side = ux * (poles[:, 1] - roots[:, 1]) - uy * (poles[:, 0] - roots[:, 0])
+        side = ux * py - uy * px
+        off = np.abs(side) > ON_LINE * np.hypot(ux, uy) * np.hypot(px, py)  # NaN (no pole): False
     absolute = np.cumsum(angles[:, :-1], axis=1)
     x = roots[:, :1] + np.cumsum(lengths[:, :-1] * np.cos(absolute), axis=1)
     y = roots[:, 1:] + np.cumsum(lengths[:, :-1] * np.sin(absolute), axis=1)
     bend = (ux[:, None] * (y - roots[:, 1:]) - uy[:, None] * (x - roots[:, :1])).sum(axis=1)
-    flip = (side != 0.0) & ~np.isnan(side) & ((ux != 0.0) | (uy != 0.0)) & (bend != 0.0) & ((bend > 0) != (side > 0))
+    flip = off & ((ux != 0.0) | (uy != 0.0)) & (bend != 0.0) & ((bend > 0) != (side > 0))
     if not flip.any():
         return angles
     phi = np.arctan2(uy[flip], ux[flip])
