@@ -316,7 +316,8 @@ class App:
         facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused)
         draw_status(self.screen, status, facts, message, self.fonts)
         if self.show_help:
-            draw_help(self.screen, stage, self.fonts)
+            chain = self.scene.selected
+            draw_help(self.screen, stage, self.fonts, chain.solver if chain is not None else None)
         self.ui.draw_ui(self.screen)
         if error:  # over everything, and across the panel when the stage is too narrow to read it
             wide = status if status.width >= ERROR_MIN_WIDTH else pygame.Rect(0, status.y, w, status.height)

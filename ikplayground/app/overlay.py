@@ -21,6 +21,7 @@ HELP_TEXT = (220, 224, 232)
 HELP_HEADING = (143, 184, 255)
 PANEL_HEADING = "The panel, for the selected chain"
 HEADING_GAP = 30  # px: the panel's heading and the space above it
+NO_CHAIN_HELP = "select a chain (click it, or Tab) to see its settings here"
 
 
 class Fonts:
@@ -99,16 +100,21 @@ def draw_error(surface: pygame.Surface, status: pygame.Rect, message: str, fonts
         surface.blit(render_text(fonts.body, line, ERROR_TEXT), (box.x + 10, box.y + 7 + i * line_h))
 
 
-def draw_help(surface: pygame.Surface, stage: pygame.Rect, fonts: Fonts) -> None:
+def draw_help(surface: pygame.Surface, stage: pygame.Rect, fonts: Fonts, solver: str | None = None) -> None:
     """The help overlay: every control, as the command table, the keymap and the buttons define it,
-    then the panel's controls for the selected chain, as the table of settings defines them."""
+    then the panel's controls for the selected chain (of solver ``solver``; None: no chain), as the
+    table of settings defines them. In a window too short for it the lines close up, and rows that
+    still do not fit end in an ellipsis above the closing hint: nothing is drawn over anything."""
+    panel = panel_help_rows(solver) if solver else [("", NO_CHAIN_HELP)]
     sections = [(None, help_rows(), fonts.body, fonts.body.get_linesize() + 4),
-                (PANEL_HEADING, panel_help_rows(), fonts.small, fonts.small.get_linesize() + 2)]
+                (PANEL_HEADING, panel, fonts.small, fonts.small.get_linesize() + 2)]
+    room = stage.height - 20 - 60 - 30
+    if _rows_height(sections) > room:  # close up: the commands in the small font too
+        sections[0] = (None, sections[0][1], fonts.small, fonts.small.get_linesize() + 2)
     key_w = max(font.size(k)[0] for _, rows, font, _ in sections for k, _ in rows) + 24
     text_w = max(font.size(t)[0] for _, rows, font, _ in sections for _, t in rows)
-    rows_h = sum(line * len(rows) + (HEADING_GAP if title else 0) for title, rows, _, line in sections)
     w = min(stage.width - 20, key_w + text_w + 48)
-    h = min(stage.height - 20, 60 + rows_h + 30)
+    h = min(stage.height - 20, 60 + _rows_height(sections) + 30)
     box = pygame.Rect(0, 0, w, h)
     box.center = stage.center
     shade = pygame.Surface(box.size, pygame.SRCALPHA)
@@ -116,13 +122,26 @@ def draw_help(surface: pygame.Surface, stage: pygame.Rect, fonts: Fonts) -> None
     surface.blit(shade, box.topleft)
     surface.blit(fonts.title.render("ikplayground controls", True, (255, 255, 255)), (box.x + 24, box.y + 18))
     y = box.y + 60
+    last = box.bottom - 30  # the closing hint's line
     for title, rows, font, line in sections:
         if title:
+            if y + HEADING_GAP + line > last:
+                break
             surface.blit(fonts.body.render(title, True, HELP_HEADING), (box.x + 24, y + 6))
             y += HEADING_GAP
         for keys, text in rows:
+            if y + line > last:
+                break
+            if y + 2 * line > last and (keys, text) != rows[-1]:
+                surface.blit(font.render("…", True, HELP_TEXT), (box.x + 24, y))
+                y = last
+                break
             surface.blit(font.render(keys, True, HELP_KEY), (box.x + 24, y))
             surface.blit(font.render(text, True, HELP_TEXT), (box.x + 24 + key_w, y))
             y += line
     foot = fonts.small.render("F1 or Esc closes this help", True, (130, 138, 152))
     surface.blit(foot, (box.x + 24, box.bottom - 26))
+
+
+def _rows_height(sections) -> int:
+    return sum(line * len(rows) + (HEADING_GAP if title else 0) for title, rows, _, line in sections)

@@ -198,11 +198,14 @@ def _solvers_text(solvers: tuple[str, ...]) -> str:
     return ", ".join(SOLVER_LABELS[k] for k in solvers)
 
 
-def panel_help_rows() -> list[tuple[str, str]]:
+def panel_help_rows(solver: str | None = None) -> list[tuple[str, str]]:
     """(control, what it does) rows describing the setting controls, for the F1 help: each
-    setting's help, its slider's range and unit, and the solvers it applies to."""
+    setting's help, its slider's range and unit, and the solvers it applies to; with ``solver``,
+    only the settings of that solver (the rows the panel shows for its chains)."""
     rows = []
     for s in SETTINGS:
+        if solver is not None and not s.applies(solver):
+            continue
         text = s.help
         if s.kind != "flag":
             lo, hi = s.span

@@ -135,3 +135,32 @@ def test_show_limits_goes_through_a_save_and_a_load(app, scene_file):
     assert loaded[1].solver == "snake" and loaded[1].show_limits is False
     select_solver(app, "ccd")
     assert app.panel.show_limits.is_checked
+
+
+@pytest.mark.parametrize("solver", SOLVERS)
+def test_the_help_lists_the_selected_solver_s_settings_as_the_panel_shows_them(solver):
+    assert [label for label, _ in panel_help_rows(solver)] == [s.label for s in SETTINGS if s.applies(solver)]
+
+
+@pytest.mark.parametrize("size", [(1280, 720), (800, 480), (640, 360)])
+def test_the_help_overlay_fits_its_box_in_any_window(size):
+    """Every line of the help is drawn inside its box, above the closing hint, however short the window."""
+    from ikplayground.app import overlay
+
+    pygame.font.init()
+    stage = pygame.Rect(0, 0, size[0] - 300, size[1] - overlay.STATUS_HEIGHT)
+    drawn = []
+    real = pygame.Surface.blit
+
+    class Spy(pygame.Surface):
+        def blit(self, source, dest, *args, **kwargs):
+            drawn.append(pygame.Rect(dest, source.get_size()))
+            return real(self, source, dest, *args, **kwargs)
+
+    spy = Spy(size)
+    overlay.draw_help(spy, stage, overlay.Fonts(), "dls")
+    box, *texts = drawn
+    hint = texts[-1]
+    assert box.height <= stage.height
+    for rect in texts[:-1]:
+        assert box.top <= rect.top and rect.bottom <= hint.top + 2, rect
