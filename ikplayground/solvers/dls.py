@@ -296,7 +296,8 @@ def escape(rx, ry, a, lens, tx, ty, bounds, error):
 def kicks(a: list, bounds: list):
     """The escape's trial poses (lists of angles, rad), for each size of ``KICKS``, largest first:
     each joint turned alone (root first, + then -), which swings a chain toward a target behind it;
-    then each pair of neighbouring joints folded (``+s`` and ``-2 s``), which shortens a straight
+    then each pair of neighbouring joints folded (``+s`` and ``-2 s``, ``s`` at most half of
+    ``MAX_STEP`` so no joint turns further than a step may), which shortens a straight
     chain toward a target on its own line (a fold the single turns cannot make: for them a straight
     chain aimed past its target is a local minimum). Turns are kept inside ``bounds``."""
     n = len(a)
@@ -307,8 +308,9 @@ def kicks(a: list, bounds: list):
                 b[i] = turned(a[i] + turn, *bounds[i])
                 if b[i] != a[i]:
                     yield b
+        fold = min(size, MAX_STEP / 2)  # the second joint turns twice as far: still within a step's cap
         for i in range(n - 1):
-            for turn in (size, -size):
+            for turn in (fold, -fold):
                 b = list(a)
                 b[i] = turned(a[i] + turn, *bounds[i])
                 b[i + 1] = turned(a[i + 1] - 2.0 * turn, *bounds[i + 1])

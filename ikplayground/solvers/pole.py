@@ -63,8 +63,8 @@ def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: l
         x += lens[i] * math.cos(absolute)
         y += lens[i] * math.sin(absolute)
         bend += ux * (y - ry) - uy * (x - rx)
-    if bend == 0.0 or (bend > 0.0) == (side > 0.0):
-        return a
+    if abs(bend) <= ON_LINE * math.hypot(ux, uy) * sum(lens) * len(a) or (bend > 0.0) == (side > 0.0):
+        return a  # a chain straight along the line (to rounding) bends to neither side
     phi = math.atan2(uy, ux)
     # wrapped as the batched call wraps them, so both take or leave an image on a limit's edge alike
     mirror = wrap_array(np.array([2.0 * phi - a[0]] + [-v for v in a[1:]])).tolist()
@@ -109,7 +109,8 @@ def mirrored_toward_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.nda
     x = roots[:, :1] + np.cumsum(lengths[:, :-1] * np.cos(absolute), axis=1)
     y = roots[:, 1:] + np.cumsum(lengths[:, :-1] * np.sin(absolute), axis=1)
     bend = (ux[:, None] * (y - roots[:, 1:]) - uy[:, None] * (x - roots[:, :1])).sum(axis=1)
-    flip = off & ((ux != 0.0) | (uy != 0.0)) & (bend != 0.0) & ((bend > 0) != (side > 0))
+    bent = np.abs(bend) > ON_LINE * np.hypot(ux, uy) * lengths.sum(axis=1) * n
+    flip = off & ((ux != 0.0) | (uy != 0.0)) & bent & ((bend > 0) != (side > 0))
     if not flip.any():
         return angles
     phi = np.arctan2(uy[flip], ux[flip])

