@@ -11,7 +11,7 @@ Where rounding can tell: FABRIK's array engines (more than 4 chains) round a
 hair differently from the single call, so on a target its limits keep out of
 reach, where the passes never settle, the rows drift apart as the passes run
 (measured: 3e-8 rad after 24 passes; each row is still a sound answer);
-and a limited CCD or FABRIK chain aimed exactly at its own root turns through
+and a CCD or FABRIK chain aimed exactly at its own root turns through
 ties that rounding tips either way (each row is still a sound, truthfully
 reported answer).
 Pixels with y down, radians, relative joint angles (docs/design.md).

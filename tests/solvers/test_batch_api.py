@@ -352,20 +352,21 @@ def test_each_row_with_a_pole_equals_the_single_chain_call(name, backend, args):
 @FAST
 @given(generic_batches(min_count=SMALL_BATCH + 1, target_kinds=("root",)))
 def test_each_row_aiming_at_its_root_equals_the_single_chain_call_or_is_as_sound(name, backend, args):
-    """A target on the root, above ``SMALL_BATCH`` chains. Without limits, or by DLS (whose array engine
-    repeats the single call's arithmetic), each row equals the single call. CCD and FABRIK with limits
-    turn a chain folded onto its root through ties (every turn of a joint is as good as another), which
-    the array engines' rounding tips differently: there each row must be a sound answer of its own, its
-    error that of its angles, inside the limits, with a truthful status."""
+    """A target on the root, above ``SMALL_BATCH`` chains. By DLS (whose array engine repeats the single
+    call's arithmetic) each row equals the single call. CCD and FABRIK turn a chain folded onto its root
+    through ties (every turn of a joint there is about as good as another: a CCD row without limits was
+    seen 9e-9 rad apart), which the array engines' rounding tips differently: there each row must be a
+    sound answer of its own, its error that of its angles, inside any limits, with a truthful status."""
     with running_on(backend):
-        if args["limits"] is None or name == "dls":
+        if name == "dls":
             assert_rows_equal_single_calls(name, args)
             return
         sol = batch_call(name, args)
         for k in range(len(args["angles"])):
             pts = reference_fk(args["roots"][k], sol.angles[k], args["lengths"][k])
             assert abs(math.dist(pts[-1], args["targets"][k]) - float(sol.error[k])) <= 1e-6
-            assert_within_limits(sol.angles[k], args["limits"][k])
+            if args["limits"] is not None:
+                assert_within_limits(sol.angles[k], args["limits"][k])
             its = args["iterations"] if np.ndim(args["iterations"]) == 0 else args["iterations"][k]
             tol = args["tolerance"] if np.ndim(args["tolerance"]) == 0 else args["tolerance"][k]
             assert bool(sol.reached[k]) == (float(sol.error[k]) <= tol)
