@@ -268,14 +268,17 @@ def test_limits_hold_with_a_pole_and_a_mirror_that_fits_is_taken(solve, chain, r
     assert_within_limits(free.angles, chain.limits)
     assert_within_limits(sol.angles, chain.limits)
     u = math.hypot(*(chain.target - chain.root))
-    assume(u > 1e-6 * chain.reach)
+    if not u > 1e-6 * chain.reach:
+        return  # a target on the root: no line to mirror across (the limits held, above)
     offset = pole_offset(chain.root, chain.target, pole)
     side = bend(chain.root, free.angles, chain.lengths, chain.target)
-    assume(abs(offset) > 1e-6 * chain.reach and abs(side) > 1e-6 * chain.reach and side * offset < 0)
+    if not (abs(offset) > 1e-6 * chain.reach and abs(side) > 1e-6 * chain.reach and side * offset < 0):
+        return  # already on the pole's side, or too near the line to have one
     mirror = mirrored_angles(chain.root, free.angles, chain.target)
     # an image angle on the +-pi seam is a tie: a hair either way of it is inside or far outside a range
     # that ends at pi, and rounding decides
-    assume(np.all(np.abs(np.abs(mirror) - PI) > 1e-6))
+    if not np.all(np.abs(np.abs(mirror) - PI) > 1e-6):
+        return
     lo, hi = chain.limits[:, 0], chain.limits[:, 1]
     free_joint = hi - lo >= TAU - 1e-9
     if np.all(free_joint | ((mirror >= lo + 1e-6) & (mirror <= hi - 1e-6))):
