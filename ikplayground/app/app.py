@@ -26,8 +26,10 @@ from . import commands, keymap, theme_ids
 from .commands import DEFAULT_SCENE_PATH
 from .drag import Drag, grab
 from .limits import capped_size, size_limit_text
+from .math_view import MathView
 from .overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
 from .panel import Panel, panel_width
+from .race_mode import RaceMode
 from .render import TARGET_RADIUS, SceneRenderer
 from .status_line import StatusLine, status_facts
 from .stress_mode import StressMode
@@ -89,6 +91,8 @@ class App:
         self.time = 0.0
         self.status = StatusLine()
         self.stress = StressMode(self)
+        self.race = RaceMode(self)  # the solver race (R), shown in place of the scene as the stress test is
+        self.math = MathView(self)  # "Show the math", the live numbers, the step-through
         self.commands = commands.CommandRunner(self)  # .observe(fn) sees every command
         if size != asked:
             self.say(f"Window capped at {size[0]}x{size[1]}: {size_limit_text()}")
@@ -144,7 +148,10 @@ class App:
             self.accumulator -= STEP
             if not self.stress.drive():
                 self.scene.steer("throttle" in self.held, ("right" in self.held) - ("left" in self.held))
+            self.race.drive()
             self.scene.step()
+            self.race.record()
+            self.math.after_step()
             steps += 1
         if steps:
             self.step_ms = (time.perf_counter() - t0) * 1000.0 / steps
@@ -309,15 +316,18 @@ class App:
         t0 = time.perf_counter()
         stage = self.stage_rect
         self.renderer.draw(self.screen, self.scene, hot_target=self.hot_target(), stage_size=stage.size)
+        self.math.draw(self.screen)
         w, h = self.screen.get_size()
         status = pygame.Rect(0, stage.bottom, w - self.panel.width, h - stage.bottom)
         message, error = self.status.shown(self.time)
         fps = self.clock.get_fps() if self.realtime else None
-        facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused)
+        facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused,
+                             self.math.status_text())
         draw_status(self.screen, status, facts, message, self.fonts)
         if self.show_help:
             chain = self.scene.selected
             draw_help(self.screen, stage, self.fonts, chain.solver if chain is not None else None)
+        self.panel.math_page.update(self.scene.selected, self.math.metrics, self.race.table())
         self.ui.draw_ui(self.screen)
         if error:  # over everything, and across the panel when the stage is too narrow to read it
             wide = status if status.width >= ERROR_MIN_WIDTH else pygame.Rect(0, status.y, w, status.height)

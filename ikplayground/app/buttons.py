@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 import pygame
-from pygame_gui.elements import UIButton
+from pygame_gui.elements import UIButton, UICheckBox
 
 
 class ButtonSpec(NamedTuple):
@@ -35,15 +35,42 @@ BUTTONS: tuple[ButtonSpec, ...] = (
                "Swap in 1000 chains on scripted paths; press again to get your scene back"),
     ButtonSpec("save", "save", "Save", "Save", "Save the scene to this file (Ctrl+S)"),
     ButtonSpec("load", "load", "Load", "Load", "Load the scene from this file (Ctrl+O)"),
+    ButtonSpec("step", "step", "Step", "Step (.)",
+               "Pause and move the selected CCD or FABRIK chain by one joint update or half-pass (.)"),
+    ButtonSpec("sweep", "step_sweep", "Sweep", "Sweep (,)", "Pause and run one whole CCD sweep or FABRIK pass (,)"),
+    ButtonSpec("finish", "step_finish", "Finish", "Finish (/)", "Run the rest of the stepped solve (/)"),
+    ButtonSpec("race", "race", "Race", "Race (R)",
+               "One chain of each solver with the selected chain's bones, chasing one target; again to end it (R)"),
 )
 SPECS = {b.attr: b for b in BUTTONS}
 TAKE_THE_PATH = frozenset({"save", "load"})  # commands whose value is the path in the box
 STRESS_LABELS = ("Stress test: 1000 chains", "Stop the stress test")  # off, on
+RACE_LABELS = (("Race", "Race (R)"), ("End race", "End race (R)"))  # off, on: (narrow, wide)
+
+
+class BoxSpec(NamedTuple):
+    """A check box of the panel that switches a command's state (its value: the box's new state)."""
+
+    id: str  # its object id is #id; the Panel holds it as ``<id>_box``
+    command: str  # a name in commands.COMMANDS, run with True or False
+    name: str  # its label in the panel and the help
+    tip: str
+
+
+BOXES: tuple[BoxSpec, ...] = (
+    BoxSpec("show_math", "show_math", "Show the math (G)",
+            "Draw the selected chain's geometry: reach, triangle and angles, limit arcs, error in px, "
+            "the pose the rate limit holds back, the pole's side, a snake's bend ranges (G)"),
+    BoxSpec("moving_target", "moving_target", "Moving target (T)",
+            "The race's target runs a figure-eight by itself (T)"),
+)
+BOX_SPECS = {f"{b.id}_box": b for b in BOXES}
 
 
 def names_for(command: str) -> list[str]:
-    """The labels of the buttons that run ``command`` (as the help shows them)."""
-    return [b.name for b in BUTTONS if b.command == command]
+    """The labels of the buttons and check boxes that run ``command`` (as the help shows them)."""
+    return ([f"{b.name} button" for b in BUTTONS if b.command == command]
+            + [f"{b.name.split(' (')[0]} box" for b in BOXES if b.command == command])
 
 
 def make(attr: str, rect: pygame.Rect, manager, container, wide: bool) -> UIButton:
@@ -51,6 +78,21 @@ def make(attr: str, rect: pygame.Rect, manager, container, wide: bool) -> UIButt
     spec = SPECS[attr]
     return UIButton(rect, spec.wide if wide else spec.name, manager, container, object_id=f"#{spec.id}",
                     tool_tip_text=spec.tip)
+
+
+def make_box(attr: str, rect: pygame.Rect, manager, container, state: bool) -> UICheckBox:
+    """The check box ``attr`` (e.g. "show_math_box") at ``rect``, ticked when ``state``."""
+    spec = BOX_SPECS[attr]
+    return UICheckBox(rect, spec.name, manager, container, object_id=f"#{spec.id}", tool_tip_text=spec.tip,
+                      initial_state=state)
+
+
+def box_command_of(panel, element, on: bool) -> tuple[str, object] | None:
+    """The command a tick (``on``) or untick of ``element`` stands for, if it is one of ``panel``'s boxes."""
+    for attr, spec in BOX_SPECS.items():
+        if element is getattr(panel, attr, None):
+            return spec.command, on
+    return None
 
 
 def command_of(panel, element) -> tuple[str, object] | None:

@@ -124,7 +124,7 @@ def save(app, path=None) -> None:
     """Save the scene to ``path`` (the scene file's path by default); every failure is one status line."""
     path = Path(path) if path else app.scene_path
     name = files.shown_name(path)
-    if app.stress.refuses_save(name):
+    if app.stress.refuses_save(name) or app.race.refuses_save(name):
         return
     try:
         files.save_scene(app.scene, path)
@@ -145,7 +145,8 @@ def load(app, path=None) -> None:
     except files.SceneFileError as e:
         app.say(f"Not loaded: {e}. Your scene is unchanged.", error=True)
         return
-    app.stress.forget()  # the file is now the user's scene: a stress test ends
+    app.stress.forget()  # the file is now the user's scene: a stress test or a race ends
+    app.race.forget()
     app.show_scene(scene)
     app.scene_path = path
     app.say(f"Loaded {len(scene.chains)} chains from {files.shown_name(path)}")
@@ -178,6 +179,19 @@ COMMANDS: tuple[Command, ...] = (
     Command("scene_path", "set the scene file's path (Enter in the path box)", set_scene_path),
     Command("notice", "say on the status line what the path box refused or left out",
             lambda app, text: app.say(text, error=True)),
+    Command("show_math", "show / hide the math of the selected chain on the stage (reach, angles, limits, error...)",
+            lambda app, on=None: app.math.set_shown(on)),
+    Command("step", "step-through: pause, then move the selected CCD or FABRIK chain by one joint update or "
+                    "half-pass", lambda app, value=None: app.math.step("record"), repeats=True),
+    Command("step_sweep", "step-through: one whole CCD sweep or FABRIK pass",
+            lambda app, value=None: app.math.step("sweep"), repeats=True),
+    Command("step_finish", "step-through: the rest of the solve", lambda app, value=None: app.math.step("finish")),
+    Command("race", "race the solvers on the selected chain's bones and limits; again for your scene",
+            lambda app, value=None: app.race.toggle()),
+    Command("moving_target", "the race's target runs a figure-eight by itself, or stays where you drag it",
+            lambda app, on=None: app.race.set_moving(on)),
+    Command("map_pose", "set the selected two-bone arm to a pose picked on the joint-space map",
+            lambda app, angles: app.math.set_pose(angles)),
 )
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
 
@@ -209,7 +223,7 @@ class CommandRunner:
 # --- the help ---------------------------------------------------------------------------
 def how(name: str) -> str:
     """How the user runs command ``name``: its keys and panel buttons ("" when it has neither)."""
-    return " / ".join(keymap.keys_for(name) + [f"{b} button" for b in buttons.names_for(name)])
+    return " / ".join(keymap.keys_for(name) + buttons.names_for(name))
 
 
 def help_rows() -> list[tuple[str, str]]:

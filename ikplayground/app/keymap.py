@@ -33,6 +33,12 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_ESCAPE, False, "escape", "Esc"),
     Binding(pygame.K_s, True, "save", "Ctrl+S"),
     Binding(pygame.K_o, True, "load", "Ctrl+O"),
+    Binding(pygame.K_g, False, "show_math", "G"),
+    Binding(pygame.K_PERIOD, False, "step", ". (period)"),
+    Binding(pygame.K_COMMA, False, "step_sweep", ", (comma)"),
+    Binding(pygame.K_SLASH, False, "step_finish", "/ (slash)"),
+    Binding(pygame.K_r, False, "race", "R"),
+    Binding(pygame.K_t, False, "moving_target", "T"),
 )
 
 # Held keys, read every step: they steer the selected snake (or the only one).

@@ -12,20 +12,27 @@ from __future__ import annotations
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UICheckBox, UIDropDownMenu, UILabel, UIPanel, UIScrollingContainer
+from pygame_gui.elements import UIButton, UICheckBox, UIDropDownMenu, UILabel, UIPanel, UIScrollingContainer
 
 from ikplayground.scene.chain import SOLVER_LABELS, SOLVERS, Chain
 
-from . import buttons, keymap
+from . import buttons, keymap, tips
+from .math_page import MATH_HELP, MathPage
 from .param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, column_widths, fit, make_label, panel_help_rows,
                             rows_height)
 from .path_entry import PATH_NOTICE, PathEntry
+from .tips import TippedDropDown
 
 WIDTH = 300  # the panel's width in a roomy window
 MIN_WIDTH = 220  # ... and in a small one
 SCROLLBAR = 20
 # the height of everything in the panel (it scrolls in a shorter window): its own rows and the settings' rows
-CONTENT_HEIGHT = 308 + rows_height()
+CONTENT_HEIGHT = 340 + rows_height()
+TAB_HEIGHT = 26
+PAGES = ("chain", "math")  # the panel's pages, chosen by the tabs under its title
+TAB_LABELS = {"chain": "Chain", "math": "Math"}
+TAB_TIPS = {"chain": "The selected chain's solver and settings, and the scene",
+            "math": "See the math: overlays, live numbers, step-through, the race, the joint-space map"}
 
 
 def panel_width(window_width: int) -> int:
@@ -33,6 +40,7 @@ def panel_width(window_width: int) -> int:
     return int(min(WIDTH, max(MIN_WIDTH, window_width * 0.45)))
 
 
+MAP_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP)
 SOLVER_OF_LABEL = {label: solver for solver, label in SOLVER_LABELS.items()}
 # the panel's controls other than the settings' rows, for the README's table
 SOLVER_HELP = ("Solver", f"{', '.join(SOLVER_LABELS[k] for k in SOLVERS)}; the chain stays where it is on screen")
@@ -48,7 +56,7 @@ def panel_table() -> str:
     """The panel's controls as the README's Markdown table: the solver, every setting's row (as the F1
     help describes it, from the table of settings), then the scene's controls."""
     lines = ["| Panel | What it does |", "| --- | --- |"]
-    lines += [f"| {name} | {text} |" for name, text in (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP)]
+    lines += [f"| {name} | {text} |" for name, text in (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP, *MATH_HELP)]
     return "\n".join(lines)
 
 
@@ -82,6 +90,10 @@ class Panel:
         self._shown_solver: str | None = None
         self.visible = True
         self.stress_on = False
+        self.page = "chain"
+        self.math_shown = False
+        self.race_on = False
+        self.moving = False
         self.width = 0
         self.build(window_size)
 
@@ -118,8 +130,15 @@ class Panel:
         y = 8
         self.title = make_label(pygame.Rect(PAD, y, inner, 26), "No chain selected", m, box, "#panel_title")
         y += 30
-        make_label(pygame.Rect(PAD, y, label_w, 28), "Solver", m, box,
-                   pygame_gui.core.ObjectID("#solver_label", "@param_label"))
+        half = (inner - 4) // 2
+        self.tabs = {page: UIButton(pygame.Rect(PAD + i * (half + 4), y, half, TAB_HEIGHT), TAB_LABELS[page], m, box,
+                                    object_id=f"#tab_{page}", tool_tip_text=TAB_TIPS[page])
+                     for i, page in enumerate(PAGES)}
+        y += TAB_HEIGHT + 6
+        page_top = y
+        solver_label = make_label(pygame.Rect(PAD, y, label_w, 28), "Solver", m, box,
+                                  pygame_gui.core.ObjectID("#solver_label", "@param_label"))
+        solver_label.set_tooltip(tips.SOLVER_TIP)
         self.solver_rect = pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
         self.solver = self._solver_menu("two-bone")
         y += ROW + 4
@@ -128,13 +147,14 @@ class Panel:
         y = self.setting_rows.bottom
         self.hint = make_label(pygame.Rect(PAD, y, inner, 20), "", m, box, pygame_gui.core.ObjectID("#hint", "@hint"))
         y += 26
-        UILabel(pygame.Rect(PAD, y, inner, 20), "SCENE", m, box, object_id="#section")
+        section = UILabel(pygame.Rect(PAD, y, inner, 20), "SCENE", m, box, object_id="#section")
         y += 22
-        make_label(pygame.Rect(PAD, y, label_w, 28), "New chain", m, box,
-                   pygame_gui.core.ObjectID("#new_chain_label", "@param_label"))
-        self.new_chain = UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[self.new_solver],
+        new_label = make_label(pygame.Rect(PAD, y, label_w, 28), "New chain", m, box,
+                               pygame_gui.core.ObjectID("#new_chain_label", "@param_label"))
+        self.new_chain = TippedDropDown([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[self.new_solver],
                                         pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28), m, box,
-                                        object_id="#new_chain")
+                                        object_id="#new_chain", tip=tips.NEW_CHAIN_TIP)
+        new_label.set_tooltip(tips.NEW_CHAIN_TIP)
         y += ROW + 6
         third = (inner - 8) // 3
         for i, attr in enumerate(("add_button", "remove_button", "help_button")):
@@ -144,26 +164,53 @@ class Panel:
         self.show_stress(self.stress_on)
         y += ROW + 8
         self.sprites = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), "Bone sprites (off: lines)" if wide else "Bone sprites", m, box,
-                                  object_id="#sprites", initial_state=self.skin == "sprites")
+                                  object_id="#sprites", initial_state=self.skin == "sprites",
+                                  tool_tip_text=tips.SPRITES_TIP)
         y += ROW
         button_w = 52 if wide else 44
         self.path_entry = PathEntry(pygame.Rect(PAD, y, inner - 2 * button_w - 8, 28), m, box,
                                     path=self.scene_path, object_id="#scene_path")
+        self.path_entry.set_tooltip(tips.PATH_TIP)
         self.save_button = buttons.make("save_button", pygame.Rect(PAD + inner - 2 * button_w - 4, y, button_w, 28),
                                         m, box, wide)
         self.load_button = buttons.make("load_button", pygame.Rect(PAD + inner - button_w, y, button_w, 28),
                                         m, box, wide)
         y += ROW + 8
+        # the Chain page's widgets but the setting rows (SettingRows shows those) and the solver menu (remade
+        # at each solver change: see show_page)
+        self.chain_widgets = [solver_label, self.hint, section, new_label, self.new_chain, self.add_button,
+                              self.remove_button, self.help_button, self.stress_button, self.sprites,
+                              self.path_entry, self.save_button, self.load_button]
+        self.math_page = MathPage(self, page_top, inner, (h - 2) if not scrolls else CONTENT_HEIGHT, wide,
+                                  self.math_shown, self.race_on, self.moving)
+        y = max(y, self.math_page.bottom)
         if scrolls:
             self.scroller.set_scrollable_area_dimensions((width - 2 - SCROLLBAR, max(y, h - 2)))
         if not self.visible:
             self.root.hide()
         self._shown_solver = None
+        self.show_page(self.page)
         self.sync(self.chain)
 
+    def show_page(self, page: str) -> None:
+        """Show the page ``page`` of ``PAGES`` (its tab selected), hiding the other's widgets."""
+        self.page = page
+        chain_page = page == "chain"
+        for w in (*self.chain_widgets, self.solver):
+            w.show() if chain_page else w.hide()
+        self.setting_rows.set_visible(chain_page)
+        self.math_page.set_visible(not chain_page)
+        for name, tab in self.tabs.items():
+            tab.select() if name == page else tab.unselect()
+        if not self.visible:
+            self.root.hide()
+
     def _solver_menu(self, solver: str) -> UIDropDownMenu:
-        return UIDropDownMenu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[solver], self.solver_rect,
-                              self.manager, self.box, object_id="#solver")
+        menu = TippedDropDown([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[solver], self.solver_rect,
+                              self.manager, self.box, object_id="#solver", tip=tips.SOLVER_TIP)
+        if self.page != "chain":
+            menu.hide()
+        return menu
 
     def rebuild(self, window_size) -> None:
         """Lay the panel out again for a new window size, keeping its state."""
@@ -186,6 +233,17 @@ class Panel:
     def show_stress(self, on: bool) -> None:
         self.stress_on = on
         self.stress_button.set_text(buttons.STRESS_LABELS[on])
+
+    def show_race(self, on: bool, moving: bool) -> None:
+        """The race button's label and the "Moving target" box, as the race is."""
+        self.race_on, self.moving = on, moving
+        self.math_page.show_race(on)
+        self.show_state(self.moving_target_box, moving)
+
+    def show_math(self, on: bool) -> None:
+        """The "Show the math" box, as the overlays are."""
+        self.math_shown = on
+        self.show_state(self.show_math_box, on)
 
     def sync(self, chain: Chain | None) -> None:
         """Show ``chain``'s settings (or disable everything when None)."""
@@ -234,7 +292,7 @@ class Panel:
         command the same way a click on the box does. True if a box was toggled."""
         if not self.box.rect.collidepoint(pos):  # scrolled out of view, or the panel hidden
             return False
-        for box in (*self.setting_rows.boxes.values(), self.sprites):
+        for box in (*self.setting_rows.boxes.values(), self.sprites, self.show_math_box, self.moving_target_box):
             label = getattr(box, "text_label", None)
             if (label is not None and box.is_enabled and box.visible and label.rect.collidepoint(pos)
                     and not box.rect.collidepoint(pos)):
@@ -246,6 +304,9 @@ class Panel:
     def process(self, event) -> tuple[str, object] | None:
         """The command a pygame_gui event stands for, or None."""
         t = event.type
+        pose = self.math_page.map_command(event) if t in MAP_EVENTS else None
+        if pose is not None:
+            return pose
         if t == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 1:
             self.toggle_by_label(event.pos)
             return None
@@ -276,7 +337,12 @@ class Panel:
             if el is self.sprites:
                 self.skin = "sprites" if on else "lines"
                 return "skin", self.skin
+            return buttons.box_command_of(self, el, on)
         elif t == pygame_gui.UI_BUTTON_PRESSED:
+            for page, tab in self.tabs.items():
+                if el is tab:
+                    self.show_page(page)
+                    return None
             return buttons.command_of(self, el)
         elif t == pygame_gui.UI_TEXT_ENTRY_FINISHED and el is self.path_entry:
             self.path_entry.unfocus()  # Enter ends typing: the keys go back to the scene

@@ -58,6 +58,25 @@ def format_value(setting: Setting, value: float) -> str:
     return f"{text} {setting.unit}".strip()
 
 
+def setting_tip(setting: Setting) -> str:
+    """The one-sentence tool tip of a setting's controls: what it does, its unit and its slider's range."""
+    text = setting.help[:1].upper() + setting.help[1:]
+    if setting.kind == "flag":
+        return text + "."
+    lo, hi = setting.span
+    span = f"{format_value(setting, lo).removesuffix(setting.unit).strip()} to {format_value(setting, hi)}"
+    if setting.unit:
+        return f"{text}: {span}."
+    return f"{text}: {span} ({'a whole number' if setting.kind == 'whole' else 'no unit'})."
+
+
+def set_tip(tip: str, *widgets) -> None:
+    """Give each of ``widgets`` (None skipped) the tool tip ``tip``."""
+    for w in widgets:
+        if w is not None:
+            w.set_tooltip(tip)
+
+
 def row_height(setting: Setting) -> int:
     return FLAG_ROW if setting.kind == "flag" else ROW
 
@@ -86,6 +105,9 @@ class SliderRow:
                                          click_increment=setting.click_step)
         self.value = UILabel(pygame.Rect(PAD + inner - value_w, y, value_w, 24), "", manager, container,
                              object_id=pygame_gui.core.ObjectID(f"#{name}_value", "@param_value"))
+        slider = self.slider  # its arrow buttons and handle are widgets of their own: each gets the tip
+        set_tip(setting_tip(setting), self.label, slider, self.value, slider.sliding_button,
+                getattr(slider, "left_button", None), getattr(slider, "right_button", None))
 
     @property
     def widgets(self) -> tuple:
@@ -128,19 +150,28 @@ class SettingRows:
         for s in SETTINGS:
             if s.kind == "flag":
                 self.boxes[s.name] = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), s.label, manager, container,
-                                                object_id=f"#{s.name}", tool_tip_text=s.help[:1].upper() + s.help[1:])
+                                                object_id=f"#{s.name}", tool_tip_text=setting_tip(s))
             else:
                 self.sliders[s.name] = SliderRow(s, y, inner, manager, container)
             y += row_height(s)
         self.bottom = self.top + rows_height()
+        self.visible = True  # False while the panel shows another page: every row hidden
         self._arranged: str | None = None
+        self._solver = "ccd"
         self.arrange("ccd")
+
+    def set_visible(self, visible: bool) -> None:
+        """Show the rows (those of the last solver arranged) or hide them all."""
+        self.visible = visible
+        self._arranged = None
+        self.arrange(self._solver)
 
     def arrange(self, solver: str) -> None:
         """Show the rows of ``solver``'s settings, packed from the top; hide the others."""
         if solver == self._arranged:
             return
         self._arranged = solver
+        self._solver = solver
         y = self.top
         for s in SETTINGS:
             if s.kind == "flag":
@@ -153,7 +184,7 @@ class SettingRows:
                 if s.applies(solver):
                     row.move(y)
             for w in widgets:
-                w.show() if s.applies(solver) else w.hide()
+                w.show() if s.applies(solver) and self.visible else w.hide()
             if s.applies(solver):
                 y += row_height(s)
 

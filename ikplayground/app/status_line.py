@@ -35,9 +35,10 @@ class StatusLine:
 
 
 def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: float, stress: bool,
-                 paused: bool) -> str:
+                 paused: bool, stepping: str = "") -> str:
     """The facts on the left of the status line: frame rate (None: "fixed step"), chains, the selected
-    chain, its error, its status and the iterations its last solve used, what a step and a drawing cost (per solver, too, under the stress test)."""
+    chain, its error, its status and the iterations its last solve used, what a step and a drawing cost (per solver, too, under the stress test),
+    and where a step-through is (``stepping``) while paused."""
     parts = ["fixed step" if fps is None else f"{fps:4.0f} FPS", f"{len(scene.chains)} chains"]
     chain = scene.selected
     if chain is not None:
@@ -51,5 +52,5 @@ def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: flo
     if stress:
         parts.append("  ".join(f"{SOLVER_LABELS[k]} {v:.1f}" for k, v in scene.solver_ms.items()) + " ms")
     if paused:
-        parts.append("PAUSED")
+        parts.append(f"PAUSED: {stepping}" if stepping else "PAUSED")
     return "   ·   ".join(parts)

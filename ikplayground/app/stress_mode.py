@@ -30,6 +30,7 @@ class StressMode:
     def start(self, count: int) -> None:
         """Show a stress scene of ``count`` chains on scripted motion (the user's scene is kept)."""
         app = self.app
+        app.race.stop()  # its scene is not the user's: the race gives it back first
         if not self.on:
             self._kept = app.scene
         self.count = count

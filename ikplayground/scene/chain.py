@@ -40,6 +40,9 @@ IK_FIELDS = {
     # per-step state: the auto-bend side (+-1), the two-bone bone scale, the
     # status code (STATUSES) and the iterations the last solve used
     "side": (1,), "scale": (1,), "status": (1,), "used": (1,),
+    # microseconds the last step's solver call took, per chain (the batched group
+    # call's time divided by the group's chain count); measured, never saved
+    "solve_us": (1,),
 }
 # what fields["status"] holds, by code: why the shown tip is not on the target (0: it is)
 STATUSES = ("reached", "out of reach", "stalled", "iterating", "mixed", "eased")

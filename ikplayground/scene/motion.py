@@ -5,6 +5,8 @@ Everything works on whole groups of chains (arrays with a leading chain axis).
 
 from __future__ import annotations
 
+import time
+
 import numpy as np
 
 from ikplayground.solvers._validate import wrap_array
@@ -34,17 +36,22 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
         (shown, rad), ``points`` (px), ``error`` (px, the shown tip to the
         target), ``reached`` (1 where that error is within the chain's
         ``tolerance``, else 0), ``scale`` (the two-bone bones' stretch),
-        ``used`` (the solve's iterations), ``side`` (the auto-bend side) and
-        ``status`` (a code of ``STATUSES``: why the tip is not on the target).
+        ``used`` (the solve's iterations), ``side`` (the auto-bend side),
+        ``status`` (a code of ``STATUSES``: why the tip is not on the target)
+        and ``solve_us`` (the solver call's time, microseconds, shared out
+        evenly over the group's chains: the two-bone formula, or the
+        iterative batch plus the pole mirror).
     """
     root, target, lengths, limits = f["root"], f["target"], f["lengths"], f["limits"]
     poles = f["pole"]
     has_pole = not np.isnan(poles[:, 0]).all()
     if solver == "two-bone":
         bend = f["bend"][:, 0] * auto_bend_side(f)
+        t0 = time.perf_counter()
         _, end, t1, t2, _, scale = two_bone_arrays(root, target, lengths[:, 0], lengths[:, 1], bend,
                                                    pole=poles if has_pole else None, softness=f["softness"][:, 0],
                                                    stretch=f["stretch"][:, 0])
+        seconds = time.perf_counter() - t0
         desired = np.stack([t1, t2], axis=1)
         f["scale"][:, 0] = scale
         f["used"][:, 0] = 0
@@ -57,16 +64,19 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
         iterations = f["iterations"][:, 0].astype(np.int64)
         before = tip_error(root, f["goal"], lengths, target)
         args = (root, f["goal"], lengths, target, iterations, f["tolerance"][:, 0], limits)
+        t0 = time.perf_counter()
         if solver == "dls":
             desired, solved, used = dls_batch(*args, damping=f["damping"][:, 0])
         else:
             desired, solved, used = (ccd_batch if solver == "ccd" else fabrik_batch)(*args)
         if has_pole:
             desired = mirrored_toward_batch(root, desired, lengths, target, poles, limits)
+        seconds = time.perf_counter() - t0
         f["used"][:, 0] = used
         # stopped by its stall rule, or still going but gaining next to nothing a step (a chain
         # its limits hold, crawling toward the pose they allow)
         stalled = (used < iterations) | (before - solved < CRAWL_PX)
+    f["solve_us"][:, 0] = seconds * 1e6 / max(len(root), 1)
     f["goal"][:] = desired
     mix = f["mix"][:, 0]
     shown = desired if (mix >= 1.0).all() else mixed(rest_pose(limits), desired, mix, limits)

@@ -6,7 +6,8 @@ naming the argument; none mutates its arguments. Numbers are real numbers (``int
 numpy reals, ``Decimal``, ``Fraction``; never ``bool``, complex or strings), and coordinates,
 with every point a chain can reach, lie within +-1e300 px, so every answer is finite.
 :func:`solve_ccd`, :func:`solve_fabrik` and :func:`solve_dls` stop early once the error stops
-improving and say why they stopped in :attr:`IKSolution.status`.
+improving and say why they stopped in :attr:`IKSolution.status`; :func:`ccd_steps` and
+:func:`fabrik_steps` run CCD and FABRIK one joint or half-pass at a time, for watching a solve.
 
 >>> from ikplayground.solvers import solve_two_bone
 >>> sol = solve_two_bone((0, 0), (150, 0), 100, 100)
@@ -17,8 +18,10 @@ True
 from ._validate import FULL_CIRCLE, clamp_angle
 from .batch_api import follow_snake_batch, solve_ccd_batch, solve_dls_batch, solve_fabrik_batch
 from .ccd import solve_ccd
+from .ccd_stepwise import CCDStep, ccd_steps
 from .dls import solve_dls
 from .fabrik import solve_fabrik
+from .fabrik_stepwise import FabrikStep, fabrik_steps
 from .kinematics import forward_kinematics
 from .results import IKSolution, TwoBoneSolution
 from .snake import follow_snake
@@ -35,6 +38,10 @@ __all__ = [
     "solve_fabrik_batch",
     "solve_dls_batch",
     "follow_snake_batch",
+    "ccd_steps",
+    "fabrik_steps",
+    "CCDStep",
+    "FabrikStep",
     "clamp_angle",
     "FULL_CIRCLE",
     "TwoBoneSolution",

@@ -70,7 +70,7 @@ def test_the_help_lists_every_command_that_has_a_key_or_a_button():
         command = BY_NAME[name]
         how = [keys for keys, text in rows if text == command.help]
         assert len(how) == 1, f"{name}: the help has {len(how)} rows for it"
-        for keys in keymap.keys_for(name) + [f"{b} button" for b in buttons.names_for(name)]:
+        for keys in keymap.keys_for(name) + buttons.names_for(name):
             assert keys in how[0], f"{name}: the help row {how[0]!r} does not show {keys}"
 
 

@@ -1,0 +1,169 @@
+"""Live metrics of one chain: what its last few seconds of steps looked like.
+
+After each scene step, :meth:`ChainMetrics.record` copies a few numbers of one
+IK chain into preallocated ring buffers (numpy arrays and a write index; the
+history is never rebuilt): the end effector's error (px), the status code
+(``scene.chain.STATUSES``), the iterations the solve used (0 for a two-bone
+arm), the solver call's time (``fields["solve_us"]``, microseconds, see
+``scene.motion.step_ik``), how far the joints turned since the previous record
+(the largest and the mean wrapped change, degrees) and whether the tip was on
+its target. The last 2 s of joint angles are kept too, for a two-bone arm's
+trail in its joint-space map. The panel's live readout and the solver race
+(:mod:`.race`) read the window's means.
+
+Pixels (y down) and radians as in docs/design.md; degrees only in the
+returned joint changes, which are meant for labels.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ikplayground.scene.chain import STATUSES, Chain
+
+TRAIL_SECONDS = 2.0  # the joint angles kept for the trail
+
+
+class MetricsRow(NamedTuple):
+    """One recorded step of a chain."""
+
+    error_px: float  # end effector to target, px
+    status: str  # one of STATUSES
+    iterations: int  # sweeps / passes / steps the solve used (0: two-bone)
+    solve_us: float  # the solver call's time, microseconds
+    max_change_deg: float  # the largest joint turn since the previous record, degrees
+
+
+def wrapped_turn(after: np.ndarray, before: np.ndarray) -> np.ndarray:
+    """The signed turn from ``before`` to ``after`` (rad, same shapes), the shorter way round: in [-pi, pi)."""
+    return np.mod(after - before + math.pi, 2.0 * math.pi) - math.pi
+
+
+class ChainMetrics:
+    """Ring buffers of the last ``seconds`` of one chain's steps.
+
+    Parameters
+    ----------
+    seconds : float
+        How much history the window holds, in seconds (> 0).
+    step : float
+        The scene's step, seconds; the window holds ``round(seconds / step)``
+        records (at least 1). The trail holds ``TRAIL_SECONDS`` of angles.
+
+    Notes
+    -----
+    One chain at a time: recording a different chain object, or one of
+    another bone count or solver, starts over (:meth:`reset`). A snake has
+    no target, error or solve: recording one drops the history and records
+    nothing, so :meth:`latest` is None and the window is empty.
+    """
+
+    def __init__(self, seconds: float = 5.0, step: float = 1.0 / 60.0):
+        if not seconds > 0 or not step > 0:
+            raise ValueError(f"seconds and step must be > 0 (got {seconds!r}, {step!r})")
+        self.step = float(step)
+        self.capacity = max(1, int(round(seconds / step)))
+        self.trail_capacity = max(1, min(self.capacity, int(round(TRAIL_SECONDS / step))))
+        cap = self.capacity
+        self._error = np.zeros(cap)
+        self._status = np.zeros(cap, dtype=np.int8)
+        self._iterations = np.zeros(cap, dtype=np.int64)
+        self._solve_us = np.zeros(cap)
+        self._max_change = np.zeros(cap)
+        self._mean_change = np.zeros(cap)
+        self._reached = np.zeros(cap, dtype=bool)
+        self._angles = np.zeros((self.trail_capacity, 0))  # (trail_capacity, n) once a chain is recorded
+        self._previous = np.zeros(0)  # the angles of the last record (rad)
+        self.count = 0  # records since the last reset (the buffers hold min(count, capacity))
+        self._chain: Chain | None = None
+        self._identity: tuple | None = None
+
+    def __len__(self) -> int:
+        """How many records the window holds."""
+        return min(self.count, self.capacity)
+
+    @property
+    def chain(self) -> Chain | None:
+        """The chain being recorded (None before the first record)."""
+        return self._chain
+
+    def reset(self, chain: Chain | None = None) -> None:
+        """Forget the history; the next record is the first (of ``chain``)."""
+        self.count = 0
+        self._chain = chain
+        self._identity = None if chain is None else (chain.solver, chain.bones)
+        if chain is not None and not chain.is_snake and self._angles.shape[1] != chain.bones:
+            self._angles = np.zeros((self.trail_capacity, chain.bones))
+            self._previous = np.zeros(chain.bones)
+
+    def record(self, chain: Chain) -> None:
+        """Add ``chain``'s state after a scene step (see the class notes for another chain, or a snake)."""
+        if chain is not self._chain or (chain.solver, chain.bones) != self._identity:
+            self.reset(chain)
+        if chain.is_snake:
+            return
+        f = chain.fields
+        angles = f["angles"]
+        if self.count:
+            turn = np.abs(wrapped_turn(angles, self._previous))
+            biggest, mean = math.degrees(float(turn.max())), math.degrees(float(turn.mean()))
+        else:
+            biggest = mean = 0.0
+        i = self.count % self.capacity
+        self._error[i] = chain.error
+        self._status[i] = int(f["status"][0])
+        self._iterations[i] = int(f["used"][0])
+        self._solve_us[i] = float(f["solve_us"][0])
+        self._max_change[i] = biggest
+        self._mean_change[i] = mean
+        self._reached[i] = bool(f["reached"][0])
+        self._angles[self.count % self.trail_capacity] = angles
+        self._previous[:] = angles
+        self.count += 1
+
+    # --- reading -------------------------------------------------------------
+    def _oldest_first(self, ring: np.ndarray, capacity: int, k: int) -> np.ndarray:
+        """The last ``k`` records (k <= min(count, capacity)) of ``ring``, oldest first (a copy)."""
+        end = self.count % capacity
+        index = (np.arange(end - k, end)) % capacity
+        return ring[index]
+
+    def latest(self) -> MetricsRow | None:
+        """The last record, or None when there is none."""
+        if not self.count:
+            return None
+        i = (self.count - 1) % self.capacity
+        return MetricsRow(float(self._error[i]), STATUSES[int(self._status[i])], int(self._iterations[i]),
+                          float(self._solve_us[i]), float(self._max_change[i]))
+
+    def errors(self) -> np.ndarray:
+        """The error history (k,) px, oldest first; k = ``len(self)`` <= ``capacity``."""
+        return self._oldest_first(self._error, self.capacity, len(self))
+
+    def trail(self, seconds: float = TRAIL_SECONDS) -> np.ndarray:
+        """The joint angles (k, n) rad of the last ``seconds`` (at most ``TRAIL_SECONDS``), oldest first."""
+        k = min(self.count, self.trail_capacity, max(0, int(round(seconds / self.step))))
+        return self._oldest_first(self._angles, self.trail_capacity, k)
+
+    def _mean(self, ring: np.ndarray) -> float:
+        k = len(self)
+        return float(ring[:k].mean()) if k else 0.0  # a mean does not care about the order
+
+    def reached_share(self) -> float:
+        """The share (0..1) of the window's records with the tip on the target; 0 when empty."""
+        return self._mean(self._reached)
+
+    def mean_iterations(self) -> float:
+        """The mean of the iterations used over the window; 0 when empty."""
+        return self._mean(self._iterations)
+
+    def mean_solve_us(self) -> float:
+        """The mean solver time over the window, microseconds; 0 when empty."""
+        return self._mean(self._solve_us)
+
+    def jitter_deg(self) -> float:
+        """The mean over the window of each step's mean joint turn, degrees; 0 when empty."""
+        return self._mean(self._mean_change)

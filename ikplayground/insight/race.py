@@ -1,0 +1,229 @@
+"""The solver race: one chain of each IK solver, alike, side by side, chasing one shared target.
+
+Every IK solver of the playground gets a chain with the same bones, joint
+limits, iterations, tolerance and rate limit (copied from a template chain),
+its root at the bottom of its own lane of the stage, pointing up. The target
+is one *offset* from the root, the same in every lane, so every solver faces
+the same problem at the same moment; it stands still (a target the user drags
+in one lane becomes the new offset of all) or follows a figure-eight (a
+Lissajous curve, x = A sin(w t), y = B sin(2 w t)). A :class:`ChainMetrics`
+per chain keeps the last seconds of each, and :meth:`Race.table` compares
+them: error, iterations, solve time, jitter and how often each was on the
+target. The solvers are the two-bone law of cosines (the raylib multi-chain
+demo), CCD (the pygame CCD tutorial), FABRIK (Aristidou & Lasenby 2011) and
+damped least squares (docs/sources.md).
+
+The race's scene is an ordinary :class:`~ikplayground.scene.scene.Scene`:
+the App shows it in place of the user's (as it shows the stress test), calls
+:meth:`Race.drive` before each step and :meth:`Race.record` after it, and
+the user may drag targets and roots, remove chains or change their solver
+or bone count meanwhile: the race follows the scene's IK chains. Pixels
+(y down), radians (docs/design.md).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ikplayground.scene import build
+from ikplayground.scene.chain import DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, DEFAULT_ITERATIONS, SOLVER_LABELS, Chain
+from ikplayground.scene.scene import STEP, Scene
+
+from .metrics import ChainMetrics
+
+DEFAULT_BONES = 7  # the default template: scene.default_scene's tentacles
+DEFAULT_LENGTH = 36.0  # px
+DEFAULT_JOINT_DEG = 45.0  # +- at joints 1..n-1
+ROOT_MARGIN = 40.0  # px: the roots stand this far above the stage's bottom edge
+START_SHARE = 0.6  # the first target: this share of the reach from the root ...
+START_ANGLE = math.radians(60.0)  # ... this far right of straight up
+FIGURE_PERIOD = 6.0  # s: one loop of the figure-eight
+FIGURE_CENTRE = 0.55  # the figure-eight's centre: this share of the reach straight above the root
+FIGURE_SIZE = (0.4, 0.2)  # its half-width and half-height, shares of the reach (farthest point: 0.85 reach)
+SAME_PX = 1e-6  # px: a target this close to root + offset is where the race put it
+WINDOW_SECONDS = 5.0  # the metrics' window
+
+
+class RaceRow(NamedTuple):
+    """One chain's line of the race table."""
+
+    solver: str
+    label: str  # SOLVER_LABELS
+    error_px: float  # the latest error, px
+    iterations: float  # mean iterations used over the window
+    solve_us: float  # mean solver time over the window, microseconds
+    jitter_deg: float  # mean over the window of the mean joint turn per step, degrees
+    reached_share: float  # 0..1: the share of the window's steps on the target
+
+
+def race_solvers(bones: int) -> tuple[str, ...]:
+    """The solvers that race chains of ``bones`` bones: the two-bone solver only for two bones."""
+    return ("two-bone", "ccd", "fabrik", "dls") if bones == 2 else ("ccd", "fabrik", "dls")
+
+
+def figure_eight(t: float, centre, size) -> np.ndarray:
+    """A point (2,) px of the figure-eight at time ``t`` s: ``centre + (A sin(w t), B sin(2 w t))``.
+
+    ``size`` is ``(A, B)`` px; ``w = 2 pi / FIGURE_PERIOD``, so the curve
+    repeats every ``FIGURE_PERIOD`` seconds and stays inside the box
+    ``centre +- size``. A Lissajous curve of frequencies 1:2.
+    """
+    w = 2.0 * math.pi / FIGURE_PERIOD
+    c = np.asarray(centre, dtype=float)
+    return np.array((c[0] + size[0] * math.sin(w * t), c[1] + size[1] * math.sin(2.0 * w * t)))
+
+
+def _template_parts(template: Chain | None) -> dict:
+    """The lengths (n,) px, limits (n, 2) rad, iterations, tolerance (px) and rate limit (deg or None) to copy."""
+    if template is None or template.is_snake:
+        return {"lengths": np.full(DEFAULT_BONES, DEFAULT_LENGTH),
+                "limits": build.default_limits("ccd", DEFAULT_BONES, DEFAULT_JOINT_DEG),
+                "iterations": DEFAULT_ITERATIONS, "tolerance": DEFAULT_TOLERANCE, "rate_limit": DEFAULT_RATE_DEG}
+    return {"lengths": template.fields["lengths"].copy(), "limits": template.fields["limits"].copy(),
+            "iterations": template.iterations, "tolerance": template.tolerance, "rate_limit": template.rate_limit}
+
+
+class Race:
+    """A scene of one chain per IK solver in lanes, with one shared target offset.
+
+    Parameters
+    ----------
+    stage : (float, float)
+        The stage's width and height, px.
+    template : Chain or None
+        The chain whose bone lengths, joint limits, iterations, tolerance and
+        rate limit every race chain copies; None or a snake: 7 bones of 36 px,
+        joints 1..6 limited to +-45 degrees (``scene.default_scene``'s tentacles).
+
+    Attributes
+    ----------
+    scene : Scene
+        The race's own scene (chains in race order, the first selected).
+    solvers : tuple of str
+        The racing solvers (:func:`race_solvers`).
+    reach : float
+        The template's reach (sum of its bone lengths), px.
+    offset : ndarray, shape (2,)
+        The shared target, px from each lane's root (y down).
+    moving : bool
+        Whether the target follows the figure-eight.
+
+    Notes
+    -----
+    The lanes are equal columns across the stage, each root in the middle of
+    its lane's bottom, ``ROOT_MARGIN`` above the edge. A chain's reach fits
+    inside its lane when it is at most half the lane's width; on a narrower
+    stage nothing is scaled and neighbouring chains may overlap.
+    """
+
+    def __init__(self, stage, template: Chain | None = None):
+        parts = _template_parts(template)
+        lengths, limits = parts["lengths"], parts["limits"]
+        n = lengths.shape[0]
+        self.scene = Scene(stage)
+        self.solvers = race_solvers(n)
+        self.reach = float(lengths.sum())
+        self.moving = False
+        self._t = 0.0  # s along the figure-eight
+        self.offset = self.reach * START_SHARE * np.array((math.sin(START_ANGLE), -math.cos(START_ANGLE)))
+        w, h = self.scene.stage
+        lane = w / len(self.solvers)
+        y = max(h - ROOT_MARGIN, 0.0)
+        up = np.zeros(n)
+        up[0] = -math.pi / 2
+        chains = []
+        for i, solver in enumerate(self.solvers):
+            root = np.array(((i + 0.5) * lane, y))
+            chains.append(build.make_ik_chain(solver, root, up, lengths, self.scene.clamp(root + self.offset),
+                                              limits=limits.copy(), rate_limit=parts["rate_limit"],
+                                              iterations=parts["iterations"], tolerance=parts["tolerance"]))
+        self.scene.add_in_turn(chains)
+        self.scene.select(chains[0])
+        self._metrics: dict[Chain, ChainMetrics] = {}
+        self._placed: dict[Chain, np.ndarray] = {}  # where the race last put each target
+        self._place(chains)
+
+    @property
+    def chains(self) -> list[Chain]:
+        """The race's IK chains, in the scene's order (a snake the user made does not race)."""
+        return [c for c in self.scene.chains if not c.is_snake]
+
+    def set_moving(self, on: bool) -> None:
+        """Start (True) or stop the figure-eight; a stopped target stays where it is."""
+        self.moving = bool(on)
+
+    def set_offset(self, offset) -> None:
+        """Put the shared target at ``offset`` (2,) px from every root, at once."""
+        self.offset = np.array(offset, dtype=float)
+        self._place(self.chains)
+
+    def _place(self, chains: list[Chain]) -> None:
+        """Each chain's target at its root + the offset, kept on the stage; remember where."""
+        for c in chains:
+            self.scene.move_target(c, c.fields["root"] + self.offset)
+        self._placed = {c: c.fields["target"].copy() for c in chains}
+
+    def _dragged(self, chains: list[Chain]) -> Chain | None:
+        """The chain whose target the user moved (the selected one first), or None.
+
+        A target is moved when it is neither where the race last put it nor
+        at its root + the offset (a root the user moved took its target along).
+        """
+        def moved(c: Chain) -> bool:
+            target, placed = c.fields["target"], self._placed.get(c)
+            return (placed is not None and np.abs(target - placed).max() > SAME_PX
+                    and np.abs(target - self.scene.clamp(c.fields["root"] + self.offset)).max() > SAME_PX)
+
+        candidates = [c for c in chains if moved(c)]
+        if not candidates:
+            return None
+        return self.scene.selected if self.scene.selected in candidates else candidates[0]
+
+    def drive(self) -> None:
+        """Place every lane's target for the coming step (call before each scene step).
+
+        Moving: the offset advances one step along the figure-eight about a
+        centre inside the reach. Still: a target the user dragged becomes the
+        offset of all. Then each target goes to its root + the offset, kept on
+        the stage (``Scene.move_target``); roots the user moved take their
+        targets along.
+        """
+        chains = self.chains
+        if self.moving:
+            self._t += STEP
+            centre = (0.0, -FIGURE_CENTRE * self.reach)
+            size = (FIGURE_SIZE[0] * self.reach, FIGURE_SIZE[1] * self.reach)
+            self.offset = figure_eight(self._t, centre, size)
+        else:
+            dragged = self._dragged(chains)
+            if dragged is not None:
+                self.offset = dragged.fields["target"] - dragged.fields["root"]
+        self._place(chains)
+
+    def record(self) -> None:
+        """Record every race chain's step (call after each scene step); a chain gone from the scene is dropped."""
+        chains = self.chains
+        kept = {c: self._metrics.get(c) or ChainMetrics(WINDOW_SECONDS, STEP) for c in chains}
+        for c, m in kept.items():
+            m.record(c)
+        self._metrics = kept
+
+    def metrics(self, chain: Chain) -> ChainMetrics | None:
+        """The metrics kept for ``chain`` (None for a chain not recorded yet)."""
+        return self._metrics.get(chain)
+
+    def table(self) -> list[RaceRow]:
+        """One row per race chain, in the scene's order (race order until the user edits the race)."""
+        rows = []
+        for c in self.chains:
+            m = self._metrics.get(c)
+            latest = None if m is None else m.latest()
+            if latest is None:
+                rows.append(RaceRow(c.solver, SOLVER_LABELS[c.solver], c.error, 0.0, 0.0, 0.0, 0.0))
+                continue
+            rows.append(RaceRow(c.solver, SOLVER_LABELS[c.solver], latest.error_px, m.mean_iterations(),
+                                m.mean_solve_us(), m.jitter_deg(), m.reached_share()))
+        return rows

@@ -1,0 +1,225 @@
+"""Step through one CCD or FABRIK solve of a scene chain: the session behind the App's step keys.
+
+The App's ``.`` takes one record (one joint's turn of CCD, after the pygame
+CCD tutorial; one half-pass of FABRIK, Aristidou & Lasenby 2011), ``,`` a
+whole sweep or pass and ``/`` the rest. The records come from
+:func:`ikplayground.solvers.ccd_steps` and
+:func:`ikplayground.solvers.fabrik_steps`, which end exactly where
+``solve_ccd`` / ``solve_fabrik`` end; each record that has angles is shown
+on the chain itself. No pygame: the App draws :meth:`StepThrough.overlay`
+and shows :meth:`StepThrough.describe` on its status line. Pixels (y down),
+radians; degrees only in the texts.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+
+import numpy as np
+
+from ikplayground.scene.build import refresh_ik_points
+from ikplayground.scene.chain import STATUSES, SOLVER_LABELS, clamped_joints, is_reached
+from ikplayground.solvers import ccd_steps, fabrik_steps
+from ikplayground.solvers.kinematics import chain_points
+
+from .step_overlay import ccd_overlay, fabrik_overlay, ghost_overlay
+
+GHOSTS = 6  # earlier records whose chains the overlay shows, fading
+STEPPED = {"ccd": ccd_steps, "fabrik": fabrik_steps}
+UNITS = {"ccd": ("sweep", "sweeps"), "fabrik": ("pass", "passes")}
+DONE = {"reached": "reached in {}", "stalled": "stalled after {}", "out of reach": "out of reach, stopped after {}",
+        "iterations": "out of iterations after {}"}
+FABRIK_TEXTS = {
+    "forward": "forward (tip first)",
+    "backward": "backward (root first)",
+    "straight": "straight toward the target out of reach",
+    "mirror": "stalled, so the bend is mirrored to escape",
+    "best": "back to the best pose an escape left",
+}
+
+
+class StepThrough:
+    """One solve of a CCD or FABRIK scene chain, taken a record at a time.
+
+    Parameters
+    ----------
+    chain : ikplayground.scene.chain.Chain
+        A "ccd" or "fabrik" chain. The solve starts from its shown angles
+        (``fields["angles"]``, rad) toward ``fields["target"]`` (px), with its
+        root, bone lengths, limits (none when no joint is clamped, see
+        :func:`~ikplayground.scene.chain.clamped_joints`), iterations and
+        tolerance as they are now, and no pole.
+
+    Attributes
+    ----------
+    records : int
+        Records taken so far.
+    current : CCDStep or FabrikStep or None
+        The last record taken (None before the first).
+    solution : IKSolution or None
+        The solve's answer once :attr:`done`, exactly ``solve_ccd`` /
+        ``solve_fabrik`` from the same start.
+
+    Raises
+    ------
+    ValueError
+        For another solver, or (from the solver's checks) a chain it refuses.
+
+    Each record with angles is written into the chain in place (``[:]``, its
+    fields may be views into a group's arrays): ``angles`` and ``goal``, then
+    its joints, ``error``, ``reached`` and ``status``.
+    """
+
+    def __init__(self, chain):
+        if chain.solver not in STEPPED:
+            raise ValueError(f"solver: only CCD and FABRIK chains can be stepped through, not {chain.solver!r}")
+        f = chain.fields
+        self.chain = chain
+        self.solver = chain.solver
+        self.root, self.target = f["root"].copy(), f["target"].copy()
+        self.lengths, self.limits = f["lengths"].copy(), f["limits"].copy()
+        self.iterations, self.tolerance = chain.iterations, chain.tolerance
+        self.start = f["angles"].copy()
+        limits = self.limits if clamped_joints(self.limits).any() else None
+        self._steps = STEPPED[self.solver](self.root, self.start, self.lengths, self.target,
+                                           iterations=self.iterations, tolerance=self.tolerance, limits=limits)
+        self.records = 0
+        self.current = None
+        self.solution = None
+        self._earlier = deque(maxlen=GHOSTS)  # the records before current, newest first
+        self._next = None
+        self._fetch()  # look one record ahead, so done is known as soon as the last record is taken
+
+    @property
+    def done(self) -> bool:
+        """True once every record has been taken (the solution is then known)."""
+        return self.solution is not None
+
+    def matches(self, chain) -> bool:
+        """Whether ``chain`` still poses this session's problem: the same chain object and solver, and
+        root, target, lengths, limits, iterations and tolerance as they were at the start."""
+        if chain is not self.chain or chain.solver != self.solver:
+            return False
+        f = chain.fields
+        return (np.array_equal(f["root"], self.root) and np.array_equal(f["target"], self.target)
+                and np.array_equal(f["lengths"], self.lengths) and np.array_equal(f["limits"], self.limits)
+                and chain.iterations == self.iterations and chain.tolerance == self.tolerance)
+
+    # --- taking records --------------------------------------------------------
+    def step(self):
+        """Take one record and show it on the chain; None (and nothing changes) once done."""
+        record = self._take()
+        if record is not None:
+            self._show(record)
+        return record
+
+    def sweep(self) -> list:
+        """Take records to the end of the current sweep (CCD) or pass (FABRIK), or to the end of the solve.
+
+        Returns the records taken: ``n`` from the start of a CCD sweep, two
+        (forward and backward) for a FABRIK pass, plus a FABRIK "mirror"
+        record starting the pass or a "best" one ending the solve; [] once done.
+        """
+        first = self._take()
+        if first is None:
+            return []
+        taken = [first]
+        while self._next is not None and _number(self._next) == _number(first):
+            taken.append(self._take())
+        self._show(taken[-1])
+        return taken
+
+    def finish(self) -> int:
+        """Take every record left (the chain shows the solve's answer); returns how many."""
+        count = 0
+        while self._next is not None:
+            last = self._take()
+            count += 1
+        if count:
+            self._show(last)
+        return count
+
+    def _fetch(self) -> None:
+        try:
+            self._next = next(self._steps)
+        except StopIteration as stop:
+            self._next = None
+            self.solution = stop.value
+
+    def _take(self):
+        record = self._next
+        if record is None:
+            return None
+        if self.current is not None:
+            self._earlier.appendleft(self.current)
+        self.current = record
+        self.records += 1
+        self._fetch()
+        return record
+
+    def _show(self, record) -> None:
+        """Pose the chain at ``record``'s angles (the last record with angles for one without; the
+        solution once done) and bring its joints, error, reached and status along."""
+        if self.done:
+            angles = self.solution.angles
+        elif record.angles is not None:
+            angles = record.angles
+        else:
+            return
+        f = self.chain.fields  # looked up now: a regroup gives the chain new views
+        f["angles"][:] = angles
+        f["goal"][:] = angles
+        refresh_ik_points(f)
+        f["status"][0] = STATUSES.index(self._status(float(f["error"][0])))
+
+    def _status(self, error: float) -> str:
+        """The chain's status (``scene.chain.STATUSES``) at an error of ``error`` px."""
+        if is_reached(error, self.tolerance):
+            return "reached"
+        if math.dist(self.root, self.target) > float(self.lengths.sum()) + self.tolerance:
+            return "out of reach"
+        return "stalled" if self.done and self.solution.status == "stalled" else "iterating"
+
+    # --- what the App shows ----------------------------------------------------
+    def describe(self) -> str:
+        """One line for the status line: what the last record did, or how the solve ended."""
+        name = SOLVER_LABELS[self.solver]
+        one, many = UNITS[self.solver]
+        if self.done:
+            s = self.solution
+            count = f"{s.iterations} {one if s.iterations == 1 else many}"
+            return f"{name} done: {DONE[s.status].format(count)}, error {s.error:.2f} px"
+        r = self.current
+        if r is None:
+            what = ("one joint", "a sweep") if self.solver == "ccd" else ("one half-pass", "a pass")
+            return f"{name} ready: press . for {what[0]}, , for {what[1]}, / for the rest"
+        if self.solver == "ccd":
+            n = len(self.lengths)
+            return f"CCD sweep {r.sweep}, joint {r.joint + 1} of {n}: turned {math.degrees(r.turn):.1f}°"
+        return f"FABRIK pass {r.iteration}, {FABRIK_TEXTS[r.direction]}"
+
+    def overlay(self) -> list:
+        """Draw primitives (:mod:`.primitives`) of the last record and, fading, the chain at up to
+        ``GHOSTS`` records before it; [] before the first record."""
+        r = self.current
+        if r is None:
+            return []
+        out = ghost_overlay(self._points(e) for e in self._earlier)
+        if self.solver == "ccd":
+            return out + ccd_overlay(r, self.target)
+        before = self._points(self._earlier[0]) if self._earlier else self._points(None)
+        return out + fabrik_overlay(r, before)
+
+    def _points(self, record) -> np.ndarray:
+        """The joints (n + 1, 2) px at ``record`` (forward kinematics of a CCD record's angles); the start for None."""
+        if record is not None and self.solver == "fabrik":
+            return record.points
+        angles = self.start if record is None else record.angles
+        return np.array(chain_points(float(self.root[0]), float(self.root[1]), angles.tolist(),
+                                     self.lengths.tolist()))
+
+
+def _number(record) -> int:
+    """The sweep (CCD) or pass (FABRIK) a record belongs to."""
+    return record.sweep if hasattr(record, "sweep") else record.iteration

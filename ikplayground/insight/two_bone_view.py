@@ -1,0 +1,229 @@
+"""The two-bone arm's construction, as geometry: its reach annulus, its triangle and the angles phi, psi, gamma.
+
+The formula is the raylib multi-chain demo's law of cosines (docs/sources.md,
+:mod:`ikplayground.solvers.two_bone`): with ``t = target - root``, ``r = |t|``
+clamped into the annulus ``[|l1 - l2|, l1 + l2]``, ``phi = atan2(t_y, t_x)``,
+``psi`` the angle at the root between bone 1 and the root-target line and
+``gamma`` the angle at the knee inside the triangle, both by the law of cosines;
+then ``theta1 = phi - bend * psi`` and ``theta2 = bend * (pi - gamma)``. Soft
+reach and stretch come first, through the solver's own
+:func:`~ikplayground.solvers.two_bone_reach.soft_reach`, and a pole picks the bend
+through :func:`~ikplayground.solvers.two_bone_pole.pole_bend`.
+
+:func:`two_bone_overlay` turns a scene chain's current solve into draw
+primitives (:mod:`.primitives`). Pixels with y down, radians (positive turns
+clockwise on screen); degrees only in the labels.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numpy as np
+
+from ikplayground.solvers._validate import wrap
+from ikplayground.solvers.kinematics import chain_points
+from ikplayground.solvers.two_bone_pole import pole_bend
+from ikplayground.solvers.two_bone_reach import soft_reach
+
+from .primitives import Circle, Label, Polyline, Ring, arc_points
+
+PHI_RADIUS = 56.0  # px: the phi arc's radius at most (and 0.6 of bone 1)
+PSI_SHARE = 0.65  # the psi arc's radius as a share of the phi arc's
+GAMMA_RADIUS = 30.0  # px: the gamma arc's radius at most (and 0.35 of the shorter bone)
+LABEL_GAP = 14.0  # px: an angle's label sits this far outside its arc
+AXIS_EXTRA = 14.0  # px: the +x reference ray reaches this far past the phi arc
+
+
+class Annulus(NamedTuple):
+    """Where a two-bone arm's end can go, as radii (px) about its root.
+
+    ``inner``: ``|l1 - l2|`` (the hole); ``outer``: the full, stretched reach
+    ``stretch * (l1 + l2)``; ``soft_start``: where the soft ease begins (the
+    largest target distance the end still lands on), ``outer`` without softness.
+    """
+
+    inner: float
+    outer: float
+    soft_start: float
+
+
+class Triangle(NamedTuple):
+    """The law-of-cosines triangle of one two-bone solve.
+
+    ``root``, ``knee``, ``end``: the corners (2,) px; ``r``: the side from the
+    root to the end (the target's distance clamped into the annulus), px;
+    ``phi``, ``psi``, ``gamma``, ``theta1``, ``theta2``: radians as in the
+    module docstring; ``bend``: the side used (+1 or -1, after the pole);
+    ``scale``: the bones' stretch factor (1 without stretch).
+    """
+
+    root: np.ndarray
+    knee: np.ndarray
+    end: np.ndarray
+    r: float
+    phi: float
+    psi: float
+    gamma: float
+    theta1: float
+    theta2: float
+    bend: float
+    scale: float
+
+
+def annulus(l1: float, l2: float, softness: float = 0.0, stretch: float = 1.0) -> Annulus:
+    """The reach annulus of bones ``l1``, ``l2`` (px) with ``softness`` (px) and ``stretch`` (>= 1).
+
+    The definitions of :func:`~ikplayground.solvers.two_bone_reach.soft_reach`
+    (called here): ``outer`` is its maximum reach ``M = stretch * (l1 + l2)``
+    and ``soft_start`` its ``limit`` ``M - s`` (``s`` the softness, counted up
+    to ``l1 + l2``), then kept within ``[inner, outer]`` for drawing (a soft
+    zone wider than the arm starts at the hole). The ease itself reaches
+    ``outer`` only for targets ``s`` px past it.
+    """
+    total = float(l1) + float(l2)
+    outer, _, limit = soft_reach(math.inf, total, float(softness), float(stretch))
+    inner = abs(float(l1) - float(l2))
+    return Annulus(inner, outer, min(max(limit, inner), outer))
+
+
+def triangle(root, target, l1: float, l2: float, bend: float = 1, *, pole=None, softness: float = 0.0,
+             stretch: float = 1.0) -> Triangle:
+    """The triangle ``solve_two_bone`` builds for these arguments (the same formula, step by step).
+
+    Parameters
+    ----------
+    root, target : array_like, shape (2,)
+        px.
+    l1, l2 : float
+        Bone lengths, px, > 0.
+    bend : {1, -1}
+        The side, as :func:`~ikplayground.solvers.solve_two_bone`'s.
+    pole : array_like (2,) or None
+        A pole (NaN: none) that picks the side, as the solver's.
+    softness, stretch : float
+        As the solver's.
+
+    Returns
+    -------
+    Triangle
+        ``theta1``, ``theta2``, ``knee``, ``end`` and ``scale`` equal the
+        solver's answer (to rounding).
+    """
+    rx, ry = (float(v) for v in root)
+    dx, dy = float(target[0]) - rx, float(target[1]) - ry
+    b = 1.0 if bend >= 0 else -1.0
+    if pole is not None and not math.isnan(float(pole[0])):
+        b = pole_bend(dx, dy, float(pole[0]) - rx, float(pole[1]) - ry, b)
+    dist = math.hypot(dx, dy)
+    reach, scale = dist, 1.0
+    if softness != 0.0 or stretch != 1.0:
+        reach, scale, _ = soft_reach(dist, float(l1) + float(l2), float(softness), float(stretch))
+    a, c = scale * float(l1), scale * float(l2)
+    r = min(max(reach, abs(a - c)), a + c)
+    phi = math.atan2(dy, dx)
+    psi = math.acos(min(max((r * r + a * a - c * c) / (2.0 * a * r), -1.0), 1.0)) if r > 0.0 else 0.0
+    gamma = math.acos(min(max((a * a + c * c - r * r) / (2.0 * a * c), -1.0), 1.0))
+    theta1 = wrap(phi - b * psi)
+    theta2 = b * (math.pi - gamma)
+    if theta2 <= -math.pi:
+        theta2 = math.pi
+    pts = chain_points(rx, ry, [theta1, theta2], [a, c])
+    return Triangle(np.array(pts[0]), np.array(pts[1]), np.array(pts[2]), r, phi, psi, gamma, theta1, theta2, b,
+                    scale)
+
+
+def goal_triangle(chain) -> Triangle:
+    """The triangle of a two-bone scene chain's current solve, read from its solver answer.
+
+    The corners are the forward kinematics of ``fields["goal"]`` (the solver's
+    answer of the last step, which the rate limit and Mix may not show yet)
+    with the bones scaled by ``fields["scale"]``; ``phi`` is the target's
+    direction, ``psi``, ``gamma`` and the side are read off those corners, so
+    what is drawn and what is labelled agree. After a step they equal
+    :func:`triangle` of the chain's settings with its effective bend (Mirror
+    bend, the auto-bend side, the pole).
+    """
+    f = chain.fields
+    rx, ry = f["root"].tolist()
+    tx, ty = f["target"].tolist()
+    theta1, theta2 = (wrap(v) for v in f["goal"].tolist())
+    scale = float(f["scale"][0])
+    a, c = (scale * v for v in f["lengths"].tolist())
+    pts = chain_points(rx, ry, [theta1, theta2], [a, c])
+    phi = math.atan2(ty - ry, tx - rx)
+    b = -1.0 if theta2 < 0.0 else 1.0
+    return Triangle(np.array(pts[0]), np.array(pts[1]), np.array(pts[2]), math.dist(pts[0], pts[2]), phi,
+                    abs(wrap(theta1 - phi)), math.pi - abs(theta2), theta1, theta2, b, scale)
+
+
+def two_bone_overlay(chain) -> list:
+    """The construction of a two-bone scene chain's solve, as draw primitives.
+
+    * its annulus about the root: ``Circle`` edges of role "reach" at the outer
+      (stretched) reach and at the hole (when there is one), a faint one at
+      the unstretched reach when stretch > 1, and the soft zone as a ``Ring``
+      of role "soft" when softness > 0;
+    * the triangle root-knee-end of :func:`goal_triangle` (closed ``Polyline``,
+      role "guide") with its side ``r`` labelled, and a short dashed ray along
+      +x from the root (phi's zero);
+    * the angles as arcs with labels (role "angle"): phi at the root from +x
+      to the target's direction, psi at the root from that line to bone 1,
+      gamma at the knee inside the triangle, in degrees.
+
+    Parameters
+    ----------
+    chain : Chain
+        A two-bone chain of the scene (``chain.solver == "two-bone"``).
+
+    Returns
+    -------
+    list of primitives (:mod:`.primitives`), px.
+    """
+    f = chain.fields
+    root = f["root"].copy()
+    l1, l2 = f["lengths"].tolist()
+    softness, stretch = float(f["softness"][0]), float(f["stretch"][0])
+    ring = annulus(l1, l2, softness, stretch)
+    out: list = [Circle(root, ring.outer, "reach")]
+    if ring.inner > 0.5:
+        out.append(Circle(root, ring.inner, "reach"))
+    if stretch > 1.0:
+        out.append(Circle(root, l1 + l2, "reach", fade=0.5))
+    if softness > 0.0 and ring.soft_start < ring.outer:
+        out.append(Ring(root, ring.soft_start, ring.outer, "soft"))
+    tri = goal_triangle(chain)
+    out.append(Polyline(np.stack([tri.root, tri.knee, tri.end]), "guide", closed=True))
+    a, c = tri.scale * l1, tri.scale * l2
+    mid = (tri.root + tri.end) / 2
+    away = _normal(tri.end - tri.root, tri.bend)  # the side of the r side away from the knee
+    out.append(Label(mid + 12.0 * away, f"r {tri.r:.1f} px", "guide"))
+    # phi: from +x to the target's direction, at the root
+    r_phi = min(PHI_RADIUS, 0.6 * a)
+    out.append(Polyline(np.stack([root, root + (r_phi + AXIS_EXTRA, 0.0)]), "guide", dashed=True))
+    out += _angle(root, r_phi, 0.0, tri.phi, "phi", tri.phi)
+    # psi: from the root-target line to bone 1 (theta1 = phi - bend * psi)
+    out += _angle(root, PSI_SHARE * r_phi, tri.phi, tri.phi + wrap(tri.theta1 - tri.phi), "psi", tri.psi)
+    # gamma: at the knee, from the bone back to the root round to bone 2
+    r_gamma = min(GAMMA_RADIUS, 0.35 * min(a, c))
+    start = tri.theta1 + math.pi
+    out += _angle(tri.knee, r_gamma, start, start - tri.bend * tri.gamma, "gamma", tri.gamma)
+    return out
+
+
+def _angle(centre, radius: float, start: float, stop: float, name: str, value: float) -> list:
+    """An angle's arc from ``start`` to ``stop`` (rad) about ``centre`` and its label "name 12.3°" beyond its middle."""
+    centre = np.asarray(centre, dtype=float)
+    middle = (start + stop) / 2
+    pos = centre + (radius + LABEL_GAP) * np.array((math.cos(middle), math.sin(middle)))
+    return [Polyline(arc_points(centre, radius, start, stop), "angle"),
+            Label(pos, f"{name} {math.degrees(value):.1f}\N{DEGREE SIGN}", "angle")]
+
+
+def _normal(v, side: float) -> np.ndarray:
+    """The unit normal (2,) of ``v`` turned +90 degrees (clockwise on screen) times ``side``; 0 for a zero ``v``."""
+    n = math.hypot(v[0], v[1])
+    if n == 0.0:
+        return np.zeros(2)
+    return side * np.array((-v[1], v[0])) / n
