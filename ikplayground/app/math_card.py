@@ -36,7 +36,7 @@ TRAIL = (255, 214, 102)
 PLOT_HEIGHT = 54
 LINE = 17  # px between text lines
 MAP_MIN = 120  # px: a smaller map is not drawn
-RACE_COLUMNS = (("solver", 0), ("error", 62), ("it", 112), ("µs", 144), ("jitter", 186), ("reached", 234))
+RACE_COLUMNS = (("solver", 0), ("error", 56), ("it", 98), ("µs", 130), ("jitter", 166), ("reached", 220))
 
 
 def point(frame, theta1: float, theta2: float) -> tuple[float, float]:
@@ -77,16 +77,16 @@ class MathCard:
         return surf.get_width()
 
     def heading(self, text: str, y: int) -> int:
-        self.text(text.upper(), (0, y), HEADING, self._heading)
+        self.text(text, (0, y), HEADING, self._heading)
         return y + LINE
 
     # --- the selected chain's numbers and plot -------------------------------------------
     def numbers(self, chain, metrics, y: int) -> int:
         if chain is None:
-            y = self.heading("Selected chain", y)
+            y = self.heading("SELECTED CHAIN", y)
             self.text("Select a chain to see its numbers.", (0, y), DIM)
             return y + LINE
-        y = self.heading(f"{SOLVER_LABELS[chain.solver]} chain #{chain.id}", y)
+        y = self.heading(f"{SOLVER_LABELS[chain.solver].upper()} CHAIN #{chain.id}", y)
         if chain.is_snake:
             self.text("A snake follows its head: no solve to measure.", (0, y), DIM)
             return y + LINE
@@ -96,8 +96,8 @@ class MathCard:
             return y + LINE
         self.text(f"error {row.error_px:.2f} px   ·   {row.status}", (0, y))
         y += LINE
-        its = "exact (no iterations)" if chain.solver == "two-bone" else f"{row.iterations} it"
-        self.text(f"{its}   ·   {row.solve_us:.0f} µs   ·   max turn {row.max_change_deg:.1f}°", (0, y))
+        its = "exact" if chain.solver == "two-bone" else f"{row.iterations} it"
+        self.text(f"{its}  ·  {row.solve_us:.0f} µs solve  ·  max turn {row.max_change_deg:.1f}°", (0, y))
         y += LINE + 2
         return self.plot(metrics.errors(), chain.tolerance, y)
 
@@ -126,7 +126,7 @@ class MathCard:
 
     # --- the race ------------------------------------------------------------------
     def race(self, rows, y: int) -> int:
-        y = self.heading("Race (last 5 s)", y)
+        y = self.heading("RACE (LAST 5 S)", y)
         for name, x in RACE_COLUMNS:
             self.text(name, (x, y), DIM)
         y += LINE
@@ -141,7 +141,7 @@ class MathCard:
 
     # --- the joint-space map --------------------------------------------------------
     def joint_space(self, chain, metrics, y: int) -> int:
-        y = self.heading("Joint space (θ1, θ2): click to pose", y)
+        y = self.heading("JOINT SPACE (θ1, θ2): CLICK TO POSE", y)
         side = min(self.size[0] - 30, self.size[1] - y - 22)
         if side < MAP_MIN:
             self.text("(a taller window shows the map)", (0, y), DIM)
@@ -204,7 +204,7 @@ class MathCard:
         return float(t1), float(t2)
 
     def hints(self, y: int) -> None:
-        y = self.heading("Try", y)
+        y = self.heading("TRY", y)
         for line in ("G: the math over the selected chain",
                      "Space, then . , /: step through a CCD",
                      "   or FABRIK solve, joint by joint",

@@ -51,14 +51,15 @@ class MathPage:
         for i, attr in enumerate(("step_button", "sweep_button", "finish_button")):
             setattr(panel, attr, buttons.make(attr, pygame.Rect(PAD + i * (third + 4), y, third, 28), m, box, wide))
         y += ROW + 4
-        half = (inner - 8) // 2
-        panel.race_button = buttons.make("race_button", pygame.Rect(PAD, y, half, 28), m, box, wide)
-        panel.moving_target_box = buttons.make_box("moving_target_box", pygame.Rect(PAD + half + 8, y + 5, 18, 18),
+        race_w = inner * 2 // 5
+        panel.race_button = buttons.make("race_button", pygame.Rect(PAD, y, race_w, 28), m, box, wide)
+        panel.moving_target_box = buttons.make_box("moving_target_box", pygame.Rect(PAD + race_w + 8, y + 5, 18, 18),
                                                    m, box, moving)
         y += ROW + 8
         self.wide = wide
         self.card = MathCard((inner, max(height - y - 8, CARD_MIN)))
-        self.image = UIImage(pygame.Rect(PAD, y, *self.card.size), self.card.surface, m, box, object_id="#math_card")
+        self.image = UIImage(pygame.Rect(PAD, y, *self.card.size), self.card.surface, manager=m, container=box,
+                             object_id="#math_card")
         self.bottom = y + self.card.size[1] + 8
         self.widgets = [panel.show_math_box, panel.step_button, panel.sweep_button, panel.finish_button,
                         panel.race_button, panel.moving_target_box, self.image]
@@ -96,6 +97,8 @@ class MathPage:
         if t == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 1:
             inside = self.panel.box.rect.collidepoint(event.pos) and self.card.map_rect.collidepoint(pos)
             self.dragging = bool(inside)
+            if not inside:
+                return None
         elif not (t == pygame.MOUSEMOTION and self.dragging):
             return None
         r = self.card.map_rect

@@ -48,9 +48,11 @@ def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: flo
             if chain.solver != "two-bone":
                 part += f"  {int(chain.fields['used'][0])} it"
         parts.append(part)
+    if stepping:  # where the step-through is comes before the timings, which a narrow window cuts
+        parts.append(f"PAUSED: {stepping}")
     parts.append(f"step {step_ms:.1f} ms  draw {render_ms:.1f} ms")
     if stress:
         parts.append("  ".join(f"{SOLVER_LABELS[k]} {v:.1f}" for k, v in scene.solver_ms.items()) + " ms")
-    if paused:
-        parts.append(f"PAUSED: {stepping}" if stepping else "PAUSED")
+    if paused and not stepping:
+        parts.append("PAUSED")
     return "   ·   ".join(parts)

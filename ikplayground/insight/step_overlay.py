@@ -25,8 +25,8 @@ ARC_MIN_RADIUS = 6.0  # px
 JOINT_RADIUS = 4.0  # px: the circles at the joints a FABRIK half-pass moved
 LABEL_GAP = 16.0  # px: from the arc, or above the effector / root, to the label
 
-FABRIK_LABELS = {"forward": "forward", "backward": "backward", "straight": "straight",
-                 "mirror": "mirrored", "best": "best pose"}
+FABRIK_LABELS = {"forward": "forward: tip first", "backward": "backward: root first",
+                 "straight": "straight at the target", "mirror": "bend mirrored", "best": "best pose"}
 
 
 def ghost_overlay(point_sets) -> list:
@@ -80,8 +80,8 @@ def ccd_overlay(record, target) -> list:
 
 def fabrik_overlay(record, before) -> list:
     """One FABRIK half-pass: the chain it left ("step"), small circles at the joints it moved,
-    and a label saying which walk it was, above the root for "backward" and above the end
-    effector otherwise.
+    and a label saying which walk it was, beside the middle of the chain (the end effector and
+    the root carry the status badge and the anchor).
 
     Parameters
     ----------
@@ -94,7 +94,12 @@ def fabrik_overlay(record, before) -> list:
     moved = np.any(points != np.asarray(before, dtype=float), axis=1)
     out = [Polyline(points, "step", width=2)]
     out += [Circle(p, JOINT_RADIUS, "step") for p in points[moved]]
-    anchor = points[0] if record.direction == "backward" else points[-1]
-    out.append(Label(anchor + np.array((0.0, -LABEL_GAP)), FABRIK_LABELS.get(record.direction, record.direction),
-                     "step"))
+    along = points[-1] - points[0]
+    length = math.hypot(*along)
+    side = np.array((along[1], -along[0])) / length if length > 0 else np.array((1.0, 0.0))
+    if side[0] < 0:  # the right-hand side of the chain on screen
+        side = -side
+    middle = points[len(points) // 2]
+    out.append(Label(middle + side * 2 * LABEL_GAP, FABRIK_LABELS.get(record.direction, record.direction),
+                     "step", anchor="left"))
     return out

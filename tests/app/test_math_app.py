@@ -264,6 +264,17 @@ def test_clicking_the_joint_map_poses_the_two_bone_arm(app):
         assert np.allclose(arm.fields["target"], end)
 
 
+def test_a_drag_on_the_stage_is_not_a_click_on_the_map(app):
+    arm = select_solver(app, "two-bone")
+    show_math_page(app)
+    frames(app, 2)
+    end = arm.fields["target"] + (40, 30)  # within reach
+    drag(app, arm.fields["target"], end)
+    assert np.allclose(arm.fields["target"], end)
+    frames(app, 90)
+    assert arm.error < 1.0  # it followed its target, not a pose from the map
+
+
 def test_the_map_is_only_for_two_bone_arms(app):
     select_solver(app, "ccd")
     show_math_page(app)

@@ -314,10 +314,12 @@ def test_fabrik_overlay():
     moved = forward.points[np.any(np.abs(forward.points - start) > 1e-9, axis=1)]
     assert len(circles) == len(moved) > 0
     label = next(p for p in prims if isinstance(p, Label))
-    assert label.text == "forward" and math.dist(label.pos, forward.points[-1]) < 30
+    middle = forward.points[len(forward.points) // 2]
+    assert label.text == "forward: tip first" and math.dist(label.pos, middle) < 40
     backward = session.step()
     label = next(p for p in session.overlay() if isinstance(p, Label))
-    assert label.text == "backward" and math.dist(label.pos, backward.points[0]) < 30
+    middle = backward.points[len(backward.points) // 2]
+    assert label.text == "backward: root first" and math.dist(label.pos, middle) < 40
     circles = [p for p in session.overlay() if isinstance(p, Circle)]
     moved = backward.points[np.any(backward.points != forward.points, axis=1)]
     assert len(circles) == len(moved) and np.array_equal(np.array([c.centre for c in circles]), moved)
