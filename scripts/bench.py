@@ -9,7 +9,8 @@ Prints a table and, with ``--json``, writes::
      "solvers": [{"solver": "ccd", "bones": 10, "batch": 10000, "per_s": r}, ...],
      "baseline": {"chains": 1000, "project_step_ms": m, "plain_loop_step_ms": m, "speedup": x},
      "startup": {"first_frame_s": s, "imports_s": s, "ratio": x},
-     "files": [{"case": "...", "mb": m, "seconds": s, "peak_mb": m, "x_file": x, "outcome": "..."}, ...]}
+     "files": [{"case": "...", "mb": m, "seconds": s, "peak_mb": m, "x_file": x, "outcome": "..."}, ...],
+     "math": [{"case": "plain", "median_ms": m, "p99_ms": m, "frames": n, "window": "X11"}, ...]}
 
 Every figure is a median of several runs. Each stress size runs in its own
 headless process (SDL's dummy video driver) so its resident memory is its
@@ -41,6 +42,7 @@ sys.path.insert(0, str(HERE))
 import numpy as np  # noqa: E402
 
 import bench_files  # noqa: E402
+import bench_math  # noqa: E402
 import plain_reference as plain  # noqa: E402
 
 BONES = 10
@@ -347,6 +349,7 @@ def main(argv=None) -> int:
     report["baseline"] = bench_baseline(args.baseline_chains, 10 if args.quick else 40)
     report["startup"] = bench_startup(3 if args.quick else 7)
     report["files"] = bench_files.bench_files(args.quick, args.file_mb, args.file_chains, args.files_baseline)
+    report["math"] = bench_math.bench_math(args.quick)
 
     m = report["machine"]
     print(f"machine: {m['cpu']} ({m['cores']} cores), Python {m['python']}, numpy {m['numpy']}, "
@@ -368,6 +371,8 @@ def main(argv=None) -> int:
     print(f"start-up: first frame {s['first_frame_s']:.2f} s, imports {s['imports_s']:.2f} s, ratio {s['ratio']:.2f}")
     print("\nscene files (a fresh process each; peak: memory growth during the load)")
     print(bench_files.table(report["files"]))
+    print("\nthe default scene with the math shown (scripts/bench_math.py; a real window when DISPLAY is set)")
+    print(bench_math.table(report["math"]))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.json}")

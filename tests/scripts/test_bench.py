@@ -20,7 +20,7 @@ def test_quick_json_has_every_section(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
-    assert set(report) == {"machine", "date", "stress", "solvers", "baseline", "startup", "files"}
+    assert set(report) == {"machine", "date", "stress", "solvers", "baseline", "startup", "files", "math"}
     assert report["machine"]["cores"] >= 1
     assert [s["chains"] for s in report["stress"]] == [8, 12]
     for s in report["stress"]:
@@ -39,3 +39,5 @@ def test_quick_json_has_every_section(tmp_path):
     assert outcomes[1] == "refused: chains: must have at most 20000 entries (got 66666)"
     assert outcomes[2:] == ["loaded 30 chains"] * 3
     assert "hand-made snakes" in done.stdout
+    assert [m["case"] for m in report["math"]] == ["plain", "two-bone", "ccd", "race", "step"]
+    assert all(m["p99_ms"] >= m["median_ms"] > 0 and m["frames"] > 0 for m in report["math"])
