@@ -94,7 +94,8 @@ class MathCard:
         if row is None:
             self.text("Waiting for a step (paused?)", (0, y), DIM)
             return y + LINE
-        self.text(f"error {row.error_px:.2f} px   ·   {row.status}", (0, y))
+        # the chain's own error and status: a step-through changes them while the scene (and the metrics) wait
+        self.text(f"error {chain.error:.2f} px   ·   {chain.status}", (0, y))
         y += LINE
         its = "exact" if chain.solver == "two-bone" else f"{row.iterations} it"
         self.text(f"{its}  ·  {row.solve_us:.0f} µs solve  ·  max turn {row.max_change_deg:.1f}°", (0, y))

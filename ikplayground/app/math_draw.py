@@ -136,6 +136,7 @@ class MathPainter:
             rect.midright = (x, y)
         else:
             rect.center = (x, y)
+        rect.clamp_ip(surface.get_clip())  # a label near the stage's edge stays readable, inside it
         # a dark patch under the text, so it reads over bones and the grid
         back = pygame.Surface((rect.width + 6, rect.height + 2), pygame.SRCALPHA)
         back.fill(BACKGROUND + (170,))

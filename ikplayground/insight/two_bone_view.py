@@ -208,14 +208,15 @@ def two_bone_overlay(chain) -> list:
     # gamma: at the knee, from the bone back to the root round to bone 2
     r_gamma = min(GAMMA_RADIUS, 0.35 * min(a, c))
     start = tri.theta1 + math.pi
-    out += _angle(tri.knee, r_gamma, start, start - tri.bend * tri.gamma, "gamma", tri.gamma)
+    out += _angle(tri.knee, r_gamma, start, start - tri.bend * tri.gamma, "gamma", tri.gamma, outside=True)
     return out
 
 
-def _angle(centre, radius: float, start: float, stop: float, name: str, value: float) -> list:
-    """An angle's arc from ``start`` to ``stop`` (rad) about ``centre`` and its label "name 12.3°" beyond its middle."""
+def _angle(centre, radius: float, start: float, stop: float, name: str, value: float, outside: bool = False) -> list:
+    """An angle's arc from ``start`` to ``stop`` (rad) about ``centre`` and its label "name 12.3°" beyond its
+    middle (``outside``: on the far side of ``centre``, out of the way of what lies inside the angle)."""
     centre = np.asarray(centre, dtype=float)
-    middle = (start + stop) / 2
+    middle = (start + stop) / 2 + (math.pi if outside else 0.0)
     pos = centre + (radius + LABEL_GAP) * np.array((math.cos(middle), math.sin(middle)))
     return [Polyline(arc_points(centre, radius, start, stop), "angle"),
             Label(pos, f"{name} {math.degrees(value):.1f}\N{DEGREE SIGN}", "angle")]

@@ -1,0 +1,37 @@
+"""The screenshot scripts run end to end (as arcade runs every example in its tests) and make what the README shows."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
+MATH_SHOTS = ("math-overlays.png", "step-through.png", "race.png", "joint-map.png")
+
+
+def run(script: str, *args) -> str:
+    done = subprocess.run([sys.executable, str(SCRIPTS / script), *args], capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_the_math_screenshots_are_made_one_per_feature(tmp_path):
+    out = run("math_screenshots.py", "--out", str(tmp_path))
+    pngs = [tmp_path / name for name in MATH_SHOTS]
+    for png in pngs:
+        assert png.stat().st_size > 10_000 and f"wrote {png}" in out
+    assert len({png.read_bytes() for png in pngs}) == len(pngs)  # four different pictures
+
+
+@pytest.mark.parametrize("name", MATH_SHOTS)
+def test_the_readme_shows_each_math_screenshot(name):
+    readme = (SCRIPTS.parent / "README.md").read_text(encoding="utf-8")
+    assert f"](docs/{name})" in readme and (SCRIPTS.parent / "docs" / name).is_file()
+
+
+def test_the_readme_screenshot_is_made(tmp_path):
+    png = tmp_path / "shot.png"
+    run("screenshot.py", "--out", str(png))
+    assert png.stat().st_size > 10_000
