@@ -17,21 +17,7 @@ from .math_card import MathCard
 from .param_widgets import PAD, ROW
 
 CARD_MIN = 300  # px: the card's height when the panel scrolls (a short window)
-# the Math page's controls for the README's panel table (its buttons and boxes are in the command help too)
-MATH_HELP = (
-    ("Chain / Math tabs", "the selected chain's settings and the scene, or the math page below"),
-    ("Show the math (G)", "draw the selected chain's geometry on the stage: a two-bone arm's reach and its "
-                          "law-of-cosines triangle with phi, psi and gamma, each joint's limit arc and angle, the "
-                          "error in px, the pose the rate limit holds back, the pole's side, a snake's bend ranges"),
-    ("Step, Sweep, Finish", "pause and step the selected CCD or FABRIK chain's solve: one joint update or "
-                            "half-pass, one sweep or pass, the rest (keys . , /); the status line says where it is"),
-    ("Race, Moving target", "one chain of each solver on the selected chain's bones and limits, chasing one "
-                            "target; the moving target runs a figure-eight"),
-    ("Live numbers", "the selected chain's error, status, iterations, solve time, largest turn, and its error "
-                     "over the last 5 s; the race's table while it runs"),
-    ("Joint space", "a two-bone arm's (theta1, theta2) map: both elbow answers, the limits, the pose and its "
-                    "trail, the unreachable shading; click or drag on it to pose the arm"),
-)
+
 
 
 class MathPage:
@@ -78,10 +64,10 @@ class MathPage:
     def visible(self) -> bool:
         return self.image.visible
 
-    def update(self, chain, metrics, race_rows) -> None:
-        """Draw the card for this frame (only while the page is up)."""
+    def update(self, chain, metrics, race_table) -> None:
+        """Draw the card for this frame, only while the page is up (``race_table()``: the race's rows)."""
         if self.visible:
-            self.image.set_image(self.card.render(chain, metrics, race_rows))
+            self.image.set_image(self.card.render(chain, metrics, race_table()))
 
     def map_command(self, event) -> tuple[str, object] | None:
         """``("map_pose", (theta1, theta2))`` for a press on the map, and for each move of a drag that

@@ -97,7 +97,8 @@ class MathView:
         try:
             if self.shown:
                 self.painter.draw(surface, math_overlay(chain))
-            if self.session is not None and self.session.chain is chain and self.app.paused:
-                self.painter.draw(surface, self.session.overlay())
+            s = self.session
+            if s is not None and self.app.paused and s.matches(chain):  # not once the target or a setting moved
+                self.painter.draw(surface, s.overlay())
         finally:
             surface.set_clip(clip)

@@ -17,8 +17,8 @@ from pygame_gui.elements import UIButton, UICheckBox, UIDropDownMenu, UILabel, U
 from ikplayground.scene.chain import SOLVER_LABELS, SOLVERS, Chain
 
 from . import buttons, keymap, tips
-from .math_page import MATH_HELP, MathPage
-from .param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, column_widths, fit, make_label, panel_help_rows,
+from .math_page import MathPage
+from .param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, column_widths, fit, make_label,
                             rows_height)
 from .path_entry import PATH_NOTICE, PathEntry
 from .tips import TippedDropDown
@@ -42,24 +42,6 @@ def panel_width(window_width: int) -> int:
 
 MAP_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP)
 SOLVER_OF_LABEL = {label: solver for solver, label in SOLVER_LABELS.items()}
-# the panel's controls other than the settings' rows, for the README's table
-SOLVER_HELP = ("Solver", f"{', '.join(SOLVER_LABELS[k] for k in SOLVERS)}; the chain stays where it is on screen")
-SCENE_HELP = (
-    ("New chain", "the solver N adds"),
-    ("Bone sprites", "draw bones with the shipped sprite, or as lines"),
-    ("Scene file, Save, Load", "the file Ctrl+S and Ctrl+O use ([the format](docs/scene-format.md)); Enter keeps "
-                               "the typed path, and Ctrl+S / Ctrl+O while typing act on it"),
-)
-
-
-def panel_table() -> str:
-    """The panel's controls as the README's Markdown table: the solver, every setting's row (as the F1
-    help describes it, from the table of settings), then the scene's controls."""
-    lines = ["| Panel | What it does |", "| --- | --- |"]
-    lines += [f"| {name} | {text} |" for name, text in (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP, *MATH_HELP)]
-    return "\n".join(lines)
-
-
 class Panel:
     """The right-hand panel.
 

@@ -108,6 +108,12 @@ class SliderRow:
         slider = self.slider  # its arrow buttons and handle are widgets of their own: each gets the tip
         set_tip(setting_tip(setting), self.label, slider, self.value, slider.sliding_button,
                 getattr(slider, "left_button", None), getattr(slider, "right_button", None))
+        holder = getattr(slider, "button_container", None)
+        if holder is not None:
+            # pygame_gui 0.6's slider keeps its buttons in a container over its track, and a container
+            # takes the hover without showing a tip: let the hover through to the slider (its buttons,
+            # above the container, are hovered as before)
+            holder.hover_point = lambda x, y: False
 
     @property
     def widgets(self) -> tuple:

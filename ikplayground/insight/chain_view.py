@@ -34,7 +34,7 @@ LABEL_GAP = 10.0  # px: the error label sits this far beside the line's middle (
 GHOST_MIN_PX = 0.5  # px: the ghost shows when a joint of the goal pose is this far from the shown one
 GHOST_FADE = 0.5
 FOLLOW_FADE = 0.4
-WEDGE_SHARE = 0.6  # a snake wedge's radius as a share of the segment after its node
+WEDGE_SHARE = 1.0  # a snake wedge's radius as a share of the segment after its node: the next node is on its arc
 
 
 def limit_arcs(chain) -> list:
@@ -179,7 +179,8 @@ def snake_view(chain) -> list:
     from node k (1 <= k < n) may point along ``angle(d_(k-1)) + b`` for a bend
     ``b`` in ``bend_limits = (lo, hi)`` (:mod:`ikplayground.solvers.snake`): a
     filled ``Polygon`` wedge (role "wedge") of those directions about node k,
-    of radius ``WEDGE_SHARE`` of segment k. The follow distance: a faint
+    of radius ``WEDGE_SHARE`` of segment k, and its arc as a ``Polyline``: where
+    node k+1 may sit. The follow distance: a faint
     ``Circle`` of segment 0's length about the head (role "follow"; node 1
     sits on it) and a label "40 px" beside segment 0's middle. [] for an IK chain.
     """
@@ -195,6 +196,7 @@ def snake_view(chain) -> list:
     arcs = arcs_points(centres, WEDGE_SHARE * lengths[1:], ang[:-1] + lo, ang[:-1] + hi)
     wedges = np.concatenate([centres[:, None], arcs], axis=1)
     out = [Polygon(w, "wedge") for w in wedges]
+    out += [Polyline(a, "wedge") for a in arcs]  # the arc the next node may sit on
     head = pts[0].copy()
     seg = float(lengths[0])
     out.append(Circle(head, seg, "follow", fade=FOLLOW_FADE))

@@ -16,7 +16,7 @@ import pygame
 import pytest
 from pygame_gui.elements import UICheckBox, UIHorizontalSlider
 
-from ikplayground.app.panel import panel_table
+from ikplayground.app.panel_help import panel_table
 from ikplayground.app.param_widgets import panel_help_rows
 from ikplayground.app.render import WEDGE_RADIUS
 from ikplayground.scene.chain import SOLVERS
