@@ -36,6 +36,7 @@ TRAIL = (255, 214, 102)
 PLOT_HEIGHT = 54
 LINE = 17  # px between text lines
 MAP_MIN = 120  # px: a smaller map is not drawn
+TEXT_CACHE = 256  # rendered texts kept
 RACE_COLUMNS = (("solver", 0), ("error", 56), ("it", 98), ("µs", 130), ("jitter", 166), ("reached", 220))
 
 
@@ -54,6 +55,7 @@ class MathCard:
         self.map_rect: pygame.Rect | None = None
         self._font = pygame.font.Font(None, 18)
         self._heading = pygame.font.Font(None, 17)
+        self._texts: dict[tuple, pygame.Surface] = {}
 
     # --- the whole card -----------------------------------------------------------
     def render(self, chain, metrics, race_rows) -> pygame.Surface:
@@ -71,8 +73,14 @@ class MathCard:
         return s
 
     def text(self, text: str, pos, colour=TEXT, font=None) -> int:
-        """Draw ``text`` with its top-left at ``pos``; returns its width."""
-        surf = render_text(font or self._font, text, colour)
+        """Draw ``text`` with its top-left at ``pos``; returns its width. Rendered texts are kept a while:
+        most of the card's words and many of its numbers are the same from one frame to the next."""
+        key = (text, colour, font is None)
+        surf = self._texts.get(key)
+        if surf is None:
+            if len(self._texts) >= TEXT_CACHE:
+                self._texts.clear()
+            surf = self._texts[key] = render_text(font or self._font, text, colour)
         self.surface.blit(surf, pos)
         return surf.get_width()
 
