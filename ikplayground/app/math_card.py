@@ -37,7 +37,8 @@ PLOT_HEIGHT = 54
 LINE = 17  # px between text lines
 MAP_MIN = 120  # px: a smaller map is not drawn
 TEXT_CACHE = 256  # rendered texts kept
-RACE_COLUMNS = (("solver", 0), ("error", 56), ("it", 98), ("µs", 130), ("jitter", 166), ("reached", 220))
+# the race table's columns: heading, and left edge as a share of the card's width (276 px in a roomy panel)
+RACE_COLUMNS = (("solver", 0.0), ("error", 0.203), ("it", 0.355), ("µs", 0.471), ("jitter", 0.601), ("reached", 0.797))
 
 
 def point(frame, theta1: float, theta2: float) -> tuple[float, float]:
@@ -63,6 +64,8 @@ class MathCard:
         s = self.surface
         s.fill(BG)
         self.map_rect = None
+        if metrics.chain is not chain:  # recorded for another chain (selected while paused): not this one's
+            metrics = None
         y = self.numbers(chain, metrics, 0)
         if race_rows:
             y = self.race(race_rows, y + 8)
@@ -98,13 +101,13 @@ class MathCard:
         if chain.is_snake:
             self.text("A snake follows its head: no solve to measure.", (0, y), DIM)
             return y + LINE
-        row = metrics.latest()
-        if row is None:
-            self.text("Waiting for a step (paused?)", (0, y), DIM)
-            return y + LINE
         # the chain's own error and status: a step-through changes them while the scene (and the metrics) wait
         self.text(f"error {chain.error:.2f} px   ·   {chain.status}", (0, y))
         y += LINE
+        row = metrics.latest() if metrics is not None else None
+        if row is None:
+            self.text("More numbers once the scene runs (Space)", (0, y), DIM)
+            return y + LINE
         its = "exact" if chain.solver == "two-bone" else f"{row.iterations} it"
         self.text(f"{its}  ·  {row.solve_us:.0f} µs solve  ·  max turn {row.max_change_deg:.1f}°", (0, y))
         y += LINE + 2
@@ -136,13 +139,14 @@ class MathCard:
     # --- the race ------------------------------------------------------------------
     def race(self, rows, y: int) -> int:
         y = self.heading("RACE (LAST 5 S)", y)
-        for name, x in RACE_COLUMNS:
+        columns = [int(share * self.size[0]) for _, share in RACE_COLUMNS]  # narrower in a narrow panel
+        for (name, _), x in zip(RACE_COLUMNS, columns):
             self.text(name, (x, y), DIM)
         y += LINE
         for r in rows:
             cells = (r.label, f"{r.error_px:.1f}", f"{r.iterations:.1f}", f"{r.solve_us:.0f}",
                      f"{r.jitter_deg:.2f}°", f"{100 * r.reached_share:.0f}%")
-            for (_, x), cell in zip(RACE_COLUMNS, cells):
+            for x, cell in zip(columns, cells):
                 self.text(cell, (x, y))
             y += LINE
         self.text("error px · mean iterations · µs a solve", (0, y), DIM)
@@ -180,8 +184,8 @@ class MathCard:
             b = point(frame, hi1, lo2)
             pygame.draw.rect(s, LIMIT_BOX, pygame.Rect(min(a[0], b[0]), min(a[1], b[1]),
                                                        abs(b[0] - a[0]) + 1, abs(b[1] - a[1]) + 1), 1)
-        trail = metrics.trail(2.0)
-        if len(trail) >= 2:
+        trail = metrics.trail(2.0) if metrics is not None else np.empty((0, 2))
+        if len(trail) >= 2 and trail.shape[1] == 2:
             self.map_trail(trail, frame)
         for (t1, t2), name in zip(joint_map.branches(root, target, l1, l2), ("+", "−")):
             p = point(frame, t1, t2)

@@ -39,6 +39,7 @@ COLOURS = {
     "text": (220, 224, 232),
 }
 FILL_ALPHA = 46  # of a filled shape at fade 1
+HUGE = 8  # a circle wider than this many views is not drawn
 DASH = 6  # px: dashes and gaps of a dashed line
 LABEL_CACHE = 256  # rendered labels kept (they change as the numbers change)
 assert set(COLOURS) == set(ROLES), "every role needs a colour"
@@ -70,9 +71,14 @@ class MathPainter:
         return surf
 
     def draw(self, surface: pygame.Surface, primitives) -> None:
-        """Draw ``primitives`` in order (later ones on top)."""
+        """Draw ``primitives`` in order (later ones on top); circles and rings far bigger than the view are
+        left out (a scene file may hold bones a million px long; pygame's circles cost their radius)."""
+        clip = surface.get_clip()
+        too_big = HUGE * max(clip.width, clip.height, 1)
         for p in primitives:
             kind = type(p)
+            if (kind is Circle and p.radius > too_big) or (kind is Ring and p.outer > too_big):
+                continue
             if kind is Polyline:
                 self.polyline(surface, p)
             elif kind is Label:

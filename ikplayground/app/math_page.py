@@ -87,6 +87,9 @@ class MathPage:
                 return None
         elif not (t == pygame.MOUSEMOTION and self.dragging):
             return None
+        elif not getattr(event, "buttons", (0,))[0]:  # released where no release reached us (outside the window)
+            self.dragging = False
+            return None
         r = self.card.map_rect
         pos = (min(max(pos[0], r.left), r.right - 1), min(max(pos[1], r.top), r.bottom - 1))
         return "map_pose", self.card.map_angles(pos)

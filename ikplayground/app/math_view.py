@@ -67,6 +67,7 @@ class MathView:
         if chain is None or chain.solver != "two-bone":
             return
         note = apply_pose(self.app.scene, chain, float(angles[0]), float(angles[1]))
+        self.app.selected_changed()  # the pose picked its elbow's side: the Mirror box shows it
         if note:
             self.app.say(note)
 
@@ -82,8 +83,9 @@ class MathView:
         s = self.session
         if s is None:
             return ""
-        if not self.app.paused or s.chain is not self.app.scene.selected:
-            self.session = None  # running again, or another chain: the stepped solve is over
+        if not self.app.paused or not s.matches(self.app.scene.selected):
+            # running again, another chain, or the target, root or a setting moved: the stepped solve is over
+            self.session = None
             return ""
         return s.describe()
 

@@ -300,3 +300,55 @@ def test_every_panel_widget_has_a_tool_tip(app):
         widgets += [b for b in panel.setting_rows.boxes.values() if b.visible]
         for w in widgets:
             assert w.tool_tip_text, f"{type(w).__name__} {getattr(w, 'object_ids', '')} has no tool tip"
+
+
+# --- found in review: each of these once went wrong ----------------------------------------------
+def test_the_card_never_shows_another_chains_numbers(app):
+    fabrik = select_solver(app, "fabrik")
+    app.apply("bones", 1)  # a one-bone chain's trail has one column: the two-bone map must not read it
+    frames(app, 10)
+    assert app.math.metrics.chain is app.scene.selected
+    tap(app, pygame.K_SPACE)
+    show_math_page(app)
+    arm = select_solver(app, "two-bone")
+    frames(app, 2)  # paused: nothing recorded for the arm yet
+    assert app.math.metrics.chain is not arm and fabrik is not arm
+    assert app.panel.math_page.card.map_rect is not None  # the map is drawn, without the other chain's trail
+
+
+def test_a_pose_from_the_map_shows_its_elbow_side_in_the_mirror_box(app):
+    arm = select_solver(app, "two-bone")
+    show_math_page(app)
+    frames(app, 2)
+    page = app.panel.math_page
+    rect, at = page.card.map_rect, page.image.rect
+    click(app, (at.x + rect.centerx + 10, at.y + rect.bottom - 20))  # theta2 < 0: the other elbow
+    assert arm.mirror
+    press_button(app, app.panel.tabs["chain"])
+    assert app.panel.mirror.is_checked
+
+
+def test_a_map_drag_released_outside_the_window_lets_go(app):
+    arm = select_solver(app, "two-bone")
+    show_math_page(app)
+    frames(app, 2)
+    page = app.panel.math_page
+    rect, at = page.card.map_rect, page.image.rect
+    click_at = (at.x + rect.centerx, at.y + rect.centery)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=click_at, button=1))
+    frames(app, 1)
+    tap(app, pygame.K_SPACE)
+    posed = arm.fields["angles"].copy()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(300, 300), rel=(1, 1), buttons=(0, 0, 0)))
+    frames(app, 1)
+    assert np.array_equal(arm.fields["angles"], posed)
+
+
+def test_the_step_status_ends_when_the_chain_changes_solver(app):
+    select_solver(app, "ccd")
+    tap(app, pygame.K_PERIOD)
+    tap(app, pygame.K_PERIOD)
+    assert app.math.status_text().startswith("CCD sweep 1")
+    app.apply("solver", "dls")
+    frames(app, 1)
+    assert app.math.status_text() == "" and app.math.session is None
