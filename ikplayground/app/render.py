@@ -53,6 +53,7 @@ WEDGE_RADIUS = 28
 SKINS = ("sprites", "lines")
 DETAIL_LIMIT = 80  # above this many chains, all but the selected one are drawn the fast way
 ANGLE_STEP_DEG = 2  # sprite rotations are cached at this resolution
+SPRITE_MAX_LENGTH = 2048  # px: longer bones (a scene file's) are drawn as lines, not stretched sprites
 SPRITE_CACHE_BYTES = 16 * 1024 * 1024  # turned bone sprites kept, least recently used dropped first
 
 
@@ -216,7 +217,10 @@ class SceneRenderer:
             absolute = np.cumsum(f["angles"])
             mids = (pts[:-1] + pts[1:]) / 2
             lengths = f["lengths"] * f["scale"][0]  # a two-bone arm's bones stretch
-            for (mx, my), length, ang in zip(mids.tolist(), lengths.tolist(), absolute.tolist()):
+            for k, ((mx, my), length, ang) in enumerate(zip(mids.tolist(), lengths.tolist(), absolute.tolist())):
+                if length > SPRITE_MAX_LENGTH:  # a turned sprite that long would take gigabytes: a line
+                    pygame.draw.line(surface, colour, plist[k], plist[k + 1], BONE_WIDTH)
+                    continue
                 sprite = self.bone_sprite(chain.palette_index, length, ang)
                 surface.blit(sprite, sprite.get_rect(center=(mx, my)))
         else:

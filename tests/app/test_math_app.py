@@ -352,3 +352,15 @@ def test_the_step_status_ends_when_the_chain_changes_solver(app):
     app.apply("solver", "dls")
     frames(app, 1)
     assert app.math.status_text() == "" and app.math.session is None
+
+
+def test_a_chain_a_million_px_long_draws_with_its_math(app):
+    from ikplayground.scene import build
+
+    giant = build.make_ik_chain("two-bone", (300, 300), (-1.0, 1.0), (1e6, 1e6), (400, 300))
+    app.scene.add(giant)
+    app.selected_changed()
+    tap(app, pygame.K_g)
+    show_math_page(app)
+    frames(app, 3)  # sprites and circles that size once took gigabytes (or the process)
+    assert app.scene.selected is giant and app.running
