@@ -202,7 +202,7 @@ def two_bone_overlay(chain) -> list:
     # phi: from +x to the target's direction, at the root
     r_phi = min(PHI_RADIUS, 0.6 * a)
     out.append(Polyline(np.stack([root, root + (r_phi + AXIS_EXTRA, 0.0)]), "guide", dashed=True))
-    out += _angle(root, r_phi, 0.0, tri.phi, "phi", tri.phi)
+    out += _angle(root, r_phi, 0.0, tri.phi, "phi", tri.phi, gap=2.2 * LABEL_GAP)  # clear of psi's, inside it
     # psi: from the root-target line to bone 1 (theta1 = phi - bend * psi)
     out += _angle(root, PSI_SHARE * r_phi, tri.phi, tri.phi + wrap(tri.theta1 - tri.phi), "psi", tri.psi)
     # gamma: at the knee, from the bone back to the root round to bone 2
@@ -212,12 +212,13 @@ def two_bone_overlay(chain) -> list:
     return out
 
 
-def _angle(centre, radius: float, start: float, stop: float, name: str, value: float, outside: bool = False) -> list:
+def _angle(centre, radius: float, start: float, stop: float, name: str, value: float, outside: bool = False,
+           gap: float = LABEL_GAP) -> list:
     """An angle's arc from ``start`` to ``stop`` (rad) about ``centre`` and its label "name 12.3°" beyond its
     middle (``outside``: on the far side of ``centre``, out of the way of what lies inside the angle)."""
     centre = np.asarray(centre, dtype=float)
     middle = (start + stop) / 2 + (math.pi if outside else 0.0)
-    pos = centre + (radius + LABEL_GAP) * np.array((math.cos(middle), math.sin(middle)))
+    pos = centre + (radius + gap) * np.array((math.cos(middle), math.sin(middle)))
     return [Polyline(arc_points(centre, radius, start, stop), "angle"),
             Label(pos, f"{name} {math.degrees(value):.1f}\N{DEGREE SIGN}", "angle")]
 
