@@ -47,7 +47,7 @@ def overlays(out: Path) -> None:
     app.apply("softness", 24.0)
     run(app, 60)
     w, h = app.scene.stage
-    app.scene.move_target(arm, (w * 0.05, h * 0.40))
+    app.scene.move_target(arm, (w * 0.30, h * 0.66))
     run(app, 12)  # the rate limit still turning: the solver's pose shows as a ghost
     save(app, out / "math-overlays.png")
 
