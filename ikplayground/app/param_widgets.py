@@ -19,6 +19,8 @@ from pygame_gui.elements import UICheckBox, UIHorizontalSlider, UILabel
 from ikplayground.scene.chain import IK_SOLVERS, SOLVER_LABELS, SOLVERS
 from ikplayground.scene.settings import BY_NAME, SETTINGS, Setting
 
+from .tips import TippedDropDown
+
 PAD = 12
 LABEL_W = 94
 VALUE_W = 84
@@ -59,10 +61,13 @@ def format_value(setting: Setting, value: float) -> str:
 
 
 def setting_tip(setting: Setting) -> str:
-    """The one-sentence tool tip of a setting's controls: what it does, its unit and its slider's range."""
+    """The one-sentence tool tip of a setting's controls: what it does, its unit and its slider's range
+    (a choice: its choices)."""
     text = setting.help[:1].upper() + setting.help[1:]
     if setting.kind == "flag":
         return text + "."
+    if setting.kind == "choice":
+        return f"{text}: {', '.join(setting.choices)}."
     lo, hi = setting.span
     span = f"{format_value(setting, lo).removesuffix(setting.unit).strip()} to {format_value(setting, hi)}"
     if setting.unit:
@@ -141,6 +146,49 @@ class SliderRow:
         return v
 
 
+def _selected(menu) -> str:
+    """The text of a drop-down menu's selected option (pygame_gui 0.6 keeps a (text, id) pair)."""
+    option = menu.selected_option
+    return option[0] if isinstance(option, tuple) else option
+
+
+class ChoiceRow:
+    """One choice's row: the setting's label on the left, a drop-down menu of its choices on the right."""
+
+    def __init__(self, setting: Setting, y: int, inner: int, manager, container):
+        self.setting = setting
+        self.manager, self.container = manager, container
+        label_w, _ = column_widths(inner)
+        self.label = make_label(pygame.Rect(PAD, y, label_w, 24), setting.label, manager, container,
+                                pygame_gui.core.ObjectID(f"#{setting.name}_label", "@param_label"))
+        self.rect = pygame.Rect(PAD + label_w + 2, y - 1, inner - label_w - 2, 26)
+        self.tip = setting_tip(setting)
+        self.label.set_tooltip(self.tip)
+        self._make = lambda value: TippedDropDown(list(setting.choices), value, self.rect, manager, container,
+                                                  object_id=f"#{setting.name}", tip=self.tip)
+        self.menu = self._make(str(setting.default))
+
+    @property
+    def widgets(self) -> tuple:
+        return self.label, self.menu
+
+    def move(self, y: int) -> None:
+        self.label.set_relative_position((PAD, y))
+        self.rect.y = y - 1
+        self.menu.set_relative_position(self.rect.topleft)
+
+    def show(self, value, enabled: bool) -> None:
+        """Show ``value`` as the menu's choice (pygame_gui's menu cannot be told: a new one is made)."""
+        if value in self.setting.choices and _selected(self.menu) != value:
+            visible = self.menu.visible
+            self.menu.kill()
+            self.menu = self._make(value)
+            if not visible:
+                self.menu.hide()
+        for w in self.widgets:
+            w.enable() if enabled else w.disable()
+
+
 class SettingRows:
     """The rows of every setting, from ``y`` down, ``inner`` px wide inside the panel's padding.
 
@@ -152,11 +200,14 @@ class SettingRows:
     def __init__(self, y: int, inner: int, manager, container):
         self.sliders: dict[str, SliderRow] = {}
         self.boxes: dict[str, UICheckBox] = {}
+        self.menus: dict[str, ChoiceRow] = {}
         self.top = y
         for s in SETTINGS:
             if s.kind == "flag":
                 self.boxes[s.name] = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), s.label, manager, container,
                                                 object_id=f"#{s.name}", tool_tip_text=setting_tip(s))
+            elif s.kind == "choice":
+                self.menus[s.name] = ChoiceRow(s, y, inner, manager, container)
             else:
                 self.sliders[s.name] = SliderRow(s, y, inner, manager, container)
             y += row_height(s)
@@ -184,6 +235,11 @@ class SettingRows:
                 widgets = (self.boxes[s.name],)
                 if s.applies(solver):
                     widgets[0].set_relative_position((PAD, y + 4))
+            elif s.kind == "choice":
+                row = self.menus[s.name]
+                if s.applies(solver):
+                    row.move(y)
+                widgets = row.widgets
             else:
                 row = self.sliders[s.name]
                 widgets = row.widgets
@@ -210,6 +266,8 @@ class SettingRows:
                 if chain is not None:
                     show_state(box, bool(s.read(chain)) if applies else False)
                 box.enable() if enabled else box.disable()
+            elif s.kind == "choice":
+                self.menus[s.name].show(s.read(chain) if applies else None, enabled)
             else:
                 row = self.sliders[s.name]
                 row.show(s.read(chain) if applies else s.span[0], enabled)
@@ -224,6 +282,10 @@ class SettingRows:
             for name, box in self.boxes.items():
                 if element is box:
                     return name, event.type == pygame_gui.UI_CHECK_BOX_CHECKED
+        elif event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            for name, row in self.menus.items():
+                if element is row.menu and event.text in row.setting.choices:
+                    return name, event.text
         return None
 
 
@@ -244,7 +306,9 @@ def panel_help_rows(solver: str | None = None) -> list[tuple[str, str]]:
         if solver is not None and not s.applies(solver):
             continue
         text = s.help
-        if s.kind != "flag":
+        if s.kind == "choice":
+            text += f": {', '.join(s.choices)}"
+        elif s.kind != "flag":
             lo, hi = s.span
             unit = f" {s.unit}" if s.unit else ""
             text += f", {format_value(s, lo).removesuffix(unit)} to {format_value(s, hi)}"

@@ -280,3 +280,35 @@ class RateLimit(Field):
     def widest(self, setting, n):
         widest = widest_number(setting.lo, setting.hi, 4, positive=True)
         return {self.key: widest, self.setting_key: widest}
+
+
+@dataclass(frozen=True)
+class Choice(Field):
+    """One of the setting's ``choices``, as a string; optional (missing or null: the default). With
+    ``omit_default``, written only when it is not the default (older files stay as they were)."""
+
+    key: str
+    kw: str | None = None
+    omit_default: bool = True
+
+    def write(self, setting, chains):
+        column = [str(setting.read(c)) for c in chains]
+        if self.omit_default:
+            column = [OMIT if v == setting.default else v for v in column]
+        return [(self.key, column)]
+
+    def read(self, setting, reader, where, d, n):
+        value = reader.optional(d, self.key, setting.default)
+        if type(value) is not str or value not in setting.choices:
+            reader.fail(f"{where}.{self.key}", f"must be one of {', '.join(setting.choices)} (got {value!r:.40})")
+        return {self.kw or setting.name: value}
+
+    def quick(self, setting, d, n):
+        value = d.get(self.key)
+        value = setting.default if value is None else value
+        if type(value) is not str or value not in setting.choices:
+            raise Doubt
+        return {self.kw or setting.name: value}
+
+    def widest(self, setting, n):
+        return {self.key: max(setting.choices, key=len)}

@@ -35,6 +35,8 @@ from .constants import (DEFAULT_DAMPING, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT
 from .ik_options import pole_beside
 
 LIMITED = ITERATIVE  # the IK solvers with joint limits
+IK_SKINS = ("sprite", "capsules", "lines")  # how an IK chain's bones are drawn (the first: a new chain's)
+SNAKE_SKINS = ("blocks", "body", "lines")  # how a snake is drawn
 
 
 @dataclass(frozen=True)
@@ -52,8 +54,9 @@ class Setting:
         The solvers it applies to; on a chain of another solver it is ignored
         (the panel disables it, ``Scene.set_setting`` leaves the chain alone,
         the file neither writes nor reads it).
-    kind : {"number", "whole", "flag"}
-        A slider of real numbers, of whole numbers, or a check box.
+    kind : {"number", "whole", "flag", "choice"}
+        A slider of real numbers, of whole numbers, a check box, or a
+        drop-down menu of ``choices``.
     lo, hi : float
         The range a chain may hold: ``Scene.set_setting`` clamps to it and the
         file refuses a value outside it. ``positive``: values must be > ``lo``.
@@ -82,6 +85,8 @@ class Setting:
     file : file_fields.Field or None
         Its field in the scene file; None when another entry's field or the
         chain's shape carries it.
+    choices : tuple of str
+        A choice's values, in the menu's order (its ``default`` is one).
     """
 
     name: str
@@ -101,6 +106,7 @@ class Setting:
     get: Callable | None = None
     put: Callable | None = None
     file: ff.Field | None = None
+    choices: tuple[str, ...] = ()
 
     @property
     def kept(self) -> bool:
@@ -129,15 +135,23 @@ class Setting:
         return getattr(chain, self.name) if self.kept else self.get(chain)
 
     def checked(self, value):
-        """``value`` as this setting holds it: a bool for a flag, else a number clamped to [lo, hi].
+        """``value`` as this setting holds it: a bool for a flag, one of ``choices`` for a choice, else a
+        number clamped to [lo, hi].
 
         Raises
         ------
         TypeError
-            Not a bool for a flag; not a real number (or a bool) for a number.
+            Not a bool for a flag; not a string for a choice; not a real number (or a bool) for a number.
         ValueError
-            A number that is not finite, or not > ``lo`` for a ``positive`` setting.
+            A number that is not finite, or not > ``lo`` for a ``positive`` setting; a string that is
+            not one of ``choices``.
         """
+        if self.kind == "choice":
+            if not isinstance(value, str):
+                raise TypeError(f"{self.name}: must be one of {', '.join(self.choices)} (got {value!r})")
+            if value not in self.choices:
+                raise ValueError(f"{self.name}: must be one of {', '.join(self.choices)} (got {value!r})")
+            return value
         if self.kind == "flag":
             if not isinstance(value, (bool, np.bool_)):
                 raise TypeError(f"{self.name}: must be true or false (got {value!r})")
@@ -281,6 +295,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("show_limits", "Show limits", LIMITED + ("snake",), "flag", default=False,
             help="keep this chain's limit wedges drawn when it is not selected",
             file=ff.Flag("show_limits", omit_default=True)),
+    Setting("skin", "Skin", IK_SOLVERS, "choice", choices=IK_SKINS, default=IK_SKINS[0],
+            help="how the bones look: the tutorial's bone sprite, capsules or plain lines",
+            file=ff.Choice("skin")),
+    Setting("snake_skin", "Skin", ("snake",), "choice", choices=SNAKE_SKINS, default=SNAKE_SKINS[0],
+            help="how the snake looks: a block per node, a smooth body, or plain lines",
+            file=ff.Choice("skin")),
 )
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 KEPT_DEFAULTS: dict[str, object] = {s.name: s.default for s in SETTINGS if s.kept}

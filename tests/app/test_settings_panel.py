@@ -29,11 +29,14 @@ README = Path(__file__).resolve().parents[2] / "README.md"
 
 def test_the_panel_has_exactly_one_control_per_setting(app):
     rows = app.panel.setting_rows
-    assert set(rows.sliders) | set(rows.boxes) == set(BY_NAME)
-    assert not set(rows.sliders) & set(rows.boxes)
+    assert set(rows.sliders) | set(rows.boxes) | set(rows.menus) == set(BY_NAME)
+    assert len(rows.sliders) + len(rows.boxes) + len(rows.menus) == len(BY_NAME)
     for s in SETTINGS:
         if s.kind == "flag":
             assert isinstance(rows.boxes[s.name], UICheckBox) and getattr(app.panel, s.name) is rows.boxes[s.name]
+        elif s.kind == "choice":
+            assert [o[0] if isinstance(o, tuple) else o for o in rows.menus[s.name].menu.options_list] == list(
+                s.choices)
         else:
             assert isinstance(rows.sliders[s.name].slider, UIHorizontalSlider)
             assert rows.sliders[s.name].slider.value_range == s.span
@@ -48,7 +51,8 @@ def test_each_control_is_enabled_exactly_for_the_solvers_of_its_setting(app, sol
     frames(app)
     rows = app.panel.setting_rows
     for s in SETTINGS:
-        widget = rows.boxes[s.name] if s.kind == "flag" else rows.sliders[s.name].slider
+        widget = {"flag": lambda: rows.boxes[s.name], "choice": lambda: rows.menus[s.name].menu}.get(
+            s.kind, lambda: rows.sliders[s.name].slider)()
         needs = s.needs is None or BY_NAME[s.needs].read(chain)
         assert widget.is_enabled == (s.applies(solver) and bool(needs)), s.name
         if s.kind == "flag" and s.applies(solver):
@@ -56,8 +60,8 @@ def test_each_control_is_enabled_exactly_for_the_solvers_of_its_setting(app, sol
 
 
 def test_the_help_describes_every_setting_control():
+    assert [label for label, _ in panel_help_rows()] == [s.label for s in SETTINGS]
     rows = dict(panel_help_rows())
-    assert list(rows) == [s.label for s in SETTINGS]
     assert "0.5 to 30.0 °/step" in rows["Rate limit"] and rows["Rate limit"].endswith("every IK solver")
     assert rows["Show limits"].endswith("CCD, FABRIK, DLS, snake")
     assert rows["Damping"].endswith("· DLS") and rows["Softness"].endswith("· two-bone")
