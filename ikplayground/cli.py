@@ -7,6 +7,8 @@ import os
 import sys
 from pathlib import Path
 
+DEFAULT_SCENE_FILE = "ikplayground-scene.json"
+
 
 def parse_size(text: str) -> tuple[int, int]:
     """Parse ``WxH`` (e.g. ``1280x720``) into two positive ints."""
@@ -54,9 +56,11 @@ def build_parser() -> argparse.ArgumentParser:
         prog="ikplayground",
         description="An interactive playground for 2D inverse kinematics.",
     )
-    parser.add_argument("--scene", default="ikplayground-scene.json", metavar="PATH",
+    parser.add_argument("--scene", default=None, metavar="PATH|NAME",
                         help="scene file: loaded at start if it exists; Ctrl+S saves to it, Ctrl+O reloads it "
-                             "(default: ikplayground-scene.json in the current directory)")
+                             "(default: ikplayground-scene.json in the current directory, and the 'default' preset "
+                             "while it does not exist); or a preset's name (default, seeds, tentacles, snakes, "
+                             "spider, crowd), which leaves the scene file as it is")
     parser.add_argument("--size", type=parse_size, default=(1280, 720), metavar="WxH",
                         help="window size in pixels (default 1280x720)")
     parser.add_argument("--headless", action="store_true",
@@ -79,21 +83,30 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from ikplayground.scene import files
+    from ikplayground.scene import files, presets
 
-    scene = None
-    scene_path = Path(args.scene)
-    if scene_file_exists(scene_path):
+    scene, preset = None, None
+    scene_path = Path(args.scene or DEFAULT_SCENE_FILE)
+    if args.scene is not None and not scene_file_exists(scene_path) and presets.is_preset(args.scene):
+        preset, scene_path = args.scene, Path(DEFAULT_SCENE_FILE)  # a preset never becomes the file Ctrl+S writes
+    elif scene_file_exists(scene_path):
         try:
             scene = files.load_scene(scene_path)
         except files.SceneFileError as e:
             print(f"ikplayground: {e}", file=sys.stderr)
             return 2
+    elif args.scene is None:
+        preset = "default" if presets.is_preset("default") else None  # the opening scene, already in motion
+    if preset is not None:
+        scene = presets.load_preset(preset)
     from ikplayground.app.app import App  # imports pygame: only now
 
     app = App(size=args.size, scene=scene, scene_path=scene_path, realtime=not args.headless)
     if args.stress:
         app.start_stress(args.stress)
+    elif preset is not None:
+        app.panel.show_preset(preset)
+        app.say(f"Preset {preset}: {presets.PRESETS[preset]}. Ctrl+S saves to {files.shown_name(scene_path)}")
     elif scene is None:
         app.say(f"New scene: Ctrl+S will create {files.shown_name(scene_path)}")
     else:

@@ -20,7 +20,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from ikplayground.scene import files
+from ikplayground.scene import files, presets
 from ikplayground.scene.chain import SOLVER_LABELS
 from ikplayground.scene.scene import SceneFull
 
@@ -148,8 +148,23 @@ def load(app, path=None) -> None:
     app.stress.forget()  # the file is now the user's scene: a stress test or a race ends
     app.race.forget()
     app.show_scene(scene)
+    app.panel.show_preset(None)
     app.scene_path = path
     app.say(f"Loaded {len(scene.chains)} chains from {files.shown_name(path)}")
+
+
+def load_preset(app, name=None) -> None:
+    """Replace the scene with the preset ``name`` (the panel's Scene menu); the scene file stays as it is."""
+    try:
+        scene = presets.load_preset(name, app.scene.stage)
+    except files.SceneFileError as e:
+        app.say(f"Not loaded: {e}. Your scene is unchanged.", error=True)
+        return
+    app.stress.forget()  # the preset is now the user's scene: a stress test or a race ends
+    app.race.forget()
+    app.show_scene(scene)
+    app.panel.show_preset(name)
+    app.say(f"Preset {name}: {presets.PRESETS[name]}. Ctrl+S saves to {files.shown_name(app.scene_path)}")
 
 
 def set_scene_path(app, text=None) -> None:
@@ -177,6 +192,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("skin", "draw bones as sprites or as lines",
             lambda app, skin: setattr(app.renderer, "skin", skin)),
     Command("scene_path", "set the scene file's path (Enter in the path box)", set_scene_path),
+    Command("preset", "load a preset scene (the panel's Scene menu; the scene file stays as it is)", load_preset),
     Command("notice", "say on the status line what the path box refused or left out",
             lambda app, text: app.say(text, error=True)),
     Command("show_math", "show / hide the math of the selected chain on the stage (reach, angles, limits, error...)",

@@ -14,6 +14,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UICheckBox, UIDropDownMenu, UILabel, UIPanel, UIScrollingContainer
 
+from ikplayground.scene import presets
 from ikplayground.scene.chain import SOLVER_LABELS, SOLVERS, Chain
 
 from . import buttons, keymap, tips
@@ -27,7 +28,7 @@ WIDTH = 300  # the panel's width in a roomy window
 MIN_WIDTH = 220  # ... and in a small one
 SCROLLBAR = 20
 # the height of everything in the panel (it scrolls in a shorter window): its own rows and the settings' rows
-CONTENT_HEIGHT = 340 + rows_height()
+CONTENT_HEIGHT = 374 + rows_height()
 TAB_HEIGHT = 26
 PAGES = ("chain", "math")  # the panel's pages, chosen by the tabs under its title
 TAB_LABELS = {"chain": "Chain", "math": "Math"}
@@ -41,6 +42,7 @@ def panel_width(window_width: int) -> int:
 
 
 MAP_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP)
+NO_PRESET = "—"  # the preset menu's entry while the scene is the user's own
 SOLVER_OF_LABEL = {label: solver for solver, label in SOLVER_LABELS.items()}
 class Panel:
     """The right-hand panel.
@@ -73,6 +75,7 @@ class Panel:
         self.visible = True
         self.stress_on = False
         self.page = "chain"
+        self.preset: str | None = None  # the preset loaded last, while the scene is one
         self.math_shown = False
         self.race_on = False
         self.moving = False
@@ -131,6 +134,12 @@ class Panel:
         y += 26
         section = UILabel(pygame.Rect(PAD, y, inner, 20), "SCENE", m, box, object_id="#section")
         y += 22
+        preset_label = make_label(pygame.Rect(PAD, y, label_w, 28), "Preset", m, box,
+                                  pygame_gui.core.ObjectID("#preset_label", "@param_label"))
+        preset_label.set_tooltip(tips.PRESET_TIP)
+        self.preset_rect = pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
+        self.preset_menu = self._preset_menu()
+        y += ROW + 6
         new_label = make_label(pygame.Rect(PAD, y, label_w, 28), "New chain", m, box,
                                pygame_gui.core.ObjectID("#new_chain_label", "@param_label"))
         self.new_chain = TippedDropDown([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[self.new_solver],
@@ -160,7 +169,7 @@ class Panel:
         y += ROW + 8
         # the Chain page's widgets but the setting rows (SettingRows shows those) and the solver menu (remade
         # at each solver change: see show_page)
-        self.chain_widgets = [solver_label, self.hint, section, new_label, self.new_chain, self.add_button,
+        self.chain_widgets = [solver_label, self.hint, section, preset_label, new_label, self.new_chain, self.add_button,
                               self.remove_button, self.help_button, self.stress_button, self.sprites,
                               self.path_entry, self.save_button, self.load_button]
         self.math_page = MathPage(self, page_top, inner, (h - 2) if not scrolls else CONTENT_HEIGHT, wide,
@@ -178,7 +187,7 @@ class Panel:
         """Show the page ``page`` of ``PAGES`` (its tab selected), hiding the other's widgets."""
         self.page = page
         chain_page = page == "chain"
-        for w in (*self.chain_widgets, self.solver):
+        for w in (*self.chain_widgets, self.solver, self.preset_menu):
             w.show() if chain_page else w.hide()
         self.setting_rows.set_visible(chain_page)
         self.math_page.set_visible(not chain_page)
@@ -193,6 +202,20 @@ class Panel:
         if self.page != "chain":
             menu.hide()
         return menu
+
+    def _preset_menu(self) -> UIDropDownMenu:
+        menu = TippedDropDown([NO_PRESET, *presets.available()], self.preset or NO_PRESET, self.preset_rect,
+                              self.manager, self.box, object_id="#preset", tip=tips.PRESET_TIP)
+        if self.page != "chain":
+            menu.hide()
+        return menu
+
+    def show_preset(self, name: str | None) -> None:
+        """Show ``name`` as the loaded preset (None: the scene is the user's own, or a file's)."""
+        if name != self.preset:
+            self.preset = name
+            self.preset_menu.kill()
+            self.preset_menu = self._preset_menu()
 
     def rebuild(self, window_size) -> None:
         """Lay the panel out again for a new window size, keeping its state."""
@@ -314,6 +337,9 @@ class Panel:
             if el is self.new_chain:
                 self.new_solver = solver
                 return "new_solver", solver
+        if t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and el is self.preset_menu and event.text in presets.PRESETS:
+            self.preset = event.text
+            return "preset", event.text
         elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
             on = t == pygame_gui.UI_CHECK_BOX_CHECKED
             if el is self.sprites:

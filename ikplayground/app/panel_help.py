@@ -14,6 +14,8 @@ from .param_widgets import panel_help_rows
 # the panel's controls other than the settings' rows, for the README's table
 SOLVER_HELP = ("Solver", f"{', '.join(SOLVER_LABELS[k] for k in SOLVERS)}; the chain stays where it is on screen")
 SCENE_HELP = (
+    ("Preset", "load a preset scene (default, seeds, tentacles, snakes, spider, crowd); your scene file is left as "
+               "it is, and Ctrl+S saves to it"),
     ("New chain", "the solver N adds"),
     ("Bone sprites", "draw bones with the shipped sprite, or as lines"),
     ("Scene file, Save, Load", "the file Ctrl+S and Ctrl+O use ([the format](docs/scene-format.md)); Enter keeps "

@@ -17,7 +17,7 @@ from ikplayground.solvers.batched import snake_batch
 from ikplayground.solvers.kinematics import chain_points_batch
 
 from . import ik_options
-from .build_batch import make_ik_chains, make_snakes, snakes_are_sound  # noqa: F401 (many at once, re-exported)
+from .build_batch import make_ik_chains, make_snakes, snakes_are_sound, wander_phase  # noqa: F401 (re-exported)
 from .chain import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, FULL,
                     ITERATIVE, SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_SEGMENT, SNAKE_TURN_DEG, Chain, checked_rate,
                     clamped_joints, field_shapes, is_reached)
@@ -99,11 +99,12 @@ def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
 
 def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
                max_speed=SNAKE_MAX_SPEED, turn_deg=SNAKE_TURN_DEG, palette_index=0, bend_limits=None,
-               **settings) -> Chain:
+               wander=False, **settings) -> Chain:
     """A snake from its nodes (``points[0]`` is the head).
 
     ``heading`` (radians) defaults to the direction from node 1 to the head.
-    ``bend_limits`` (radians) overrides the symmetric ``bend_deg``.
+    ``bend_limits`` (radians) overrides the symmetric ``bend_deg``. ``wander``:
+    it steers itself (:func:`~.motion.wander_steer`).
     ``settings`` are the IK settings it keeps for a later conversion
     (``rate_deg``, ``joint_limit``, ``preferred_bones``) and its kept settings: see :class:`Chain`.
     """
@@ -124,7 +125,10 @@ def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
         relay_snake(f)
     f["max_speed"][0] = max_speed
     f["turn_rate"][0] = math.radians(turn_deg)
+    f["wander"][0] = float(wander)
+    f["wander_phase"][0] = wander_phase(f["points"][0])
     return Chain("snake", f, palette_index=palette_index, **settings)
+
 
 
 def relay_snake(f: dict[str, np.ndarray]) -> None:

@@ -24,7 +24,8 @@ from .chain import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DE
                     field_shapes, is_reached)
 
 _BATCH = 4096  # chains filled by one pass (bounds the temporary arrays)
-_SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "palette_index", "bend_limits")
+_SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "palette_index", "bend_limits",
+               "wander")
 _IK_ARGS = frozenset(("solver", "root", "angles", "lengths", "target", "limits", "mirror", "rate_limit", "iterations",
                       "tolerance", "palette_index", "rate_deg",
                       "joint_limit")) | ik_options.DEFAULTS.keys()  # the rest go to the Chain (see make_ik_chain)
@@ -199,6 +200,8 @@ def make_snakes(snakes: list[dict], consume: bool = False) -> list[Chain]:
             f["bend_limits"][row] = bend_limits
             f["max_speed"][row, 0] = kw.get("max_speed", SNAKE_MAX_SPEED)
             f["turn_rate"][row, 0] = math.radians(kw.get("turn_deg", SNAKE_TURN_DEG))
+            f["wander"][row, 0] = float(kw.get("wander", False))
+            f["wander_phase"][row, 0] = wander_phase(pts[0])
             extras[i] = (kw.get("palette_index", 0), {k: v for k, v in kw.items() if k not in _SNAKE_ARGS})
             if consume:
                 snakes[i] = None
@@ -220,3 +223,7 @@ def make_snakes(snakes: list[dict], consume: bool = False) -> list[Chain]:
     return out
 
 
+def wander_phase(head) -> float:
+    """Where a wandering snake's rule starts (rad), from where its head is: deterministic, and apart for
+    snakes apart (a file gives the same wandering every time it is loaded)."""
+    return float((0.0131 * head[0] + 0.0173 * head[1]) % (2 * math.pi))

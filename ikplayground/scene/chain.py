@@ -49,6 +49,9 @@ STATUSES = ("reached", "out of reach", "stalled", "iterating", "mixed", "eased")
 SNAKE_FIELDS = {
     "points": ("n+1", 2), "lengths": ("n",), "heading": (1,), "speed": (1,),
     "bend_limits": (2,), "max_speed": (1,), "turn_rate": (1,), "throttle": (1,), "turn": (1,),
+    # wander (1: it steers itself, motion.wander_steer), where its wander rule is (rad), and
+    # whether the arrow keys drive it this step (1: they do, and its wandering waits)
+    "wander": (1,), "wander_phase": (1,), "steered": (1,),
 }
 
 _ids = itertools.count(1)

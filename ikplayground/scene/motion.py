@@ -20,6 +20,8 @@ from .chain import SNAKE_ACCEL, SNAKE_DECAY, clamped_joints, is_reached
 from .ik_options import rest_pose
 
 CRAWL_PX = 0.01  # px: a solve that gains less than this in a whole step counts as stalled (the status)
+WANDER_RATE = 0.02  # rad a step: how fast a wandering snake's rule moves on
+WANDER_MARGIN = 90.0  # px: a wandering snake this near the stage's edge heads for the middle
 AUTO_BEND_BAND = 0.05  # auto bend's hysteresis: +- this share of the arm's reach about the root's vertical
 
 
@@ -197,6 +199,31 @@ def rate_limited(current: np.ndarray, desired: np.ndarray, rate: np.ndarray, lim
     return np.where(full, np.clip(wrap_array(moved), lo, hi), moved)
 
 
+def wander_steer(f: dict[str, np.ndarray], wander: np.ndarray, stage: tuple[float, float]) -> None:
+    """Set the throttle and turn of the wandering snakes (``wander``, (N,) bool) for this step, in place.
+
+    A seeded rule, deterministic with the fixed step: each snake's ``wander_phase``
+    advances by ``WANDER_RATE`` rad a step and its wished heading sways about a
+    slowly turning course, ``phase * 0.7 + 1.1 sin(phase * 2.3)``; within
+    ``WANDER_MARGIN`` px of the stage's edge it wishes for the stage's middle
+    instead. It turns (Left or Right) toward the wish when off by more than half
+    a turn step, and cruises at a throttle held on 3 steps in 4.
+    """
+    phase = f["wander_phase"][:, 0]
+    phase[wander] += WANDER_RATE
+    head = f["points"][:, 0]
+    w, h = stage
+    wish = phase * 0.7 + 1.1 * np.sin(phase * 2.3)
+    near_edge = ((head[:, 0] < WANDER_MARGIN) | (head[:, 0] > w - WANDER_MARGIN)
+                 | (head[:, 1] < WANDER_MARGIN) | (head[:, 1] > h - WANDER_MARGIN))
+    wish = np.where(near_edge, np.arctan2(h / 2 - head[:, 1], w / 2 - head[:, 0]), wish)
+    off = wrap_array(wish - f["heading"][:, 0])
+    turn = np.where(np.abs(off) > f["turn_rate"][:, 0] / 2, np.sign(off), 0.0)
+    cruise = (np.floor(phase / WANDER_RATE) % 4 != 0).astype(float)
+    f["turn"][:, 0] = np.where(wander, turn, f["turn"][:, 0])
+    f["throttle"][:, 0] = np.where(wander, cruise, f["throttle"][:, 0])
+
+
 def steer_snakes(f: dict[str, np.ndarray], stage: tuple[float, float]) -> np.ndarray:
     """Seed 004's steering for a group of snakes; returns the new head positions.
 
@@ -207,6 +234,9 @@ def steer_snakes(f: dict[str, np.ndarray], stage: tuple[float, float]) -> np.nda
     """
     heading = f["heading"][:, 0]
     speed = f["speed"][:, 0]
+    wander = (f["wander"][:, 0] > 0) & (f["steered"][:, 0] == 0)  # a key held drives it instead
+    if wander.any():
+        wander_steer(f, wander, stage)
     heading += f["turn"][:, 0] * f["turn_rate"][:, 0]
     heading[:] = wrap_array(heading)
     pressed = f["throttle"][:, 0] > 0

@@ -218,9 +218,11 @@ class Scene:
             if c.is_snake:
                 c.fields["throttle"][0] = 0.0
                 c.fields["turn"][0] = 0.0
+                c.fields["steered"][0] = 0.0
         if snake is not None:
             snake.fields["throttle"][0] = 1.0 if throttle else 0.0
             snake.fields["turn"][0] = float(np.sign(turn))
+            snake.fields["steered"][0] = float(bool(throttle or turn))
         return snake
 
     def resize(self, stage) -> None:

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from ikplayground.scene import build
 from ikplayground.scene.scene import Scene, default_scene
 
 from .scene_cases import (
@@ -185,3 +186,46 @@ def test_steer_with_no_driven_snake_returns_none_and_moves_nothing():
     after = [c.fields["points"] for c in scene.chains if c.is_snake]
     for a, b in zip(after, before):
         np.testing.assert_array_equal(a, b)
+
+
+# --- wandering snakes (the snakes preset) --------------------------------------------------------
+def _wanderers(n: int = 3) -> Scene:
+    scene = Scene((980.0, 694.0))
+    for k in range(n):
+        scene.add(build.straight_snake((200.0 + 250 * k, 300.0 + 40 * k), 0.3 * k, wander=True), select=False)
+    return scene
+
+
+def test_a_wandering_snake_moves_by_itself_and_stays_on_the_stage():
+    scene = _wanderers()
+    start = [c.fields["points"][0].copy() for c in scene.chains]
+    for _ in range(1200):
+        scene.steer(False, 0)
+        scene.step()
+        for c in scene.chains:
+            x, y = c.fields["points"][0]
+            assert 0.0 <= x <= 980.0 and 0.0 <= y <= 694.0
+    assert all(np.linalg.norm(c.fields["points"][0] - s) > 50 for c, s in zip(scene.chains, start))
+    heads = [c.fields["points"][0] for c in scene.chains]
+    assert min(np.linalg.norm(a - b) for i, a in enumerate(heads) for b in heads[i + 1:]) > 1.0  # not one path
+
+
+def test_wandering_is_the_same_on_every_run():
+    a, b = _wanderers(), _wanderers()
+    for _ in range(500):
+        for scene in (a, b):
+            scene.steer(False, 0)
+            scene.step()
+    for ca, cb in zip(a.chains, b.chains):
+        assert np.array_equal(ca.fields["points"], cb.fields["points"])
+
+
+def test_the_arrow_keys_drive_a_wandering_snake_while_held():
+    scene = _wanderers(1)
+    snake = scene.chains[0]
+    scene.select(snake)
+    heading = float(snake.fields["heading"][0])
+    for _ in range(10):
+        scene.steer(False, 1)  # Right held: it turns right every step, whatever its rule wishes
+        scene.step()
+    assert float(snake.fields["heading"][0]) == pytest.approx(heading + 10 * snake.fields["turn_rate"][0])

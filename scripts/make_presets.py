@@ -1,0 +1,145 @@
+"""Make the preset scenes shipped in ``ikplayground/assets/scenes/``: one scene file each.
+
+    python scripts/make_presets.py [--out DIR] [--only NAME,...]
+
+Each preset is built with the scene's own API (the calls the panel makes) on the
+default 980 x 694 stage and saved with ``files.save_scene``, so every preset is
+a file the loader accepts, in the current format. The tests load each one, run
+it and save it again. What each preset shows is in
+``ikplayground.scene.presets.PRESETS``; the constants of ``seeds`` are the
+tutorials' (docs/sources.md).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ikplayground.scene import build, files  # noqa: E402
+from ikplayground.scene.presets import PRESETS  # noqa: E402
+from ikplayground.scene.scene import Scene, default_scene  # noqa: E402
+from ikplayground.scene.stress import stress_scene  # noqa: E402
+
+STAGE = (980.0, 694.0)  # the stage of a 1280 x 720 window
+
+
+def animate(scene: Scene, chain, path: str, speed: float, size: float) -> None:
+    """Set ``chain``'s target moving (the panel's Motion row, speed and size)."""
+    scene.set_setting(chain, "motion_speed", speed)
+    scene.set_setting(chain, "motion_size", size)
+    scene.set_setting(chain, "motion", path)
+
+
+def default() -> Scene:
+    """The opening scene, its targets gently moving and its snake wandering (the keys take it over)."""
+    scene = default_scene(STAGE)
+    arm, ccd, fabrik, dls, snake = scene.chains
+    animate(scene, arm, "circle", 1.0, 36.0)
+    for chain in (ccd, fabrik, dls):
+        animate(scene, chain, "figure-eight", 1.4, 46.0)
+    scene.set_setting(snake, "wander", True)
+    scene.select(arm)
+    return scene
+
+
+def seeds() -> Scene:
+    """The four tutorials side by side, each with its own constants."""
+    scene = Scene(STAGE)
+    w, h = scene.stage
+    # the Game Maker tutorial: a two-bone arm with a sprite stretched over each bone
+    gm = build.make_ik_chain("two-bone", (w * 0.12, h * 0.90), (-math.pi / 3, math.pi / 2), (110.0, 90.0),
+                             (w * 0.20, h * 0.62), skin="sprite")
+    # the raylib demo: two-bone chains of 100 / 100 px, targets 150 px out, one mirrored (its MIRROR box)
+    raylib = [build.make_ik_chain("two-bone", (x, h * 0.55), (-0.8, 1.6), (100.0, 100.0), (x + 150.0, h * 0.55),
+                                  mirror=m, skin="capsules") for x, m in ((w * 0.30, False), (w * 0.30, True))]
+    # the pygame CCD tutorial: 4 bones of 100 px, +-3 degrees a step (the default rate limit), a target bouncing
+    # at (3, 3) px a step
+    ccd = build.make_ik_chain("ccd", (w * 0.62, h * 0.12), np.zeros(4), np.full(4, 100.0), (w * 0.80, h * 0.45),
+                              limits=np.tile([-math.pi, math.pi], (4, 1)), skin="lines")
+    # the Flash snake: 10 nodes 40 px apart, +-30 degrees; the arrow keys drive it
+    snake = build.straight_snake((w * 0.55, h * 0.80), math.pi, nodes=10, segment=40.0, snake_skin="blocks")
+    scene.add_in_turn((gm, *raylib, ccd, snake))
+    animate(scene, ccd, "bounce", 3.0 * math.sqrt(2.0), 0.0)
+    scene.select(snake)
+    return scene
+
+
+def tentacles() -> Scene:
+    """A body of tentacles: CCD, FABRIK and DLS chains under limits reaching up, targets on figure-eights."""
+    scene = Scene(STAGE)
+    w, h = scene.stage
+    up = np.r_[-math.pi / 2, np.zeros(8)]
+    chains = []
+    for k, x in enumerate(np.linspace(0.14, 0.86, 7)):
+        solver = ("ccd", "fabrik", "dls")[k % 3]
+        chain = build.make_ik_chain(solver, (w * x, h * 0.97), up, np.full(9, 34.0),
+                                    (w * x + 40.0, h * 0.55), joint_limit=32.0, skin="capsules")
+        chains.append(chain)
+    scene.add_in_turn(chains)
+    for k, chain in enumerate(chains):
+        animate(scene, chain, "figure-eight", 1.2 + 0.25 * (k % 3), 60.0 + 12.0 * (k % 4))
+    scene.select(chains[3])
+    return scene
+
+
+def snakes() -> Scene:
+    """Several snakes with smooth bodies: the selected one is yours (arrow keys), the others wander."""
+    scene = Scene(STAGE)
+    w, h = scene.stage
+    spots = ((0.25, 0.3, 0.0), (0.7, 0.25, 2.5), (0.35, 0.75, -1.2), (0.8, 0.7, 1.9), (0.55, 0.5, 0.7))
+    chains = [build.straight_snake((w * x, h * y), heading, nodes=12 + 2 * k, segment=28.0, wander=k > 0,
+                                   snake_skin="body")
+              for k, (x, y, heading) in enumerate(spots)]
+    scene.add_in_turn(chains)
+    scene.select(chains[0])
+    return scene
+
+
+def spider() -> Scene:
+    """The procedural walker on its hills and steps."""
+    scene = Scene(STAGE)
+    walker = scene.new_chain("walker", (STAGE[0] * 0.3, STAGE[1] * 0.5))
+    scene.select(walker)
+    return scene
+
+
+def crowd() -> Scene:
+    """The stress test as a scene: 5,000 chains, their targets on circles and figure-eights, snakes wandering."""
+    scene = stress_scene(5000, STAGE)
+    for k, chain in enumerate(scene.chains):
+        if chain.is_snake:
+            scene.set_setting(chain, "wander", True)
+        else:
+            reach = float(chain.fields["lengths"].sum())
+            animate(scene, chain, ("circle", "figure-eight")[k % 2], 0.6 + 0.1 * (k % 7), 0.35 * reach)
+    return scene
+
+
+MAKERS = {"default": default, "seeds": seeds, "tentacles": tentacles, "snakes": snakes, "spider": spider,
+          "crowd": crowd}
+assert list(MAKERS) == list(PRESETS), "one maker per preset, in the menu's order"
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--out", default=str(ROOT / "ikplayground" / "assets" / "scenes"))
+    parser.add_argument("--only", default=",".join(MAKERS), help="comma-separated preset names")
+    args = parser.parse_args(argv)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    for name in args.only.split(","):
+        scene = MAKERS[name]()
+        files.save_scene(scene, out / f"{name}.json")
+        print(f"wrote {out / (name + '.json')} ({len(scene.chains)} chains)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
