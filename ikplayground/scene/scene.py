@@ -126,6 +126,7 @@ class Scene:
     # --- selection -----------------------------------------------------------
     def select(self, chain: Chain | None) -> None:
         self.selected = chain
+
     def select_next(self) -> Chain | None:
         if not self.chains:
             self.selected = None
@@ -214,11 +215,10 @@ class Scene:
     def steer(self, throttle: bool, turn: int) -> Chain | None:
         """Set the arrow-key input of the driven snake; returns it (or None)."""
         snake = self.driven_snake()
-        for c in self.chains:
-            if c.is_snake:
-                c.fields["throttle"][0] = 0.0
-                c.fields["turn"][0] = 0.0
-                c.fields["steered"][0] = 0.0
+        for g in self.groups:  # one array write per group of snakes, not a loop over chains
+            if g.solver == "snake":
+                for name in ("throttle", "turn", "steered"):
+                    g.fields[name][:] = 0.0
         if snake is not None:
             snake.fields["throttle"][0] = 1.0 if throttle else 0.0
             snake.fields["turn"][0] = float(np.sign(turn))
