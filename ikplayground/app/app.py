@@ -24,7 +24,7 @@ from ikplayground.scene.settings import BY_NAME as SETTINGS
 
 from . import commands, keymap, theme_ids
 from .commands import DEFAULT_SCENE_PATH
-from .drag import Drag, grab
+from .drag import Drag, grab, handed_over
 from .limits import capped_size, size_limit_text
 from .math_view import MathView
 from .overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
@@ -83,7 +83,7 @@ class App:
         self.frames = 0
         self.accumulator = 0.0
         self.mouse: tuple[int, int] | None = None
-        self.drag: Drag | None = None
+        self._drag: Drag | None = None
         self.held: set[str] = set()
         self.keys_down: set[int] = set()  # to tell a key's auto-repeat from a new press
         self.key_repeat = False  # True while the command of an auto-repeated key runs
@@ -214,6 +214,15 @@ class App:
             steer = keymap.STEER_KEYS.get(event.key)
             if steer is not None:
                 self.held.discard(steer)
+
+    @property
+    def drag(self) -> Drag | None:
+        """What the mouse holds; however a hold ends, its target is let go (``drag.handed_over``)."""
+        return self._drag
+
+    @drag.setter
+    def drag(self, new: Drag | None) -> None:
+        self._drag = handed_over(self._drag, new)
 
     def press(self, pos) -> None:
         """Left button down on the stage: grab a target, a root, or select a chain."""

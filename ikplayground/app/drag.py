@@ -4,7 +4,8 @@ A left press on the stage grabs the topmost target under it, else the topmost
 pole handle, else selects the
 chain under it and grabs its root when the press is on the root (any node of
 a snake); each motion with the button held moves the grabbed part so that it
-keeps its offset from the mouse. Pixels, y down.
+keeps its offset from the mouse. A held target's motion waits (:func:`handed_over`).
+Pixels, y down.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ikplayground.scene import target_motion
 from ikplayground.scene.chain import Chain
 from ikplayground.scene.scene import Scene
 
@@ -70,3 +72,13 @@ def grab(scene: Scene, pos, target_radius: float) -> tuple[Chain | None, Drag | 
         return None, None
     chain, part = hit
     return chain, (Drag(chain, "root", chain.anchor - pos) if part == "anchor" else None)
+
+
+def handed_over(old: Drag | None, new: Drag | None) -> Drag | None:
+    """``new``, what the mouse holds now in place of ``old``: ``old``'s target is let go (an animated
+    target's motion resumes from where it was left), ``new``'s target is held (its motion waits)."""
+    if old is not None and old.part == "target":
+        target_motion.hold(old.chain.fields, False)
+    if new is not None and new.part == "target":
+        target_motion.hold(new.chain.fields, True)
+    return new

@@ -43,6 +43,11 @@ IK_FIELDS = {
     # microseconds the last step's solver call took, per chain (the batched group
     # call's time divided by the group's chain count); measured, never saved
     "solve_us": (1,),
+    # the animated target (target_motion.py): the path's code (PATHS), its speed (px/step) and size
+    # (px), a curve's centre (px) and phase (rad), a bounce's velocity (px/step); held: 1 while
+    # the user drags the target (the motion waits)
+    "motion": (1,), "motion_speed": (1,), "motion_size": (1,), "motion_centre": (2,), "motion_phase": (1,),
+    "motion_velocity": (2,), "held": (1,),
 }
 # what fields["status"] holds, by code: why the shown tip is not on the target (0: it is)
 STATUSES = ("reached", "out of reach", "stalled", "iterating", "mixed", "eased")

@@ -12,7 +12,9 @@ chain (``IK_FIELDS`` in :mod:`.chain`), so a group's step reads them as arrays:
   largest bone scale (Spine's two-bone softness and stretch);
 * ``auto_bend`` 0 or 1: the two-bone knee's side follows the target (the
   raylib demo's autoBend), with hysteresis (:mod:`.motion`);
-* ``damping``: the DLS solver's damping factor.
+* ``damping``: the DLS solver's damping factor;
+* ``motion``: the animated target (:mod:`.target_motion`), a dict of its
+  path, speed and size (and state), or None for none.
 
 The defaults are the settings table's (:mod:`.settings`), where the panel, the
 file and the help find them. Pixels (y down), radians.
@@ -24,11 +26,12 @@ import math
 
 import numpy as np
 
+from . import target_motion
 from .constants import DEFAULT_DAMPING
 
 # keyword -> default (a chain without the keyword gets it)
 DEFAULTS = {"pole": None, "mix": 1.0, "softness": 0.0, "stretch": 1.0, "auto_bend": False,
-            "damping": DEFAULT_DAMPING}
+            "damping": DEFAULT_DAMPING, "motion": None}
 REST_ANGLE = -math.pi / 2  # the rest pose: straight up from the root (y down)
 
 
@@ -40,6 +43,7 @@ def fill(f: dict[str, np.ndarray], kws: list[dict]) -> None:
     f["auto_bend"][:, 0] = [bool(kw.get("auto_bend", False)) for kw in kws]
     f["side"][:, 0] = 1.0
     f["scale"][:, 0] = 1.0
+    target_motion.fill(f, [kw.get("motion") for kw in kws])
 
 
 def read(fields: dict[str, np.ndarray]) -> dict:
@@ -47,7 +51,8 @@ def read(fields: dict[str, np.ndarray]) -> dict:
     pole = fields["pole"]
     return {"pole": None if math.isnan(pole[0]) else pole.tolist(), "mix": float(fields["mix"][0]),
             "softness": float(fields["softness"][0]), "stretch": float(fields["stretch"][0]),
-            "auto_bend": bool(fields["auto_bend"][0]), "damping": float(fields["damping"][0])}
+            "auto_bend": bool(fields["auto_bend"][0]), "damping": float(fields["damping"][0]),
+            "motion": target_motion.read(fields)}
 
 
 def split(options: dict) -> tuple[dict, dict]:

@@ -13,7 +13,7 @@ import time
 
 import numpy as np
 
-from . import build, settings
+from . import build, settings, target_motion
 from .chain import DEFAULT_IK_BONES, ITERATIVE, SNAKE_SEGMENT, SOLVERS, Chain
 from .constants import PALETTE_SIZE
 from .group import Group
@@ -197,6 +197,8 @@ class Scene:
         if not chain.is_snake and (part == "target" or chain.pole is not None):
             self._pushed.forget(chain)
             chain.fields[part][:] = self.clamp(pos)
+            if part == "target":  # a moving target's curve comes along
+                target_motion.recentre(chain.fields)
 
     def move_chain(self, chain: Chain, anchor) -> None:
         """Translate the whole chain (and its target) so its anchor lands on ``anchor``.
@@ -313,8 +315,8 @@ class Scene:
     def step(self) -> None:
         """Advance every chain by one fixed step of 1/60 s.
 
-        ``solver_ms`` keeps what each solver's groups cost in this step, in
-        milliseconds (the status line shows it under stress).
+        Animated targets move first (:mod:`.target_motion`). ``solver_ms`` keeps what each
+        solver's groups cost in this step, in milliseconds (the status line shows it under stress).
         """
         costs = dict.fromkeys(SOLVERS, 0.0)
         clock = time.perf_counter
@@ -323,6 +325,7 @@ class Scene:
             if g.solver == "snake":
                 step_snakes(g.fields, self.stage)
             else:
+                target_motion.advance(g.fields, self.stage)  # animated targets first, then the solve
                 step_ik(g.solver, g.fields)
             costs[g.solver] += (clock() - t0) * 1000.0
         self.solver_ms = costs

@@ -29,6 +29,8 @@ import numpy as np
 
 from . import file_fields as ff
 from . import file_list_fields as fl
+from . import target_motion as tm
+from .file_motion import Motion
 from .constants import (DEFAULT_DAMPING, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,
                         DEFAULT_TOLERANCE, IK_SOLVERS, ITERATIVE, MAX_BONES, MAX_COORD, MAX_RATE_DEG, MAX_STRETCH,
                         SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS)
@@ -220,6 +222,14 @@ def _field(name, kind=float):
     return {"get": lambda c: kind(c.fields[name][0]), "put": put}
 
 
+def _set_motion(scene, chain, path):
+    tm.start(chain.fields, path)  # from where the target is now
+
+
+def _set_motion_speed(scene, chain, speed):
+    tm.set_speed(chain.fields, speed)
+
+
 def _set_iterations(scene, chain, n):
     chain.iterations = n
 
@@ -285,6 +295,16 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("pole_on", "Pole", IK_SOLVERS, "flag", default=False,
             help="a handle that chooses the side the chain bends toward (drag the diamond)",
             get=lambda c: c.pole is not None, put=_set_pole_on, file=fl.Pole()),
+    Setting("motion", "Motion", IK_SOLVERS, "choice", choices=tm.PATHS, default=tm.PATHS[0],
+            help="move the target by itself: bouncing off the stage's edges, or round a curve (drag it to take over)",
+            get=lambda c: tm.PATHS[int(c.fields["motion"][0])], put=_set_motion, file=Motion()),
+    Setting("motion_speed", "Motion speed", IK_SOLVERS, lo=0.0, hi=tm.MAX_SPEED, positive=True, unit="px/step",
+            slider=(0.1, 10.0), default=tm.DEFAULT_SPEED, help="how fast the moving target goes along its path",
+            get=lambda c: float(c.fields["motion_speed"][0]), put=_set_motion_speed),
+    Setting("motion_size", "Motion size", IK_SOLVERS, lo=0.0, hi=tm.MAX_SIZE, positive=True, unit="px",
+            slider=(10.0, 300.0), digits=0, default=tm.DEFAULT_SIZE,
+            help="the circle's radius, the figure-eight's half-width",
+            **_field("motion_size")),
     Setting("max_speed", "Top speed", ("snake",), lo=0.0, hi=1000.0, unit="px/step", slider=(1.0, 30.0),
             default=SNAKE_MAX_SPEED, help="the snake's top speed (Up accelerates)",
             get=lambda c: float(c.fields["max_speed"][0]), put=_set_max_speed, file=ff.Number("max_speed")),

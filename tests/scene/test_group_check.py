@@ -36,6 +36,14 @@ def _bounds():
     return _mostly(ordered, _list(2), 5)
 
 
+def _motion():
+    """Mostly a ``motion`` object: a path (now and then not one), some of its optional numbers."""
+    path = _mostly(st.sampled_from(["none", "bounce", "circle", "figure-eight"]), _EDGE, 10)
+    fields = st.fixed_dictionaries({"path": path}, optional={"speed": _VALUE, "size": _VALUE, "centre": _list(2),
+                                                            "phase": _VALUE, "heading": _VALUE})
+    return _mostly(fields, _EDGE, 10)
+
+
 @st.composite
 def _chain(draw):
     solver = draw(st.sampled_from(["two-bone", "ccd", "fabrik", "dls", "snake", "snake", "snake"] * 4 + ["rope", None]))
@@ -49,7 +57,7 @@ def _chain(draw):
         d.update(root=draw(_list(2)), lengths=draw(_list(n)), angles=draw(_list(n)), target=draw(_list(2)))
         fields = {"rate_limit": _VALUE, "rate_limit_setting": _VALUE, "mirror": _mostly(st.booleans(), _EDGE, 10),
                   "limits": _list(n, _bounds()), "iterations": _mostly(st.integers(1, 1000), _VALUE, 10),
-                  "tolerance": _VALUE}
+                  "tolerance": _VALUE, "motion": _motion()}
     for key, values in fields.items():
         if draw(st.booleans()):
             d[key] = draw(values)

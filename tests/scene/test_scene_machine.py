@@ -13,7 +13,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from ikplayground.scene import files
+from ikplayground.scene import files, target_motion
 from ikplayground.scene.scene import Scene
 
 from .scene_cases import SOLVER_ORDER, assert_no_nan, assert_scene_ok, wrap
@@ -205,6 +205,17 @@ class SceneMachine(RuleBasedStateMachine):
             chain.fields["max_speed"][0] = speed
             chain.fields["turn_rate"][0] = math.radians(turn)
 
+    @rule(i=picks, path=st.sampled_from(target_motion.PATHS), speed=st.floats(0.1, 50.0), size=st.floats(1.0, 400.0),
+          held=st.booleans())
+    def set_motion(self, i, path, speed, size, held):
+        chain = self.pick(i)
+        if chain is None or chain.is_snake:
+            return
+        for name, value in (("motion_speed", speed), ("motion_size", size), ("motion", path)):
+            self.scene.set_setting(chain, name, value)
+        target_motion.hold(chain.fields, held)
+        assert target_motion.read(chain.fields)["path"] == path
+
     @rule(size=st.tuples(st.floats(20.0, 2000.0), st.floats(20.0, 2000.0)))
     def resize(self, size):
         self.scene.resize(size)
@@ -242,9 +253,8 @@ class SceneMachine(RuleBasedStateMachine):
                     assert np.all(change <= math.radians(rate) * (1 + 1e-12) + 1e-12), (c.solver, np.degrees(change))
         w, h = self.scene.stage
         for c in self.scene.chains:
-            if c.is_snake:  # steering keeps every head inside the stage
-                x, y = c.fields["points"][0]
-                assert 0 <= x <= w and 0 <= y <= h
+            x, y = c.fields["points"][0] if c.is_snake else c.fields["target"]  # steering and motion keep them on
+            assert 0 <= x <= w and 0 <= y <= h
 
     # --- invariants -------------------------------------------------------------
     @invariant()

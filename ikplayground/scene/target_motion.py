@@ -1,0 +1,175 @@
+"""Animated targets: an IK chain's target moving by itself, one fixed step at a time.
+
+A chain's motion is one of :data:`PATHS`:
+
+* ``"bounce"``: the pygame CCD tutorial's target that moves by itself: a
+  constant velocity of ``speed`` px per step that reverses at the stage's
+  edges (the component across an edge flips, and the part of the step past
+  the edge is reflected back, so the target never leaves the stage). It
+  starts heading :data:`BOUNCE_HEADING` (30 degrees below +x: down-right, y
+  down); ``size`` is not used.
+* ``"circle"``: around its centre, ``centre + size (cos p, sin p)``: radius
+  ``size`` px, at ``speed`` px per step along the circle (the phase ``p``
+  grows by ``speed / size`` rad a step: clockwise on screen, y down).
+* ``"figure-eight"``: the Lissajous figure ``centre + (size sin p,
+  size/2 sin 2p)``: ``size`` px each side of the centre, half that above and
+  below; the phase grows by ``2 pi speed / (FIGURE_EIGHT_LENGTH size)`` rad a
+  step, so that the mean pace along the curve is ``speed`` px per step
+  (faster across the middle, slower at the ends).
+
+Starting a motion (:func:`start`) puts its centre where the target is, phase 0:
+a figure-eight starts at its centre, a circle goes round the spot the target
+was on (its first step takes the target to the circle, ``size`` px to the
+right). While the user holds the target (``held``) the motion waits; a move of
+the target (:func:`recentre`, the user's drag through ``Scene.move_target``)
+moves the curve with it, so letting go resumes from the release point at the
+phase it had; a bounce keeps its velocity.
+
+Everything works on a group of chains at once (arrays with a leading chain
+axis, the fields of ``IK_FIELDS`` named ``motion*`` and ``held``). The step
+uses only the fixed step's arithmetic, no clock and no randomness, so the same
+scene stepped the same number of times gives the same targets, bit for bit.
+Pixels, y down; radians.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+PATHS = ("none", "bounce", "circle", "figure-eight")  # fields["motion"] holds the index
+BOUNCE, CIRCLE, FIGURE_EIGHT = 1, 2, 3
+DEFAULT_SPEED = 2.0  # px per step
+DEFAULT_SIZE = 80.0  # px
+MAX_SPEED = 1000.0  # px per step
+MAX_SIZE = 10_000.0  # px
+BOUNCE_HEADING = math.radians(30.0)  # a new bounce's direction: down-right (y down)
+# the figure-eight's length over its size: the integral of sqrt(cos^2 p + cos^2 2p) over one turn
+FIGURE_EIGHT_LENGTH = 6.0972234701
+FIELDS = ("motion", "motion_speed", "motion_size", "motion_centre", "motion_phase", "motion_velocity", "held")
+
+
+def offsets(code, phase, size) -> np.ndarray:
+    """Where the curve puts the target relative to its centre: shape (N, 2) px.
+
+    Parameters
+    ----------
+    code : ndarray, shape (N,)
+        ``CIRCLE`` or ``FIGURE_EIGHT`` (anything else: the figure-eight).
+    phase : ndarray, shape (N,)
+        rad.
+    size : ndarray, shape (N,)
+        px: the circle's radius, the figure-eight's half-width.
+    """
+    code, phase, size = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (code, phase, size)))
+    circle = code == CIRCLE
+    x = np.where(circle, size * np.cos(phase), size * np.sin(phase))
+    y = np.where(circle, size * np.sin(phase), 0.5 * size * np.sin(2.0 * phase))
+    return np.stack([x, y], axis=-1)
+
+
+def phase_rate(code, speed, size) -> np.ndarray:
+    """How far the phase goes in one step (N,) rad, for ``speed`` px per step along the curve."""
+    code, speed, size = (np.asarray(a, dtype=float) for a in (code, speed, size))
+    return np.where(code == CIRCLE, speed / size, 2.0 * math.pi * speed / (FIGURE_EIGHT_LENGTH * size))
+
+
+def advance(f: dict[str, np.ndarray], stage) -> None:
+    """Move each moving target of a group by one step, in place.
+
+    Parameters
+    ----------
+    f : dict of str -> ndarray
+        The group's fields (leading axis N): ``motion`` (a code of ``PATHS``),
+        ``held``, ``motion_speed`` (px/step), ``motion_size`` (px),
+        ``motion_centre`` (N, 2) px, ``motion_phase`` rad and
+        ``motion_velocity`` (N, 2) px/step are read; ``target``, and a
+        curve's phase and a bounce's velocity, are updated.
+    stage : (float, float)
+        Width and height, px: a target stays on it.
+    """
+    code = f["motion"][:, 0]
+    if not code.any():
+        return
+    moving = (code > 0) & (f["held"][:, 0] == 0)
+    edge = np.array(stage, dtype=float)
+    rows = np.flatnonzero(moving & (code == BOUNCE))
+    if rows.size:
+        p = f["target"][rows] + f["motion_velocity"][rows]
+        v = f["motion_velocity"][rows]
+        low, high = p < 0.0, p > edge
+        p = np.where(low, -p, np.where(high, 2.0 * edge - p, p))
+        v = np.where(low | high, -v, v)
+        f["motion_velocity"][rows] = v
+        f["target"][rows] = np.clip(p, 0.0, edge)
+    rows = np.flatnonzero(moving & (code > BOUNCE))
+    if rows.size:
+        c, size = code[rows], f["motion_size"][rows, 0]
+        phase = np.mod(f["motion_phase"][rows, 0] + phase_rate(c, f["motion_speed"][rows, 0], size), 2.0 * math.pi)
+        f["motion_phase"][rows, 0] = phase
+        f["target"][rows] = np.clip(f["motion_centre"][rows] + offsets(c, phase, size), 0.0, edge)
+
+
+def recentre(fields: dict[str, np.ndarray]) -> None:
+    """One chain's target was moved by hand: its curve follows, so the motion goes on from there at its phase."""
+    code = int(fields["motion"][0])
+    if code > BOUNCE:
+        fields["motion_centre"][:] = fields["target"] - offsets(code, fields["motion_phase"][0],
+                                                                fields["motion_size"][0])
+
+
+def start(fields: dict[str, np.ndarray], path: str) -> None:
+    """Set one chain's motion to ``path`` (one of ``PATHS``), starting where its target is now: the centre
+    there, phase 0, a bounce heading ``BOUNCE_HEADING`` at its speed."""
+    fields["motion"][0] = PATHS.index(path)
+    fields["motion_centre"][:] = fields["target"]
+    fields["motion_phase"][0] = 0.0
+    fields["motion_velocity"][:] = velocity(fields["motion_speed"][0], BOUNCE_HEADING)
+
+
+def velocity(speed: float, heading: float) -> np.ndarray:
+    """``speed`` px/step heading ``heading`` rad (``atan2(dy, dx)``, y down): shape (2,)."""
+    return np.array((speed * math.cos(heading), speed * math.sin(heading)))
+
+
+def set_speed(fields: dict[str, np.ndarray], speed: float) -> None:
+    """One chain's speed, px per step; a bounce keeps its direction."""
+    v = fields["motion_velocity"]
+    fields["motion_velocity"][:] = velocity(speed, math.atan2(v[1], v[0]) if v.any() else BOUNCE_HEADING)
+    fields["motion_speed"][0] = speed
+
+
+def hold(fields: dict[str, np.ndarray], on: bool) -> None:
+    """The user takes one IK chain's target (``on``) or lets it go: no motion while it is held."""
+    fields["held"][0] = 1.0 if on else 0.0
+
+
+def fill(f: dict[str, np.ndarray], motions: list) -> None:
+    """Set the motion fields of a group's arrays ``f`` (their ``target`` already set), row by row.
+
+    Each of ``motions`` is None (no motion, the default speed and size) or a
+    dict: ``path`` (one of ``PATHS``), ``speed`` (px/step), ``size`` (px) and,
+    optionally, ``centre`` (2,) px (else the target), ``phase`` rad (else 0)
+    and ``heading`` rad (a bounce's direction, else ``BOUNCE_HEADING``).
+    """
+    f["held"][:, 0] = 0.0
+    for row, m in enumerate(motions):
+        m = m or {}
+        speed = float(m.get("speed", DEFAULT_SPEED))
+        f["motion"][row, 0] = PATHS.index(m.get("path", "none"))
+        f["motion_speed"][row, 0] = speed
+        f["motion_size"][row, 0] = float(m.get("size", DEFAULT_SIZE))
+        centre = m.get("centre")
+        f["motion_centre"][row] = f["target"][row] if centre is None else centre
+        f["motion_phase"][row, 0] = float(m.get("phase") or 0.0)
+        heading = m.get("heading")
+        f["motion_velocity"][row] = velocity(speed, BOUNCE_HEADING if heading is None else heading)
+
+
+def read(fields: dict[str, np.ndarray]) -> dict:
+    """One chain's motion as :func:`fill` takes it (what a conversion or a new bone count keeps)."""
+    v = fields["motion_velocity"]
+    return {"path": PATHS[int(fields["motion"][0])], "speed": float(fields["motion_speed"][0]),
+            "size": float(fields["motion_size"][0]), "centre": fields["motion_centre"].tolist(),
+            "phase": float(fields["motion_phase"][0]), "heading": math.atan2(v[1], v[0])}
