@@ -15,7 +15,6 @@ from .param_widgets import panel_help_rows
 SOLVER_HELP = ("Solver", f"{', '.join(SOLVER_LABELS[k] for k in SOLVERS)}; the chain stays where it is on screen")
 SCENE_HELP = (
     ("New chain", "the solver N adds"),
-    ("Bone sprites", "draw bones with the shipped sprite, or as lines"),
     ("Scene file, Save, Load", "the file Ctrl+S and Ctrl+O use ([the format](docs/scene-format.md)); Enter keeps "
                                "the typed path, and Ctrl+S / Ctrl+O while typing act on it"),
 )
