@@ -189,8 +189,6 @@ COMMANDS: tuple[Command, ...] = (
             lambda app, value=None: app.stress.toggle()),
     Command("new_solver", "choose the solver that N adds",
             lambda app, solver: app.say(f"N now adds {SOLVER_LABELS[solver]} chains")),
-    Command("skin", "draw bones as sprites or as lines",
-            lambda app, skin: setattr(app.renderer, "skin", skin)),
     Command("scene_path", "set the scene file's path (Enter in the path box)", set_scene_path),
     Command("preset", "load a preset scene (the panel's Scene menu; the scene file stays as it is)", load_preset),
     Command("notice", "say on the status line what the path box refused or left out",

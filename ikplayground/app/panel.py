@@ -53,8 +53,6 @@ class Panel:
     window_size : (int, int)
     new_solver : str
         Solver that N adds, shown in the "New chain" selector.
-    skin : str
-        "sprites" or "lines".
     scene_path : str
         The scene file Ctrl+S writes.
 
@@ -65,10 +63,9 @@ class Panel:
     (``panel.mirror``).
     """
 
-    def __init__(self, manager, window_size, new_solver="ccd", skin="sprites", scene_path=""):
+    def __init__(self, manager, window_size, new_solver="ccd", scene_path=""):
         self.manager = manager
         self.new_solver = new_solver
-        self.skin = skin
         self.scene_path = scene_path
         self.chain: Chain | None = None
         self._shown_solver: str | None = None
@@ -154,10 +151,6 @@ class Panel:
         self.stress_button = buttons.make("stress_button", pygame.Rect(PAD, y, inner, 28), m, box, wide)
         self.show_stress(self.stress_on)
         y += ROW + 8
-        self.sprites = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), "Bone sprites (off: lines)" if wide else "Bone sprites", m, box,
-                                  object_id="#sprites", initial_state=self.skin == "sprites",
-                                  tool_tip_text=tips.SPRITES_TIP)
-        y += ROW
         button_w = 52 if wide else 44
         self.path_entry = PathEntry(pygame.Rect(PAD, y, inner - 2 * button_w - 8, 28), m, box,
                                     path=self.scene_path, object_id="#scene_path")
@@ -169,8 +162,8 @@ class Panel:
         y += ROW + 8
         # the Chain page's widgets but the setting rows (SettingRows shows those) and the solver menu (remade
         # at each solver change: see show_page)
-        self.chain_widgets = [solver_label, self.hint, section, preset_label, new_label, self.new_chain, self.add_button,
-                              self.remove_button, self.help_button, self.stress_button, self.sprites,
+        self.chain_widgets = [solver_label, self.hint, section, preset_label, new_label, self.new_chain,
+                              self.add_button, self.remove_button, self.help_button, self.stress_button,
                               self.path_entry, self.save_button, self.load_button]
         self.math_page = MathPage(self, page_top, inner, (h - 2) if not scrolls else CONTENT_HEIGHT, wide,
                                   self.math_shown, self.race_on, self.moving)
@@ -297,7 +290,7 @@ class Panel:
         command the same way a click on the box does. True if a box was toggled."""
         if not self.box.rect.collidepoint(pos):  # scrolled out of view, or the panel hidden
             return False
-        for box in (*self.setting_rows.boxes.values(), self.sprites, self.show_math_box, self.moving_target_box):
+        for box in (*self.setting_rows.boxes.values(), self.show_math_box, self.moving_target_box):
             label = getattr(box, "text_label", None)
             if (label is not None and box.is_enabled and box.visible and label.rect.collidepoint(pos)
                     and not box.rect.collidepoint(pos)):
@@ -328,6 +321,11 @@ class Panel:
         if setting is not None:
             return setting
         if t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            if el is self.preset_menu:
+                if event.text not in presets.PRESETS:  # the "—" entry: nothing to load
+                    return None
+                self.preset = event.text
+                return "preset", event.text
             solver = SOLVER_OF_LABEL.get(event.text)
             if solver is None:
                 return None
@@ -337,14 +335,8 @@ class Panel:
             if el is self.new_chain:
                 self.new_solver = solver
                 return "new_solver", solver
-        if t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED and el is self.preset_menu and event.text in presets.PRESETS:
-            self.preset = event.text
-            return "preset", event.text
         elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
             on = t == pygame_gui.UI_CHECK_BOX_CHECKED
-            if el is self.sprites:
-                self.skin = "sprites" if on else "lines"
-                return "skin", self.skin
             return buttons.box_command_of(self, el, on)
         elif t == pygame_gui.UI_BUTTON_PRESSED:
             for page, tab in self.tabs.items():

@@ -17,7 +17,6 @@ SCENE_HELP = (
     ("Preset", "load a preset scene (default, seeds, tentacles, snakes, spider, crowd); your scene file is left as "
                "it is, and Ctrl+S saves to it"),
     ("New chain", "the solver N adds"),
-    ("Bone sprites", "draw bones with the shipped sprite, or as lines"),
     ("Scene file, Save, Load", "the file Ctrl+S and Ctrl+O use ([the format](docs/scene-format.md)); Enter keeps "
                                "the typed path, and Ctrl+S / Ctrl+O while typing act on it"),
 )

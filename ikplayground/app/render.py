@@ -1,14 +1,17 @@
 """Drawing a scene onto a pygame surface (an adapter: the scene knows nothing of it).
 
-Bones are antialiased lines or the shipped bone sprite tinted with the chain's
-colour (the Game Maker tutorial draws a sprite over each bone); joints are circles; the
-selected chain gets a halo and a wedge at every joint the solvers clamp (a chain whose
-"Show limits" setting is on gets the wedges whether selected or not); a
-target the chain misses (out of reach, held by joint limits or by the rate
-limit) is tied to the end effector by a thin line, with a badge saying why
-(``badges.py``, which also draws a chain's pole handle); a snake is a rectangle per node,
-oriented along its body (the Flash snake tutorial). The background grid is drawn once per
-stage size and reused.
+Each chain is drawn by its own skin (``chain.skin`` / ``chain.snake_skin``, a
+setting of the chain): an IK chain's bones as the shipped bone sprite tinted with
+the chain's colour (the Game Maker tutorial draws a sprite over each bone), as
+rounded capsules or as antialiased lines; a snake as a block per node (the Flash
+snake tutorial), a smooth body or plain lines (``skins.py`` draws all but the
+sprites, which are cached here). The selected chain gets a halo and a wedge at
+every joint the solvers clamp (a chain whose "Show limits" setting is on gets
+the wedges whether selected or not); a target the chain misses (out of reach,
+held by joint limits or by the rate limit) is tied to the end effector by a thin line, with a badge saying why
+(``badges.py``, which also draws a chain's pole handle). Past ``DETAIL_LIMIT``
+chains (the stress test, a crowd) all but the selected one are drawn the fast
+way, whatever their skins. The background grid is drawn once per stage size and reused.
 """
 
 from __future__ import annotations
@@ -22,8 +25,9 @@ import pygame
 from ikplayground.resources import asset_path
 from ikplayground.scene.chain import Chain
 
+from . import skins
 from .badges import BadgeFont, draw_pole, draw_status_badge
-from .shapes import draw_wedge, limit_wedges, snake_quads, visible_box  # noqa: F401 (re-exported)
+from .shapes import draw_wedge, limit_wedges, visible_box
 
 BACKGROUND = (22, 25, 32)
 GRID = (31, 35, 45)
@@ -47,10 +51,10 @@ PALETTE = (
 )
 
 TARGET_RADIUS = 13
-JOINT_RADIUS = 5
-BONE_WIDTH = 6
+JOINT_RADIUS = skins.JOINT_RADIUS
+BONE_WIDTH = skins.BONE_WIDTH
 WEDGE_RADIUS = 28
-SKINS = ("sprites", "lines")
+SNAKE_SKINS = {"blocks": skins.draw_blocks, "body": skins.draw_body, "lines": skins.draw_snake_lines}
 DETAIL_LIMIT = 80  # above this many chains, all but the selected one are drawn the fast way
 ANGLE_STEP_DEG = 2  # sprite rotations are cached at this resolution
 SPRITE_MAX_LENGTH = 2048  # px: longer bones (a scene file's) are drawn as lines, not stretched sprites
@@ -66,16 +70,9 @@ def lighter(colour, amount: float = 0.45) -> tuple[int, int, int]:
 
 
 class SceneRenderer:
-    """Draws a :class:`~ikplayground.scene.scene.Scene` onto a surface.
+    """Draws a :class:`~ikplayground.scene.scene.Scene` onto a surface, each chain by its own skin."""
 
-    Parameters
-    ----------
-    skin : {"sprites", "lines"}
-        How bones look: the tinted bone sprite, or antialiased lines.
-    """
-
-    def __init__(self, skin: str = "sprites"):
-        self.skin = skin
+    def __init__(self):
         self._background: pygame.Surface | None = None
         self._bone = pygame.image.load(str(asset_path("bone.png"))).convert_alpha()
         self._tinted: dict[int, pygame.Surface] = {}
@@ -184,7 +181,7 @@ class SceneRenderer:
     def draw_selection(self, surface: pygame.Surface, chain: Chain) -> None:
         """A soft halo under the selected chain and its joint-limit wedges."""
         pts = chain.fields["points"]
-        width = 26 if chain.is_snake else 18
+        width = skins.halo_width(chain)
         box = visible_box(pts, width, surface.get_clip())
         if box is not None:  # drawn on a patch no bigger than what shows (a chain may reach 12,800 px)
             halo = pygame.Surface(box.size, pygame.SRCALPHA)
@@ -213,22 +210,13 @@ class SceneRenderer:
         base.center = (round(rx), round(ry))
         pygame.draw.rect(surface, ANCHOR_FILL, base, border_radius=4)
         pygame.draw.rect(surface, colour, base, 2, border_radius=4)
-        if self.skin == "sprites":
-            absolute = np.cumsum(f["angles"])
-            mids = (pts[:-1] + pts[1:]) / 2
-            lengths = f["lengths"] * f["scale"][0]  # a two-bone arm's bones stretch
-            for k, ((mx, my), length, ang) in enumerate(zip(mids.tolist(), lengths.tolist(), absolute.tolist())):
-                if length > SPRITE_MAX_LENGTH:  # a turned sprite that long would take gigabytes: a line
-                    pygame.draw.line(surface, colour, plist[k], plist[k + 1], BONE_WIDTH)
-                    continue
-                sprite = self.bone_sprite(chain.palette_index, length, ang)
-                surface.blit(sprite, sprite.get_rect(center=(mx, my)))
-        else:
-            for a, b in zip(plist[:-1], plist[1:]):
-                pygame.draw.aaline(surface, colour, a, b, BONE_WIDTH)
-            joint = lighter(colour)
-            for p in plist[1:-1]:
-                pygame.draw.aacircle(surface, joint, p, JOINT_RADIUS)
+        skin = chain.skin
+        if skin == "capsules":
+            skins.draw_capsules(surface, pts, colour)
+        elif skin == "lines":
+            skins.draw_bone_lines(surface, plist, colour)
+        else:  # "sprite", the default
+            self.draw_sprites(surface, chain, colour)
         pygame.draw.aacircle(surface, lighter(colour, 0.7), plist[-1], JOINT_RADIUS - 1)
         # the target, tied to the end effector while the chain misses it (the step's "reached")
         target = f["target"].tolist()
@@ -238,19 +226,25 @@ class SceneRenderer:
         draw_pole(surface, chain, lighter(colour, 0.3))
         draw_status_badge(surface, chain, self._badges)
 
+    def draw_sprites(self, surface: pygame.Surface, chain: Chain, colour) -> None:
+        """The ``sprite`` skin: the tinted bone sprite over each bone (a line for a bone too long to turn)."""
+        f = chain.fields
+        pts = f["points"]
+        plist = pts.tolist()
+        absolute = np.cumsum(f["angles"])
+        mids = (pts[:-1] + pts[1:]) / 2
+        lengths = f["lengths"] * f["scale"][0]  # a two-bone arm's bones stretch
+        for k, ((mx, my), length, ang) in enumerate(zip(mids.tolist(), lengths.tolist(), absolute.tolist())):
+            if length > SPRITE_MAX_LENGTH:  # a turned sprite that long would take gigabytes: a line
+                pygame.draw.line(surface, colour, plist[k], plist[k + 1], BONE_WIDTH)
+                continue
+            sprite = self.bone_sprite(chain.palette_index, length, ang)
+            surface.blit(sprite, sprite.get_rect(center=(mx, my)))
+
     def draw_snake(self, surface: pygame.Surface, chain: Chain) -> None:
-        colour = chain_colour(chain)
-        outline = lighter(colour, 0.55)
-        quads = snake_quads(chain.fields["points"])
-        for quad in quads[::-1].tolist():  # tail first, head on top
-            pygame.draw.polygon(surface, colour, quad)
-            pygame.draw.aalines(surface, outline, True, quad)
-        head = quads[0]
-        # eyes on the head's front corners
-        front = (head[1] + head[2]) / 2
-        for corner in (head[1], head[2]):
-            eye = (front * 0.35 + corner * 0.65).tolist()
-            pygame.draw.aacircle(surface, (20, 20, 24), eye, 3)
+        """A snake by its skin (``chain.snake_skin``): blocks, a smooth body, or lines."""
+        draw = SNAKE_SKINS.get(chain.snake_skin, skins.draw_blocks)
+        draw(surface, chain.fields["points"], chain_colour(chain))
 
 
 def draw_target(surface: pygame.Surface, target, hot: bool) -> None:

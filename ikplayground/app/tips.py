@@ -14,7 +14,6 @@ from pygame_gui.elements import UIDropDownMenu
 SOLVER_TIP = ("The solver that drives the selected chain: Two-bone (exact), CCD, FABRIK, DLS or Snake; "
               "the chain stays where it is.")
 NEW_CHAIN_TIP = "The solver of the chains that N and the Add button make."
-SPRITES_TIP = "Draw bones with the shipped bone sprite, or as plain lines."
 PRESET_TIP = ("Load a preset scene: default, seeds, tentacles, snakes, spider or crowd; your scene file is left "
               "as it is.")
 PATH_TIP = "The scene file that Save (Ctrl+S) writes and Load (Ctrl+O) reads; Enter keeps a typed path."

@@ -10,7 +10,7 @@ import pygame_gui
 from ikplayground.app import buttons, keymap
 
 MENU_TEXTS = ("two-bone", "CCD", "FABRIK", "snake", "bogus")
-CHECK_BOXES = ("mirror", "rate_on", "sprites")
+CHECK_BOXES = ("mirror", "rate_on", "show_limits")
 BUTTONS = tuple(b.attr for b in buttons.BUTTONS if b.command != "stress")  # the stress test has its own odds
 MENUS = ("solver", "new_chain")
 OTHER_KEYS = (

@@ -16,6 +16,7 @@ import pygame_gui
 import pytest
 
 from ikplayground import cli
+from ikplayground.app import commands
 from ikplayground.app.app import App
 from ikplayground.scene.chain import SOLVER_LABELS, SOLVERS
 
@@ -568,21 +569,14 @@ def test_new_chain_selector_then_n(app, solver):
     assert np.isfinite(new.fields["points"]).all()
 
 
-def test_skin_check_box(app):
-    assert app.renderer.skin == "sprites"
-    tap(app, pygame.K_SPACE, k=2)  # paused: frames differ only by how they are drawn
-    w, h = app.stage_rect.size
-
-    def stage_pixels():
-        return pygame.surfarray.array3d(app.screen)[:w, :h].copy()
-
-    sprites = stage_pixels()
-    check(app, app.panel.sprites, False)
-    assert app.renderer.skin == "lines"
-    assert (stage_pixels() != sprites).any()
-    check(app, app.panel.sprites, True)
-    assert app.renderer.skin == "sprites"
-    np.testing.assert_array_equal(stage_pixels(), sprites)
+def test_the_skin_is_the_selected_chain_s_own_and_there_is_no_global_switch(app):
+    assert not hasattr(app.renderer, "skin") and "skin" not in commands.BY_NAME
+    assert "#sprites" not in [el.object_ids[-1] for el in app.ui.get_sprite_group().sprites()
+                              if getattr(el, "object_ids", None)]
+    ccd = select_solver(app, "ccd")
+    choose(app, app.panel.setting_rows.menus["skin"].menu, "lines")
+    assert ccd.skin == "lines"
+    assert [c.skin for c in app.scene.chains if c is not ccd and not c.is_snake] == ["sprite"] * 3
 
 
 def test_add_remove_and_help_buttons(app):
@@ -949,10 +943,10 @@ def test_clicking_a_check_box_label_ticks_it_like_the_box(app):
     click(app, label.center)
     frames(app)
     assert not arm.mirror and not app.panel.mirror.is_checked
-    sprites = app.panel.sprites.text_label.rect
-    click(app, sprites.center)
+    ccd = select_solver(app, "ccd")
+    click(app, app.panel.show_limits.text_label.rect.center)
     frames(app)
-    assert app.renderer.skin == "lines"
+    assert ccd.show_limits and app.panel.show_limits.is_checked
     # a disabled box's label does nothing: mirror is for two-bone only
     select_solver(app, "ccd")
     click(app, label.center)
