@@ -53,20 +53,22 @@ def seeds() -> Scene:
     """The four tutorials side by side, each with its own constants."""
     scene = Scene(STAGE)
     w, h = scene.stage
-    # the Game Maker tutorial: a two-bone arm with a sprite stretched over each bone
-    gm = build.make_ik_chain("two-bone", (w * 0.12, h * 0.90), (-math.pi / 3, math.pi / 2), (110.0, 90.0),
-                             (w * 0.20, h * 0.62), skin="sprite")
-    # the raylib demo: two-bone chains of 100 / 100 px, targets 150 px out, one mirrored (its MIRROR box)
-    raylib = [build.make_ik_chain("two-bone", (x, h * 0.55), (-0.8, 1.6), (100.0, 100.0), (x + 150.0, h * 0.55),
-                                  mirror=m, skin="capsules") for x, m in ((w * 0.30, False), (w * 0.30, True))]
-    # the pygame CCD tutorial: 4 bones of 100 px, +-3 degrees a step (the default rate limit), a target bouncing
-    # at (3, 3) px a step
-    ccd = build.make_ik_chain("ccd", (w * 0.62, h * 0.12), np.zeros(4), np.full(4, 100.0), (w * 0.80, h * 0.45),
-                              limits=np.tile([-math.pi, math.pi], (4, 1)), skin="lines")
-    # the Flash snake: 10 nodes 40 px apart, +-30 degrees; the arrow keys drive it
-    snake = build.straight_snake((w * 0.55, h * 0.80), math.pi, nodes=10, segment=40.0, snake_skin="blocks")
+    # the Game Maker tutorial (lower left): a two-bone arm with a sprite stretched over each bone
+    gm = build.make_ik_chain("two-bone", (w * 0.10, h * 0.92), (-math.pi / 3, math.pi / 2), (110.0, 90.0),
+                             (w * 0.22, h * 0.70), skin="sprite")
+    # the raylib demo (upper left): two-bone chains of 100 / 100 px, targets 150 px out, the second mirrored (its
+    # MIRROR box)
+    raylib = [build.make_ik_chain("two-bone", (w * x, h * 0.30), (-0.8, 1.6), (100.0, 100.0),
+                                  (w * x + 150.0, h * 0.30), mirror=m, skin="capsules")
+              for x, m in ((0.06, False), (0.28, True))]
+    # the pygame CCD tutorial (right): 4 bones of 100 px, +-3 degrees a step (the default rate limit), a target
+    # bouncing at (3, 3) px a step off the stage's edges
+    ccd = build.make_ik_chain("ccd", (w * 0.75, h * 0.50), np.r_[-math.pi / 2, np.zeros(3)], np.full(4, 100.0),
+                              (w * 0.80, h * 0.30), limits=np.tile([-math.pi, math.pi], (4, 1)), skin="lines")
+    # the Flash snake (lower middle): 10 nodes 40 px apart, +-30 degrees; the arrow keys drive it
+    snake = build.straight_snake((w * 0.62, h * 0.86), math.pi, nodes=10, segment=40.0, snake_skin="blocks")
     scene.add_in_turn((gm, *raylib, ccd, snake))
-    animate(scene, ccd, "bounce", 3.0 * math.sqrt(2.0), 0.0)
+    animate(scene, ccd, "bounce", 3.0 * math.sqrt(2.0), 80.0)  # (a bounce has no size)
     scene.select(snake)
     return scene
 

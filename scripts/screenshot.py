@@ -1,12 +1,14 @@
-"""Make the README's screenshot: the default scene, posed, drawn headless.
+"""Make the README's screenshots: the default scene posed, and a picture of every preset, drawn headless.
 
-    python scripts/screenshot.py [--out docs/screenshot.png]
+    python scripts/screenshot.py [--out docs/screenshot.png] [--presets docs/presets]
 
-Runs the real App with SDL's dummy video driver: moves the targets to
-positions that show each solver at work (the CCD, FABRIK and DLS chains reach
-for the same spot beside their roots, the arm bends toward its pole), steers the
-snake for a while, selects the DLS chain (so its joint-limit wedges show), and
-saves the frame.
+Runs the real App with SDL's dummy video driver. The main screenshot moves the
+targets to positions that show each solver at work (the CCD, FABRIK and DLS
+chains reach for the same spot beside their roots, the arm bends toward its
+pole), steers the snake for a while, selects the DLS chain (so its joint-limit
+wedges show), and saves the frame. Then it loads each preset
+(``ikplayground.scene.presets``), lets it run for a few seconds of steps, and
+saves ``<presets>/<name>.png`` for the README's gallery.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from ikplayground.app.app import App  # noqa: E402
+from ikplayground.scene import presets  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -27,6 +30,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "screenshot.png"))
+    parser.add_argument("--presets", default=str(ROOT / "docs" / "presets"), help="folder for the presets' pictures")
+    parser.add_argument("--frames", type=int, default=240, help="steps each preset runs before its picture")
     args = parser.parse_args()
     app = App(size=(1280, 720), realtime=False)
     scene = app.scene
@@ -50,6 +55,19 @@ def main() -> None:
     app.save_screenshot(args.out)
     app.close()
     print(f"wrote {args.out}")
+    for name in presets.available():
+        preset_picture(name, Path(args.presets) / f"{name}.png", args.frames)
+
+
+def preset_picture(name: str, path: Path, frames: int) -> None:
+    """The preset ``name`` after ``frames`` steps, saved to ``path``."""
+    app = App(size=(1280, 720), realtime=False, scene=presets.load_preset(name))
+    app.panel.show_preset(name)
+    app.run(max_frames=frames)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    app.save_screenshot(path)
+    app.close()
+    print(f"wrote {path}")
 
 
 if __name__ == "__main__":

@@ -31,7 +31,17 @@ def test_the_readme_shows_each_math_screenshot(name):
     assert f"](docs/{name})" in readme and (SCRIPTS.parent / "docs" / name).is_file()
 
 
-def test_the_readme_screenshot_is_made(tmp_path):
+def test_the_readme_screenshot_and_every_presets_picture_are_made(tmp_path):
+    from ikplayground.scene.presets import PRESETS
+
     png = tmp_path / "shot.png"
-    run("screenshot.py", "--out", str(png))
+    run("screenshot.py", "--out", str(png), "--presets", str(tmp_path / "presets"), "--frames", "10")
     assert png.stat().st_size > 10_000
+    for name in PRESETS:
+        assert (tmp_path / "presets" / f"{name}.png").stat().st_size > 10_000, name
+
+
+@pytest.mark.parametrize("name", ["default", "seeds", "tentacles", "snakes", "spider", "crowd"])
+def test_the_readme_gallery_shows_every_preset(name):
+    readme = (SCRIPTS.parent / "README.md").read_text(encoding="utf-8")
+    assert f"](docs/presets/{name}.png)" in readme and (SCRIPTS.parent / "docs" / "presets" / f"{name}.png").is_file()

@@ -1,0 +1,59 @@
+"""The preset scenes: each ships, loads, runs and saves back as it was; a preset never becomes the save file."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ikplayground.resources import asset_path
+from ikplayground.scene import files, presets
+from ikplayground.scene.presets import PRESETS
+
+STAGE = (980.0, 694.0)
+
+
+def test_every_preset_ships():
+    assert presets.available() == list(PRESETS)
+    for name in PRESETS:
+        assert asset_path(f"scenes/{name}.json").is_file()
+
+
+@pytest.mark.parametrize("name", list(PRESETS))
+def test_a_preset_loads_runs_300_steps_and_saves_back_equal(name):
+    scene = presets.load_preset(name, STAGE)
+    assert scene.chains
+    text = files.scene_to_text(scene)
+    assert files.scene_to_text(files.parse_scene(text, stage=STAGE)) == text  # loads back as it was
+    for _ in range(300):
+        scene.steer(False, 0)
+        scene.step()
+    for chain in scene.chains:
+        assert np.isfinite(chain.fields["points"]).all()
+    text = files.scene_to_text(scene)
+    assert files.scene_to_text(files.parse_scene(text, stage=STAGE)) == text
+
+
+@pytest.mark.parametrize("name", ["default", "tentacles", "seeds"])
+def test_a_preset_is_in_motion_from_its_first_steps(name):
+    scene = presets.load_preset(name, STAGE)
+    targets = [c.fields["target"].copy() for c in scene.chains if not c.is_snake]
+    for _ in range(30):
+        scene.steer(False, 0)
+        scene.step()
+    moved = [not np.array_equal(t, c.fields["target"]) for t, c in zip(targets, [c for c in scene.chains
+                                                                                 if not c.is_snake])]
+    assert any(moved)
+
+
+def test_the_same_preset_runs_the_same_every_time():
+    a, b = presets.load_preset("default", STAGE), presets.load_preset("default", STAGE)
+    for _ in range(200):
+        for scene in (a, b):
+            scene.steer(False, 0)
+            scene.step()
+    assert files.scene_to_text(a) == files.scene_to_text(b)
+
+
+def test_an_unknown_preset_is_refused_in_one_line():
+    with pytest.raises(files.SceneFileError, match="no such preset"):
+        presets.load_preset("no-such-preset")
