@@ -82,7 +82,7 @@ def tentacles() -> Scene:
     for k, x in enumerate(np.linspace(0.14, 0.86, 7)):
         solver = ("ccd", "fabrik", "dls")[k % 3]
         chain = build.make_ik_chain(solver, (w * x, h * 0.97), up, np.full(9, 34.0),
-                                    (w * x + 40.0, h * 0.55), joint_limit=32.0, skin="capsules")
+                                    (w * x + 30.0, h * 0.68), joint_limit=32.0, skin="capsules")
         chains.append(chain)
     scene.add_in_turn(chains)
     for k, chain in enumerate(chains):

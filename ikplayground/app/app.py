@@ -37,6 +37,7 @@ from .stress_mode import StressMode
 
 MIN_SIZE = (320, 240)
 MAX_STEPS_PER_FRAME = 5
+SETTLE_CHAINS = 1000  # scenes this big get their objects frozen after their first frame (see App.settle)
 KEY_REPEAT = (400, 60)  # ms before a held key repeats, ms between repeats
 ERROR_MIN_WIDTH = 420  # px: an error box narrower than this spans the whole window
 
@@ -99,11 +100,13 @@ class App:
             self.say(f"Window capped at {size[0]}x{size[1]}: {size_limit_text()}")
         self.step_ms = 0.0
         self.render_ms = 0.0
-        # After the first frame of a new scene (its groups, caches and per-chain records made), every
-        # object alive is moved out of the cyclic garbage collector's way (gc.freeze): a scene's chains
-        # live long, and without this each full collection, which the renderer's per-frame lists of
-        # points set off about once a frame, walks all of them (5,000 loaded chains: 110 ms a frame, 63
-        # frozen). Reference counting still frees a scene dropped later.
+        # After the first frame of a new scene of SETTLE_CHAINS chains or more (its groups, caches and
+        # per-chain records made), the garbage is collected once and every object alive is moved out
+        # of the cyclic garbage collector's way (gc.freeze): a scene's chains live long, and without
+        # this each full collection, which the renderer's per-frame lists of points set off about once
+        # a frame, walks all of them (5,000 loaded chains: 110 ms a frame, 63 frozen). The next new
+        # scene unfreezes first, so nothing frozen is kept once it is garbage. (A collection costs a
+        # quarter of a second: small scenes, which gain nothing, skip it.)
         self.settle = True
 
     # --- geometry ------------------------------------------------------------
@@ -143,7 +146,10 @@ class App:
             pygame.display.flip()
         if self.settle:
             self.settle = False
-            gc.freeze()
+            gc.unfreeze()  # what an earlier freeze kept may be garbage now (a dropped scene, a rebuilt panel)
+            if len(self.scene.chains) >= SETTLE_CHAINS:
+                gc.collect()
+                gc.freeze()
         self.frames += 1
 
     def advance(self, dt: float) -> None:

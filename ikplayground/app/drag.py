@@ -33,7 +33,7 @@ class Drag(NamedTuple):
     def onto(self, new: Chain) -> Drag | None:
         """The same hold on ``new``, a chain built to replace the held one (None: nothing to hold,
         when an IK chain became a snake)."""
-        if new.is_snake and not self.chain.is_snake:
+        if not new.is_ik and self.chain.is_ik:
             return None
         return self._replace(chain=new)
 

@@ -41,10 +41,11 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_t, False, "moving_target", "T"),
 )
 
-# Held keys, read every step: they steer the selected snake (or the only one).
+# Held keys, read every step: they steer the selected snake (or the only one), else the
+# selected walker (or the only one).
 STEER_KEYS = {pygame.K_UP: "throttle", pygame.K_LEFT: "left", pygame.K_RIGHT: "right"}
 STEER_HELP = ("Up / Left / Right", "drive the snake (the selected one, or the only one): Up accelerates, "
-              "Left/Right turn")
+              "Left/Right turn; or the walker: Left/Right walk, Up runs")
 
 MOUSE_HELP: tuple[tuple[str, str], ...] = (
     ("Drag a green target", "the chain reaches for it (the topmost target; the grab offset is kept)"),

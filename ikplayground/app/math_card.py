@@ -98,8 +98,9 @@ class MathCard:
             self.text("Select a chain to see its numbers.", (0, y), DIM)
             return y + LINE
         y = self.heading(f"{SOLVER_LABELS[chain.solver].upper()} CHAIN #{chain.id}", y)
-        if chain.is_snake:
-            self.text("A snake follows its head: no solve to measure.", (0, y), DIM)
+        if not chain.is_ik:
+            what = "A snake follows its head" if chain.is_snake else "A walker's legs are two-bone arms"
+            self.text(f"{what}: no solve to measure.", (0, y), DIM)
             return y + LINE
         # the chain's own error and status: a step-through changes them while the scene (and the metrics) wait
         self.text(f"error {chain.error:.2f} px   ·   {chain.status}", (0, y))

@@ -75,7 +75,7 @@ class MathView:
     def after_step(self) -> None:
         """Record the selected chain's numbers of the step just taken."""
         chain = self.app.scene.selected
-        if chain is not None and not chain.is_snake:
+        if chain is not None and chain.is_ik:
             self.metrics.record(chain)
 
     def status_text(self) -> str:

@@ -11,7 +11,8 @@ the wedges whether selected or not); a target the chain misses (out of reach,
 held by joint limits or by the rate limit) is tied to the end effector by a thin line, with a badge saying why
 (``badges.py``, which also draws a chain's pole handle). Past ``DETAIL_LIMIT``
 chains (the stress test, a crowd) all but the selected one are drawn the fast
-way, whatever their skins. The background grid is drawn once per stage size and reused.
+way, whatever their skins. A walker and, while the scene has one, the ground it walks on are
+``walker_draw.py``'s. The background grid is drawn once per stage size and reused.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from ikplayground.scene.chain import Chain
 from . import skins
 from .badges import BadgeFont, draw_pole, draw_status_badge
 from .shapes import draw_wedge, limit_wedges, visible_box
+from .walker_draw import TerrainLayer, draw_walker, draw_walker_group, walker_halo
 
 BACKGROUND = (22, 25, 32)
 GRID = (31, 35, 45)
@@ -82,6 +84,7 @@ class SceneRenderer:
         self._anchors = [anchor_sprite(c) for c in PALETTE]
         self._target = target_sprite(TARGET)
         self._badges = BadgeFont()
+        self._ground = TerrainLayer()
 
     # --- cached layers -----------------------------------------------------
     def background(self, size: tuple[int, int]) -> pygame.Surface:
@@ -133,6 +136,9 @@ class SceneRenderer:
         """
         size = stage_size or surface.get_size()
         surface.blit(self.background(size), (0, 0))
+        terrain = getattr(scene, "terrain", None)
+        if terrain is not None and any(g.solver == "walker" for g in scene.groups):
+            surface.blit(self._ground.surface(terrain, size), (0, 0))
         selected = scene.selected
         if len(scene.chains) > DETAIL_LIMIT:
             self.draw_crowd(surface, scene)
@@ -149,9 +155,11 @@ class SceneRenderer:
                 self.draw_wedges(surface, chain)
             if chain.is_snake:
                 self.draw_snake(surface, chain)
+            elif chain.is_walker:
+                draw_walker(surface, chain, chain_colour(chain))
             else:
                 self.draw_ik_chain(surface, chain, hot=chain is hot_target)
-        if hot_target is not None and hot_target not in chains and not hot_target.is_snake:
+        if hot_target is not None and hot_target not in chains and hot_target.is_ik:
             draw_target(surface, hot_target.fields["target"].tolist(), True)
 
     def draw_crowd(self, surface: pygame.Surface, scene) -> None:
@@ -164,6 +172,9 @@ class SceneRenderer:
         for g in scene.groups:
             pts = g.fields["points"]
             colours = [m.palette_index % len(PALETTE) for m in g.members]
+            if g.solver == "walker":
+                draw_walker_group(surface, g.fields, [PALETTE[c] for c in colours])
+                continue
             width = 7 if g.solver == "snake" else 3
             draw_lines = pygame.draw.lines
             for c, line in zip(colours, pts.tolist()):
@@ -182,13 +193,15 @@ class SceneRenderer:
         """A soft halo under the selected chain and its joint-limit wedges."""
         pts = chain.fields["points"]
         width = skins.halo_width(chain)
-        box = visible_box(pts, width, surface.get_clip())
+        lines = [pts] if not chain.is_walker else [np.asarray(line) for line in walker_halo(chain)]
+        box = visible_box(np.concatenate(lines), width, surface.get_clip())
         if box is not None:  # drawn on a patch no bigger than what shows (a chain may reach 12,800 px)
             halo = pygame.Surface(box.size, pygame.SRCALPHA)
-            local = (pts - box.topleft).tolist()
-            pygame.draw.lines(halo, HALO, False, local, width)
-            for p in local:
-                pygame.draw.circle(halo, HALO, p, width // 2)
+            for line in lines:
+                local = (line - box.topleft).tolist()
+                pygame.draw.lines(halo, HALO, False, local, width)
+                for p in local:
+                    pygame.draw.circle(halo, HALO, p, width // 2)
             surface.blit(halo, box.topleft)
         self.draw_wedges(surface, chain)
 

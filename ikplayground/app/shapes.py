@@ -80,6 +80,8 @@ def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]
     """
     f = chain.fields
     out = []
+    if chain.is_walker:  # a walker's legs have no limits to show
+        return out
     if chain.is_snake:
         pts = f["points"]
         lo, hi = f["bend_limits"].tolist()

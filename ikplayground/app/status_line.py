@@ -43,7 +43,7 @@ def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: flo
     chain = scene.selected
     if chain is not None:
         part = f"{SOLVER_LABELS[chain.solver]} #{chain.id}"
-        if not chain.is_snake:
+        if chain.is_ik:
             part += f"  error {chain.error:.1f} px  {chain.status}"
             if chain.solver != "two-bone":
                 part += f"  {int(chain.fields['used'][0])} it"

@@ -48,7 +48,7 @@ def limit_arcs(chain) -> list:
     ``hi``. A free joint (a full-circle range) gets nothing. Snakes: [] (see
     :func:`snake_view`).
     """
-    if chain.is_snake:
+    if not chain.is_ik:
         return []
     f = chain.fields
     limits = f["limits"]
@@ -95,7 +95,7 @@ def error_line(chain) -> list:
     (y down), so the line does not strike it through. Nothing for a snake or
     an error below ``ERROR_MIN_PX``.
     """
-    if chain.is_snake:
+    if not chain.is_ik:
         return []
     tip = chain.fields["points"][-1].copy()
     target = chain.fields["target"].copy()
@@ -126,7 +126,7 @@ def ghost_pose(chain) -> list:
     (``goal``). Shown when some joint of it lies ``GHOST_MIN_PX`` or more
     from the shown joint; nothing for a snake.
     """
-    if chain.is_snake:
+    if not chain.is_ik:
         return []
     ghost = goal_points(chain)
     gap = np.max(np.hypot(*(ghost - chain.fields["points"]).T))
@@ -216,5 +216,7 @@ def math_overlay(chain) -> list:
     """
     if chain.is_snake:
         return snake_view(chain)
+    if chain.is_walker:
+        return []
     out = two_bone_overlay(chain) if chain.solver == "two-bone" else []
     return out + ghost_pose(chain) + limit_arcs(chain) + error_line(chain) + pole_view(chain)

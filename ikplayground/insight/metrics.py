@@ -95,7 +95,7 @@ class ChainMetrics:
         self.count = 0
         self._chain = chain
         self._identity = None if chain is None else (chain.solver, chain.bones)
-        if chain is not None and not chain.is_snake and self._angles.shape[1] != chain.bones:
+        if chain is not None and chain.is_ik and self._angles.shape[1] != chain.bones:
             self._angles = np.zeros((self.trail_capacity, chain.bones))
             self._previous = np.zeros(chain.bones)
 
@@ -103,7 +103,7 @@ class ChainMetrics:
         """Add ``chain``'s state after a scene step (see the class notes for another chain, or a snake)."""
         if chain is not self._chain or (chain.solver, chain.bones) != self._identity:
             self.reset(chain)
-        if chain.is_snake:
+        if not chain.is_ik:
             return
         f = chain.fields
         angles = f["angles"]

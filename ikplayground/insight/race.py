@@ -78,7 +78,7 @@ def figure_eight(t: float, centre, size) -> np.ndarray:
 
 def _template_parts(template: Chain | None) -> dict:
     """The lengths (n,) px, limits (n, 2) rad, iterations, tolerance (px) and rate limit (deg or None) to copy."""
-    if template is None or template.is_snake:
+    if template is None or not template.is_ik:
         return {"lengths": np.full(DEFAULT_BONES, DEFAULT_LENGTH),
                 "limits": build.default_limits("ccd", DEFAULT_BONES, DEFAULT_JOINT_DEG),
                 "iterations": DEFAULT_ITERATIONS, "tolerance": DEFAULT_TOLERANCE, "rate_limit": DEFAULT_RATE_DEG}
@@ -149,7 +149,7 @@ class Race:
     @property
     def chains(self) -> list[Chain]:
         """The race's IK chains, in the scene's order (a snake the user made does not race)."""
-        return [c for c in self.scene.chains if not c.is_snake]
+        return [c for c in self.scene.chains if c.is_ik]
 
     def set_moving(self, on: bool) -> None:
         """Start (True) or stop the figure-eight; a stopped target stays where it is."""

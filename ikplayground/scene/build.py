@@ -16,11 +16,13 @@ from ikplayground.solvers._validate import wrap_array
 from ikplayground.solvers.batched import snake_batch
 from ikplayground.solvers.kinematics import chain_points_batch
 
-from . import ik_options
+from . import ik_options, walker_build
 from .build_batch import make_ik_chains, make_snakes, snakes_are_sound, wander_phase  # noqa: F401 (re-exported)
-from .chain import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, FULL,
+from .chain import (DEFAULT_IK_BONES, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,
+                    DEFAULT_TOLERANCE, FULL,
                     ITERATIVE, SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_SEGMENT, SNAKE_TURN_DEG, Chain, checked_rate,
                     clamped_joints, field_shapes, is_reached)
+from .stage import clamp_point
 
 
 def empty_fields(solver: str, n: int) -> dict[str, np.ndarray]:
@@ -178,7 +180,9 @@ def angles_of(points: np.ndarray, fallback: float = -math.pi / 2) -> np.ndarray:
 
 
 def polyline(chain: Chain) -> np.ndarray:
-    """The chain's joints from anchor to tip (a snake is read tail to head)."""
+    """The chain's joints from anchor to tip (a snake is read tail to head; a walker: its body, straight up)."""
+    if chain.is_walker:
+        return walker_build.walker_line(chain)
     pts = chain.fields["points"]
     return pts[::-1].copy() if chain.is_snake else pts.copy()
 
@@ -191,9 +195,11 @@ def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
     40 px segments. The chain's settings (rate limit, joint limit, preferred
     bone count) go along, so converting back restores them.
     """
+    common = {"palette_index": chain.palette_index, **chain.settings()}
+    if solver == "walker":  # a default walker where the chain is anchored
+        return walker_build.walker_from(chain.anchor, chain.palette_index, chain.settings())
     line = polyline(chain)
     reach = float(np.sum(np.linalg.norm(np.diff(line, axis=0), axis=1))) or 1.0
-    common = {"palette_index": chain.palette_index, **chain.settings()}
     if solver == "snake":
         n = max(1, min(63, round(reach / SNAKE_SEGMENT))) if bones is None else bones
         lengths = np.full(n, reach / n)
@@ -204,10 +210,10 @@ def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
         along = resample(line, n)
         along = snake_batch(along[None], along[None, 0], lengths[None], np.array([-r]), np.array([r]))[0]
         return make_snake(along[::-1], lengths=lengths, **common)
-    target = chain.fields["target"].copy() if not chain.is_snake else line[-1].copy()
-    rate = chain.rate_limit if not chain.is_snake else chain.rate_deg
+    target = chain.fields["target"].copy() if chain.is_ik else line[-1].copy()
+    rate = chain.rate_limit if chain.is_ik else chain.rate_deg
     extra = {"rate_limit": rate, **chain.ik_options()}
-    if not chain.is_snake:
+    if chain.is_ik:
         extra.update(iterations=chain.iterations, tolerance=chain.tolerance, mirror=chain.mirror)
     if solver == "two-bone":
         n = 2
@@ -243,6 +249,9 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
     becomes its preferred bone count (see :class:`Chain`).
     """
     settings = {**chain.settings(), "preferred_bones": n}
+    if chain.is_walker:
+        return walker_build.make_walker(chain.fields["body"].copy(), legs=walker_build.leg_count(n),
+                                        **walker_build.walker_kw(chain), **chain.settings())
     if chain.is_snake:
         pts = chain.fields["points"]
         seg = float(chain.fields["lengths"][-1])
@@ -270,3 +279,29 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
                          mirror=chain.mirror, rate_limit=chain.rate_limit, iterations=chain.iterations,
                          tolerance=chain.tolerance, palette_index=chain.palette_index, **chain.ik_options(),
                          **settings)
+
+
+def new_chain(solver: str, at, stage, terrain, palette_index: int = 0) -> Chain:
+    """A new chain of the playground's defaults for ``solver``, anchored at ``at`` (2,) px on ``stage``.
+
+    A snake faces away from the stage's middle (its body lies toward it); a
+    walker stands over ``terrain`` at ``at``'s x; an IK chain points up with
+    its target just beside its tip.
+    """
+    x, y = float(at[0]), float(at[1])
+    if solver == "snake":
+        w, h = stage
+        heading = math.atan2(y - h / 2, x - w / 2) if (x, y) != (w / 2, h / 2) else 0.0
+        return straight_snake((x, y), heading, palette_index=palette_index)
+    if solver == "walker":  # its first step stands it on the ground
+        return walker_build.make_walker((x, float(terrain.height_at(x)) - 70.0), palette_index=palette_index)
+    n = 2 if solver == "two-bone" else DEFAULT_IK_BONES
+    lengths = [110.0, 90.0] if solver == "two-bone" else [36.0] * n
+    angles = np.zeros(n)
+    angles[0] = -math.pi / 2
+    if solver == "two-bone":
+        angles[:] = (-math.pi / 3, math.pi / 2)
+    chain = make_ik_chain(solver, (x, y), angles, lengths, (0, 0), palette_index=palette_index)
+    chain.fields["target"][:] = clamp_point(chain.fields["points"][-1] + (40.0, -20.0), stage)
+    refresh_ik_points(chain.fields)
+    return chain

@@ -59,6 +59,20 @@ SNAKE_FIELDS = {
     "wander": (1,), "wander_phase": (1,), "steered": (1,),
 }
 
+# a walker (scene/walker.py), n legs: the body (centre px, velocity px/step, facing +-1, tilt rad),
+# per leg its hip (body frame, px), its foot's rest spot ("home": px ahead of the body's centre),
+# thigh and shin (px), joint angles (theta1 absolute, theta2 relative, rad), "points" (hip, knee,
+# foot of each leg in turn), the foot target and its state (0 planted, 1 stepping; the step's start,
+# end and progress 0..1), its gait group (0 or 1); then its settings and the arrow keys' input
+WALKER_FIELDS = {
+    "body": (2,), "velocity": (1,), "facing": (1,), "tilt": (1,),
+    "hips": ("n", 2), "home": ("n",), "lengths": ("n", 2), "angles": ("n", 2), "points": ("3n", 2),
+    "foot": ("n", 2), "state": ("n",), "step_from": ("n", 2), "step_to": ("n", 2), "progress": ("n",),
+    "gait": ("n",), "threshold": (1,), "step_height": (1,), "speed": (1,), "auto": (1,),
+    "drive": (1,), "run": (1,), "settled": (1,),
+}
+SPECS = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS}
+
 _ids = itertools.count(1)
 
 
@@ -110,8 +124,8 @@ def checked_rate(degrees, name: str = "rate_limit") -> float:
 
 def field_shapes(solver: str, n: int) -> dict[str, tuple[int, ...]]:
     """Concrete array shapes of a chain's fields for ``n`` bones."""
-    spec = SNAKE_FIELDS if solver == "snake" else IK_FIELDS
-    size = {"n": n, "n+1": n + 1}
+    spec = SPECS.get(solver, IK_FIELDS)
+    size = {"n": n, "n+1": n + 1, "3n": 3 * n}
     return {name: tuple(size.get(d, d) for d in shape) for name, shape in spec.items()}
 
 
@@ -120,10 +134,10 @@ class Chain:
 
     Parameters
     ----------
-    solver : {"two-bone", "ccd", "fabrik", "snake"}
+    solver : {"two-bone", "ccd", "fabrik", "dls", "snake", "walker"}
         The solver that drives it.
     fields : dict of str -> ndarray
-        Its arrays (see ``IK_FIELDS`` / ``SNAKE_FIELDS``).
+        Its arrays (see ``IK_FIELDS`` / ``SNAKE_FIELDS`` / ``WALKER_FIELDS``).
     palette_index : int
         Index into the renderer's palette.
     rate_deg : float
@@ -173,18 +187,18 @@ class Chain:
         return {name: getattr(self, name) for name in KEPT_DEFAULTS}
 
     def ik_options(self) -> dict:
-        """An IK chain's solver options (:mod:`.ik_options`) as keywords of ``make_ik_chain``; {} for a snake."""
-        return {} if self.is_snake else ik_options.read(self.fields)
+        """An IK chain's solver options (:mod:`.ik_options`) as keywords of ``make_ik_chain``; {} for a snake or walker."""
+        return {} if not self.is_ik else ik_options.read(self.fields)
 
     @property
     def status(self) -> str:
-        """Why the shown tip is not on the target, one of ``STATUSES`` ("reached" when it is; a snake: "reached")."""
-        return "reached" if self.is_snake else STATUSES[int(self.fields["status"][0])]
+        """Why the shown tip is not on the target, one of ``STATUSES`` ("reached" when it is; a snake or walker: "reached")."""
+        return "reached" if not self.is_ik else STATUSES[int(self.fields["status"][0])]
 
     @property
     def pole(self):
-        """The pole (2,) px, or None (an IK chain without one, or a snake)."""
-        if self.is_snake or math.isnan(self.fields["pole"][0]):
+        """The pole (2,) px, or None (an IK chain without one, a snake, a walker)."""
+        if not self.is_ik or math.isnan(self.fields["pole"][0]):
             return None
         return self.fields["pole"]
 
@@ -203,18 +217,31 @@ class Chain:
         return self.solver == "snake"
 
     @property
+    def is_walker(self) -> bool:
+        return self.solver == "walker"
+
+    @property
+    def is_ik(self) -> bool:
+        """Driven by an IK solver toward a target (not a snake or a walker)."""
+        return self.solver in IK_SOLVERS
+
+    @property
     def group_key(self) -> tuple[str, int]:
         return self.solver, self.bones
 
     # --- arrays: chain.fields[name] (views; write in place with [...] to keep the group link)
     @property
     def anchor(self) -> np.ndarray:
-        """The fixed point: the root of an IK chain, the tail of a snake."""
+        """The fixed point: the root of an IK chain, the tail of a snake, a walker's body."""
+        if self.is_walker:
+            return self.fields["body"]
         return self.fields["root"] if not self.is_snake else self.fields["points"][-1]
 
     @property
     def tip(self) -> np.ndarray:
-        """The end effector of an IK chain, the head of a snake."""
+        """The end effector of an IK chain, the head of a snake, a walker's body."""
+        if self.is_walker:
+            return self.fields["body"]
         return self.fields["points"][-1] if not self.is_snake else self.fields["points"][0]
 
     # --- scalar parameters -----------------------------------------------------
@@ -224,7 +251,7 @@ class Chain:
     @property
     def mirror(self) -> bool:
         """Two-bone only: the knee bends to the other side (bend = -1)."""
-        return not self.is_snake and self._scalar("bend") < 0
+        return self.is_ik and self._scalar("bend") < 0
 
     @mirror.setter
     def mirror(self, value: bool) -> None:
@@ -233,7 +260,7 @@ class Chain:
     @property
     def rate_limit(self) -> float | None:
         """Degrees per step (:attr:`rate_deg`), or None when the rate limit is off."""
-        if self.is_snake or math.isinf(self._scalar("rate")):
+        if not self.is_ik or math.isinf(self._scalar("rate")):
             return None
         return self._rate_deg
 
@@ -279,13 +306,13 @@ class Chain:
     def tolerance(self, value: float) -> None:
         """Set the tolerance (px); ``reached`` follows at once (within the new tolerance)."""
         self.fields["tolerance"][0] = float(value)
-        if not self.is_snake:
+        if self.is_ik:
             self.fields["reached"][0] = float(is_reached(self.fields["error"][0], self.fields["tolerance"][0]))
 
     @property
     def error(self) -> float:
-        """End effector to target distance (px); 0 for a snake."""
-        return 0.0 if self.is_snake else self._scalar("error")
+        """End effector to target distance (px); 0 for a snake or a walker."""
+        return 0.0 if not self.is_ik else self._scalar("error")
 
     def set_joint_limit(self, degrees: float) -> None:
         """Limit every joint but the first to +-``degrees`` (CCD and FABRIK), and keep that setting."""

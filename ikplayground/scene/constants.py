@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from ikplayground.solvers.dls import DEFAULT_DAMPING  # noqa: F401 (the DLS damping a new chain gets)
 
-SOLVERS = ("two-bone", "ccd", "fabrik", "dls", "snake")
+SOLVERS = ("two-bone", "ccd", "fabrik", "dls", "snake", "walker")
 IK_SOLVERS = ("two-bone", "ccd", "fabrik", "dls")
 ITERATIVE = ("ccd", "fabrik", "dls")  # the IK solvers of many bones, with joint limits and iterations
-SOLVER_LABELS = {"two-bone": "two-bone", "ccd": "CCD", "fabrik": "FABRIK", "dls": "DLS", "snake": "snake"}
+SOLVER_LABELS = {"two-bone": "two-bone", "ccd": "CCD", "fabrik": "FABRIK", "dls": "DLS", "snake": "snake", "walker": "Walker"}
 
 DEFAULT_RATE_DEG = 3.0  # the pygame CCD tutorial: +-3 degrees per frame
 MAX_RATE_DEG = 180.0  # a larger rate limit is no limit (and the scene file refuses it)
@@ -32,3 +32,9 @@ MAX_BONES = 64
 DEFAULT_IK_BONES = 7  # a new CCD or FABRIK chain, and one made from a two-bone arm
 MAX_COORD = 1_000_000.0  # |position|, length and |angle| limit of a scene file (pixels / degrees)
 PALETTE_SIZE = 8  # chain colours: Chain.palette_index is an index into the renderer's palette of this many
+WALKER_LEGS = 6  # a new walker's legs (its "bones"); 2..8
+MAX_WALKER_LEGS = 8
+WALKER_THRESHOLD = 36.0  # px: a planted foot this far from its rest spot steps
+WALKER_STEP_HEIGHT = 28.0  # px: how high a stepping foot lifts
+WALKER_SPEED = 2.0  # px per step: walking speed
+WALKER_LEG = (70.0, 80.0)  # px: a new walker's thigh and shin

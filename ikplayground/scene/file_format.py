@@ -17,9 +17,9 @@ import math
 
 import numpy as np
 
-from . import build
+from . import build, walker_build
 from .chain import MAX_BONES, SOLVERS, Chain
-from .constants import MAX_COORD
+from .constants import MAX_COORD, MAX_WALKER_LEGS
 from .file_fields import (
     OMIT,
     WIDEST_FLOAT,
@@ -30,6 +30,7 @@ from .file_fields import (
 )
 from .scene import MAX_CHAINS, Scene
 from .settings import FILE_SETTINGS
+from .terrain import MAX_TERRAIN_POINTS
 
 FORMAT = "ikplayground-scene"
 VERSION = 1
@@ -50,6 +51,9 @@ def _shape_columns(solver: str, cs: list[Chain]) -> dict[str, list]:
     """The fields of a chain's line that give its shape, for chains ``cs`` of solver ``solver`` and one bone count."""
     def field(name):
         return np.array([c.fields[name] for c in cs])
+    if solver == "walker":  # its legs are the "legs" setting's field; its feet stand again on load
+        return {"body": round_array(field("body")), "lengths": round_positive_array(field("lengths")[:, 0]),
+                "facing": [1 if v > 0 else -1 for v in field("facing")[:, 0].tolist()]}
     if solver == "snake":
         # unrounded: a snake's nodes must sit exactly one length apart and
         # inside the bend range, which rounding would break
@@ -86,8 +90,13 @@ def chains_to_dicts(chains: list[Chain]) -> list[dict]:
 
 
 def scene_to_dict(scene: Scene) -> dict:
-    """The whole file as a dict: the header and every chain (:func:`chain_to_dict`)."""
-    return {"format": FORMAT, "version": VERSION, "chains": chains_to_dicts(scene.chains)}
+    """The whole file as a dict: the header, every chain (:func:`chain_to_dict`) and, unless it is the
+    default one made for the stage, the terrain's points (px, 3 decimals)."""
+    doc = {"format": FORMAT, "version": VERSION, "chains": chains_to_dicts(scene.chains)}
+    terrain = getattr(scene, "terrain", None)
+    if terrain is not None and terrain.generated_for is None:
+        doc["terrain"] = {"points": [round_array(p) for p in terrain.points]}
+    return doc
 
 
 def chain_line(d: dict) -> str:
@@ -98,7 +107,8 @@ def chain_line(d: dict) -> str:
 def doc_to_text(doc: dict) -> str:
     """The file's text for :func:`scene_to_dict`'s dict: the header, then one chain a line."""
     lines = [chain_line(c) for c in doc["chains"]]
-    return HEAD + ("\n  " + CHAIN_SEPARATOR.join(lines) + "\n ]}" if lines else "]}")
+    tail = f',\n "terrain": {json.dumps(doc["terrain"], allow_nan=False)}}}' if "terrain" in doc else "}"
+    return HEAD + ("\n  " + CHAIN_SEPARATOR.join(lines) + "\n ]" if lines else "]") + tail
 
 
 def scene_to_text(scene: Scene) -> str:
@@ -115,6 +125,7 @@ _WIDEST = {
     "root": -999999.999, "target": -999999.999,  # 3 decimals, within +-1e6
     "lengths": 1.234e-300,  # > 0 and <= 1e6, 3 decimals or 4 significant digits
     "angles": -999999.9999, "heading": -999999.9999,  # 4 decimals, within +-1e6 degrees
+    "body": -999999.999, "facing": -1,  # a walker's body (3 decimals) and facing (+-1)
 }
 # a snake's points and lengths are written unrounded
 _WIDEST_SNAKE = {"lengths": -WIDEST_FLOAT, "heading": _WIDEST["heading"]}
@@ -134,6 +145,8 @@ def widest_chain_dict(solver: str) -> dict:
     every optional field written."""
     if solver == "snake":
         chain, widest = build.straight_snake((0.0, 0.0), 0.0, nodes=MAX_BONES + 1), _WIDEST_SNAKE
+    elif solver == "walker":
+        chain, widest = walker_build.make_walker((0.0, 0.0), legs=MAX_WALKER_LEGS), _WIDEST
     else:
         n = 2 if solver == "two-bone" else MAX_BONES
         chain = build.make_ik_chain(solver, (0.0, 0.0), np.zeros(n), np.ones(n), (1.0, 1.0))
@@ -176,11 +189,15 @@ def chain_bounds() -> dict[str, int]:
 
 CHAIN_BOUNDS = chain_bounds()
 MAX_CHAIN_BYTES = CHAIN_BOUNDS["bytes"]
-# The file of MAX_CHAINS of the widest chains (and its final newline), rounded up to whole MB.
+# The longest terrain the writer can write: MAX_TERRAIN_POINTS points at the widest.
+TERRAIN_BYTES = len(f',\n "terrain": {json.dumps({"points": [[-999999.999, -999999.999]] * MAX_TERRAIN_POINTS})}')
+# The file of MAX_CHAINS of the widest chains and the longest terrain (and its final newline),
+# rounded up to whole MB.
 LARGEST_FILE = (len(HEAD) + len("\n  ") + MAX_CHAINS * MAX_CHAIN_BYTES
-                + (MAX_CHAINS - 1) * len(CHAIN_SEPARATOR) + len("\n ]}") + 1)
+                + (MAX_CHAINS - 1) * len(CHAIN_SEPARATOR) + len("\n ]}") + TERRAIN_BYTES + 1)
 MAX_FILE_BYTES = -(-LARGEST_FILE // _MB) * _MB
 # What the loader lets a file's raw text hold before it parses it: twice what
 # MAX_CHAINS of the largest chains need, and a little more, so that fields a
 # later version adds (ignored here) still fit.
-BUDGETS = {what: MAX_CHAINS * (2 * CHAIN_BOUNDS[what] + 8) + 1024 for what in ("lists", "objects", "strings", "values")}
+BUDGETS = {what: MAX_CHAINS * (2 * CHAIN_BOUNDS[what] + 8) + 1024 + 3 * MAX_TERRAIN_POINTS
+           for what in ("lists", "objects", "strings", "values")}

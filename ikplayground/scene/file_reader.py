@@ -19,7 +19,7 @@ import math
 
 import numpy as np
 
-from . import build
+from . import build, walker_build
 from .chain import MAX_BONES, SOLVERS, Chain
 from .file_errors import SceneFileError
 from .file_format import FORMAT, MAX_COORD, MAX_SNAKE_COORD, VERSION
@@ -27,6 +27,7 @@ from .group_check import check_chains
 from .json_stream import Entries
 from .scene import MAX_CHAINS
 from .settings import FILE_SETTINGS
+from .terrain import MAX_TERRAIN_POINTS, Terrain
 from .strict_json import BadNumber, first_bad_number
 
 _NUMBER_TYPES = {float, int}
@@ -72,6 +73,7 @@ class Reader:
 
     def __init__(self, name: str):
         self.name = name
+        self.found_terrain: Terrain | None = None  # the last document's terrain (None: the default)
 
     def fail(self, where: str, message: str):
         text = f"{where}: {message}" if where else message
@@ -191,6 +193,8 @@ class Reader:
             self.fail(f"{where}.solver", f"must be one of {', '.join(SOLVERS)} (got {_show(solver)})")
         if solver == "snake":
             return self.snake(where, d)
+        if solver == "walker":
+            return self.walker(where, d)
         self.require(where, d, ["root", "lengths", "angles", "target"])
         lengths = self.numbers(f"{where}.lengths", d["lengths"], 2 if solver == "two-bone" else None,
                                min_count=1, max_count=MAX_BONES, positive=True)
@@ -233,6 +237,27 @@ class Reader:
         return build.make_snake, (), {"points": points, "lengths": lengths, "heading": heading,
                                       **self.settings(where, d, "snake", n)}
 
+    def walker(self, where: str, d: dict) -> tuple:
+        self.require(where, d, ["body", "lengths"])
+        body = self.point(f"{where}.body", d["body"])
+        lengths = self.numbers(f"{where}.lengths", d["lengths"], 2, positive=True)
+        facing = self.optional(d, "facing", 1)
+        if isinstance(facing, bool) or facing not in (1, -1):
+            self.fail(f"{where}.facing", f"must be 1 or -1 (got {_show(facing)})")
+        kw = self.settings(where, d, "walker", 0)
+        return walker_build.make_walker, (), {"body": body, "lengths": lengths, "facing": float(facing), **kw}
+
+    def terrain(self, doc: dict) -> Terrain | None:
+        """The document's optional ``terrain`` (None when missing or null: the default one)."""
+        t = doc.get("terrain")
+        if t is None:
+            return None
+        if not isinstance(t, dict):
+            self.fail("terrain", f"must be an object (got {_show(t)})")
+        self.require("terrain", t, ["points"])
+        points = self.pairs("terrain.points", t["points"], min_count=2, max_count=MAX_TERRAIN_POINTS)
+        return Terrain(points)
+
     def built(self, where, make, *args, **kw) -> Chain:
         """``make(*args, **kw)``; checked values should always build, but a file must never crash the caller."""
         try:
@@ -247,6 +272,10 @@ class Reader:
         ``specs`` is emptied as the chains are built (what is built no longer needs its spec).
         """
         chains: list[Chain | None] = [None] * len(specs)
+        for i, (make, _, kw) in enumerate(specs):  # walkers: a few, built one by one
+            if make is walker_build.make_walker:
+                chains[i] = self.built(f"chains[{i}]", make, **kw)
+                specs[i] = (None, (), {})
         for make, batch in ((build.make_ik_chain, build.make_ik_chains), (build.make_snake, build.make_snakes)):
             members = [i for i, (m, _, _) in enumerate(specs) if m is make]
             if not members:
@@ -304,6 +333,7 @@ class Reader:
         if it does not parse).
         """
         self.header(doc, bad_numbers)
+        self.found_terrain = self.terrain(doc)
         if "chains" not in doc:
             self.fail("", "missing field 'chains'")
         chains = doc["chains"]  # a list, or Entries parsed as they are read

@@ -113,8 +113,9 @@ def _check_shape(raw: bytes, reader: Reader) -> json_scan.Shape | None:
                     "not a scene file")
 
 
-def _chains(raw: bytes, text: str | None, name: str) -> list:
-    """The checked and built chains of the document ``raw`` (whose text is ``text``, decoded if None).
+def _chains(raw: bytes, text: str | None, name: str) -> tuple:
+    """The checked and built chains of the document ``raw`` (whose text is ``text``, decoded if None),
+    and its terrain (None: the default).
 
     A document with enough brackets to be scanned and no number that could
     be no finite float is read a chain at a time (:mod:`~ikplayground.scene.json_stream`);
@@ -129,11 +130,11 @@ def _chains(raw: bytes, text: str | None, name: str) -> list:
         doc = json_stream.document(raw, shape)
         if doc is not None:
             try:
-                return reader.document(doc, consume=True)
+                return reader.document(doc, consume=True), reader.found_terrain
             except json_stream.Broken:
                 pass  # the whole-text parse below names the place
     doc, bad_numbers = parse(raw.decode("utf-8", "surrogatepass") if text is None else text, raw, name)
-    return reader.document(doc, bad_numbers, consume=True)
+    return reader.document(doc, bad_numbers, consume=True), reader.found_terrain
 
 
 @contextlib.contextmanager
@@ -156,8 +157,8 @@ def _no_cycle_collection():
 
 def _parse(raw: bytes, text: str | None, name: str, stage) -> Scene:
     with _no_cycle_collection():
-        chains = _chains(raw, text, name)
-    scene = Scene(stage)
+        chains, terrain = _chains(raw, text, name)
+    scene = Scene(stage, terrain=terrain)
     scene.add_in_turn(chains)
     scene.select(scene.chains[0] if scene.chains else None)
     return scene

@@ -13,12 +13,13 @@ import time
 
 import numpy as np
 
-from . import build, settings, target_motion
-from .chain import DEFAULT_IK_BONES, ITERATIVE, SNAKE_SEGMENT, SOLVERS, Chain
+from . import build, settings, target_motion, walker, walker_build
+from .chain import ITERATIVE, SNAKE_SEGMENT, SOLVERS, Chain
 from .constants import PALETTE_SIZE
 from .group import Group
 from .motion import step_ik, step_snakes
-from .stage import PushMemory, clamp_point, free_spot, keep_on_stage, shift_root
+from .stage import PushMemory, chain_at, clamp_point, free_spot, keep_on_stage, shift_root
+from .terrain import Terrain, generated
 
 STEP = 1.0 / 60.0
 MAX_CHAINS = 20_000
@@ -32,10 +33,14 @@ class Scene:
     stage : (float, float)
         Width and height of the stage in pixels; targets, roots and snake
         heads are kept inside it.
+    terrain : terrain.Terrain or None
+        The ground the walkers walk on (None: :func:`.terrain.generated` for
+        the stage, made again whenever the stage's size changes).
     """
 
-    def __init__(self, stage=(980.0, 720.0)):
+    def __init__(self, stage=(980.0, 720.0), terrain: Terrain | None = None):
         self.stage = (float(stage[0]), float(stage[1]))
+        self.terrain = generated(self.stage) if terrain is None else terrain
         self.chains: list[Chain] = []
         self.selected: Chain | None = None
         self.steps = 0
@@ -73,23 +78,7 @@ class Scene:
         if solver not in SOLVERS:
             raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
         x, y = self.free_spot() if at is None else self.clamp(at)
-        palette_index = self._take_colour()
-        if solver == "snake":
-            # facing away from the middle, so its body lies toward the middle
-            w, h = self.stage
-            heading = math.atan2(y - h / 2, x - w / 2) if (x, y) != (w / 2, h / 2) else 0.0
-            chain = build.straight_snake((x, y), heading, palette_index=palette_index)
-        else:
-            n = 2 if solver == "two-bone" else DEFAULT_IK_BONES
-            lengths = [110.0, 90.0] if solver == "two-bone" else [36.0] * n
-            angles = np.zeros(n)
-            angles[0] = -math.pi / 2
-            if solver == "two-bone":
-                angles[:] = (-math.pi / 3, math.pi / 2)
-            chain = build.make_ik_chain(solver, (x, y), angles, lengths, (0, 0), palette_index=palette_index)
-            tip = chain.fields["points"][-1]
-            chain.fields["target"][:] = self.clamp(tip + (40.0, -20.0))
-            build.refresh_ik_points(chain.fields)
+        chain = build.new_chain(solver, (x, y), self.stage, self.terrain, self._take_colour())
         return self.add(chain)
 
     def remove(self, chain: Chain) -> None:
@@ -136,12 +125,12 @@ class Scene:
             self.selected = self.chains[(self.chains.index(self.selected) + 1) % len(self.chains)]
         return self.selected
 
-    def driven_snake(self) -> Chain | None:
-        """The snake the arrow keys drive: the selected one, else the only one."""
-        if self.selected is not None and self.selected.is_snake:
+    def driven_snake(self, solver: str = "snake") -> Chain | None:
+        """The snake (or ``solver="walker"``: walker) the arrow keys drive: the selected one, else the only one."""
+        if self.selected is not None and self.selected.solver == solver:
             return self.selected
-        snakes = [c for c in self.chains if c.is_snake]
-        return snakes[0] if len(snakes) == 1 else None
+        found = [c for c in self.chains if c.solver == solver]
+        return found[0] if len(found) == 1 else None
 
     # --- edits ---------------------------------------------------------------
     def set_solver(self, chain: Chain, solver: str) -> Chain:
@@ -188,13 +177,15 @@ class Scene:
         snake's body dragged after its head again (inside its bend range)."""
         if chain.is_snake:
             build.relay_snake(chain.fields)
+        elif chain.is_walker:
+            walker_build.lay_out(chain.fields)
         else:
             build.refresh_ik_points(chain.fields)
 
     def move_target(self, chain: Chain, pos, part: str = "target") -> None:
         """Put an IK chain's target (or ``part="pole"``: its pole, if it has one) at ``pos``, kept
         inside the stage (the user's move: see :meth:`resize`)."""
-        if not chain.is_snake and (part == "target" or chain.pole is not None):
+        if chain.is_ik and (part == "target" or chain.pole is not None):
             self._pushed.forget(chain)
             chain.fields[part][:] = self.clamp(pos)
             if part == "target":  # a moving target's curve comes along
@@ -208,6 +199,10 @@ class Scene:
         the chain stays where it is put when the stage grows (see :meth:`resize`).
         """
         self._pushed.forget(chain)
+        if chain.is_walker:  # picked up and put down: its next step stands it on the ground there
+            chain.fields["body"][:] = self.clamp(anchor)
+            walker_build.lay_out(chain.fields)
+            return
         if chain.is_snake:
             chain.fields["points"] += np.asarray(anchor, dtype=float) - chain.anchor
             self.keep_on_stage(chain)
@@ -215,8 +210,12 @@ class Scene:
         shift_root(chain, self.clamp(anchor), self.clamp)
 
     def steer(self, throttle: bool, turn: int) -> Chain | None:
-        """Set the arrow-key input of the driven snake; returns it (or None)."""
-        snake = self.driven_snake()
+        """Set the arrow-key input of the driven snake or walker (the selected one, else the only snake,
+        else the only walker; a walker's Left / Right walk, Up runs); returns it (or None)."""
+        selected_walker = self.selected is not None and self.selected.is_walker
+        snake = None if selected_walker else self.driven_snake()
+        strider = None if snake is not None else self.driven_snake("walker")
+        walker.steer(self.groups, strider, turn, throttle)
         for g in self.groups:  # one array write per group of snakes, not a loop over chains
             if g.solver == "snake":
                 for name in ("throttle", "turn", "steered"):
@@ -225,7 +224,7 @@ class Scene:
             snake.fields["throttle"][0] = 1.0 if throttle else 0.0
             snake.fields["turn"][0] = float(np.sign(turn))
             snake.fields["steered"][0] = float(bool(throttle or turn))
-        return snake
+        return snake if snake is not None else strider
 
     def resize(self, stage) -> None:
         """Change the stage size and pull roots, targets and snakes inside it.
@@ -239,6 +238,15 @@ class Scene:
         """
         self.stage = (float(stage[0]), float(stage[1]))
         self._pushed.fit(self.chains, self.stage)
+        if self.terrain.generated_for is not None and self.terrain.generated_for != self.stage:
+            self.set_terrain(generated(self.stage))
+
+    def set_terrain(self, terrain: Terrain) -> None:
+        """Put the walkers on new ground: each one's next step stands it on ``terrain``."""
+        self.terrain = terrain
+        for c in self.chains:
+            if c.is_walker:
+                c.fields["settled"][0] = 0.0
 
     def keep_on_stage(self, chain: Chain) -> None:
         """Pull what must stay on the stage back onto it, moving as little as it can.
@@ -267,7 +275,7 @@ class Scene:
         p = np.asarray(pos, dtype=float)
         best, best_index = None, -1
         for g in self.groups:
-            if g.solver == "snake":
+            if g.solver in ("snake", "walker"):
                 continue
             d = g.fields["target"] - p
             for row in np.flatnonzero(np.einsum("ij,ij->i", d, d) <= radius * radius).tolist():
@@ -278,24 +286,8 @@ class Scene:
         return best
 
     def chain_at(self, pos, radius: float) -> tuple[Chain, str] | None:
-        """The topmost chain with a bone or joint within ``radius`` of ``pos``.
-
-        Returns ``(chain, part)`` where part is ``"anchor"`` for the root of
-        an IK chain or any node of a snake, else ``"bone"``.
-        """
-        p = np.asarray(pos, dtype=float)
-        for c in reversed(self.chains):
-            pts = c.fields["points"]
-            a, b = pts[:-1], pts[1:]
-            ab = b - a
-            denom = np.einsum("ij,ij->i", ab, ab)
-            t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.where(denom > 0, denom, 1.0), 0.0, 1.0)
-            d = np.hypot(*(a + t[:, None] * ab - p).T)
-            if d.min() <= radius:
-                if c.is_snake or math.dist(pos, c.anchor) <= radius * 1.5:
-                    return c, "anchor"
-                return c, "bone"
-        return None
+        """The topmost chain with a bone or joint within ``radius`` of ``pos`` (see :func:`.stage.chain_at`)."""
+        return chain_at(self.chains, pos, radius)
 
     # --- stepping ------------------------------------------------------------
     @property
@@ -324,6 +316,8 @@ class Scene:
             t0 = clock()
             if g.solver == "snake":
                 step_snakes(g.fields, self.stage)
+            elif g.solver == "walker":
+                walker.step_walkers(g.fields, self.stage, self.terrain)
             else:
                 target_motion.advance(g.fields, self.stage)  # animated targets first, then the solve
                 step_ik(g.solver, g.fields)

@@ -33,7 +33,8 @@ from . import target_motion as tm
 from .file_motion import Motion
 from .constants import (DEFAULT_DAMPING, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,
                         DEFAULT_TOLERANCE, IK_SOLVERS, ITERATIVE, MAX_BONES, MAX_COORD, MAX_RATE_DEG, MAX_STRETCH,
-                        SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS)
+                        MAX_WALKER_LEGS, SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS,
+                        WALKER_SPEED, WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
 from .ik_options import pole_beside
 
 LIMITED = ITERATIVE  # the IK solvers with joint limits
@@ -315,6 +316,22 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("wander", "Wander", ("snake",), "flag", default=False,
             help="the snake steers itself around the stage (the arrow keys still drive the selected one)",
             file=ff.Flag("wander", omit_default=True), **_field("wander", bool)),
+    Setting("legs", "Legs", ("walker",), "whole", lo=2, hi=MAX_WALKER_LEGS, default=WALKER_LEGS,
+            help="the walker's legs (in two gait groups, alternate legs)",
+            get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n),
+            file=ff.Whole("legs")),
+    Setting("step_threshold", "Step threshold", ("walker",), lo=1.0, hi=1000.0, unit="px", slider=(8.0, 120.0),
+            digits=0, default=WALKER_THRESHOLD, help="a planted foot this far from its rest spot steps",
+            file=ff.Number("step_threshold", kw="threshold"), **_field("threshold")),
+    Setting("step_height", "Step height", ("walker",), lo=0.0, hi=1000.0, unit="px", slider=(0.0, 100.0),
+            digits=0, default=WALKER_STEP_HEIGHT, help="how high a stepping foot lifts",
+            file=ff.Number("step_height"), **_field("step_height")),
+    Setting("walk_speed", "Speed", ("walker",), lo=0.0, hi=100.0, unit="px/step", slider=(0.0, 8.0), digits=1,
+            default=WALKER_SPEED, help="the walker's speed (Left / Right walk, Up runs)",
+            file=ff.Number("walk_speed", kw="speed"), **_field("speed")),
+    Setting("auto_walk", "Auto walk", ("walker",), "flag", default=True,
+            help="walk back and forth on its own when no arrow key drives it",
+            file=ff.Flag("auto_walk"), **_field("auto", bool)),
     Setting("show_limits", "Show limits", LIMITED + ("snake",), "flag", default=False,
             help="keep this chain's limit wedges drawn when it is not selected",
             file=ff.Flag("show_limits", omit_default=True)),

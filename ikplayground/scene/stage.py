@@ -8,6 +8,8 @@ edge). Pixels, y down; the stage is ``(width, height)`` from (0, 0).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from .chain import Chain
@@ -33,12 +35,29 @@ def shift_root(chain: Chain, root, clamp=None) -> None:
         chain.fields[name][:] = moved if clamp is None or np.isnan(moved[0]) else clamp(moved)
 
 
+def shift_walker(chain: Chain, body) -> None:
+    """Put a walker's body at ``body`` (2,) px, moving its feet and joints along; its next step
+    stands it on the ground there (``settled`` 0)."""
+    f = chain.fields
+    offset = np.asarray(body, dtype=float) - f["body"]
+    for name in ("points", "foot", "step_from", "step_to"):
+        f[name] += offset
+    f["body"][:] = body
+    f["settled"][0] = 0.0
+
+
 def keep_on_stage(chain: Chain, stage: tuple[float, float]) -> None:
     """Pull what must stay on the stage back onto it, moving as little as it can."""
 
     def clamp(p):
         return clamp_point(p, stage)
 
+    if chain.is_walker:  # its body's x on the stage; a move stands it on the ground again
+        body = chain.fields["body"]
+        x = min(max(float(body[0]), 0.0), stage[0])
+        if x != body[0]:
+            shift_walker(chain, (x, body[1]))
+        return
     if chain.is_snake:
         pts = chain.fields["points"]
         head = clamp(pts[0])
@@ -82,7 +101,9 @@ def free_spot(chains: list[Chain], stage: tuple[float, float], margin: float = 6
 
 
 def spot(chain: Chain) -> tuple:
-    """What :func:`keep_on_stage` moves, copied: (root, target, pole), or (points,) of a snake."""
+    """What :func:`keep_on_stage` moves, copied: (root, target, pole), (points,) of a snake, (body,) of a walker."""
+    if chain.is_walker:
+        return (chain.fields["body"].copy(),)
     if chain.is_snake:
         return (chain.fields["points"].copy(),)
     return (chain.fields["root"].copy(), chain.fields["target"].copy(), chain.fields["pole"].copy())
@@ -131,6 +152,10 @@ class PushMemory:
 
 def _put(chain: Chain, home: tuple) -> None:
     """Put ``chain`` at ``home`` (see :func:`spot`) exactly, unclamped (keep_on_stage clamps once, after)."""
+    if chain.is_walker:
+        if not np.array_equal(chain.fields["body"], home[0]):
+            shift_walker(chain, home[0])
+        return
     if chain.is_snake:
         chain.fields["points"][:] = home[0]
         return
@@ -138,3 +163,24 @@ def _put(chain: Chain, home: tuple) -> None:
         shift_root(chain, home[0])
     chain.fields["target"][:] = home[1]
     chain.fields["pole"][:] = home[2]
+
+
+def chain_at(chains: list[Chain], pos, radius: float) -> tuple[Chain, str] | None:
+    """The topmost of ``chains`` (drawn last) with a bone or joint within ``radius`` px of ``pos``.
+
+    Returns ``(chain, part)`` where part is ``"anchor"`` for the root of an
+    IK chain or any part of a snake or walker, else ``"bone"``.
+    """
+    p = np.asarray(pos, dtype=float)
+    for c in reversed(chains):
+        pts = c.fields["points"]
+        a, b = pts[:-1], pts[1:]
+        ab = b - a
+        denom = np.einsum("ij,ij->i", ab, ab)
+        t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.where(denom > 0, denom, 1.0), 0.0, 1.0)
+        d = np.hypot(*(a + t[:, None] * ab - p).T)
+        if d.min() <= radius or (c.is_walker and math.dist(pos, c.anchor) <= radius * 3):
+            if not c.is_ik or math.dist(pos, c.anchor) <= radius * 1.5:
+                return c, "anchor"
+            return c, "bone"
+    return None

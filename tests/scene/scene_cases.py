@@ -62,6 +62,15 @@ def assert_chain_ok(chain) -> None:
     assert_no_nan(chain)
     pts = np.asarray(f["points"])
     assert np.isfinite(pts).all(), f"non-finite points: {pts}"
+    if chain.is_walker:  # each leg: hip, knee, foot, its two bones as long as they are
+        legs = pts.reshape(-1, 3, 2)
+        lengths = np.asarray(f["lengths"])
+        assert (lengths > 0).all() and legs.shape[0] == lengths.shape[0] == chain.bones
+        assert 2 <= chain.bones <= 8
+        bones = np.hypot(*np.diff(legs, axis=1).transpose(2, 0, 1))
+        np.testing.assert_allclose(bones, lengths, rtol=LENGTH_RTOL, atol=1e-9, err_msg="walker: legs not kept")
+        assert set(np.unique(f["state"]).tolist()) <= {0.0, 1.0}
+        return
     lengths = np.asarray(f["lengths"])
     assert (lengths > 0).all(), f"lengths must be > 0: {lengths}"
     assert pts.shape == (lengths.shape[0] + 1, 2)

@@ -99,6 +99,11 @@ def extreme_chains(draw):
         return {"solver": "snake", "points": [pick(COORDS, 2) for _ in range(n + 1)], "lengths": pick(POSITIVE, n),
                 "heading": pick(COORDS, 1)[0], "bend_limits": [pick(LOW, 1)[0], pick(HIGH, 1)[0]],
                 "max_speed": pick([1000, 999.9995, 5e-324], 1)[0], "turn_rate": pick([180, 179.99995], 1)[0]}
+    if solver == "walker":
+        return {"solver": "walker", "body": pick(COORDS, 2), "lengths": pick(POSITIVE, 2), "facing": -1,
+                "legs": pick([2, 8], 1)[0], "step_threshold": pick([1000, 999.9995, 1.2345678901234567], 1)[0],
+                "step_height": pick([1000, 999.9995, 5e-324], 1)[0], "walk_speed": pick([100, 99.9995, 5e-324], 1)[0],
+                "auto_walk": pick([True, False], 1)[0]}
     d = {"solver": solver, "root": pick(COORDS, 2), "lengths": pick(POSITIVE, n), "angles": pick(COORDS, n),
          "target": pick(COORDS, 2), "rate_limit": pick([180, 179.99995, 5e-324, None], 1)[0],
          "rate_limit_setting": pick([180, 179.99995, 5e-324], 1)[0]}

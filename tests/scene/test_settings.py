@@ -39,7 +39,8 @@ from .test_group_check import _same
 
 FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs" / "scene-format.md"
 HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['
-SHAPE_KEYS = {"ik": {"solver", "root", "lengths", "angles", "target"}, "snake": {"solver", "points", "lengths", "heading"}}
+SHAPE_KEYS = {"ik": {"solver", "root", "lengths", "angles", "target"}, "snake": {"solver", "points", "lengths", "heading"},
+              "walker": {"solver", "body", "lengths", "facing"}}
 APPLIES = [(s, solver) for s in SETTINGS for solver in SOLVERS if s.applies(solver)]
 DOES_NOT_APPLY = [(s, solver) for s in SETTINGS for solver in SOLVERS if not s.applies(solver)]
 WITH_DEFAULT = [(s, solver) for s, solver in APPLIES if s.default is not None]
@@ -126,6 +127,7 @@ def test_a_new_chain_and_a_file_without_the_field_hold_the_default(s, solver):
     default = s.default if s.kind == "choice" else pytest.approx(s.default, rel=1e-12)
     assert s.read(chain) == default
     bare = ({"solver": "snake", "points": [[500, 200], [460, 200], [420, 200]]} if solver == "snake" else
+            {"solver": "walker", "body": [300, 400], "lengths": [50, 50]} if solver == "walker" else
             {"solver": solver, "root": [300, 400], "lengths": [50, 50], "angles": [-90, 10], "target": [330, 320]})
     loaded = files.parse_scene(HEAD + json.dumps(bare) + "]}").chains[0]
     assert s.read(loaded) == default
@@ -145,7 +147,7 @@ def set_to_a_sample(s, solver):
 @pytest.mark.parametrize(("s", "solver"), APPLIES, ids=ids(APPLIES))
 def test_set_takes_a_value_of_the_range_and_reads_it_back(s, solver):
     scene, chain, value, now = set_to_a_sample(s, solver)
-    assert now in scene.chains and (now is chain or s.name == "bones")
+    assert now in scene.chains and (now is chain or s.name in ("bones", "legs"))
     assert s.read(now) == (value if s.kind == "choice" else pytest.approx(value, rel=1e-12))
     assert_chain_ok(now)
     scene.step()
@@ -238,7 +240,7 @@ def test_a_line_holds_the_chain_s_shape_and_its_solver_s_settings(solver):
         if s.applies(solver) and s.name != "rate_on":
             chain = scene.set_setting(chain, s.name, sample(s))
     keys = set().union(*(s.file.widest(s, chain.bones) for s in FILE_SETTINGS[solver]))
-    assert set(line_of(chain)) == SHAPE_KEYS["snake" if solver == "snake" else "ik"] | keys
+    assert set(line_of(chain)) == SHAPE_KEYS.get(solver, SHAPE_KEYS["ik"]) | keys
     assert [k for k in line_of(chain) if k in keys] == [k for s in FILE_SETTINGS[solver]
                                                        for k in s.file.widest(s, chain.bones)]  # the table's order
 
