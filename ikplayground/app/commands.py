@@ -140,31 +140,30 @@ def save(app, path=None) -> None:
 def load(app, path=None) -> None:
     """Replace the scene with the file at ``path`` (the scene file's path by default), or say why not."""
     path = Path(path) if path else app.scene_path
-    try:
-        scene = files.load_scene(path, app.scene.stage)
-    except files.SceneFileError as e:
-        app.say(f"Not loaded: {e}. Your scene is unchanged.", error=True)
-        return
-    app.stress.forget()  # the file is now the user's scene: a stress test or a race ends
-    app.race.forget()
-    app.show_scene(scene)
-    app.panel.show_preset(None)
-    app.scene_path = path
-    app.say(f"Loaded {len(scene.chains)} chains from {files.shown_name(path)}")
+    if _replace_scene(app, lambda: files.load_scene(path, app.scene.stage), None):
+        app.scene_path = path
+        app.say(f"Loaded {len(app.scene.chains)} chains from {files.shown_name(path)}")
 
 
 def load_preset(app, name=None) -> None:
-    """Replace the scene with the preset ``name`` (the panel's Scene menu); the scene file stays as it is."""
+    """Replace the scene with the preset ``name`` (the panel's Preset menu); the scene file stays as it is."""
+    if _replace_scene(app, lambda: presets.load_preset(name, app.scene.stage), name):
+        app.say(f"Preset {name}: {presets.PRESETS[name]}. Ctrl+S saves to {files.shown_name(app.scene_path)}")
+
+
+def _replace_scene(app, read, preset) -> bool:
+    """Show the scene ``read()`` gives as the user's (a stress test or a race ends; the Preset menu shows
+    ``preset``); False, saying why and changing nothing, when it cannot be read."""
     try:
-        scene = presets.load_preset(name, app.scene.stage)
+        scene = read()
     except files.SceneFileError as e:
         app.say(f"Not loaded: {e}. Your scene is unchanged.", error=True)
-        return
-    app.stress.forget()  # the preset is now the user's scene: a stress test or a race ends
+        return False
+    app.stress.forget()
     app.race.forget()
     app.show_scene(scene)
-    app.panel.show_preset(name)
-    app.say(f"Preset {name}: {presets.PRESETS[name]}. Ctrl+S saves to {files.shown_name(app.scene_path)}")
+    app.panel.show_preset(preset)
+    return True
 
 
 def set_scene_path(app, text=None) -> None:
