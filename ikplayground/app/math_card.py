@@ -99,7 +99,9 @@ class MathCard:
             return y + LINE
         y = self.heading(f"{SOLVER_LABELS[chain.solver].upper()} CHAIN #{chain.id}", y)
         if not chain.is_ik:
-            what = "A snake follows its head" if chain.is_snake else "A walker's legs are two-bone arms"
+            what = "A snake follows its head" if chain.is_snake else (
+                "A walker's legs are two-bone arms" if chain.fields["lengths"].shape[1] == 2
+                else "A walker's legs are three-bone CCD chains")
             self.text(f"{what}: no solve to measure.", (0, y), DIM)
             return y + LINE
         # the chain's own error and status: a step-through changes them while the scene (and the metrics) wait

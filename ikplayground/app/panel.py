@@ -267,7 +267,7 @@ class Panel:
             "fabrik": "FABRIK: drags the joints to the target and back.",
             "dls": "DLS: damped least squares steps on the Jacobian.",
             "snake": "Snake: arrow keys steer; no target, no rate limit.",
-            "walker": "Walker: two-bone legs step over the ground; arrows walk.",
+            "walker": "Walker: IK legs step over the ground; arrows walk.",
         }[solver])
 
     def show_state(self, box: UICheckBox, state: bool) -> None:

@@ -71,20 +71,27 @@ def ellipse(centre, rx: float, ry: float, angle: float, count: int = 20) -> list
     return np.stack([centre[0] + c * x - s * y, centre[1] + s * x + c * y], axis=1).tolist()
 
 
+def leg_joints(f) -> np.ndarray:
+    """A walker's (or a group's) legs as joints (..., legs, bones + 1, 2) px: hip, knee[, ankle], foot."""
+    m = f["lengths"].shape[-1]
+    return f["points"].reshape(f["points"].shape[:-2] + (-1, m + 1, 2))
+
+
 def _legs(surface, legs, colour, width: int) -> None:
-    """Legs (k, 3, 2) px: hip-knee and knee-foot as thick lines, the knee and foot as dots."""
+    """Legs (k, m+1, 2) px: each bone a line, thinner toward the foot, its joints and foot as dots."""
     joint = _shade(colour, 0.35)
-    for hip, knee, foot in legs.tolist():
-        pygame.draw.line(surface, colour, hip, knee, width)
-        pygame.draw.line(surface, colour, knee, foot, max(width - 2, 2))
-        pygame.draw.circle(surface, joint, knee, width // 2 + 1)
-        pygame.draw.circle(surface, joint, foot, max(width // 2, 2))
+    for leg in legs.tolist():
+        for i, (a, b) in enumerate(zip(leg, leg[1:])):
+            pygame.draw.line(surface, colour, a, b, max(width - 2 * i, 2))
+        for i, p in enumerate(leg[1:-1]):
+            pygame.draw.circle(surface, joint, p, max(width // 2 + 1 - i, 2))
+        pygame.draw.circle(surface, joint, leg[-1], max(width // 2, 2))
 
 
 def draw_walker(surface: pygame.Surface, chain, colour) -> None:
     """One walker: far legs, body, near legs (see the module's notes)."""
     f = chain.fields
-    legs = f["points"].reshape(-1, 3, 2)
+    legs = leg_joints(f)
     near = f["gait"] < 0.5
     reach = float(f["lengths"].sum(axis=1).mean())
     width = max(3, min(8, int(round(reach / 22))))
@@ -116,7 +123,7 @@ def draw_walker(surface: pygame.Surface, chain, colour) -> None:
 
 def draw_walker_group(surface: pygame.Surface, fields, colours) -> None:
     """A crowd's walkers of one group: a polyline per leg and a disc per body (cheap)."""
-    legs = fields["points"].reshape(len(colours), -1, 3, 2).tolist()
+    legs = leg_joints(fields).tolist()
     bodies = fields["body"].tolist()
     for colour, walker_legs, body in zip(colours, legs, bodies):
         for leg in walker_legs:
@@ -129,4 +136,4 @@ def walker_halo(chain) -> list:
     f = chain.fields
     reach = float(f["lengths"].sum(axis=1).mean())
     body = ellipse(f["body"], 0.38 * reach, 0.17 * reach, float(f["tilt"][0]))
-    return [leg for leg in f["points"].reshape(-1, 3, 2).tolist()] + [body + body[:1]]
+    return leg_joints(f).tolist() + [body + body[:1]]

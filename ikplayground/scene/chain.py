@@ -59,14 +59,14 @@ SNAKE_FIELDS = {
     "wander": (1,), "wander_phase": (1,), "steered": (1,),
 }
 
-# a walker (scene/walker.py), n legs: the body (centre px, velocity px/step, facing +-1, tilt rad),
-# per leg its hip (body frame, px), its foot's rest spot ("home": px ahead of the body's centre),
-# thigh and shin (px), joint angles (theta1 absolute, theta2 relative, rad), "points" (hip, knee,
-# foot of each leg in turn), the foot target and its state (0 planted, 1 stepping; the step's start,
+# a walker (scene/walker.py), n legs of m bones each (2: thigh and shin; 3: thigh, shin and tarsus):
+# the body (centre px, velocity px/step, facing +-1, tilt rad), per leg its hip (body frame, px), its
+# foot's rest spot ("home": px ahead of the body's centre), its bones (px), joint angles (the first
+# absolute, the others relative, rad), "points" (hip, knee[, ankle], foot of each leg in turn), the foot target and its state (0 planted, 1 stepping; the step's start,
 # end and progress 0..1), its gait group (0 or 1); then its settings and the arrow keys' input
 WALKER_FIELDS = {
     "body": (2,), "velocity": (1,), "facing": (1,), "tilt": (1,),
-    "hips": ("n", 2), "home": ("n",), "lengths": ("n", 2), "angles": ("n", 2), "points": ("3n", 2),
+    "hips": ("n", 2), "home": ("n",), "lengths": ("n", "m"), "angles": ("n", "m"), "points": ("(m+1)n", 2),
     "foot": ("n", 2), "state": ("n",), "step_from": ("n", 2), "step_to": ("n", 2), "progress": ("n",),
     "gait": ("n",), "threshold": (1,), "step_height": (1,), "speed": (1,), "auto": (1,),
     "drive": (1,), "run": (1,), "settled": (1,),
@@ -122,10 +122,10 @@ def checked_rate(degrees, name: str = "rate_limit") -> float:
     return value
 
 
-def field_shapes(solver: str, n: int) -> dict[str, tuple[int, ...]]:
-    """Concrete array shapes of a chain's fields for ``n`` bones."""
+def field_shapes(solver: str, n: int, m: int = 2) -> dict[str, tuple[int, ...]]:
+    """Concrete array shapes of a chain's fields for ``n`` bones (a walker: ``n`` legs of ``m`` bones)."""
     spec = SPECS.get(solver, IK_FIELDS)
-    size = {"n": n, "n+1": n + 1, "3n": 3 * n}
+    size = {"n": n, "n+1": n + 1, "m": m, "(m+1)n": (m + 1) * n}
     return {name: tuple(size.get(d, d) for d in shape) for name, shape in spec.items()}
 
 
@@ -226,8 +226,10 @@ class Chain:
         return self.solver in IK_SOLVERS
 
     @property
-    def group_key(self) -> tuple[str, int]:
-        return self.solver, self.bones
+    def group_key(self) -> tuple:
+        """What chains stepped as one group share: the solver and the shape of the lengths (a walker:
+        its legs and each leg's bones)."""
+        return (self.solver,) + self.fields["lengths"].shape
 
     # --- arrays: chain.fields[name] (views; write in place with [...] to keep the group link)
     @property

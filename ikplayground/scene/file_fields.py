@@ -216,13 +216,18 @@ class Number(Field):
 
 @dataclass(frozen=True)
 class Whole(Field):
-    """A whole number in the setting's range (``10`` or ``10.0``); optional (missing or null: the default)."""
+    """A whole number in the setting's range (``10`` or ``10.0``); optional (missing or null: the default).
+    With ``omit_default``, written only when it is not the default (older files stay as they were)."""
 
     key: str
     kw: str | None = None
+    omit_default: bool = False
 
     def write(self, setting, chains):
-        return [(self.key, [int(setting.read(c)) for c in chains])]
+        column = [int(setting.read(c)) for c in chains]
+        if self.omit_default:
+            column = [OMIT if v == setting.default else v for v in column]
+        return [(self.key, column)]
 
     def read(self, setting, reader, where, d, n):
         value = reader.optional(d, self.key, setting.default)

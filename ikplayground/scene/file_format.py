@@ -74,7 +74,7 @@ def chains_to_dicts(chains: list[Chain]) -> list[dict]:
     groups: dict[tuple, list[int]] = {}
     for i, c in enumerate(chains):
         groups.setdefault(c.group_key, []).append(i)
-    for (solver, _), members in groups.items():
+    for (solver, *_), members in groups.items():
         cs = [chains[i] for i in members]
         rows = [{"solver": solver} for _ in cs]
         columns = list(_shape_columns(solver, cs).items())
@@ -146,7 +146,8 @@ def widest_chain_dict(solver: str) -> dict:
     if solver == "snake":
         chain, widest = build.straight_snake((0.0, 0.0), 0.0, nodes=MAX_BONES + 1), _WIDEST_SNAKE
     elif solver == "walker":
-        chain, widest = walker_build.make_walker((0.0, 0.0), legs=MAX_WALKER_LEGS), _WIDEST
+        chain, widest = walker_build.make_walker((0.0, 0.0), legs=MAX_WALKER_LEGS,
+                                                  leg_bones=max(walker_build.LEG_BONES)), _WIDEST
     else:
         n = 2 if solver == "two-bone" else MAX_BONES
         chain = build.make_ik_chain(solver, (0.0, 0.0), np.zeros(n), np.ones(n), (1.0, 1.0))

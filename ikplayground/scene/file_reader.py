@@ -240,11 +240,11 @@ class Reader:
     def walker(self, where: str, d: dict) -> tuple:
         self.require(where, d, ["body", "lengths"])
         body = self.point(f"{where}.body", d["body"])
-        lengths = self.numbers(f"{where}.lengths", d["lengths"], 2, positive=True)
+        kw = self.settings(where, d, "walker", 0)
+        lengths = self.numbers(f"{where}.lengths", d["lengths"], kw["leg_bones"], positive=True)
         facing = self.optional(d, "facing", 1)
         if isinstance(facing, bool) or facing not in (1, -1):
             self.fail(f"{where}.facing", f"must be 1 or -1 (got {_show(facing)})")
-        kw = self.settings(where, d, "walker", 0)
         return walker_build.make_walker, (), {"body": body, "lengths": lengths, "facing": float(facing), **kw}
 
     def terrain(self, doc: dict) -> Terrain | None:

@@ -172,6 +172,14 @@ class Scene:
         self.keep_on_stage(new)
         return new
 
+    def with_leg_bones(self, chain: Chain, m: int) -> Chain:
+        """A walker rebuilt with legs of ``m`` bones in its place, kept on the stage (unchecked)."""
+        if m == chain.fields["lengths"].shape[1]:
+            return chain
+        new = self.replace(chain, walker_build.with_leg_bones(chain, m))
+        self.keep_on_stage(new)
+        return new
+
     def lay_out(self, chain: Chain) -> None:
         """After an edit of a chain's lengths or limits: an IK chain's joints from its angles, a
         snake's body dragged after its head again (inside its bend range)."""
@@ -297,7 +305,7 @@ class Scene:
         return self._groups
 
     def _regroup(self) -> None:
-        by_key: dict[tuple[str, int], list[Chain]] = {}
+        by_key: dict[tuple, list[Chain]] = {}
         for c in self.chains:
             by_key.setdefault(c.group_key, []).append(c)
         self._groups = [Group(key[0], members) for key, members in by_key.items()]

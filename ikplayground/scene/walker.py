@@ -8,11 +8,18 @@ arc (``step_height`` px high) to a spot on the terrain a little ahead of its
 rest spot, landing exactly on the ground. Feet are in two gait groups
 (alternate legs along the body); a group may lift only while every foot of the
 other is down, so the body is never left without a group's support. The body's
-height and tilt follow a line fitted through the supporting feet. Each leg is a
-two-bone chain from its hip to its foot target, solved with the law of cosines
+height and tilt follow a line fitted through the supporting feet. A two-bone
+leg is a chain from its hip to its foot target, solved with the law of cosines
 of the raylib multi-chain demo (``solvers.two_bone.two_bone_arrays``, batched
 over every leg of the group) with a pole above and outside the leg, so knees
-bend up and out as a spider's.
+bend up and out as a spider's. A three-bone leg (thigh, shin, tarsus) is solved
+by CCD (``solvers.batched.ccd_batch``, every leg of the group at once) from its
+last pose, its thigh rising out of the body and its knee and ankle bending one
+way only (outward: clockwise on screen for a leg on the front side; a leg
+behind is solved in a mirror about its hip), as an insect's; a
+leg CCD leaves off its foot (a stall against the limits) takes an exact pose
+instead: the tarsus hanging down and out, the thigh and shin by the two-bone
+formula toward the ankle (or shin and tarsus in line where that ankle cannot be).
 
 Everything works on a group's arrays (``WALKER_FIELDS`` with a leading axis of N
 walkers, legs on the second); pixels, y down, radians.
@@ -22,6 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ikplayground.solvers.batched import ccd_batch
 from ikplayground.solvers.two_bone import two_bone_arrays
 
 RIDE = 0.33  # the body's height above the ground under it, as a share of a leg's reach
@@ -30,6 +38,13 @@ MAX_TILT = 0.4  # rad: the steepest the body tilts
 ACCEL = 0.08  # the share of its speed a walker gains or loses in one step
 LEAD = 0.6  # a step lands this share of the threshold ahead of the rest spot (in the walking direction)
 EDGE = 0.5  # share of the reach: a walker turns (or stops) this far inside the stage's edge
+CCD_SWEEPS = 60  # most CCD sweeps of a three-bone leg a step (from its last pose it needs a few)
+CCD_TOLERANCE = 0.05  # px: CCD stops this close to the foot
+LANDED = 0.25  # px: a three-bone leg whose tip CCD leaves further than this off its foot takes the exact pose
+THIGH = (-2.3, 0.35)  # rad: the thigh's heading range of a leg on the front side (mirrored behind)
+KNEE = (0.15, 2.9)  # rad: the knee's relative angle range
+ANKLE = (0.0, 1.7)  # rad: the ankle's
+TARSUS = 0.25  # the exact pose's tarsus leans out by this much per px down
 
 
 def rest_x(f) -> np.ndarray:
@@ -165,7 +180,15 @@ def hips(f) -> np.ndarray:
 
 
 def solve_legs(f) -> None:
-    """Pose every leg toward its foot with the two-bone formula, knees up and out; fills ``angles`` and ``points``."""
+    """Pose every leg toward its foot (two bones: the formula; three: CCD); fills ``angles`` and ``points``."""
+    if f["lengths"].shape[-1] == 2:
+        solve_two_bone_legs(f)
+    else:
+        solve_three_bone_legs(f)
+
+
+def solve_two_bone_legs(f) -> None:
+    """Pose two-bone legs with the two-bone formula, knees up and out."""
     hip = hips(f)
     foot = f["foot"]
     l1, l2 = f["lengths"][..., 0], f["lengths"][..., 1]
@@ -175,6 +198,66 @@ def solve_legs(f) -> None:
     f["angles"][..., 0] = t1
     f["angles"][..., 1] = t2
     f["points"][:] = np.stack([hip, knee, end], axis=2).reshape(f["points"].shape)
+
+
+def leg_limits(count: int) -> np.ndarray:
+    """Joint ranges (count, 3, 2) rad of three-bone legs on the front side (behind: solved mirrored): the
+    thigh from up and back to a little below level, the knee and ankle bending clockwise only (y down)."""
+    return np.broadcast_to(np.array([THIGH, KNEE, ANKLE]), (count, 3, 2)).copy()
+
+
+def mirrored(angles: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Leg angles (count, 3) rad seen in a mirror about the vertical through the hip where ``out`` < 0."""
+    flip = out < 0
+    m = angles.copy()
+    m[flip, 0] = (np.pi - angles[flip, 0] + np.pi) % (2 * np.pi) - np.pi
+    m[flip, 1:] = -angles[flip, 1:]
+    return m
+
+
+def leg_points(hip: np.ndarray, angles: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Joints (..., m+1, 2) px of legs from their hips (..., 2), angles and lengths (..., m)."""
+    heading = np.cumsum(angles, axis=-1)
+    steps = lengths[..., None] * np.stack([np.cos(heading), np.sin(heading)], axis=-1)
+    return np.concatenate([hip[..., None, :], hip[..., None, :] + np.cumsum(steps, axis=-2)], axis=-2)
+
+
+def exact_pose(hip: np.ndarray, foot: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """Angles (count, 3) rad of front-side three-bone legs (hips, feet (count, 2) px) on their feet: the
+    tarsus hanging down (leaning out), the thigh and shin by the two-bone formula toward the ankle, the
+    knee bent clockwise; where that ankle is out of reach or would bend backward, the shin and tarsus
+    in line (a two-bone leg of thigh and shin + tarsus)."""
+    l1, l2, l3 = lengths[:, 0], lengths[:, 1], lengths[:, 2]
+    down = np.array([TARSUS, 1.0]) / np.hypot(TARSUS, 1.0)
+    ankle = foot - l3[:, None] * down
+    bend = np.ones_like(l1)
+    _, _, t1, t2, ok, _ = two_bone_arrays(hip, ankle, l1, l2, bend)
+    t3 = (np.arctan2(down[1], down[0]) - t1 - t2 + np.pi) % (2 * np.pi) - np.pi
+    _, _, s1, s2, _, _ = two_bone_arrays(hip, foot, l1, l2 + l3, bend)
+    line = ~ok | (t3 < ANKLE[0]) | (t3 > ANKLE[1])
+    return np.stack([np.where(line, s1, t1), np.where(line, s2, t2), np.where(line, 0.0, t3)], axis=-1)
+
+
+def solve_three_bone_legs(f) -> None:
+    """Pose three-bone legs by CCD from their last pose within :func:`leg_limits` (a leg behind the body's
+    centre solved in a mirror about its hip), falling back to :func:`exact_pose` for a leg CCD leaves off
+    its foot."""
+    hip = hips(f)
+    foot = f["foot"]
+    lengths = f["lengths"]
+    count = foot.shape[0] * foot.shape[1]
+    out = np.where(f["home"] < 0, -1.0, 1.0).reshape(count)
+    roots, targets, ln = hip.reshape(count, 2), foot.reshape(count, 2), lengths.reshape(count, 3)
+    seen = targets.copy()  # the foot as the mirror shows it (the hip stays put)
+    seen[:, 0] = roots[:, 0] + out * (targets[:, 0] - roots[:, 0])
+    angles, error, _ = ccd_batch(roots, mirrored(f["angles"].reshape(count, 3), out), ln, seen,
+                                 np.full(count, CCD_SWEEPS), np.full(count, CCD_TOLERANCE), leg_limits(count))
+    off = error > LANDED
+    if off.any():
+        angles[off] = exact_pose(roots[off], seen[off], ln[off])
+    angles = mirrored(angles, out)
+    f["angles"][:] = angles.reshape(f["angles"].shape)
+    f["points"][:] = leg_points(hip, f["angles"], lengths).reshape(f["points"].shape)
 
 
 def step_walkers(f, stage, terrain) -> None:

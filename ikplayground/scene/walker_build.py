@@ -1,6 +1,11 @@
 """Making walkers (the procedural walk of :mod:`.walker`): the body, the legs' layout, the gait groups.
 
-A walker of ``legs`` legs, each a thigh and a shin (px): hips spread evenly
+A walker of ``legs`` legs, each of ``leg_bones`` bones: a thigh and a shin
+(px), or a thigh, a shin and a tarsus. A three-bone leg made from a two-bone
+one's lengths splits their sum as ``SPLIT`` (0.45, 0.35, 0.3 of it: the
+three-bone leg reaches a tenth further, since its bent tarsus shortens the
+stance); the other way round the sum shrinks back by as much and splits as the
+default thigh and shin. Hips spread evenly
 along the body (a quarter of a leg's reach either side of the centre), the
 feet's rest spots spread wider (three quarters of the reach either side), so
 the legs splay out as a spider's; alternate legs along the body form the two
@@ -20,6 +25,8 @@ from .constants import (MAX_WALKER_LEGS, WALKER_LEG, WALKER_LEGS, WALKER_SPEED, 
 from .walker import RIDE, solve_legs
 
 MIN_WALKER_LEGS = 2
+LEG_BONES = (2, 3)  # a leg's bones: the two-bone formula, or CCD
+SPLIT = (0.45, 0.35, 0.3)  # a three-bone leg's bones, as shares of a two-bone leg's thigh + shin
 BODY = 0.2  # hips lie within +- this share of a leg's reach of the body's centre
 SPREAD = 0.62  # feet rest within +- this share of the reach of it
 
@@ -27,7 +34,7 @@ SPREAD = 0.62  # feet rest within +- this share of the reach of it
 def lay_out(f: dict[str, np.ndarray]) -> None:
     """Hips, rest spots and gait groups of one walker's fields from its leg lengths, in place;
     its feet hang below the hips until its first step plants them (``settled`` 0)."""
-    n = f["lengths"].shape[0]
+    n, m = f["lengths"].shape
     reach = float(f["lengths"].sum(axis=1).mean())
     u = np.linspace(-1.0, 1.0, n)
     f["hips"][:, 0] = u * BODY * reach
@@ -42,10 +49,28 @@ def lay_out(f: dict[str, np.ndarray]) -> None:
     f["state"][:] = 0.0
     f["progress"][:] = 0.0
     f["settled"][0] = 0.0
+    if m == 3:  # CCD starts from a bent leg: thigh up and out, shin down, tarsus on
+        out = np.where(f["home"] < 0, -1.0, 1.0)
+        f["angles"][:, 0] = np.where(out > 0, -1.0, 1.0 - np.pi)
+        f["angles"][:, 1] = 1.9 * out
+        f["angles"][:, 2] = 0.5 * out
     solve_legs({k: v[None] for k, v in f.items()})
 
 
-def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, facing: float = 1.0,
+def leg_lengths(lengths, leg_bones: int) -> np.ndarray:
+    """A leg's ``leg_bones`` lengths (px) from ``lengths`` of 2 or 3 bones (see the module's notes on SPLIT);
+    ValueError unless they are 2 or 3 finite lengths > 0."""
+    pair = np.asarray(lengths, dtype=float).reshape(-1)
+    if pair.shape not in ((2,), (3,)) or not np.all(pair > 0) or not np.isfinite(pair).all():
+        raise ValueError(f"lengths: must be two or three lengths > 0 px (got {lengths!r})")
+    if len(pair) == leg_bones:
+        return pair
+    if leg_bones == 3:
+        return pair.sum() * np.array(SPLIT)
+    return pair.sum() / sum(SPLIT) * np.array(WALKER_LEG) / sum(WALKER_LEG)
+
+
+def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones: int = 2, facing: float = 1.0,
                 threshold: float = WALKER_THRESHOLD, step_height: float = WALKER_STEP_HEIGHT,
                 speed: float = WALKER_SPEED, auto_walk: bool = True, palette_index: int = 0, **settings) -> Chain:
     """A walker whose body's centre is at ``body`` (2,) px.
@@ -54,8 +79,10 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, facing: fl
     ----------
     legs : int
         2 .. ``MAX_WALKER_LEGS`` (else ValueError).
-    lengths : (float, float)
-        Every leg's thigh and shin, px > 0.
+    lengths : (float, float) or (float, float, float)
+        Every leg's bones, px > 0 (2 for a three-bone leg: split as ``SPLIT``; see :func:`leg_lengths`).
+    leg_bones : int
+        Each leg's bones, 2 or 3 (else ValueError).
     facing : float
         The way it walks on its own: > 0 right, else left.
     threshold, step_height, speed : float
@@ -68,10 +95,10 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, facing: fl
     legs = int(legs)
     if not MIN_WALKER_LEGS <= legs <= MAX_WALKER_LEGS:
         raise ValueError(f"legs: must be between {MIN_WALKER_LEGS} and {MAX_WALKER_LEGS} (got {legs})")
-    pair = np.asarray(lengths, dtype=float).reshape(-1)
-    if pair.shape != (2,) or not np.all(pair > 0) or not np.isfinite(pair).all():
-        raise ValueError(f"lengths: must be two lengths > 0 px (got {lengths!r})")
-    f = {name: np.zeros(shape) for name, shape in field_shapes("walker", legs).items()}
+    if leg_bones not in LEG_BONES:
+        raise ValueError(f"leg_bones: must be 2 or 3 (got {leg_bones!r})")
+    pair = leg_lengths(lengths, int(leg_bones))
+    f = {name: np.zeros(shape) for name, shape in field_shapes("walker", legs, len(pair)).items()}
     f["body"][:] = body
     f["lengths"][:] = pair
     f["facing"][0] = 1.0 if facing > 0 else -1.0
@@ -86,9 +113,18 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, facing: fl
 def walker_kw(chain: Chain) -> dict:
     """The keyword arguments of :func:`make_walker` that rebuild ``chain`` (a walker) as it is set."""
     f = chain.fields
-    return {"lengths": f["lengths"][0].copy(), "facing": float(f["facing"][0]), "threshold": float(f["threshold"][0]),
+    return {"lengths": f["lengths"][0].copy(), "leg_bones": f["lengths"].shape[1], "facing": float(f["facing"][0]), "threshold": float(f["threshold"][0]),
             "step_height": float(f["step_height"][0]), "speed": float(f["speed"][0]),
             "auto_walk": bool(f["auto"][0] > 0), "palette_index": chain.palette_index}
+
+
+def with_leg_bones(chain: Chain, m: int) -> Chain:
+    """``chain`` (a walker) rebuilt with legs of ``m`` bones (its first leg's lengths split or joined:
+    :func:`leg_lengths`), where it stands, as it is set."""
+    kw = walker_kw(chain)
+    kw["lengths"] = leg_lengths(kw["lengths"], m)
+    kw["leg_bones"] = m
+    return make_walker(chain.fields["body"].copy(), legs=chain.bones, **kw, **chain.settings())
 
 
 def walker_line(chain: Chain) -> np.ndarray:

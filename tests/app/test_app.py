@@ -646,6 +646,7 @@ EXPECTED_ENABLED = {
     "bones": {"ccd", "fabrik", "dls", "snake"},
     "bone_length": {"two-bone", "ccd", "fabrik", "dls", "snake", "walker"},
     "legs": {"walker"},
+    "leg_bones": {"walker"},
     "step_threshold": {"walker"},
     "iterations": {"ccd", "fabrik", "dls"},
     "tolerance": {"ccd", "fabrik", "dls"},

@@ -62,3 +62,22 @@ def test_walkers_draw_headless_among_other_chains_and_in_a_crowd(app, tmp_path):
     app.apply("solver", "walker")
     frames(app, 2)
     assert app.scene.selected.is_walker
+
+
+def test_a_walker_with_three_bone_legs_walks_and_draws(app, tmp_path):
+    walker = add_walker(app)
+    app.apply("leg_bones", 3)
+    walker = app.scene.selected
+    assert walker.is_walker and walker.fields["lengths"].shape == (6, 3)
+    assert app.panel.params["leg_bones"].slider.is_enabled
+    x0 = float(walker.fields["body"][0])
+    frames(app, 60)
+    f = walker.fields
+    assert float(f["body"][0]) != x0
+    legs = f["points"].reshape(6, 4, 2)
+    np.testing.assert_allclose(legs[:, -1], f["foot"], atol=0.5)  # every foot on its leg's tip
+    app.save_screenshot(tmp_path / "w3.png")
+    assert (tmp_path / "w3.png").stat().st_size > 0
+    app.apply("leg_bones", 2)
+    frames(app, 2)
+    assert app.scene.selected.fields["lengths"].shape == (6, 2)

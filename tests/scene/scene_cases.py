@@ -62,8 +62,8 @@ def assert_chain_ok(chain) -> None:
     assert_no_nan(chain)
     pts = np.asarray(f["points"])
     assert np.isfinite(pts).all(), f"non-finite points: {pts}"
-    if chain.is_walker:  # each leg: hip, knee, foot, its two bones as long as they are
-        legs = pts.reshape(-1, 3, 2)
+    if chain.is_walker:  # each leg: hip, knee[, ankle], foot, its bones as long as they are
+        legs = pts.reshape(-1, np.asarray(f["lengths"]).shape[1] + 1, 2)
         lengths = np.asarray(f["lengths"])
         assert (lengths > 0).all() and legs.shape[0] == lengths.shape[0] == chain.bones
         assert 2 <= chain.bones <= 8

@@ -100,8 +100,9 @@ def extreme_chains(draw):
                 "heading": pick(COORDS, 1)[0], "bend_limits": [pick(LOW, 1)[0], pick(HIGH, 1)[0]],
                 "max_speed": pick([1000, 999.9995, 5e-324], 1)[0], "turn_rate": pick([180, 179.99995], 1)[0]}
     if solver == "walker":
-        return {"solver": "walker", "body": pick(COORDS, 2), "lengths": pick(POSITIVE, 2), "facing": -1,
-                "legs": pick([2, 8], 1)[0], "step_threshold": pick([1000, 999.9995, 1.2345678901234567], 1)[0],
+        m = pick([2, 3], 1)[0]
+        return {"solver": "walker", "body": pick(COORDS, 2), "lengths": pick(POSITIVE, m), "facing": -1,
+                "legs": pick([2, 8], 1)[0], "leg_bones": m, "step_threshold": pick([1000, 999.9995, 1.2345678901234567], 1)[0],
                 "step_height": pick([1000, 999.9995, 5e-324], 1)[0], "walk_speed": pick([100, 99.9995, 5e-324], 1)[0],
                 "auto_walk": pick([True, False], 1)[0]}
     d = {"solver": solver, "root": pick(COORDS, 2), "lengths": pick(POSITIVE, n), "angles": pick(COORDS, n),

@@ -18,10 +18,12 @@ STAGE = (980.0, 720.0)
 TOL = 0.5  # px
 
 
-def walking_scene(legs: int, facing: int, speed: float = 2.5, seed: int = 7) -> tuple[Scene, object]:
+def walking_scene(legs: int, facing: int, speed: float = 2.5, seed: int = 7,
+                  leg_bones: int = 2) -> tuple[Scene, object]:
     scene = Scene(STAGE, terrain=generated(STAGE, seed=seed))
     w = scene.new_chain("walker", (STAGE[0] / 2, 100.0))
     scene.set_setting(w, "legs", legs)
+    scene.set_setting(scene.selected, "leg_bones", leg_bones)
     w = scene.selected
     scene.set_setting(w, "walk_speed", speed)
     w.fields["facing"][0] = facing
@@ -41,10 +43,17 @@ def test_generated_terrain_has_hills_and_steps_scaled_to_the_stage():
     assert t == generated(STAGE) and t != wide
 
 
+def leg_tips(f) -> np.ndarray:
+    """Each leg's last joint (n, 2) px."""
+    return f["points"].reshape(f["foot"].shape[0], -1, 2)[:, -1]
+
+
+@pytest.mark.parametrize("leg_bones", [2, 3])
 @pytest.mark.parametrize("legs", [2, 4, 6, 8])
 @pytest.mark.parametrize("facing", [1, -1])
-def test_gait_properties_over_hundreds_of_steps(legs, facing):
-    scene, w = walking_scene(legs, facing, seed=legs * 3 + (facing > 0))
+def test_gait_properties_over_hundreds_of_steps(legs, facing, leg_bones):
+    scene, w = walking_scene(legs, facing, seed=legs * 3 + (facing > 0), leg_bones=leg_bones)
+    assert w.fields["lengths"].shape == (legs, leg_bones)
     f = w.fields
     terrain = scene.terrain
     start_x = float(f["body"][0])
@@ -68,13 +77,20 @@ def test_gait_properties_over_hundreds_of_steps(legs, facing):
         assert not ((up & group).any() and (up & ~group).any())
         starts += int((was_planted & up).sum())
         assert np.isfinite(f["points"]).all()
+        # every foot within its leg's reach is on its leg's tip
+        hips = f["points"].reshape(legs, leg_bones + 1, 2)[:, 0]
+        gap = np.hypot(*(f["foot"] - hips).T)
+        total = f["lengths"].sum(axis=1)
+        reachable = (gap < total - 1.0) & (gap > 2 * f["lengths"].max(axis=1) - total + 1.0)
+        assert np.all(np.hypot(*(leg_tips(f) - f["foot"])[reachable].T) <= TOL)
     assert travelled > 600  # it walked (and turned at an edge, on its own)
     assert starts >= 10
     assert float(f["body"][0]) != start_x
 
 
-def test_a_foot_steps_once_it_drifts_past_the_threshold_and_not_before():
-    scene, w = walking_scene(6, 1)
+@pytest.mark.parametrize("leg_bones", [2, 3])
+def test_a_foot_steps_once_it_drifts_past_the_threshold_and_not_before(leg_bones):
+    scene, w = walking_scene(6, 1, leg_bones=leg_bones)
     scene.set_setting(w, "auto_walk", False)
     scene.set_setting(w, "walk_speed", 0.0)
     f = w.fields
@@ -187,6 +203,10 @@ def test_a_bad_terrain_is_refused_with_its_place(text, message):
     ('{"solver": "walker", "body": [1, 2], "lengths": [0, 2]}', "chains[0].lengths[0]: must be > 0"),
     ('{"solver": "walker", "lengths": [1, 2]}', "chains[0]: missing field 'body'"),
     ('{"solver": "walker", "body": [1, 2], "lengths": [1, 2], "facing": 0}', "chains[0].facing: must be 1 or -1"),
+    ('{"solver": "walker", "body": [1, 2], "lengths": [1, 2], "leg_bones": 4}',
+     "chains[0].leg_bones: must be between 2 and 3"),
+    ('{"solver": "walker", "body": [1, 2], "lengths": [1, 2], "leg_bones": 2.5}', "chains[0].leg_bones: must be"),
+    ('{"solver": "walker", "body": [1, 2], "lengths": [1, 2], "leg_bones": 3}', "chains[0].lengths: must have 3"),
 ])
 def test_a_bad_walker_is_refused_with_its_place(line, message):
     doc = '{"format": "ikplayground-scene", "version": 1, "chains": [' + line + "]}"
@@ -205,3 +225,37 @@ def test_converting_to_a_walker_and_back(other):
     assert back.solver == other
     scene.step()
     assert np.isfinite(back.fields["points"]).all()
+
+
+def test_three_bone_legs_bend_one_way_as_an_insect_s_and_rebuild_the_walker():
+    scene, w = walking_scene(6, 1, leg_bones=3)
+    _, two = walking_scene(6, 1)
+    assert w.group_key != two.group_key  # walkers of other leg shapes step in other groups
+    f = w.fields
+    # the three bones split a two-bone leg's thigh + shin (70 + 80 px) as 0.45 / 0.35 / 0.3
+    np.testing.assert_allclose(f["lengths"][0], [67.5, 52.5, 45.0])
+    out = np.where(f["home"] < 0, -1.0, 1.0)
+    for _ in range(200):
+        scene.step()
+        assert np.all(out * f["angles"][:, 1] >= 0.15 - 1e-9)  # knees bend outward only
+        assert np.all(out * f["angles"][:, 2] >= -1e-9)  # and ankles
+        legs = f["points"].reshape(6, 4, 2)
+        assert np.all(legs[:, 1, 1] < legs[:, 3, 1])  # knees above the feet
+    back = scene.set_setting(w, "leg_bones", 2)
+    assert back is not w and back.fields["lengths"].shape == (6, 2) and scene.selected is back
+    np.testing.assert_allclose(back.fields["lengths"][0].sum() * 1.1, 165.0)
+    assert scene.set_setting(back, "leg_bones", 2) is back
+
+
+def test_three_bone_legs_round_trip_a_file(tmp_path):
+    scene, w = walking_scene(4, -1, leg_bones=3)
+    w = scene.set_setting(w, "bone_length", 50.0)
+    for _ in range(20):
+        scene.step()
+    text = files.scene_to_text(scene)
+    assert '"leg_bones": 3' in text
+    (v,) = files.parse_scene(text).chains
+    assert v.fields["lengths"].shape == (4, 3) and BY_NAME["leg_bones"].read(v) == 3
+    np.testing.assert_allclose(v.fields["lengths"], 50.0)
+    two, _ = walking_scene(4, 1)
+    assert "leg_bones" not in files.scene_to_text(two)  # the default is left out
