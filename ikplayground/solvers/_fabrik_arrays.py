@@ -147,11 +147,16 @@ def _limited(rel, mode, lim, i):
 def _pull(x, y, dx, dy, length, sx, sy):
     """The point ``length`` px from ``(x, y)`` toward ``(x + dx, y + dy)``; along ``(sx, sy)`` where that is ``(x, y)``."""
     d = np.hypot(dx, dy)
-    if d.min() > 0:
-        k = length / d
-        return x + dx * k, y + dy * k
     moved = d > 0
-    k = length / np.where(moved, d, 1.0)
+    with np.errstate(over="ignore"):
+        k = length / np.where(moved, d, 1.0)
+    huge = np.isinf(k)  # d tiny against the bone: scale the other way round, as the single-chain walk does
+    if huge.any():
+        k = np.where(huge, length, k)
+        scale = np.where(huge, d, 1.0)
+        dx, dy = dx / scale, dy / scale
+    if moved.all():
+        return x + dx * k, y + dy * k
     return np.where(moved, x + dx * k, x + sx * length), np.where(moved, y + dy * k, y + sy * length)
 
 
