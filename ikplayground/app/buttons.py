@@ -91,6 +91,7 @@ def box_command_of(panel, element, on: bool) -> tuple[str, object] | None:
     """The command a tick (``on``) or untick of ``element`` stands for, if it is one of ``panel``'s boxes."""
     for attr, spec in BOX_SPECS.items():
         if element is getattr(panel, attr, None):
+            panel.box_states[attr] = on  # kept through a rebuild of the panel
             return spec.command, on
     return None
 

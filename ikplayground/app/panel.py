@@ -18,6 +18,7 @@ from ikplayground.scene import presets
 from ikplayground.scene.chain import SOLVER_LABELS, SOLVERS, Chain
 
 from . import buttons, keymap, tips
+from .keep_page import KeepPage
 from .math_page import MathPage
 from .param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, column_widths, fit, make_label,
                             rows_height)
@@ -30,10 +31,11 @@ SCROLLBAR = 20
 # the height of everything in the panel (it scrolls in a shorter window): its own rows and the settings' rows
 CONTENT_HEIGHT = 374 + rows_height()
 TAB_HEIGHT = 26
-PAGES = ("chain", "math")  # the panel's pages, chosen by the tabs under its title
-TAB_LABELS = {"chain": "Chain", "math": "Math"}
+PAGES = ("chain", "math", "keep")  # the panel's pages, chosen by the tabs under its title
+TAB_LABELS = {"chain": "Chain", "math": "Math", "keep": "Keep"}
 TAB_TIPS = {"chain": "The selected chain's solver and settings, and the scene",
-            "math": "See the math: overlays, live numbers, step-through, the race, the joint-space map"}
+            "math": "See the math: overlays, live numbers, step-through, the race, the joint-space map",
+            "keep": "Keep what you make: record and replay, bake to keyframes, undo, mirror, screenshots"}
 
 
 def panel_width(window_width: int) -> int:
@@ -76,6 +78,7 @@ class Panel:
         self.math_shown = False
         self.race_on = False
         self.moving = False
+        self.box_states: dict[str, bool] = {}  # the Keep page's boxes' states, kept through a rebuild
         self.width = 0
         self.build(window_size)
 
@@ -112,8 +115,8 @@ class Panel:
         y = 8
         self.title = make_label(pygame.Rect(PAD, y, inner, 26), "No chain selected", m, box, "#panel_title")
         y += 30
-        half = (inner - 4) // 2
-        self.tabs = {page: UIButton(pygame.Rect(PAD + i * (half + 4), y, half, TAB_HEIGHT), TAB_LABELS[page], m, box,
+        tab_w = (inner - 4 * (len(PAGES) - 1)) // len(PAGES)
+        self.tabs = {page: UIButton(pygame.Rect(PAD + i * (tab_w + 4), y, tab_w, TAB_HEIGHT), TAB_LABELS[page], m, box,
                                     object_id=f"#tab_{page}", tool_tip_text=TAB_TIPS[page])
                      for i, page in enumerate(PAGES)}
         y += TAB_HEIGHT + 6
@@ -167,7 +170,8 @@ class Panel:
                               self.path_entry, self.save_button, self.load_button]
         self.math_page = MathPage(self, page_top, inner, (h - 2) if not scrolls else CONTENT_HEIGHT, wide,
                                   self.math_shown, self.race_on, self.moving)
-        y = max(y, self.math_page.bottom)
+        self.keep_page = KeepPage(self, page_top, inner, wide)
+        y = max(y, self.math_page.bottom, self.keep_page.bottom)
         if scrolls:
             self.scroller.set_scrollable_area_dimensions((width - 2 - SCROLLBAR, max(y, h - 2)))
         if not self.visible:
@@ -183,7 +187,8 @@ class Panel:
         for w in (*self.chain_widgets, self.solver, self.preset_menu):
             w.show() if chain_page else w.hide()
         self.setting_rows.set_visible(chain_page)
-        self.math_page.set_visible(not chain_page)
+        self.math_page.set_visible(page == "math")
+        self.keep_page.set_visible(page == "keep")
         for name, tab in self.tabs.items():
             tab.select() if name == page else tab.unselect()
         if not self.visible:
@@ -291,7 +296,8 @@ class Panel:
         command the same way a click on the box does. True if a box was toggled."""
         if not self.box.rect.collidepoint(pos):  # scrolled out of view, or the panel hidden
             return False
-        for box in (*self.setting_rows.boxes.values(), self.show_math_box, self.moving_target_box):
+        boxes = [getattr(self, attr) for attr in buttons.BOX_SPECS if attr in self.__dict__]
+        for box in (*self.setting_rows.boxes.values(), *boxes):
             label = getattr(box, "text_label", None)
             if (label is not None and box.is_enabled and box.visible and label.rect.collidepoint(pos)
                     and not box.rect.collidepoint(pos)):
