@@ -34,7 +34,7 @@ class StressMode:
         if not self.on:
             self._kept = app.scene
         self.count = count
-        app.show_scene(stress_scene(count, app.scene.stage))
+        app.show_scene(stress_scene(count, app.scene.stage, seed=app.scene.seed))
         app.panel.show_stress(True)
         app.say(f"Stress: {count} chains on scripted paths (the button again restores your scene)")
 

@@ -57,6 +57,9 @@ SNAKE_FIELDS = {
     # wander (1: it steers itself, motion.wander_steer), where its wander rule is (rad), and
     # whether the arrow keys drive it this step (1: they do, and its wandering waits)
     "wander": (1,), "wander_phase": (1,), "steered": (1,),
+    # a replay's head for the coming step (replay.py): where "replayed" is 1 the step puts the head at
+    # "replay_head" (px) instead of steering it, then clears "replayed"
+    "replay_head": (2,), "replayed": (1,),
 }
 
 # a walker (scene/walker.py), n legs of m bones each (2: thigh and shin; 3: thigh, shin and tarsus):
@@ -70,6 +73,9 @@ WALKER_FIELDS = {
     "foot": ("n", 2), "state": ("n",), "step_from": ("n", 2), "step_to": ("n", 2), "progress": ("n",),
     "gait": ("n",), "threshold": (1,), "step_height": (1,), "speed": (1,), "auto": (1,),
     "drive": (1,), "run": (1,), "settled": (1,),
+    # a replay's body centre for the coming step (replay.py): where "replayed" is 1 the step puts the
+    # body there (px), then clears "replayed"
+    "replay_body": (2,), "replayed": (1,),
 }
 SPECS = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS}
 

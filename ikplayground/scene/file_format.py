@@ -28,7 +28,7 @@ from .file_fields import (
     round_number,
     round_positive_array,
 )
-from .scene import MAX_CHAINS, Scene
+from .scene import MAX_CHAINS, MAX_SEED, Scene
 from .settings import FILE_SETTINGS
 from .terrain import MAX_TERRAIN_POINTS
 
@@ -92,7 +92,11 @@ def chains_to_dicts(chains: list[Chain]) -> list[dict]:
 def scene_to_dict(scene: Scene) -> dict:
     """The whole file as a dict: the header, every chain (:func:`chain_to_dict`) and, unless it is the
     default one made for the stage, the terrain's points (px, 3 decimals)."""
-    doc = {"format": FORMAT, "version": VERSION, "chains": chains_to_dicts(scene.chains)}
+    doc = {"format": FORMAT, "version": VERSION}
+    seed = int(getattr(scene, "seed", 0))
+    if seed:  # written only when not 0, so files without it read as before
+        doc["seed"] = seed
+    doc["chains"] = chains_to_dicts(scene.chains)
     terrain = getattr(scene, "terrain", None)
     if terrain is not None and terrain.generated_for is None:
         doc["terrain"] = {"points": [round_array(p) for p in terrain.points]}
@@ -108,7 +112,8 @@ def doc_to_text(doc: dict) -> str:
     """The file's text for :func:`scene_to_dict`'s dict: the header, then one chain a line."""
     lines = [chain_line(c) for c in doc["chains"]]
     tail = f',\n "terrain": {json.dumps(doc["terrain"], allow_nan=False)}}}' if "terrain" in doc else "}"
-    return HEAD + ("\n  " + CHAIN_SEPARATOR.join(lines) + "\n ]" if lines else "]") + tail
+    head = HEAD if "seed" not in doc else HEAD.replace(",\n", f', "seed": {int(doc["seed"])},\n', 1)
+    return head + ("\n  " + CHAIN_SEPARATOR.join(lines) + "\n ]" if lines else "]") + tail
 
 
 def scene_to_text(scene: Scene) -> str:
@@ -192,9 +197,9 @@ CHAIN_BOUNDS = chain_bounds()
 MAX_CHAIN_BYTES = CHAIN_BOUNDS["bytes"]
 # The longest terrain the writer can write: MAX_TERRAIN_POINTS points at the widest.
 TERRAIN_BYTES = len(f',\n "terrain": {json.dumps({"points": [[-999999.999, -999999.999]] * MAX_TERRAIN_POINTS})}')
-# The file of MAX_CHAINS of the widest chains and the longest terrain (and its final newline),
+# The file of MAX_CHAINS of the widest chains, the longest seed and terrain (and its final newline),
 # rounded up to whole MB.
-LARGEST_FILE = (len(HEAD) + len("\n  ") + MAX_CHAINS * MAX_CHAIN_BYTES
+LARGEST_FILE = (len(HEAD) + len(f', "seed": {MAX_SEED}') + len("\n  ") + MAX_CHAINS * MAX_CHAIN_BYTES
                 + (MAX_CHAINS - 1) * len(CHAIN_SEPARATOR) + len("\n ]}") + TERRAIN_BYTES + 1)
 MAX_FILE_BYTES = -(-LARGEST_FILE // _MB) * _MB
 # What the loader lets a file's raw text hold before it parses it: twice what

@@ -25,7 +25,7 @@ from .file_errors import SceneFileError
 from .file_format import FORMAT, MAX_COORD, MAX_SNAKE_COORD, VERSION
 from .group_check import check_chains
 from .json_stream import Entries
-from .scene import MAX_CHAINS
+from .scene import MAX_CHAINS, MAX_SEED
 from .settings import FILE_SETTINGS
 from .terrain import MAX_TERRAIN_POINTS, Terrain
 from .strict_json import BadNumber, first_bad_number
@@ -74,6 +74,7 @@ class Reader:
     def __init__(self, name: str):
         self.name = name
         self.found_terrain: Terrain | None = None  # the last document's terrain (None: the default)
+        self.found_seed = 0  # the last document's seed
 
     def fail(self, where: str, message: str):
         text = f"{where}: {message}" if where else message
@@ -333,6 +334,7 @@ class Reader:
         if it does not parse).
         """
         self.header(doc, bad_numbers)
+        self.found_seed = self.integer("seed", self.optional(doc, "seed", 0), 0, MAX_SEED)
         self.found_terrain = self.terrain(doc)
         if "chains" not in doc:
             self.fail("", "missing field 'chains'")

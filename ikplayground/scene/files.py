@@ -115,7 +115,7 @@ def _check_shape(raw: bytes, reader: Reader) -> json_scan.Shape | None:
 
 def _chains(raw: bytes, text: str | None, name: str) -> tuple:
     """The checked and built chains of the document ``raw`` (whose text is ``text``, decoded if None),
-    and its terrain (None: the default).
+    its terrain (None: the default) and its seed.
 
     A document with enough brackets to be scanned and no number that could
     be no finite float is read a chain at a time (:mod:`~ikplayground.scene.json_stream`);
@@ -130,11 +130,11 @@ def _chains(raw: bytes, text: str | None, name: str) -> tuple:
         doc = json_stream.document(raw, shape)
         if doc is not None:
             try:
-                return reader.document(doc, consume=True), reader.found_terrain
+                return reader.document(doc, consume=True), reader.found_terrain, reader.found_seed
             except json_stream.Broken:
                 pass  # the whole-text parse below names the place
     doc, bad_numbers = parse(raw.decode("utf-8", "surrogatepass") if text is None else text, raw, name)
-    return reader.document(doc, bad_numbers, consume=True), reader.found_terrain
+    return reader.document(doc, bad_numbers, consume=True), reader.found_terrain, reader.found_seed
 
 
 @contextlib.contextmanager
@@ -157,8 +157,8 @@ def _no_cycle_collection():
 
 def _parse(raw: bytes, text: str | None, name: str, stage) -> Scene:
     with _no_cycle_collection():
-        chains, terrain = _chains(raw, text, name)
-    scene = Scene(stage, terrain=terrain)
+        chains, terrain, seed = _chains(raw, text, name)
+    scene = Scene(stage, terrain=terrain, seed=seed)
     scene.add_in_turn(chains)
     scene.select(scene.chains[0] if scene.chains else None)
     return scene

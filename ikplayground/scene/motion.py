@@ -22,6 +22,7 @@ from .ik_options import rest_pose
 CRAWL_PX = 0.01  # px: a solve that gains less than this in a whole step counts as stalled (the status)
 WANDER_RATE = 0.02  # rad a step: how fast a wandering snake's rule moves on
 WANDER_MARGIN = 90.0  # px: a wandering snake this near the stage's edge heads for the middle
+GOLDEN_ANGLE = np.pi * (3.0 - np.sqrt(5.0))  # rad: the seed's step of the wander's phase
 AUTO_BEND_BAND = 0.05  # auto bend's hysteresis: +- this share of the arm's reach about the root's vertical
 
 
@@ -158,9 +159,14 @@ def mixed(rest: np.ndarray, ik: np.ndarray, mix: np.ndarray, limits: np.ndarray)
     return np.where(full, wrap_array(out), out)
 
 
-def step_snakes(f: dict[str, np.ndarray], stage) -> None:
-    """One step of a group of snakes: steer the heads, drag the bodies."""
-    heads = steer_snakes(f, stage)
+def step_snakes(f: dict[str, np.ndarray], stage, seed: int = 0) -> None:
+    """One step of a group of snakes: steer the heads (a wandering one by the scene's ``seed``; a
+    replayed one to its ``replay_head``), drag the bodies."""
+    heads = steer_snakes(f, stage, seed)
+    replayed = f["replayed"][:, 0] > 0
+    if replayed.any():  # a replay puts the head where the recording has it, exactly (replay.py)
+        heads[replayed] = f["replay_head"][replayed]
+        f["replayed"][replayed] = 0.0
     lim = f["bend_limits"]
     moved = np.any(heads != f["points"][:, 0], axis=1)
     if moved.all():
@@ -199,18 +205,26 @@ def rate_limited(current: np.ndarray, desired: np.ndarray, rate: np.ndarray, lim
     return np.where(full, np.clip(wrap_array(moved), lo, hi), moved)
 
 
-def wander_steer(f: dict[str, np.ndarray], wander: np.ndarray, stage: tuple[float, float]) -> None:
+def wander_offset(seed: int) -> float:
+    """What the scene's ``seed`` adds to every wandering snake's phase (rad): ``seed`` golden angles,
+    wrapped (seed 0: none), so that one file wanders alike on every run and another seed otherwise."""
+    return (int(seed) % 1_000_003) * GOLDEN_ANGLE % (2 * np.pi)
+
+
+def wander_steer(f: dict[str, np.ndarray], wander: np.ndarray, stage: tuple[float, float], seed: int = 0) -> None:
     """Set the throttle and turn of the wandering snakes (``wander``, (N,) bool) for this step, in place.
 
     A seeded rule, deterministic with the fixed step: each snake's ``wander_phase``
-    advances by ``WANDER_RATE`` rad a step and its wished heading sways about a
+    advances by ``WANDER_RATE`` rad a step; with ``phase`` that plus
+    :func:`wander_offset` of the scene's ``seed``, its wished heading sways about a
     slowly turning course, ``phase * 0.7 + 1.1 sin(phase * 2.3)``; within
     ``WANDER_MARGIN`` px of the stage's edge it wishes for the stage's middle
     instead. It turns (Left or Right) toward the wish when off by more than half
     a turn step, and cruises at a throttle held on 3 steps in 4.
     """
-    phase = f["wander_phase"][:, 0]
-    phase[wander] += WANDER_RATE
+    stored = f["wander_phase"][:, 0]
+    stored[wander] += WANDER_RATE
+    phase = stored + wander_offset(seed) if seed else stored
     head = f["points"][:, 0]
     w, h = stage
     wish = phase * 0.7 + 1.1 * np.sin(phase * 2.3)
@@ -224,19 +238,20 @@ def wander_steer(f: dict[str, np.ndarray], wander: np.ndarray, stage: tuple[floa
     f["throttle"][:, 0] = np.where(wander, cruise, f["throttle"][:, 0])
 
 
-def steer_snakes(f: dict[str, np.ndarray], stage: tuple[float, float]) -> np.ndarray:
+def steer_snakes(f: dict[str, np.ndarray], stage: tuple[float, float], seed: int = 0) -> np.ndarray:
     """Seed 004's steering for a group of snakes; returns the new head positions.
 
     ``turn`` (-1, 0 or +1 per snake) turns the heading by ``turn_rate``;
     ``throttle`` > 0 adds 1 px/step of speed up to ``max_speed``, otherwise the
     speed decays by x0.8. The head moves along the heading and is kept inside
     the stage ``(width, height)``. Updates ``heading`` and ``speed`` in place.
+    ``seed``: the scene's seed, which the wandering snakes' rule takes (:func:`wander_steer`).
     """
     heading = f["heading"][:, 0]
     speed = f["speed"][:, 0]
     wander = (f["wander"][:, 0] > 0) & (f["steered"][:, 0] == 0)  # a key held drives it instead
     if wander.any():
-        wander_steer(f, wander, stage)
+        wander_steer(f, wander, stage, seed)
     heading += f["turn"][:, 0] * f["turn_rate"][:, 0]
     heading[:] = wrap_array(heading)
     pressed = f["throttle"][:, 0] > 0

@@ -23,6 +23,8 @@ from .terrain import Terrain, generated
 
 STEP = 1.0 / 60.0
 MAX_CHAINS = 20_000
+MAX_SEED = 2**32 - 1  # the largest scene seed (a file's "seed")
+TERRAIN_SEED = 7  # the generated ground's seed for scene seed 0
 
 
 class Scene:
@@ -35,12 +37,18 @@ class Scene:
         heads are kept inside it.
     terrain : terrain.Terrain or None
         The ground the walkers walk on (None: :func:`.terrain.generated` for
-        the stage, made again whenever the stage's size changes).
+        the stage and the seed, made again whenever the stage's size changes).
+    seed : int
+        What the scene's random parts take (0 to ``MAX_SEED``; the scene
+        file's ``seed``): the wandering snakes' rule (:func:`.motion.wander_offset`),
+        the generated ground (``TERRAIN_SEED + seed``) and the stress test's
+        scene. The same file and seed give the same run.
     """
 
-    def __init__(self, stage=(980.0, 720.0), terrain: Terrain | None = None):
+    def __init__(self, stage=(980.0, 720.0), terrain: Terrain | None = None, seed: int = 0):
         self.stage = (float(stage[0]), float(stage[1]))
-        self.terrain = generated(self.stage) if terrain is None else terrain
+        self.seed = int(seed)
+        self.terrain = self.generated_terrain() if terrain is None else terrain
         self.chains: list[Chain] = []
         self.selected: Chain | None = None
         self.steps = 0
@@ -247,7 +255,11 @@ class Scene:
         self.stage = (float(stage[0]), float(stage[1]))
         self._pushed.fit(self.chains, self.stage)
         if self.terrain.generated_for is not None and self.terrain.generated_for != self.stage:
-            self.set_terrain(generated(self.stage))
+            self.set_terrain(self.generated_terrain())
+
+    def generated_terrain(self) -> Terrain:
+        """The default ground for the stage and the scene's seed."""
+        return generated(self.stage, TERRAIN_SEED + self.seed)
 
     def set_terrain(self, terrain: Terrain) -> None:
         """Put the walkers on new ground: each one's next step stands it on ``terrain``."""
@@ -323,7 +335,7 @@ class Scene:
         for g in self.groups:
             t0 = clock()
             if g.solver == "snake":
-                step_snakes(g.fields, self.stage)
+                step_snakes(g.fields, self.stage, self.seed)
             elif g.solver == "walker":
                 walker.step_walkers(g.fields, self.stage, self.terrain)
             else:

@@ -22,9 +22,10 @@ SOLVER_ORDER = tuple(s for s in SOLVERS if s != "walker")  # in equal shares, in
 
 
 def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
-    """A scene of ``count`` chains, an equal share of each solver, spread over ``stage``."""
+    """A scene of ``count`` chains, an equal share of each solver, spread over ``stage``; ``seed`` (the
+    user's scene's, in the App) sets the snakes' headings and becomes the stress scene's seed."""
     rng = np.random.default_rng(seed)
-    scene = Scene(stage)
+    scene = Scene(stage, seed=seed)
     w, h = scene.stage
     cols = max(1, int(math.ceil(math.sqrt(count * w / h))))
     rows = max(1, int(math.ceil(count / cols)))

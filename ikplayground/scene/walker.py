@@ -275,10 +275,31 @@ def step_walkers(f, stage, terrain) -> None:
     unsettled = f["settled"][:, 0] < 0.5
     if unsettled.any():
         settle(f, unsettled, terrain)
+    replayed = f["replayed"][:, 0] > 0
+    before = f["body"][:, 0].copy() if replayed.any() else None
     v = drive(f, stage)
+    if before is not None:
+        follow_replay_x(f, replayed, before, v)
     gait(f, v, terrain)
     body_pose(f, terrain)
+    if before is not None:  # the body's height as recorded; its legs reach from there
+        f["body"][replayed, 1] = f["replay_body"][replayed, 1]
+        f["replayed"][replayed] = 0.0
     solve_legs(f)
+
+
+def follow_replay_x(f, replayed: np.ndarray, before: np.ndarray, v: np.ndarray) -> None:
+    """Put the bodies of the replayed walkers (bool (N,)) at the recorded x (``replay_body``), where
+    :func:`drive` left them elsewhere (keys drove the recorded walk), with the velocity ``v`` (N,)
+    px/step that took them there from ``before`` (N,) px, in place; ``facing`` follows the move."""
+    x = f["body"][:, 0]
+    off = replayed & (x != f["replay_body"][:, 0])
+    if not off.any():
+        return
+    x[off] = f["replay_body"][off, 0]
+    v[off] = x[off] - before[off]
+    moving = off & (v != 0)
+    f["facing"][moving, 0] = np.sign(v[moving])
 
 
 def steer(groups, driven, turn: int, run: bool) -> None:
