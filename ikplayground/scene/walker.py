@@ -76,7 +76,9 @@ def settle(f, rows: np.ndarray, terrain) -> None:
 
 
 def drive(f, stage) -> np.ndarray:
-    """Move the bodies along x by their speed; returns the velocity (N,) px/step.
+    """Move the bodies along x by their speed; returns the move (N,) px this step (the velocity,
+    but for a body stopped at an edge: the body's new x less its old, so a replay that puts the body
+    where a recording has it steps the feet alike, bit for bit).
 
     ``drive`` (-1, 0, +1: the arrow keys) walks that way at ``speed`` (twice
     that while ``run``); without it a walker with ``auto`` walks on in its
@@ -93,6 +95,7 @@ def drive(f, stage) -> np.ndarray:
     dv = np.maximum(f["speed"][:, 0] * ACCEL, 0.02)
     v += np.clip(want - v, -dv, dv)
     x = f["body"][:, 0]
+    before = x.copy()
     x += v
     margin = EDGE * reach(f)
     lo = np.minimum(margin, stage[0] / 2)
@@ -103,7 +106,7 @@ def drive(f, stage) -> np.ndarray:
     turn = f["auto"][:, 0] > 0
     facing[low & turn & (steer == 0)] = 1.0
     facing[high & turn & (steer == 0)] = -1.0
-    return v
+    return x - before
 
 
 def gait(f, v: np.ndarray, terrain) -> None:
@@ -288,18 +291,19 @@ def step_walkers(f, stage, terrain) -> None:
     solve_legs(f)
 
 
-def follow_replay_x(f, replayed: np.ndarray, before: np.ndarray, v: np.ndarray) -> None:
-    """Put the bodies of the replayed walkers (bool (N,)) at the recorded x (``replay_body``), where
-    :func:`drive` left them elsewhere (keys drove the recorded walk), with the velocity ``v`` (N,)
-    px/step that took them there from ``before`` (N,) px, in place; ``facing`` follows the move."""
+def follow_replay_x(f, replayed: np.ndarray, before: np.ndarray, move: np.ndarray) -> None:
+    """Put the bodies of the replayed walkers (bool (N,)) at the recorded x (``replay_body``) where
+    :func:`drive` left them elsewhere (keys drove the recorded walk), in place: ``move`` (N,) px, and
+    the velocity, become what took them there from ``before`` (N,) px; ``facing`` follows the move."""
     x = f["body"][:, 0]
     off = replayed & (x != f["replay_body"][:, 0])
     if not off.any():
         return
     x[off] = f["replay_body"][off, 0]
-    v[off] = x[off] - before[off]
-    moving = off & (v != 0)
-    f["facing"][moving, 0] = np.sign(v[moving])
+    move[off] = x[off] - before[off]
+    f["velocity"][off, 0] = move[off]
+    moving = off & (move != 0)
+    f["facing"][moving, 0] = np.sign(move[moving])
 
 
 def steer(groups, driven, turn: int, run: bool) -> None:
