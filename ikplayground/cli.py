@@ -71,6 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="start with a stress test: N chains (an equal share of each solver) on scripted paths")
     parser.add_argument("--screenshot", default=None, metavar="PNG",
                         help="save the last frame (stage and panel) to this PNG file on exit")
+    parser.add_argument("--record", default=None, metavar="FILE.csv",
+                        help="record every step to this CSV file from the start (docs/recording.md); it is "
+                             "saved when the run ends or Ctrl+R stops it")
+    parser.add_argument("--replay", default=None, metavar="FILE.csv",
+                        help="drive the targets, snake heads and walker bodies from this recording, from the "
+                             "start (give the --scene and --size it was recorded with); then the scene runs on")
     return parser
 
 
@@ -111,6 +117,12 @@ def main(argv: list[str] | None = None) -> int:
         app.say(f"New scene: Ctrl+S will create {files.shown_name(scene_path)}")
     else:
         app.say(f"Loaded {len(scene.chains)} chains from {files.shown_name(scene_path)}")
+    for start, path in ((app.replay.start, args.replay), (app.record.start, args.record)):
+        error = start(path) if path else None
+        if error:
+            print(f"ikplayground: {error}", file=sys.stderr)
+            app.close()
+            return 2
     app.run(max_frames=args.frames)
     if args.screenshot:
         app.save_screenshot(args.screenshot)

@@ -31,7 +31,9 @@ from .math_view import MathView
 from .overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
 from .panel import Panel, panel_width
 from .race_mode import RaceMode
+from .record_mode import RecordMode
 from .render import TARGET_RADIUS, SceneRenderer
+from .replay_mode import ReplayMode
 from .status_line import StatusLine, status_facts
 from .stress_mode import StressMode
 
@@ -95,6 +97,8 @@ class App:
         self.stress = StressMode(self)
         self.race = RaceMode(self)  # the solver race (R), shown in place of the scene as the stress test is
         self.math = MathView(self)  # "Show the math", the live numbers, the step-through
+        self.record = RecordMode(self)  # Ctrl+R: every step to a CSV file, after the step
+        self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
         self.commands = commands.CommandRunner(self)  # .observe(fn) sees every command
         if size != asked:
             self.say(f"Window capped at {size[0]}x{size[1]}: {size_limit_text()}")
@@ -163,10 +167,13 @@ class App:
         while self.accumulator >= STEP - 1e-9:
             self.accumulator -= STEP
             if not self.stress.drive():
-                self.scene.steer("throttle" in self.held, ("right" in self.held) - ("left" in self.held))
+                keys = self.replay.held_keys(self.held)
+                self.scene.steer("throttle" in keys, ("right" in keys) - ("left" in keys))
             self.race.drive()
+            self.replay.drive()
             self.scene.step()
             self.race.record()
+            self.record.after_step()
             self.math.after_step()
             steps += 1
         if steps:
@@ -244,7 +251,8 @@ class App:
         """Left button down on the stage: grab a target, a root, or select a chain."""
         if not self.on_stage(pos):
             return
-        chain, self.drag = grab(self.scene, pos, TARGET_RADIUS + 2)
+        chain, drag = grab(self.scene, pos, TARGET_RADIUS + 2)
+        self.drag = self.replay.allowed(drag)
         if chain is not None:
             self.scene.select(chain)
             self.panel.sync(chain)
@@ -283,6 +291,7 @@ class App:
 
     def show_scene(self, scene: Scene) -> None:
         """Show ``scene`` (a loaded one, the stress test's...) in place of the current one, fitted to the stage."""
+        self.replay.stop()
         self.scene = scene
         self.scene.resize(self.stage_size(self.screen.get_size()))
         self.drag = None
@@ -350,7 +359,7 @@ class App:
         message, error = self.status.shown(self.time)
         fps = self.clock.get_fps() if self.realtime else None
         facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused,
-                             self.math.status_text())
+                             self.math.status_text(), (self.replay.status_text(), self.record.status_text()))
         draw_status(self.screen, status, facts, message, self.fonts)
         if self.show_help:
             chain = self.scene.selected
@@ -366,4 +375,7 @@ class App:
         pygame.image.save(self.screen, str(path))
 
     def close(self) -> None:
+        """Finish a recording (the file gets its name) and a replay, then close the window."""
+        self.replay.stop()
+        self.record.stop()
         pygame.display.quit()

@@ -41,11 +41,14 @@ BUTTONS: tuple[ButtonSpec, ...] = (
     ButtonSpec("finish", "step_finish", "Finish", "Finish (/)", "Run the rest of the stepped solve (/)"),
     ButtonSpec("race", "race", "Race", "Race (R)",
                "One chain of each solver with the selected chain's bones, chasing one target; again to end it (R)"),
+    ButtonSpec("record", "record", "Record", "Record (Ctrl+R)",
+               "Record every step to a CSV file beside the scene file; again to stop and save it (Ctrl+R)"),
 )
 SPECS = {b.attr: b for b in BUTTONS}
 TAKE_THE_PATH = frozenset({"save", "load"})  # commands whose value is the path in the box
 STRESS_LABELS = ("Stress test: 1000 chains", "Stop the stress test")  # off, on
 RACE_LABELS = (("Race", "Race (R)"), ("End race", "End race (R)"))  # off, on: (narrow, wide)
+RECORD_LABELS = (("Record", "Record (Ctrl+R)"), ("Stop recording", "Stop recording"))  # off, on: (narrow, wide)
 
 
 class BoxSpec(NamedTuple):

@@ -18,7 +18,9 @@ from .param_widgets import PAD, ROW, make_label
 # Each row: attributes of the panel's buttons ("..._button", buttons.BUTTONS) and check
 # boxes ("..._box", buttons.BOXES), side by side. A new control is a spec in buttons.py
 # and its attribute here.
-KEEP_ROWS: tuple[tuple[str, ...], ...] = ()
+KEEP_ROWS: tuple[tuple[str, ...], ...] = (
+    ("record_button",),
+)
 BOX_SIDE = 18
 
 
@@ -30,6 +32,7 @@ class KeepPage:
     """
 
     def __init__(self, panel, y: int, inner: int, wide: bool):
+        self.wide = wide
         m, box = panel.manager, panel.box
         self.widgets = [make_label(pygame.Rect(PAD, y, inner, 20), "Record, bake, undo, mirror, screenshots", m, box,
                                    pygame_gui.core.ObjectID("#keep_hint", "@hint"))]

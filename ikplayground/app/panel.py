@@ -79,6 +79,7 @@ class Panel:
         self.race_on = False
         self.moving = False
         self.box_states: dict[str, bool] = {}  # the Keep page's boxes' states, kept through a rebuild
+        self.recording = False  # the Record button's state, kept through a rebuild
         self.width = 0
         self.build(window_size)
 
@@ -171,6 +172,7 @@ class Panel:
         self.math_page = MathPage(self, page_top, inner, (h - 2) if not scrolls else CONTENT_HEIGHT, wide,
                                   self.math_shown, self.race_on, self.moving)
         self.keep_page = KeepPage(self, page_top, inner, wide)
+        self.show_recording(self.recording)
         y = max(y, self.math_page.bottom, self.keep_page.bottom)
         if scrolls:
             self.scroller.set_scrollable_area_dimensions((width - 2 - SCROLLBAR, max(y, h - 2)))
@@ -242,6 +244,11 @@ class Panel:
         self.race_on, self.moving = on, moving
         self.math_page.show_race(on)
         self.show_state(self.moving_target_box, moving)
+
+    def show_recording(self, on: bool) -> None:
+        """The Record button's label, as the recording is ("Stop recording" while on)."""
+        self.recording = on
+        self.record_button.set_text(buttons.RECORD_LABELS[on][self.keep_page.wide])
 
     def show_math(self, on: bool) -> None:
         """The "Show the math" box, as the overlays are."""

@@ -35,10 +35,11 @@ class StatusLine:
 
 
 def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: float, stress: bool,
-                 paused: bool, stepping: str = "") -> str:
+                 paused: bool, stepping: str = "", keeping: tuple[str, ...] = ()) -> str:
     """The facts on the left of the status line: frame rate (None: "fixed step"), chains, the selected
     chain, its error, its status and the iterations its last solve used, what a step and a drawing cost (per solver, too, under the stress test),
-    and where a step-through is (``stepping``) while paused."""
+    where a step-through is (``stepping``) while paused, and what a replay and a recording are at
+    (``keeping``: "Recording run.csv: 1234 steps"; empty texts are left out)."""
     parts = ["fixed step" if fps is None else f"{fps:4.0f} FPS", f"{len(scene.chains)} chains"]
     chain = scene.selected
     if chain is not None:
@@ -50,6 +51,7 @@ def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: flo
         parts.append(part)
     if stepping:  # where the step-through is comes before the timings, which a narrow window cuts
         parts.append(f"PAUSED: {stepping}")
+    parts += [text for text in keeping if text]
     parts.append(f"step {step_ms:.1f} ms  draw {render_ms:.1f} ms")
     if stress:
         parts.append("  ".join(f"{SOLVER_LABELS[k]} {v:.1f}" for k, v in scene.solver_ms.items()) + " ms")

@@ -225,8 +225,7 @@ class Recorder:
             self._file.write(text)
         except (OSError, ValueError) as e:
             self.abandon()
-            raise RecordingError(f"{self.name}: could not be written ({_reason(e)}); the recording stopped "
-                                 "and nothing was saved") from None
+            raise RecordingError(f"{self.name}: could not be written ({_reason(e)}); nothing was saved") from None
 
     def close(self) -> Path:
         """Finish the file and give it its name (``os.replace`` of the ``.part``); returns the path."""
