@@ -61,8 +61,8 @@ class RecordedStep(NamedTuple):
 
 
 def _shown(text: str) -> str:
-    text = repr(text)
-    return text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "..."
+    """``text`` quoted, cut to ``_SHOWN`` characters."""
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "...")
 
 
 class _Checker:
@@ -158,7 +158,7 @@ def read_steps(path) -> Iterator[RecordedStep]:
     """
     name = shown_name(path)
     try:
-        file = open(path, encoding="utf-8-sig", newline="")
+        file = open(path, "rb")
     except (OSError, ValueError) as e:
         raise RecordingError(f"{name}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
     with file:
@@ -193,16 +193,21 @@ def _steps(file, name: str) -> Iterator[RecordedStep]:
 
 
 def _lines(file, name: str):
-    """(line number, text without its line end) of each line of ``file``; an empty last line is no line."""
+    """(line number, text without its line end) of each line of the binary ``file``, decoded one at a
+    time (a bad byte is named with its line; a leading byte order mark is allowed); an empty last line is
+    no line."""
     line_no = 0
     try:
-        for line_no, text in enumerate(file, 1):
-            text = text.rstrip("\r\n")
+        for line_no, raw in enumerate(file, 1):
+            try:
+                text = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as e:
+                raise RecordingError(f"{name}: line {line_no}: not UTF-8 text (bad byte {raw[e.start:e.start + 1]!r})"
+                                     ) from None
+            if line_no == 1:
+                text = text.removeprefix("\ufeff")
             if not text:
                 raise RecordingError(f"{name}: line {line_no}: an empty line; a recording has none")
             yield line_no, text
-    except UnicodeDecodeError as e:
-        raise RecordingError(f"{name}: line {line_no + 1}: not UTF-8 text (bad byte {e.object[e.start:e.start + 1]!r})"
-                             ) from None
     except OSError as e:
         raise RecordingError(f"{name}: line {line_no + 1}: could not be read ({e.strerror or e})") from None
