@@ -10,7 +10,8 @@ Prints a table and, with ``--json``, writes::
      "baseline": {"chains": 1000, "project_step_ms": m, "plain_loop_step_ms": m, "speedup": x},
      "startup": {"first_frame_s": s, "imports_s": s, "ratio": x},
      "files": [{"case": "...", "mb": m, "seconds": s, "peak_mb": m, "x_file": x, "outcome": "..."}, ...],
-     "math": [{"case": "plain", "median_ms": m, "p99_ms": m, "frames": n, "window": "X11"}, ...]}
+     "math": [{"case": "plain", "median_ms": m, "p99_ms": m, "frames": n, "window": "X11"}, ...],
+     "record": [{"case": "default", "chains": 5, "steps": n, "median_ms": m, "p99_ms": m, "mb_per_step": m}, ...]}
 
 Every figure is a median of several runs. Each stress size runs in its own
 headless process (SDL's dummy video driver) so its resident memory is its
@@ -43,6 +44,7 @@ import numpy as np  # noqa: E402
 
 import bench_files  # noqa: E402
 import bench_math  # noqa: E402
+import bench_record  # noqa: E402
 import plain_reference as plain  # noqa: E402
 
 BONES = 10
@@ -330,6 +332,8 @@ def main(argv=None) -> int:
                         help="size of the hostile scene files (default 20)")
     parser.add_argument("--file-chains", type=int, default=20_000, metavar="N",
                         help="chains of the valid scene files (default 20000)")
+    parser.add_argument("--record-chains", type=int, default=1000, metavar="N",
+                        help="chains of the stress scene whose recording is timed (default 1000)")
     parser.add_argument("--files-baseline", metavar="DIR",
                         help="also load the scene files with the package in DIR (before/after in one run)")
     parser.add_argument("--_stress", type=int, help=argparse.SUPPRESS)
@@ -350,6 +354,7 @@ def main(argv=None) -> int:
     report["startup"] = bench_startup(3 if args.quick else 7)
     report["files"] = bench_files.bench_files(args.quick, args.file_mb, args.file_chains, args.files_baseline)
     report["math"] = bench_math.bench_math(args.quick)
+    report["record"] = bench_record.bench_record(args.quick, args.record_chains)
 
     m = report["machine"]
     print(f"machine: {m['cpu']} ({m['cores']} cores), Python {m['python']}, numpy {m['numpy']}, "
@@ -373,6 +378,8 @@ def main(argv=None) -> int:
     print(bench_files.table(report["files"]))
     print("\nthe default scene with the math shown (scripts/bench_math.py; a real window when DISPLAY is set)")
     print(bench_math.table(report["math"]))
+    print("\nrecording a step (scripts/bench_record.py; the goal: at most 1 ms for the default scene)")
+    print(bench_record.table(report["record"]))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.json}")

@@ -205,8 +205,8 @@ COMMANDS: tuple[Command, ...] = (
             lambda app, on=None: app.race.set_moving(on)),
     Command("map_pose", "set the selected two-bone arm to a pose picked on the joint-space map",
             lambda app, angles: app.math.set_pose(angles)),
-    Command("record", "record every step to a CSV file beside the scene file (<scene>-<date>-<time>.csv; "
-                      "docs/recording.md); again to stop and save it", lambda app, value=None: app.record.toggle()),
+    Command("record", "record every step to a CSV file beside the scene file, named after it and the time "
+                      "(docs/recording.md); again to stop and save it", lambda app, value=None: app.record.toggle()),
 )
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
 

@@ -15,12 +15,13 @@ def test_quick_json_has_every_section(tmp_path):
     out = tmp_path / "bench.json"
     done = subprocess.run(
         [sys.executable, str(SCRIPT), "--quick", "--json", str(out), "--stress-sizes", "8,12",
-         "--batches", "1,9", "--baseline-chains", "8", "--file-mb", "0.2", "--file-chains", "30"],
+         "--batches", "1,9", "--baseline-chains", "8", "--file-mb", "0.2", "--file-chains", "30",
+         "--record-chains", "20"],
         capture_output=True, text=True, timeout=300,
     )
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
-    assert set(report) == {"machine", "date", "stress", "solvers", "baseline", "startup", "files", "math"}
+    assert set(report) == {"machine", "date", "stress", "solvers", "baseline", "startup", "files", "math", "record"}
     assert report["machine"]["cores"] >= 1
     assert [s["chains"] for s in report["stress"]] == [8, 12]
     for s in report["stress"]:
@@ -41,3 +42,7 @@ def test_quick_json_has_every_section(tmp_path):
     assert "hand-made snakes" in done.stdout
     assert [m["case"] for m in report["math"]] == ["plain", "two-bone", "ccd", "race", "step"]
     assert all(m["p99_ms"] >= m["median_ms"] > 0 and m["frames"] > 0 for m in report["math"])
+    assert [(r["case"], r["chains"]) for r in report["record"]] == [("default", 5), ("stress", 20)]
+    assert all(r["p99_ms"] >= r["median_ms"] > 0 and r["steps"] > 0 and r["mb_per_step"] > 0
+               for r in report["record"])
+    assert "recording a step" in done.stdout

@@ -1,0 +1,77 @@
+"""What recording costs a step (ikplayground/scene/recording.py): the default scene and a stress scene.
+
+    python scripts/bench_record.py [--quick] [--chains N]
+
+Each case steps a scene and times only ``Recorder.record`` (the step's rows
+computed, formatted and handed to the file's buffer; the buffer's writes to
+the disk included as they fall), over a few hundred steps, and reports the
+median and the 99th percentile in ms. The goal: at most 1 ms a step for the
+default scene. The cases:
+
+- ``default``: the default scene (two-bone, CCD, FABRIK and DLS chains, a snake);
+- ``stress``: the stress scene of ``--chains`` chains (default 1000) on its scripted paths.
+
+scripts/bench.py runs it too (its "record" section).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def measure(case: str, chains: int, steps: int) -> dict:
+    """Time ``Recorder.record`` over ``steps`` steps of ``case``; the median and p99 in ms."""
+    from ikplayground.scene.recording import Recorder
+    from ikplayground.scene.scene import default_scene
+    from ikplayground.scene.stress import drive_stress, stress_scene
+
+    scene = default_scene() if case == "default" else stress_scene(chains, (980.0, 694.0))
+    drive = (lambda k: None) if case == "default" else (lambda k: drive_stress(scene, k))
+    times = []
+    with tempfile.TemporaryDirectory() as folder:
+        recorder = Recorder(Path(folder) / f"{case}.csv")
+        for k in range(steps + 10):
+            drive(k)
+            scene.step()
+            t0 = time.perf_counter()
+            recorder.record(scene)
+            if k >= 10:  # the first steps make the layout and the rig
+                times.append(time.perf_counter() - t0)
+        recorder.close()
+        size = (Path(folder) / f"{case}.csv").stat().st_size
+    times.sort()
+    return {"case": case, "chains": len(scene.chains), "steps": steps,
+            "median_ms": statistics.median(times) * 1000.0,
+            "p99_ms": times[min(len(times) - 1, int(0.99 * len(times)))] * 1000.0,
+            "mb_per_step": size / (steps + 10) / 1e6}
+
+
+def bench_record(quick: bool, chains: int = 1000) -> list[dict]:
+    """Both cases: a few hundred steps of the default scene, fewer of the stress scene."""
+    return [measure("default", chains, 200 if quick else 1000),
+            measure("stress", chains, 20 if quick else 120)]
+
+
+def table(rows: list[dict]) -> str:
+    lines = [f"{'case':>10}{'chains':>8}{'median ms':>11}{'p99 ms':>9}{'MB/step':>10}"]
+    lines += [f"{r['case']:>10}{r['chains']:>8}{r['median_ms']:>11.3f}{r['p99_ms']:>9.3f}{r['mb_per_step']:>10.3f}"
+              for r in rows]
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="What recording costs a step.")
+    parser.add_argument("--quick", action="store_true", help="fewer steps")
+    parser.add_argument("--chains", type=int, default=1000, metavar="N", help="the stress scene's chains (1000)")
+    args = parser.parse_args(argv)
+    print(table(bench_record(args.quick, args.chains)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
