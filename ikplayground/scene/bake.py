@@ -37,7 +37,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .animation import FORMAT, FPS, UNITS, VERSION, load_animation  # noqa: F401  (load_animation: re-exported)
+from .animation import FORMAT, FPS, UNITS, VERSION, AnimationTrack, load_animation
+
+__all__ = ["bake_recording", "load_animation", "AnimationTrack", "Baked"]
 from .atomic_write import write_atomically
 from .recording_csv import Frame, read_frames
 
