@@ -38,10 +38,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .animation import FORMAT, FPS, UNITS, VERSION, AnimationTrack, load_animation
-
-__all__ = ["bake_recording", "load_animation", "AnimationTrack", "Baked"]
 from .atomic_write import write_atomically
 from .recording_csv import Frame, read_frames
+
+__all__ = ["bake_recording", "load_animation", "AnimationTrack", "Baked"]  # load_animation: from animation.py
 
 LENGTH_TOLERANCE = 1e-6  # a bone is "unchanged" within this share of its length (at least this many px)
 SAME_LENGTH = 1e-9  # bones within this share of each other count as one length

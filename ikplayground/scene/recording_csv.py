@@ -31,6 +31,7 @@ import numpy as np
 HEADER = ("step", "chain", "solver", "joint", "angle_deg", "x", "y", "target_x", "target_y")
 SOLVERS = ("two-bone", "ccd", "fabrik", "dls", "snake", "walker")
 MAX_JOINTS = 10_000  # rows of one chain at one step (the playground's largest chain has 64 bones, a walker 24)
+MAX_NUMBER = 1e300  # px or degrees: as the solvers, so that no difference or sum overflows
 _WHOLE = re.compile(r"[0-9]{1,15}\Z")
 
 
@@ -63,6 +64,8 @@ def _number(text: str, what: str, where: str) -> float:
         raise ValueError(f"{where}: {what} must be a number (got {text!r})") from None
     if not math.isfinite(value) or "_" in text:
         raise ValueError(f"{where}: {what} must be a finite number (got {text!r})")
+    if abs(value) > MAX_NUMBER:
+        raise ValueError(f"{where}: {what} must be within +-{MAX_NUMBER:g} (got {text!r})")
     return value
 
 
