@@ -41,6 +41,8 @@ BUTTONS: tuple[ButtonSpec, ...] = (
     ButtonSpec("finish", "step_finish", "Finish", "Finish (/)", "Run the rest of the stepped solve (/)"),
     ButtonSpec("race", "race", "Race", "Race (R)",
                "One chain of each solver with the selected chain's bones, chasing one target; again to end it (R)"),
+    ButtonSpec("screenshot", "screenshot", "Screenshot", "Screenshot (F12)",
+               "Save the window as a PNG named by the date and time, beside the scene file (F12)"),
 )
 SPECS = {b.attr: b for b in BUTTONS}
 TAKE_THE_PATH = frozenset({"save", "load"})  # commands whose value is the path in the box
