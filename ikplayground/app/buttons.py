@@ -43,6 +43,8 @@ BUTTONS: tuple[ButtonSpec, ...] = (
                "One chain of each solver with the selected chain's bones, chasing one target; again to end it (R)"),
     ButtonSpec("record", "record", "Record", "Record (Ctrl+R)",
                "Record every step to a CSV file beside the scene file; again to stop and save it (Ctrl+R)"),
+    ButtonSpec("screenshot", "screenshot", "Screenshot", "Screenshot (F12)",
+               "Save the window as a PNG named by the date and time, beside the scene file (F12)"),
 )
 SPECS = {b.attr: b for b in BUTTONS}
 TAKE_THE_PATH = frozenset({"save", "load"})  # commands whose value is the path in the box

@@ -17,14 +17,16 @@ setting of the selected chain, which ``App.apply`` carries out itself.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
 from ikplayground.scene import files, presets
+from ikplayground.scene.file_errors import shown
 from ikplayground.scene.chain import SOLVER_LABELS
 from ikplayground.scene.scene import SceneFull
 
-from . import buttons, keymap
+from . import buttons, keymap, screenshot
 
 CHAIN_CAP = 2000  # chains N may add (files and the stress test may hold more)
 DEFAULT_SCENE_PATH = "ikplayground-scene.json"
@@ -166,6 +168,19 @@ def _replace_scene(app, read, preset) -> bool:
     return True
 
 
+def take_screenshot(app, value=None) -> None:
+    """Draw the frame, then save the window as a PNG named by the date and time in the scene file's folder."""
+    folder = app.scene_path.parent
+    app.draw()  # the frame as it is now (the window may not have been drawn yet, headless)
+    try:
+        path = screenshot.save_screenshot(app.screen, folder)
+    except OSError as e:
+        reason = e.strerror or e
+        app.say(f"Screenshot not saved: {reason}", error=True)
+        return
+    app.say(f"Screenshot saved: {shown(os.path.abspath(path), shorten=False)}")
+
+
 def set_scene_path(app, text=None) -> None:
     app.scene_path = Path(text) if text else Path(DEFAULT_SCENE_PATH)
 
@@ -207,6 +222,8 @@ COMMANDS: tuple[Command, ...] = (
             lambda app, angles: app.math.set_pose(angles)),
     Command("record", "record every step to a CSV file beside the scene file, named after it and the time "
                       "(docs/recording.md); again to stop and save it", lambda app, value=None: app.record.toggle()),
+    Command("screenshot", "save the window as a PNG named by the date and time in the scene file's folder; "
+                          "the status line gives its path", take_screenshot),
 )
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
 

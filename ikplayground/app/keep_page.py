@@ -20,6 +20,7 @@ from .param_widgets import PAD, ROW, make_label
 # and its attribute here.
 KEEP_ROWS: tuple[tuple[str, ...], ...] = (
     ("record_button",),
+    ("screenshot_button",),
 )
 BOX_SIDE = 18
 

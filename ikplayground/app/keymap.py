@@ -40,6 +40,7 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_r, False, "race", "R"),
     Binding(pygame.K_t, False, "moving_target", "T"),
     Binding(pygame.K_r, True, "record", "Ctrl+R"),
+    Binding(pygame.K_F12, False, "screenshot", "F12"),
 )
 
 # Held keys, read every step: they steer the selected snake (or the only one), else the

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-FILE_COMMANDS = ("save", "load")
+FILE_COMMANDS = ("save", "load", "screenshot")  # commands that write or read beside the scene file
 
 
 class SandboxEscape(AssertionError):
@@ -76,6 +76,9 @@ class Recorder:
         self._settle()
         if self.commands:
             self._touch()  # the selected chain after the last command
+        if "screenshot" in self.commands and self.sandbox is not None:  # a long soak would fill the disk
+            for png in self.sandbox.glob("ikplayground-*.png"):
+                png.unlink()
         size = app.screen.get_size()
         if size != self._size:
             self.resized = True
