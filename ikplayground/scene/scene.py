@@ -61,6 +61,16 @@ class Scene:
             self.selected = chain
         return chain
 
+    def insert(self, index: int, chain: Chain, select: bool = True) -> Chain:
+        """Put ``chain`` at ``index`` of the draw order (undoing its removal) and, by default, select it."""
+        if len(self.chains) >= MAX_CHAINS:
+            raise SceneFull(f"the scene holds at most {MAX_CHAINS} chains")
+        self.chains.insert(index, chain)
+        self._dirty = True
+        if select:
+            self.selected = chain
+        return chain
+
     def _take_colour(self) -> int:
         """The next palette index, in turn."""
         palette_index = self._next_colour

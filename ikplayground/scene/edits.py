@@ -1,0 +1,316 @@
+"""The scene's undoable edits: adding and removing a chain, a setting, a move, a pose.
+
+Each is an :class:`~.history.Edit` of one :class:`~.scene.Scene`, made just
+after the edit it records (the ``record_*`` helpers take what was there before
+and what is there now). A chain is named by its index in ``scene.chains``
+(draw order), which stays right under last-in-first-out undo: every entry
+newer than an edit is undone before it, and an add, a remove or a replace
+undone puts its chain back at its index. Entries that keep chains outside the
+scene keep them exactly as they were (pose included) with fields of their own
+(:func:`detach`), so a held chain holds no group's arrays.
+
+A setting edit that built a new chain (the bone count, a walker's legs or leg
+bones, a solver change that converts) keeps both chains and swaps them back
+with ``Scene.replace``. One that changed the chain in place is undone through
+``Scene.set_setting`` with the old value (which keeps what the table's ``put``
+keeps in step: a moving target's path, a pole's spot beside the chain), then
+the chain's parameter arrays that the edit changed get their old values exactly
+(uneven bone lengths, a file's own joint limits, a pole's spot), and the joints
+are laid out again.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import settings
+from .chain import SOLVER_LABELS, Chain
+from .history import Edit
+from .scene import Scene
+
+# The arrays a setting may change in place (everything else is pose and per-step state).
+PARAMETERS = {
+    "ik": ("lengths", "limits", "rate", "bend", "iterations", "tolerance", "pole", "mix", "softness", "stretch",
+           "auto_bend", "damping", "motion", "motion_speed", "motion_size"),
+    "snake": ("lengths", "bend_limits", "max_speed", "turn_rate", "wander"),
+    "walker": ("lengths", "threshold", "step_height", "speed", "auto"),
+}
+SHAPE = ("lengths", "limits", "bend_limits")  # restored: the joints are laid out again
+NOUNS = {"bones": "bone count"}  # a setting's name in an edit's label, where its label would not do
+TIGHT_UNITS = ("°", "×")  # written right after the number
+
+
+def chain_label(chain: Chain) -> str:
+    """"CCD #3": the chain's solver and id, as the status line names it."""
+    return f"{SOLVER_LABELS[chain.solver]} #{chain.id}"
+
+
+def detach(chain: Chain) -> Chain:
+    """Give ``chain`` (out of the scene now) arrays of its own: it keeps its numbers, and no group's arrays."""
+    chain.fields = {name: np.array(a, copy=True) for name, a in chain.fields.items()}
+    return chain
+
+
+def _kind(chain: Chain) -> str:
+    return "snake" if chain.is_snake else "walker" if chain.is_walker else "ik"
+
+
+def parameters(chain: Chain) -> dict[str, np.ndarray]:
+    """Copies of ``chain``'s parameter arrays (``PARAMETERS``)."""
+    return {name: chain.fields[name].copy() for name in PARAMETERS[_kind(chain)]}
+
+
+def changed(before: dict, after: dict) -> dict:
+    """The arrays of ``before`` that differ from ``after`` (NaN equal to NaN)."""
+    return {k: v for k, v in before.items() if k in after and not np.array_equal(v, after[k], equal_nan=True)}
+
+
+def value_text(name: str, value) -> str:
+    """A setting's value as an edit's label gives it: "on" / "off", a choice, a number with its unit."""
+    if name == "solver":
+        return SOLVER_LABELS.get(value, str(value))
+    s = settings.BY_NAME[name]
+    if s.kind == "flag":
+        return "on" if value else "off"
+    if s.kind == "choice":
+        return str(value)
+    number = f"{int(round(value))}" if s.kind == "whole" else f"{value:.{s.digits}f}"
+    sign = "±" if s.label.endswith("±") else ""
+    unit = s.unit if not s.unit or s.unit.startswith(TIGHT_UNITS) else f" {s.unit}"
+    return f"{sign}{number}{unit}"
+
+
+def setting_noun(name: str) -> str:
+    """"bone count", "rate limit", "joint limit": what an edit's label calls setting ``name``."""
+    if name in NOUNS:
+        return NOUNS[name]
+    if name == "solver":
+        return "solver"
+    s = settings.BY_NAME[name]
+    label = s.label.removesuffix("±").strip()
+    if s.kind == "flag":
+        label = label.removesuffix(" on")
+    return label[0].lower() + label[1:] if label[1:2].islower() else label
+
+
+def setting_label(name: str, old, new, chain: Chain) -> str:
+    """"bone count 7 → 4 on CCD #3"."""
+    return f"{setting_noun(name)} {value_text(name, old)} → {value_text(name, new)} on {chain_label(chain)}"
+
+
+def read_setting(chain: Chain, name: str):
+    """The value of setting ``name`` (or "solver") on ``chain``."""
+    return chain.solver if name == "solver" else settings.BY_NAME[name].read(chain)
+
+
+def put_setting(scene: Scene, chain: Chain, name: str, value) -> Chain:
+    """Set ``name`` (a setting, or "solver") on ``chain`` through the scene; the chain now in its place."""
+    return scene.set_solver(chain, value) if name == "solver" else scene.set_setting(chain, name, value)
+
+
+def _put_back(scene: Scene, index: int, chain: Chain) -> Chain:
+    """``chain`` back into ``scene`` at ``index``, selected, on the stage (which may have shrunk meanwhile)."""
+    scene.insert(index, chain)
+    scene.keep_on_stage(chain)
+    return chain
+
+
+class ChainAdded(Edit):
+    """``chain`` was added to ``scene`` at ``index`` (N, the Add button)."""
+
+    def __init__(self, scene: Scene, index: int, chain: Chain):
+        super().__init__(f"add {chain_label(chain)}", weight=1)
+        self.scene, self.index, self.chain = scene, index, chain
+
+    def undo(self):
+        self.scene.remove(detach(self.scene.chains[self.index]))
+        return self.scene.selected
+
+    def redo(self):
+        return _put_back(self.scene, self.index, self.chain)
+
+
+class ChainRemoved(Edit):
+    """``chain`` was removed from ``scene``, where it was at ``index`` (Backspace, Delete, Remove)."""
+
+    def __init__(self, scene: Scene, index: int, chain: Chain):
+        super().__init__(f"remove {chain_label(chain)}", weight=1)
+        self.scene, self.index, self.chain = scene, index, detach(chain)
+
+    def undo(self):
+        return _put_back(self.scene, self.index, self.chain)
+
+    def redo(self):
+        self.scene.remove(detach(self.scene.chains[self.index]))
+        return self.scene.selected
+
+
+class SettingEdit(Edit):
+    """Setting ``name`` (or "solver") of the chain at ``index`` went from ``old`` to ``new``.
+
+    ``before`` is the chain as it was and ``after`` the chain in its place now:
+    the same object for an edit in place (then ``params`` are its parameter
+    arrays before and after), two for an edit that built a new chain. Made by
+    :func:`record_setting`.
+    """
+
+    def __init__(self, scene: Scene, index: int, name: str, old, new, before: Chain, after: Chain,
+                 params: tuple[dict, dict] | None = None):
+        super().__init__(setting_label(name, old, new, before), weight=0 if before is after else 2)
+        self.scene, self.index, self.name = scene, index, name
+        self.old, self.new, self.before, self.after = old, new, before, after
+        self.who = chain_label(before)
+        self.params = params
+
+    def _swap(self, back: Chain) -> Chain:
+        out = self.scene.chains[self.index]
+        self.scene.replace(out, back)
+        detach(out)
+        self.scene.keep_on_stage(back)  # the stage may have shrunk meanwhile
+        self.scene.select(back)
+        return back
+
+    def _set(self, value, params: dict, other: dict) -> Chain:
+        chain = self.scene.chains[self.index]
+        put_setting(self.scene, chain, self.name, value)
+        exact = changed(params, other)
+        for name, a in exact.items():
+            chain.fields[name][...] = a
+        if exact.keys() & set(SHAPE):
+            self.scene.lay_out(chain)
+        return chain
+
+    def undo(self):
+        if self.before is not self.after:
+            return self._swap(self.before)
+        return self._set(self.old, *self.params)
+
+    def redo(self):
+        if self.before is not self.after:
+            return self._swap(self.after)
+        return self._set(self.new, self.params[1], self.params[0])
+
+    def absorb(self, newer: Edit) -> bool:
+        """One entry for a slider dragged: ``newer`` edits the same setting of the chain this one left."""
+        if not (isinstance(newer, SettingEdit) and newer.scene is self.scene and newer.index == self.index
+                and newer.name == self.name and newer.before is self.after):
+            return False
+        if self.before is self.after and newer.before is newer.after:
+            self.params = (self.params[0], newer.params[1])
+        elif self.before is self.after:  # in place so far, now rebuilt: only the two chains count
+            self.params = None
+        self.new, self.after = newer.new, newer.after
+        if self.before is not self.after:
+            detach(self.before)
+        self.weight = 0 if self.before is self.after else 2
+        self.label = f"{setting_noun(self.name)} {value_text(self.name, self.old)} → " \
+                     f"{value_text(self.name, self.new)} on {self.who}"
+        return True
+
+
+def record_setting(scene: Scene, name: str, old, before: Chain, after: Chain,
+                   params_before: dict | None) -> SettingEdit | None:
+    """The edit of setting ``name`` just made: ``before`` was the chain (``old`` its value,
+    ``params_before`` its :func:`parameters`), ``after`` is the chain in its place now; None when
+    nothing changed (the value was already that, or the solver has no such setting)."""
+    new = read_setting(after, name)
+    if before is not after:
+        detach(before)
+        return SettingEdit(scene, scene.chains.index(after), name, old, new, before, after)
+    params_after = parameters(after)
+    if old == new and not changed(params_before, params_after):
+        return None
+    return SettingEdit(scene, scene.chains.index(after), name, old, new, after, after,
+                       (params_before, params_after))
+
+
+def where(chain: Chain, part: str) -> dict[str, np.ndarray]:
+    """Copies of what a move of ``part`` ("target", "pole" or "root") of ``chain`` changes."""
+    if part != "root":
+        return {part: chain.fields[part].copy()}
+    spot = {"anchor": chain.anchor.copy()}
+    if chain.is_ik:
+        spot.update(target=chain.fields["target"].copy(), pole=chain.fields["pole"].copy())
+    return spot
+
+
+class Moved(Edit):
+    """The mouse moved ``part`` ("target", "pole" or "root") of the chain at ``index`` from ``start``
+    to ``end`` (each a :func:`where`): one drag."""
+
+    def __init__(self, scene: Scene, index: int, part: str, start: dict, end: dict, chain: Chain):
+        super().__init__(f"{part} move on {chain_label(chain)}")
+        self.scene, self.index, self.part, self.start, self.end = scene, index, part, start, end
+
+    def _put(self, spot: dict) -> Chain:
+        chain = self.scene.chains[self.index]
+        if self.part != "root":
+            self.scene.move_target(chain, spot[self.part], self.part)
+            return chain
+        self.scene.move_chain(chain, spot["anchor"])
+        for name in ("target", "pole"):  # exactly where they were, though the stage's edge stopped them
+            if name in spot:
+                chain.fields[name][:] = spot[name]
+        return chain
+
+    def undo(self):
+        return self._put(self.start)
+
+    def redo(self):
+        return self._put(self.end)
+
+
+def record_move(scene: Scene, chain: Chain, part: str, start: dict) -> Moved | None:
+    """The drag of ``part`` of ``chain`` that began at ``start`` (a :func:`where`) and ends now;
+    None when nothing moved, or the chain has left the scene."""
+    if chain not in scene.chains or (part == "pole" and chain.pole is None):
+        return None
+    end = where(chain, part)
+    if not changed(start, end):
+        return None
+    return Moved(scene, scene.chains.index(chain), part, start, end, chain)
+
+
+POSE = ("angles", "goal", "scale", "bend", "target")  # what the joint-space map sets on a two-bone arm
+
+
+def pose(chain: Chain) -> dict[str, np.ndarray]:
+    """Copies of a two-bone arm's pose as the joint-space map sets it (``POSE``)."""
+    return {name: chain.fields[name].copy() for name in POSE}
+
+
+class Posed(Edit):
+    """The two-bone arm at ``index`` was posed on the joint-space map: ``start`` to ``end`` (each a
+    :func:`pose`); a drag on the map is one entry."""
+
+    def __init__(self, scene: Scene, index: int, start: dict, end: dict, chain: Chain):
+        super().__init__(f"map pose on {chain_label(chain)}")
+        self.scene, self.index, self.start, self.end = scene, index, start, end
+
+    def _put(self, p: dict) -> Chain:
+        chain = self.scene.chains[self.index]
+        for name in ("angles", "goal", "scale", "bend"):
+            chain.fields[name][...] = p[name]
+        self.scene.move_target(chain, p["target"])
+        self.scene.lay_out(chain)
+        return chain
+
+    def undo(self):
+        return self._put(self.start)
+
+    def redo(self):
+        return self._put(self.end)
+
+    def absorb(self, newer: Edit) -> bool:
+        if not (isinstance(newer, Posed) and newer.scene is self.scene and newer.index == self.index):
+            return False
+        self.end = newer.end
+        return True
+
+
+def record_pose(scene: Scene, chain: Chain, start: dict) -> Posed | None:
+    """The map pose of ``chain`` just set, from ``start`` (a :func:`pose`); None when nothing changed."""
+    end = pose(chain)
+    if chain not in scene.chains or not changed(start, end):
+        return None
+    return Posed(scene, scene.chains.index(chain), start, end, chain)
