@@ -41,6 +41,9 @@ BUTTONS: tuple[ButtonSpec, ...] = (
     ButtonSpec("finish", "step_finish", "Finish", "Finish (/)", "Run the rest of the stepped solve (/)"),
     ButtonSpec("race", "race", "Race", "Race (R)",
                "One chain of each solver with the selected chain's bones, chasing one target; again to end it (R)"),
+    ButtonSpec("undo", "undo", "Undo", "Undo (Ctrl+Z)",
+               "Undo the last edit of the scene: a setting, an add or remove, a drag, a load (Ctrl+Z)"),
+    ButtonSpec("redo", "redo", "Redo", "Redo (Ctrl+Y)", "Redo what was undone last (Ctrl+Shift+Z or Ctrl+Y)"),
 )
 SPECS = {b.attr: b for b in BUTTONS}
 TAKE_THE_PATH = frozenset({"save", "load"})  # commands whose value is the path in the box

@@ -18,7 +18,9 @@ from .param_widgets import PAD, ROW, make_label
 # Each row: attributes of the panel's buttons ("..._button", buttons.BUTTONS) and check
 # boxes ("..._box", buttons.BOXES), side by side. A new control is a spec in buttons.py
 # and its attribute here.
-KEEP_ROWS: tuple[tuple[str, ...], ...] = ()
+KEEP_ROWS: tuple[tuple[str, ...], ...] = (
+    ("undo_button", "redo_button"),
+)
 BOX_SIDE = 18
 
 

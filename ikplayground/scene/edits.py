@@ -11,12 +11,14 @@ scene keep them exactly as they were (pose included) with fields of their own
 
 A setting edit that built a new chain (the bone count, a walker's legs or leg
 bones, a solver change that converts) keeps both chains and swaps them back
-with ``Scene.replace``. One that changed the chain in place is undone through
-``Scene.set_setting`` with the old value (which keeps what the table's ``put``
-keeps in step: a moving target's path, a pole's spot beside the chain), then
-the chain's parameter arrays that the edit changed get their old values exactly
-(uneven bone lengths, a file's own joint limits, a pole's spot), and the joints
-are laid out again.
+with ``Scene.replace``. One that changed the chain in place keeps the arrays it
+changed, before and after. It is undone through ``Scene.set_setting`` with the
+old value (which keeps what the table's ``put`` keeps in step: a moving
+target's path, a pole's spot beside the chain), then the changed parameter
+arrays (``PARAMETERS``) get their old values exactly (uneven bone lengths, a
+file's own joint limits, a pole's spot), and so do the changed pose and state
+arrays still as the edit left them (a snake's body a new bone length relaid;
+not once it has crawled on).
 """
 
 from __future__ import annotations
@@ -55,11 +57,6 @@ def _kind(chain: Chain) -> str:
     return "snake" if chain.is_snake else "walker" if chain.is_walker else "ik"
 
 
-def parameters(chain: Chain) -> dict[str, np.ndarray]:
-    """Copies of ``chain``'s parameter arrays (``PARAMETERS``)."""
-    return {name: chain.fields[name].copy() for name in PARAMETERS[_kind(chain)]}
-
-
 def changed(before: dict, after: dict) -> dict:
     """The arrays of ``before`` that differ from ``after`` (NaN equal to NaN)."""
     return {k: v for k, v in before.items() if k in after and not np.array_equal(v, after[k], equal_nan=True)}
@@ -91,11 +88,6 @@ def setting_noun(name: str) -> str:
     if s.kind == "flag":
         label = label.removesuffix(" on")
     return label[0].lower() + label[1:] if label[1:2].islower() else label
-
-
-def setting_label(name: str, old, new, chain: Chain) -> str:
-    """"bone count 7 → 4 on CCD #3"."""
-    return f"{setting_noun(name)} {value_text(name, old)} → {value_text(name, new)} on {chain_label(chain)}"
 
 
 def read_setting(chain: Chain, name: str):
@@ -149,18 +141,23 @@ class SettingEdit(Edit):
     """Setting ``name`` (or "solver") of the chain at ``index`` went from ``old`` to ``new``.
 
     ``before`` is the chain as it was and ``after`` the chain in its place now:
-    the same object for an edit in place (then ``params`` are its parameter
-    arrays before and after), two for an edit that built a new chain. Made by
-    :func:`record_setting`.
+    two objects for an edit that built a new chain, the same one for an edit in
+    place, whose ``delta`` is then the arrays it changed, (before, after). Made by
+    :func:`record_setting`; ``who`` names the chain as it was ("CCD #3").
     """
 
     def __init__(self, scene: Scene, index: int, name: str, old, new, before: Chain, after: Chain,
-                 params: tuple[dict, dict] | None = None):
-        super().__init__(setting_label(name, old, new, before), weight=0 if before is after else 2)
+                 delta: tuple[dict, dict] | None = None, who: str | None = None):
+        self.who = who or chain_label(before)
+        super().__init__("", weight=0 if before is after else 2)
         self.scene, self.index, self.name = scene, index, name
         self.old, self.new, self.before, self.after = old, new, before, after
-        self.who = chain_label(before)
-        self.params = params
+        self.delta = delta
+        self._name_it()
+
+    def _name_it(self) -> None:
+        self.label = f"{setting_noun(self.name)} {value_text(self.name, self.old)} → " \
+                     f"{value_text(self.name, self.new)} on {self.who}"
 
     def _swap(self, back: Chain) -> Chain:
         out = self.scene.chains[self.index]
@@ -170,58 +167,78 @@ class SettingEdit(Edit):
         self.scene.select(back)
         return back
 
-    def _set(self, value, params: dict, other: dict) -> Chain:
+    def _set(self, value, want: dict, left: dict) -> Chain:
+        """Set ``value`` through the scene, then the arrays of ``want``: the parameters always, the pose
+        and state where they are still as the edit ``left`` them (a snake that crawled on since keeps its
+        place)."""
         chain = self.scene.chains[self.index]
+        untouched = {k for k in want if np.array_equal(chain.fields[k], left[k], equal_nan=True)}
         put_setting(self.scene, chain, self.name, value)
-        exact = changed(params, other)
-        for name, a in exact.items():
-            chain.fields[name][...] = a
-        if exact.keys() & set(SHAPE):
+        params = PARAMETERS[_kind(chain)]
+        restored = [k for k in want if k in params or k in untouched]
+        for k in restored:
+            chain.fields[k][...] = want[k]
+        if set(restored) & set(SHAPE) and "points" not in restored:
             self.scene.lay_out(chain)
         return chain
 
     def undo(self):
         if self.before is not self.after:
             return self._swap(self.before)
-        return self._set(self.old, *self.params)
+        return self._set(self.old, *self.delta)
 
     def redo(self):
         if self.before is not self.after:
             return self._swap(self.after)
-        return self._set(self.new, self.params[1], self.params[0])
+        return self._set(self.new, self.delta[1], self.delta[0])
 
     def absorb(self, newer: Edit) -> bool:
-        """One entry for a slider dragged: ``newer`` edits the same setting of the chain this one left."""
+        """One entry for a slider dragged: ``newer`` edits the same setting of the chain this one left,
+        the same way (in place, or building a new chain)."""
         if not (isinstance(newer, SettingEdit) and newer.scene is self.scene and newer.index == self.index
-                and newer.name == self.name and newer.before is self.after):
+                and newer.name == self.name and newer.before is self.after
+                and (self.before is self.after) == (newer.before is newer.after)):
             return False
-        if self.before is self.after and newer.before is newer.after:
-            self.params = (self.params[0], newer.params[1])
-        elif self.before is self.after:  # in place so far, now rebuilt: only the two chains count
-            self.params = None
+        if self.delta is not None:  # from the first state to the last, through the one between
+            (b0, a0), (b1, a1) = self.delta, newer.delta
+            self.delta = ({**b1, **b0}, {**a0, **a1})
+        else:
+            detach(self.after)  # a chain between, out of the scene: nothing holds it now
         self.new, self.after = newer.new, newer.after
-        if self.before is not self.after:
-            detach(self.before)
-        self.weight = 0 if self.before is self.after else 2
-        self.label = f"{setting_noun(self.name)} {value_text(self.name, self.old)} → " \
-                     f"{value_text(self.name, self.new)} on {self.who}"
+        self._name_it()
         return True
 
 
-def record_setting(scene: Scene, name: str, old, before: Chain, after: Chain,
-                   params_before: dict | None) -> SettingEdit | None:
-    """The edit of setting ``name`` just made: ``before`` was the chain (``old`` its value,
-    ``params_before`` its :func:`parameters`), ``after`` is the chain in its place now; None when
-    nothing changed (the value was already that, or the solver has no such setting)."""
+def snapshot(chain: Chain) -> dict[str, np.ndarray]:
+    """Copies of all ``chain``'s arrays."""
+    return {name: a.copy() for name, a in chain.fields.items()}
+
+
+def record_setting(scene: Scene, name: str, old, before: Chain, after: Chain, arrays: dict | None,
+                   who: str | None = None) -> SettingEdit | None:
+    """The edit of setting ``name`` just made: ``before`` was the chain (``old`` its value, ``arrays``
+    its :func:`snapshot`, ``who`` its :func:`chain_label`), ``after`` is the chain in its place now; None
+    when nothing changed (the value was already that, or the solver has no such setting)."""
     new = read_setting(after, name)
+    index = scene.chains.index(after)
     if before is not after:
         detach(before)
-        return SettingEdit(scene, scene.chains.index(after), name, old, new, before, after)
-    params_after = parameters(after)
-    if old == new and not changed(params_before, params_after):
+        return SettingEdit(scene, index, name, old, new, before, after, who=who)
+    now = snapshot(after)
+    was = changed(arrays, now)
+    if old == new and not was:
         return None
-    return SettingEdit(scene, scene.chains.index(after), name, old, new, after, after,
-                       (params_before, params_after))
+    return SettingEdit(scene, index, name, old, new, after, after, (was, {k: now[k] for k in was}), who)
+
+
+def set_recorded(scene: Scene, chain: Chain, name: str, value) -> tuple[Chain, SettingEdit | None]:
+    """Set ``name`` (a setting, or "solver") of ``chain`` to ``value`` through the scene, and make its edit:
+    (the chain now in its place, the edit or None when nothing changed)."""
+    if name != "solver" and not settings.setting(name).applies(chain.solver):
+        return scene.set_setting(chain, name, value), None  # checks the value, changes nothing
+    old, arrays, who = read_setting(chain, name), snapshot(chain), chain_label(chain)
+    new = put_setting(scene, chain, name, value)
+    return new, record_setting(scene, name, old, chain, new, arrays, who)
 
 
 def where(chain: Chain, part: str) -> dict[str, np.ndarray]:
