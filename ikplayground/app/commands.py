@@ -216,8 +216,8 @@ COMMANDS: tuple[Command, ...] = (
             lambda app, on=None: app.race.set_moving(on)),
     Command("map_pose", "set the selected two-bone arm to a pose picked on the joint-space map",
             lambda app, angles: app.undo.map_pose(angles)),
-    Command("undo", "undo the last edit of the scene (a setting, an add or remove, a drag, a load...); "
-                    "the status line says what", lambda app, value=None: app.undo.undo(), repeats=True),
+    Command("undo", "undo the last edit: a setting, an add or remove, a drag, a load, the race",
+            lambda app, value=None: app.undo.undo(), repeats=True),
     Command("redo", "redo what was undone last", lambda app, value=None: app.undo.redo(), repeats=True),
 )
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
