@@ -172,10 +172,10 @@ class SettingEdit(Edit):
         and state where they are still as the edit ``left`` them (a snake that crawled on since keeps its
         place)."""
         chain = self.scene.chains[self.index]
-        untouched = {k for k in want if np.array_equal(chain.fields[k], left[k], equal_nan=True)}
-        put_setting(self.scene, chain, self.name, value)
         params = PARAMETERS[_kind(chain)]
-        restored = [k for k in want if k in params or k in untouched]
+        untouched = all(np.array_equal(chain.fields[k], left[k], equal_nan=True) for k in want if k not in params)
+        put_setting(self.scene, chain, self.name, value)
+        restored = [k for k in want if k in params or untouched]  # the pose whole, or not at all
         for k in restored:
             chain.fields[k][...] = want[k]
         if set(restored) & set(SHAPE) and "points" not in restored:

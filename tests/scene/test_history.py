@@ -279,6 +279,23 @@ def test_uneven_bone_lengths_come_back_exactly():
     np.testing.assert_array_equal(chain.fields["lengths"], (30.0, 45.0, 60.0))
 
 
+def test_a_snake_that_crawled_on_since_keeps_its_place_when_its_bone_length_is_undone():
+    scene = scene_with_every_solver()
+    snake = next(c for c in scene.chains if c.is_snake)
+    history = History()
+    run_edit(history, scene, snake, "bone_length", 60.0)
+    scene.select(snake)
+    for _ in range(20):
+        scene.steer(True, 1)  # it crawls on
+        scene.step()
+    head = snake.fields["points"][0].copy()
+    history.undo()
+    np.testing.assert_array_equal(snake.fields["lengths"], 40.0)
+    np.testing.assert_array_equal(snake.fields["points"][0], head)  # not back where it was
+    gaps = np.hypot(*np.diff(snake.fields["points"], axis=0).T)
+    np.testing.assert_allclose(gaps, 40.0, rtol=1e-9)
+
+
 def test_a_pole_switched_off_comes_back_where_it_was_dragged():
     scene = scene_with_every_solver()
     chain = scene.chains[1]
