@@ -19,6 +19,14 @@ by a load leaves no entry, as it changed nothing of the user's scene). The
 edits of one slider drag, or of one press and drag on the joint-space map,
 make one entry: an edit made while the left button is down merges into the
 entry made since that press (``Edit.absorb``).
+
+Another feature records an edit of its own as::
+
+    if app.undo.recording:
+        app.undo.record(Edit("mirror flip on CCD #3", undo=flip, redo=flip))
+
+where ``flip()`` acts on ``app.scene.chains[index]`` (the index taken when the
+edit was made) and returns that chain, which the App then selects.
 """
 
 from __future__ import annotations
@@ -69,7 +77,7 @@ class SceneSwap(Edit):
 def swap_from(app, label: str) -> SceneSwap:
     """A :class:`SceneSwap` from the user's scene as it is (the one kept aside while the stress test or
     the race runs), to be :meth:`~SceneSwap.done` once the new scene is shown."""
-    scene = app.stress.kept or app.race.kept or app.scene
+    scene = next(s for s in (app.stress.kept, app.race.kept, app.scene) if s is not None)
     state = (scene, app.scene_path, app.panel.preset)
     return SceneSwap(app, label, state, state)
 

@@ -413,3 +413,23 @@ def test_an_edit_after_an_undo_clears_the_redo_side(app):
     slide(app, "iterations", 30)
     redo(app)
     assert app.message == "Nothing to redo" and app.scene.selected.iterations == 30
+
+
+def test_another_feature_records_an_edit_of_its_own(app):
+    from ikplayground.scene.history import Edit
+    arm = select_solver(app, "two-bone")
+    index = app.scene.chains.index(arm)
+
+    def flip():
+        chain = app.scene.chains[index]
+        chain.mirror = not chain.mirror
+        return chain
+
+    flip()
+    assert app.undo.recording
+    app.undo.record(Edit(f"mirror flip on two-bone #{arm.id}", undo=flip, redo=flip))
+    select_solver(app, "ccd")
+    undo(app)
+    assert not arm.mirror and app.scene.selected is arm and app.message == f"Undid: mirror flip on two-bone #{arm.id}"
+    redo(app)
+    assert arm.mirror
