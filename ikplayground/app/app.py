@@ -20,6 +20,7 @@ import pygame
 import pygame_gui
 
 from ikplayground.resources import asset_path
+from ikplayground.scene.history import History
 from ikplayground.scene.scene import STEP, Scene, default_scene
 from ikplayground.scene.settings import BY_NAME as SETTINGS
 
@@ -36,6 +37,7 @@ from .render import TARGET_RADIUS, SceneRenderer
 from .replay_mode import ReplayMode
 from .status_line import StatusLine, status_facts
 from .stress_mode import StressMode
+from .undo import Undo
 
 MIN_SIZE = (320, 240)
 MAX_STEPS_PER_FRAME = 5
@@ -94,6 +96,8 @@ class App:
         self.minimized = False
         self.time = 0.0
         self.status = StatusLine()
+        self.history = History()  # the undo and redo stacks (Ctrl+Z, Ctrl+Shift+Z)
+        self.undo = Undo(self)  # what is recorded into it, and when (undo.py)
         self.stress = StressMode(self)
         self.race = RaceMode(self)  # the solver race (R), shown in place of the scene as the stress test is
         self.math = MathView(self)  # "Show the math", the live numbers, the step-through
@@ -181,6 +185,7 @@ class App:
 
     # --- input ---------------------------------------------------------------
     def handle_event(self, event) -> None:
+        self.undo.see(event)  # which left press is down: a slider's or the map's drag is one undo entry
         if event.type == pygame.QUIT:
             self.running = False
             return
@@ -240,12 +245,14 @@ class App:
 
     @property
     def drag(self) -> Drag | None:
-        """What the mouse holds; however a hold ends, its target is let go (``drag.handed_over``)."""
+        """What the mouse holds; however a hold ends, its target is let go (``drag.handed_over``) and its
+        move is one undo entry (``Undo.hold``)."""
         return self._drag
 
     @drag.setter
     def drag(self, new: Drag | None) -> None:
-        self._drag = handed_over(self._drag, new)
+        old, self._drag = self._drag, handed_over(self._drag, new)
+        self.undo.hold(old, self._drag)
 
     def press(self, pos) -> None:
         """Left button down on the stage: grab a target, a root, or select a chain."""
@@ -298,8 +305,6 @@ class App:
         self.selected_changed()
         self.settle = True
 
-
-
     def chain_replaced(self, old, new) -> None:
         """``new`` was built to replace ``old`` (a solver or bone count change): a hold on ``old`` moves to it."""
         if self.drag is not None and self.drag.chain is old:
@@ -307,21 +312,15 @@ class App:
 
     def apply(self, action: str, value=None) -> None:
         """Carry out a command: one of the table (``commands.py``; its observers see every one),
-        else a setting of the selected chain."""
+        else a setting of the selected chain (or its solver), recorded for undo."""
         if self.commands.run(action, value):
             return
         chain = self.scene.selected
-        if chain is None:
+        if chain is None or not (action == "solver" or action in SETTINGS):
             return
-        if action == "solver":
-            new = self.scene.set_solver(chain, value)
-            self.chain_replaced(chain, new)
+        new = self.undo.setting(chain, action, value)  # the table of settings checks, clamps, skips what the solver lacks
+        if new is not chain or action == "solver" or SETTINGS[action].kind == "flag":  # a flag may enable others
             self.selected_changed()
-        elif action in SETTINGS:  # the table of settings checks, clamps and skips what the solver lacks
-            new = self.scene.set_setting(chain, action, value)
-            self.chain_replaced(chain, new)
-            if new is not chain or SETTINGS[action].kind == "flag":  # a flag may enable other controls
-                self.selected_changed()
 
     def resize(self, size) -> None:
         """The window was resized to ``size``: lay out for it, within MIN_SIZE and the caps of

@@ -45,6 +45,9 @@ BUTTONS: tuple[ButtonSpec, ...] = (
                "Record every step to a CSV file beside the scene file; again to stop and save it (Ctrl+R)"),
     ButtonSpec("screenshot", "screenshot", "Screenshot", "Screenshot (F12)",
                "Save the window as a PNG named by the date and time, beside the scene file (F12)"),
+    ButtonSpec("undo", "undo", "Undo", "Undo (Ctrl+Z)",
+               "Undo the last edit of the scene: a setting, an add or remove, a drag, a load (Ctrl+Z)"),
+    ButtonSpec("redo", "redo", "Redo", "Redo (Ctrl+Y)", "Redo what was undone last (Ctrl+Shift+Z or Ctrl+Y)"),
 )
 SPECS = {b.attr: b for b in BUTTONS}
 TAKE_THE_PATH = frozenset({"save", "load"})  # commands whose value is the path in the box

@@ -26,7 +26,7 @@ from ikplayground.scene.file_errors import shown
 from ikplayground.scene.chain import SOLVER_LABELS
 from ikplayground.scene.scene import SceneFull
 
-from . import buttons, keymap, screenshot
+from . import buttons, keymap, screenshot, undo
 
 CHAIN_CAP = 2000  # chains N may add (files and the stress test may hold more)
 DEFAULT_SCENE_PATH = "ikplayground-scene.json"
@@ -54,12 +54,16 @@ def add_chain(app, value=None) -> None:
     except SceneFull as e:
         app.say(f"Not added: {e}", error=True)
         return
+    app.undo.added(chain)
     app.say(f"Added a {SOLVER_LABELS[chain.solver]} chain (#{chain.id})")
     app.selected_changed()
 
 
 def remove_last(app, value=None) -> None:
+    index = len(app.scene.chains) - 1
     chain = app.scene.remove_last()
+    if chain is not None:
+        app.undo.removed(index, chain)
     app.say("Nothing to remove" if chain is None else f"Removed {SOLVER_LABELS[chain.solver]} chain #{chain.id}")
     app.selected_changed()
 
@@ -69,7 +73,9 @@ def remove_selected(app, value=None) -> None:
     if chain is None:
         app.say("Nothing selected to remove" if app.scene.chains else "Nothing to remove")
         return
+    index = app.scene.chains.index(chain)
     app.scene.remove(chain)
+    app.undo.removed(index, chain)
     app.say(f"Removed {SOLVER_LABELS[chain.solver]} chain #{chain.id}")
     app.selected_changed()
 
@@ -87,7 +93,7 @@ def mirror(app, on=None) -> None:
         if on is None:
             app.say("Mirror bends two-bone chains: select one first")
         return
-    app.scene.set_setting(chain, "mirror", not chain.mirror if on is None else on)
+    app.undo.setting(chain, "mirror", not chain.mirror if on is None else on)
     app.selected_changed()
 
 
@@ -142,29 +148,34 @@ def save(app, path=None) -> None:
 def load(app, path=None) -> None:
     """Replace the scene with the file at ``path`` (the scene file's path by default), or say why not."""
     path = Path(path) if path else app.scene_path
-    if _replace_scene(app, lambda: files.load_scene(path, app.scene.stage), None):
-        app.scene_path = path
-        app.say(f"Loaded {len(app.scene.chains)} chains from {files.shown_name(path)}")
+    name = files.shown_name(path)
+    if _replace_scene(app, lambda: files.load_scene(path, app.scene.stage), None, path, f"load of {name}"):
+        app.say(f"Loaded {len(app.scene.chains)} chains from {name}")
 
 
 def load_preset(app, name=None) -> None:
     """Replace the scene with the preset ``name`` (the panel's Preset menu); the scene file stays as it is."""
-    if _replace_scene(app, lambda: presets.load_preset(name, app.scene.stage), name):
+    if _replace_scene(app, lambda: presets.load_preset(name, app.scene.stage), name, app.scene_path,
+                      f"preset {name}"):
         app.say(f"Preset {name}: {presets.PRESETS[name]}. Ctrl+S saves to {files.shown_name(app.scene_path)}")
 
 
-def _replace_scene(app, read, preset) -> bool:
+def _replace_scene(app, read, preset, path, label: str) -> bool:
     """Show the scene ``read()`` gives as the user's (a stress test or a race ends; the Preset menu shows
-    ``preset``); False, saying why and changing nothing, when it cannot be read."""
+    ``preset``, the scene file is ``path``), an undoable edit called ``label``; False, saying why and
+    changing nothing, when it cannot be read."""
     try:
         scene = read()
     except files.SceneFileError as e:
         app.say(f"Not loaded: {e}. Your scene is unchanged.", error=True)
         return False
+    swap = undo.swap_from(app, label)  # the user's scene as it is, even while the stress test or race runs
     app.stress.forget()
     app.race.forget()
     app.show_scene(scene)
     app.panel.show_preset(preset)
+    app.scene_path = path
+    app.undo.record(swap.done())
     return True
 
 
@@ -215,15 +226,18 @@ COMMANDS: tuple[Command, ...] = (
             lambda app, value=None: app.math.step("sweep"), repeats=True),
     Command("step_finish", "step-through: the rest of the solve", lambda app, value=None: app.math.step("finish")),
     Command("race", "race the solvers on the selected chain's bones and limits; again for your scene",
-            lambda app, value=None: app.race.toggle()),
+            lambda app, value=None: app.undo.toggle_race()),
     Command("moving_target", "the race's target runs a figure-eight by itself, or stays where you drag it",
             lambda app, on=None: app.race.set_moving(on)),
     Command("map_pose", "set the selected two-bone arm to a pose picked on the joint-space map",
-            lambda app, angles: app.math.set_pose(angles)),
+            lambda app, angles: app.undo.map_pose(angles)),
     Command("record", "record every step to a CSV file beside the scene file, named after it and the time "
                       "(docs/recording.md); again to stop and save it", lambda app, value=None: app.record.toggle()),
     Command("screenshot", "save the window as a PNG named by the date and time in the scene file's folder; "
                           "the status line gives its path", take_screenshot),
+    Command("undo", "undo the last edit: a setting, an add or remove, a drag, a load, the race",
+            lambda app, value=None: app.undo.undo(), repeats=True),
+    Command("redo", "redo what was undone last", lambda app, value=None: app.undo.redo(), repeats=True),
 )
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
 

@@ -21,6 +21,7 @@ from .param_widgets import PAD, ROW, make_label
 KEEP_ROWS: tuple[tuple[str, ...], ...] = (
     ("record_button",),
     ("screenshot_button",),
+    ("undo_button", "redo_button"),
 )
 BOX_SIDE = 18
 

@@ -13,12 +13,13 @@ import pygame
 
 
 class Binding(NamedTuple):
-    """A key (with or without Ctrl) bound to a command."""
+    """A key (with or without Ctrl, and Shift) bound to a command."""
 
     key: int
     ctrl: bool
     command: str  # a name in commands.COMMANDS
     keys: str  # how the help shows the key
+    shift: bool = False  # True: only with Shift; False: with or without it, unless a Shift binding of the key takes it
 
 
 KEYMAP: tuple[Binding, ...] = (
@@ -41,6 +42,9 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_t, False, "moving_target", "T"),
     Binding(pygame.K_r, True, "record", "Ctrl+R"),
     Binding(pygame.K_F12, False, "screenshot", "F12"),
+    Binding(pygame.K_z, True, "undo", "Ctrl+Z"),
+    Binding(pygame.K_z, True, "redo", "Ctrl+Shift+Z", shift=True),
+    Binding(pygame.K_y, True, "redo", "Ctrl+Y"),
 )
 
 # Held keys, read every step: they steer the selected snake (or the only one), else the
@@ -57,12 +61,15 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
 
 
 def command_for(key: int, mod: int) -> str | None:
-    """The command bound to ``key`` with modifiers ``mod`` (pygame's KMOD bits), or None."""
+    """The command bound to ``key`` with modifiers ``mod`` (pygame's KMOD bits), or None.
+
+    Ctrl must match the binding's; Shift picks a Shift binding of the key where there is one
+    (Ctrl+Shift+Z is redo, Ctrl+Z undo), else it is ignored (Ctrl+Shift+S saves)."""
     ctrl = bool(mod & pygame.KMOD_CTRL)
-    for b in KEYMAP:
-        if b.key == key and b.ctrl == ctrl:
-            return b.command
-    return None
+    shift = bool(mod & pygame.KMOD_SHIFT)
+    found = [b for b in KEYMAP if b.key == key and b.ctrl == ctrl and (b.shift == shift or not b.shift)]
+    best = [b for b in found if b.shift == shift] or found
+    return best[0].command if best else None
 
 
 def keys_for(command: str) -> list[str]:

@@ -29,6 +29,11 @@ class RaceMode:
     def on(self) -> bool:
         return self.race is not None
 
+    @property
+    def kept(self) -> Scene | None:
+        """The user's scene, kept aside while the race runs (None when it does not)."""
+        return self._kept
+
     def toggle(self) -> None:
         self.stop() if self.on else self.start()
 
@@ -58,6 +63,8 @@ class RaceMode:
 
     def forget(self) -> None:
         """Leave the race without touching the scene shown (a file was loaded over it)."""
+        if self.race is not None:
+            self.app.undo.race_ended()  # its undo entry goes: the race changed nothing of the user's scene
         self.race = None
         self._kept = None
         self.app.panel.show_race(False, self.moving)

@@ -27,6 +27,11 @@ class StressMode:
         """Whether the stress test runs."""
         return self.count > 0
 
+    @property
+    def kept(self) -> Scene | None:
+        """The user's scene, kept aside while the stress test runs (None when it does not)."""
+        return self._kept
+
     def start(self, count: int) -> None:
         """Show a stress scene of ``count`` chains on scripted motion (the user's scene is kept)."""
         app = self.app

@@ -61,9 +61,13 @@ class Scene:
     # --- membership ----------------------------------------------------------
     def add(self, chain: Chain, select: bool = True) -> Chain:
         """Add a chain (it is drawn on top) and, by default, select it."""
+        return self.insert(len(self.chains), chain, select)
+
+    def insert(self, index: int, chain: Chain, select: bool = True) -> Chain:
+        """Put ``chain`` at ``index`` of the draw order (undoing its removal) and, by default, select it."""
         if len(self.chains) >= MAX_CHAINS:
             raise SceneFull(f"the scene holds at most {MAX_CHAINS} chains")
-        self.chains.append(chain)
+        self.chains.insert(index, chain)
         self._dirty = True
         if select:
             self.selected = chain

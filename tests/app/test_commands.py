@@ -46,7 +46,7 @@ def test_every_key_binding_names_a_command_of_the_table():
 
 
 def test_no_key_is_bound_twice():
-    keys = [(b.key, b.ctrl) for b in keymap.KEYMAP]
+    keys = [(b.key, b.ctrl, b.shift) for b in keymap.KEYMAP]
     assert len(keys) == len(set(keys))
 
 
@@ -121,7 +121,7 @@ def test_the_observer_sees_a_command_before_it_runs(app):
 
 @pytest.mark.parametrize("binding", keymap.KEYMAP, ids=lambda b: b.keys)
 def test_a_held_key_repeats_only_the_commands_marked_repeating(app, seen, binding):
-    mod = pygame.KMOD_CTRL if binding.ctrl else pygame.KMOD_NONE
+    mod = (pygame.KMOD_CTRL if binding.ctrl else pygame.KMOD_NONE) | (pygame.KMOD_SHIFT if binding.shift else 0)
     for _ in range(3):  # a press and two auto-repeats: no KEYUP between them
         key_down(binding.key, mod)
     key_up(binding.key, mod)

@@ -1,0 +1,253 @@
+"""Undo and redo in the App: what is recorded, when, and what Ctrl+Z and Ctrl+Shift+Z do.
+
+The history (:class:`~ikplayground.scene.history.History`, ``app.history``)
+holds the scene's edits (:mod:`ikplayground.scene.edits`) and two of the
+App's own, made here: :class:`SceneSwap` (a load or a preset: the scenes,
+scene file paths and Preset menu entries before and after) and
+:class:`RaceStarted`. :class:`Undo` (``app.undo``) records them from the
+App's hook points: :meth:`Undo.setting` (``App.apply`` and the M key, for every
+setting and the solver), :meth:`Undo.added` / :meth:`Undo.removed` (the
+commands), :meth:`Undo.hold` (``App.drag``'s setter, where every hold of a
+target, pole or root begins and ends: one entry a drag, if it moved
+something), :meth:`Undo.map_pose`, :meth:`Undo.toggle_race` and
+:func:`swap_from` / :meth:`SceneSwap.done` (``commands._replace_scene``).
+
+Edits made in the stress test's or the race's scene are not recorded. Undo
+is refused while the stress test runs; while the race runs, Ctrl+Z ends it
+(the race's own entry, which is always the newest then: a race ended by R or
+by a load leaves no entry, as it changed nothing of the user's scene). The
+edits of one slider drag, or of one press and drag on the joint-space map,
+make one entry: an edit made while the left button is down merges into the
+entry made since that press (``Edit.absorb``).
+
+Another feature records an edit of its own as::
+
+    if app.undo.recording:
+        app.undo.record(Edit("mirror flip on CCD #3", undo=flip, redo=flip))
+
+where ``flip()`` acts on ``app.scene.chains[index]`` (the index taken when the
+edit was made) and returns that chain, which the App then selects.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from ikplayground.scene import edits
+from ikplayground.scene.edits import pose, record_move, record_pose
+from ikplayground.scene.history import Edit
+from ikplayground.scene.scene import SceneFull
+from ikplayground.scene.settings import BY_NAME as SETTINGS
+
+MERGING = ("number", "whole")  # the settings' kinds a slider sets: one entry a drag
+DONE = {"undo": "Undid", "redo": "Redid"}  # how the status line begins
+
+
+class SceneSwap(Edit):
+    """The scene was replaced (a load, a preset): ``old`` and ``new`` are each (scene, scene file path,
+    the Preset menu's entry)."""
+
+    def __init__(self, app, label: str, old: tuple, new: tuple):
+        super().__init__(label, weight=len(old[0].chains) + len(new[0].chains))
+        self.app, self.old, self.new = app, old, new
+
+    def _show(self, state: tuple):
+        scene, path, preset = state
+        app = self.app
+        app.show_scene(scene)
+        app.scene_path = path
+        app.panel.path_entry.set_text(str(path))
+        app.panel.show_preset(preset)
+        return None  # the scene's own selection
+
+    def undo(self):
+        return self._show(self.old)
+
+    def redo(self):
+        return self._show(self.new)
+
+    def done(self) -> SceneSwap:
+        """This swap with what the App shows now as its new state."""
+        app = self.app
+        self.new = (app.scene, app.scene_path, app.panel.preset)
+        self.weight = len(self.old[0].chains) + len(app.scene.chains)
+        return self
+
+
+def swap_from(app, label: str) -> SceneSwap:
+    """A :class:`SceneSwap` from the user's scene as it is (the one kept aside while the stress test or
+    the race runs), to be :meth:`~SceneSwap.done` once the new scene is shown."""
+    scene = next(s for s in (app.stress.kept, app.race.kept, app.scene) if s is not None)
+    state = (scene, app.scene_path, app.panel.preset)
+    return SceneSwap(app, label, state, state)
+
+
+class RaceStarted(Edit):
+    """The race was started on ``template`` (the chain selected then): undone, the race ends."""
+
+    def __init__(self, app, template):
+        super().__init__("race")
+        self.app, self.template = app, template
+
+    def undo(self):
+        self.app.race.stop()
+        return None
+
+    def redo(self):
+        app = self.app
+        if self.template is not None and self.template in app.scene.chains:
+            app.scene.select(self.template)
+        app.race.start()
+        app.undo.race_entry = self  # R ends it: then it goes
+        return None
+
+
+class Undo:
+    """What ``app`` records into ``app.history``, and its undo and redo (see the module docstring)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.presses = 0  # left presses seen
+        self.pressed = False  # the left button is down
+        self._open = None  # (press, entry): the newest entry, made while that press was down
+        self._grab = None  # (scene, chain, part, start) of the hold in progress, if recorded
+        self.race_entry = None  # the running race's entry
+
+    @property
+    def history(self):
+        return self.app.history
+
+    @property
+    def recording(self) -> bool:
+        """Edits are recorded: the user's own scene is shown (not the stress test's or the race's)."""
+        return not (self.app.stress.on or self.app.race.on)
+
+    # --- recording ----------------------------------------------------------------
+    def see(self, event) -> None:
+        """Every event, first: which left press is down (an edit made meanwhile may merge)."""
+        if event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 1:
+            self.presses += 1
+            self.pressed = True
+        elif (event.type == pygame.MOUSEBUTTONUP and getattr(event, "button", 0) == 1) or \
+                event.type in (pygame.WINDOWFOCUSLOST, pygame.WINDOWMINIMIZED):
+            self.pressed = False
+
+    def record(self, edit: Edit | None, merge: bool = False) -> None:
+        """Push ``edit`` (None: nothing changed); with ``merge``, into the newest entry if that was made
+        since the left press that is still the last one (a slider or map drag)."""
+        if edit is None:
+            return
+        top = self.history.top
+        same_press = merge and self._open is not None and self._open == (self.presses, top)
+        self.history.push(edit, merge=same_press)
+        top = self.history.top
+        self._open = (self.presses, top) if merge and self.pressed else None
+
+    def setting(self, chain, name: str, value):
+        """Set ``name`` (a setting of ``scene/settings.py``, or "solver") of ``chain`` to ``value`` and record
+        it; returns the chain now in its place (a hold on the old one moves to it)."""
+        app = self.app
+        if self.recording:
+            new, edit = edits.set_recorded(app.scene, chain, name, value)
+            self.record(edit, merge=name in SETTINGS and SETTINGS[name].kind in MERGING)
+        else:
+            new = edits.put_setting(app.scene, chain, name, value)
+        app.chain_replaced(chain, new)
+        return new
+
+    def added(self, chain) -> None:
+        """``chain`` was just added to the scene (on top)."""
+        scene = self.app.scene
+        if self.recording:
+            self.record(edits.ChainAdded(scene, scene.chains.index(chain), chain))
+
+    def removed(self, index: int, chain) -> None:
+        """``chain`` was just removed from the scene, where it was at ``index``."""
+        if self.recording:
+            self.record(edits.ChainRemoved(self.app.scene, index, chain))
+
+    def hold(self, old, new) -> None:
+        """``App.drag`` changed from ``old`` to ``new``: a hold that ends is one entry (if it moved
+        something); one that begins notes where its part was. A hold moved onto the chain that replaced
+        its chain (``Drag.onto``: the same offset) goes on."""
+        if old is new:
+            return
+        going_on = old is not None and new is not None and new.offset is old.offset and new.part == old.part
+        if going_on:
+            if self._grab is not None:
+                self._grab = (self._grab[0], new.chain, *self._grab[2:])
+            return
+        if old is not None and self._grab is not None:
+            scene, chain, part, start = self._grab
+            self._grab = None
+            self.record(record_move(scene, chain, part, start))
+        if new is not None and self.recording:
+            self._grab = (self.app.scene, new.chain, new.part, edits.where(new.chain, new.part))
+
+    def map_pose(self, angles) -> None:
+        """The command map_pose: the selected two-bone arm posed on the joint-space map, recorded."""
+        app = self.app
+        chain = app.scene.selected
+        start = pose(chain) if chain is not None and chain.solver == "two-bone" and self.recording else None
+        app.math.set_pose(angles)
+        if start is not None:
+            self.record(record_pose(app.scene, chain, start), merge=True)
+
+    def toggle_race(self) -> None:
+        """The command race: start it (an entry) or end it (its entry goes: the race changed nothing)."""
+        race = self.app.race
+        if race.on:
+            race.stop()
+            return
+        template = self.app.scene.selected
+        race.start()
+        if race.on:
+            self.race_entry = RaceStarted(self.app, template)
+            self.record(self.race_entry)
+
+    def race_ended(self) -> None:
+        """The race ended (R, a load, the stress test): its entry goes, if it is the newest."""
+        if self.race_entry is not None:
+            self.history.drop(self.race_entry)
+            self.race_entry = None
+
+    # --- undo and redo ------------------------------------------------------------
+    def undo(self) -> None:
+        """Ctrl+Z: undo the newest edit, select the chain it touched, and say what it was."""
+        app = self.app
+        if app.stress.on:
+            app.say("Undo is off during the stress test: stop it for your scene, then undo")
+            return
+        app.drag = None  # a hold in progress ends first: its move is the newest edit
+        if app.race.on and not isinstance(self.history.top, RaceStarted):
+            app.race.stop()
+            return
+        self._step("undo", self.history.undo)
+
+    def redo(self) -> None:
+        """Ctrl+Shift+Z / Ctrl+Y: redo the edit undone last."""
+        app = self.app
+        if app.stress.on or app.race.on:
+            what = "the stress test" if app.stress.on else "the race (R ends it)"
+            app.say(f"Redo is off during {what}")
+            return
+        app.drag = None
+        self._step("redo", self.history.redo)
+
+    def _step(self, word: str, step) -> None:
+        app = self.app
+        self._open = None
+        try:
+            result = step()
+        except (IndexError, ValueError, TypeError, SceneFull) as e:  # the history no longer fits the scene
+            self.history.clear()
+            app.say(f"Could not {word} that ({e}); the undo history is cleared", error=True)
+            return
+        if result is None:
+            app.say(f"Nothing to {word}")
+            return
+        edit, chain = result
+        if chain is not None and chain in app.scene.chains:
+            app.scene.select(chain)
+        app.selected_changed()
+        app.say(f"{DONE[word]}: {edit.label}")
