@@ -32,6 +32,7 @@ from .math_view import MathView
 from .overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
 from .panel import Panel, panel_width
 from .race_mode import RaceMode
+from .export_mode import ExportMode
 from .record_mode import RecordMode
 from .render import TARGET_RADIUS, SceneRenderer
 from .replay_mode import ReplayMode
@@ -102,6 +103,7 @@ class App:
         self.race = RaceMode(self)  # the solver race (R), shown in place of the scene as the stress test is
         self.math = MathView(self)  # "Show the math", the live numbers, the step-through
         self.record = RecordMode(self)  # Ctrl+R: every step to a CSV file, after the step
+        self.export = ExportMode(self)  # Export animation: the last recording baked to keyframes
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
         self.commands = commands.CommandRunner(self)  # .observe(fn) sees every command
         if size != asked:
@@ -148,6 +150,7 @@ class App:
                 continue  # dragging a window edge sends many: lay out only the last (each costs a panel rebuild)
             self.handle_event(event)
         self.ui.update(dt)
+        self.export.poll()
         self.advance(dt)
         if not self.minimized:  # nothing to show: keep stepping, skip drawing
             self.draw()
@@ -377,4 +380,5 @@ class App:
         """Finish a recording (the file gets its name) and a replay, then close the window."""
         self.replay.stop()
         self.record.stop()
+        self.export.wait()
         pygame.display.quit()

@@ -43,6 +43,9 @@ BUTTONS: tuple[ButtonSpec, ...] = (
                "One chain of each solver with the selected chain's bones, chasing one target; again to end it (R)"),
     ButtonSpec("record", "record", "Record", "Record (Ctrl+R)",
                "Record every step to a CSV file beside the scene file; again to stop and save it (Ctrl+R)"),
+    ButtonSpec("export", "export_animation", "Export", "Export animation",
+               "Bake the last recording into a JSON file of keyframes beside it: bone lengths and per-step angles "
+               "(stops a running recording first)"),
     ButtonSpec("screenshot", "screenshot", "Screenshot", "Screenshot (F12)",
                "Save the window as a PNG named by the date and time, beside the scene file (F12)"),
     ButtonSpec("undo", "undo", "Undo", "Undo (Ctrl+Z)",
@@ -71,6 +74,8 @@ BOXES: tuple[BoxSpec, ...] = (
             "the pose the rate limit holds back, the pole's side, a snake's bend ranges (G)"),
     BoxSpec("moving_target", "moving_target", "Moving target (T)",
             "The race's target runs a figure-eight by itself (T)"),
+    BoxSpec("export_selected", "export_selected", "Selected chain only",
+            "Export animation bakes only the selected chain (else every chain of the recording)"),
 )
 BOX_SPECS = {f"{b.id}_box": b for b in BOXES}
 

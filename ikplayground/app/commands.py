@@ -233,6 +233,10 @@ COMMANDS: tuple[Command, ...] = (
             lambda app, angles: app.undo.map_pose(angles)),
     Command("record", "record every step to a CSV file beside the scene file, named after it and the time "
                       "(docs/recording.md); again to stop and save it", lambda app, value=None: app.record.toggle()),
+    Command("export_animation", "bake the last recording (stopping a running one) into a JSON file of keyframes "
+                                "beside it (docs/animation-format.md)", lambda app, value=None: app.export.export()),
+    Command("export_selected", "Export animation bakes only the selected chain",
+            lambda app, on=None: app.export.set_selected_only(on)),
     Command("screenshot", "save the window as a PNG named by the date and time in the scene file's folder; "
                           "the status line gives its path", take_screenshot),
     Command("undo", "undo the last edit: a setting, an add or remove, a drag, a load, the race",

@@ -19,9 +19,10 @@ from .param_widgets import PAD, ROW, make_label
 # boxes ("..._box", buttons.BOXES), side by side. A new control is a spec in buttons.py
 # and its attribute here.
 KEEP_ROWS: tuple[tuple[str, ...], ...] = (
-    ("record_button",),
-    ("screenshot_button",),
+    ("record_button", "export_button"),
+    ("export_selected_box",),
     ("undo_button", "redo_button"),
+    ("screenshot_button",),
 )
 BOX_SIDE = 18
 

@@ -24,7 +24,8 @@ SCENE_HELP = (
 
 # the Math page's controls for the README's panel table (its buttons and boxes are in the command help too)
 MATH_HELP = (
-    ("Chain / Math tabs", "the selected chain's settings and the scene, or the math page below"),
+    ("Chain / Math / Keep tabs", "the selected chain's settings and the scene, the math page below, or the "
+                                 "Keep page after it"),
     ("Show the math (G)", "draw the selected chain's geometry on the stage: a two-bone arm's reach and its "
                           "law-of-cosines triangle with phi, psi and gamma, each joint's limit arc and angle, the "
                           "error in px, the pose the rate limit holds back, the pole's side, a snake's bend ranges"),
@@ -38,10 +39,21 @@ MATH_HELP = (
                     "trail, the unreachable shading; click or drag on it to pose the arm"),
 )
 
+# the Keep page's controls (app/keep_page.py; each is a button or box of buttons.py, so the command help lists it too)
+KEEP_HELP = (
+    ("Record, Export animation", "record every step to a CSV beside the scene file ([the format](docs/recording.md)); "
+                                 "bake the last recording into a JSON file of keyframes "
+                                 "([the format](docs/animation-format.md)), of every chain or, with \"Selected "
+                                 "chain only\", the selected one"),
+    ("Undo, Redo", "step back and forth through the scene's edits: settings, solver, bone count, add and remove, "
+                   "drags, loads, presets, the race"),
+    ("Screenshot", "save the window as a PNG beside the scene file, named by the date and time"),
+)
+
 
 def panel_table() -> str:
     """The panel's controls as the README's Markdown table: the solver, every setting's row (as the F1
     help describes it, from the table of settings), the scene's controls, then the Math page's."""
     lines = ["| Panel | What it does |", "| --- | --- |"]
-    lines += [f"| {name} | {text} |" for name, text in (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP, *MATH_HELP)]
+    lines += [f"| {name} | {text} |" for name, text in (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP, *MATH_HELP, *KEEP_HELP)]
     return "\n".join(lines)
