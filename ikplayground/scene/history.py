@@ -99,6 +99,13 @@ class History:
         """The entry the next undo undoes."""
         return self._done[-1] if self._done else None
 
+    def recent(self, k: int) -> tuple[list[str], list[str]]:
+        """The labels of the ``k`` entries undo reaches first (the next undo's first), and of the ``k``
+        entries redo reaches first (the next redo's first): what the Keep page lists."""
+        done = [self._done[-1 - i].label for i in range(min(k, len(self._done)))]
+        undone = [e.label for e in self._undone[::-1][:k]]
+        return done, undone
+
     @property
     def next_redo(self) -> Edit | None:
         """The entry the next redo redoes."""

@@ -433,3 +433,23 @@ def test_another_feature_records_an_edit_of_its_own(app):
     assert not arm.mirror and app.scene.selected is arm and app.message == f"Undid: mirror flip on two-bone #{arm.id}"
     redo(app)
     assert arm.mirror
+
+
+def test_the_keep_page_lists_the_edits_the_next_undo_first_and_what_redo_brings_back(app):
+    from ikplayground.app.keep_page import HISTORY_LINES
+
+    press_button(app, app.panel.tabs["keep"])
+    page = app.panel.keep_page
+    assert page.lines[0].visible and "Nothing to undo yet" in page.dim_lines[0].text
+    tap(app, pygame.K_n)
+    tap(app, pygame.K_n)
+    newest, older = app.scene.chains[-1], app.scene.chains[-2]
+    assert page.lines[0].text == f"Ctrl+Z: add CCD #{newest.id}"
+    assert page.lines[1].text == f"  add CCD #{older.id}"
+    undo(app)
+    assert page.dim_lines[0].text.startswith("  redo: ")  # the undone add, dim, above
+    assert page.lines[1].text.startswith("Ctrl+Z: ")  # the other add is next to undo
+    for _ in range(HISTORY_LINES + 3):
+        tap(app, pygame.K_n)
+    shown = [line.text for line in page.lines if line.text]
+    assert len(shown) == HISTORY_LINES and shown[0].startswith("Ctrl+Z: ")
