@@ -23,10 +23,10 @@ import argparse
 import json
 import math
 import os
-import statistics
 import subprocess
 import sys
-import time
+
+from bench_timing import median_p99_ms, time_calls
 
 CASES = ("plain", "two-bone", "ccd", "race", "step")
 
@@ -53,8 +53,8 @@ def child(case: str, frames: int) -> dict:
         app.apply("race")
     chain = app.scene.selected
     home = chain.fields["target"].copy()
-    times = []
-    for k in range(frames + 20):
+
+    def before(k):
         if case in ("two-bone", "ccd"):  # the target circles, so every overlay changes every frame
             a = k * 0.05
             app.scene.move_target(chain, home + 40.0 * np.array((math.cos(a), math.sin(a))) - (40.0, 0.0))
@@ -62,14 +62,10 @@ def child(case: str, frames: int) -> dict:
             if k % 40 == 0:  # a new solve now and then: the target moves, and the next record starts it
                 app.scene.move_target(chain, home + (-120.0 + 60.0 * (k // 40 % 2), -60.0))
             app.apply("step")
-        t0 = time.perf_counter()
-        app.frame()
-        if k >= 20:  # after a warm-up: caches, first solves, fonts
-            times.append(time.perf_counter() - t0)
+
+    times = time_calls(frames, 20, before, app.frame)  # 20 frames' warm-up: caches, first solves, fonts
     app.close()
-    ms = sorted(t * 1000.0 for t in times)
-    return {"case": case, "frames": len(ms), "median_ms": statistics.median(ms),
-            "p99_ms": ms[min(len(ms) - 1, int(round(0.99 * (len(ms) - 1))))],
+    return {"case": case, "frames": len(times), **median_p99_ms(times),
             "window": "X11" if os.environ.get("DISPLAY") else "dummy"}
 
 

@@ -17,11 +17,11 @@ scripts/bench.py runs it too (its "record" section).
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from bench_timing import median_p99_ms, time_calls
 
 
 def measure(case: str, chains: int, steps: int) -> dict:
@@ -32,22 +32,16 @@ def measure(case: str, chains: int, steps: int) -> dict:
 
     scene = default_scene() if case == "default" else stress_scene(chains, (980.0, 694.0))
     drive = (lambda k: None) if case == "default" else (lambda k: drive_stress(scene, k))
-    times = []
+    def before(k):
+        drive(k)
+        scene.step()
+
     with tempfile.TemporaryDirectory() as folder:
         recorder = Recorder(Path(folder) / f"{case}.csv")
-        for k in range(steps + 10):
-            drive(k)
-            scene.step()
-            t0 = time.perf_counter()
-            recorder.record(scene)
-            if k >= 10:  # the first steps make the layout and the rig
-                times.append(time.perf_counter() - t0)
+        times = time_calls(steps, 10, before, lambda: recorder.record(scene))  # 10: the layout and the rig
         recorder.close()
         size = (Path(folder) / f"{case}.csv").stat().st_size
-    times.sort()
-    return {"case": case, "chains": len(scene.chains), "steps": steps,
-            "median_ms": statistics.median(times) * 1000.0,
-            "p99_ms": times[min(len(times) - 1, int(0.99 * len(times)))] * 1000.0,
+    return {"case": case, "chains": len(scene.chains), "steps": steps, **median_p99_ms(times),
             "mb_per_step": size / (steps + 10) / 1e6}
 
 

@@ -2,17 +2,17 @@
 
 Each frame: events go to pygame_gui first (``process_events`` is True when the
 UI used the event); the panel turns its widgets' events into commands, the
-keymap turns keys into commands, and every command runs through the one table
-of ``commands.py`` (:meth:`App.apply`); mouse presses and drags on the stage grab
-targets and roots (``drag.py``). Then the scene advances by as many 1/60 s steps
-as have accrued (one a frame when not in real time, so headless runs are
-exact); then the stage, the panel and the overlays are drawn and the display
-flipped.
+keymap turns keys into commands (``key_events.py``), and every command runs
+through the one table of ``commands.py`` (:meth:`App.apply`); mouse presses and
+drags on the stage grab targets and roots (``drag.py``). Then the scene advances
+by as many 1/60 s steps as have accrued (one a frame when not in real time, so
+headless runs are exact); then the stage, the panel and the overlays are drawn
+and the display flipped. The window's size and its resizes are ``window.py``'s;
+a new big scene is settled after its first frame by ``settle.py``.
 """
 
 from __future__ import annotations
 
-import gc
 import time
 from pathlib import Path
 
@@ -24,25 +24,25 @@ from ikplayground.scene.history import History
 from ikplayground.scene.scene import STEP, Scene, default_scene
 from ikplayground.scene.settings import BY_NAME as SETTINGS
 
-from . import commands, keymap, theme_ids
+from . import commands, theme_ids
 from .commands import DEFAULT_SCENE_PATH
 from .drag import Drag, grab, handed_over
-from .limits import capped_size, size_limit_text
 from .math_view import MathView
 from .overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
 from .panel import Panel, panel_width
 from .race_mode import RaceMode
 from .export_mode import ExportMode
+from .key_events import key_down, key_up
 from .record_mode import RecordMode
 from .render import TARGET_RADIUS, SceneRenderer
 from .replay_mode import ReplayMode
+from .settle import settle
 from .status_line import StatusLine, status_facts
 from .stress_mode import StressMode
 from .undo import Undo
+from .window import open_window, resized_window
 
-MIN_SIZE = (320, 240)
 MAX_STEPS_PER_FRAME = 5
-SETTLE_CHAINS = 1000  # scenes this big get their objects frozen after their first frame (see App.settle)
 KEY_REPEAT = (400, 60)  # ms before a held key repeats, ms between repeats
 ERROR_MIN_WIDTH = 420  # px: an error box narrower than this spans the whole window
 
@@ -69,9 +69,7 @@ class App:
         pygame.display.init()
         pygame.font.init()
         pygame.key.set_repeat(*KEY_REPEAT)
-        asked = (max(int(size[0]), MIN_SIZE[0]), max(int(size[1]), MIN_SIZE[1]))
-        size = capped_size(asked)
-        self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+        self.screen, size, capped = open_window(size)
         pygame.display.set_caption("ikplayground")
         self.clock = pygame.time.Clock()
         self.realtime = realtime
@@ -106,18 +104,11 @@ class App:
         self.export = ExportMode(self)  # Export animation: the last recording baked to keyframes
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
         self.commands = commands.CommandRunner(self)  # .observe(fn) sees every command
-        if size != asked:
-            self.say(f"Window capped at {size[0]}x{size[1]}: {size_limit_text()}")
+        if capped:
+            self.say(capped)
         self.step_ms = 0.0
         self.render_ms = 0.0
-        # After the first frame of a new scene of SETTLE_CHAINS chains or more (its groups, caches and
-        # per-chain records made), the garbage is collected once and every object alive is moved out
-        # of the cyclic garbage collector's way (gc.freeze): a scene's chains live long, and without
-        # this each full collection, which the renderer's per-frame lists of points set off about once
-        # a frame, walks all of them (5,000 loaded chains: 110 ms a frame, 63 frozen). The next new
-        # scene unfreezes first, so nothing frozen is kept once it is garbage. (A collection costs a
-        # quarter of a second: small scenes, which gain nothing, skip it.)
-        self.settle = True
+        self.settle = True  # a new scene: after its first frame, settle.py moves it out of the collector's way
 
     # --- geometry ------------------------------------------------------------
     def stage_size(self, window_size) -> tuple[float, float]:
@@ -157,10 +148,7 @@ class App:
             pygame.display.flip()
         if self.settle:
             self.settle = False
-            gc.unfreeze()  # what an earlier freeze kept may be garbage now (a dropped scene, a rebuilt panel)
-            if len(self.scene.chains) >= SETTLE_CHAINS:
-                gc.collect()
-                gc.freeze()
+            settle(len(self.scene.chains))
         self.frames += 1
 
     def advance(self, dt: float) -> None:
@@ -225,26 +213,9 @@ class App:
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.press(event.pos)
         elif event.type == pygame.KEYDOWN:
-            repeat = event.key in self.keys_down
-            self.keys_down.add(event.key)
-            if self.panel.typing():
-                return
-            steer = keymap.STEER_KEYS.get(event.key)
-            if steer is not None:
-                self.held.add(steer)
-                return
-            name = keymap.command_for(event.key, getattr(event, "mod", 0))
-            if name is not None and (not repeat or commands.BY_NAME[name].repeats):
-                self.key_repeat = repeat
-                try:
-                    self.apply(name)
-                finally:
-                    self.key_repeat = False
+            key_down(self, event)  # a steering key held, or the key's command run (key_events.py)
         elif event.type == pygame.KEYUP:
-            self.keys_down.discard(event.key)
-            steer = keymap.STEER_KEYS.get(event.key)
-            if steer is not None:
-                self.held.discard(steer)
+            key_up(self, event)
 
     @property
     def drag(self) -> Drag | None:
@@ -327,25 +298,10 @@ class App:
 
     def resize(self, size) -> None:
         """The window was resized to ``size``: lay out for it, within MIN_SIZE and the caps of
-        limits.py (a bigger window is set back to the cap, and the status line says so)."""
-        asked = (max(int(size[0]), MIN_SIZE[0]), max(int(size[1]), MIN_SIZE[1]))
-        size = capped_size(asked)
-        old = tuple(self.ui.window_resolution)  # the size everything is laid out for
-        try:
-            current = self.screen.get_size()
-        except pygame.error:  # SDL could not give the resized window a surface (too big): make one
-            current = None
-        if current != size or size != asked:  # capped: the window itself is bigger, shrink it back
-            try:
-                self.screen = pygame.display.set_mode(size, pygame.RESIZABLE)
-            except pygame.error as e:  # no memory for it, say: keep the old size
-                self.screen = pygame.display.set_mode(old, pygame.RESIZABLE)
-                self.say(f"The window could not be made {size[0]}x{size[1]} ({e}); it stays {old[0]}x{old[1]}",
-                         error=True)
-                size = old
-            else:
-                if size != asked:
-                    self.say(f"Window capped at {size[0]}x{size[1]}: {size_limit_text()}")
+        limits.py (a bigger window is set back to the cap, and the status line says so; see window.py)."""
+        self.screen, size, message, error = resized_window(self.screen, size, tuple(self.ui.window_resolution))
+        if message:
+            self.say(message, error=error)
         self.ui.set_window_resolution(size)
         self.panel.rebuild(size)  # first: the stage is what the panel leaves
         self.scene.resize(self.stage_size(size))

@@ -1,8 +1,8 @@
 """The control panel: pygame_gui widgets for the selected chain and the scene.
 
 Every widget has an ``object_id`` (styled in ``ikplayground/assets/theme.json``). The panel
-never touches the scene: :meth:`Panel.process` turns a widget's event into a
-command ``(name, value)`` for the App (a name of the table in ``commands.py``, or a
+never touches the scene: :meth:`Panel.process` (``panel_events.py``) turns a widget's
+event into a command ``(name, value)`` for the App (a name of the table in ``commands.py``, or a
 setting of the selected chain), and :meth:`Panel.sync` shows a
 chain's current settings. Only the settings of the selected chain's solver
 are shown (the others are hidden and disabled), with a hint about the solver.
@@ -17,12 +17,13 @@ from pygame_gui.elements import UIButton, UICheckBox, UIDropDownMenu, UILabel, U
 from ikplayground.scene import presets
 from ikplayground.scene.chain import SOLVER_LABELS, SOLVERS, Chain
 
-from . import buttons, keymap, tips
+from . import buttons, tips
 from .keep_page import KeepPage
 from .math_page import MathPage
+from .panel_events import command_of
 from .param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, column_widths, fit, make_label,
                             rows_height)
-from .path_entry import PATH_NOTICE, PathEntry
+from .path_entry import PathEntry
 from .tips import TippedDropDown
 
 WIDTH = 300  # the panel's width in a roomy window
@@ -43,9 +44,9 @@ def panel_width(window_width: int) -> int:
     return int(min(WIDTH, max(MIN_WIDTH, window_width * 0.45)))
 
 
-MAP_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP)
 NO_PRESET = "—"  # the preset menu's entry while the scene is the user's own
-SOLVER_OF_LABEL = {label: solver for solver, label in SOLVER_LABELS.items()}
+
+
 class Panel:
     """The right-hand panel.
 
@@ -297,74 +298,10 @@ class Panel:
         for e in others:
             pygame.event.post(e)
 
-    def toggle_by_label(self, pos) -> bool:
-        """A click on a check box's text ticks it, as in any desktop toolkit (pygame_gui only
-        reacts to the box itself). The toggle posts pygame_gui's own event, so it becomes a
-        command the same way a click on the box does. True if a box was toggled."""
-        if not self.box.rect.collidepoint(pos):  # scrolled out of view, or the panel hidden
-            return False
-        boxes = [getattr(self, attr) for attr in buttons.BOX_SPECS if attr in self.__dict__]
-        for box in (*self.setting_rows.boxes.values(), *boxes):
-            label = getattr(box, "text_label", None)
-            if (label is not None and box.is_enabled and box.visible and label.rect.collidepoint(pos)
-                    and not box.rect.collidepoint(pos)):
-                box.set_state(not box.is_checked)
-                return True
-        return False
-
     # --- events -> commands ---------------------------------------------------
     def process(self, event) -> tuple[str, object] | None:
-        """The command a pygame_gui event stands for, or None."""
-        t = event.type
-        pose = self.math_page.map_command(event) if t in MAP_EVENTS else None
-        if pose is not None:
-            return pose
-        if t == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 1:
-            self.toggle_by_label(event.pos)
-            return None
-        if t == pygame.KEYDOWN and self.typing() and event.mod & pygame.KMOD_CTRL:
-            # Ctrl+S / Ctrl+O while typing a path act on the path as typed
-            command = keymap.command_for(event.key, event.mod)
-            if command in buttons.TAKE_THE_PATH:
-                self.path_entry.unfocus()
-                return command, self.path_entry.get_text()
-        el = getattr(event, "ui_element", None)
-        if el is None:
-            return None
-        setting = self.setting_rows.process(event, el)
-        if setting is not None:
-            return setting
-        if t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            if el is self.preset_menu:
-                if event.text not in presets.PRESETS:  # the "—" entry: nothing to load
-                    return None
-                self.preset = event.text
-                return "preset", event.text
-            solver = SOLVER_OF_LABEL.get(event.text)
-            if solver is None:
-                return None
-            if el is self.solver:
-                self._shown_solver = solver
-                return "solver", solver
-            if el is self.new_chain:
-                self.new_solver = solver
-                return "new_solver", solver
-        elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
-            on = t == pygame_gui.UI_CHECK_BOX_CHECKED
-            return buttons.box_command_of(self, el, on)
-        elif t == pygame_gui.UI_BUTTON_PRESSED:
-            for page, tab in self.tabs.items():
-                if el is tab:
-                    self.show_page(page)
-                    return None
-            return buttons.command_of(self, el)
-        elif t == pygame_gui.UI_TEXT_ENTRY_FINISHED and el is self.path_entry:
-            self.path_entry.unfocus()  # Enter ends typing: the keys go back to the scene
-            return "scene_path", self.path_entry.get_text()
-
-        elif t == PATH_NOTICE and el is self.path_entry:
-            return "notice", event.text
-        return None
+        """The command a pygame_gui event stands for, or None (see :func:`.panel_events.command_of`)."""
+        return command_of(self, event)
 
     def typing(self) -> bool:
         """True while a text field has the keyboard (keys must not reach the scene)."""

@@ -23,8 +23,11 @@ Where bone 0's length cannot be known it is ``null`` and so are the roots,
 and the track's ``note`` says why; nothing is guessed but one thing, said in
 the note: when bone lengths change during the recording and every bone the CSV
 shows has one length, bone 0 is taken to have it too (the Bone length setting
-sets every bone alike). The file is written atomically (``atomic_write``): a
-bad CSV raises ``ValueError`` naming its line and writes nothing.
+sets every bone alike). The CSV is read, a step at a time, every row checked,
+by the recording reader (:func:`.recording_read.read_steps`). The file is
+written atomically (``atomic_write``): a bad CSV raises the reader's
+:class:`~.recording.RecordingError` (a ``ValueError``) naming the file and its
+line, and writes nothing.
 """
 
 from __future__ import annotations
@@ -32,20 +35,55 @@ from __future__ import annotations
 import json
 import math
 import os
+from contextlib import closing
 from pathlib import Path
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 import numpy as np
 
 from .animation import FORMAT, FPS, UNITS, VERSION, AnimationTrack, load_animation
 from .atomic_write import write_atomically
-from .recording_csv import Frame, read_frames
+from .recording_read import read_steps
 
 __all__ = ["bake_recording", "load_animation", "AnimationTrack", "Baked"]  # load_animation: from animation.py
 
 LENGTH_TOLERANCE = 1e-6  # a bone is "unchanged" within this share of its length (at least this many px)
 SAME_LENGTH = 1e-9  # bones within this share of each other count as one length
 UNIT_SCALE = 1e-12  # a two-bone scale within this of 1 is 1 (rounding of the measured lengths)
+
+
+class Frame(NamedTuple):
+    """One chain at one step of a recording.
+
+    ``angles`` (n,) degrees and ``points`` (n, 2) px (y down) are the rows'
+    ``angle_deg`` and ``x, y`` in joint order; ``target`` (2,) px.
+    """
+
+    line: int  # the line of the chain's first row (the header is line 1)
+    step: int
+    chain: int
+    solver: str
+    angles: np.ndarray
+    points: np.ndarray
+    target: np.ndarray
+
+
+def read_frames(csv_path) -> Iterator[Frame]:
+    """The frames of the recording at ``csv_path``: each step's chains in chain order, the steps in order.
+
+    Raises
+    ------
+    RecordingError
+        The file cannot be read or is no recording (from
+        :func:`.recording_read.read_steps`; a ``ValueError``).
+    """
+    with closing(read_steps(csv_path)) as steps:
+        for rec in steps:
+            starts = np.flatnonzero(rec.joint == 0)
+            ends = np.append(starts[1:], len(rec.joint))
+            for s, e in zip(starts.tolist(), ends.tolist()):
+                yield Frame(rec.line + s, rec.step, int(rec.chain[s]), rec.solver[s], rec.values[s:e, 0].copy(),
+                            rec.values[s:e, 1:3].copy(), rec.values[s, 3:5].copy())
 
 
 class Baked(NamedTuple):
@@ -233,7 +271,7 @@ def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
     Parameters
     ----------
     csv_path : str or Path
-        The recorder's CSV (``recording_csv`` gives its format).
+        The recorder's CSV (docs/recording.md gives its format).
     rig : dict or None
         ``{(chain index, solver, joints): bone lengths px}``, the recorder's
         lengths at each key's first step: shape (joints,) for an IK chain or
@@ -253,12 +291,13 @@ def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
     Raises
     ------
     ValueError
-        A bad CSV (the message names its line), a bad rig entry, a walker
-        without one, or a ``chain`` that the recording does not hold.
-        Nothing is written.
+        A CSV that cannot be read or is no recording (a
+        :class:`~.recording.RecordingError` naming the file and its line), a
+        bad rig entry, a walker without one, or a ``chain`` that the
+        recording does not hold. Nothing is written.
     OSError
-        The CSV cannot be read or the file cannot be written (``strerror``
-        says why); a file already at ``out_path`` is left as it was.
+        The file cannot be written (``strerror`` says why); a file already
+        at ``out_path`` is left as it was.
     """
     csv_path, out_path = Path(csv_path), Path(out_path)
     if chain is not None and (isinstance(chain, bool) or not isinstance(chain, (int, np.integer)) or chain < 0):

@@ -22,6 +22,7 @@ from . import target_motion as tm
 from .constants import MAX_COORD
 from .file_fields import (OMIT, Doubt, Field, quick_list, quick_number, round_array, round_number, round_positive,
                           widest_number)
+from .file_values import show_value
 
 
 def _object_of(value) -> dict:
@@ -56,9 +57,8 @@ class Motion(Field):
             return {"motion": None}
         place = f"{where}.{self.key}"
         if not isinstance(value, dict):
-            from .file_reader import _show  # the reader's own way of showing a value (it imports this module)
             reader.fail(place, f'must be an object such as {{"path": "circle", "speed": 2, "size": 80}} '
-                               f"(got {_show(value)})")
+                               f"(got {show_value(value)})")
         reader.require(place, value, ["path"])
         path = value["path"]
         if type(path) is not str or path not in tm.PATHS:

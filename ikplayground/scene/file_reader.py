@@ -2,9 +2,9 @@
 
 :class:`Reader` walks the document in the order of docs/scene-format.md and
 stops at the first problem with a message that names the file and the place
-(``scene.json: chains[2].lengths[1]: must be > 0 (got -5)``). A list of
-numbers is checked with one numpy pass; only when that pass finds a problem
-are its items looked at one by one, to name the first bad one. Chains are
+(``scene.json: chains[2].lengths[1]: must be > 0 (got -5)``); its checks of
+single values (numbers, lists, pairs... each list of numbers in one numpy
+pass) are :class:`~.file_values.ValueChecks`, which it extends. Chains are
 built only once every chain has passed, in batches of one solver and bone
 count (:mod:`~ikplayground.scene.build_batch`). With ``build_chains=False``
 the reader only checks: the writer uses that to prove a file will load again
@@ -13,56 +13,25 @@ before it writes it.
 
 from __future__ import annotations
 
-import itertools
-import json
 import math
 
 import numpy as np
 
 from . import build, walker_build
 from .chain import MAX_BONES, SOLVERS, Chain
-from .file_errors import SceneFileError
 from .file_format import FORMAT, MAX_COORD, MAX_SNAKE_COORD, VERSION
 from .group_check import check_chains
+from .file_values import ValueChecks, show_value
 from .json_stream import Entries
 from .scene import MAX_CHAINS, MAX_SEED
 from .settings import FILE_SETTINGS
 from .terrain import MAX_TERRAIN_POINTS, Terrain
-from .strict_json import BadNumber, first_bad_number
+from .strict_json import first_bad_number
 
-_NUMBER_TYPES = {float, int}
 _CHECK_BATCH = 2048  # chains checked together by a grouped check (bounds its temporary arrays)
 
 
-def _show(value) -> str:
-    """``value`` as messages show it: short, one line."""
-    if hasattr(value, "shown"):  # a BadNumber, or a value too long to parse
-        return value.shown()
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
-        return str(int(value))
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**36:
-        return f"{str(value)[:12]}...({len(str(abs(value)))} digits)"
-    if isinstance(value, (list, tuple)) and len(value) <= 4 and all(
-            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
-        text = "[" + ", ".join(_show(v) for v in value) + "]"
-    elif isinstance(value, (str, bool, type(None), int, float)):
-        text = json.dumps(value)
-    else:
-        text = {"list": "a list", "dict": "an object"}.get(type(value).__name__, type(value).__name__)
-    return text if len(text) <= 40 else text[:37] + "..."
-
-
-def _plain_numbers(items: list) -> np.ndarray | None:
-    """``items`` as floats when every one is a plain int or float that a float holds, else None."""
-    if not set(map(type, items)) <= _NUMBER_TYPES:
-        return None
-    try:
-        return np.array(items, dtype=float)
-    except OverflowError:
-        return None
-
-
-class Reader:
+class Reader(ValueChecks):
     """Checks one parsed document, raising errors that carry the path inside it.
 
     Parameters
@@ -72,126 +41,20 @@ class Reader:
     """
 
     def __init__(self, name: str):
-        self.name = name
+        super().__init__(name)
         self.found_terrain: Terrain | None = None  # the last document's terrain (None: the default)
         self.found_seed = 0  # the last document's seed
-
-    def fail(self, where: str, message: str):
-        text = f"{where}: {message}" if where else message
-        raise SceneFileError(f"{self.name}: {text}" if self.name else text)
-
-    # --- values ------------------------------------------------------------------
-    def number(self, where, value, *, positive=False, lo=-MAX_COORD, hi=MAX_COORD) -> float:
-        if isinstance(value, BadNumber):
-            self.fail(where, f"must be a finite number (got {value.shown()})")
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            self.fail(where, f"must be a number (got {_show(value)})")
-        try:
-            v = float(value)
-        except OverflowError:
-            v = math.inf if value > 0 else -math.inf  # copysign would overflow too
-        if not math.isfinite(v):
-            self.fail(where, f"must be a finite number (got {_show(value)})")
-        if positive and v <= 0:
-            self.fail(where, f"must be > 0 (got {_show(value)})")
-        if lo is not None and v < lo:
-            self.fail(where, f"must be >= {_show(lo)} (got {_show(value)})")
-        if hi is not None and v > hi:
-            self.fail(where, f"must be <= {_show(hi)} (got {_show(value)})")
-        return v
-
-    def integer(self, where, value, lo, hi) -> int:
-        if isinstance(value, BadNumber):
-            self.fail(where, f"must be between {lo} and {hi} (got {value.shown()})")
-        if isinstance(value, bool) or not isinstance(value, int):
-            if isinstance(value, float) and value.is_integer():
-                value = int(value)
-            else:
-                self.fail(where, f"must be a whole number (got {_show(value)})")
-        if not lo <= value <= hi:
-            self.fail(where, f"must be between {lo} and {hi} (got {_show(value)})")
-        return value
-
-    def array(self, where, value, count=None, *, min_count=0, max_count=None) -> list:
-        if not isinstance(value, list):
-            self.fail(where, f"must be a list (got {_show(value)})")
-        if count is not None and len(value) != count:
-            self.fail(where, f"must have {count} entries (got {len(value)})")
-        if len(value) < min_count:
-            self.fail(where, f"must have at least {min_count} {'entry' if min_count == 1 else 'entries'} (got {len(value)})")
-        if max_count is not None and len(value) > max_count:
-            self.fail(where, f"must have at most {max_count} entries (got {len(value)})")
-        return value
-
-    def numbers(self, where, value, count=None, *, min_count=0, max_count=None, positive=False,
-                lo=-MAX_COORD, hi=MAX_COORD) -> np.ndarray:
-        """A list of numbers in ``[lo, hi]`` (and > 0 if ``positive``), as floats."""
-        items = self.array(where, value, count, min_count=min_count, max_count=max_count)
-        out = _plain_numbers(items)
-        if out is not None:
-            ok = (out >= lo) & (out <= hi)
-            if positive:
-                ok &= out > 0
-            if ok.all():
-                return out
-        for i, v in enumerate(items):  # name the first bad one
-            self.number(f"{where}[{i}]", v, positive=positive, lo=lo, hi=hi)
-        raise AssertionError("unreachable: a number failed the fast check only")  # pragma: no cover
-
-    def point(self, where, value) -> np.ndarray:
-        return self.numbers(where, value, 2)
-
-    def pairs(self, where, value, count=None, *, min_count=0, max_count=None, lo=-MAX_COORD, hi=MAX_COORD,
-              ordered=False) -> np.ndarray:
-        """A list of ``[a, b]`` pairs of numbers in ``[lo, hi]`` (with ``a <= b`` if ``ordered``), shape (n, 2)."""
-        items = self.array(where, value, count, min_count=min_count, max_count=max_count)
-        if set(map(type, items)) <= {list} and set(map(len, items)) <= {2}:
-            out = _plain_numbers(list(itertools.chain.from_iterable(items)))
-            if out is not None:
-                out = out.reshape(len(items), 2)
-                ok = (out >= lo) & (out <= hi)
-                if ok.all() and (not ordered or np.all(out[:, 0] <= out[:, 1])):
-                    return out
-        for i, p in enumerate(items):  # name the first bad one
-            if ordered:
-                self.pair(f"{where}[{i}]", p)
-            else:
-                self.numbers(f"{where}[{i}]", p, 2, lo=lo, hi=hi)
-        raise AssertionError("unreachable: a pair failed the fast check only")  # pragma: no cover
-
-    def pair(self, where, value) -> tuple[float, float]:
-        """A [lo, hi] pair of degrees inside [-180, 180] with lo <= hi."""
-        lo, hi = self.numbers(where, value, 2, lo=-180.0, hi=180.0).tolist()
-        if lo > hi:
-            self.fail(where, f"lo must be <= hi (got [{_show(lo)}, {_show(hi)}])")
-        return lo, hi
-
-    @staticmethod
-    def optional(d: dict, key: str, default):
-        """An optional field: missing and null both mean ``default``."""
-        value = d.get(key)
-        return default if value is None else value
-
-    def flag(self, where, value) -> bool:
-        if not isinstance(value, bool):
-            self.fail(where, f"must be true or false (got {_show(value)})")
-        return value
-
-    def require(self, where, d, keys):
-        for k in keys:
-            if k not in d:
-                self.fail(where, f"missing field {k!r}")
 
     # --- chains ------------------------------------------------------------------
     def chain(self, where: str, d) -> tuple:
         """Check one chain; returns what builds it: ``(make, args, kw)``."""
         if not isinstance(d, dict):
-            self.fail(where, f"must be an object (got {_show(d)})")
+            self.fail(where, f"must be an object (got {show_value(d)})")
         if "solver" not in d:
             self.fail(where, f"missing field 'solver' (one of {', '.join(SOLVERS)})")
         solver = d["solver"]
         if not isinstance(solver, str) or solver not in SOLVERS:
-            self.fail(f"{where}.solver", f"must be one of {', '.join(SOLVERS)} (got {_show(solver)})")
+            self.fail(f"{where}.solver", f"must be one of {', '.join(SOLVERS)} (got {show_value(solver)})")
         if solver == "snake":
             return self.snake(where, d)
         if solver == "walker":
@@ -227,7 +90,7 @@ class Reader:
             if np.any(seg <= 0):
                 i = int(np.argmax(seg <= 0))
                 self.fail(f"{where}.points[{i + 1}]",
-                          f"coincides with points[{i}] and no lengths are given (got {_show(points[i + 1].tolist())})")
+                          f"coincides with points[{i}] and no lengths are given (got {show_value(points[i + 1].tolist())})")
             if np.any(seg > MAX_COORD):  # the lengths it implies must be valid lengths
                 i = int(np.argmax(seg > MAX_COORD))
                 self.fail(f"{where}.points[{i + 1}]",
@@ -245,7 +108,7 @@ class Reader:
         lengths = self.numbers(f"{where}.lengths", d["lengths"], kw["leg_bones"], positive=True)
         facing = self.optional(d, "facing", 1)
         if isinstance(facing, bool) or facing not in (1, -1):
-            self.fail(f"{where}.facing", f"must be 1 or -1 (got {_show(facing)})")
+            self.fail(f"{where}.facing", f"must be 1 or -1 (got {show_value(facing)})")
         return walker_build.make_walker, (), {"body": body, "lengths": lengths, "facing": float(facing), **kw}
 
     def terrain(self, doc: dict) -> Terrain | None:
@@ -254,7 +117,7 @@ class Reader:
         if t is None:
             return None
         if not isinstance(t, dict):
-            self.fail("terrain", f"must be an object (got {_show(t)})")
+            self.fail("terrain", f"must be an object (got {show_value(t)})")
         self.require("terrain", t, ["points"])
         points = self.pairs("terrain.points", t["points"], min_count=2, max_count=MAX_TERRAIN_POINTS)
         return Terrain(points)
@@ -296,16 +159,16 @@ class Reader:
     def header(self, doc, bad_numbers=()) -> None:
         """Check what comes before the chains: an object, the format, the version, finite numbers."""
         if not isinstance(doc, dict):
-            self.fail("", f"must hold a JSON object (got {_show(doc)})")
+            self.fail("", f"must hold a JSON object (got {show_value(doc)})")
         if "format" not in doc:
             self.fail("", f'not an ikplayground scene file (no "format": "{FORMAT}")')
         if doc["format"] != FORMAT:
-            self.fail("format", f"must be {FORMAT!r} (got {_show(doc['format'])})")
+            self.fail("format", f"must be {FORMAT!r} (got {show_value(doc['format'])})")
         if "version" not in doc:
             self.fail("", "missing field 'version'")
         version = doc["version"]
         if isinstance(version, bool) or not isinstance(version, (int, float)) or version != VERSION:
-            self.fail("version", f"must be {VERSION} (got {_show(version)}); this ikplayground reads version {VERSION}")
+            self.fail("version", f"must be {VERSION} (got {show_value(version)}); this ikplayground reads version {VERSION}")
         if bad_numbers:  # JSON allows none of these: reject them wherever they are, unknown fields too
             found = first_bad_number(doc)
             if found is None:  # only under a key that a later repeat of the key replaced

@@ -48,8 +48,11 @@ BUFFER_BYTES = 1 << 20  # the file's write buffer
 _STEP_MARK = "\0"  # stands for the step number in a layout's format string
 
 
-class RecordingError(Exception):
-    """A recording that cannot be written or read: one line, naming the file (and the line)."""
+class RecordingError(ValueError):
+    """A recording that cannot be written or read: one line, naming the file (and the line).
+
+    A ``ValueError``, so that callers of the bake (:mod:`.bake`), which reads
+    through :mod:`.recording_read`, take a bad recording as any bad value."""
 
 
 def joints_of(group) -> int:

@@ -1,12 +1,16 @@
 """Reading a recording (docs/recording.md) back, one step at a time, checking every line.
 
-:func:`read_steps` streams a file written by :class:`.recording.Recorder`: it
-holds one step's rows at a time, never the whole run, so a replay of a long
-recording costs little memory. A file that is not a recording stops it with a
-:class:`~.recording.RecordingError` of one line that names the file and the
-line (``run.csv: line 7: angle_deg: not a number (got 'abc')``): a wrong
-header, a row of the wrong width, a bad number, steps out of order, chains or
-joints out of order, an unknown solver.
+The one reader of the recording CSV: the replay (:mod:`.replay`) and the bake
+(:mod:`.bake`) both read through :func:`read_steps`. It streams a file written
+by :class:`.recording.Recorder`: it holds one step's rows at a time, never the
+whole run, so a replay or a bake of a long recording costs little memory. A
+file that is not a recording stops it with a
+:class:`~.recording.RecordingError` (a ``ValueError``) of one line that names
+the file and the line (``run.csv: line 7: angle_deg: not a number (got
+'abc')``): a wrong header, a row of the wrong width, a bad number (not one,
+not finite, or beyond +-``MAX_NUMBER``), steps out of order, chains or joints
+out of order, too many joints, an unknown solver, a chain whose solver or
+target changes from row to row.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from .recording import COLUMNS, HEADER, RecordingError
 
 _WIDTH = len(COLUMNS)
 _SHOWN = 30  # characters of a bad value a message shows
+MAX_NUMBER = 1e300  # px or degrees: as the solvers, so that no difference or sum overflows
 
 
 class RecordedStep(NamedTuple):
@@ -80,13 +85,11 @@ class _Checker:
             out = np.fromiter(map(int, texts), np.int64, len(texts))
         except (ValueError, OverflowError):
             out = None
-        if out is not None and (out >= 0).all():
+        joined = "".join(texts)  # digits only: int() would take "+1", " 1" and "1_0" too
+        if out is not None and (out >= 0).all() and joined.isascii() and joined.isdigit():
             return out
         for i, t in enumerate(texts):
-            try:
-                ok = 0 <= int(t) < 2**62
-            except ValueError:
-                ok = False
+            ok = t.isascii() and t.isdigit() and int(t) < 2**62
             if not ok:
                 self.fail(first_line + i, f"{COLUMNS[column]}: must be a whole number >= 0 (got {_shown(t)})")
         return np.array([int(t) for t in texts], dtype=np.int64)
@@ -99,20 +102,26 @@ class _Checker:
             out = None
         if out is not None:
             out = out.reshape(len(rows), 5)
-        if out is not None and np.isfinite(out).all():
+        if (out is not None and np.isfinite(out).all() and (np.abs(out) <= MAX_NUMBER).all()
+                and "_" not in "".join(itertools.chain.from_iterable(texts))):  # float() takes "1_0"
             return out
         for i, row in enumerate(texts):
             for j, t in enumerate(row):
                 try:
                     v = float(t)
                 except ValueError:
+                    v = None
+                if v is None or "_" in t:
                     self.fail(first_line + i, f"{COLUMNS[4 + j]}: not a number (got {_shown(t)})")
                 if not np.isfinite(v):
                     self.fail(first_line + i, f"{COLUMNS[4 + j]}: must be a finite number (got {_shown(t)})")
+                if abs(v) > MAX_NUMBER:
+                    self.fail(first_line + i, f"{COLUMNS[4 + j]}: must be within +-{MAX_NUMBER:g} (got {_shown(t)})")
         raise AssertionError("unreachable: a number failed the fast check only")  # pragma: no cover
 
     def step(self, number: int, rows: list, first_line: int) -> RecordedStep:
-        """Check one step's rows: chains 0, 1, 2... in order, each one's joints 0, 1, 2... of one solver."""
+        """Check one step's rows: chains 0, 1, 2... in order, each one's joints 0, 1, 2... of one solver
+        and one target."""
         chain = self.integers(rows, 1, first_line)
         joint = self.integers(rows, 3, first_line)
         solver = [r[2] for r in rows]
@@ -138,6 +147,13 @@ class _Checker:
             if not new[i] and s != solver[i - 1]:
                 self.fail(first_line + i, f"solver {s} in chain {chain[i]}, whose joint 0 is {solver[i - 1]}")
         starts = np.flatnonzero(new)
+        head = starts[np.cumsum(new) - 1]  # each row's chain's first row
+        moved = (values[:, 3:5] != values[head, 3:5]).any(axis=1)
+        if moved.any():
+            i = int(np.argmax(moved))
+            here, first = values[i, 3:5].tolist(), values[head[i], 3:5].tolist()
+            self.fail(first_line + i, f"target {here[0]!r}, {here[1]!r} in chain {chain[i]}, whose joint 0 has "
+                                      f"{first[0]!r}, {first[1]!r}: a chain has one target a step")
         counts = np.diff(np.append(starts, len(rows)))
         for s, k in zip(starts.tolist(), counts.tolist()):
             if (solver[s] == "two-bone" and k != 2) or k > MAX_BONES:
@@ -170,7 +186,7 @@ def _steps(file, name: str) -> Iterator[RecordedStep]:
     lines = iter(_lines(file, name))
     first = next(lines, None)
     if first is None:
-        raise RecordingError(f"{name}: the file is empty; a recording starts with the line {HEADER.strip()}")
+        raise RecordingError(f"{name}: line 1: the file is empty; a recording starts with the line {HEADER.strip()}")
     if first[1] != HEADER.strip():
         raise RecordingError(f"{name}: line 1: not a recording: the first line must be {HEADER.strip()} "
                              f"(got {_shown(first[1])})")

@@ -13,12 +13,13 @@ import time
 
 import numpy as np
 
-from . import build, settings, target_motion, walker, walker_build
+from . import build, settings, steering, target_motion, walker, walker_build
 from .chain import ITERATIVE, SNAKE_SEGMENT, SOLVERS, Chain
 from .constants import PALETTE_SIZE
 from .group import Group
+from .hit_test import chain_at, target_at
 from .motion import step_ik, step_snakes
-from .stage import PushMemory, chain_at, clamp_point, free_spot, keep_on_stage, shift_root
+from .stage import PushMemory, clamp_point, free_spot, keep_on_stage, shift_root
 from .terrain import Terrain, generated
 
 STEP = 1.0 / 60.0
@@ -139,10 +140,7 @@ class Scene:
 
     def driven_snake(self, solver: str = "snake") -> Chain | None:
         """The snake (or ``solver="walker"``: walker) the arrow keys drive: the selected one, else the only one."""
-        if self.selected is not None and self.selected.solver == solver:
-            return self.selected
-        found = [c for c in self.chains if c.solver == solver]
-        return found[0] if len(found) == 1 else None
+        return steering.driven(self.chains, self.selected, solver)
 
     # --- edits ---------------------------------------------------------------
     def set_solver(self, chain: Chain, solver: str) -> Chain:
@@ -155,9 +153,7 @@ class Scene:
             chain.solver = solver
             self._dirty = True
             return chain
-        new = self.replace(chain, build.converted(chain, solver))
-        self.keep_on_stage(new)  # a snake's tail, or an IK chain's tip, may have been off stage
-        return new
+        return self._rebuilt(chain, build.converted(chain, solver))  # its tail or tip may be off stage
 
     def set_setting(self, chain: Chain, name: str, value) -> Chain:
         """Set the per-chain setting ``name`` of ``chain`` (:mod:`.settings`); returns the chain now in its place.
@@ -178,17 +174,17 @@ class Scene:
 
     def with_bone_count(self, chain: Chain, n: int) -> Chain:
         """``chain`` rebuilt with ``n`` bones in its place, kept on the stage (unchecked: see :meth:`set_setting`)."""
-        if n == chain.bones:
-            return chain
-        new = self.replace(chain, build.with_bone_count(chain, n))
-        self.keep_on_stage(new)
-        return new
+        return chain if n == chain.bones else self._rebuilt(chain, build.with_bone_count(chain, n))
 
     def with_leg_bones(self, chain: Chain, m: int) -> Chain:
         """A walker rebuilt with legs of ``m`` bones in its place, kept on the stage (unchecked)."""
         if m == chain.fields["lengths"].shape[1]:
             return chain
-        new = self.replace(chain, walker_build.with_leg_bones(chain, m))
+        return self._rebuilt(chain, walker_build.with_leg_bones(chain, m))
+
+    def _rebuilt(self, old: Chain, new: Chain) -> Chain:
+        """``new`` in ``old``'s place, pulled onto the stage (what was off it may have to be on it now)."""
+        self.replace(old, new)
         self.keep_on_stage(new)
         return new
 
@@ -231,20 +227,8 @@ class Scene:
 
     def steer(self, throttle: bool, turn: int) -> Chain | None:
         """Set the arrow-key input of the driven snake or walker (the selected one, else the only snake,
-        else the only walker; a walker's Left / Right walk, Up runs); returns it (or None)."""
-        selected_walker = self.selected is not None and self.selected.is_walker
-        snake = None if selected_walker else self.driven_snake()
-        strider = None if snake is not None else self.driven_snake("walker")
-        walker.steer(self.groups, strider, turn, throttle)
-        for g in self.groups:  # one array write per group of snakes, not a loop over chains
-            if g.solver == "snake":
-                for name in ("throttle", "turn", "steered"):
-                    g.fields[name][:] = 0.0
-        if snake is not None:
-            snake.fields["throttle"][0] = 1.0 if throttle else 0.0
-            snake.fields["turn"][0] = float(np.sign(turn))
-            snake.fields["steered"][0] = float(bool(throttle or turn))
-        return snake if snake is not None else strider
+        else the only walker; a walker's Left / Right walk, Up runs); returns it (or None). See :mod:`.steering`."""
+        return steering.steer(self.groups, self.chains, self.selected, throttle, turn)
 
     def resize(self, stage) -> None:
         """Change the stage size and pull roots, targets and snakes inside it.
@@ -294,23 +278,13 @@ class Scene:
         """The topmost IK chain whose target lies within ``radius`` of ``pos``.
 
         One array test per group (the App asks every frame, for the hover
-        highlight), then the hit drawn last wins.
+        highlight), then the hit drawn last wins (:func:`.hit_test.target_at`).
         """
-        p = np.asarray(pos, dtype=float)
-        best, best_index = None, -1
-        for g in self.groups:
-            if g.solver in ("snake", "walker"):
-                continue
-            d = g.fields["target"] - p
-            for row in np.flatnonzero(np.einsum("ij,ij->i", d, d) <= radius * radius).tolist():
-                chain = g.members[row]
-                index = self._order[id(chain)]
-                if index > best_index:
-                    best, best_index = chain, index
-        return best
+        groups = self.groups  # first: it makes the draw order when the groups are made again
+        return target_at(groups, self._order, pos, radius)
 
     def chain_at(self, pos, radius: float) -> tuple[Chain, str] | None:
-        """The topmost chain with a bone or joint within ``radius`` of ``pos`` (see :func:`.stage.chain_at`)."""
+        """The topmost chain with a bone or joint within ``radius`` of ``pos`` (see :func:`.hit_test.chain_at`)."""
         return chain_at(self.chains, pos, radius)
 
     # --- stepping ------------------------------------------------------------

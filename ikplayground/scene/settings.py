@@ -2,9 +2,9 @@
 
 Each :class:`Setting` gives a setting's name, label, unit, range, step and
 default; the solvers it applies to; how to read it from a chain and how to
-set it through the scene; and its field in the scene file. From the table
-come the panel's sliders, check boxes and value labels
-(:mod:`ikplayground.app.param_widgets`), the App's handling of a panel change
+set it through the scene (the ``put`` functions are :mod:`.setting_puts`'s);
+and its field in the scene file. From the table come the panel's sliders,
+check boxes and value labels (:mod:`ikplayground.app.param_widgets`), the App's handling of a panel change
 (one call, :meth:`~ikplayground.scene.scene.Scene.set_setting`, which
 validates and clamps the value here, once), the scene file's fields for the
 settings (:mod:`.file_format`, :mod:`.file_reader` and :mod:`.group_check`,
@@ -35,7 +35,9 @@ from .constants import (DEFAULT_DAMPING, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT
                         DEFAULT_TOLERANCE, IK_SOLVERS, ITERATIVE, MAX_BONES, MAX_COORD, MAX_RATE_DEG, MAX_STRETCH,
                         MAX_WALKER_LEGS, SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS,
                         WALKER_SPEED, WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
-from .ik_options import pole_beside
+from .setting_puts import (field_setting, set_bend_range, set_bone_length, set_iterations, set_joint_limit,
+                           set_max_speed, set_mirror, set_motion, set_motion_speed, set_pole_on, set_rate,
+                           set_rate_on, set_tolerance, set_turn_rate)
 
 LIMITED = ITERATIVE  # the IK solvers with joint limits
 IK_SKINS = ("sprite", "capsules", "lines")  # how an IK chain's bones are drawn (the first: a new chain's)
@@ -177,145 +179,75 @@ class Setting:
         return self.put(scene, chain, value)
 
 
-# --- how the settings that are not kept are set --------------------------------------------
-def _set_rate_on(scene, chain, on):
-    chain.rate_limit = chain.rate_deg if on else None
-
-
-def _set_rate(scene, chain, degrees):
-    chain.rate_deg = degrees  # the limit too, while it is on
-
-
-def _set_mirror(scene, chain, on):
-    chain.mirror = on
-
-
-def _set_joint_limit(scene, chain, degrees):
-    chain.set_joint_limit(degrees)
-    scene.lay_out(chain)
-
-
-def _set_bend_range(scene, chain, degrees):
-    r = math.radians(degrees)
-    chain.fields["bend_limits"][:] = (-r, r)
-    scene.lay_out(chain)
-
-
-def _set_bone_length(scene, chain, length):
-    chain.fields["lengths"][:] = length
-    scene.lay_out(chain)
-
-
-def _set_pole_on(scene, chain, on):
-    pole = chain.fields["pole"]
-    if on and chain.pole is None:
-        pole[:] = scene.clamp(pole_beside(chain.fields))
-    elif not on:
-        pole[:] = math.nan
-
-
-def _field(name, kind=float):
-    """``get`` and ``put`` of a setting kept as it is in the chain's one-number field ``name``."""
-
-    def put(scene, chain, value):
-        chain.fields[name][0] = value
-
-    return {"get": lambda c: kind(c.fields[name][0]), "put": put}
-
-
-def _set_motion(scene, chain, path):
-    tm.start(chain.fields, path)  # from where the target is now
-
-
-def _set_motion_speed(scene, chain, speed):
-    tm.set_speed(chain.fields, speed)
-
-
-def _set_iterations(scene, chain, n):
-    chain.iterations = n
-
-
-def _set_tolerance(scene, chain, px):
-    chain.tolerance = px
-
-
-def _set_max_speed(scene, chain, speed):
-    chain.fields["max_speed"][0] = speed
-
-
-def _set_turn_rate(scene, chain, degrees):
-    chain.fields["turn_rate"][0] = math.radians(degrees)
-
-
 # --- the table (its order is the panel's, and the order of the fields in a chain's line) -----
 SETTINGS: tuple[Setting, ...] = (
     Setting("rate_on", "Rate limit on", IK_SOLVERS, "flag", default=True,
             help="cap how far any joint turns in one step",
-            get=lambda c: c.rate_limit is not None, put=_set_rate_on),  # in the file: rate_limit null is off
+            get=lambda c: c.rate_limit is not None, put=set_rate_on),  # in the file: rate_limit null is off
     Setting("rate", "Rate limit", IK_SOLVERS, lo=0.0, hi=MAX_RATE_DEG, positive=True, unit="°/step",
             default=DEFAULT_RATE_DEG, slider=(0.5, 30.0), needs="rate_on",
             help="how far any joint may turn in one step",
-            get=lambda c: c.rate_deg, put=_set_rate, file=ff.RateLimit()),
+            get=lambda c: c.rate_deg, put=set_rate, file=ff.RateLimit()),
     Setting("mirror", "Mirror bend", ("two-bone",), "flag", default=False,
             help="bend the two-bone knee to the other side (M)",
-            get=lambda c: c.mirror, put=_set_mirror, file=ff.Flag("mirror")),
+            get=lambda c: c.mirror, put=set_mirror, file=ff.Flag("mirror")),
     Setting("auto_bend", "Auto bend", ("two-bone",), "flag", default=False,
             help="keep the knee on top as the target crosses the root (Mirror flips it)",
-            file=ff.Flag("auto_bend", omit_default=True), **_field("auto_bend", bool)),
+            file=ff.Flag("auto_bend", omit_default=True), **field_setting("auto_bend", bool)),
     Setting("softness", "Softness", ("two-bone",), lo=0.0, hi=MAX_COORD, unit="px", slider=(0.0, 100.0), digits=0,
             default=0.0, help="ease the last pixels of reach instead of snapping straight",
-            file=ff.Number("softness"), **_field("softness")),
+            file=ff.Number("softness"), **field_setting("softness")),
     Setting("stretch", "Stretch", ("two-bone",), lo=1.0, hi=MAX_STRETCH, unit="×", slider=(1.0, 3.0), digits=2,
             default=1.0, help="the most the bones may lengthen to reach past full reach",
-            file=ff.Number("stretch", digits=4), **_field("stretch")),
+            file=ff.Number("stretch", digits=4), **field_setting("stretch")),
     Setting("joint_limit", "Joint limit ±", LIMITED, lo=0.0, hi=180.0, unit="°", digits=0,
             default=DEFAULT_JOINT_LIMIT_DEG, help="the range of every joint after the first",
-            get=lambda c: c.joint_limit, put=_set_joint_limit, file=fl.JointLimits()),
+            get=lambda c: c.joint_limit, put=set_joint_limit, file=fl.JointLimits()),
     Setting("bend_range", "Bend range ±", ("snake",), lo=0.0, hi=180.0, unit="°", digits=0,
             default=SNAKE_BEND_DEG, help="how far the snake bends at every joint",
-            get=lambda c: math.degrees(float(abs(c.fields["bend_limits"]).max())), put=_set_bend_range,
+            get=lambda c: math.degrees(float(abs(c.fields["bend_limits"]).max())), put=set_bend_range,
             file=fl.BendLimits()),
     Setting("bones", "Bones", LIMITED + ("snake",), "whole", lo=1, hi=MAX_BONES,
             help="the number of bones (a snake's segments)",
             get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n)),
     Setting("bone_length", "Bone length", SOLVERS, lo=1.0, hi=MAX_COORD, unit="px", digits=0,
             slider=(5.0, 200.0), help="the length of every bone",
-            get=lambda c: float(c.fields["lengths"].mean()), put=_set_bone_length),
+            get=lambda c: float(c.fields["lengths"].mean()), put=set_bone_length),
     Setting("iterations", "Iterations", LIMITED, "whole", lo=1, hi=1000, slider=(1, 100),
             default=DEFAULT_ITERATIONS, help="CCD sweeps / FABRIK passes / DLS steps per step",
-            get=lambda c: c.iterations, put=_set_iterations, file=ff.Whole("iterations")),
+            get=lambda c: c.iterations, put=set_iterations, file=ff.Whole("iterations")),
     Setting("tolerance", "Tolerance", LIMITED, lo=0.0, hi=MAX_COORD, unit="px", slider=(0.1, 10.0),
             default=DEFAULT_TOLERANCE, help="the distance from the target that counts as reached",
-            get=lambda c: c.tolerance, put=_set_tolerance, file=ff.Number("tolerance", digits=4)),
+            get=lambda c: c.tolerance, put=set_tolerance, file=ff.Number("tolerance", digits=4)),
     Setting("damping", "Damping", ("dls",), lo=0.0, hi=100.0, slider=(0.0, 2.0), digits=2,
             default=DEFAULT_DAMPING, help="DLS: the damping is this times the error (more: steadier, slower)",
-            file=ff.Number("damping", digits=4), **_field("damping")),
+            file=ff.Number("damping", digits=4), **field_setting("damping")),
     Setting("mix", "Mix", IK_SOLVERS, lo=0.0, hi=1.0, digits=2, default=1.0,
             help="blend the rest pose (0: straight up) with the IK pose (1)",
-            file=ff.Number("mix", digits=4), **_field("mix")),
+            file=ff.Number("mix", digits=4), **field_setting("mix")),
     Setting("pole_on", "Pole", IK_SOLVERS, "flag", default=False,
             help="a handle that chooses the side the chain bends toward (drag the diamond)",
-            get=lambda c: c.pole is not None, put=_set_pole_on, file=fl.Pole()),
+            get=lambda c: c.pole is not None, put=set_pole_on, file=fl.Pole()),
     Setting("motion", "Motion", IK_SOLVERS, "choice", choices=tm.PATHS, default=tm.PATHS[0],
             help="move the target by itself: bouncing off the stage's edges, or round a curve (drag it to take over)",
-            get=lambda c: tm.PATHS[int(c.fields["motion"][0])], put=_set_motion, file=Motion()),
+            get=lambda c: tm.PATHS[int(c.fields["motion"][0])], put=set_motion, file=Motion()),
     Setting("motion_speed", "Path speed", IK_SOLVERS, lo=0.0, hi=tm.MAX_SPEED, positive=True, unit="px/step",
             slider=(0.1, 10.0), default=tm.DEFAULT_SPEED, help="how fast the moving target goes along its path",
-            get=lambda c: float(c.fields["motion_speed"][0]), put=_set_motion_speed),
+            get=lambda c: float(c.fields["motion_speed"][0]), put=set_motion_speed),
     Setting("motion_size", "Path size", IK_SOLVERS, lo=0.0, hi=tm.MAX_SIZE, positive=True, unit="px",
             slider=(10.0, 300.0), digits=0, default=tm.DEFAULT_SIZE,
             help="the circle's radius, the figure-eight's half-width",
-            **_field("motion_size")),
+            **field_setting("motion_size")),
     Setting("max_speed", "Top speed", ("snake",), lo=0.0, hi=1000.0, unit="px/step", slider=(1.0, 30.0),
             default=SNAKE_MAX_SPEED, help="the snake's top speed (Up accelerates)",
-            get=lambda c: float(c.fields["max_speed"][0]), put=_set_max_speed, file=ff.Number("max_speed")),
+            get=lambda c: float(c.fields["max_speed"][0]), put=set_max_speed, file=ff.Number("max_speed")),
     Setting("turn_rate", "Turn rate", ("snake",), lo=0.0, hi=180.0, unit="°/step", slider=(1.0, 20.0),
             default=SNAKE_TURN_DEG, help="how fast Left / Right turn the snake",
-            get=lambda c: math.degrees(float(c.fields["turn_rate"][0])), put=_set_turn_rate,
+            get=lambda c: math.degrees(float(c.fields["turn_rate"][0])), put=set_turn_rate,
             file=ff.Number("turn_rate", kw="turn_deg", digits=4)),
     Setting("wander", "Wander", ("snake",), "flag", default=False,
             help="the snake steers itself around the stage (the arrow keys still drive the selected one)",
-            file=ff.Flag("wander", omit_default=True), **_field("wander", bool)),
+            file=ff.Flag("wander", omit_default=True), **field_setting("wander", bool)),
     Setting("legs", "Legs", ("walker",), "whole", lo=2, hi=MAX_WALKER_LEGS, default=WALKER_LEGS,
             help="the walker's legs (in two gait groups, alternate legs)",
             get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n),
@@ -326,16 +258,16 @@ SETTINGS: tuple[Setting, ...] = (
             file=ff.Whole("leg_bones", omit_default=True)),
     Setting("step_threshold", "Step threshold", ("walker",), lo=1.0, hi=1000.0, unit="px", slider=(8.0, 120.0),
             digits=0, default=WALKER_THRESHOLD, help="a planted foot this far from its rest spot steps",
-            file=ff.Number("step_threshold", kw="threshold"), **_field("threshold")),
+            file=ff.Number("step_threshold", kw="threshold"), **field_setting("threshold")),
     Setting("step_height", "Step height", ("walker",), lo=0.0, hi=1000.0, unit="px", slider=(0.0, 100.0),
             digits=0, default=WALKER_STEP_HEIGHT, help="how high a stepping foot lifts",
-            file=ff.Number("step_height"), **_field("step_height")),
+            file=ff.Number("step_height"), **field_setting("step_height")),
     Setting("walk_speed", "Speed", ("walker",), lo=0.0, hi=100.0, unit="px/step", slider=(0.0, 8.0), digits=1,
             default=WALKER_SPEED, help="the walker's speed (Left / Right walk, Up runs)",
-            file=ff.Number("walk_speed", kw="speed"), **_field("speed")),
+            file=ff.Number("walk_speed", kw="speed"), **field_setting("speed")),
     Setting("auto_walk", "Auto walk", ("walker",), "flag", default=True,
             help="walk back and forth on its own when no arrow key drives it",
-            file=ff.Flag("auto_walk"), **_field("auto", bool)),
+            file=ff.Flag("auto_walk"), **field_setting("auto", bool)),
     Setting("show_limits", "Show limits", LIMITED + ("snake",), "flag", default=False,
             help="keep this chain's limit wedges drawn when it is not selected",
             file=ff.Flag("show_limits", omit_default=True)),

@@ -8,8 +8,6 @@ edge). Pixels, y down; the stage is ``(width, height)`` from (0, 0).
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from .chain import Chain
@@ -164,23 +162,3 @@ def _put(chain: Chain, home: tuple) -> None:
     chain.fields["target"][:] = home[1]
     chain.fields["pole"][:] = home[2]
 
-
-def chain_at(chains: list[Chain], pos, radius: float) -> tuple[Chain, str] | None:
-    """The topmost of ``chains`` (drawn last) with a bone or joint within ``radius`` px of ``pos``.
-
-    Returns ``(chain, part)`` where part is ``"anchor"`` for the root of an
-    IK chain or any part of a snake or walker, else ``"bone"``.
-    """
-    p = np.asarray(pos, dtype=float)
-    for c in reversed(chains):
-        pts = c.fields["points"]
-        a, b = pts[:-1], pts[1:]
-        ab = b - a
-        denom = np.einsum("ij,ij->i", ab, ab)
-        t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.where(denom > 0, denom, 1.0), 0.0, 1.0)
-        d = np.hypot(*(a + t[:, None] * ab - p).T)
-        if d.min() <= radius or (c.is_walker and math.dist(pos, c.anchor) <= radius * 3):
-            if not c.is_ik or math.dist(pos, c.anchor) <= radius * 1.5:
-                return c, "anchor"
-            return c, "bone"
-    return None

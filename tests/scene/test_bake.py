@@ -243,28 +243,28 @@ GOOD = [",".join(HEADER),
         "1,0,ccd,0,-90.0,10.0,20.0,5.0,5.0",
         "1,0,ccd,1,10.0,10.0,50.0,5.0,5.0"]
 BAD = [
-    ("header", lambda r: ["step,chain,solver,joint,angle,x,y,target_x,target_y"] + r[1:], "line 1: the header"),
-    ("empty", lambda r: [], "line 1: empty file"),
-    ("a field short", lambda r: r[:2] + ["0,0,ccd,1,10.0,10.0,50.0,5.0"] + r[3:], "line 3: 8 fields, expected 9"),
+    ("header", lambda r: ["step,chain,solver,joint,angle,x,y,target_x,target_y"] + r[1:], "line 1: not a recording: the first line must be"),
+    ("empty", lambda r: [], "line 1: the file is empty"),
+    ("a field short", lambda r: r[:2] + ["0,0,ccd,1,10.0,10.0,50.0,5.0"] + r[3:], "line 3: 8 columns where the header has 9"),
     ("not a number", lambda r: r[:2] + ["0,0,ccd,1,ten,10.0,50.0,5.0,5.0"] + r[3:],
-     "line 3: angle_deg must be a number"),
-    ("nan", lambda r: r[:3] + ["1,0,ccd,0,-90.0,nan,20.0,5.0,5.0"] + r[4:], "line 4: x must be a finite number"),
+     "line 3: angle_deg: not a number"),
+    ("nan", lambda r: r[:3] + ["1,0,ccd,0,-90.0,nan,20.0,5.0,5.0"] + r[4:], "line 4: x: must be a finite number"),
     ("negative step", lambda r: r[:1] + ["-1,0,ccd,0,-90.0,10.0,20.0,5.0,5.0"] + r[2:],
-     "line 2: step must be a whole number"),
+     "line 2: step: must be a whole number"),
     ("unknown solver", lambda r: r[:2] + ["0,0,spline,1,10.0,10.0,50.0,5.0,5.0"] + r[3:],
-     "line 3: unknown solver 'spline'"),
-    ("solver changes", lambda r: r[:2] + ["0,0,dls,1,10.0,10.0,50.0,5.0,5.0"] + r[3:], "line 3: chain 0 at step 0 "
-     "changes solver"),
-    ("target changes", lambda r: r[:2] + ["0,0,ccd,1,10.0,10.0,50.0,5.0,6.0"] + r[3:], "line 3: chain 0 at step 0 "
-     "changes target"),
+     "line 3: solver: must be one of two-bone, ccd, fabrik, dls, snake, walker (got 'spline')"),
+    ("solver changes", lambda r: r[:2] + ["0,0,dls,1,10.0,10.0,50.0,5.0,5.0"] + r[3:], "line 3: solver dls in chain "
+     "0, whose joint 0 is ccd"),
+    ("target changes", lambda r: r[:2] + ["0,0,ccd,1,10.0,10.0,50.0,5.0,6.0"] + r[3:], "line 3: target 5.0, 6.0 in "
+     "chain 0, whose joint 0 has 5.0, 5.0"),
     ("joint skipped", lambda r: r[:2] + ["0,0,ccd,2,10.0,10.0,50.0,5.0,5.0"] + r[3:], "line 3: joint 2 of chain 0"),
     ("starts at joint 1", lambda r: r[:3] + ["1,0,ccd,1,-90.0,10.0,20.0,5.0,5.0"] + r[4:], "line 4: joint 1"),
-    ("steps go back", lambda r: r + ["0,1,ccd,0,-90.0,10.0,20.0,5.0,5.0"], "line 6: step 0 comes after step 1"),
+    ("steps go back", lambda r: r + ["0,1,ccd,0,-90.0,10.0,20.0,5.0,5.0"], "line 6: step 0 after step 1"),
     ("chain twice", lambda r: r + ["1,1,ccd,0,-90.0,10.0,20.0,5.0,5.0", "1,0,ccd,0,-90.0,10.0,20.0,5.0,5.0"],
-     "line 7: chain 0 appears twice in step 1"),
-    ("joints run on", lambda r: r + ["1,0,ccd,0,-90.0,10.0,20.0,5.0,5.0"], "line 6: joint 0 of chain 0 at step 1, "
-     "expected joint 2"),
-    ("quote", lambda r: r + ['2,0,ccd,0,"-90.0,10.0,20.0,5.0,5.0'], "line 6: not a CSV row"),
+     "line 7: chain 0 where chain 2 or joint 1 of chain 1 was due"),
+    ("joints run on", lambda r: r + ["1,0,ccd,0,-90.0,10.0,20.0,5.0,5.0"], "line 6: joint 0 of chain 0 where "
+     "joint 2 was due"),
+    ("quote", lambda r: r + ['2,0,ccd,0,"-90.0,10.0,20.0,5.0,5.0'], "line 6: angle_deg: not a number"),
 ]
 
 
@@ -279,7 +279,7 @@ def test_a_bad_recording_is_refused_naming_its_line_and_the_file_on_disk_stays(t
     path.write_text("".join(line + "\n" for line in mutate(list(GOOD))), encoding="utf-8")
     with pytest.raises(ValueError) as e:
         bake_recording(path, rig, out)
-    assert str(e.value).startswith("recording.csv line ") and message in str(e.value), str(e.value)
+    assert str(e.value).startswith("recording.csv: line ") and message in str(e.value), str(e.value)
     assert "\n" not in str(e.value)
     assert out.read_bytes() == before
     assert sorted(os.listdir(tmp_path)) == ["animation.json", "recording.csv"]
@@ -288,7 +288,7 @@ def test_a_bad_recording_is_refused_naming_its_line_and_the_file_on_disk_stays(t
 def test_a_recording_that_is_not_utf8_is_refused_naming_the_line(tmp_path):
     path = tmp_path / "recording.csv"
     path.write_bytes(("\n".join(GOOD[:3]) + "\n").encode() + b"0,0,ccd,2,1.0,\xff\xfe,1.0,5.0,5.0\n")
-    with pytest.raises(ValueError, match=r"recording\.csv line [0-9]+: not UTF-8"):
+    with pytest.raises(ValueError, match=r"recording\.csv: line [0-9]+: not UTF-8"):
         bake_recording(path, {}, tmp_path / "a.json")
 
 

@@ -257,7 +257,7 @@ def broken(line: int, text: str | None) -> str:
 
 
 @pytest.mark.parametrize(("text", "message"), [
-    ("", "bad.csv: the file is empty; a recording starts with the line " + HEADER),
+    ("", "bad.csv: line 1: the file is empty; a recording starts with the line " + HEADER),
     (broken(1, "step,chain,solver,joint,angle,x,y,target_x,target_y"),
      "bad.csv: line 1: not a recording: the first line must be " + HEADER
      + " (got 'step,chain,solver,joint,ang...')"),
@@ -283,6 +283,11 @@ def broken(line: int, text: str | None) -> str:
     (broken(3, "0,0,ccd,1,87.0,3.5,4.5,10.0,20.0"), "bad.csv: line 3: solver ccd in chain 0, whose joint 0 is two-bone"),
     (broken(3, None), "bad.csv: line 2: chain 0 (two-bone) has 1 joints; it may have 2"),
     (broken(4, ""), "bad.csv: line 4: an empty line; a recording has none"),
+    (broken(4, "0,1,snake,0,0.0,5.0,-2e300,7.0,8.0"), "bad.csv: line 4: y: must be within +-1e+300 (got '-2e300')"),
+    (broken(4, "0,1,snake,0,0.0,5_0,6.0,7.0,8.0"), "bad.csv: line 4: x: not a number (got '5_0')"),
+    (broken(4, "0,+1,snake,0,0.0,5.0,6.0,7.0,8.0"), "bad.csv: line 4: chain: must be a whole number >= 0 (got '+1')"),
+    (broken(3, "0,0,two-bone,1,87.0,3.5,4.5,10.0,20.5"),
+     "bad.csv: line 3: target 10.0, 20.5 in chain 0, whose joint 0 has 10.0, 20.0: a chain has one target a step"),
 ])
 def test_a_bad_file_is_refused_in_one_line_naming_the_line(tmp_path, text, message):
     path = tmp_path / "bad.csv"

@@ -1,0 +1,65 @@
+"""The window's display surface: at least ``MIN_SIZE``, within the caps of limits.py, made again on a resize.
+
+:func:`open_window` makes the surface the App starts with; :func:`resized_window`
+the one a resize asks for. A size over the caps is set back to them (the window
+itself shrunk), and a size SDL cannot make keeps the window as it was; each
+case comes back with the line the status line shows. Sizes are (width, height)
+in px.
+"""
+
+from __future__ import annotations
+
+import pygame
+
+from .limits import capped_size, size_limit_text
+
+MIN_SIZE = (320, 240)
+
+
+def asked_size(size) -> tuple[int, int]:
+    """``size`` raised to at least ``MIN_SIZE``, in whole px."""
+    return max(int(size[0]), MIN_SIZE[0]), max(int(size[1]), MIN_SIZE[1])
+
+
+def capped_text(size) -> str:
+    """The status line's note that the window was capped at ``size``."""
+    return f"Window capped at {size[0]}x{size[1]}: {size_limit_text()}"
+
+
+def open_window(size) -> tuple[pygame.Surface, tuple[int, int], str | None]:
+    """A resizable window of ``size`` (within the limits): its surface, its size, and the note that it was
+    capped (None when it was not)."""
+    asked = asked_size(size)
+    size = capped_size(asked)
+    screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    return screen, size, (capped_text(size) if size != asked else None)
+
+
+def resized_window(screen, size, old) -> tuple[pygame.Surface, tuple[int, int], str | None, bool]:
+    """The window resized to ``size`` (within the limits) from the size ``old`` everything is laid out for.
+
+    Returns
+    -------
+    screen : pygame.Surface
+        The display surface now (``screen`` itself when the window already has the size).
+    size : (int, int)
+        The size to lay out for: ``size`` within the limits, or ``old`` when SDL could not make it.
+    message : str or None
+        What the status line says: the cap, or why the size could not be had.
+    error : bool
+        Whether ``message`` is an error.
+    """
+    asked = asked_size(size)
+    size = capped_size(asked)
+    try:
+        current = screen.get_size()
+    except pygame.error:  # SDL could not give the resized window a surface (too big): make one
+        current = None
+    if current == size and size == asked:
+        return screen, size, None, False
+    try:  # capped: the window itself is bigger, shrink it back
+        screen = pygame.display.set_mode(size, pygame.RESIZABLE)
+    except pygame.error as e:  # no memory for it, say: keep the old size
+        screen = pygame.display.set_mode(old, pygame.RESIZABLE)
+        return screen, old, f"The window could not be made {size[0]}x{size[1]} ({e}); it stays {old[0]}x{old[1]}", True
+    return screen, size, (capped_text(size) if size != asked else None), False
