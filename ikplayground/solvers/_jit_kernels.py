@@ -52,6 +52,17 @@ def _limit(v, lo, hi):
 
 
 @numba.njit(cache=True, inline="always")
+def _limit_heading(v, lo, hi):
+    """:func:`._validate.clamp_heading` for joint 0's angle: outside its range, the bound nearer round the circle."""
+    if hi - lo >= FULL_CIRCLE or (lo <= v and v <= hi):
+        return _limit(v, lo, hi)
+    w = v if -PI < v <= PI else _wrap(v)
+    if lo <= w and w <= hi:
+        return w
+    return lo if (lo - w) % TAU < (w - hi) % TAU else hi
+
+
+@numba.njit(cache=True, inline="always")
 def _points(rx, ry, a, lengths, xs, ys):
     """Forward kinematics of one chain into ``xs``, ``ys`` (n + 1 each), as :func:`.kinematics.chain_points`."""
     x = rx
@@ -86,7 +97,10 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         xs = np.empty(n)
         ys = np.empty(n)
         for i in range(n):
-            angles[k, i] = _limit(angles[k, i], limits[k, i, 0], limits[k, i, 1])
+            if i == 0:  # a heading
+                angles[k, i] = _limit_heading(angles[k, i], limits[k, i, 0], limits[k, i, 1])
+            else:
+                angles[k, i] = _limit(angles[k, i], limits[k, i, 0], limits[k, i, 1])
         rx = roots[k, 0]
         ry = roots[k, 1]
         tx = targets[k, 0]
@@ -153,7 +167,10 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         reach = 0.0
         limited = False
         for i in range(n):
-            angles[k, i] = _limit(angles[k, i], limits[k, i, 0], limits[k, i, 1])
+            if i == 0:  # a heading
+                angles[k, i] = _limit_heading(angles[k, i], limits[k, i, 0], limits[k, i, 1])
+            else:
+                angles[k, i] = _limit(angles[k, i], limits[k, i, 0], limits[k, i, 1])
             reach += lengths[k, i]
             if limits[k, i, 1] - limits[k, i, 0] < FULL_CIRCLE:
                 limited = True
@@ -246,7 +263,10 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                     want = math.atan2(dy, dx)
                 else:
                     want = parent + angles[k, i]
-                rel = _limit(_wrap(want - parent), limits[k, i, 0], limits[k, i, 1])
+                if i == 0:  # a heading
+                    rel = _limit_heading(_wrap(want - parent), limits[k, i, 0], limits[k, i, 1])
+                else:
+                    rel = _limit(_wrap(want - parent), limits[k, i, 0], limits[k, i, 1])
                 angles[k, i] = rel
                 parent += rel
                 x += lengths[k, i] * math.cos(parent)

@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from . import jit
-from ._batch_parts import Stall, joint_modes, limit_angles, limit_joint
+from ._batch_parts import Stall, joint_modes, limit_joint, limit_pose
 from ._fabrik_arrays import fabrik_arrays
 from ._validate import TAU, wrap_array
 from .ccd import ccd_sweeps
@@ -39,7 +39,7 @@ SMALL_BATCH = 4  # this few chains: the single-chain loops on floats beat numpy'
 def _run_rows(solver, roots, angles, lengths, targets, iterations, tolerance, limits):
     """A few chains, one at a time, by the single-chain algorithms on plain floats."""
     count = len(angles)
-    a = limit_angles(angles, limits)
+    a = limit_pose(angles, limits)
     error = np.empty(count)
     used = np.zeros(count, dtype=np.int64)
     for k in range(count):
@@ -111,7 +111,7 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     compiled = _run_compiled("ccd", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
         return compiled
-    a = limit_angles(angles, limits)
+    a = limit_pose(angles, limits)
     count, n = a.shape
     used = np.zeros(count, dtype=np.int64)
     error = np.zeros(count)

@@ -59,7 +59,8 @@ MU_GROW = 4.0  # mu after a rejected step, times
 MU_SHRINK = 0.5  # mu after an accepted step, times (never below 1)
 MU_MAX = 1e100  # mu stops growing here (lambda^2 stays finite for any sane damping)
 
-NULL_STEP = 1e-6  # rad: a rejected step whose largest turn is under this is no step at all
+NULL_STEP = 1e-6  # rad: a step whose largest turn is under this is no step at all
+ROUNDING = 1e-12  # of the reach, px: what a null step may change the error by and still be taken (rounding)
 KICKS = (0.5, 0.1, 0.02)  # rad: the escape's trial turns, largest first
 
 _PI = math.pi
@@ -262,7 +263,8 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
         b = [turned(a[i] + d[i], *bounds[i]) for i in range(n)]
         bx, by = joint_points(rx, ry, b, lens)
         trial = distance(tx - bx[n], ty - by[n])
-        if trial < error:
+        null = max(map(abs, d)) < NULL_STEP
+        if trial < error or (null and trial <= error + ROUNDING * reach):
             a, xs, ys, error = b, bx, by, trial
             mu = mu * MU_SHRINK
             if mu < 1.0:
@@ -271,48 +273,60 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
             mu = mu * MU_GROW
             if mu > MU_MAX:
                 mu = MU_MAX
-            if max(map(abs, d)) < NULL_STEP and distance(tx - rx, ty - ry) < reach:
-                kicked = escape(rx, ry, a, lens, tx, ty, bounds, error)
-                if kicked is not None:
-                    a, xs, ys, error = kicked
+        if null and distance(tx - rx, ty - ry) < reach:
+            kicked = escape(rx, ry, a, lens, tx, ty, bounds, error)
+            if kicked is not None:
+                a, xs, ys, error = kicked
     return a, used, error, stalled
 
 
 def escape(rx, ry, a, lens, tx, ty, bounds, error):
-    """The first trial pose of :func:`kicks` that lowers ``error``: ``(angles, xs, ys, error)``, or None.
+    """The trial pose of the first pair of :func:`kicks` that lowers ``error`` (of the two, the one that
+    lowers it more): ``(angles, xs, ys, error)``, or None.
 
     For a chain whose damped least squares step is nothing (see the module
-    docstring); ``bounds`` as :func:`joint_bounds`. Deterministic, so the
-    batched solver repeats it row by row.
+    docstring); ``bounds`` as :func:`joint_bounds`. A pair is one turn (or
+    fold) both ways, weighed together, so the mirror image of a chain takes
+    the mirror image of its kick (the playground's mirror flip). Deterministic,
+    so the batched solver repeats it row by row.
     """
-    for b in kicks(a, bounds):
-        bx, by = joint_points(rx, ry, b, lens)
-        trial = distance(tx - bx[-1], ty - by[-1])
-        if trial < error:
-            return b, bx, by, trial
+    for pair in kicks(a, bounds):
+        found = None
+        for b in pair:
+            bx, by = joint_points(rx, ry, b, lens)
+            trial = distance(tx - bx[-1], ty - by[-1])
+            if trial < error and (found is None or trial < found[3]):
+                found = b, bx, by, trial
+        if found is not None:
+            return found
     return None
 
 
 def kicks(a: list, bounds: list):
-    """The escape's trial poses (lists of angles, rad), for each size of ``KICKS``, largest first:
-    each joint turned alone (root first, + then -), which swings a chain toward a target behind it;
-    then each pair of neighbouring joints folded (``+s`` and ``-2 s``, ``s`` at most half of
-    ``MAX_STEP`` so no joint turns further than a step may), which shortens a straight
-    chain toward a target on its own line (a fold the single turns cannot make: for them a straight
-    chain aimed past its target is a local minimum). Turns are kept inside ``bounds``."""
+    """The escape's trial poses (lists of angles, rad) in pairs (a turn both ways; a pair may hold one
+    pose, or none, where a bound stops a turn), for each size of ``KICKS``, largest first: each joint
+    turned alone (root first), which swings a chain toward a target behind it; then each pair of
+    neighbouring joints folded (``+s`` and ``-2 s``, ``s`` at most half of ``MAX_STEP`` so no joint
+    turns further than a step may), which shortens a straight chain toward a target on its own line (a
+    fold the single turns cannot make: for them a straight chain aimed past its target is a local
+    minimum). Turns are kept inside ``bounds``."""
     n = len(a)
     for size in KICKS:
         for i in range(n):
+            pair = []
             for turn in (size, -size):
                 b = list(a)
                 b[i] = turned(a[i] + turn, *bounds[i])
                 if b[i] != a[i]:
-                    yield b
+                    pair.append(b)
+            yield pair
         fold = min(size, MAX_STEP / 2)  # the second joint turns twice as far: still within a step's cap
         for i in range(n - 1):
+            pair = []
             for turn in (fold, -fold):
                 b = list(a)
                 b[i] = turned(a[i] + turn, *bounds[i])
                 b[i + 1] = turned(a[i + 1] - 2.0 * turn, *bounds[i + 1])
                 if b[i] != a[i] or b[i + 1] != a[i + 1]:
-                    yield b
+                    pair.append(b)
+            yield pair

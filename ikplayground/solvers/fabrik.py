@@ -47,7 +47,7 @@ from __future__ import annotations
 import math
 
 from ._problem import chain_problem
-from ._validate import FULL_CIRCLE, clamp_angle, wrap
+from ._validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 from .kinematics import chain_points
 from .results import STALL_ESCAPES, IKSolution, StallWatch
 
@@ -206,7 +206,7 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
                 dx = xs[i + 1] - x
                 dy = ys[i + 1] - y
                 want = atan2(dy, dx) if (dx or dy) else parent + a[i]
-                rel = clamp_angle(wrap(want - parent), *lim[i])
+                rel = (clamp_angle if i else clamp_heading)(wrap(want - parent), *lim[i])  # joint 0: a heading
                 a[i] = rel
                 parent += rel
                 x += lens[i] * cos(parent)

@@ -29,7 +29,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._problem import chain_problem
-from ._validate import FULL_CIRCLE, clamp_angle, wrap
+from ._validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 from .fabrik import mirror_bend
 from .kinematics import chain_points
 from .results import STALL_ESCAPES, IKSolution, StallWatch
@@ -231,7 +231,7 @@ def _reach_backward_limited(xs, ys, a, lens, rx, ry, lim) -> None:
     for i in range(len(lens)):
         dx, dy = xs[i + 1] - x, ys[i + 1] - y
         want = math.atan2(dy, dx) if (dx or dy) else parent + a[i]
-        rel = clamp_angle(wrap(want - parent), *lim[i])
+        rel = (clamp_angle if i else clamp_heading)(wrap(want - parent), *lim[i])  # joint 0: a heading
         a[i] = rel
         parent += rel
         x += lens[i] * math.cos(parent)

@@ -38,11 +38,17 @@ each_solver = pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik, solve_d
 
 
 def clamp_start(angles, limits):
-    """The starting pose the solver should work from: wrapped, then clamped."""
+    """The starting pose the solver should work from: wrapped, then clamped; joint 0's angle (a heading)
+    outside its range goes to the bound nearer round the circle (so a mirror image goes to the mirrored
+    bound: tests/solvers/test_mirror_symmetry.py)."""
     a = np.array([math.remainder(v, TAU) for v in np.asarray(angles, dtype=float)])
     a = np.where(a <= -PI, a + TAU, a)
     if limits is not None:
+        first = a[0]
         a = np.clip(a, limits[:, 0], limits[:, 1])
+        lo, hi = limits[0]
+        if hi - lo < TAU - 1e-9 and not lo <= first <= hi:
+            a[0] = lo if (lo - first) % TAU < (first - hi) % TAU else hi
     return a
 
 
