@@ -17,7 +17,7 @@ import numpy as np
 from ._batch_parts import Stall, joint_modes, limit_angles, limit_joint, limit_pose
 from ._validate import FULL_CIRCLE, TAU, wrap_array
 from .kinematics import chain_points_batch
-from .results import STALL_ESCAPES, STALL_SWEEPS
+from .results import ROUNDING, STALL_ESCAPES, STALL_SWEEPS
 
 PI = np.pi
 
@@ -237,7 +237,8 @@ class _Escapes:
         if self.best is None:
             return
         n = a.shape[1]
-        worse = np.flatnonzero(self.best_error < np.hypot(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n]))
+        now = np.hypot(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n])
+        worse = np.flatnonzero(self.best_error < now - ROUNDING * lengths.sum(axis=1))
         if len(worse):
             a[worse] = self.best[worse]
             pts = chain_points_batch(roots[worse], a[worse], lengths[worse])

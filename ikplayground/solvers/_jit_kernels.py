@@ -2,13 +2,13 @@
 
 Each kernel loops over chains (in parallel: chains are independent) and runs the single-chain algorithm on floats,
 step for step as :func:`.ccd.ccd_sweeps` and :func:`.fabrik.fabrik_passes`
-(limited form, with its stall escape) and :func:`._batch_parts.limit_angles` do. Shapes and units as in
+(limited form, with its stall escape) and :func:`._batch_parts.limit_pose` do. Shapes and units as in
 :func:`.batched.ccd_batch`; ``angles`` is limited and solved in place, and
 ``error`` / ``used`` are filled. ``stall_sweeps``, ``stall_gain`` and
-(FABRIK) ``stall_escapes`` are :data:`.results.STALL_SWEEPS`,
-:data:`.results.STALL_GAIN` and :data:`.results.STALL_ESCAPES` (the stall rule
-of :class:`.results.IKSolution`), passed in so the compiled code never keeps
-a stale copy.
+(FABRIK) ``stall_escapes`` and ``rounding`` are :data:`.results.STALL_SWEEPS`,
+:data:`.results.STALL_GAIN`, :data:`.results.STALL_ESCAPES` and
+:data:`.results.ROUNDING` (the stall rule of :class:`.results.IKSolution`),
+passed in so the compiled code never keeps a stale copy.
 """
 
 from __future__ import annotations
@@ -153,7 +153,7 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
 
 @numba.njit(cache=True, parallel=True)
 def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps,
-                stall_gain, stall_escapes):
+                stall_gain, stall_escapes, rounding):
     count, n = angles.shape
     for k in numba.prange(count):
         xs = np.empty(n + 1)
@@ -273,7 +273,7 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                 y += lengths[k, i] * math.sin(parent)
                 xs[i + 1] = x
                 ys[i + 1] = y
-        if best_error < math.hypot(tx - xs[n], ty - ys[n]):  # the escapes found nothing better
+        if best_error < math.hypot(tx - xs[n], ty - ys[n]) - rounding * reach:  # the escapes found nothing better
             for i in range(n):
                 angles[k, i] = best[i]
             _points(rx, ry, angles[k], lengths[k], xs, ys)

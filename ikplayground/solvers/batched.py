@@ -27,7 +27,7 @@ from ._validate import TAU, wrap_array
 from .ccd import ccd_sweeps
 from .fabrik import fabrik_passes
 from .kinematics import chain_points_batch
-from .results import STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
+from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
 
 PI = np.pi
 JIT_MIN_BATCH = 8  # smaller groups are cheap either way
@@ -72,7 +72,7 @@ def _run_compiled(solver, roots, angles, lengths, targets, iterations, tolerance
     error = np.empty(len(a))
     used = np.zeros(len(a), dtype=np.int64)
     kernel = k.ccd if solver == "ccd" else k.fabrik
-    stall = (STALL_SWEEPS, STALL_GAIN) if solver == "ccd" else (STALL_SWEEPS, STALL_GAIN, STALL_ESCAPES)
+    stall = (STALL_SWEEPS, STALL_GAIN) if solver == "ccd" else (STALL_SWEEPS, STALL_GAIN, STALL_ESCAPES, ROUNDING)
     kernel(c(roots, dtype=np.float64), a, c(lengths, dtype=np.float64), c(targets, dtype=np.float64),
            c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used,
            *stall)

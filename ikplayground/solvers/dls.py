@@ -51,7 +51,7 @@ import math
 
 from ._problem import chain_problem
 from ._validate import FULL_CIRCLE, non_negative
-from .results import IKSolution, StallWatch
+from .results import ROUNDING, IKSolution, StallWatch
 
 DEFAULT_DAMPING = 0.5  # lambda = damping * mu * |e|; of 0.3, 0.5, 1.0 the fewest steps on the limited benchmark
 MAX_STEP = 0.5  # rad: the largest joint turn one step may make
@@ -60,7 +60,7 @@ MU_SHRINK = 0.5  # mu after an accepted step, times (never below 1)
 MU_MAX = 1e100  # mu stops growing here (lambda^2 stays finite for any sane damping)
 
 NULL_STEP = 1e-6  # rad: a step whose largest turn is under this is no step at all
-ROUNDING = 1e-12  # of the reach, px: what a null step may change the error by and still be taken (rounding)
+AT_BOUND = 1e-12  # rad: a joint this near a bound is at it (its own rounding must not decide; the mirror flip)
 KICKS = (0.5, 0.1, 0.02)  # rad: the escape's trial turns, largest first
 
 _PI = math.pi
@@ -255,7 +255,7 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
             pushed = False
             for i in range(n):
                 lo, hi, clamped = bounds[i]
-                if clamped and ((a[i] >= hi and d[i] > 0.0) or (a[i] <= lo and d[i] < 0.0)):
+                if clamped and ((a[i] >= hi - AT_BOUND and d[i] > 0.0) or (a[i] <= lo + AT_BOUND and d[i] < 0.0)):
                     jx[i] = jy[i] = 0.0
                     pushed = True
             if pushed:

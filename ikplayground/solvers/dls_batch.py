@@ -20,9 +20,9 @@ import numpy as np
 
 from ._batch_parts import Stall, limit_pose
 from ._validate import FULL_CIRCLE, TAU
-from .dls import (DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, ROUNDING, dls_iterations, escape,
+from .dls import (AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, dls_iterations, escape,
                   joint_bounds)
-from .results import STALL_GAIN, STALL_SWEEPS
+from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 
 PI = np.pi
 SMALL_BATCH = 4  # this few chains: the single-chain loop on floats beats numpy's per-call cost
@@ -130,7 +130,8 @@ def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, cl
     if clamped is not None:
         pushed = np.zeros(len(a), dtype=bool)
         for i in range(n):
-            out = clamped[:, i] & (((a[:, i] >= hi[:, i]) & (d[i] > 0.0)) | ((a[:, i] <= lo[:, i]) & (d[i] < 0.0)))
+            out = clamped[:, i] & (((a[:, i] >= hi[:, i] - AT_BOUND) & (d[i] > 0.0))
+                                   | ((a[:, i] <= lo[:, i] + AT_BOUND) & (d[i] < 0.0)))
             if out.any():
                 jx[i] = np.where(out, 0.0, jx[i])
                 jy[i] = np.where(out, 0.0, jy[i])

@@ -49,7 +49,7 @@ import math
 from ._problem import chain_problem
 from ._validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 from .kinematics import chain_points
-from .results import STALL_ESCAPES, IKSolution, StallWatch
+from .results import ROUNDING, STALL_ESCAPES, IKSolution, StallWatch
 
 _INF = math.inf
 
@@ -213,7 +213,7 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
                 y += lens[i] * sin(parent)
                 xs[i + 1] = x
                 ys[i + 1] = y
-    if best_error < hypot(tx - xs[n], ty - ys[n]):  # the escapes found nothing better
+    if best_error < hypot(tx - xs[n], ty - ys[n]) - ROUNDING * reach:  # the escapes found nothing better
         a[:] = best
         xs, ys = _points(rx, ry, a, lens)
     if used and lim is None:

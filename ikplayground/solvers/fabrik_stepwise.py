@@ -32,7 +32,7 @@ from ._problem import chain_problem
 from ._validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 from .fabrik import mirror_bend
 from .kinematics import chain_points
-from .results import STALL_ESCAPES, IKSolution, StallWatch
+from .results import ROUNDING, STALL_ESCAPES, IKSolution, StallWatch
 
 DIRECTIONS = ("forward", "backward", "straight", "mirror", "best")
 
@@ -166,7 +166,7 @@ def fabrik_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
             _reach_backward_limited(xs, ys, a, lens, p.rx, p.ry, lim)
             shown = a
         yield FabrikStep(used, "backward", _array(xs, ys), np.array(shown))
-    if best_error < math.hypot(p.tx - xs[n], p.ty - ys[n]):  # the escapes found nothing better
+    if best_error < math.hypot(p.tx - xs[n], p.ty - ys[n]) - ROUNDING * p.reach:  # the escapes found nothing better
         a[:] = best
         xs, ys = _points(p.rx, p.ry, a, lens)
         yield FabrikStep(used, "best", _array(xs, ys), np.array(a))
