@@ -49,9 +49,14 @@ def limit_headings(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.nda
 
 def limit_pose(angles: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
     """Chains' starting poses (N, n) rad put inside their ``limits`` (N, n, 2): :func:`limit_angles`, joint 0
-    by :func:`limit_headings` (a new array)."""
+    by :func:`limit_headings`, and a relative angle of pi on a range from -pi kept on that bound (it is
+    the same angle), as the single-chain calls start (a new array)."""
     a = limit_angles(angles, limits)
     if limits is not None and a.shape[1]:
+        lo = limits[..., 0]
+        on_low = (angles == PI) & (lo <= -PI) & (limits[..., 1] - lo < FULL_CIRCLE)
+        if on_low.any():
+            a = np.where(on_low, lo, a)
         a[:, 0] = limit_headings(angles[:, 0], limits[:, 0, 0], limits[:, 0, 1])
     return a
 

@@ -63,6 +63,17 @@ def _limit_heading(v, lo, hi):
 
 
 @numba.njit(cache=True, inline="always")
+def _limit_start(v, lo, hi, i):
+    """:func:`._batch_parts.limit_pose` for joint ``i``'s starting angle: joint 0 a heading; pi on a range
+    from -pi is that bound."""
+    if i == 0:
+        return _limit_heading(v, lo, hi)
+    if v == PI and lo <= -PI and hi - lo < FULL_CIRCLE:
+        return lo
+    return _limit(v, lo, hi)
+
+
+@numba.njit(cache=True, inline="always")
 def _points(rx, ry, a, lengths, xs, ys):
     """Forward kinematics of one chain into ``xs``, ``ys`` (n + 1 each), as :func:`.kinematics.chain_points`."""
     x = rx
@@ -97,10 +108,7 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         xs = np.empty(n)
         ys = np.empty(n)
         for i in range(n):
-            if i == 0:  # a heading
-                angles[k, i] = _limit_heading(angles[k, i], limits[k, i, 0], limits[k, i, 1])
-            else:
-                angles[k, i] = _limit(angles[k, i], limits[k, i, 0], limits[k, i, 1])
+            angles[k, i] = _limit_start(angles[k, i], limits[k, i, 0], limits[k, i, 1], i)
         rx = roots[k, 0]
         ry = roots[k, 1]
         tx = targets[k, 0]
@@ -167,10 +175,7 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         reach = 0.0
         limited = False
         for i in range(n):
-            if i == 0:  # a heading
-                angles[k, i] = _limit_heading(angles[k, i], limits[k, i, 0], limits[k, i, 1])
-            else:
-                angles[k, i] = _limit(angles[k, i], limits[k, i, 0], limits[k, i, 1])
+            angles[k, i] = _limit_start(angles[k, i], limits[k, i, 0], limits[k, i, 1], i)
             reach += lengths[k, i]
             if limits[k, i, 1] - limits[k, i, 0] < FULL_CIRCLE:
                 limited = True
