@@ -32,12 +32,22 @@ What a Jacobian method cannot do alone: with every joint on the line through
 the end effector and the target (one bone pointing straight away from the
 target, a straight chain with the target on its own line, to within about
 1e-6 rad) no turn moves the end effector along the error at first order, and
-the step is zero or lost in rounding. So a rejected step of almost nothing
-(under ``NULL_STEP`` rad) toward a target within reach is followed by this
+the step is zero or lost in rounding. So a step of almost nothing (under
+``NULL_STEP`` rad) toward a target within reach is followed by this
 project's escape (:func:`escape`): turns of ``KICKS`` rad of one joint, then
-folds of two neighbouring joints, the first that lowers the error taken. It can only
-lower the error, and it also lifts a chain out of a pose its limits pin short
-of a target it could reach another way.
+folds of two neighbouring joints, each tried both ways, the first that lowers
+the error taken (of its two ways, the better). It can only lower the error,
+and it also lifts a chain out of a pose its limits pin short of a target it
+could reach another way.
+
+So that rounding never decides (the mirror image of a chain, solved by the
+playground's mirror flip, rounds otherwise and must take the mirrored path):
+a step of almost nothing is taken unless it raises the error by more than
+rounding (``ROUNDING`` of the reach, so a chain at the bottom of a flat valley
+comes to its floor, not to wherever rounding stops it), a joint within
+``AT_BOUND`` rad of a bound counts as on it, and the escape weighs each turn
+both ways (trying ``+`` before ``-`` would turn a chain and its mirror image the
+same way round).
 
 Every sum runs joint by joint in a fixed order, and the error is a written-out
 hypot, so the batched version (:mod:`.dls_batch`) repeats this arithmetic

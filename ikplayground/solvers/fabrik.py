@@ -40,6 +40,12 @@ Both are deterministic, keep FABRIK's passes (each pass still counts against
 ``iterations``), leave chains without limits exactly as the paper has them,
 and are the same, step for step, in the batched numpy passes
 (:mod:`._fabrik_arrays`) and the compiled kernel (:mod:`._jit_kernels`).
+
+The backward walk clamps joint 0's angle, a heading, to the bound nearer round
+the circle (:func:`~._validate.clamp_heading`), and the return to an escape's
+best pose needs it better by more than rounding (``ROUNDING`` of the reach), so
+that a chain's mirror image takes the mirrored path (the playground's mirror
+flip; tests/solvers/test_mirror_symmetry.py).
 """
 
 from __future__ import annotations
