@@ -17,6 +17,7 @@ from . import build, settings, target_motion, walker, walker_build
 from .chain import ITERATIVE, SNAKE_SEGMENT, SOLVERS, Chain
 from .constants import PALETTE_SIZE
 from .group import Group
+from .mirror import flip_chain
 from .motion import step_ik, step_snakes
 from .stage import PushMemory, chain_at, clamp_point, free_spot, keep_on_stage, shift_root
 from .terrain import Terrain, generated
@@ -179,6 +180,12 @@ class Scene:
         new = self.replace(chain, walker_build.with_leg_bones(chain, m))
         self.keep_on_stage(new)
         return new
+
+    def flip(self, chain: Chain) -> None:
+        """Mirror ``chain`` about its anchor's vertical (:func:`.mirror.flip_chain`, its target and pole kept
+        on the stage: a one-line ValueError, and nothing changed, where they would leave it)."""
+        flip_chain(chain, self.stage)
+        self._pushed.forget(chain)  # the user's move: where it is now is its home
 
     def lay_out(self, chain: Chain) -> None:
         """After an edit of a chain's lengths or limits: an IK chain's joints from its angles, a
