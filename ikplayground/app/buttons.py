@@ -41,6 +41,9 @@ BUTTONS: tuple[ButtonSpec, ...] = (
     ButtonSpec("finish", "step_finish", "Finish", "Finish (/)", "Run the rest of the stepped solve (/)"),
     ButtonSpec("race", "race", "Race", "Race (R)",
                "One chain of each solver with the selected chain's bones, chasing one target; again to end it (R)"),
+    ButtonSpec("flip", "flip", "Flip", "Flip (H)",
+               "Mirror the selected chain about its root's vertical (a snake: its head's, a walker: its body's); "
+               "again to undo (H)"),
 )
 SPECS = {b.attr: b for b in BUTTONS}
 TAKE_THE_PATH = frozenset({"save", "load"})  # commands whose value is the path in the box

@@ -18,7 +18,9 @@ from .param_widgets import PAD, ROW, make_label
 # Each row: attributes of the panel's buttons ("..._button", buttons.BUTTONS) and check
 # boxes ("..._box", buttons.BOXES), side by side. A new control is a spec in buttons.py
 # and its attribute here.
-KEEP_ROWS: tuple[tuple[str, ...], ...] = ()
+KEEP_ROWS: tuple[tuple[str, ...], ...] = (
+    ("flip_button",),  # the exact mirror flip (H)
+)
 BOX_SIDE = 18
 
 
