@@ -150,11 +150,11 @@ def _heading(want, rel, lim):
     """Joint 0's angles ``rel`` (as :func:`_limited` clamps them) where the heading ``want`` lies outside its
     range: the bound nearer round the circle (:func:`._validate.clamp_heading`)."""
     lo, hi = lim[:, 0, 0], lim[:, 0, 1]
-    w = wrap_array(want)
-    out = (hi - lo < FULL_CIRCLE) & ((w < lo) | (w > hi))
+    out = (want < lo) | (want > hi)  # (want from arctan2, in [-pi, pi]: its -pi is pi, which the modulo knows)
+    out &= hi - lo < FULL_CIRCLE
     if not out.any():
         return rel
-    return np.where(out, np.where(np.mod(lo - w, TAU) < np.mod(w - hi, TAU), lo, hi), rel)
+    return np.where(out, np.where(np.mod(lo - want, TAU) < np.mod(want - hi, TAU), lo, hi), rel)
 
 
 def _pull(x, y, dx, dy, length, sx, sy):

@@ -284,7 +284,10 @@ def clamp_heading(value: float, lo: float, hi: float) -> float:
     range, or with the full circle, this is :func:`clamp_angle`. A heading
     exactly between the two bounds goes to ``hi``.
     """
-    if hi - lo >= FULL_CIRCLE or lo <= value <= hi:
+    full = hi - lo >= FULL_CIRCLE
+    if lo <= value <= hi and not full:
+        return value  # (as clamp_angle returns it: a range that holds -pi and pi is the full circle)
+    if full:
         return clamp_angle(value, lo, hi)
     w = value if -math.pi < value <= math.pi else wrap(value)
     if lo <= w <= hi:

@@ -157,8 +157,9 @@ def joint_points(rx: float, ry: float, a: list, lens: list) -> tuple[list, list]
     return xs, ys
 
 
-def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> None:
-    """The damped least squares step ``J^T (J J^T + lam2 I)^-1 u`` into ``d`` (radians), capped at ``MAX_STEP``.
+def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> float:
+    """The damped least squares step ``J^T (J J^T + lam2 I)^-1 u`` into ``d`` (radians), capped at ``MAX_STEP``;
+    returns its largest turn before the cap (rad).
 
     ``jx``, ``jy`` are the Jacobian's rows and ``u`` the error, all divided by
     one scale (the step does not depend on it); a zeroed column gives a zero
@@ -178,7 +179,7 @@ def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> 
     if not 0.0 < det < _INF:
         for i in range(n):
             d[i] = 0.0
-        return
+        return 0.0
     wx = (a22 * ux - sxy * uy) / det
     wy = (a11 * uy - sxy * ux) / det
     largest = 0.0
@@ -192,6 +193,7 @@ def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> 
     if largest > MAX_STEP:
         for i in range(n):
             d[i] = d[i] * MAX_STEP / largest
+    return largest
 
 
 def joint_bounds(lim: list | None, n: int) -> list:
@@ -231,6 +233,7 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
         reach += length
     bounds = joint_bounds(lim, n)
     limited = lim is not None and any(b[2] for b in bounds)
+    reachable = distance(tx - rx, ty - ry) < reach
     a = list(a)
     xs, ys = joint_points(rx, ry, a, lens)
     error = distance(tx - xs[n], ty - ys[n])
@@ -260,7 +263,7 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
             jx[i] = -(ey - ys[i]) / scale
             jy[i] = (ex - xs[i]) / scale
         lam2 = lam * lam
-        dls_step(jx, jy, ux, uy, lam2, d)
+        largest = dls_step(jx, jy, ux, uy, lam2, d)
         if limited:
             pushed = False
             for i in range(n):
@@ -269,11 +272,11 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
                     jx[i] = jy[i] = 0.0
                     pushed = True
             if pushed:
-                dls_step(jx, jy, ux, uy, lam2, d)
+                largest = dls_step(jx, jy, ux, uy, lam2, d)
         b = [turned(a[i] + d[i], *bounds[i]) for i in range(n)]
         bx, by = joint_points(rx, ry, b, lens)
         trial = distance(tx - bx[n], ty - by[n])
-        null = max(map(abs, d)) < NULL_STEP
+        null = largest < NULL_STEP  # (the same as max(map(abs, d)) < NULL_STEP, measured before the cap)
         if trial < error or (null and trial <= error + ROUNDING * reach):
             a, xs, ys, error = b, bx, by, trial
             mu = mu * MU_SHRINK
@@ -283,7 +286,7 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
             mu = mu * MU_GROW
             if mu > MU_MAX:
                 mu = MU_MAX
-        if null and distance(tx - rx, ty - ry) < reach:
+        if null and reachable:
             kicked = escape(rx, ry, a, lens, tx, ty, bounds, error)
             if kicked is not None:
                 a, xs, ys, error = kicked
