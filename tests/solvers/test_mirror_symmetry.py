@@ -403,8 +403,8 @@ def test_the_batched_two_bone_formula_and_snakes_are_mirror_symmetric():
     assert np.abs(flip3(api) - mapi).max() <= TOL
 
 
-@pytest.mark.parametrize("engine, solve", [(ccd_batch, solve_ccd), (fabrik_batch, solve_fabrik), (dls_batch, solve_dls)],
-                         ids=["ccd", "fabrik", "dls"])
+@pytest.mark.parametrize("engine, solve", [(ccd_batch, solve_ccd), (fabrik_batch, solve_fabrik),
+                                           (dls_batch, solve_dls)], ids=["ccd", "fabrik", "dls"])
 def test_every_form_starts_from_the_same_clamped_pose(engine, solve, backend):
     # joint 0's heading outside its range goes to the nearer bound round the circle (-2.9 to 1.0, not
     # 0.2), and a relative start of pi on a range from -pi is on that bound (-pi), in every form
