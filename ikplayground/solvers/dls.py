@@ -25,8 +25,8 @@ the budget too. The largest joint turn of a step is capped (the whole step is
 scaled down). Joint limits clamp after the step; before that, joints sitting
 at a bound whose step would push them further out are taken out of the
 Jacobian and the step is solved again (one such round). So the error never
-grows, and a chain asked again and again for a target it cannot reach comes to
-rest instead of dithering.
+grows (but by rounding, below), and a chain asked again and again for a target
+it cannot reach comes to rest instead of dithering.
 
 What a Jacobian method cannot do alone: with every joint on the line through
 the end effector and the target (one bone pointing straight away from the
