@@ -198,7 +198,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("select_next", "select the next chain", select_next, repeats=True),
     Command("mirror", "mirror the selected two-bone chain's bend", mirror),
     Command("flip", "flip the selected chain horizontally about its root's vertical (a snake: its head's; a "
-                    "walker: its body's): pose, limits, bend, pole, target and its motion; again to undo", flip),
+                    "walker: its body's); again to undo", flip),
     Command("pause", "pause / resume", pause),
     Command("help", "show / hide the help (this list)", show_help),
     Command("panel", "hide / show the panel (more room for the stage)", show_panel),
