@@ -51,6 +51,9 @@ BUTTONS: tuple[ButtonSpec, ...] = (
     ButtonSpec("undo", "undo", "Undo", "Undo (Ctrl+Z)",
                "Undo the last edit of the scene: a setting, an add or remove, a drag, a load (Ctrl+Z)"),
     ButtonSpec("redo", "redo", "Redo", "Redo (Ctrl+Y)", "Redo what was undone last (Ctrl+Shift+Z or Ctrl+Y)"),
+    ButtonSpec("flip", "flip", "Flip", "Flip (H)",
+               "Mirror the selected chain about its root's vertical (a snake: its head's, a walker: its body's); "
+               "again to undo (H)"),
 )
 SPECS = {b.attr: b for b in BUTTONS}
 TAKE_THE_PATH = frozenset({"save", "load"})  # commands whose value is the path in the box

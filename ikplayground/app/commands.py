@@ -21,9 +21,10 @@ import os
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from ikplayground.scene import files, presets
+from ikplayground.scene import edits, files, presets
 from ikplayground.scene.file_errors import shown
 from ikplayground.scene.chain import SOLVER_LABELS
+from ikplayground.scene.mirror import axis_name
 from ikplayground.scene.scene import SceneFull
 
 from . import buttons, keymap, screenshot, undo
@@ -95,6 +96,26 @@ def mirror(app, on=None) -> None:
         return
     app.undo.setting(chain, "mirror", not chain.mirror if on is None else on)
     app.selected_changed()
+
+
+def flip(app, value=None) -> None:
+    """H: the selected chain turned into its mirror image about its root's vertical (a snake's head's, a
+    walker's body's; :func:`ikplayground.scene.mirror.flip_chain`); H again gives it back exactly."""
+    chain = app.scene.selected
+    if chain is None:
+        app.say("Flip mirrors the selected chain: select one first (click it, or Tab)")
+        return
+    name = f"{SOLVER_LABELS[chain.solver]} chain #{chain.id}"
+    try:
+        app.scene.flip(chain)
+    except ValueError as e:  # nothing changed
+        app.say(f"Not flipped: {name}: {e}", error=True)
+        return
+    if app.undo.recording:  # H again, or Ctrl+Z, flips it back
+        app.undo.record(edits.Flipped(app.scene, app.scene.chains.index(chain), chain))
+    app.math.session = None  # a stepped solve of the pose before is over
+    app.say(f"Flipped {name} about its {axis_name(chain)}'s vertical")
+    app.selected_changed()  # the panel shows the flipped settings (the Mirror box of a two-bone arm)
 
 
 def pause(app, value=None) -> None:
@@ -204,6 +225,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("remove_selected", "remove the selected chain", remove_selected, repeats=True),
     Command("select_next", "select the next chain", select_next, repeats=True),
     Command("mirror", "mirror the selected two-bone chain's bend", mirror),
+    Command("flip", "flip the selected chain horizontally about its root's vertical (a snake: its head's; a "
+                    "walker: its body's); again to undo", flip),
     Command("pause", "pause / resume", pause),
     Command("help", "show / hide the help (this list)", show_help),
     Command("panel", "hide / show the panel (more room for the stage)", show_panel),

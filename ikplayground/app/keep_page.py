@@ -24,7 +24,7 @@ KEEP_ROWS: tuple[tuple[str, ...], ...] = (
     ("record_button", "export_button"),
     ("export_selected_box",),
     ("undo_button", "redo_button"),
-    ("screenshot_button",),
+    ("flip_button", "screenshot_button"),  # the exact mirror flip (H), F12
 )
 BOX_SIDE = 18
 HISTORY_LINES = 8  # edits the page lists: the redo side (dim) above, then the undo side, the next undo first

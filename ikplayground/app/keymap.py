@@ -28,6 +28,7 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_DELETE, False, "remove_selected", "Delete"),
     Binding(pygame.K_TAB, False, "select_next", "Tab"),
     Binding(pygame.K_m, False, "mirror", "M"),
+    Binding(pygame.K_h, False, "flip", "H"),
     Binding(pygame.K_SPACE, False, "pause", "Space"),
     Binding(pygame.K_F1, False, "help", "F1"),
     Binding(pygame.K_F2, False, "panel", "F2"),

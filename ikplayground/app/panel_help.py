@@ -47,6 +47,8 @@ KEEP_HELP = (
                                  "chain only\", the selected one"),
     ("Undo, Redo", "step back and forth through the scene's edits: settings, solver, bone count, add and remove, "
                    "drags, loads, presets, the race"),
+    ("Flip", "mirror the selected chain about its root's vertical (a snake's head's, a walker's body's): angles, "
+             "limits, bend, pole, target and its motion; again (or Undo) gives it back exactly"),
     ("Screenshot", "save the window as a PNG beside the scene file, named by the date and time"),
 )
 

@@ -125,6 +125,8 @@ def triangle(root, target, l1: float, l2: float, bend: float = 1, *, pole=None, 
     phi = math.atan2(dy, dx)
     psi = math.acos(min(max((r * r + a * a - c * c) / (2.0 * a * r), -1.0), 1.0)) if r > 0.0 else 0.0
     gamma = math.acos(min(max((a * a + c * c - r * r) / (2.0 * a * c), -1.0), 1.0))
+    if scale > 1.0:  # stretched bones lie straight, exactly (as the solver has them)
+        psi, gamma = 0.0, math.pi
     theta1 = wrap(phi - b * psi)
     theta2 = b * (math.pi - gamma)
     if theta2 <= -math.pi:

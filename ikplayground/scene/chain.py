@@ -44,19 +44,20 @@ IK_FIELDS = {
     # call's time divided by the group's chain count); measured, never saved
     "solve_us": (1,),
     # the animated target (target_motion.py): the path's code (PATHS), its speed (px/step) and size
-    # (px), a curve's centre (px) and phase (rad), a bounce's velocity (px/step); held: 1 while
-    # the user drags the target (the motion waits)
+    # (px), a curve's centre (px), phase (rad) and way round (1: backward, a mirror flip's), a bounce's
+    # velocity (px/step); held: 1 while the user drags the target (the motion waits)
     "motion": (1,), "motion_speed": (1,), "motion_size": (1,), "motion_centre": (2,), "motion_phase": (1,),
-    "motion_velocity": (2,), "held": (1,),
+    "motion_reverse": (1,), "motion_velocity": (2,), "held": (1,),
 }
 # what fields["status"] holds, by code: why the shown tip is not on the target (0: it is)
 STATUSES = ("reached", "out of reach", "stalled", "iterating", "mixed", "eased")
 SNAKE_FIELDS = {
     "points": ("n+1", 2), "lengths": ("n",), "heading": (1,), "speed": (1,),
     "bend_limits": (2,), "max_speed": (1,), "turn_rate": (1,), "throttle": (1,), "turn": (1,),
-    # wander (1: it steers itself, motion.wander_steer), where its wander rule is (rad), and
+    # wander (1: it steers itself, motion.wander_steer), where its wander rule is (rad), whether
+    # the rule is seen in a mirror (1: a mirror flip's; not saved, as the phase is not), and
     # whether the arrow keys drive it this step (1: they do, and its wandering waits)
-    "wander": (1,), "wander_phase": (1,), "steered": (1,),
+    "wander": (1,), "wander_phase": (1,), "wander_mirror": (1,), "steered": (1,),
     # a replay's head for the coming step (replay.py): where "replayed" is 1 the step puts the head at
     # "replay_head" (px) instead of steering it, then clears "replayed"
     "replay_head": (2,), "replayed": (1,),
@@ -186,6 +187,9 @@ class Chain:
         if preferred_bones is None:
             preferred_bones = DEFAULT_IK_BONES if solver == "two-bone" else self.bones
         self.preferred_bones = int(min(max(preferred_bones, 1), MAX_BONES))
+        # the state before the last mirror flip and the state that flip made (scene/mirror.py): a flip
+        # of a chain still in the second gives back the first exactly; None before any flip
+        self.flip_memo: tuple[dict, dict] | None = None
 
     @property
     def options(self) -> dict:

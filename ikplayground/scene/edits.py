@@ -137,6 +137,25 @@ class ChainRemoved(Edit):
         return self.scene.selected
 
 
+class Flipped(Edit):
+    """The chain at ``index`` of ``scene`` was mirror-flipped (H): undone and redone by flipping it again,
+    which gives it back bit for bit while nothing has moved it since (:mod:`.mirror`)."""
+
+    def __init__(self, scene: Scene, index: int, chain: Chain):
+        super().__init__(f"mirror flip of {chain_label(chain)}")
+        self.scene, self.index = scene, index
+
+    def undo(self):
+        chain = self.scene.chains[self.index]
+        try:
+            self.scene.flip(chain)
+        except ValueError:  # the stage shrank meanwhile and the image would leave it: the chain stays as it is
+            pass
+        return chain
+
+    redo = undo
+
+
 class SettingEdit(Edit):
     """Setting ``name`` (or "solver") of the chain at ``index`` went from ``old`` to ``new``.
 

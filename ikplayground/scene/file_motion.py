@@ -4,9 +4,10 @@
 ``path`` one of ``none``, ``bounce``, ``circle``, ``figure-eight`` (required in the
 object); ``speed`` px per step and ``size`` px, each > 0 (missing or null: 2 and 80);
 and the motion's state, so that a saved scene goes on where it was: a circle's or
-figure-eight's ``centre`` (px, missing: the target) and ``phase`` (degrees,
-missing: 0), a bounce's ``heading`` (degrees, ``atan2(dy, dx)`` y down, missing:
-30). Written only when the path is not ``none`` or the speed or size is not the
+figure-eight's ``centre`` (px, missing: the target), ``phase`` (degrees,
+missing: 0) and ``reverse`` (true: it runs backward, a mirror flip's; written
+only then, missing: false), a bounce's ``heading`` (degrees, ``atan2(dy, dx)``
+y down, missing: 30). Written only when the path is not ``none`` or the speed or size is not the
 default. A :class:`~ikplayground.scene.file_fields.Field` (see there for what a
 field does); docs/scene-format.md gives the keys.
 """
@@ -31,6 +32,8 @@ def _object_of(value) -> dict:
     if value["path"] in ("circle", "figure-eight"):
         out["centre"] = round_array(np.clip(value["centre"], -MAX_COORD, MAX_COORD))
         out["phase"] = round_number(math.degrees(value["phase"]), 4)
+        if value["reverse"]:
+            out["reverse"] = True
     elif value["path"] == "bounce":
         out["heading"] = round_number(math.degrees(value["heading"]), 4)
     return out
@@ -68,7 +71,8 @@ class Motion(Field):
                                       positive=True, lo=0.0, hi=tm.MAX_SPEED),
                "size": reader.number(f"{place}.size", reader.optional(value, "size", tm.DEFAULT_SIZE),
                                      positive=True, lo=0.0, hi=tm.MAX_SIZE),
-               "centre": None, "phase": 0.0, "heading": None}
+               "centre": None, "phase": 0.0, "heading": None,
+               "reverse": reader.flag(f"{place}.reverse", reader.optional(value, "reverse", False))}
         if value.get("centre") is not None:
             out["centre"] = reader.point(f"{place}.centre", value["centre"]).tolist()
         if value.get("phase") is not None:
@@ -84,7 +88,10 @@ class Motion(Field):
         if type(value) is not dict or type(value.get("path")) is not str or value["path"] not in tm.PATHS:
             raise Doubt
         speed, size, centre, phase, heading = (value.get(k) for k in ("speed", "size", "centre", "phase", "heading"))
-        out = {"path": value["path"],
+        reverse = value.get("reverse")
+        if reverse is not None and type(reverse) is not bool:
+            raise Doubt
+        out = {"path": value["path"], "reverse": bool(reverse),
                "speed": tm.DEFAULT_SPEED if speed is None else quick_number(speed, 0.0, tm.MAX_SPEED, True),
                "size": tm.DEFAULT_SIZE if size is None else quick_number(size, 0.0, tm.MAX_SIZE, True),
                "centre": None, "phase": 0.0, "heading": None}
@@ -101,4 +108,5 @@ class Motion(Field):
         return {self.key: {"path": max(tm.PATHS, key=len),
                            "speed": widest_number(0.0, tm.MAX_SPEED, 4, positive=True),
                            "size": widest_number(0.0, tm.MAX_SIZE, 3, positive=True),
-                           "centre": [widest_number(-MAX_COORD, MAX_COORD, 3)] * 2, "phase": angle, "heading": angle}}
+                           "centre": [widest_number(-MAX_COORD, MAX_COORD, 3)] * 2, "phase": angle, "heading": angle,
+                           "reverse": False}}

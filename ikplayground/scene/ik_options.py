@@ -26,6 +26,8 @@ import math
 
 import numpy as np
 
+from ikplayground.solvers._batch_parts import limit_headings
+
 from . import target_motion
 from .constants import DEFAULT_DAMPING
 
@@ -63,10 +65,11 @@ def split(options: dict) -> tuple[dict, dict]:
 
 def rest_pose(limits: np.ndarray) -> np.ndarray:
     """The rest pose of chains with joint ranges ``limits`` (N, n, 2) rad: straight up from the root,
-    each angle put inside its range. Shape (N, n), radians."""
-    rest = np.zeros(limits.shape[:-1])
-    rest[:, 0] = REST_ANGLE
-    return np.clip(rest, limits[..., 0], limits[..., 1])
+    each angle put inside its range (joint 0's heading at the bound nearer round the circle, so that
+    a mirror-flipped chain rests as the mirror image). Shape (N, n), radians."""
+    rest = np.clip(np.zeros(limits.shape[:-1]), limits[..., 0], limits[..., 1])
+    rest[:, 0] = limit_headings(np.full(len(rest), REST_ANGLE), limits[:, 0, 0], limits[:, 0, 1])
+    return rest
 
 
 POLE_OFFSET = 0.5  # a new pole stands this share of the chain's reach off the root-target line

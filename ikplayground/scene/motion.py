@@ -217,7 +217,8 @@ def wander_steer(f: dict[str, np.ndarray], wander: np.ndarray, stage: tuple[floa
     A seeded rule, deterministic with the fixed step: each snake's ``wander_phase``
     advances by ``WANDER_RATE`` rad a step; with ``phase`` that plus
     :func:`wander_offset` of the scene's ``seed``, its wished heading sways about a
-    slowly turning course, ``phase * 0.7 + 1.1 sin(phase * 2.3)``; within
+    slowly turning course, ``phase * 0.7 + 1.1 sin(phase * 2.3)`` (seen in a mirror, ``pi`` less
+    that, where ``wander_mirror`` is 1: a mirror-flipped snake's); within
     ``WANDER_MARGIN`` px of the stage's edge it wishes for the stage's middle
     instead. It turns (Left or Right) toward the wish when off by more than half
     a turn step, and cruises at a throttle held on 3 steps in 4.
@@ -228,6 +229,7 @@ def wander_steer(f: dict[str, np.ndarray], wander: np.ndarray, stage: tuple[floa
     head = f["points"][:, 0]
     w, h = stage
     wish = phase * 0.7 + 1.1 * np.sin(phase * 2.3)
+    wish = np.where(f["wander_mirror"][:, 0] > 0, np.pi - wish, wish)  # a mirror-flipped snake's rule
     near_edge = ((head[:, 0] < WANDER_MARGIN) | (head[:, 0] > w - WANDER_MARGIN)
                  | (head[:, 1] < WANDER_MARGIN) | (head[:, 1] > h - WANDER_MARGIN))
     wish = np.where(near_edge, np.arctan2(h / 2 - head[:, 1], w / 2 - head[:, 0]), wish)

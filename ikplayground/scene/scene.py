@@ -18,6 +18,7 @@ from .chain import ITERATIVE, SNAKE_SEGMENT, SOLVERS, Chain
 from .constants import PALETTE_SIZE
 from .group import Group
 from .hit_test import chain_at, target_at
+from .mirror import flip_chain
 from .motion import step_ik, step_snakes
 from .stage import PushMemory, clamp_point, free_spot, keep_on_stage, shift_root
 from .terrain import Terrain, generated
@@ -187,6 +188,12 @@ class Scene:
         self.replace(old, new)
         self.keep_on_stage(new)
         return new
+
+    def flip(self, chain: Chain) -> None:
+        """Mirror ``chain`` about its anchor's vertical (:func:`.mirror.flip_chain`, its target and pole kept
+        on the stage: a one-line ValueError, and nothing changed, where they would leave it)."""
+        flip_chain(chain, self.stage)
+        self._pushed.forget(chain)  # the user's move: where it is now is its home
 
     def lay_out(self, chain: Chain) -> None:
         """After an edit of a chain's lengths or limits: an IK chain's joints from its angles, a

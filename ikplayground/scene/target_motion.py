@@ -17,6 +17,10 @@ A chain's motion is one of :data:`PATHS`:
   step, so that the mean pace along the curve is ``speed`` px per step
   (faster across the middle, slower at the ends).
 
+A curve may run backward (``motion_reverse`` 1: the phase shrinks by as much a
+step): the mirror image of a clockwise circle goes round anticlockwise (the
+mirror flip, :mod:`.mirror`, sets it).
+
 Starting a motion (:func:`start`) puts its centre where the target is, phase 0:
 a figure-eight starts at its centre, a circle goes round the spot the target
 was on (its first step takes the target to the circle, ``size`` px to the
@@ -47,7 +51,8 @@ MAX_SIZE = 10_000.0  # px
 BOUNCE_HEADING = math.radians(30.0)  # a new bounce's direction: down-right (y down)
 # the figure-eight's length over its size: the integral of sqrt(cos^2 p + cos^2 2p) over one turn
 FIGURE_EIGHT_LENGTH = 6.0972234701
-FIELDS = ("motion", "motion_speed", "motion_size", "motion_centre", "motion_phase", "motion_velocity", "held")
+FIELDS = ("motion", "motion_speed", "motion_size", "motion_centre", "motion_phase", "motion_reverse", "motion_velocity",
+          "held")
 
 
 def offsets(code, phase, size) -> np.ndarray:
@@ -83,9 +88,10 @@ def advance(f: dict[str, np.ndarray], stage) -> None:
     f : dict of str -> ndarray
         The group's fields (leading axis N): ``motion`` (a code of ``PATHS``),
         ``held``, ``motion_speed`` (px/step), ``motion_size`` (px),
-        ``motion_centre`` (N, 2) px, ``motion_phase`` rad and
-        ``motion_velocity`` (N, 2) px/step are read; ``target``, and a
-        curve's phase and a bounce's velocity, are updated.
+        ``motion_centre`` (N, 2) px, ``motion_phase`` rad, ``motion_reverse``
+        (1: the phase runs backward) and ``motion_velocity`` (N, 2) px/step
+        are read; ``target``, and a curve's phase and a bounce's velocity,
+        are updated.
     stage : (float, float)
         Width and height, px: a target stays on it.
     """
@@ -106,7 +112,9 @@ def advance(f: dict[str, np.ndarray], stage) -> None:
     rows = np.flatnonzero(moving & (code > BOUNCE))
     if rows.size:
         c, size = code[rows], f["motion_size"][rows, 0]
-        phase = np.mod(f["motion_phase"][rows, 0] + phase_rate(c, f["motion_speed"][rows, 0], size), 2.0 * math.pi)
+        rate = phase_rate(c, f["motion_speed"][rows, 0], size)
+        phase = f["motion_phase"][rows, 0]
+        phase = np.mod(np.where(f["motion_reverse"][rows, 0] > 0, phase - rate, phase + rate), 2.0 * math.pi)
         f["motion_phase"][rows, 0] = phase
         f["target"][rows] = np.clip(f["motion_centre"][rows] + offsets(c, phase, size), 0.0, edge)
 
@@ -125,6 +133,7 @@ def start(fields: dict[str, np.ndarray], path: str) -> None:
     fields["motion"][0] = PATHS.index(path)
     fields["motion_centre"][:] = fields["target"]
     fields["motion_phase"][0] = 0.0
+    fields["motion_reverse"][0] = 0.0
     fields["motion_velocity"][:] = velocity(fields["motion_speed"][0], BOUNCE_HEADING)
 
 
@@ -150,8 +159,9 @@ def fill(f: dict[str, np.ndarray], motions: list) -> None:
 
     Each of ``motions`` is None (no motion, the default speed and size) or a
     dict: ``path`` (one of ``PATHS``), ``speed`` (px/step), ``size`` (px) and,
-    optionally, ``centre`` (2,) px (else the target), ``phase`` rad (else 0)
-    and ``heading`` rad (a bounce's direction, else ``BOUNCE_HEADING``).
+    optionally, ``centre`` (2,) px (else the target), ``phase`` rad (else 0),
+    ``reverse`` (a curve runs backward, else not) and ``heading`` rad (a
+    bounce's direction, else ``BOUNCE_HEADING``).
     """
     f["held"][:, 0] = 0.0
     for row, m in enumerate(motions):
@@ -163,6 +173,7 @@ def fill(f: dict[str, np.ndarray], motions: list) -> None:
         centre = m.get("centre")
         f["motion_centre"][row] = f["target"][row] if centre is None else centre
         f["motion_phase"][row, 0] = float(m.get("phase") or 0.0)
+        f["motion_reverse"][row, 0] = 1.0 if m.get("reverse") else 0.0
         heading = m.get("heading")
         f["motion_velocity"][row] = velocity(speed, BOUNCE_HEADING if heading is None else heading)
 
@@ -172,4 +183,5 @@ def read(fields: dict[str, np.ndarray]) -> dict:
     v = fields["motion_velocity"]
     return {"path": PATHS[int(fields["motion"][0])], "speed": float(fields["motion_speed"][0]),
             "size": float(fields["motion_size"][0]), "centre": fields["motion_centre"].tolist(),
-            "phase": float(fields["motion_phase"][0]), "heading": math.atan2(v[1], v[0])}
+            "phase": float(fields["motion_phase"][0]), "reverse": bool(fields["motion_reverse"][0] > 0),
+            "heading": math.atan2(v[1], v[0])}

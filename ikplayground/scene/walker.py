@@ -210,7 +210,8 @@ def leg_limits(count: int) -> np.ndarray:
 
 
 def mirrored(angles: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Leg angles (count, 3) rad seen in a mirror about the vertical through the hip where ``out`` < 0."""
+    """Leg angles (count, 3) rad seen in a mirror about the vertical through the hip where ``out`` < 0 (joint 0's
+    heading ``a`` as ``pi - a``, wrapped; the others negated)."""
     flip = out < 0
     m = angles.copy()
     m[flip, 0] = (np.pi - angles[flip, 0] + np.pi) % (2 * np.pi) - np.pi
@@ -249,7 +250,9 @@ def solve_three_bone_legs(f) -> None:
     foot = f["foot"]
     lengths = f["lengths"]
     count = foot.shape[0] * foot.shape[1]
-    out = np.where(f["home"] < 0, -1.0, 1.0).reshape(count)
+    # the side by the sign bit: a leg on the body's centre (home 0) of a mirror-flipped walker has
+    # home -0.0 and is solved as the mirror image of the leg it was (scene/mirror.py)
+    out = np.where(np.signbit(f["home"]), -1.0, 1.0).reshape(count)
     roots, targets, ln = hip.reshape(count, 2), foot.reshape(count, 2), lengths.reshape(count, 3)
     seen = targets.copy()  # the foot as the mirror shows it (the hip stays put)
     seen[:, 0] = roots[:, 0] + out * (targets[:, 0] - roots[:, 0])

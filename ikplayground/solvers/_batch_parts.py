@@ -8,8 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validate import wrap_array
-from ._validate import FULL_CIRCLE
+from ._validate import FULL_CIRCLE, TAU, wrap_array
 from .results import STALL_GAIN
 
 PI = np.pi
@@ -33,6 +32,33 @@ def limit_angles(values: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
     clamped = np.where((clamped <= -PI) & (hi >= PI), PI, clamped)
     # a full circle wraps (kept inside a range a hair short of the circle)
     return np.where(hi - lo >= FULL_CIRCLE, np.clip(wrap_array(values), lo, hi), clamped)
+
+
+def limit_headings(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
+    """Joint 0's angles (N,) clamped as :func:`._validate.clamp_heading` clamps one: a heading outside its
+    range ``[lo, hi]`` (N,) goes to the bound nearer round the circle (so that a chain's mirror image
+    is clamped to the mirrored bound); inside, or with the full circle, as :func:`limit_angles`."""
+    base = limit_angles(values, np.stack([lo, hi], axis=-1))
+    out = (hi - lo < FULL_CIRCLE) & ((values < lo) | (values > hi))
+    if not out.any():
+        return base
+    w = np.where((values > -PI) & (values <= PI), values, wrap_array(values))
+    near = np.where(np.mod(lo - w, TAU) < np.mod(w - hi, TAU), lo, hi)
+    return np.where(out, np.where((lo <= w) & (w <= hi), w, near), base)
+
+
+def limit_pose(angles: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
+    """Chains' starting poses (N, n) rad put inside their ``limits`` (N, n, 2): :func:`limit_angles`, joint 0
+    by :func:`limit_headings`, and a relative angle of pi on a range from -pi kept on that bound (it is
+    the same angle), as the single-chain calls start (a new array)."""
+    a = limit_angles(angles, limits)
+    if limits is not None and a.shape[1]:
+        lo = limits[..., 0]
+        on_low = (angles == PI) & (lo <= -PI) & (limits[..., 1] - lo < FULL_CIRCLE)
+        if on_low.any():
+            a = np.where(on_low, lo, a)
+        a[:, 0] = limit_headings(angles[:, 0], limits[:, 0, 0], limits[:, 0, 1])
+    return a
 
 
 def joint_modes(limits: np.ndarray | None, n: int) -> list[str]:

@@ -14,17 +14,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._batch_parts import Stall, joint_modes, limit_angles, limit_joint
+from ._batch_parts import Stall, joint_modes, limit_angles, limit_joint, limit_pose
 from ._validate import FULL_CIRCLE, TAU, wrap_array
 from .kinematics import chain_points_batch
-from .results import STALL_ESCAPES, STALL_SWEEPS
+from .results import ROUNDING, STALL_ESCAPES, STALL_SWEEPS
 
 PI = np.pi
 
 
 def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits=None):
     """FABRIK passes for ``N`` chains of ``n`` bones (see :func:`.batched.fabrik_batch`)."""
-    a = limit_angles(angles, limits)
+    a = limit_pose(angles, limits)
     count, n = a.shape
     pts = chain_points_batch(roots, a, lengths)
     xs = np.ascontiguousarray(pts[:, :, 0])
@@ -119,6 +119,8 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
                 if still.any():  # the joint on its parent: keep the bone's angle
                     want = np.where(still, parent + sa[:, i], want)
                 rel = _limited(want - parent, modes[i], lim, i)
+                if i == 0 and modes[0] != "wrap":
+                    rel = _heading(want, rel, lim)
                 sa[:, i] = rel
                 parent = parent + rel
                 x = x + ln[:, i] * np.cos(parent)
@@ -142,6 +144,17 @@ def _limited(rel, mode, lim, i):
     if mode == "clamp":  # a plain wrap is enough before a clamp off the +-pi edge
         return np.minimum(np.maximum(np.mod(rel + PI, TAU) - PI, lim[:, i, 0]), lim[:, i, 1])
     return limit_joint(wrap_array(rel), mode, lim, i)
+
+
+def _heading(want, rel, lim):
+    """Joint 0's angles ``rel`` (as :func:`_limited` clamps them) where the heading ``want`` lies outside its
+    range: the bound nearer round the circle (:func:`._validate.clamp_heading`)."""
+    lo, hi = lim[:, 0, 0], lim[:, 0, 1]
+    out = (want < lo) | (want > hi)  # (want from arctan2, in [-pi, pi]: its -pi is pi, which the modulo knows)
+    out &= hi - lo < FULL_CIRCLE
+    if not out.any():
+        return rel
+    return np.where(out, np.where(np.mod(lo - want, TAU) < np.mod(want - hi, TAU), lo, hi), rel)
 
 
 def _pull(x, y, dx, dy, length, sx, sy):
@@ -224,7 +237,8 @@ class _Escapes:
         if self.best is None:
             return
         n = a.shape[1]
-        worse = np.flatnonzero(self.best_error < np.hypot(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n]))
+        now = np.hypot(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n])
+        worse = np.flatnonzero(self.best_error < now - ROUNDING * lengths.sum(axis=1))
         if len(worse):
             a[worse] = self.best[worse]
             pts = chain_points_batch(roots[worse], a[worse], lengths[worse])

@@ -2,13 +2,13 @@
 
 Each kernel loops over chains (in parallel: chains are independent) and runs the single-chain algorithm on floats,
 step for step as :func:`.ccd.ccd_sweeps` and :func:`.fabrik.fabrik_passes`
-(limited form, with its stall escape) and :func:`._batch_parts.limit_angles` do. Shapes and units as in
+(limited form, with its stall escape) and :func:`._batch_parts.limit_pose` do. Shapes and units as in
 :func:`.batched.ccd_batch`; ``angles`` is limited and solved in place, and
 ``error`` / ``used`` are filled. ``stall_sweeps``, ``stall_gain`` and
-(FABRIK) ``stall_escapes`` are :data:`.results.STALL_SWEEPS`,
-:data:`.results.STALL_GAIN` and :data:`.results.STALL_ESCAPES` (the stall rule
-of :class:`.results.IKSolution`), passed in so the compiled code never keeps
-a stale copy.
+(FABRIK) ``stall_escapes`` and ``rounding`` are :data:`.results.STALL_SWEEPS`,
+:data:`.results.STALL_GAIN`, :data:`.results.STALL_ESCAPES` and
+:data:`.results.ROUNDING` (the stall rule of :class:`.results.IKSolution`),
+passed in so the compiled code never keeps a stale copy.
 """
 
 from __future__ import annotations
@@ -52,6 +52,28 @@ def _limit(v, lo, hi):
 
 
 @numba.njit(cache=True, inline="always")
+def _limit_heading(v, lo, hi):
+    """:func:`._validate.clamp_heading` for joint 0's angle: outside its range, the bound nearer round the circle."""
+    if hi - lo >= FULL_CIRCLE or (lo <= v and v <= hi):
+        return _limit(v, lo, hi)
+    w = v if -PI < v <= PI else _wrap(v)
+    if lo <= w and w <= hi:
+        return w
+    return lo if (lo - w) % TAU < (w - hi) % TAU else hi
+
+
+@numba.njit(cache=True, inline="always")
+def _limit_start(v, lo, hi, i):
+    """:func:`._batch_parts.limit_pose` for joint ``i``'s starting angle: joint 0 a heading; pi on a range
+    from -pi is that bound."""
+    if i == 0:
+        return _limit_heading(v, lo, hi)
+    if v == PI and lo <= -PI and hi - lo < FULL_CIRCLE:
+        return lo
+    return _limit(v, lo, hi)
+
+
+@numba.njit(cache=True, inline="always")
 def _points(rx, ry, a, lengths, xs, ys):
     """Forward kinematics of one chain into ``xs``, ``ys`` (n + 1 each), as :func:`.kinematics.chain_points`."""
     x = rx
@@ -86,7 +108,7 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         xs = np.empty(n)
         ys = np.empty(n)
         for i in range(n):
-            angles[k, i] = _limit(angles[k, i], limits[k, i, 0], limits[k, i, 1])
+            angles[k, i] = _limit_start(angles[k, i], limits[k, i, 0], limits[k, i, 1], i)
         rx = roots[k, 0]
         ry = roots[k, 1]
         tx = targets[k, 0]
@@ -139,7 +161,7 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
 
 @numba.njit(cache=True, parallel=True)
 def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps,
-                stall_gain, stall_escapes):
+                stall_gain, stall_escapes, rounding):
     count, n = angles.shape
     for k in numba.prange(count):
         xs = np.empty(n + 1)
@@ -153,7 +175,7 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         reach = 0.0
         limited = False
         for i in range(n):
-            angles[k, i] = _limit(angles[k, i], limits[k, i, 0], limits[k, i, 1])
+            angles[k, i] = _limit_start(angles[k, i], limits[k, i, 0], limits[k, i, 1], i)
             reach += lengths[k, i]
             if limits[k, i, 1] - limits[k, i, 0] < FULL_CIRCLE:
                 limited = True
@@ -246,14 +268,17 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                     want = math.atan2(dy, dx)
                 else:
                     want = parent + angles[k, i]
-                rel = _limit(_wrap(want - parent), limits[k, i, 0], limits[k, i, 1])
+                if i == 0:  # a heading
+                    rel = _limit_heading(_wrap(want - parent), limits[k, i, 0], limits[k, i, 1])
+                else:
+                    rel = _limit(_wrap(want - parent), limits[k, i, 0], limits[k, i, 1])
                 angles[k, i] = rel
                 parent += rel
                 x += lengths[k, i] * math.cos(parent)
                 y += lengths[k, i] * math.sin(parent)
                 xs[i + 1] = x
                 ys[i + 1] = y
-        if best_error < math.hypot(tx - xs[n], ty - ys[n]):  # the escapes found nothing better
+        if best_error < math.hypot(tx - xs[n], ty - ys[n]) - rounding * reach:  # the escapes found nothing better
             for i in range(n):
                 angles[k, i] = best[i]
             _points(rx, ry, angles[k], lengths[k], xs, ys)

@@ -11,8 +11,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import (angles_list, chain_extent, clamp_angle, lengths_list, limits_list, non_negative, point,
-                        positive_int)
+from ._validate import (FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list, limits_list,
+                        non_negative, point, positive_int)
 from .pole import mirrored_toward
 from .results import IKSolution, ik_status
 
@@ -69,7 +69,8 @@ class ChainProblem(NamedTuple):
 
 
 def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole=None) -> ChainProblem:
-    """Check a single-chain solve's arguments (see :func:`~.ccd.solve_ccd`) and clamp the start into the limits.
+    """Check a single-chain solve's arguments (see :func:`~.ccd.solve_ccd`) and clamp the start into the limits
+    (joint 0, a heading, by :func:`~._validate.clamp_heading`).
 
     Raises
     ------
@@ -87,7 +88,10 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
     iterations = positive_int(iterations, "iterations")
     tolerance = non_negative(tolerance, "tolerance")
     if lim is not None:
-        a = [clamp_angle(v, lo, hi) for v, (lo, hi) in zip(a, lim)]
+        # (a start of -pi, wrapped to pi above, is on a range's lower bound -pi: kept there, as the
+        # batched calls keep it, so that its mirror image, pi on an upper bound pi, is the same pose)
+        a = [clamp_heading(a[0], *lim[0])] + [lo if v == math.pi and lo <= -math.pi and hi - lo < FULL_CIRCLE
+                                              else clamp_angle(v, lo, hi) for v, (lo, hi) in zip(a[1:], lim[1:])]
     if pole is not None:
         pole = point(pole, "pole")
     return ChainProblem(rx, ry, tx, ty, lens, reach, a, lim, iterations, tolerance, pole)

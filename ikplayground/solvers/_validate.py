@@ -270,3 +270,26 @@ def clamp_angle(value: float, lo: float, hi: float) -> float:
     if v <= -math.pi and hi >= math.pi:
         return math.pi
     return v
+
+
+def clamp_heading(value: float, lo: float, hi: float) -> float:
+    """Clamp joint 0's angle (an absolute heading, not a turn) to ``[lo, hi]``: to the nearer bound round the circle.
+
+    :func:`clamp_angle` clamps a value along the line, which is right for a
+    relative angle or for a turn from inside the range (the bound it passes);
+    for a heading outside the range it would pick the bound by which side of
+    +-pi the heading lies, and the mirror image (a -> pi - a) would not pick
+    the mirrored bound. So a heading outside its range goes to the bound it
+    is nearer to round the circle (docs/design.md, "Mirror flip"); inside the
+    range, or with the full circle, this is :func:`clamp_angle`. A heading
+    exactly between the two bounds goes to ``hi``.
+    """
+    full = hi - lo >= FULL_CIRCLE
+    if lo <= value <= hi and not full:
+        return value  # (as clamp_angle returns it: a range that holds -pi and pi is the full circle)
+    if full:
+        return clamp_angle(value, lo, hi)
+    w = value if -math.pi < value <= math.pi else wrap(value)
+    if lo <= w <= hi:
+        return w
+    return lo if (lo - w) % TAU < (w - hi) % TAU else hi

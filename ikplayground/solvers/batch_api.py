@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from ._batch_parts import limit_angles
+from ._batch_parts import limit_pose
 from ._validate import BOUND, _holds_bool, float_array, real
 from .batched import ccd_batch, fabrik_batch, snake_batch
 from .dls import DEFAULT_DAMPING
@@ -133,7 +133,7 @@ def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limit
     tol = _per_chain(tolerance, count, "tolerance")
     lim = _limits(limits, count, n)
     pole = _poles(poles, count)
-    a = limit_angles(a, lim)
+    a = limit_pose(a, lim)
     out, error, used = engine(r, a, ln, t, its, tol, lim, **extra)
     if pole is not None:
         out = mirrored_toward_batch(r, out, ln, t, pole, lim)

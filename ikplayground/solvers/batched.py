@@ -21,13 +21,13 @@ import math
 import numpy as np
 
 from . import jit
-from ._batch_parts import Stall, joint_modes, limit_angles, limit_joint
+from ._batch_parts import Stall, joint_modes, limit_joint, limit_pose
 from ._fabrik_arrays import fabrik_arrays
 from ._validate import TAU, wrap_array
 from .ccd import ccd_sweeps
 from .fabrik import fabrik_passes
 from .kinematics import chain_points_batch
-from .results import STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
+from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
 
 PI = np.pi
 JIT_MIN_BATCH = 8  # smaller groups are cheap either way
@@ -39,7 +39,7 @@ SMALL_BATCH = 4  # this few chains: the single-chain loops on floats beat numpy'
 def _run_rows(solver, roots, angles, lengths, targets, iterations, tolerance, limits):
     """A few chains, one at a time, by the single-chain algorithms on plain floats."""
     count = len(angles)
-    a = limit_angles(angles, limits)
+    a = limit_pose(angles, limits)
     error = np.empty(count)
     used = np.zeros(count, dtype=np.int64)
     for k in range(count):
@@ -72,7 +72,7 @@ def _run_compiled(solver, roots, angles, lengths, targets, iterations, tolerance
     error = np.empty(len(a))
     used = np.zeros(len(a), dtype=np.int64)
     kernel = k.ccd if solver == "ccd" else k.fabrik
-    stall = (STALL_SWEEPS, STALL_GAIN) if solver == "ccd" else (STALL_SWEEPS, STALL_GAIN, STALL_ESCAPES)
+    stall = (STALL_SWEEPS, STALL_GAIN) if solver == "ccd" else (STALL_SWEEPS, STALL_GAIN, STALL_ESCAPES, ROUNDING)
     kernel(c(roots, dtype=np.float64), a, c(lengths, dtype=np.float64), c(targets, dtype=np.float64),
            c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used,
            *stall)
@@ -111,7 +111,7 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     compiled = _run_compiled("ccd", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
         return compiled
-    a = limit_angles(angles, limits)
+    a = limit_pose(angles, limits)
     count, n = a.shape
     used = np.zeros(count, dtype=np.int64)
     error = np.zeros(count)

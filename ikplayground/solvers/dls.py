@@ -25,19 +25,29 @@ the budget too. The largest joint turn of a step is capped (the whole step is
 scaled down). Joint limits clamp after the step; before that, joints sitting
 at a bound whose step would push them further out are taken out of the
 Jacobian and the step is solved again (one such round). So the error never
-grows, and a chain asked again and again for a target it cannot reach comes to
-rest instead of dithering.
+grows (but by rounding, below), and a chain asked again and again for a target
+it cannot reach comes to rest instead of dithering.
 
 What a Jacobian method cannot do alone: with every joint on the line through
 the end effector and the target (one bone pointing straight away from the
 target, a straight chain with the target on its own line, to within about
 1e-6 rad) no turn moves the end effector along the error at first order, and
-the step is zero or lost in rounding. So a rejected step of almost nothing
-(under ``NULL_STEP`` rad) toward a target within reach is followed by this
+the step is zero or lost in rounding. So a step of almost nothing (under
+``NULL_STEP`` rad) toward a target within reach is followed by this
 project's escape (:func:`escape`): turns of ``KICKS`` rad of one joint, then
-folds of two neighbouring joints, the first that lowers the error taken. It can only
-lower the error, and it also lifts a chain out of a pose its limits pin short
-of a target it could reach another way.
+folds of two neighbouring joints, each tried both ways, the first that lowers
+the error taken (of its two ways, the better). It can only lower the error,
+and it also lifts a chain out of a pose its limits pin short of a target it
+could reach another way.
+
+So that rounding never decides (the mirror image of a chain, solved by the
+playground's mirror flip, rounds otherwise and must take the mirrored path):
+a step of almost nothing is taken unless it raises the error by more than
+rounding (``ROUNDING`` of the reach, so a chain at the bottom of a flat valley
+comes to its floor, not to wherever rounding stops it), a joint within
+``AT_BOUND`` rad of a bound counts as on it, and the escape weighs each turn
+both ways (trying ``+`` before ``-`` would turn a chain and its mirror image the
+same way round).
 
 Every sum runs joint by joint in a fixed order, and the error is a written-out
 hypot, so the batched version (:mod:`.dls_batch`) repeats this arithmetic
@@ -51,7 +61,7 @@ import math
 
 from ._problem import chain_problem
 from ._validate import FULL_CIRCLE, non_negative
-from .results import IKSolution, StallWatch
+from .results import ROUNDING, IKSolution, StallWatch
 
 DEFAULT_DAMPING = 0.5  # lambda = damping * mu * |e|; of 0.3, 0.5, 1.0 the fewest steps on the limited benchmark
 MAX_STEP = 0.5  # rad: the largest joint turn one step may make
@@ -59,7 +69,8 @@ MU_GROW = 4.0  # mu after a rejected step, times
 MU_SHRINK = 0.5  # mu after an accepted step, times (never below 1)
 MU_MAX = 1e100  # mu stops growing here (lambda^2 stays finite for any sane damping)
 
-NULL_STEP = 1e-6  # rad: a rejected step whose largest turn is under this is no step at all
+NULL_STEP = 1e-6  # rad: a step whose largest turn is under this is no step at all
+AT_BOUND = 1e-12  # rad: a joint this near a bound is at it (its own rounding must not decide; the mirror flip)
 KICKS = (0.5, 0.1, 0.02)  # rad: the escape's trial turns, largest first
 
 _PI = math.pi
@@ -146,8 +157,9 @@ def joint_points(rx: float, ry: float, a: list, lens: list) -> tuple[list, list]
     return xs, ys
 
 
-def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> None:
-    """The damped least squares step ``J^T (J J^T + lam2 I)^-1 u`` into ``d`` (radians), capped at ``MAX_STEP``.
+def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> float:
+    """The damped least squares step ``J^T (J J^T + lam2 I)^-1 u`` into ``d`` (radians), capped at ``MAX_STEP``;
+    returns its largest turn before the cap (rad).
 
     ``jx``, ``jy`` are the Jacobian's rows and ``u`` the error, all divided by
     one scale (the step does not depend on it); a zeroed column gives a zero
@@ -167,7 +179,7 @@ def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> 
     if not 0.0 < det < _INF:
         for i in range(n):
             d[i] = 0.0
-        return
+        return 0.0
     wx = (a22 * ux - sxy * uy) / det
     wy = (a11 * uy - sxy * ux) / det
     largest = 0.0
@@ -181,6 +193,7 @@ def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> 
     if largest > MAX_STEP:
         for i in range(n):
             d[i] = d[i] * MAX_STEP / largest
+    return largest
 
 
 def joint_bounds(lim: list | None, n: int) -> list:
@@ -220,6 +233,7 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
         reach += length
     bounds = joint_bounds(lim, n)
     limited = lim is not None and any(b[2] for b in bounds)
+    reachable = distance(tx - rx, ty - ry) < reach
     a = list(a)
     xs, ys = joint_points(rx, ry, a, lens)
     error = distance(tx - xs[n], ty - ys[n])
@@ -249,20 +263,21 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
             jx[i] = -(ey - ys[i]) / scale
             jy[i] = (ex - xs[i]) / scale
         lam2 = lam * lam
-        dls_step(jx, jy, ux, uy, lam2, d)
+        largest = dls_step(jx, jy, ux, uy, lam2, d)
         if limited:
             pushed = False
             for i in range(n):
                 lo, hi, clamped = bounds[i]
-                if clamped and ((a[i] >= hi and d[i] > 0.0) or (a[i] <= lo and d[i] < 0.0)):
+                if clamped and ((a[i] >= hi - AT_BOUND and d[i] > 0.0) or (a[i] <= lo + AT_BOUND and d[i] < 0.0)):
                     jx[i] = jy[i] = 0.0
                     pushed = True
             if pushed:
-                dls_step(jx, jy, ux, uy, lam2, d)
+                largest = dls_step(jx, jy, ux, uy, lam2, d)
         b = [turned(a[i] + d[i], *bounds[i]) for i in range(n)]
         bx, by = joint_points(rx, ry, b, lens)
         trial = distance(tx - bx[n], ty - by[n])
-        if trial < error:
+        null = largest < NULL_STEP  # (the same as max(map(abs, d)) < NULL_STEP, measured before the cap)
+        if trial < error or (null and trial <= error + ROUNDING * reach):
             a, xs, ys, error = b, bx, by, trial
             mu = mu * MU_SHRINK
             if mu < 1.0:
@@ -271,48 +286,60 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
             mu = mu * MU_GROW
             if mu > MU_MAX:
                 mu = MU_MAX
-            if max(map(abs, d)) < NULL_STEP and distance(tx - rx, ty - ry) < reach:
-                kicked = escape(rx, ry, a, lens, tx, ty, bounds, error)
-                if kicked is not None:
-                    a, xs, ys, error = kicked
+        if null and reachable:
+            kicked = escape(rx, ry, a, lens, tx, ty, bounds, error)
+            if kicked is not None:
+                a, xs, ys, error = kicked
     return a, used, error, stalled
 
 
 def escape(rx, ry, a, lens, tx, ty, bounds, error):
-    """The first trial pose of :func:`kicks` that lowers ``error``: ``(angles, xs, ys, error)``, or None.
+    """The trial pose of the first pair of :func:`kicks` that lowers ``error`` (of the two, the one that
+    lowers it more): ``(angles, xs, ys, error)``, or None.
 
     For a chain whose damped least squares step is nothing (see the module
-    docstring); ``bounds`` as :func:`joint_bounds`. Deterministic, so the
-    batched solver repeats it row by row.
+    docstring); ``bounds`` as :func:`joint_bounds`. A pair is one turn (or
+    fold) both ways, weighed together, so the mirror image of a chain takes
+    the mirror image of its kick (the playground's mirror flip). Deterministic,
+    so the batched solver repeats it row by row.
     """
-    for b in kicks(a, bounds):
-        bx, by = joint_points(rx, ry, b, lens)
-        trial = distance(tx - bx[-1], ty - by[-1])
-        if trial < error:
-            return b, bx, by, trial
+    for pair in kicks(a, bounds):
+        found = None
+        for b in pair:
+            bx, by = joint_points(rx, ry, b, lens)
+            trial = distance(tx - bx[-1], ty - by[-1])
+            if trial < error and (found is None or trial < found[3]):
+                found = b, bx, by, trial
+        if found is not None:
+            return found
     return None
 
 
 def kicks(a: list, bounds: list):
-    """The escape's trial poses (lists of angles, rad), for each size of ``KICKS``, largest first:
-    each joint turned alone (root first, + then -), which swings a chain toward a target behind it;
-    then each pair of neighbouring joints folded (``+s`` and ``-2 s``, ``s`` at most half of
-    ``MAX_STEP`` so no joint turns further than a step may), which shortens a straight
-    chain toward a target on its own line (a fold the single turns cannot make: for them a straight
-    chain aimed past its target is a local minimum). Turns are kept inside ``bounds``."""
+    """The escape's trial poses (lists of angles, rad) in pairs (a turn both ways; a pair may hold one
+    pose, or none, where a bound stops a turn), for each size of ``KICKS``, largest first: each joint
+    turned alone (root first), which swings a chain toward a target behind it; then each pair of
+    neighbouring joints folded (``+s`` and ``-2 s``, ``s`` at most half of ``MAX_STEP`` so no joint
+    turns further than a step may), which shortens a straight chain toward a target on its own line (a
+    fold the single turns cannot make: for them a straight chain aimed past its target is a local
+    minimum). Turns are kept inside ``bounds``."""
     n = len(a)
     for size in KICKS:
         for i in range(n):
+            pair = []
             for turn in (size, -size):
                 b = list(a)
                 b[i] = turned(a[i] + turn, *bounds[i])
                 if b[i] != a[i]:
-                    yield b
+                    pair.append(b)
+            yield pair
         fold = min(size, MAX_STEP / 2)  # the second joint turns twice as far: still within a step's cap
         for i in range(n - 1):
+            pair = []
             for turn in (fold, -fold):
                 b = list(a)
                 b[i] = turned(a[i] + turn, *bounds[i])
                 b[i + 1] = turned(a[i + 1] - 2.0 * turn, *bounds[i + 1])
                 if b[i] != a[i] or b[i + 1] != a[i + 1]:
-                    yield b
+                    pair.append(b)
+            yield pair

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._batch_parts import Stall, limit_angles
+from ._batch_parts import Stall, limit_pose
 from ._validate import FULL_CIRCLE, TAU
-from .dls import DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, dls_iterations, escape, joint_bounds
-from .results import STALL_GAIN, STALL_SWEEPS
+from .dls import (AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, dls_iterations, escape,
+                  joint_bounds)
+from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 
 PI = np.pi
 SMALL_BATCH = 4  # this few chains: the single-chain loop on floats beats numpy's per-call cost
@@ -56,7 +57,7 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     """
     count, n = angles.shape
     damp = np.broadcast_to(np.asarray(DEFAULT_DAMPING if damping is None else damping, dtype=np.float64), (count,))
-    a = limit_angles(angles, limits)
+    a = limit_pose(angles, limits)
     error = np.zeros(count)
     used = np.zeros(count, dtype=np.int64)
     if count <= SMALL_BATCH:
@@ -129,7 +130,8 @@ def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, cl
     if clamped is not None:
         pushed = np.zeros(len(a), dtype=bool)
         for i in range(n):
-            out = clamped[:, i] & (((a[:, i] >= hi[:, i]) & (d[i] > 0.0)) | ((a[:, i] <= lo[:, i]) & (d[i] < 0.0)))
+            out = clamped[:, i] & (((a[:, i] >= hi[:, i] - AT_BOUND) & (d[i] > 0.0))
+                                   | ((a[:, i] <= lo[:, i] + AT_BOUND) & (d[i] < 0.0)))
             if out.any():
                 jx[i] = np.where(out, 0.0, jx[i])
                 jy[i] = np.where(out, 0.0, jy[i])
@@ -146,14 +148,14 @@ def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, cl
             b[:, i] = np.minimum(np.maximum(np.where(clamped[:, i], v, wrapped), lo[:, i]), hi[:, i])
     bx, by = joint_points(rx, ry, b, ln)
     trial = distance(tx - bx[:, n], ty - by[:, n])
-    better = trial < err
+    null = np.max(np.abs(np.array(d)), axis=0) < NULL_STEP
+    better = (trial < err) | (null & (trial <= err + ROUNDING * reach))
     keep = better[:, None]
     a = np.where(keep, b, a)
     xs = np.where(keep, bx, xs)
     ys = np.where(keep, by, ys)
     err = np.where(better, trial, err)
     mu = np.where(better, np.maximum(mu * MU_SHRINK, 1.0), np.minimum(mu * MU_GROW, MU_MAX))
-    null = ~better & (np.max(np.abs(np.array(d)), axis=0) < NULL_STEP)
     if null.any():  # the single call's escape, row by row (rare: a chain on its target's line)
         for k in np.flatnonzero(null & (distance(tx - rx, ty - ry) < reach)).tolist():
             lim = None if clamped is None else list(zip(lo[k].tolist(), hi[k].tolist()))

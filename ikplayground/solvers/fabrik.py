@@ -40,6 +40,12 @@ Both are deterministic, keep FABRIK's passes (each pass still counts against
 ``iterations``), leave chains without limits exactly as the paper has them,
 and are the same, step for step, in the batched numpy passes
 (:mod:`._fabrik_arrays`) and the compiled kernel (:mod:`._jit_kernels`).
+
+The backward walk clamps joint 0's angle, a heading, to the bound nearer round
+the circle (:func:`~._validate.clamp_heading`), and the return to an escape's
+best pose needs it better by more than rounding (``ROUNDING`` of the reach), so
+that a chain's mirror image takes the mirrored path (the playground's mirror
+flip; tests/solvers/test_mirror_symmetry.py).
 """
 
 from __future__ import annotations
@@ -47,9 +53,9 @@ from __future__ import annotations
 import math
 
 from ._problem import chain_problem
-from ._validate import FULL_CIRCLE, clamp_angle, wrap
+from ._validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 from .kinematics import chain_points
-from .results import STALL_ESCAPES, IKSolution, StallWatch
+from .results import ROUNDING, STALL_ESCAPES, IKSolution, StallWatch
 
 _INF = math.inf
 
@@ -206,14 +212,14 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
                 dx = xs[i + 1] - x
                 dy = ys[i + 1] - y
                 want = atan2(dy, dx) if (dx or dy) else parent + a[i]
-                rel = clamp_angle(wrap(want - parent), *lim[i])
+                rel = (clamp_angle if i else clamp_heading)(wrap(want - parent), *lim[i])  # joint 0: a heading
                 a[i] = rel
                 parent += rel
                 x += lens[i] * cos(parent)
                 y += lens[i] * sin(parent)
                 xs[i + 1] = x
                 ys[i + 1] = y
-    if best_error < hypot(tx - xs[n], ty - ys[n]):  # the escapes found nothing better
+    if best_error < hypot(tx - xs[n], ty - ys[n]) - ROUNDING * reach:  # the escapes found nothing better
         a[:] = best
         xs, ys = _points(rx, ry, a, lens)
     if used and lim is None:

@@ -29,10 +29,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ._problem import chain_problem
-from ._validate import FULL_CIRCLE, clamp_angle, wrap
+from ._validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 from .fabrik import mirror_bend
 from .kinematics import chain_points
-from .results import STALL_ESCAPES, IKSolution, StallWatch
+from .results import ROUNDING, STALL_ESCAPES, IKSolution, StallWatch
 
 DIRECTIONS = ("forward", "backward", "straight", "mirror", "best")
 
@@ -166,7 +166,7 @@ def fabrik_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
             _reach_backward_limited(xs, ys, a, lens, p.rx, p.ry, lim)
             shown = a
         yield FabrikStep(used, "backward", _array(xs, ys), np.array(shown))
-    if best_error < math.hypot(p.tx - xs[n], p.ty - ys[n]):  # the escapes found nothing better
+    if best_error < math.hypot(p.tx - xs[n], p.ty - ys[n]) - ROUNDING * p.reach:  # the escapes found nothing better
         a[:] = best
         xs, ys = _points(p.rx, p.ry, a, lens)
         yield FabrikStep(used, "best", _array(xs, ys), np.array(a))
@@ -231,7 +231,7 @@ def _reach_backward_limited(xs, ys, a, lens, rx, ry, lim) -> None:
     for i in range(len(lens)):
         dx, dy = xs[i + 1] - x, ys[i + 1] - y
         want = math.atan2(dy, dx) if (dx or dy) else parent + a[i]
-        rel = clamp_angle(wrap(want - parent), *lim[i])
+        rel = (clamp_angle if i else clamp_heading)(wrap(want - parent), *lim[i])  # joint 0: a heading
         a[i] = rel
         parent += rel
         x += lens[i] * math.cos(parent)

@@ -77,7 +77,7 @@ def _compile() -> None:
             import numpy as np
 
             from . import _jit_kernels
-            from .results import STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
+            from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
 
             k = _jit_kernels.build()
             # one tiny call of each compiles (or loads from numba's cache) now, not mid-frame
@@ -90,7 +90,7 @@ def _compile() -> None:
             stall = (STALL_SWEEPS, STALL_GAIN)
             k.ccd(z, a.copy(), ln, z + 1.0, its, tol, lim, np.zeros(1), np.zeros(1, dtype=np.int64), *stall)
             k.fabrik(z, a.copy(), ln, z + 1.0, its, tol, lim, np.zeros(1), np.zeros(1, dtype=np.int64), *stall,
-                     STALL_ESCAPES)
+                     STALL_ESCAPES, ROUNDING)
             _state["kernels"] = k
         except Exception:  # no numba, or it could not compile here: the numpy path stays
             _state["failed"] = True

@@ -55,6 +55,11 @@ STALL_GAIN = 1e-9
 # FABRIK with joint limits: how many times one solve may mirror its bend out of
 # a stall before the stall ends it (see fabrik.py).
 STALL_ESCAPES = 3
+# Of the chain's length (px): two errors closer than this are one to rounding. FABRIK goes back to
+# the best pose an escape left only when it is better by more; DLS takes a step of next to nothing
+# that raises the error by no more (so that a chain's mirror image, rounded another way, takes the
+# same decisions: the playground's mirror flip).
+ROUNDING = 1e-12
 
 STATUSES = ("reached", "out of reach", "stalled", "iterations")
 

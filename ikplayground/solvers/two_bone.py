@@ -131,11 +131,13 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
     return _solve_batch(root, target, l1, l2, bend, pole, softness, stretch)
 
 
-def _solve_single(rx, ry, dx, dy, dist, l1, l2, s) -> TwoBoneSolution:
+def _solve_single(rx, ry, dx, dy, dist, l1, l2, s, straight=False) -> TwoBoneSolution:
     """The formula on plain floats for one chain (inputs already checked).
 
     ``dist`` is the distance the end should reach (``|(dx, dy)|`` unless soft
     reach or stretch changed it); ``(dx, dy)`` only gives the direction.
+    ``straight``: the bones are stretched, so the arm is straight (``psi = 0``,
+    ``gamma = pi``) whatever rounding leaves of ``dist`` against ``l1 + l2``.
     """
     lo = abs(l1 - l2)
     hi = l1 + l2
@@ -143,13 +145,16 @@ def _solve_single(rx, ry, dx, dy, dist, l1, l2, s) -> TwoBoneSolution:
     r = lo if dist < lo else min(dist, hi)
     phi = _atan2(dy, dx)
     acos = _acos
-    if r > 0.0:
-        c = (r * r + l1 * l1 - l2 * l2) / (2.0 * l1 * r)
-        psi = acos(1.0 if c > 1.0 else max(c, -1.0))
+    if straight:
+        psi, gamma = 0.0, _PI
     else:
-        psi = 0.0
-    c = (l1 * l1 + l2 * l2 - r * r) / (2.0 * l1 * l2)
-    gamma = acos(1.0 if c > 1.0 else max(c, -1.0))
+        if r > 0.0:
+            c = (r * r + l1 * l1 - l2 * l2) / (2.0 * l1 * r)
+            psi = acos(1.0 if c > 1.0 else max(c, -1.0))
+        else:
+            psi = 0.0
+        c = (l1 * l1 + l2 * l2 - r * r) / (2.0 * l1 * l2)
+        gamma = acos(1.0 if c > 1.0 else max(c, -1.0))
     pi = _PI
     theta1 = phi - s * psi
     if not -pi < theta1 <= pi:
@@ -192,7 +197,7 @@ def _solve_plain_options(rx, ry, dx, dy, l1, l2, s, pole, softness, stretch) -> 
     reach, scale, limit = soft_reach(dist, l1 + l2, softness, stretch)
     if scale * (l1 + l2) >= _SAFE_HI:  # squares could overflow: the batch path scales them
         return None
-    knee, end, theta1, theta2, _, _ = _solve_single(rx, ry, dx, dy, reach, scale * l1, scale * l2, s)
+    knee, end, theta1, theta2, _, _ = _solve_single(rx, ry, dx, dy, reach, scale * l1, scale * l2, s, scale > 1.0)
     return _new_solution(TwoBoneSolution, (knee, end, theta1, theta2, abs(l1 - l2) <= dist <= limit, scale))
 
 
@@ -325,6 +330,15 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=
         ok = den > 0
         cos_gamma = np.clip(np.where(ok, (a * a + b * b - q * q) / np.where(ok, den, 1.0), -1.0), -1.0, 1.0)
         c1 = s1 = None
+    if scale is not None and np.any(scale > 1.0):
+        # stretched bones lie straight: psi = 0 and gamma = pi exactly, however the rounding of the
+        # scaled lengths against the distance left the cosines (the arm's mirror image rounds otherwise)
+        straight = scale > 1.0
+        psi = np.where(straight, 0.0, psi)
+        cos_gamma = np.where(straight, -1.0, cos_gamma)
+        if c1 is not None:
+            c1 = np.where(straight, ux, c1)
+            s1 = np.where(straight, uy, s1)
     gamma = np.arccos(cos_gamma)
     theta1 = wrap_array(np.arctan2(dy, dx) - bend * psi)
     theta2 = bend * (np.pi - gamma)  # in [-pi, pi]: only -pi needs moving to pi

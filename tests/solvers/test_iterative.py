@@ -38,11 +38,19 @@ each_solver = pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik, solve_d
 
 
 def clamp_start(angles, limits):
-    """The starting pose the solver should work from: wrapped, then clamped."""
+    """The starting pose the solver should work from: wrapped, then clamped; joint 0's angle (a heading)
+    outside its range goes to the bound nearer round the circle, and a relative angle of pi on a range
+    from -pi is that bound (so a mirror image goes to the mirrored bound: test_mirror_symmetry.py)."""
     a = np.array([math.remainder(v, TAU) for v in np.asarray(angles, dtype=float)])
     a = np.where(a <= -PI, a + TAU, a)
     if limits is not None:
-        a = np.clip(a, limits[:, 0], limits[:, 1])
+        first = a[0]
+        # pi is -pi: on a range's lower bound -pi it stays there (a relative joint's)
+        on_low = (a == PI) & (limits[:, 0] <= -PI) & (limits[:, 1] - limits[:, 0] < TAU - 1e-9)
+        a = np.where(on_low, limits[:, 0], np.clip(a, limits[:, 0], limits[:, 1]))
+        lo, hi = limits[0]
+        if hi - lo < TAU - 1e-9 and not lo <= first <= hi:
+            a[0] = lo if (lo - first) % TAU < (first - hi) % TAU else hi
     return a
 
 

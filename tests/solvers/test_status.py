@@ -71,8 +71,10 @@ def test_a_pinned_chain_stalls_at_the_first_check():
 # allow at once and stalls at the next check but one. FABRIK first mirrors its bend up
 # to STALL_ESCAPES (3) times, and each mirrored bend settles at FABRIK's own slow rate
 # before the rule can stop it (measured: 400 passes here). DLS comes to it step by step
-# (the error's gap shrinks about twofold a step: measured, it stalls after 40 steps).
-PINNED_MOST = {solve_ccd: 2 * STALL_SWEEPS, solve_fabrik: 1000, solve_dls: 6 * STALL_SWEEPS}
+# (the error's gap shrinks about twofold a step); once its steps are next to nothing (36
+# steps) its escape folds joint 2 the other way, a better pose (68.01 px off, not 69.52),
+# and it comes to that one too (measured: it stalls after 72 steps).
+PINNED_MOST = {solve_ccd: 2 * STALL_SWEEPS, solve_fabrik: 1000, solve_dls: 10 * STALL_SWEEPS}
 
 
 @pytest.mark.parametrize("solver", IK_SOLVERS)
