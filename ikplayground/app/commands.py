@@ -225,8 +225,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("remove_selected", "remove the selected chain", remove_selected, repeats=True),
     Command("select_next", "select the next chain", select_next, repeats=True),
     Command("mirror", "mirror the selected two-bone chain's bend", mirror),
-    Command("flip", "flip the selected chain horizontally about its root's vertical (a snake: its head's; a "
-                    "walker: its body's); again to undo", flip),
+    Command("flip", "mirror the selected chain about its root (a snake's head, a walker's body); again to "
+                    "undo", flip),
     Command("pause", "pause / resume", pause),
     Command("help", "show / hide the help (this list)", show_help),
     Command("panel", "hide / show the panel (more room for the stage)", show_panel),
@@ -243,8 +243,8 @@ COMMANDS: tuple[Command, ...] = (
             lambda app, text: app.say(text, error=True)),
     Command("show_math", "show / hide the math of the selected chain on the stage (reach, angles, limits, error...)",
             lambda app, on=None: app.math.set_shown(on)),
-    Command("step", "step-through: pause, then move the selected CCD or FABRIK chain by one joint update or "
-                    "half-pass", lambda app, value=None: app.math.step("record"), repeats=True),
+    Command("step", "step-through: pause, then one CCD joint update or FABRIK half-pass of the selected "
+                    "chain", lambda app, value=None: app.math.step("record"), repeats=True),
     Command("step_sweep", "step-through: one whole CCD sweep or FABRIK pass",
             lambda app, value=None: app.math.step("sweep"), repeats=True),
     Command("step_finish", "step-through: the rest of the solve", lambda app, value=None: app.math.step("finish")),
@@ -254,14 +254,11 @@ COMMANDS: tuple[Command, ...] = (
             lambda app, on=None: app.race.set_moving(on)),
     Command("map_pose", "set the selected two-bone arm to a pose picked on the joint-space map",
             lambda app, angles: app.undo.map_pose(angles)),
-    Command("record", "record every step to a CSV file beside the scene file, named after it and the time "
-                      "(docs/recording.md); again to stop and save it", lambda app, value=None: app.record.toggle()),
-    Command("export_animation", "bake the last recording (stopping a running one) into a JSON file of keyframes "
-                                "beside it (docs/animation-format.md)", lambda app, value=None: app.export.export()),
+    Command("record", "record every step to a CSV file beside the scene file; again to stop and save it", lambda app, value=None: app.record.toggle()),
+    Command("export_animation", "bake the last recording into a JSON file of keyframes beside it", lambda app, value=None: app.export.export()),
     Command("export_selected", "Export animation bakes only the selected chain",
             lambda app, on=None: app.export.set_selected_only(on)),
-    Command("screenshot", "save the window as a PNG named by the date and time in the scene file's folder; "
-                          "the status line gives its path", take_screenshot),
+    Command("screenshot", "save the window as a PNG, named by the time, in the scene file's folder", take_screenshot),
     Command("undo", "undo the last edit: a setting, an add or remove, a drag, a load, the race",
             lambda app, value=None: app.undo.undo(), repeats=True),
     Command("redo", "redo what was undone last", lambda app, value=None: app.undo.redo(), repeats=True),

@@ -51,8 +51,8 @@ KEYMAP: tuple[Binding, ...] = (
 # Held keys, read every step: they steer the selected snake (or the only one), else the
 # selected walker (or the only one).
 STEER_KEYS = {pygame.K_UP: "throttle", pygame.K_LEFT: "left", pygame.K_RIGHT: "right"}
-STEER_HELP = ("Up / Left / Right", "drive the snake (the selected one, or the only one): Up accelerates, "
-              "Left/Right turn; or the walker: Left/Right walk, Up runs")
+STEER_HELP = ("Up / Left / Right", "snake: Up speeds up, Left/Right turn; walker: Left/Right walk, Up runs "
+              "(the selected one)")
 
 MOUSE_HELP: tuple[tuple[str, str], ...] = (
     ("Drag a green target", "the chain reaches for it (the topmost target; the grab offset is kept)"),

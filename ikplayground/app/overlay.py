@@ -137,10 +137,20 @@ def draw_help(surface: pygame.Surface, stage: pygame.Rect, fonts: Fonts, solver:
                 y = last
                 break
             surface.blit(font.render(keys, True, HELP_KEY), (box.x + 24, y))
-            surface.blit(font.render(text, True, HELP_TEXT), (box.x + 24 + key_w, y))
+            surface.blit(font.render(cut_to(font, text, box.right - 24 - (box.x + 24 + key_w)), True, HELP_TEXT),
+                         (box.x + 24 + key_w, y))
             y += line
     foot = fonts.small.render("F1 or Esc closes this help", True, (130, 138, 152))
     surface.blit(foot, (box.x + 24, box.bottom - 26))
+
+
+def cut_to(font: pygame.font.Font, text: str, width: int) -> str:
+    """``text``, cut with an ellipsis where it would be wider than ``width`` px in ``font``."""
+    if font.size(text)[0] <= width:
+        return text
+    while text and font.size(text + "…")[0] > width:
+        text = text[:-1]
+    return text.rstrip() + "…"
 
 
 def _rows_height(sections) -> int:
