@@ -405,3 +405,12 @@ def test_a_load_during_the_stress_test_ends_it_and_keeps_the_file(app, tmp_path)
     assert app.stress.on
     press_button(app, app.panel.stress_button)  # ... and back to the loaded scene
     assert not app.stress.on and len(app.scene.chains) == kept
+
+
+def test_a_stress_chain_turned_into_a_walker_walks_on_without_a_crash(app):
+    press_button(app, app.panel.stress_button)
+    assert app.stress.on
+    app.apply("solver", "walker")  # the panel's solver menu, on the stress scene's selected chain
+    assert app.scene.selected.solver == "walker"
+    frames(app, 3)  # the stress test drives the other chains; the walker walks by itself
+    assert app.stress.on and app.scene.selected.solver == "walker"
