@@ -35,12 +35,13 @@ import pygame
 
 from ikplayground.scene import edits
 from ikplayground.scene.edits import pose, record_move, record_pose
-from ikplayground.scene.history import Edit
+from ikplayground.scene.history import Edit, Refused
 from ikplayground.scene.scene import SceneFull
 from ikplayground.scene.settings import BY_NAME as SETTINGS
 
 MERGING = ("number", "whole")  # the settings' kinds a slider sets: one entry a drag
 DONE = {"undo": "Undid", "redo": "Redid"}  # how the status line begins
+NOT_DONE = {"undo": "Not undone", "redo": "Not redone"}
 
 
 class SceneSwap(Edit):
@@ -237,8 +238,12 @@ class Undo:
     def _step(self, word: str, step) -> None:
         app = self.app
         self._open = None
+        entry = self.history.top if word == "undo" else self.history.next_redo
         try:
             result = step()
+        except Refused as e:  # nothing changed; the entry stays to be tried again
+            app.say(f"{NOT_DONE[word]}: {entry.label}: {e}", error=True)
+            return
         except (IndexError, ValueError, TypeError, SceneFull) as e:  # the history no longer fits the scene
             self.history.clear()
             app.say(f"Could not {word} that ({e}); the undo history is cleared", error=True)

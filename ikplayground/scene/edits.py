@@ -27,7 +27,7 @@ import numpy as np
 
 from . import settings
 from .chain import SOLVER_LABELS, Chain
-from .history import Edit
+from .history import Edit, Refused
 from .scene import Scene
 
 # The arrays a setting may change in place (everything else is pose and per-step state).
@@ -149,8 +149,8 @@ class Flipped(Edit):
         chain = self.scene.chains[self.index]
         try:
             self.scene.flip(chain)
-        except ValueError:  # the stage shrank meanwhile and the image would leave it: the chain stays as it is
-            pass
+        except ValueError as e:  # its target moved on, or the stage shrank: the image would leave the stage
+            raise Refused(str(e)) from e
         return chain
 
     redo = undo

@@ -25,6 +25,11 @@ MAX_ENTRIES = 256  # undo steps kept (at least 200, as issue 15 asks)
 MAX_WEIGHT = 20_000  # chains held out of the scene by all entries together (one scene's cap, MAX_CHAINS)
 
 
+class Refused(Exception):
+    """An edit that cannot undo or redo itself now (a flip whose mirror image would leave the stage): it
+    changed nothing and stays where it was in the history; the message says why in one line."""
+
+
 class Edit:
     """One undoable edit.
 
@@ -127,7 +132,11 @@ class History:
             return None
         edit = self._done.pop()
         self._undone.append(edit)  # before it runs: an action that looks at the history sees it gone
-        return edit, edit.undo()
+        try:
+            return edit, edit.undo()
+        except Refused:
+            self._done.append(self._undone.pop())
+            raise
 
     def redo(self) -> tuple[Edit, object] | None:
         """Redo the entry undone last: (the entry, the chain to select or None); None when there is none."""
@@ -135,7 +144,11 @@ class History:
             return None
         edit = self._undone.pop()
         self._done.append(edit)
-        return edit, edit.redo()
+        try:
+            return edit, edit.redo()
+        except Refused:
+            self._undone.append(self._done.pop())
+            raise
 
     def drop(self, edit: Edit) -> bool:
         """Forget ``edit`` if it is the newest entry (an edit that came to nothing, as a race ended by

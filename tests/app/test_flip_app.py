@@ -138,3 +138,20 @@ def test_ctrl_z_undoes_a_flip_bit_for_bit_and_ctrl_y_flips_it_again(app):
     tap(app, pygame.K_y, pygame.KMOD_CTRL, "\x19")
     assert app.message == f"Redid: mirror flip of FABRIK #{chain.id}"
     assert bits(chain) == flipped
+
+
+def test_an_undo_of_a_flip_that_cannot_be_flipped_back_says_so_and_keeps_the_entry(app):
+    chain = select_solver(app, "ccd")
+    pause(app)
+    flip_key(app)
+    flipped = bits(chain)
+    w = app.scene.stage[0]
+    far = w - 1.0 if chain.fields["root"][0] < w / 2 else 1.0
+    chain.fields["target"][0] = far  # the target moved on (a motion path): its mirror image is off the stage
+    moved = bits(chain)
+    tap(app, pygame.K_z, pygame.KMOD_CTRL, "\x1a")
+    assert app.message_is_error and app.message.startswith(f"Not undone: mirror flip of CCD #{chain.id}")
+    assert bits(chain) == moved and len(app.history) == 1 and app.history.redoable == 0  # still to undo
+    chain.fields["target"][0] = np.frombuffer(flipped["target"])[0]  # back where the flip put it
+    tap(app, pygame.K_z, pygame.KMOD_CTRL, "\x1a")
+    assert app.message == f"Undid: mirror flip of CCD #{chain.id}" and len(app.history) == 0

@@ -531,3 +531,22 @@ class UndoMachine(RuleBasedStateMachine):
 
 UndoMachine.TestCase.settings = hsettings(max_examples=60, stateful_step_count=30, deadline=None)
 test_undo_machine = UndoMachine.TestCase
+
+
+def test_an_edit_that_refuses_stays_on_its_side_of_the_history():
+    from ikplayground.scene.history import Refused
+
+    def refuse():
+        raise Refused("the mirror image would leave the stage")
+
+    h = History()
+    h.push(Edit("flip", undo=refuse, redo=refuse))
+    with pytest.raises(Refused):
+        h.undo()
+    assert len(h) == 1 and h.redoable == 0
+    h2 = History()
+    h2.push(Edit("flip", undo=lambda: None, redo=refuse))
+    h2.undo()
+    with pytest.raises(Refused):
+        h2.redo()
+    assert len(h2) == 0 and h2.redoable == 1
