@@ -1,6 +1,6 @@
 """The performance goals, measured: stress scenes, batched solvers, a plain loop, start-up, scene files.
 
-    python scripts/bench.py [--quick] [--json PATH] [--files-baseline DIR]
+    python scripts/bench.py [--quick] [--json PATH] [--files-baseline DIR] [--window]
 
 Prints a table and, with ``--json``, writes::
 
@@ -11,7 +11,13 @@ Prints a table and, with ``--json``, writes::
      "startup": {"first_frame_s": s, "imports_s": s, "ratio": x},
      "files": [{"case": "...", "mb": m, "seconds": s, "peak_mb": m, "x_file": x, "outcome": "..."}, ...],
      "math": [{"case": "plain", "median_ms": m, "p99_ms": m, "frames": n, "window": "X11"}, ...],
-     "record": [{"case": "default", "chains": 5, "steps": n, "median_ms": m, "p99_ms": m, "mb_per_step": m}, ...]}
+     "record": [{"case": "default", "chains": 5, "steps": n, "median_ms": m, "p99_ms": m, "mb_per_step": m}, ...],
+     "window": [{"case": "stress", "chains": 1000, "median_ms": m, "p99_ms": m, "worst_ms": m, "first_frame_ms": m,
+                 "gc_per_frame": x, "gc_by_generation": [x, x, x], "gc_ms_per_frame": m, "rss_mb": m, ...}, ...]}
+
+The "window" section (``--window``, scripts/bench_window.py) is there only when
+asked for: the App in a real window (on ``DISPLAY``, or an Xvfb it starts),
+the default scene, everything on, and the stress test at 1,000-10,000 chains.
 
 Every figure is a median of several runs. Each stress size runs in its own
 headless process (SDL's dummy video driver) so its resident memory is its
@@ -45,6 +51,7 @@ import numpy as np  # noqa: E402
 import bench_files  # noqa: E402
 import bench_math  # noqa: E402
 import bench_record  # noqa: E402
+import bench_window  # noqa: E402
 import plain_reference as plain  # noqa: E402
 
 BONES = 10
@@ -336,6 +343,12 @@ def main(argv=None) -> int:
                         help="chains of the stress scene whose recording is timed (default 1000)")
     parser.add_argument("--files-baseline", metavar="DIR",
                         help="also load the scene files with the package in DIR (before/after in one run)")
+    parser.add_argument("--window", action="store_true",
+                        help="also frame times in a real window, up to 10,000 chains (scripts/bench_window.py)")
+    parser.add_argument("--window-frames", type=int, default=None, metavar="N",
+                        help="timed frames a window case (default 600, 120 with --quick)")
+    parser.add_argument("--window-sizes", type=parse_sizes, default=list(bench_window.SIZES), metavar="N,N",
+                        help="stress sizes in the window (default 1000,5000,10000)")
     parser.add_argument("--_stress", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--_frames", type=int, default=60, help=argparse.SUPPRESS)
     parser.add_argument("--_step-only", action="store_true", help=argparse.SUPPRESS)
@@ -355,6 +368,8 @@ def main(argv=None) -> int:
     report["files"] = bench_files.bench_files(args.quick, args.file_mb, args.file_chains, args.files_baseline)
     report["math"] = bench_math.bench_math(args.quick)
     report["record"] = bench_record.bench_record(args.quick, args.record_chains)
+    if args.window:
+        report["window"] = bench_window.bench_window(args.quick, args.window_frames, args.window_sizes)
 
     m = report["machine"]
     print(f"machine: {m['cpu']} ({m['cores']} cores), Python {m['python']}, numpy {m['numpy']}, "
@@ -380,6 +395,9 @@ def main(argv=None) -> int:
     print(bench_math.table(report["math"]))
     print("\nrecording a step (scripts/bench_record.py; the goal: at most 1 ms for the default scene)")
     print(bench_record.table(report["record"]))
+    if args.window:
+        print("\nframe times in a real window (scripts/bench_window.py; median, p99, worst over the timed frames)")
+        print(bench_window.table(report["window"]))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {args.json}")

@@ -1,0 +1,247 @@
+"""Frame times in a real window: the default scene, with everything on, and the stress test at 1,000-10,000 chains.
+
+    python scripts/bench_window.py [--quick] [--frames N] [--big-frames N] [--sizes N,N] [--headless] [--json PATH]
+
+Each case runs the real App (1280x720, one scene step a frame, no 60 FPS cap)
+in a process of its own, in a real window: on ``DISPLAY`` when it is set, else
+on an X server this script starts (``Xvfb`` on a free display, stopped after
+the run) when one is installed, else with SDL's dummy driver, and then every
+figure is marked "headless". scripts/bench.py runs it with ``--window`` (its
+"window" section). The cases:
+
+- ``plain``: the default scene as it starts;
+- ``everything``: the default scene with "Show the math" on, the Math page up,
+  the two-bone arm selected and its target circling (bench_math's "two-bone");
+- ``stress``: the stress test (``App.start_stress(n)``) at each size.
+
+For a stress case the first frame (the one in which the stress test starts:
+building the scene, drawing it, any compiling it waits for) is timed on its
+own; then the compiled kernels are waited for (untimed), and every case warms
+up (60 frames), then times ``frames`` whole frames (``App.frame``: events,
+step, drawing, flip) and reports their median, 99th percentile and worst, the
+garbage collector's collections per frame (counted by ``gc.callbacks``, per
+generation too) and its time per frame, and the resident memory at the end.
+Issue 16's goals are stated against these figures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import math
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_timing import median_p99_ms, time_calls  # noqa: E402
+
+SIZES = (1000, 5000, 10000)
+WARMUP = 60
+
+
+class GcWatch:
+    """Counts the collections (per generation) and the time spent in them, through ``gc.callbacks``."""
+
+    def __init__(self):
+        self.counts = [0, 0, 0]
+        self.seconds = 0.0
+        self._t0 = None
+
+    def __call__(self, phase: str, info: dict) -> None:
+        if phase == "start":
+            self.counts[info["generation"]] += 1
+            self._t0 = time.perf_counter()
+        elif self._t0 is not None:
+            self.seconds += time.perf_counter() - self._t0
+            self._t0 = None
+
+    def __enter__(self):
+        gc.callbacks.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        gc.callbacks.remove(self)
+
+
+def rss_mb() -> float:
+    """Resident memory of this process in MB (Linux /proc/self/status VmRSS; 0 where unknown)."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1000.0
+    except (OSError, ValueError):
+        pass
+    return 0.0
+
+
+def child(case: str, chains: int, frames: int) -> dict:
+    """In a child process: the figures of ``case`` (``chains`` chains for "stress") over ``frames`` frames."""
+    if not os.environ.get("DISPLAY"):
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
+    import numpy as np
+
+    from ikplayground.app.app import App
+    from ikplayground.solvers import jit
+
+    app = App(size=(1280, 720), realtime=False)
+    for _ in range(3):  # the window's first frames (fonts, layouts) are the App's start-up, not the case's
+        app.frame()
+    out = {"case": case, "chains": len(app.scene.chains)}
+    home = None
+    if case == "stress":
+        ready = jit.kernels() is not None
+        t0 = time.perf_counter()
+        app.start_stress(chains)
+        app.frame()
+        out.update(first_frame_ms=(time.perf_counter() - t0) * 1000.0, kernels_ready_at_first=ready,
+                   chains=len(app.scene.chains))
+        jit.kernels(wait=True)  # the steady state is the compiled one (where numba is installed)
+    elif case == "everything":
+        chain = next(c for c in app.scene.chains if c.solver == "two-bone")
+        app.scene.select(chain)
+        app.selected_changed()
+        app.apply("show_math", True)
+        app.panel.show_page("math")
+        home = chain.fields["target"].copy()
+
+    def before(k):  # everything on: the target circles, so every overlay changes every frame
+        if home is not None:
+            a = k * 0.05
+            app.scene.move_target(chain, home + 40.0 * np.array((math.cos(a), math.sin(a))) - (40.0, 0.0))
+
+    for k in range(WARMUP):
+        before(k)
+        app.frame()
+    with GcWatch() as watch:
+        times = time_calls(frames, 0, lambda k: before(WARMUP + k), app.frame)
+    out.update(frames=len(times), **median_p99_ms(times), worst_ms=max(times) * 1000.0,
+               gc_per_frame=sum(watch.counts) / len(times),
+               gc_by_generation=[n / len(times) for n in watch.counts],
+               gc_ms_per_frame=watch.seconds * 1000.0 / len(times), rss_mb=rss_mb(),
+               window="X11" if os.environ.get("DISPLAY") else "headless")
+    app.close()
+    return out
+
+
+# --- the X server -------------------------------------------------------------------
+def free_display(start: int = 90) -> int:
+    """The first display number from ``start`` with neither a socket nor a lock file."""
+    n = start
+    while Path(f"/tmp/.X11-unix/X{n}").exists() or Path(f"/tmp/.X{n}-lock").exists():
+        n += 1
+    return n
+
+
+def start_xvfb():
+    """An Xvfb on a free display, once its socket is up: (process, ":n"), or (None, None) where there is none."""
+    exe = shutil.which("Xvfb")
+    if not exe:
+        return None, None
+    n = free_display()
+    proc = subprocess.Popen([exe, f":{n}", "-screen", "0", "1600x900x24", "-nolisten", "tcp"],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 10.0
+    while time.monotonic() < deadline:
+        if Path(f"/tmp/.X11-unix/X{n}").exists():
+            return proc, f":{n}"
+        if proc.poll() is not None:
+            break
+        time.sleep(0.05)
+    proc.kill()
+    proc.wait()
+    return None, None
+
+
+def run_case(case: str, chains: int, frames: int, env: dict) -> dict:
+    done = subprocess.run([sys.executable, __file__, "--_case", case, "--_chains", str(chains),
+                           "--frames", str(frames)], capture_output=True, text=True, check=True, env=env)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def bench_window(quick: bool = False, frames: int | None = None, sizes=SIZES, big_frames: int | None = None,
+                 headless: bool = False, say=print) -> list[dict]:
+    """Every case in a process of its own, in a real window where there can be one (see the module's text).
+
+    ``big_frames`` (default ``frames``) is the frame count of the stress sizes over 1,000;
+    ``headless`` runs every case on SDL's dummy driver, whatever display there is.
+    """
+    frames = frames or (120 if quick else 600)
+    env = dict(os.environ)
+    xvfb = None
+    if headless:
+        env.pop("DISPLAY", None)
+    elif not env.get("DISPLAY"):
+        xvfb, display = start_xvfb()
+        if display:
+            env["DISPLAY"] = display
+            say(f"(no DISPLAY: started Xvfb on {display} for the run)")
+        else:
+            say("(no DISPLAY and no Xvfb: SDL's dummy driver, the figures are headless)")
+    try:
+        out = [run_case("plain", 0, frames, env), run_case("everything", 0, frames, env)]
+        for n in sizes:
+            out.append(run_case("stress", n, frames if n <= 1000 else (big_frames or frames), env))
+    finally:
+        if xvfb is not None:
+            xvfb.terminate()
+            xvfb.wait()
+    return out
+
+
+def table(rows: list[dict]) -> str:
+    lines = [f"{'case':>11}{'chains':>8}{'median':>8}{'p99':>8}{'worst':>8}{'gc/frame':>10}{'gc ms/f':>9}"
+             f"{'RSS MB':>8}{'frames':>8}  window (frame times in ms)"]
+    for r in rows:
+        lines.append(f"{r['case']:>11}{r['chains']:>8}{r['median_ms']:>8.2f}{r['p99_ms']:>8.2f}{r['worst_ms']:>8.2f}"
+                     f"{r['gc_per_frame']:>10.3f}{r['gc_ms_per_frame']:>9.3f}{r['rss_mb']:>8.0f}{r['frames']:>8}"
+                     f"  {r['window']}")
+    first = [r for r in rows if "first_frame_ms" in r]
+    if first:
+        lines.append("first stress frame: " + ", ".join(
+            f"{r['chains']} chains {r['first_frame_ms']:.0f} ms" + ("" if r["kernels_ready_at_first"]
+                                                                    else " (kernels not ready)") for r in first))
+    return "\n".join(lines)
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description="Frame times in a real window, up to 10,000 chains.")
+    parser.add_argument("--quick", action="store_true", help="fewer frames")
+    parser.add_argument("--frames", type=int, default=None, help="timed frames a case (default 600)")
+    parser.add_argument("--big-frames", type=int, default=None, help="timed frames of the sizes over 1,000")
+    parser.add_argument("--sizes", type=lambda t: [int(v) for v in t.split(",") if v], default=list(SIZES),
+                        metavar="N,N", help="stress sizes (default 1000,5000,10000)")
+    parser.add_argument("--json", metavar="PATH", help='also write {"machine", "date", "window": [rows]} to PATH')
+    parser.add_argument("--headless", action="store_true", help="SDL's dummy driver, no window (the tests)")
+    parser.add_argument("--_case", choices=("plain", "everything", "stress"), help=argparse.SUPPRESS)
+    parser.add_argument("--_chains", type=int, default=0, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args._case:
+        print(json.dumps(child(args._case, args._chains, args.frames or 120)))
+        return 0
+    import datetime
+
+    import bench  # the machine as scripts/bench.py reports it (imported here: bench imports this module)
+
+    report = {"machine": bench.machine(),
+              "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")}
+    m = report["machine"]
+    print(f"machine: {m['cpu']} ({m['cores']} cores), Python {m['python']}, numpy {m['numpy']}, "
+          f"pygame-ce {m['pygame_ce']}, numba {m['numba']}; {report['date']}")
+    report["window"] = bench_window(args.quick, args.frames, args.sizes, args.big_frames, args.headless)
+    print(table(report["window"]))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

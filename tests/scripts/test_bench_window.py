@@ -1,0 +1,48 @@
+"""scripts/bench_window.py runs end to end, headless, at a tiny size and writes the figures issue 16 asks for.
+
+No time is asserted (the machines are shared): only the JSON's shape and sense.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_window.py"
+
+
+def test_headless_run_reports_every_case_and_figure(tmp_path):
+    out = tmp_path / "window.json"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--headless", "--frames", "4", "--sizes", "15,25",
+                           "--json", str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(out.read_text())
+    assert set(report) == {"machine", "date", "window"} and report["machine"]["cores"] >= 1
+    rows = report["window"]
+    assert [(r["case"], r["chains"]) for r in rows] == [("plain", 5), ("everything", 5), ("stress", 15),
+                                                         ("stress", 25)]
+    for r in rows:
+        assert r["frames"] == 4 and r["window"] == "headless"
+        assert r["worst_ms"] >= r["p99_ms"] >= r["median_ms"] > 0
+        assert len(r["gc_by_generation"]) == 3 and all(n >= 0 for n in r["gc_by_generation"])
+        assert r["gc_per_frame"] == pytest.approx(sum(r["gc_by_generation"])) and r["gc_ms_per_frame"] >= 0
+        assert r["rss_mb"] > 10
+        assert ("first_frame_ms" in r) == (r["case"] == "stress")
+    assert all(r["first_frame_ms"] > 0 and isinstance(r["kernels_ready_at_first"], bool) for r in rows[2:])
+    assert "first stress frame: 15 chains" in done.stdout and "headless" in done.stdout
+
+
+def test_gc_watch_counts_collections_by_generation():
+    sys.path.insert(0, str(SCRIPT.parent))
+    import gc
+
+    import bench_window
+
+    with bench_window.GcWatch() as watch:
+        gc.collect(0)
+        gc.collect(2)
+        gc.collect(2)
+    assert watch.counts == [1, 0, 2] and watch.seconds > 0
+    assert watch not in gc.callbacks
