@@ -229,6 +229,7 @@ def main(argv=None) -> int:
         return 0
     import datetime
 
+    os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
     import bench  # the machine as scripts/bench.py reports it (imported here: bench imports this module)
 
     report = {"machine": bench.machine(),
