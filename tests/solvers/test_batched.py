@@ -38,18 +38,6 @@ def random_group(rng, count, n, limited, near=True):
     return roots, angles, lengths, targets, iterations, tolerance, limits
 
 
-@pytest.fixture(params=["numpy", "numba"])
-def backend(request, monkeypatch):
-    """Run the batched solvers on numpy, or on the compiled kernels (skipped without numba)."""
-    if request.param == "numpy":
-        monkeypatch.setenv("IKPLAYGROUND_JIT", "0")
-    else:
-        pytest.importorskip("numba")
-        monkeypatch.setenv("IKPLAYGROUND_JIT", "1")
-        assert jit.kernels(wait=True) is not None, "numba is installed but the kernels did not compile"
-    return request.param
-
-
 @pytest.mark.parametrize("solver, batch", [(solve_ccd, ccd_batch), (solve_fabrik, fabrik_batch)],
                          ids=["ccd", "fabrik"])
 @pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])

@@ -43,7 +43,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from ikplayground.solvers import (follow_snake, follow_snake_batch, forward_kinematics, jit, solve_ccd,
+from ikplayground.solvers import (follow_snake, follow_snake_batch, forward_kinematics, solve_ccd,
                                   solve_ccd_batch, solve_dls, solve_dls_batch, solve_fabrik, solve_fabrik_batch,
                                   solve_two_bone)
 from ikplayground.solvers._problem import chain_problem
@@ -340,18 +340,6 @@ def test_the_batch_api_is_mirror_symmetric(solve, n):
     assert_rows_mirrored(roots, lengths, limits, sol.angles, msol.angles, sol.error, msol.error, sol.iterations,
                          msol.iterations)
     np.testing.assert_array_equal(sol.status, msol.status)
-
-
-@pytest.fixture(params=["numpy", "numba"])
-def backend(request, monkeypatch):
-    """The scene's engines on numpy, or on the compiled kernels (skipped without numba)."""
-    if request.param == "numpy":
-        monkeypatch.setenv("IKPLAYGROUND_JIT", "0")
-    else:
-        pytest.importorskip("numba")
-        monkeypatch.setenv("IKPLAYGROUND_JIT", "1")
-        assert jit.kernels(wait=True) is not None
-    return request.param
 
 
 @pytest.mark.parametrize("engine", [ccd_batch, fabrik_batch, dls_batch], ids=["ccd", "fabrik", "dls"])
