@@ -323,7 +323,7 @@ class App:
             chain = self.scene.selected
             draw_help(self.screen, stage, self.fonts, chain.solver if chain is not None else None)
         self.panel.math_page.update(self.scene.selected, self.math.metrics, self.race.table)
-        self.panel.keep_page.update(self.history)
+        self.panel.keep_page.update(self.history, self.record.summary())
         self.ui.draw_ui(self.screen)
         if error:  # over everything, and across the panel when the stage is too narrow to read it
             wide = status if status.width >= ERROR_MIN_WIDTH else pygame.Rect(0, status.y, w, status.height)

@@ -26,6 +26,7 @@ KEEP_ROWS: tuple[tuple[str, ...], ...] = (
     ("undo_button", "redo_button"),
     ("flip_button", "screenshot_button"),  # the exact mirror flip (H), F12
 )
+NO_RECORDING = "No recording yet: Record (Ctrl+R), then Export"
 BOX_SIDE = 18
 HISTORY_LINES = 8  # edits the page lists: the redo side (dim) above, then the undo side, the next undo first
 LINE = 20
@@ -41,8 +42,10 @@ class KeepPage:
     def __init__(self, panel, y: int, inner: int, wide: bool):
         self.wide = wide
         m, box = panel.manager, panel.box
-        self.widgets = [make_label(pygame.Rect(PAD, y, inner, 20), "Record, bake, undo, mirror, screenshots", m, box,
-                                   pygame_gui.core.ObjectID("#keep_hint", "@hint"))]
+        self.hint = make_label(pygame.Rect(PAD, y, inner, 20), NO_RECORDING, m, box,
+                               pygame_gui.core.ObjectID("#keep_hint", "@hint"))
+        self.widgets = [self.hint]
+        self.hint_text = NO_RECORDING
         y += 26
         for row in KEEP_ROWS:
             width = (inner - 4 * (len(row) - 1)) // len(row)
@@ -79,10 +82,15 @@ class KeepPage:
         undo = [(("Ctrl+Z: " if i == 0 else "  ") + label, False) for i, label in enumerate(done)]
         return (redo + undo)[:HISTORY_LINES]
 
-    def update(self, history) -> None:
-        """List the latest edits while the page is up (the labels change only when the history does)."""
+    def update(self, history, recording: str = "") -> None:
+        """List the latest edits while the page is up, under ``recording`` (what the recording is, or
+        was last: its file and steps); labels change only when what they show does."""
         if not self.lines[0].visible and self.shown is not None:
             return
+        hint = recording or NO_RECORDING
+        if hint != self.hint_text:
+            self.hint_text = hint
+            fit(self.hint, hint)
         lines = self.history_lines(history)
         if lines == self.shown:
             return

@@ -119,6 +119,14 @@ class RecordMode:
             self.app.panel.show_recording(False)
             self.app.say(f"Recording stopped: {e}", error=True)
 
+    def summary(self) -> str:
+        """The Keep page's line: the recording going on, or the last one ("" before any)."""
+        if self.recorder is not None:
+            return f"Recording {shown_name(self.recorder.path)}: {self.recorder.steps} steps"
+        if self.path is None:
+            return ""
+        return f"Last recording: {shown_name(self.path)}, {self._last_steps} steps"
+
     def status_text(self) -> str:
         """What the status line shows while it records ("" when it does not)."""
         if self.recorder is None:

@@ -88,3 +88,16 @@ def test_an_unwritable_folder_is_one_error_line_and_the_app_goes_on(app, tmp_pat
     assert blocker.is_dir()
     frames(app, 3)
     assert app.running
+
+
+def test_the_keep_page_names_the_recording_going_on_then_the_last_one(app):
+    press(app, app.panel.tabs["keep"])
+    hint = app.panel.keep_page.hint
+    assert hint.text.startswith("No recording yet")
+    ctrl(app, pygame.K_r)
+    frames(app, 4)
+    name = app.record.path.name
+    assert hint.text.startswith("Recording ") and name[:10] in hint.text and "steps" in hint.text
+    ctrl(app, pygame.K_r)
+    frames(app, 1)
+    assert hint.text.startswith("Last recording: ") and f"{app.record.steps} steps" in hint.text
