@@ -122,10 +122,10 @@ class RecordMode:
     def summary(self) -> str:
         """The Keep page's line: the recording going on, or the last one ("" before any)."""
         if self.recorder is not None:
-            return f"Recording {shown_name(self.recorder.path)}: {self.recorder.steps} steps"
+            return f"Recording ({self.recorder.steps} steps): {shown_name(self.recorder.path)}"
         if self.path is None:
             return ""
-        return f"Last recording: {shown_name(self.path)}, {self._last_steps} steps"
+        return f"Last recording ({self._last_steps} steps): {shown_name(self.path)}"
 
     def status_text(self) -> str:
         """What the status line shows while it records ("" when it does not)."""

@@ -100,4 +100,4 @@ def test_the_keep_page_names_the_recording_going_on_then_the_last_one(app):
     assert hint.text.startswith("Recording ") and name[:10] in hint.text and "steps" in hint.text
     ctrl(app, pygame.K_r)
     frames(app, 1)
-    assert hint.text.startswith("Last recording: ") and f"{app.record.steps} steps" in hint.text
+    assert hint.text.startswith(f"Last recording ({app.record.steps} steps): ")
