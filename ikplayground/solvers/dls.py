@@ -277,6 +277,7 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
         bx, by = joint_points(rx, ry, b, lens)
         trial = distance(tx - bx[n], ty - by[n])
         null = largest < NULL_STEP  # (the same as max(map(abs, d)) < NULL_STEP, measured before the cap)
+        before, before_error = a, error  # an escape kicks from here: with the null step, no turn passes the cap
         if trial < error or (null and trial <= error + ROUNDING * reach):
             a, xs, ys, error = b, bx, by, trial
             mu = mu * MU_SHRINK
@@ -287,7 +288,7 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
             if mu > MU_MAX:
                 mu = MU_MAX
         if null and reachable:
-            kicked = escape(rx, ry, a, lens, tx, ty, bounds, error)
+            kicked = escape(rx, ry, before, lens, tx, ty, bounds, before_error)
             if kicked is not None:
                 a, xs, ys, error = kicked
     return a, used, error, stalled

@@ -150,6 +150,7 @@ def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, cl
     trial = distance(tx - bx[:, n], ty - by[:, n])
     null = np.max(np.abs(np.array(d)), axis=0) < NULL_STEP
     better = (trial < err) | (null & (trial <= err + ROUNDING * reach))
+    before, before_err = a, err  # an escape kicks from here (as the single call)
     keep = better[:, None]
     a = np.where(keep, b, a)
     xs = np.where(keep, bx, xs)
@@ -159,8 +160,8 @@ def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, cl
     if null.any():  # the single call's escape, row by row (rare: a chain on its target's line)
         for k in np.flatnonzero(null & (distance(tx - rx, ty - ry) < reach)).tolist():
             lim = None if clamped is None else list(zip(lo[k].tolist(), hi[k].tolist()))
-            kicked = escape(float(rx[k]), float(ry[k]), a[k].tolist(), ln[k].tolist(), float(tx[k]), float(ty[k]),
-                            joint_bounds(lim, n), float(err[k]))
+            kicked = escape(float(rx[k]), float(ry[k]), before[k].tolist(), ln[k].tolist(), float(tx[k]),
+                            float(ty[k]), joint_bounds(lim, n), float(before_err[k]))
             if kicked is not None:
                 a[k], xs[k], ys[k], err[k] = kicked
     return a, xs, ys, err, mu

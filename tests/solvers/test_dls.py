@@ -298,3 +298,12 @@ def test_batch_rows_equal_single_calls_at_any_magnitude(coords, lengths, angle, 
         assert max(angle_gap(x, y) for x, y in zip(a[k], one.angles)) <= 1e-9
         assert error[k] == pytest.approx(one.error, rel=1e-12, abs=0.0)
         assert used[k] == one.iterations
+
+
+def test_an_escape_after_a_null_step_turns_no_joint_further_than_the_cap():
+    """Found by hypothesis: a tiny null step, then a full 0.5 rad kick, passed the cap by 1e-12."""
+    angles = np.array([4.0, 0.0, 0.0, 0.0, math.pi, 0.0])
+    lengths = np.array([46.0, 1.0, 2.0, 15.0, 18.0, 47.0])
+    start = clamp_start(angles, None)
+    sol = solve_dls((0.0, 0.0), angles, lengths, (0.0, 0.0), iterations=1, tolerance=0.0, damping=0.0625)
+    assert max(angle_gap(a, b) for a, b in zip(sol.angles, start)) <= MAX_STEP + 1e-12
