@@ -40,7 +40,7 @@ from .settle import settle
 from .status_line import StatusLine, status_facts
 from .stress_mode import StressMode
 from .undo import Undo
-from .window import open_window, resized_window
+from .window import open_window, prefer_x11_framebuffer, resized_window
 
 MAX_STEPS_PER_FRAME = 5
 KEY_REPEAT = (400, 60)  # ms before a held key repeats, ms between repeats
@@ -67,6 +67,7 @@ class App:
     def __init__(self, size=(1280, 720), scene: Scene | None = None, scene_path=DEFAULT_SCENE_PATH,
                  realtime: bool = True):
         pygame.display.init()
+        prefer_x11_framebuffer()
         pygame.font.init()
         pygame.key.set_repeat(*KEY_REPEAT)
         self.screen, size, capped = open_window(size)
