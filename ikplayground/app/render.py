@@ -28,6 +28,7 @@ from ikplayground.scene.chain import Chain
 
 from . import skins
 from .badges import BadgeFont, draw_pole, draw_status_badge
+from .crowd_draw import CrowdLayer
 from .shapes import draw_wedge, limit_wedges, visible_box
 from .walker_draw import TerrainLayer, draw_walker, draw_walker_group, walker_halo
 
@@ -83,6 +84,8 @@ class SceneRenderer:
         self._dots = [dot_sprite(lighter(c, 0.3), 3) for c in PALETTE]
         self._anchors = [anchor_sprite(c) for c in PALETTE]
         self._target = target_sprite(TARGET)
+        self._crowd = CrowdLayer(PALETTE, self._dots, self._anchors, self._target,
+                                 small_target_sprite(TARGET), [small_anchor_sprite(c) for c in PALETTE])
         self._badges = BadgeFont()
         self._ground = TerrainLayer()
 
@@ -141,7 +144,7 @@ class SceneRenderer:
             surface.blit(self._ground.surface(terrain, size), (0, 0))
         selected = scene.selected
         if len(scene.chains) > DETAIL_LIMIT:
-            self.draw_crowd(surface, scene)
+            self.draw_crowd(surface, scene, size)
             for chain in scene.chains:  # the crowd's own wedges, over it
                 if chain.show_limits and chain is not selected:
                     self.draw_wedges(surface, chain)
@@ -162,32 +165,12 @@ class SceneRenderer:
         if hot_target is not None and hot_target not in chains and hot_target.is_ik:
             draw_target(surface, hot_target.fields["target"].tolist(), True)
 
-    def draw_crowd(self, surface: pygame.Surface, scene) -> None:
-        """Every chain with one polyline call each and sprites blitted in batches.
-
-        Per group: one ``tolist`` of all its points, one ``draw.lines`` per
-        chain, and one ``fblits`` each for the joints, anchors and targets.
-        """
-        dots, anchors = self._dots, self._anchors
+    def draw_crowd(self, surface: pygame.Surface, scene, size: tuple[int, int] | None = None) -> None:
+        """Every chain in a few array passes (:class:`~.crowd_draw.CrowdLayer`); walkers a group at a time."""
         for g in scene.groups:
-            pts = g.fields["points"]
-            colours = [m.palette_index % len(PALETTE) for m in g.members]
             if g.solver == "walker":
-                draw_walker_group(surface, g.fields, [PALETTE[c] for c in colours])
-                continue
-            width = 7 if g.solver == "snake" else 3
-            draw_lines = pygame.draw.lines
-            for c, line in zip(colours, pts.tolist()):
-                draw_lines(surface, PALETTE[c], False, line, width)
-            joint_at = (pts[:, 1:] if g.solver != "snake" else pts[:, :1]) - 3
-            per = joint_at.shape[1]
-            surfs = [dots[c] for c in colours for _ in range(per)]
-            surface.fblits(zip(surfs, joint_at.reshape(-1, 2).tolist()))
-            if g.solver != "snake":
-                surface.fblits(zip([anchors[c] for c in colours], (g.fields["root"] - 6).tolist()))
-                r = self._target.get_width() / 2
-                target = self._target
-                surface.fblits((target, p) for p in (g.fields["target"] - r).tolist())
+                draw_walker_group(surface, g.fields, [PALETTE[m.palette_index % len(PALETTE)] for m in g.members])
+        self._crowd.draw(surface, scene.groups, size or surface.get_size())
 
     def draw_selection(self, surface: pygame.Surface, chain: Chain) -> None:
         """A soft halo under the selected chain and its joint-limit wedges."""
@@ -291,4 +274,19 @@ def target_sprite(colour) -> pygame.Surface:
     surf = pygame.Surface((19, 19), pygame.SRCALPHA)
     pygame.draw.aacircle(surf, colour, (9, 9), 8, 2)
     pygame.draw.aacircle(surf, colour, (9, 9), 2)
+    return surf
+
+
+def small_anchor_sprite(colour) -> pygame.Surface:
+    """A 5 px anchor square for a dense crowd."""
+    surf = pygame.Surface((5, 5), pygame.SRCALPHA)
+    pygame.draw.rect(surf, ANCHOR_FILL, surf.get_rect(), border_radius=1)
+    pygame.draw.rect(surf, colour, surf.get_rect(), 1, border_radius=1)
+    return surf
+
+
+def small_target_sprite(colour) -> pygame.Surface:
+    """A 5 px target ring for a dense crowd."""
+    surf = pygame.Surface((5, 5), pygame.SRCALPHA)
+    pygame.draw.aacircle(surf, colour, (2, 2), 2, 1)
     return surf
