@@ -19,8 +19,9 @@ chain but the selected one is drawn from its group's arrays:
 Level of detail: where a group's bones are shorter than ``DOT_MIN_BONE`` its
 joint dots would only hide them and are left out; where its chains reach less
 than ``SMALL_MIN_REACH`` (a dense crowd: 5,000 chains on a 980x694 stage
-reach 14 px) its snakes are 3 px strokes and its anchors and targets get
-small sprites, so that each chain still shows apart from its neighbours. Arrays are y-down screen px, ``points`` (N, K, 2).
+reach 14 px) its snakes are 3 px strokes, and its joints, anchors and targets
+are small shapes stamped into the index buffer (5 px squares and rings, no
+blit at all), so that each chain still shows apart from its neighbours. Arrays are y-down screen px, ``points`` (N, K, 2).
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ import pygame
 RAGGED_SAMPLES = 16  # a group whose longest bone needs more samples is sampled bone by bone
 CLIP_OVER = 64  # px: a bone longer than this is first cut to the stage (a file's bone may be 10^6 px)
 DOT_MIN_BONE = 2.0  # px: a group whose median bone is shorter gets no joint dots (they would hide it)
-SMALL_MIN_REACH = 24.0  # px: a group whose chains reach less gets the small anchor and target sprites
+SMALL_MIN_REACH = 24.0  # px: a group whose chains reach less is dense: thin snakes, stamped shapes
 
 
 def dilate_square(buf: np.ndarray, tmp: np.ndarray) -> None:
@@ -63,7 +64,7 @@ def clip_segments(a: np.ndarray, d: np.ndarray, w: float, h: float) -> None:
     """
     t0 = np.zeros(len(a))
     t1 = np.ones(len(a))
-    with np.errstate(divide="ignore", invalid="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         for axis, hi in ((0, w), (1, h)):
             p, q = d[:, axis], a[:, axis]
             for num, den in ((q + 1.0, -p), (hi - q, p)):  # -1 <= q + t p <= hi
@@ -92,15 +93,30 @@ def bone_samples(points: np.ndarray, w: float, h: float) -> tuple[np.ndarray, np
 
     Returns
     -------
-    x, y : ndarray of float, shape (M,)
-        The samples, px.
-    chain : ndarray of intp, shape (M,)
-        The row of ``points`` each sample belongs to.
+    x, y : ndarray of float
+        The samples, px: shape (N, M) when every bone of the group is short
+        (each bone sampled alike from its start, each chain's last joint at
+        the end of its row), else (P,).
+    owner : ndarray of intp
+        The row of ``points`` of each sample, broadcastable to ``x``: (N, 1) or (P,).
     """
     n, k = points.shape[:2]
-    a = points[:, :-1].reshape(-1, 2)
-    d = points[:, 1:].reshape(-1, 2) - a
-    steps = np.abs(d).max(axis=1)
+    a = points[:, :-1]
+    d = points[:, 1:] - a
+    steps = np.abs(d).max(axis=2)
+    most = steps.max() if steps.size else 0.0
+    if most <= RAGGED_SAMPLES:  # short bones: the same samples each, one broadcast (NaN fails the test)
+        s = max(int(np.ceil(most)), 1)
+        t = np.arange(s) / s
+        x = np.empty((n, (k - 1) * s + 1))
+        y = np.empty_like(x)
+        x[:, :-1] = (a[..., :1] + d[..., :1] * t).reshape(n, -1)
+        y[:, :-1] = (a[..., 1:] + d[..., 1:] * t).reshape(n, -1)
+        x[:, -1], y[:, -1] = points[:, -1, 0], points[:, -1, 1]
+        return x, y, np.arange(n)[:, None]
+    a = a.reshape(-1, 2)
+    d = d.reshape(-1, 2)
+    steps = steps.reshape(-1)
     long = ~(steps <= CLIP_OVER)  # NaN too
     if long.any():
         a, d = a.copy(), d.copy()
@@ -108,26 +124,63 @@ def bone_samples(points: np.ndarray, w: float, h: float) -> tuple[np.ndarray, np
         clip_segments(cut_a, cut_d, w, h)
         a[long], d[long] = cut_a, cut_d
         steps[long] = np.abs(cut_d).max(axis=1)
-    np.ceil(steps, out=steps)
-    owner = np.arange(n).repeat(k - 1)
-    most = int(steps.max()) if steps.size else 0
-    if most <= RAGGED_SAMPLES:  # short bones: the same number of samples each, one broadcast
-        t = np.linspace(0.0, 1.0, most + 1)
-        x = (a[:, :1] + d[:, :1] * t).ravel()
-        y = (a[:, 1:] + d[:, 1:] * t).ravel()
-        return x, y, owner.repeat(most + 1)
-    counts = steps.astype(np.intp) + 1
+    counts = np.ceil(steps).astype(np.intp) + 1
     seg = np.arange(len(counts)).repeat(counts)
     first = np.cumsum(counts) - counts
     t = (np.arange(seg.size) - first[seg]) / np.maximum(counts - 1, 1)[seg]
-    return a[seg, 0] + d[seg, 0] * t, a[seg, 1] + d[seg, 1] * t, owner[seg]
+    return a[seg, 0] + d[seg, 0] * t, a[seg, 1] + d[seg, 1] * t, np.arange(n).repeat(k - 1)[seg]
+
+
+def pixel_index(x: np.ndarray, y: np.ndarray, w: int, h: int) -> np.ndarray:
+    """The flat index ``row * w + column`` of the pixel nearest each point (x, y) px; ``w * h`` off the stage."""
+    xi = np.floor(x + 0.5)
+    yi = np.floor(y + 0.5)
+    flat = yi * w + xi
+    flat[~((xi >= 0) & (xi < w) & (yi >= 0) & (yi < h))] = w * h  # NaN too
+    return flat.astype(np.intp)
 
 
 def dense(group) -> bool:
     """Whether ``group``'s chains are small (median reach under ``SMALL_MIN_REACH`` px): a dense crowd,
-    drawn with thin snakes and the small anchor and target sprites."""
+    drawn with thin snakes and stamped shapes."""
     lengths = group.fields["lengths"]
     return not lengths.size or float(np.median(lengths.sum(axis=1))) < SMALL_MIN_REACH
+
+
+def has_dots(group) -> bool:
+    """Whether ``group``'s joints get dots: its median bone is ``DOT_MIN_BONE`` px or longer."""
+    lengths = group.fields["lengths"]
+    return bool(lengths.size) and float(np.median(lengths)) >= DOT_MIN_BONE
+
+
+def joints(group) -> np.ndarray:
+    """The points (N, J, 2) px that get a joint dot: a snake's head, an IK chain's joints past its root."""
+    pts = group.fields["points"]
+    return pts[:, :1] if group.solver == "snake" else pts[:, 1:]
+
+
+def _ring(r_in: float, r_out: float) -> np.ndarray:
+    """Offsets (S, 2) of the pixels of a (2R+1)-square whose centres lie between radii ``r_in`` and ``r_out``."""
+    k = int(np.ceil(r_out))
+    dx, dy = np.meshgrid(np.arange(-k, k + 1), np.arange(-k, k + 1))
+    r = np.hypot(dx, dy)
+    keep = (r >= r_in) & (r <= r_out)
+    return np.stack([dx[keep], dy[keep]], axis=1)
+
+
+ANCHOR_EDGE = np.array([(x, y) for x in range(-2, 3) for y in range(-2, 3) if max(abs(x), abs(y)) == 2])
+ANCHOR_INSIDE = np.array([(x, y) for x in range(-1, 2) for y in range(-1, 2)])
+TARGET_RING = _ring(1.5, 2.3)
+JOINT_CROSS = np.array([(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)])
+
+
+def stamp(buf: np.ndarray, w: int, h: int, centres: np.ndarray, offsets: np.ndarray, values) -> None:
+    """Set the pixels ``offsets`` (S, 2) around each of ``centres`` (M, 2) px in ``buf`` (w * h + 1,) to
+    ``values``: a palette index, or one per centre (M,)."""
+    cx = np.floor(centres[:, :1] + 0.5)
+    cy = np.floor(centres[:, 1:] + 0.5)
+    values = np.asarray(values, np.uint8)
+    buf[pixel_index(cx + offsets[:, 0], cy + offsets[:, 1], w, h)] = values[:, None] if values.ndim else values
 
 
 class CrowdLayer:
@@ -139,14 +192,22 @@ class CrowdLayer:
         The chains' colours; a chain's is ``palette[palette_index % len(palette)]``.
     dots, anchors : sequence of pygame.Surface
         A joint dot and an anchor sprite per palette colour.
-    target, small_target, small_anchors :
-        The target sprite, and the small target and anchors (per colour) of a dense group.
+    target : pygame.Surface
+        The target sprite.
+    fill, target_colour : (r, g, b)
+        A dense group's anchor squares' inside and its target rings.
+    joint_colours : sequence of (r, g, b)
+        A dense group's joint crosses, per palette colour.
     """
 
-    def __init__(self, palette, dots, anchors, target, small_target, small_anchors):
+    def __init__(self, palette, dots, anchors, target, *, fill, target_colour, joint_colours):
         self.palette = [tuple(c[:3]) for c in palette]
-        self._dots, self._anchors = dots, anchors
-        self._target, self._small_target, self._small_anchors = target, small_target, small_anchors
+        self._dots, self._anchors, self._target = dots, anchors, target
+        k = len(self.palette)
+        self._fill, self._target_index, self._joint_base = k + 1, k + 2, k + 3  # after 0 and the chains' 1..k
+        self._indexed = ([(0, 0, 0)] + self.palette + [tuple(fill[:3]), tuple(target_colour[:3])]
+                         + [tuple(c[:3]) for c in joint_colours])
+        self._indexed += [(0, 0, 0)] * (256 - len(self._indexed))
         self._bufs: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
         self._colours: dict[int, tuple[object, np.ndarray]] = {}
 
@@ -162,12 +223,12 @@ class CrowdLayer:
         return kept[1]
 
     def _buffers(self, size: tuple[int, int]):
+        """Two index buffers (thin strokes, wide strokes) and a scratch one, each (w * h + 1,) bytes."""
         bufs = self._bufs.get(size)
         if bufs is None:
             self._bufs.clear()
-            h, w = size[1], size[0]
-            bufs = self._bufs[size] = (np.zeros((h, w), np.uint8), np.zeros((h, w), np.uint8),
-                                       np.zeros((h, w), np.uint8))
+            cells = size[0] * size[1] + 1
+            bufs = self._bufs[size] = tuple(np.zeros(cells, np.uint8) for _ in range(3))
         return bufs
 
     def draw(self, surface: pygame.Surface, groups, size: tuple[int, int]) -> None:
@@ -179,13 +240,14 @@ class CrowdLayer:
         if not groups:
             return
         w, h = size
-        ik, body, tmp = self._buffers((w, h))
-        ik.fill(0)
-        body.fill(0)
+        flat_ik, flat_body, flat_tmp = self._buffers((w, h))
+        flat_ik.fill(0)
+        flat_body.fill(0)
         drew = {False: False, True: False}
         for g in groups:
             wide = g.solver == "snake" and not dense(g)  # a dense crowd's snakes are thin strokes too
-            drew[wide] |= self._rasterize(body if wide else ik, g, w, h)
+            drew[wide] |= self._rasterize(flat_body if wide else flat_ik, g, w, h)
+        ik, body, tmp = (b[:-1].reshape(h, w) for b in (flat_ik, flat_body, flat_tmp))
         if drew[False]:
             dilate_square(ik, tmp)
         if drew[True]:  # 7 px: a 5x5 square rounded by a cross
@@ -193,41 +255,52 @@ class CrowdLayer:
             dilate_square(body, tmp)
             dilate_cross(body, tmp)
             np.copyto(ik, body, where=body != 0)  # snakes over arms, as their group is drawn last
+        sparse = []
+        for g in groups:
+            if dense(g):
+                self._stamps(flat_ik, g, w, h)
+            else:
+                sparse.append(g)
         layer = pygame.image.frombuffer(ik, (w, h), "P")
-        layer.set_palette([(0, 0, 0)] + self.palette + [(0, 0, 0)] * (255 - len(self.palette)))
+        layer.set_palette(self._indexed)
         layer.set_colorkey(0)
         surface.blit(layer, (0, 0))
-        for g in groups:
+        for g in sparse:
             self._sprites(surface, g)
 
     def _rasterize(self, buf: np.ndarray, group, w: int, h: int) -> bool:
-        """Set the pixels of ``group``'s bones in ``buf`` (h, w) to its chains' palette index + 1."""
-        pts = group.fields["points"]
-        x, y, owner = bone_samples(pts, w, h)
-        xi = np.floor(x + 0.5)
-        yi = np.floor(y + 0.5)
-        inside = (xi >= 0) & (xi < w) & (yi >= 0) & (yi < h)
-        flat = (yi[inside] * w + xi[inside]).astype(np.intp)
-        buf.reshape(-1)[flat] = (self.colours(group) + 1).astype(np.uint8)[owner[inside]]
-        return flat.size > 0
+        """Set the pixels of ``group``'s bones in ``buf`` (w * h + 1,: the stage's rows, then a cell for what
+        falls off it) to its chains' palette index + 1."""
+        x, y, owner = bone_samples(group.fields["points"], w, h)
+        buf[pixel_index(x, y, w, h)] = (self.colours(group) + 1).astype(np.uint8)[owner]
+        return x.size > 0
 
     def _sprites(self, surface: pygame.Surface, group) -> None:
-        """Joint dots (unless the bones are too short for them), anchors and targets of ``group``."""
+        """Joint dots (unless the bones are too short for them), anchors and targets of a sparse ``group``:
+        antialiased sprites."""
         f = group.fields
-        pts = f["points"]
         colours = self.colours(group)
-        snake = group.solver == "snake"
-        lengths = f["lengths"]
-        small = dense(group)
-        if lengths.size and float(np.median(lengths)) >= DOT_MIN_BONE:
-            joints = pts[:, :1] if snake else pts[:, 1:]
-            self._blit_by_colour(surface, self._dots, colours, joints, 3)
-        if snake:
+        if has_dots(group):
+            self._blit_by_colour(surface, self._dots, colours, joints(group), 3)
+        if group.solver == "snake":
             return
-        anchors = self._small_anchors if small else self._anchors
-        self._blit_by_colour(surface, anchors, colours, f["root"][:, None], anchors[0].get_width() // 2)
-        target = self._small_target if small else self._target
-        self._blit_all(surface, target, f["target"], target.get_width() // 2)
+        self._blit_by_colour(surface, self._anchors, colours, f["root"][:, None], self._anchors[0].get_width() // 2)
+        self._blit_all(surface, self._target, f["target"], self._target.get_width() // 2)
+
+    def _stamps(self, buf: np.ndarray, group, w: int, h: int) -> None:
+        """Joint dots (unless the bones are too short for them), anchors and targets of a dense ``group``:
+        small shapes stamped into the index buffer ``buf`` (w * h + 1,)."""
+        f = group.fields
+        colours = self.colours(group)
+        if has_dots(group):
+            at = joints(group)
+            each = np.repeat(colours + self._joint_base, at.shape[1])
+            stamp(buf, w, h, at.reshape(-1, 2), JOINT_CROSS, each)
+        if group.solver == "snake":
+            return
+        stamp(buf, w, h, f["root"], ANCHOR_INSIDE, self._fill)
+        stamp(buf, w, h, f["root"], ANCHOR_EDGE, colours + 1)
+        stamp(buf, w, h, f["target"], TARGET_RING, self._target_index)
 
     def _blit_by_colour(self, surface, sprites, colours, at: np.ndarray, half: int) -> None:
         """``sprites[c]`` centred on every point of ``at`` (N, J, 2) whose row's colour is c."""

@@ -84,8 +84,8 @@ class SceneRenderer:
         self._dots = [dot_sprite(lighter(c, 0.3), 3) for c in PALETTE]
         self._anchors = [anchor_sprite(c) for c in PALETTE]
         self._target = target_sprite(TARGET)
-        self._crowd = CrowdLayer(PALETTE, self._dots, self._anchors, self._target,
-                                 small_target_sprite(TARGET), [small_anchor_sprite(c) for c in PALETTE])
+        self._crowd = CrowdLayer(PALETTE, self._dots, self._anchors, self._target, fill=ANCHOR_FILL,
+                                 target_colour=TARGET, joint_colours=[lighter(c, 0.3) for c in PALETTE])
         self._badges = BadgeFont()
         self._ground = TerrainLayer()
 
@@ -276,17 +276,3 @@ def target_sprite(colour) -> pygame.Surface:
     pygame.draw.aacircle(surf, colour, (9, 9), 2)
     return surf
 
-
-def small_anchor_sprite(colour) -> pygame.Surface:
-    """A 5 px anchor square for a dense crowd."""
-    surf = pygame.Surface((5, 5), pygame.SRCALPHA)
-    pygame.draw.rect(surf, ANCHOR_FILL, surf.get_rect(), border_radius=1)
-    pygame.draw.rect(surf, colour, surf.get_rect(), 1, border_radius=1)
-    return surf
-
-
-def small_target_sprite(colour) -> pygame.Surface:
-    """A 5 px target ring for a dense crowd."""
-    surf = pygame.Surface((5, 5), pygame.SRCALPHA)
-    pygame.draw.aacircle(surf, colour, (2, 2), 2, 1)
-    return surf

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from ikplayground.app import crowd_draw
 from ikplayground.app.crowd_draw import CrowdLayer, bone_samples, clip_segments
-from ikplayground.app.render import PALETTE, SceneRenderer
+from ikplayground.app.render import ANCHOR_FILL, PALETTE, TARGET, SceneRenderer
 from ikplayground.scene.stress import stress_scene
 
 from .conftest import frames
@@ -21,11 +21,17 @@ coords = st.floats(-300.0, 300.0, allow_nan=False)
 on_stage = st.floats(0.0, 1000.0, allow_nan=False)  # the stage of these tests is 1000 x 1000 px
 
 
+def flat_samples(pts):
+    """``bone_samples`` on a 1000 x 1000 stage, as three flat arrays."""
+    x, y, owner = bone_samples(pts, 1000.0, 1000.0)
+    return x.ravel(), y.ravel(), np.broadcast_to(owner, x.shape).ravel()
+
+
 @settings(max_examples=300, deadline=None)
 @given(on_stage, on_stage, on_stage, on_stage, st.integers(1, 3))
 def test_bone_samples_walk_a_bone_end_to_end_a_pixel_at_a_time(ax, ay, bx, by, rows):
     pts = np.array([[[ax, ay], [bx, by]]] * rows)
-    x, y, owner = bone_samples(pts, 1000.0, 1000.0)
+    x, y, owner = flat_samples(pts)
     assert owner.tolist() == sorted(owner.tolist()) and set(owner.tolist()) == set(range(rows))
     sx, sy = x[owner == 0], y[owner == 0]
     assert (sx[0], sy[0]) == (ax, ay) and np.hypot(sx[-1] - bx, sy[-1] - by) < 1e-9
@@ -37,7 +43,7 @@ def test_bone_samples_walk_a_bone_end_to_end_a_pixel_at_a_time(ax, ay, bx, by, r
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(on_stage, on_stage), min_size=2, max_size=6))
 def test_every_joint_of_a_chain_is_sampled(joints):
-    x, y, owner = bone_samples(np.array([joints], float), 1000.0, 1000.0)
+    x, y, owner = flat_samples(np.array([joints], float))
     for jx, jy in joints:
         assert np.min(np.hypot(x - jx, y - jy)) < 1e-9
 
@@ -117,7 +123,7 @@ def test_each_chain_is_drawn_in_its_own_colour(app):
         assert list(PALETTE[m.palette_index % len(PALETTE)]) in near
 
 
-def test_a_dense_crowd_drops_the_joint_dots_and_shrinks_its_sprites(app, monkeypatch):
+def test_a_dense_crowd_is_stamped_into_the_buffer_and_drops_the_dots_on_tiny_bones(app, monkeypatch):
     blits = []
     real = CrowdLayer._blit_all
 
@@ -127,16 +133,25 @@ def test_a_dense_crowd_drops_the_joint_dots_and_shrinks_its_sprites(app, monkeyp
 
     monkeypatch.setattr(CrowdLayer, "_blit_all", staticmethod(spy))
     surf = pygame.Surface((980, 694))
-    sparse = stress_scene(1000, (980.0, 694.0))  # bones of 3 px: dots drawn
+    sparse = stress_scene(1000, (980.0, 694.0))  # bones of 3 px, chains of 31 px: antialiased sprites
     layer().draw(surf, sparse.groups, (980, 694))
-    widths = {w for w, _ in blits}
-    assert 7 in widths and 13 in widths and 19 in widths  # dots, anchors, targets
+    assert {w for w, _ in blits} == {7, 13, 19}  # dots, anchors, targets
     blits.clear()
-    dense = stress_scene(10000, (980.0, 694.0))  # bones of 1 px, chains of 10 px
+    dense = stress_scene(10000, (980.0, 694.0))  # chains of 10 px
+    surf.fill((0, 0, 0))
     layer().draw(surf, dense.groups, (980, 694))
-    drawn = {w: sum(n for v, n in blits if v == w) for w, _ in blits}
-    arms = sum(len(g.members) for g in dense.groups if g.solver == "two-bone")  # bones of 5 px keep their dots
-    assert drawn == {7: 2 * arms, 5: 2 * 8000}  # small anchors and targets; no dots on 1 px bones
+    assert blits == []
+    rgb = pygame.surfarray.array3d(surf)
+    roots = np.concatenate([g.fields["root"] for g in dense.groups if g.solver != "snake"])
+    targets = np.concatenate([g.fields["target"] for g in dense.groups if g.solver != "snake"])
+    cx, cy = np.floor(roots + 0.5).astype(int).T
+    assert np.mean(np.all(rgb[cx, cy] == ANCHOR_FILL, axis=1)) > 0.3  # (later chains cover some)
+    tx, ty = np.floor(targets + 0.5).astype(int).T
+    on_ring = np.all(rgb[np.clip(tx + 2, 0, 979), ty] == TARGET, axis=1)
+    assert np.mean(on_ring) > 0.3
+    arms = next(g for g in dense.groups if g.solver == "two-bone")  # bones of 5 px keep their dots
+    assert crowd_draw.has_dots(arms)
+    assert not any(crowd_draw.has_dots(g) for g in dense.groups if g.solver in ("ccd", "fabrik", "dls"))
 
 
 def test_a_bone_a_million_px_long_is_drawn_across_the_stage_only(app):
