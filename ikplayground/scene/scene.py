@@ -277,7 +277,7 @@ class Scene:
         the stage moves nothing else.
         """
         self.stage = (float(stage[0]), float(stage[1]))
-        self._pushed.fit(self.chains, self.stage)
+        self._pushed.fit(self.chains, self.stage, self.groups)  # by group: a chain on the stage is passed over
         if self.terrain.generated_for is not None and self.terrain.generated_for != self.stage:
             self.set_terrain(self.generated_terrain())
 
