@@ -35,3 +35,12 @@ class Group:
         group.members = members
         group.fields = fields
         return group
+
+
+def grouped(chains: list[Chain]) -> dict[tuple, list[Chain]]:
+    """``chains`` by :attr:`~.chain.Chain.group_key`, keys in order of first appearance, members in order:
+    the groups a scene makes of them."""
+    by_key: dict[tuple, list[Chain]] = {}
+    for c in chains:
+        by_key.setdefault(c.group_key, []).append(c)
+    return by_key

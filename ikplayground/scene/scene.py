@@ -16,7 +16,7 @@ import numpy as np
 from . import build, settings, steering, target_motion, walker, walker_build
 from .chain import ITERATIVE, SNAKE_SEGMENT, SOLVERS, Chain
 from .constants import PALETTE_SIZE
-from .group import Group
+from .group import Group, grouped
 from .hit_test import chain_at, target_at
 from .mirror import flip_chain
 from .motion import step_ik, step_snakes
@@ -88,33 +88,19 @@ class Scene:
             self.add(c, select=False)
 
     def add_grouped(self, chains: list[Chain], groups: list[Group]) -> None:
-        """Fill an empty scene with ``chains`` (bottom to top, unselected) whose groups are made already.
-
-        ``groups`` (see :meth:`.Group.of_arrays`) are taken as the scene's
-        groups, their arrays not copied, when they are the groups the scene
-        would make of ``chains`` (same keys in the same order, same members
-        in draw order); otherwise they are made again. A big scene built a
-        group at a time (the stress test's) is ready without a restack.
-
-        Raises
-        ------
-        SceneFull
-            More than ``MAX_CHAINS`` chains (the scene stays empty).
-        ValueError
-            The scene is not empty.
-        """
+        """Fill an empty scene (else ValueError) with ``chains``, bottom to top, unselected, and take
+        ``groups`` (:meth:`.Group.of_arrays`) as its groups, uncopied, when they are the ones it would make
+        (:func:`.group.grouped`; else it makes its own). SceneFull past ``MAX_CHAINS`` (it stays empty)."""
         if self.chains:
             raise ValueError("add_grouped: the scene must be empty")
         if len(chains) > MAX_CHAINS:
             raise SceneFull(f"the scene holds at most {MAX_CHAINS} chains")
         self.chains = list(chains)
-        by_key = self._by_key()
-        if [(g.solver, g.members) for g in groups] == [(key[0], members) for key, members in by_key.items()]:
+        by_key = grouped(self.chains)
+        self._dirty = [(g.solver, g.members) for g in groups] != [(k[0], m) for k, m in by_key.items()]
+        if not self._dirty:
             self._groups = list(groups)
             self._order = {id(c): i for i, c in enumerate(self.chains)}
-            self._dirty = False
-        else:
-            self._dirty = True
 
     def new_chain(self, solver: str, at=None) -> Chain:
         """Add a chain of solver ``solver`` with its root at ``at`` (or a free spot)."""
@@ -330,15 +316,8 @@ class Scene:
             self._regroup()
         return self._groups
 
-    def _by_key(self) -> dict[tuple, list[Chain]]:
-        """The chains by group key, keys in order of first appearance, members in draw order."""
-        by_key: dict[tuple, list[Chain]] = {}
-        for c in self.chains:
-            by_key.setdefault(c.group_key, []).append(c)
-        return by_key
-
     def _regroup(self) -> None:
-        self._groups = [Group(key[0], members) for key, members in self._by_key().items()]
+        self._groups = [Group(key[0], members) for key, members in grouped(self.chains).items()]
         self._order = {id(c): i for i, c in enumerate(self.chains)}  # draw order, for "topmost"
         self._dirty = False
 

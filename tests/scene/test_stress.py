@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from ikplayground.scene import build
 from ikplayground.scene.constants import PALETTE_SIZE
@@ -95,3 +97,32 @@ def test_groups_that_are_not_the_scenes_own_are_made_again():
     assert [g.members for g in scene.groups] == [[c for c in chains if c.solver == g.solver] for g in scene.groups]
     with pytest.raises(ValueError):
         scene.add_grouped(chains, [])
+
+
+def a_mixed_scene() -> Scene:
+    """Chains of every solver, some near the edges, one with a pole, as a user's scene may be."""
+    scene = stress_scene(40, (980.0, 720.0), seed=1)
+    for solver, at in (("walker", (900.0, 300.0)), ("snake", (970.0, 10.0)), ("ccd", (5.0, 700.0))):
+        scene.new_chain(solver, at)
+    scene.add(build.make_ik_chain("two-bone", (600.0, 650.0), (-1.0, 1.0), (80.0, 70.0), (700.0, 600.0),
+                                  pole=(950.0, 700.0)))
+    return scene
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.integers(1, 1200), st.integers(1, 900)), min_size=1, max_size=4),
+       st.integers(0, 40))
+@example([(800, 690)], 0)  # the pole off the stage, its chain's root and target on it
+@example([(300, 200), (980, 720)], 3)  # pushed in, then home again (but the one moved)
+def test_fitting_by_group_moves_what_fitting_chain_by_chain_moves(stages, moved):
+    by_group, by_chain = a_mixed_scene(), a_mixed_scene()
+    for k, stage in enumerate(stages):
+        if k == 1:  # the user moves one between resizes: where it is put is its home
+            for scene in (by_group, by_chain):
+                scene.move_chain(scene.chains[moved], (100.0, 100.0))
+        by_group.resize(stage)
+        by_chain.stage = (float(stage[0]), float(stage[1]))
+        by_chain._pushed.fit(by_chain.chains, by_chain.stage)  # no groups: every chain looked at
+        assert_same_scene(by_group, by_chain)
+        assert ([by_group.chains.index(c) for c, *_ in by_group._pushed._records.values()]
+                == [by_chain.chains.index(c) for c, *_ in by_chain._pushed._records.values()])
