@@ -8,7 +8,7 @@ drags on the stage grab targets and roots (``drag.py``). Then the scene advances
 by as many 1/60 s steps as have accrued (one a frame when not in real time, so
 headless runs are exact); then the stage, the panel and the overlays are drawn
 and the display flipped. The window's size and its resizes are ``window.py``'s;
-a new big scene is settled after its first frame by ``settle.py``.
+a new big scene is settled as it is shown and after its first frame by ``settle.py``.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from .key_events import key_down, key_up
 from .record_mode import RecordMode
 from .render import TARGET_RADIUS, SceneRenderer
 from .replay_mode import ReplayMode
-from .settle import settle
+from .settle import hold, settle
 from .status_line import StatusLine, status_facts
 from .stress_mode import StressMode
 from .undo import Undo
@@ -278,6 +278,7 @@ class App:
         self.scene.resize(self.stage_size(self.screen.get_size()))
         self.drag = None
         self.selected_changed()
+        hold(len(scene.chains))  # a big scene: its first frame's collections walk only what is new (settle.py)
         self.settle = True
 
     def chain_replaced(self, old, new) -> None:

@@ -1,26 +1,39 @@
-"""Settling a new scene: after its first frame, its objects moved out of the cyclic garbage collector's way.
+"""Settling a new scene: its objects moved out of the cyclic garbage collector's way, as it is shown and
+again after its first frame.
 
-After the first frame of a new scene of ``SETTLE_CHAINS`` chains or more (its
-groups, caches and per-chain records made), the garbage is collected once and
-every object alive is moved out of the collector's way (``gc.freeze``): a
-scene's chains live long, and without this each full collection, which the
+A scene's chains live long, and without this each full collection, which the
 renderer's per-frame lists of points set off about once a frame, walks all of
-them (5,000 loaded chains: 110 ms a frame, 63 frozen). The next new scene
-unfreezes first, so nothing frozen is kept once it is garbage. (A collection
-costs a quarter of a second: small scenes, which gain nothing, skip it.)
+them and every other object of the App (5,000 loaded chains: 110 ms a frame,
+63 frozen; the first frame of a 10,000-chain stress scene ran two full
+collections, 45 ms each). So a new scene of ``SETTLE_CHAINS`` chains or more
+has every object alive moved out of the collector's way (``gc.freeze``) as
+soon as it is shown (:func:`hold`: its first frame walks only what is new),
+and again after its first frame (:func:`settle`: its groups, caches and
+per-chain records made by then). ``gc.freeze`` costs nothing however many
+objects there are; no collection runs first (a full one costs 30 to 50 ms:
+more than the stress test's whole first frame). What garbage it freezes
+stays until a small scene unfreezes it: only reference cycles are garbage
+the collector must find (a dropped scene has none and is freed at once),
+measured a few dozen small text-layout objects of the panel per big scene.
+The first frame of a scene smaller than ``SETTLE_CHAINS`` unfreezes all.
 """
 
 from __future__ import annotations
 
 import gc
 
-SETTLE_CHAINS = 1000  # scenes this big get their objects frozen after their first frame
+SETTLE_CHAINS = 1000  # scenes this big get their objects frozen as they are shown and after their first frame
+
+
+def hold(chains: int) -> None:
+    """A new scene of ``chains`` chains is about to be shown: for a big scene, freeze all that is alive now."""
+    if chains >= SETTLE_CHAINS:
+        gc.freeze()
 
 
 def settle(chains: int) -> None:
     """After the first frame of a new scene of ``chains`` chains: unfreeze what an earlier freeze kept
-    (a dropped scene, a rebuilt panel may be garbage now), then, for a big scene, collect and freeze."""
+    (a dropped scene, a rebuilt panel may be garbage now), then, for a big scene, freeze all alive."""
     gc.unfreeze()
     if chains >= SETTLE_CHAINS:
-        gc.collect()
         gc.freeze()

@@ -70,15 +70,17 @@ def make_ik_chains(chains: list[dict], consume: bool = False) -> list[Chain]:
     for (solver, n), members in _groups((kw["solver"], len(kw["lengths"])) for kw in chains).items():
         for start in range(0, len(members), _BATCH):
             part = members[start:start + _BATCH]
-            for i, chain in zip(part, _ik_group(solver, n, [chains[i] for i in part])):
+            for i, chain in zip(part, ik_group(solver, n, [chains[i] for i in part])[1]):
                 out[i] = chain
                 if consume:
                     chains[i] = None
     return out
 
 
-def _ik_group(solver: str, n: int, kws: list[dict]) -> list[Chain]:
-    """The chains of ``kws`` (keyword arguments of ``make_ik_chain``), all of solver ``solver`` with ``n`` bones."""
+def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], list[Chain]]:
+    """The chains of ``kws`` (keyword arguments of ``make_ik_chain``), all of solver ``solver`` with ``n`` bones,
+    and the arrays they share: (fields, chains), ``fields[name]`` of shape (len(kws), ...) and row ``i``
+    of each the fields of ``chains[i]`` (so a scene's group can take them as they are)."""
     rates = [None if kw.get("rate_limit") is None else checked_rate(kw["rate_limit"], "rate_limit") for kw in kws]
     f = {name: np.zeros((len(kws),) + shape) for name, shape in field_shapes(solver, n).items()}
     f["root"][:] = [kw["root"] for kw in kws]
@@ -113,15 +115,22 @@ def _ik_group(solver: str, n: int, kws: list[dict]) -> list[Chain]:
     # math.dist per chain, as make_ik_chain (np.hypot may differ in the last bit)
     f["error"][:, 0] = list(map(math.dist, f["points"][:, -1].tolist(), f["target"].tolist()))
     f["reached"][:, 0] = is_reached(f["error"][:, 0], f["tolerance"][:, 0])
-    out = []
-    for row, (kw, rate, joint_limit) in enumerate(zip(kws, rates, joint.tolist())):
+    args = []
+    for kw, rate, joint_limit in zip(kws, rates, joint.tolist()):
         setting = rate  # as make_ik_chain: a limit that is on is its own setting
         if setting is None:
             setting = DEFAULT_RATE_DEG if kw.get("rate_deg") is None else kw["rate_deg"]
         rest = {k: v for k, v in kw.items() if k not in _IK_ARGS}
-        out.append(Chain(solver, {name: arr[row] for name, arr in f.items()}, palette_index=kw.get("palette_index", 0),
-                         rate_deg=setting, joint_limit=joint_limit, **rest))
-    return out
+        args.append(dict(rest, palette_index=kw.get("palette_index", 0), rate_deg=setting, joint_limit=joint_limit))
+    return f, chains_of_rows(solver, f, args)
+
+
+def chains_of_rows(solver: str, f: dict[str, np.ndarray], args: list[dict]) -> list[Chain]:
+    """One chain per row of the group arrays ``f`` (each field of shape (N, ...)), its fields views of that
+    row; ``args[i]``: the other arguments of chain ``i``'s :class:`Chain` (``len(args) == N``)."""
+    names = list(f)
+    rows = zip(*(list(arr) for arr in f.values()))  # iterating an array gives its rows, as views
+    return [Chain(solver, dict(zip(names, views)), **kw) for views, kw in zip(rows, args)]
 
 
 def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray,
@@ -221,6 +230,52 @@ def make_snakes(snakes: list[dict], consume: bool = False) -> list[Chain]:
             out[i] = Chain("snake", {name: arr[row] for name, arr in f.items()}, palette_index=palette_index,
                            **settings)
     return out
+
+
+def straight_snakes(heads, headings, nodes: int, segments, palette_indices) -> tuple[dict[str, np.ndarray], list[Chain]]:
+    """Many straight snakes at once: what :func:`~ikplayground.scene.build.straight_snake` makes, field for field.
+
+    Parameters
+    ----------
+    heads : array_like, shape (N, 2)
+        Each snake's head, px.
+    headings : sequence of float, length N
+        Where each one faces, rad (``atan2(dy, dx)``, y down).
+    nodes : int
+        Nodes of every snake (``nodes - 1`` segments).
+    segments : array_like, shape (N,)
+        Each one's segment length, px.
+    palette_indices : sequence of int, length N
+
+    Returns
+    -------
+    (fields, chains)
+        The group arrays (``fields[name]`` of shape (N, ...)) and the snakes
+        in order, snake ``i``'s fields views of row ``i``; the other arguments
+        of ``make_snake`` take their defaults.
+    """
+    heads = np.asarray(heads, dtype=float).reshape(-1, 2)
+    headings = [float(a) for a in headings]
+    seg = np.asarray(segments, dtype=float).reshape(-1)
+    f = {name: np.zeros((len(headings),) + shape) for name, shape in field_shapes("snake", nodes - 1).items()}
+    back = np.array([(-math.cos(a), -math.sin(a)) for a in headings]).reshape(-1, 2)  # math's, as straight_snake
+    f["points"][:] = heads[:, None, :] + (np.arange(nodes)[None, :, None] * seg[:, None, None]) * back[:, None, :]
+    f["lengths"][:] = seg[:, None]
+    f["heading"][:, 0] = headings
+    r = math.radians(SNAKE_BEND_DEG)
+    f["bend_limits"][:] = (-r, r)
+    for start in range(0, len(headings), _BATCH):  # as make_snake: an unsound body is laid out after its head
+        rows = start + np.flatnonzero(~snakes_are_sound(f["points"][start:start + _BATCH],
+                                                        f["lengths"][start:start + _BATCH],
+                                                        f["bend_limits"][start:start + _BATCH]))
+        if rows.size:
+            pts, lim = f["points"][rows], f["bend_limits"][rows]
+            f["points"][rows] = snake_batch(pts, pts[:, 0], f["lengths"][rows], lim[:, 0], lim[:, 1])
+    f["max_speed"][:, 0] = SNAKE_MAX_SPEED
+    f["turn_rate"][:, 0] = math.radians(SNAKE_TURN_DEG)
+    head = f["points"][:, 0]
+    f["wander_phase"][:, 0] = (0.0131 * head[:, 0] + 0.0173 * head[:, 1]) % (2 * math.pi)  # wander_phase's sum
+    return f, chains_of_rows("snake", f, [{"palette_index": int(p)} for p in palette_indices])
 
 
 def wander_phase(head) -> float:

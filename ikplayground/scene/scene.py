@@ -16,7 +16,7 @@ import numpy as np
 from . import build, settings, steering, target_motion, walker, walker_build
 from .chain import ITERATIVE, SNAKE_SEGMENT, SOLVERS, Chain
 from .constants import PALETTE_SIZE
-from .group import Group
+from .group import Group, grouped
 from .hit_test import chain_at, target_at
 from .mirror import flip_chain
 from .motion import step_ik, step_snakes
@@ -86,6 +86,21 @@ class Scene:
         for c in chains:
             c.palette_index = self._take_colour()
             self.add(c, select=False)
+
+    def add_grouped(self, chains: list[Chain], groups: list[Group]) -> None:
+        """Fill an empty scene (else ValueError) with ``chains``, bottom to top, unselected, and take
+        ``groups`` (:meth:`.Group.of_arrays`) as its groups, uncopied, when they are the ones it would make
+        (:func:`.group.grouped`; else it makes its own). SceneFull past ``MAX_CHAINS`` (it stays empty)."""
+        if self.chains:
+            raise ValueError("add_grouped: the scene must be empty")
+        if len(chains) > MAX_CHAINS:
+            raise SceneFull(f"the scene holds at most {MAX_CHAINS} chains")
+        self.chains = list(chains)
+        by_key = grouped(self.chains)
+        self._dirty = [(g.solver, g.members) for g in groups] != [(k[0], m) for k, m in by_key.items()]
+        if not self._dirty:
+            self._groups = list(groups)
+            self._order = {id(c): i for i, c in enumerate(self.chains)}
 
     def new_chain(self, solver: str, at=None) -> Chain:
         """Add a chain of solver ``solver`` with its root at ``at`` (or a free spot)."""
@@ -248,7 +263,7 @@ class Scene:
         the stage moves nothing else.
         """
         self.stage = (float(stage[0]), float(stage[1]))
-        self._pushed.fit(self.chains, self.stage)
+        self._pushed.fit(self.chains, self.stage, self.groups)  # by group: a chain on the stage is passed over
         if self.terrain.generated_for is not None and self.terrain.generated_for != self.stage:
             self.set_terrain(self.generated_terrain())
 
@@ -302,10 +317,7 @@ class Scene:
         return self._groups
 
     def _regroup(self) -> None:
-        by_key: dict[tuple, list[Chain]] = {}
-        for c in self.chains:
-            by_key.setdefault(c.group_key, []).append(c)
-        self._groups = [Group(key[0], members) for key, members in by_key.items()]
+        self._groups = [Group(key[0], members) for key, members in grouped(self.chains).items()]
         self._order = {id(c): i for i, c in enumerate(self.chains)}  # draw order, for "topmost"
         self._dirty = False
 

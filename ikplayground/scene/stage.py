@@ -135,8 +135,19 @@ class PushMemory:
         _, home, left = record
         return tuple(h if _same(n, l) else n for h, n, l in zip(home, now, left))
 
-    def fit(self, chains: list[Chain], stage: tuple[float, float]) -> None:
-        """Put every chain back home, then onto ``stage``; remember the ones it pushed."""
+    def fit(self, chains: list[Chain], stage: tuple[float, float], groups=None) -> None:
+        """Put every chain back home, then onto ``stage``; remember the ones it pushed.
+
+        ``groups`` (optional: the scene's groups, holding ``chains``) lets a
+        chain that no stage pushed and that is on ``stage`` already be passed
+        over, found with one array test per group (:func:`on_stage_rows`): it
+        would not move. A big scene made for the stage it is shown on is
+        fitted without a Python step per chain.
+        """
+        if groups is not None:
+            pushed = {id(record[0]) for record in self._records.values()}
+            off = {id(c) for g in groups for c, on in zip(g.members, on_stage_rows(g, stage).tolist()) if not on}
+            chains = [c for c in chains if id(c) in pushed or id(c) in off]
         records = {}
         for c in chains:
             home = self.home(c)
@@ -146,6 +157,23 @@ class PushMemory:
             if not all(_same(a, b) for a, b in zip(home, left)):
                 records[id(c)] = (c, home, left)
         self._records = records
+
+
+def on_stage_rows(group, stage: tuple[float, float]) -> np.ndarray:
+    """Which members of ``group`` (its ``fields`` arrays, one row per chain) have on ``stage`` all that
+    :func:`keep_on_stage` pulls onto it (a NaN is not on it, but a NaN pole, which is none): shape (N,) bool."""
+    w, h = stage
+
+    def inside(p):
+        return (p[:, 0] >= 0.0) & (p[:, 0] <= w) & (p[:, 1] >= 0.0) & (p[:, 1] <= h)
+
+    f = group.fields
+    if group.solver == "walker":
+        x = f["body"][:, 0]
+        return (x >= 0.0) & (x <= w)
+    if group.solver == "snake":
+        return inside(f["points"][:, 0])
+    return inside(f["root"]) & inside(f["target"]) & (np.isnan(f["pole"][:, 0]) | inside(f["pole"]))
 
 
 def _put(chain: Chain, home: tuple) -> None:

@@ -13,8 +13,9 @@ import math
 
 import numpy as np
 
-from . import build
-from .constants import PALETTE_SIZE, SOLVERS
+from . import build_batch
+from .constants import DEFAULT_RATE_DEG, PALETTE_SIZE, SOLVERS
+from .group import Group
 from .scene import Scene
 
 STRESS_BONES = 10
@@ -23,7 +24,14 @@ SOLVER_ORDER = tuple(s for s in SOLVERS if s != "walker")  # in equal shares, in
 
 def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
     """A scene of ``count`` chains, an equal share of each solver, spread over ``stage``; ``seed`` (the
-    user's scene's, in the App) sets the snakes' headings and becomes the stress scene's seed."""
+    user's scene's, in the App) sets the snakes' headings and becomes the stress scene's seed.
+
+    Chain ``i`` (in draw order) has solver ``SOLVER_ORDER[i % 5]``, palette
+    colour ``i % PALETTE_SIZE`` and cell ``i`` of a grid over the stage, row
+    by row. Built a group at a time (:mod:`.build_batch`), its chains are
+    equal, field for field, to those ``build.make_ik_chain`` and
+    ``build.straight_snake`` would make one at a time (tests/scene/test_stress.py).
+    """
     rng = np.random.default_rng(seed)
     scene = Scene(stage, seed=seed)
     w, h = scene.stage
@@ -31,22 +39,35 @@ def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
     rows = max(1, int(math.ceil(count / cols)))
     cell = min(w / cols, h / rows)
     reach = max(8.0, cell * 1.2)  # neighbours overlap a little: it is a crowd
-    for i in range(count):
-        solver = SOLVER_ORDER[i % len(SOLVER_ORDER)]
-        x = (i % cols + 0.5) * w / cols
-        y = (i // cols + 0.5) * h / rows
-        palette_index = i % PALETTE_SIZE
+    i = np.arange(count)
+    xs = (i % cols + 0.5) * w / cols
+    ys = (i // cols + 0.5) * h / rows
+    targets = np.stack([np.minimum(np.maximum(xs, 0.0), w),  # scene.clamp((x, y - reach * 0.6)) of each
+                        np.minimum(np.maximum(ys - reach * 0.6, 0.0), h)], axis=1)
+    roots = np.stack([xs, ys], axis=1).tolist()
+    chains: list = [None] * count
+    groups = []
+    for k, solver in enumerate(SOLVER_ORDER):
+        members = range(k, count, len(SOLVER_ORDER))
+        if not members:
+            continue
         if solver == "snake":
-            chain = build.straight_snake((x, y), rng.uniform(-math.pi, math.pi), nodes=STRESS_BONES + 1,
-                                         segment=reach / STRESS_BONES, palette_index=palette_index)
+            f, made = build_batch.straight_snakes(
+                roots[k::len(SOLVER_ORDER)], rng.uniform(-math.pi, math.pi, len(members)), STRESS_BONES + 1,
+                np.full(len(members), reach / STRESS_BONES), [j % PALETTE_SIZE for j in members])
         else:
             n = 2 if solver == "two-bone" else STRESS_BONES
             lengths = np.full(n, reach / n)
             angles = np.zeros(n)
             angles[0] = -math.pi / 2
-            chain = build.make_ik_chain(solver, (x, y), angles, lengths, scene.clamp((x, y - reach * 0.6)),
-                                        palette_index=palette_index, iterations=10, tolerance=0.5)
-        scene.add(chain, select=False)
+            f, made = build_batch.ik_group(solver, n, [
+                {"solver": solver, "root": roots[j], "angles": angles, "lengths": lengths, "target": targets[j],
+                 "palette_index": j % PALETTE_SIZE, "rate_limit": DEFAULT_RATE_DEG, "iterations": 10,
+                 "tolerance": 0.5} for j in members])
+        for j, chain in zip(members, made):
+            chains[j] = chain
+        groups.append(Group.of_arrays(solver, made, f))
+    scene.add_grouped(chains, groups)
     scene.select(scene.chains[0] if scene.chains else None)
     return scene
 

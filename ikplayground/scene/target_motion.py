@@ -164,8 +164,17 @@ def fill(f: dict[str, np.ndarray], motions: list) -> None:
     bounce's direction, else ``BOUNCE_HEADING``).
     """
     f["held"][:, 0] = 0.0
+    # no motion (None or {}) in every row first, with whole-column writes (a stress scene's thousands)
+    f["motion"][:, 0] = PATHS.index("none")
+    f["motion_speed"][:, 0] = float(DEFAULT_SPEED)
+    f["motion_size"][:, 0] = float(DEFAULT_SIZE)
+    f["motion_centre"][:] = f["target"]
+    f["motion_phase"][:, 0] = 0.0
+    f["motion_reverse"][:, 0] = 0.0
+    f["motion_velocity"][:] = velocity(float(DEFAULT_SPEED), BOUNCE_HEADING)
     for row, m in enumerate(motions):
-        m = m or {}
+        if not m:
+            continue
         speed = float(m.get("speed", DEFAULT_SPEED))
         f["motion"][row, 0] = PATHS.index(m.get("path", "none"))
         f["motion_speed"][row, 0] = speed

@@ -297,8 +297,8 @@ def test_a_loaded_file_builds_its_ik_chains_one_batch_per_group(monkeypatch):
                                       rng.uniform(5, 15, n), rng.uniform(0, 900, 2), rate_limit=None if i % 4 else 2.5))
     text = files.scene_to_text(scene)
     groups = []
-    real = build_batch._ik_group
-    monkeypatch.setattr(build_batch, "_ik_group",
+    real = build_batch.ik_group
+    monkeypatch.setattr(build_batch, "ik_group",
                         lambda solver, n, kws: groups.append(len(kws)) or real(solver, n, kws))
     loaded = parse_scene(text)
     assert sorted(groups) == sorted([14, 7, 7, 6, 6])  # two-bone; CCD of 3 and 4 bones; FABRIK of 3 and 4
