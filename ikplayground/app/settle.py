@@ -1,11 +1,12 @@
 """Settling a new scene: its objects moved out of the cyclic garbage collector's way, as it is shown and
 again after its first frame.
 
-A scene's chains live long, and without this each full collection, which the
-renderer's per-frame lists of points set off about once a frame, walks all of
-them and every other object of the App (5,000 loaded chains: 110 ms a frame,
-63 frozen; the first frame of a 10,000-chain stress scene ran two full
-collections, 45 ms each). So a new scene of ``SETTLE_CHAINS`` chains or more
+A scene's chains live long, and without this each full collection walks all
+of them and every other object of the App (when the crowd renderer still made
+lists of points, which set one off about once a frame, 5,000 loaded chains drew
+at 110 ms a frame, 63 frozen; the first frame of a 10,000-chain stress scene ran
+two full collections, 45 ms each). The frames make next to no containers now,
+so collections are rare, but each would still walk every chain. So a new scene of ``SETTLE_CHAINS`` chains or more
 has every object alive moved out of the collector's way (``gc.freeze``) as
 soon as it is shown (:func:`hold`: its first frame walks only what is new),
 and again after its first frame (:func:`settle`: its groups, caches and
