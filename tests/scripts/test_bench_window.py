@@ -31,7 +31,9 @@ def test_headless_run_reports_every_case_and_figure(tmp_path):
         assert r["rss_mb"] > 10
         assert ("first_frame_ms" in r) == (r["case"] == "stress")
     assert all(r["first_frame_ms"] > 0 and isinstance(r["kernels_ready_at_first"], bool) for r in rows[2:])
+    assert all(r["first_frame_at_launch_ms"] > 0 and isinstance(r["kernels_ready_at_launch"], bool) for r in rows[2:])
     assert "first stress frame: 15 chains" in done.stdout and "headless" in done.stdout
+    assert "started 3 frames after launch: 15 chains" in done.stdout
 
 
 def test_gc_watch_counts_collections_by_generation():
