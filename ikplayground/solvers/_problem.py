@@ -11,10 +11,19 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import (FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list, limits_list,
-                        non_negative, point, positive_int)
+from ._validate import (BOUND, FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list, limits_list,
+                        non_negative, point, positive_int, wrap)
 from .pole import mirrored_toward
 from .results import IKSolution, ik_status
+
+_new = tuple.__new__
+_array = np.array
+_ndarray = np.ndarray
+_float64 = np.dtype(np.float64)
+_hypot = math.hypot
+_PI = math.pi
+_INF = math.inf
+_BOUND = BOUND
 
 
 class ChainProblem(NamedTuple):
@@ -59,13 +68,14 @@ class ChainProblem(NamedTuple):
         With a pole, ``angles`` becomes its mirror image when that puts the bend on the pole's side
         (:func:`.pole.mirrored_toward`; the error is the same).
         """
-        angles = mirrored_toward(self.rx, self.ry, self.tx, self.ty, angles, self.lengths, self.pole, self.limits)
-        distance = math.hypot(self.tx - self.rx, self.ty - self.ry)
+        rx, ry, tx, ty, lens, reach, _, lim, iterations, tolerance, pole = self
+        if pole is not None:
+            angles = mirrored_toward(rx, ry, tx, ty, angles, lens, pole, lim)
         # a stall found at the very last iteration is the budget's end too: "iterations", so that
         # "stalled" always means "stopped before the budget ran out" (used < iterations), as the
         # batched calls tell it
-        status = ik_status(error, self.tolerance, distance, self.reach, stalled and used < self.iterations)
-        return IKSolution(np.array(angles), error, used, error <= self.tolerance, status)
+        status = ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach, stalled and used < iterations)
+        return _new(IKSolution, (_array(angles), error, used, error <= tolerance, status))
 
 
 def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole=None) -> ChainProblem:
@@ -77,6 +87,10 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
     ValueError, TypeError
         Naming the argument that is wrong.
     """
+    if limits is None and pole is None:
+        fast = _plain_problem(root, angles, lengths, target, iterations, tolerance)
+        if fast is not None:
+            return fast
     rx, ry = point(root, "root")
     tx, ty = point(target, "target")
     lens = lengths_list(lengths)
@@ -95,3 +109,48 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
     if pole is not None:
         pole = point(pole, "pole")
     return ChainProblem(rx, ry, tx, ty, lens, reach, a, lim, iterations, tolerance, pole)
+
+
+def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> ChainProblem | None:
+    """:func:`chain_problem` for the common call, without limits or pole, in a fraction of its time:
+    float64 arrays of the right shapes (or their values as lists of floats), an int ``iterations``
+    and a float ``tolerance``, all within range. None for anything else (the checks then name it)."""
+    if type(iterations) is not int or type(tolerance) is not float or not (iterations >= 1 and 0.0 <= tolerance < _INF):
+        return None
+    xy = _plain_list(root)
+    txy = _plain_list(target)
+    lens = _plain_list(lengths)
+    a = _plain_list(angles)
+    if xy is None or txy is None or lens is None or a is None or len(xy) != 2 or len(txy) != 2:
+        return None
+    n = len(lens)
+    if not n or len(a) != n:
+        return None
+    rx, ry = xy
+    tx, ty = txy
+    b = _BOUND
+    if not (-b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b):  # (False for NaN)
+        return None
+    reach = sum(lens)
+    if not (min(lens) > 0.0 and max(abs(rx), abs(ry)) + reach <= b):  # (False for a NaN or inf reach)
+        return None
+    total = sum(a)
+    if total - total != 0.0:  # an inf or nan angle
+        return None
+    pi = _PI
+    if not (-pi < min(a) and max(a) <= pi):  # some angle to wrap, as angles_list does
+        a = [v if -pi < v <= pi else wrap(v) for v in a]
+    return _new(ChainProblem, (rx, ry, tx, ty, lens, reach, a, None, iterations, tolerance, None))
+
+
+def _plain_list(value) -> list | None:
+    """A 1-D float64 array's values, or a new list of a list's or tuple's floats; None for anything else."""
+    t = type(value)
+    if t is _ndarray:
+        return value.tolist() if value.ndim == 1 and value.dtype == _float64 else None
+    if t is list or t is tuple:
+        for v in value:
+            if type(v) is not float:
+                return None
+        return list(value)
+    return None
