@@ -17,13 +17,14 @@ from .pole import mirrored_toward
 from .results import IKSolution, ik_status
 
 _new = tuple.__new__
-_array = np.array
 _ndarray = np.ndarray
 _float64 = np.dtype(np.float64)
+_fromiter = np.fromiter
+_PAIR = (2,)
 _hypot = math.hypot
 _PI = math.pi
 _INF = math.inf
-_BOUND = BOUND
+_TENTH_BOUND = BOUND / 10
 
 
 class ChainProblem(NamedTuple):
@@ -75,7 +76,7 @@ class ChainProblem(NamedTuple):
         # "stalled" always means "stopped before the budget ran out" (used < iterations), as the
         # batched calls tell it
         status = ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach, stalled and used < iterations)
-        return _new(IKSolution, (_array(angles), error, used, error <= tolerance, status))
+        return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, error <= tolerance, status))
 
 
 def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole=None) -> ChainProblem:
@@ -87,7 +88,8 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
     ValueError, TypeError
         Naming the argument that is wrong.
     """
-    if limits is None and pole is None:
+    if (limits is None and pole is None and type(iterations) is int and type(tolerance) is float
+            and type(root) is _ndarray and type(target) is _ndarray):
         fast = _plain_problem(root, angles, lengths, target, iterations, tolerance)
         if fast is not None:
             return fast
@@ -112,27 +114,28 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
 
 
 def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> ChainProblem | None:
-    """:func:`chain_problem` for the common call, without limits or pole, in a fraction of its time:
-    float64 arrays of the right shapes (or their values as lists of floats), an int ``iterations``
-    and a float ``tolerance``, all within range. None for anything else (the checks then name it)."""
-    if type(iterations) is not int or type(tolerance) is not float or not (iterations >= 1 and 0.0 <= tolerance < _INF):
+    """:func:`chain_problem` for the common call in a fraction of its time: no limits or pole, root and target
+    float64 arrays of shape (2,), angles and lengths float64 vectors (or lists or tuples of floats), an int
+    ``iterations`` and a float ``tolerance``, all within range. None for anything else (the checks then name it)."""
+    f64 = _float64
+    if not (root.dtype is f64 and target.dtype is f64 and root.shape == _PAIR and target.shape == _PAIR
+            and iterations >= 1 and 0.0 <= tolerance < _INF):
         return None
-    xy = _plain_list(root)
-    txy = _plain_list(target)
-    lens = _plain_list(lengths)
-    a = _plain_list(angles)
-    if xy is None or txy is None or lens is None or a is None or len(xy) != 2 or len(txy) != 2:
+    lens = lengths.tolist() if type(lengths) is _ndarray and lengths.dtype is f64 and lengths.ndim == 1 else (
+        _plain_list(lengths))
+    a = angles.tolist() if type(angles) is _ndarray and angles.dtype is f64 and angles.ndim == 1 else (
+        _plain_list(angles))
+    if lens is None or a is None:
         return None
     n = len(lens)
     if not n or len(a) != n:
         return None
-    rx, ry = xy
-    tx, ty = txy
-    b = _BOUND
-    if not (-b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b):  # (False for NaN)
-        return None
+    rx, ry = root.tolist()
+    tx, ty = target.tolist()
     reach = sum(lens)
-    if not (min(lens) > 0.0 and max(abs(rx), abs(ry)) + reach <= b):  # (False for a NaN or inf reach)
+    # (each coordinate and the reach under a tenth of BOUND: the chain cannot reach past it; False for NaN)
+    h = _TENTH_BOUND
+    if not (-h < rx < h and -h < ry < h and -h < tx < h and -h < ty < h and reach < h and min(lens) > 0.0):
         return None
     total = sum(a)
     if total - total != 0.0:  # an inf or nan angle
@@ -144,10 +147,10 @@ def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> Chai
 
 
 def _plain_list(value) -> list | None:
-    """A 1-D float64 array's values, or a new list of a list's or tuple's floats; None for anything else."""
+    """A float64 vector's values, or a new list of a list's or tuple's floats; None for anything else."""
     t = type(value)
     if t is _ndarray:
-        return value.tolist() if value.ndim == 1 and value.dtype == _float64 else None
+        return value.tolist() if value.dtype is _float64 and value.ndim == 1 else None
     if t is list or t is tuple:
         for v in value:
             if type(v) is not float:
