@@ -12,7 +12,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ._validate import (BOUND, FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list, limits_list,
-                        non_negative, point, positive_int, wrap)
+                        non_negative, plain_list, point, positive_int, wrap)
 from .pole import mirrored_toward
 from .results import IKSolution, ik_status
 
@@ -122,9 +122,9 @@ def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> Chai
             and iterations >= 1 and 0.0 <= tolerance < _INF):
         return None
     lens = lengths.tolist() if type(lengths) is _ndarray and lengths.dtype is f64 and lengths.ndim == 1 else (
-        _plain_list(lengths))
+        plain_list(lengths))
     a = angles.tolist() if type(angles) is _ndarray and angles.dtype is f64 and angles.ndim == 1 else (
-        _plain_list(angles))
+        plain_list(angles))
     if lens is None or a is None:
         return None
     n = len(lens)
@@ -145,15 +145,3 @@ def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> Chai
         a = [v if -pi < v <= pi else wrap(v) for v in a]
     return _new(ChainProblem, (rx, ry, tx, ty, lens, reach, a, None, iterations, tolerance, None))
 
-
-def _plain_list(value) -> list | None:
-    """A float64 vector's values, or a new list of a list's or tuple's floats; None for anything else."""
-    t = type(value)
-    if t is _ndarray:
-        return value.tolist() if value.dtype is _float64 and value.ndim == 1 else None
-    if t is list or t is tuple:
-        for v in value:
-            if type(v) is not float:
-                return None
-        return list(value)
-    return None
