@@ -27,6 +27,7 @@ from ._validate import BOUND, float_array, wrap, wrap_array
 from .results import TwoBoneSolution
 from .two_bone_pole import pole_array, pole_bend, pole_bend_arrays
 from .two_bone_reach import reach_option, soft_reach, soft_reach_arrays
+from .two_bone_single import solve_plain
 
 _NUMBER = (int, float, np.float64)  # plain numbers for the fast path (bool is none of them)
 _BOUND = BOUND
@@ -109,6 +110,11 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
         softness < 0, a stretch < 1, or a point, pole or reach (root plus
         ``l1 + l2``) past ``+-1e300`` px.
     """
+    if type(root) is tuple and type(target) is tuple and pole is None and softness is _NO_SOFTNESS and (
+            stretch is _NO_STRETCH):  # the commonest call: floats in tuples (two_bone_single.py)
+        sol = solve_plain(root, target, l1, l2, bend)
+        if sol is not None:
+            return sol
     # Fast path: one chain given as plain numbers (the game-loop call). Anything
     # unusual (arrays of chains, bad values, lengths so small or large that the
     # law of cosines would overflow) falls through to the validated batch path.
