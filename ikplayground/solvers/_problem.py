@@ -75,7 +75,8 @@ class ChainProblem(NamedTuple):
         # a stall found at the very last iteration is the budget's end too: "iterations", so that
         # "stalled" always means "stopped before the budget ran out" (used < iterations), as the
         # batched calls tell it
-        status = ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach, stalled and used < iterations)
+        status = "reached" if error <= tolerance else ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach,
+                                                                 stalled and used < iterations)
         return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, error <= tolerance, status))
 
 
@@ -137,11 +138,12 @@ def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> Chai
     h = _TENTH_BOUND
     if not (-h < rx < h and -h < ry < h and -h < tx < h and -h < ty < h and reach < h and min(lens) > 0.0):
         return None
-    total = sum(a)
-    if total - total != 0.0:  # an inf or nan angle
-        return None
-    pi = _PI
-    if not (-pi < min(a) and max(a) <= pi):  # some angle to wrap, as angles_list does
-        a = [v if -pi < v <= pi else wrap(v) for v in a]
+    if not _hypot(*a) < 3.0:  # (else every angle lies inside (-pi, pi): none to wrap; an inf or NaN fails it)
+        total = sum(a)
+        if total - total != 0.0:  # an inf or nan angle
+            return None
+        pi = _PI
+        if not (-pi < min(a) and max(a) <= pi):  # some angle to wrap, as angles_list does
+            a = [v if -pi < v <= pi else wrap(v) for v in a]
     return _new(ChainProblem, (rx, ry, tx, ty, lens, reach, a, None, iterations, tolerance, None))
 

@@ -247,7 +247,7 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
                 y += lens[i] * sin(parent)
                 xs[i + 1] = x
                 ys[i + 1] = y
-    if best_error < hypot(tx - xs[n], ty - ys[n]) - ROUNDING * reach:  # the escapes found nothing better
+    if best is not None and best_error < hypot(tx - xs[n], ty - ys[n]) - ROUNDING * reach:  # escapes did no better
         a[:] = best
         xs, ys = _points(rx, ry, a, lens)
     if used and lim is None:
