@@ -51,12 +51,16 @@ def solve_plain(root: tuple, target: tuple, l1, l2, bend) -> TwoBoneSolution | N
         r, reached = hi, False
     else:
         r, reached = dist, True
+    a2 = l1 * l1  # (each product formed once; the same floats as written out twice)
+    b2 = l2 * l2
+    q2 = r * r
+    twice = 2.0 * l1
     if r > 0.0:
-        c = (r * r + l1 * l1 - l2 * l2) / (2.0 * l1 * r)
+        c = (q2 + a2 - b2) / (twice * r)
         psi = _acos(1.0 if c > 1.0 else -1.0 if c < -1.0 else c)
     else:
         psi = 0.0
-    c = (l1 * l1 + l2 * l2 - r * r) / (2.0 * l1 * l2)
+    c = (a2 + b2 - q2) / (twice * l2)
     gamma = _acos(1.0 if c > 1.0 else -1.0 if c < -1.0 else c)
     pi = _PI
     if bend == 1:  # theta1 = phi - bend * psi, theta2 = bend * (pi - gamma), with bend's products exact
