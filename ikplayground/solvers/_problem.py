@@ -11,10 +11,20 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import (FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list, limits_list,
-                        non_negative, point, positive_int)
+from ._validate import (BOUND, FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list, limits_list,
+                        non_negative, plain_list, point, positive_int, wrap)
 from .pole import mirrored_toward
 from .results import IKSolution, ik_status
+
+_new = tuple.__new__
+_ndarray = np.ndarray
+_float64 = np.dtype(np.float64)
+_fromiter = np.fromiter
+_PAIR = (2,)
+_hypot = math.hypot
+_PI = math.pi
+_INF = math.inf
+_TENTH_BOUND = BOUND / 10
 
 
 class ChainProblem(NamedTuple):
@@ -59,13 +69,15 @@ class ChainProblem(NamedTuple):
         With a pole, ``angles`` becomes its mirror image when that puts the bend on the pole's side
         (:func:`.pole.mirrored_toward`; the error is the same).
         """
-        angles = mirrored_toward(self.rx, self.ry, self.tx, self.ty, angles, self.lengths, self.pole, self.limits)
-        distance = math.hypot(self.tx - self.rx, self.ty - self.ry)
+        rx, ry, tx, ty, lens, reach, _, lim, iterations, tolerance, pole = self
+        if pole is not None:
+            angles = mirrored_toward(rx, ry, tx, ty, angles, lens, pole, lim)
         # a stall found at the very last iteration is the budget's end too: "iterations", so that
         # "stalled" always means "stopped before the budget ran out" (used < iterations), as the
         # batched calls tell it
-        status = ik_status(error, self.tolerance, distance, self.reach, stalled and used < self.iterations)
-        return IKSolution(np.array(angles), error, used, error <= self.tolerance, status)
+        status = "reached" if error <= tolerance else ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach,
+                                                                 stalled and used < iterations)
+        return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, error <= tolerance, status))
 
 
 def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole=None) -> ChainProblem:
@@ -77,6 +89,11 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
     ValueError, TypeError
         Naming the argument that is wrong.
     """
+    if (limits is None and pole is None and type(iterations) is int and type(tolerance) is float
+            and type(root) is _ndarray and type(target) is _ndarray):
+        fast = _plain_problem(root, angles, lengths, target, iterations, tolerance)
+        if fast is not None:
+            return fast
     rx, ry = point(root, "root")
     tx, ty = point(target, "target")
     lens = lengths_list(lengths)
@@ -95,3 +112,38 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
     if pole is not None:
         pole = point(pole, "pole")
     return ChainProblem(rx, ry, tx, ty, lens, reach, a, lim, iterations, tolerance, pole)
+
+
+def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> ChainProblem | None:
+    """:func:`chain_problem` for the common call in a fraction of its time: no limits or pole, root and target
+    float64 arrays of shape (2,), angles and lengths float64 vectors (or lists or tuples of floats), an int
+    ``iterations`` and a float ``tolerance``, all within range. None for anything else (the checks then name it)."""
+    f64 = _float64
+    if not (root.dtype is f64 and target.dtype is f64 and root.shape == _PAIR and target.shape == _PAIR
+            and iterations >= 1 and 0.0 <= tolerance < _INF):
+        return None
+    lens = lengths.tolist() if type(lengths) is _ndarray and lengths.dtype is f64 and lengths.ndim == 1 else (
+        plain_list(lengths))
+    a = angles.tolist() if type(angles) is _ndarray and angles.dtype is f64 and angles.ndim == 1 else (
+        plain_list(angles))
+    if lens is None or a is None:
+        return None
+    n = len(lens)
+    if not n or len(a) != n:
+        return None
+    rx, ry = root.tolist()
+    tx, ty = target.tolist()
+    reach = sum(lens)
+    # (each coordinate and the reach under a tenth of BOUND: the chain cannot reach past it; False for NaN)
+    h = _TENTH_BOUND
+    if not (-h < rx < h and -h < ry < h and -h < tx < h and -h < ty < h and reach < h and min(lens) > 0.0):
+        return None
+    if not _hypot(*a) < 3.0:  # (else every angle lies inside (-pi, pi): none to wrap; an inf or NaN fails it)
+        total = sum(a)
+        if total - total != 0.0:  # an inf or nan angle
+            return None
+        pi = _PI
+        if not (-pi < min(a) and max(a) <= pi):  # some angle to wrap, as angles_list does
+            a = [v if -pi < v <= pi else wrap(v) for v in a]
+    return _new(ChainProblem, (rx, ry, tx, ty, lens, reach, a, None, iterations, tolerance, None))
+

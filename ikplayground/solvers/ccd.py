@@ -18,7 +18,7 @@ import math
 
 from ._problem import chain_problem
 from ._validate import clamp_angle
-from .results import IKSolution, StallWatch
+from .results import STALL_GAIN, STALL_SWEEPS, IKSolution
 
 
 def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None) -> IKSolution:
@@ -62,8 +62,8 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
         outside [-pi, pi], or a chain or target past ``+-1e300`` px.
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
-    a, used, error, stalled = ccd_sweeps(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations, p.tolerance,
-                                         p.limits)
+    rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
+    a, used, error, stalled = ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
     return p.solution(a, error, used, stalled)
 
 
@@ -85,35 +85,37 @@ def ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
     xs = [0.0] * n
     ys = [0.0] * n
     used = 0
-    watch = StallWatch(sum(lens))
+    # the stall rule (StallWatch, inlined): the error at the last checkpoint, and the least gain
+    last, gain = math.inf, STALL_GAIN * sum(lens)
     stalled = False
+    bones = range(n)
     while True:
         x, y, absolute = rx, ry, 0.0
-        for i in range(n):
+        for i in bones:
             xs[i] = x
             ys[i] = y
             absolute += a[i]
             x += lens[i] * cos(absolute)
             y += lens[i] * sin(absolute)
-        ex, ey = x, y
-        error = hypot(tx - ex, ty - ey)
+        error = hypot(tx - x, ty - y)
         if error <= tolerance:
             break
-        if watch.stalled(used, error):
-            stalled = True
-            break
+        if not used % STALL_SWEEPS:
+            if used and not error < last - gain:
+                stalled = True
+                break
+            last = error
         if used == iterations:
             break
         used += 1
-        for i in joints:
-            px = xs[i]
-            py = ys[i]
-            vx = ex - px
-            vy = ey - py
-            delta = atan2(ty - py, tx - px) - atan2(vy, vx)
-            old = a[i]
-            if lim is None:
-                new = old + delta
+        if lim is None:  # (the same sweep, with the turn wrapped instead of clamped)
+            for i in joints:
+                px = xs[i]
+                py = ys[i]
+                vx = x - px
+                vy = y - py
+                old = a[i]
+                new = old + (atan2(ty - py, tx - px) - atan2(vy, vx))
                 if new > pi:
                     new -= tau
                     if new > pi:
@@ -122,18 +124,32 @@ def ccd_sweeps(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
                     new += tau
                     if new <= -pi:
                         new += tau
-            else:
+                a[i] = new
+                applied = new - old
+                if applied:
+                    c = cos(applied)
+                    s = sin(applied)
+                    x = px + c * vx - s * vy
+                    y = py + s * vx + c * vy
+        else:
+            for i in joints:
+                px = xs[i]
+                py = ys[i]
+                vx = x - px
+                vy = y - py
+                delta = atan2(ty - py, tx - px) - atan2(vy, vx)
                 if delta > pi:
                     delta -= tau
                 elif delta <= -pi:
                     delta += tau
+                old = a[i]
                 lo, hi = lim[i]
                 new = clamp_angle(old + delta, lo, hi)
-            a[i] = new
-            applied = new - old
-            if applied:
-                c = cos(applied)
-                s = sin(applied)
-                ex = px + c * vx - s * vy
-                ey = py + s * vx + c * vy
+                a[i] = new
+                applied = new - old
+                if applied:
+                    c = cos(applied)
+                    s = sin(applied)
+                    x = px + c * vx - s * vy
+                    y = py + s * vx + c * vy
     return a, used, error, stalled

@@ -53,9 +53,8 @@ from __future__ import annotations
 import math
 
 from ._problem import chain_problem
-from ._validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
-from .kinematics import chain_points
-from .results import ROUNDING, STALL_ESCAPES, IKSolution, StallWatch
+from ._validate import FULL_CIRCLE, TAU, clamp_angle, clamp_heading, wrap
+from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, IKSolution
 
 _INF = math.inf
 
@@ -89,9 +88,9 @@ def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
         As :func:`solve_ccd`.
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
-    a, used, (ex, ey), stalled = fabrik_passes(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations,
-                                               p.tolerance, p.limits)
-    return p.solution(a, math.hypot(p.tx - ex, p.ty - ey), used, stalled)
+    rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
+    a, used, (ex, ey), stalled = fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
+    return p.solution(a, math.hypot(tx - ex, ty - ey), used, stalled)
 
 
 def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
@@ -119,27 +118,34 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
         ux, uy = (tx - rx) / dist, (ty - ry) / dist
     else:
         ux, uy = 1.0, 0.0
-    bent = [False] * (n + 1) if lim is None else [hi - lo < FULL_CIRCLE for lo, hi in lim] + [False]
-    escapes = STALL_ESCAPES if any(bent) and not unreachable else 0
+    if lim is None:
+        bent, escapes = None, 0
+    else:
+        bent = [hi - lo < FULL_CIRCLE for lo, hi in lim] + [False]
+        escapes = STALL_ESCAPES if any(bent) and not unreachable else 0
     inward = range(n - 1, -1, -1)
     used = 0
-    watch = StallWatch(reach)
+    # the stall rule (StallWatch, inlined): the error at the last checkpoint, and the least gain
+    last, gain = inf, STALL_GAIN * reach
     stalled = False
     best, best_error = None, inf  # the best pose an escape left, and its error
     while True:
         error = hypot(tx - xs[n], ty - ys[n])
         if error <= tolerance:
             break
-        if watch.stalled(used, error):
-            left = a[:] if escapes and used < iterations else None
-            if left is None or not mirror_bend(a, lim):
-                stalled = True
-                break
-            if error < best_error:
-                best, best_error = left, error
-            escapes -= 1  # mirrored: start again from there, the stall watch too
-            watch.last = inf
-            xs, ys = _points(rx, ry, a, lens)
+        if not used % STALL_SWEEPS:
+            if used and not error < last - gain:
+                left = a[:] if escapes and used < iterations else None
+                if left is None or not mirror_bend(a, lim):
+                    stalled = True
+                    break
+                if error < best_error:
+                    best, best_error = left, error
+                escapes -= 1  # mirrored: start again from there, the stall watch too
+                last = inf
+                xs, ys = _points(rx, ry, a, lens)
+            else:
+                last = error
         if used and unreachable:  # the straight pass is the answer
             stalled = True
             break
@@ -153,8 +159,30 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
                 along += lens[i]
                 xs[i + 1] = rx + ux * along
                 ys[i + 1] = ry + uy * along
-        else:
+        elif lim is None:
             # Forward reaching: tip onto the target, each joint pulled after its child.
+            x, y = tx, ty
+            xs[n] = x
+            ys[n] = y
+            for i in inward:
+                dx = xs[i] - x
+                dy = ys[i] - y
+                d = hypot(dx, dy)
+                if d > 0.0:
+                    k = lens[i] / d
+                    if k == inf:  # d tiny against the bone: scale the other way round
+                        k = lens[i]
+                        dx /= d
+                        dy /= d
+                    x += dx * k
+                    y += dy * k
+                else:  # joint on its child: step back toward the root's side
+                    x -= ux * lens[i]
+                    y -= uy * lens[i]
+                xs[i] = x
+                ys[i] = y
+        else:
+            # The same, with bones turned into their children's ranges.
             x, y = tx, ty
             xs[n] = x
             ys[n] = y
@@ -219,14 +247,16 @@ def fabrik_passes(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
                 y += lens[i] * sin(parent)
                 xs[i + 1] = x
                 ys[i + 1] = y
-    if best_error < hypot(tx - xs[n], ty - ys[n]) - ROUNDING * reach:  # the escapes found nothing better
+    if best is not None and best_error < hypot(tx - xs[n], ty - ys[n]) - ROUNDING * reach:  # escapes did no better
         a[:] = best
         xs, ys = _points(rx, ry, a, lens)
     if used and lim is None:
+        pi, tau = math.pi, TAU
         parent = 0.0
         for i in range(n):
             absolute = atan2(ys[i + 1] - ys[i], xs[i + 1] - xs[i])
-            a[i] = wrap(absolute - parent)
+            w = (absolute - parent + pi) % tau - pi  # wrap(absolute - parent), inlined
+            a[i] = pi if w <= -pi else w
             parent = absolute
     return a, used, (xs[n], ys[n]), stalled
 
@@ -248,6 +278,16 @@ def mirror_bend(a, lim) -> bool:
 
 
 def _points(rx, ry, a, lens):
-    """The joints' x and y coordinates (two lists of n + 1 floats) of the pose ``a``."""
-    pts = chain_points(rx, ry, a, lens)
-    return [p[0] for p in pts], [p[1] for p in pts]
+    """The joints' x and y coordinates (two lists of n + 1 floats) of the pose ``a``
+    (:func:`~.kinematics.chain_points`, written out)."""
+    cos, sin = math.cos, math.sin
+    xs = [rx]
+    ys = [ry]
+    x, y, absolute = rx, ry, 0.0
+    for ang, length in zip(a, lens):
+        absolute += ang
+        x += length * cos(absolute)
+        y += length * sin(absolute)
+        xs.append(x)
+        ys.append(y)
+    return xs, ys

@@ -17,7 +17,13 @@ from itertools import chain
 
 import numpy as np
 
-from ._validate import BOUND, chain_extent, float_array, lengths_list, point
+from ._validate import BOUND, chain_extent, float_array, lengths_list, plain_list, point
+
+_ndarray = np.ndarray
+_float64 = np.dtype(np.float64)
+_fromiter = np.fromiter
+_PAIR = (2,)
+_PI = math.pi
 
 
 def follow_snake(points, head, lengths, bend_limits) -> np.ndarray:
@@ -48,6 +54,14 @@ def follow_snake(points, head, lengths, bend_limits) -> np.ndarray:
         range, or points (or the head plus the snake's length) past
         ``+-1e300`` px.
     """
+    flat = _plain_snake(points, head, lengths, bend_limits)
+    if flat is None:
+        flat = _checked_snake(points, head, lengths, bend_limits)
+    return _fromiter(flat, _float64, len(flat)).reshape(-1, 2)
+
+
+def _checked_snake(points, head, lengths, bend_limits) -> list:
+    """:func:`follow_snake`'s flat node list, every argument checked (raising what is wrong)."""
     pts = points_list(points)
     hx, hy = point(head, "head")
     lens = lengths_list(lengths)
@@ -59,8 +73,31 @@ def follow_snake(points, head, lengths, bend_limits) -> np.ndarray:
         raise ValueError(f"bend_limits: lo > hi ({lo} > {hi})")
     if lo < -math.pi - 1e-12 or hi > math.pi + 1e-12:
         raise ValueError(f"bend_limits: must lie in [-pi, pi], got ({lo}, {hi})")
-    flat = snake_nodes(pts, hx, hy, lens, max(lo, -math.pi), min(hi, math.pi))
-    return np.array(flat).reshape(-1, 2)
+    return snake_nodes(list(chain.from_iterable(pts)), hx, hy, lens, max(lo, -math.pi), min(hi, math.pi))
+
+
+def _plain_snake(points, head, lengths, bend_limits) -> list | None:
+    """:func:`follow_snake`'s flat node list for the common call, checked in a fraction of the time: points
+    and head float64 arrays, lengths a float64 vector or a list of floats, bend_limits a tuple of two floats,
+    all within range. None for anything else (:func:`_checked_snake` then names it)."""
+    f64 = _float64
+    if not (type(points) is _ndarray and type(head) is _ndarray and points.dtype is f64 and head.dtype is f64
+            and points.ndim == 2 and head.shape == _PAIR and type(bend_limits) is tuple and len(bend_limits) == 2):
+        return None
+    m, two = points.shape
+    lens = plain_list(lengths)
+    if lens is None or two != 2 or m < 2 or len(lens) != m - 1:
+        return None
+    lo, hi = bend_limits
+    if type(lo) is not float or type(hi) is not float or not (-_PI - 1e-12 <= lo <= hi <= _PI + 1e-12):
+        return None
+    hx, hy = head.tolist()
+    reach = sum(lens)
+    # (the head and the reach under a tenth of BOUND: the snake cannot reach past it; False for NaN)
+    h = BOUND / 10
+    if not (-h < hx < h and -h < hy < h and reach < h and min(lens) > 0.0):
+        return None
+    return snake_nodes(points.ravel().tolist(), hx, hy, lens, -_PI if -_PI > lo else lo, _PI if _PI < hi else hi)
 
 
 def points_list(value, name: str = "points") -> list[list[float]]:
@@ -81,14 +118,22 @@ def points_list(value, name: str = "points") -> list[list[float]]:
 
 
 def snake_nodes(old, hx, hy, lens, lo, hi):
-    """Plain-float follow-the-leader: the new nodes as a flat ``[x0, y0, x1, y1, ...]`` list."""
+    """Plain-float follow-the-leader: the new nodes as a flat ``[x0, y0, x1, y1, ...]`` list.
+
+    ``old`` holds the old nodes flat the same way. None when one of them is not finite or lies past
+    ``+-BOUND`` px (the caller's checks then name it).
+    """
     atan2, cos, sin = math.atan2, math.cos, math.sin
-    pi, tau = math.pi, 2.0 * math.pi
+    pi, tau, b = math.pi, 2.0 * math.pi, BOUND
+    qx, qy = old[0], old[1]  # the old node before the one pulled
+    if not (-b <= qx <= b and -b <= qy <= b):
+        return None
     out = [hx, hy]
     x, y = hx, hy
     prev = None
-    for k, length in enumerate(lens):
-        ox, oy = old[k + 1]
+    for ox, oy, length in zip(old[2::2], old[3::2], lens):
+        if not (-b <= ox <= b and -b <= oy <= b):  # (False for NaN)
+            return None
         dx = ox - x
         dy = oy - y
         if dx or dy:
@@ -96,7 +141,7 @@ def snake_nodes(old, hx, hy, lens, lo, hi):
         elif prev is not None:
             ang = prev
         else:  # the head landed on the next node: keep the old first segment's direction
-            ang = atan2(oy - old[k][1], ox - old[k][0])
+            ang = atan2(oy - qy, ox - qx)
         if prev is not None:
             bend = (ang - prev + pi) % tau - pi
             if bend < lo:
@@ -109,4 +154,6 @@ def snake_nodes(old, hx, hy, lens, lo, hi):
         out.append(x)
         out.append(y)
         prev = ang
+        qx = ox
+        qy = oy
     return out

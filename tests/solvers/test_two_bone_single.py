@@ -1,0 +1,43 @@
+"""The commonest two-bone call (floats in tuples, two_bone_single.py) gives the same floats, bit for bit,
+as the general single-chain formula (two_bone._solve_single) it is a faster copy of."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ikplayground.solvers import solve_two_bone
+from ikplayground.solvers.two_bone import _solve_single
+
+coord = st.floats(-1e4, 1e4, allow_nan=False, allow_subnormal=False) | st.sampled_from([0.0, -0.0, 1e-9, -1e-9])
+length = st.floats(1e-3, 1e4, allow_nan=False) | st.sampled_from([1.0, 100.0, 1e-99, 9e99])
+
+
+def same_bits(a, b) -> bool:
+    return np.asarray(a).tobytes() == np.asarray(b).tobytes()
+
+
+@settings(max_examples=600, deadline=None)
+@given(coord, coord, coord, coord, length, length, st.sampled_from([1, -1, 1.0, -1.0]), st.booleans())
+def test_plain_tuple_call_equals_the_general_formula(rx, ry, tx, ty, l1, l2, bend, on_root):
+    if on_root:  # the target on the root, or on the annulus' inner or outer edge
+        tx, ty = rx, ry
+    dx, dy = tx - rx, ty - ry
+    want = _solve_single(rx, ry, dx, dy, math.hypot(dx, dy), l1, l2, 1.0 if bend == 1 else -1.0)
+    got = solve_two_bone((rx, ry), (tx, ty), l1, l2, bend)
+    assert type(got.knee) is np.ndarray and got.knee.shape == (2,) and got.end.shape == (2,)
+    for field in ("knee", "end", "theta1", "theta2"):
+        assert same_bits(getattr(got, field), getattr(want, field)), field
+    assert got.reached is want.reached and got.scale == 1.0
+    assert type(got.theta1) is float and type(got.theta2) is float
+
+
+def test_edges_of_the_annulus():
+    for d in (20.0, 180.0, 0.0, 19.999999999999996, 180.00000000000003):
+        want = _solve_single(0.0, 0.0, d, 0.0, d, 100.0, 80.0, -1.0)
+        got = solve_two_bone((0.0, 0.0), (d, 0.0), 100.0, 80.0, -1)
+        assert same_bits(got.knee, want.knee) and same_bits(got.end, want.end)
+        assert got.theta1 == want.theta1 and got.theta2 == want.theta2 and got.reached is want.reached
