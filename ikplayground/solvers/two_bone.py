@@ -155,8 +155,9 @@ def _solve_single(rx, ry, dx, dy, dist, l1, l2, s, straight=False) -> TwoBoneSol
     if straight:
         psi, gamma = 0.0, _PI
     else:
-        if r > 0.0:
-            c = (r * r + l1 * l1 - l2 * l2) / (2.0 * l1 * r)
+        den = 2.0 * l1 * r
+        if den > 0.0:  # (not when r is so small that 2 l1 r underflows to 0: then psi = 0, as with r = 0)
+            c = (r * r + l1 * l1 - l2 * l2) / den
             psi = acos(1.0 if c > 1.0 else max(c, -1.0))
         else:
             psi = 0.0

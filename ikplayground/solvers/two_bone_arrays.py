@@ -17,6 +17,7 @@ from .two_bone_reach import soft_reach_arrays
 # Bone lengths inside this range square and multiply without leaving float range.
 _SAFE_LO = 1e-100
 _SAFE_HI = 1e100
+_TINY_R = 1e-150  # px: a reach this small goes the careful way (its square and 2 l1 r would underflow)
 
 
 def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=None, softness=None,
@@ -74,7 +75,7 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=
         lo = np.abs(l1 - l2)
         hi = l1 + l2
     r = np.minimum(np.maximum(reach, lo), hi)
-    if moderate and np.min(dist, initial=1.0) > 0 and np.min(r, initial=1.0) > 0:
+    if moderate and np.min(dist, initial=1.0) > 0 and np.min(r, initial=1.0) > _TINY_R:
         # The common case: squares cannot overflow or underflow and r > 0, so
         # the law of cosines needs no scaling and no zero-distance masks.
         a2 = l1 * l1

@@ -55,8 +55,9 @@ def solve_plain(root: tuple, target: tuple, l1, l2, bend) -> TwoBoneSolution | N
     b2 = l2 * l2
     q2 = r * r
     twice = 2.0 * l1
-    if r > 0.0:
-        c = (q2 + a2 - b2) / (twice * r)
+    den = twice * r
+    if den > 0.0:  # (not when r is so small that 2 l1 r underflows to 0: then psi = 0, as with r = 0)
+        c = (q2 + a2 - b2) / den
         psi = _acos(1.0 if c > 1.0 else -1.0 if c < -1.0 else c)
     else:
         psi = 0.0
