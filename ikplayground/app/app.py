@@ -23,6 +23,7 @@ from ikplayground.resources import asset_path
 from ikplayground.scene.history import History
 from ikplayground.scene.scene import STEP, Scene, default_scene
 from ikplayground.scene.settings import BY_NAME as SETTINGS
+from ikplayground.solvers import jit
 
 from . import commands, theme_ids
 from .commands import DEFAULT_SCENE_PATH
@@ -110,6 +111,7 @@ class App:
         self.step_ms = 0.0
         self.render_ms = 0.0
         self.settle = True  # a new scene: after its first frame, settle.py moves it out of the collector's way
+        jit.warm_up()  # the compiled kernels (numba, if there) load on a thread meanwhile, for a crowd later
 
     # --- geometry ------------------------------------------------------------
     def stage_size(self, window_size) -> tuple[float, float]:

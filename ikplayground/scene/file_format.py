@@ -151,8 +151,8 @@ def widest_chain_dict(solver: str) -> dict:
     if solver == "snake":
         chain, widest = build.straight_snake((0.0, 0.0), 0.0, nodes=MAX_BONES + 1), _WIDEST_SNAKE
     elif solver == "walker":
-        chain, widest = walker_build.make_walker((0.0, 0.0), legs=MAX_WALKER_LEGS,
-                                                  leg_bones=max(walker_build.LEG_BONES)), _WIDEST
+        chain, widest = walker_build.make_walker((0.0, 0.0), legs=MAX_WALKER_LEGS, posed=False,  # (no solve at
+                                                  leg_bones=max(walker_build.LEG_BONES)), _WIDEST  # import)
     else:
         n = 2 if solver == "two-bone" else MAX_BONES
         chain = build.make_ik_chain(solver, (0.0, 0.0), np.zeros(n), np.ones(n), (1.0, 1.0))

@@ -72,7 +72,8 @@ def leg_lengths(lengths, leg_bones: int) -> np.ndarray:
 
 def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones: int = 2, facing: float = 1.0,
                 threshold: float = WALKER_THRESHOLD, step_height: float = WALKER_STEP_HEIGHT,
-                speed: float = WALKER_SPEED, auto_walk: bool = True, palette_index: int = 0, **settings) -> Chain:
+                speed: float = WALKER_SPEED, auto_walk: bool = True, palette_index: int = 0, posed: bool = True,
+                **settings) -> Chain:
     """A walker whose body's centre is at ``body`` (2,) px.
 
     Parameters
@@ -89,6 +90,10 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones:
         px, px, px per step (see :mod:`.walker`).
     auto_walk : bool
         Walk back and forth on its own when no arrow key drives it.
+    posed : bool
+        Lay the legs out (:func:`lay_out`: feet planted, legs solved); False
+        leaves every angle and point 0, for a chain only its shape is wanted
+        of (the file format's size bounds, worked out at import).
     **settings
         What the chain keeps for a later conversion (see :class:`Chain`).
     """
@@ -106,7 +111,8 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones:
     f["step_height"][0] = step_height
     f["speed"][0] = speed
     f["auto"][0] = 1.0 if auto_walk else 0.0
-    lay_out(f)
+    if posed:
+        lay_out(f)
     return Chain("walker", f, palette_index=palette_index, **settings)
 
 
