@@ -95,25 +95,33 @@ def bone_samples(points: np.ndarray, w: float, h: float) -> tuple[np.ndarray, np
     -------
     x, y : ndarray of float
         The samples, px: shape (N, M) when every bone of the group is short
-        (each bone sampled alike from its start, each chain's last joint at
-        the end of its row), else (P,).
+        (each bone sampled alike from its start, a row holding each bone's
+        first samples, then their second, and so on, and the chain's last
+        joint at its end), else (P,), bone after bone.
     owner : ndarray of intp
         The row of ``points`` of each sample, broadcastable to ``x``: (N, 1) or (P,).
     """
     n, k = points.shape[:2]
-    a = points[:, :-1]
-    d = points[:, 1:] - a
-    steps = np.abs(d).max(axis=2)
-    most = steps.max() if steps.size else 0.0
+    px, py = points[..., 0], points[..., 1]
+    dx = px[:, 1:] - px[:, :-1]
+    dy = py[:, 1:] - py[:, :-1]
+    most = max(np.abs(dx).max(initial=0.0), np.abs(dy).max(initial=0.0))
     if most <= RAGGED_SAMPLES:  # short bones: the same samples each, one broadcast (NaN fails the test)
         s = max(int(np.ceil(most)), 1)
         t = np.arange(s) / s
-        x = np.empty((n, (k - 1) * s + 1))
-        y = np.empty_like(x)
-        x[:, :-1] = (a[..., :1] + d[..., :1] * t).reshape(n, -1)
-        y[:, :-1] = (a[..., 1:] + d[..., 1:] * t).reshape(n, -1)
-        x[:, -1], y[:, -1] = points[:, -1, 0], points[:, -1, 1]
-        return x, y, np.arange(n)[:, None]
+        out = []
+        for p, d in ((px, dx), (py, dy)):  # a row: every bone's sample j (j = 0 .. s-1) in turn, then the tip
+            v = np.empty((n, s * (k - 1) + 1))
+            body = v[:, :-1].reshape(n, s, k - 1)
+            for j in range(s):  # (whole-group operations: an inner axis of s would be slow in numpy)
+                np.multiply(d, t[j], out=body[:, j])
+                body[:, j] += p[:, :-1]
+            v[:, -1] = p[:, -1]
+            out.append(v)
+        return out[0], out[1], np.arange(n)[:, None]
+    a = points[:, :-1]
+    d = points[:, 1:] - a
+    steps = np.abs(d).max(axis=2)
     a = a.reshape(-1, 2)
     d = d.reshape(-1, 2)
     steps = steps.reshape(-1)
@@ -177,10 +185,21 @@ JOINT_CROSS = np.array([(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)])
 def stamp(buf: np.ndarray, w: int, h: int, centres: np.ndarray, offsets: np.ndarray, values) -> None:
     """Set the pixels ``offsets`` (S, 2) around each of ``centres`` (M, 2) px in ``buf`` (w * h + 1,) to
     ``values``: a palette index, or one per centre (M,)."""
-    cx = np.floor(centres[:, :1] + 0.5)
-    cy = np.floor(centres[:, 1:] + 0.5)
+    cx = np.floor(centres[:, 0] + 0.5)
+    cy = np.floor(centres[:, 1] + 0.5)
     values = np.asarray(values, np.uint8)
-    buf[pixel_index(cx + offsets[:, 0], cy + offsets[:, 1], w, h)] = values[:, None] if values.ndim else values
+    r = int(np.abs(offsets).max())
+    inner = (cx >= r) & (cx < w - r) & (cy >= r) & (cy < h - r)  # the whole shape on the stage (False for NaN)
+    if inner.all():
+        picked = values
+    else:  # the rest pixel by pixel (off the stage: the buffer's last cell)
+        out = ~inner
+        v = values[out, None] if values.ndim else values
+        buf[pixel_index(cx[out, None] + offsets[:, 0], cy[out, None] + offsets[:, 1], w, h)] = v
+        cx, cy = cx[inner], cy[inner]
+        picked = values[inner] if values.ndim else values
+    centre = (cy * w + cx).astype(np.intp)
+    buf[centre[:, None] + (offsets[:, 1] * w + offsets[:, 0])] = picked[:, None] if values.ndim else picked
 
 
 class CrowdLayer:

@@ -203,3 +203,20 @@ def test_the_crowd_shows_in_the_app(app, count):
         bones |= np.all(rgb == colour, axis=2)
     assert bones.sum() > count * 5
     assert crowd_draw.DOT_MIN_BONE > 0
+
+
+@pytest.mark.parametrize("centre", [(0.0, 0.0), (9.0, 5.0), (1.0, 3.0), (-2.0, 3.0), (12.0, -2.0), (np.nan, 1.0)])
+def test_a_stamp_at_the_stage_edge_sets_just_its_pixels_on_the_stage(centre):
+    w, h = 10, 6
+    buf = np.zeros(w * h + 1, np.uint8)
+    crowd_draw.stamp(buf, w, h, np.array([centre, (5.0, 3.0)]), crowd_draw.ANCHOR_EDGE, np.array([7, 9]))
+    grid = buf[:-1].reshape(h, w)
+    want = np.zeros((h, w), np.uint8)
+    for value, (cx, cy) in ((7, centre), (9, (5.0, 3.0))):
+        if np.isnan(cx):
+            continue
+        for ox, oy in crowd_draw.ANCHOR_EDGE:
+            x, y = int(cx) + ox, int(cy) + oy
+            if 0 <= x < w and 0 <= y < h:
+                want[y, x] = value
+    assert grid.tolist() == want.tolist()
