@@ -149,16 +149,16 @@ def pixel_index(x: np.ndarray, y: np.ndarray, w: int, h: int) -> np.ndarray:
 
 
 def dense(group) -> bool:
-    """Whether ``group``'s chains are small (median reach under ``SMALL_MIN_REACH`` px): a dense crowd,
+    """Whether ``group``'s chains are small (mean reach under ``SMALL_MIN_REACH`` px): a dense crowd,
     drawn with thin snakes and stamped shapes."""
     lengths = group.fields["lengths"]
-    return not lengths.size or float(np.median(lengths.sum(axis=1))) < SMALL_MIN_REACH
+    return not lengths.size or float(lengths.sum()) < SMALL_MIN_REACH * len(lengths)
 
 
 def has_dots(group) -> bool:
-    """Whether ``group``'s joints get dots: its median bone is ``DOT_MIN_BONE`` px or longer."""
+    """Whether ``group``'s joints get dots: its mean bone is ``DOT_MIN_BONE`` px or longer."""
     lengths = group.fields["lengths"]
-    return bool(lengths.size) and float(np.median(lengths)) >= DOT_MIN_BONE
+    return bool(lengths.size) and float(lengths.sum()) >= DOT_MIN_BONE * lengths.size
 
 
 def joints(group) -> np.ndarray:
@@ -232,14 +232,21 @@ class CrowdLayer:
 
     def colours(self, group) -> np.ndarray:
         """Palette indices (N,) of ``group``'s members, kept per group (a changed membership is a new group)."""
+        return self._kept(group)[1]
+
+    def _kept(self, group) -> tuple:
+        """``(group, colours (N,), by_colour)``: ``by_colour`` lists (colour, rows) with the rows (R,) of each
+        colour in order, worked out once per group."""
         kept = self._colours.get(id(group))
         if kept is None or kept[0] is not group:
             k = len(self.palette)
-            kept = (group, np.fromiter((m.palette_index % k for m in group.members), np.intp, len(group.members)))
+            colours = np.fromiter((m.palette_index % k for m in group.members), np.intp, len(group.members))
+            by_colour = [(c, np.flatnonzero(colours == c)) for c in np.unique(colours).tolist()]
+            kept = (group, colours, by_colour)
             if len(self._colours) > 64:
                 self._colours.clear()
             self._colours[id(group)] = kept
-        return kept[1]
+        return kept
 
     def _buffers(self, size: tuple[int, int]):
         """Two index buffers (thin strokes, wide strokes) and a scratch one, each (w * h + 1,) bytes."""
@@ -298,12 +305,11 @@ class CrowdLayer:
         """Joint dots (unless the bones are too short for them), anchors and targets of a sparse ``group``:
         antialiased sprites."""
         f = group.fields
-        colours = self.colours(group)
         if has_dots(group):
-            self._blit_by_colour(surface, self._dots, colours, joints(group), 3)
+            self._blit_by_colour(surface, self._dots, group, joints(group), 3)
         if group.solver == "snake":
             return
-        self._blit_by_colour(surface, self._anchors, colours, f["root"][:, None], self._anchors[0].get_width() // 2)
+        self._blit_by_colour(surface, self._anchors, group, f["root"][:, None], self._anchors[0].get_width() // 2)
         self._blit_all(surface, self._target, f["target"], self._target.get_width() // 2)
 
     def _stamps(self, buf: np.ndarray, group, w: int, h: int) -> None:
@@ -321,10 +327,10 @@ class CrowdLayer:
         stamp(buf, w, h, f["root"], ANCHOR_EDGE, colours + 1)
         stamp(buf, w, h, f["target"], TARGET_RING, self._target_index)
 
-    def _blit_by_colour(self, surface, sprites, colours, at: np.ndarray, half: int) -> None:
-        """``sprites[c]`` centred on every point of ``at`` (N, J, 2) whose row's colour is c."""
-        for c in np.unique(colours).tolist():
-            self._blit_all(surface, sprites[c], at[colours == c], half)
+    def _blit_by_colour(self, surface, sprites, group, at: np.ndarray, half: int) -> None:
+        """``sprites[c]`` centred on every point of ``at`` (N, J, 2) whose row's chain of ``group`` has colour c."""
+        for c, rows in self._kept(group)[2]:
+            self._blit_all(surface, sprites[c], at[rows], half)
 
     @staticmethod
     def _blit_all(surface, sprite, at: np.ndarray, half: int) -> None:
