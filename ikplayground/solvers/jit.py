@@ -27,7 +27,8 @@ import math
 import os
 import threading
 
-_lock = threading.Lock()
+_lock = threading.Lock()  # held by the compile, start to end
+_starting = threading.Lock()  # held only while the compile's thread is being started
 _state = {"kernels": None, "failed": False, "thread": None}
 
 
@@ -69,7 +70,9 @@ def warm_up() -> bool:
     """Start compiling the kernels on a background thread; False when there is nothing to do."""
     if _state["kernels"] is not None or _state["failed"] or not enabled() or not available():
         return False
-    with _lock:
+    if _state["thread"] is not None:  # started already: never wait here for the compile (it holds _lock)
+        return True
+    with _starting:
         if _state["thread"] is None:
             _state["thread"] = threading.Thread(target=_compile, name="ikplayground-jit", daemon=True)
             _state["thread"].start()

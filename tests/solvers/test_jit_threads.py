@@ -15,3 +15,32 @@ def test_the_openmp_threads_wait_passively_once_the_kernels_are_loaded():
         pytest.skip("the environment sets its own OMP_WAIT_POLICY, which is kept")
     assert jit.kernels(wait=True) is not None
     assert os.environ["OMP_WAIT_POLICY"] == "passive"
+
+
+def test_asking_for_the_kernels_while_they_compile_never_waits(monkeypatch):
+    """The batched solvers call warm_up() on every big batch until the kernels are there; the first stress frame
+    once waited in it for the whole compile (about 300 ms), as it took the lock the compile holds."""
+    import threading
+
+    started, release = threading.Event(), threading.Event()
+
+    def slow_compile():
+        with jit._lock:
+            started.set()
+            release.wait()
+
+    monkeypatch.setattr(jit, "_state", {"kernels": None, "failed": False, "thread": None})
+    monkeypatch.setattr(jit, "enabled", lambda: True)
+    monkeypatch.setattr(jit, "available", lambda: True)
+    monkeypatch.setattr(jit, "_compile", slow_compile)
+    try:
+        assert jit.warm_up() is True
+        assert started.wait(30)
+        second = threading.Thread(target=jit.warm_up, daemon=True)
+        second.start()
+        second.join(30)  # it returns at once; blocked, it would wait for the release below
+        assert not second.is_alive()
+        assert jit.kernels() is None  # not ready, and the caller goes on with numpy
+    finally:
+        release.set()
+        jit._state["thread"].join(30)
