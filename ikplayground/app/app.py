@@ -111,7 +111,6 @@ class App:
         self.step_ms = 0.0
         self.render_ms = 0.0
         self.settle = True  # a new scene: after its first frame, settle.py moves it out of the collector's way
-        jit.warm_up()  # the compiled kernels (numba, if there) load on a thread meanwhile, for a crowd later
 
     # --- geometry ------------------------------------------------------------
     def stage_size(self, window_size) -> tuple[float, float]:
@@ -152,6 +151,9 @@ class App:
         if self.settle:
             self.settle = False
             settle(len(self.scene.chains))
+        if self.frames == 0 and self.realtime:  # the window is up: the compiled kernels (numba, if there) load
+            jit.warm_up()  # on a thread now, for a crowd later (started earlier, they would delay the first frame;
+            # a fixed-step run, headless or a test, loads them when a big batch first asks, as a library does)
         self.frames += 1
 
     def advance(self, dt: float) -> None:

@@ -95,9 +95,9 @@ def bone_samples(points: np.ndarray, w: float, h: float) -> tuple[np.ndarray, np
     -------
     x, y : ndarray of float
         The samples, px: shape (N, M) when every bone of the group is short
-        (each bone sampled alike from its start, a row holding each bone's
-        first samples, then their second, and so on, and the chain's last
-        joint at its end), else (P,), bone after bone.
+        (each bone sampled alike from its start, in a row's order that is
+        quickest to compute, and the chain's last joint at its end), else
+        (P,), bone after bone.
     owner : ndarray of intp
         The row of ``points`` of each sample, broadcastable to ``x``: (N, 1) or (P,).
     """
@@ -110,12 +110,16 @@ def bone_samples(points: np.ndarray, w: float, h: float) -> tuple[np.ndarray, np
         s = max(int(np.ceil(most)), 1)
         t = np.arange(s) / s
         out = []
-        for p, d in ((px, dx), (py, dy)):  # a row: every bone's sample j (j = 0 .. s-1) in turn, then the tip
+        for p, d in ((px, dx), (py, dy)):
             v = np.empty((n, s * (k - 1) + 1))
-            body = v[:, :-1].reshape(n, s, k - 1)
-            for j in range(s):  # (whole-group operations: an inner axis of s would be slow in numpy)
-                np.multiply(d, t[j], out=body[:, j])
-                body[:, j] += p[:, :-1]
+            if s >= k - 1:  # a row: bone after bone, s samples each, then the tip
+                np.multiply(d[:, :, None], t, out=v[:, :-1].reshape(n, k - 1, s))
+                v[:, :-1].reshape(n, k - 1, s)[...] += p[:, :-1, None]
+            else:  # a row: every bone's sample j in turn (whole-group operations: a short inner axis is slow)
+                body = v[:, :-1].reshape(n, s, k - 1)
+                for j in range(s):
+                    np.multiply(d, t[j], out=body[:, j])
+                    body[:, j] += p[:, :-1]
             v[:, -1] = p[:, -1]
             out.append(v)
         return out[0], out[1], np.arange(n)[:, None]

@@ -14,6 +14,7 @@ from ikplayground.app import crowd_draw
 from ikplayground.app.crowd_draw import CrowdLayer, bone_samples, clip_segments
 from ikplayground.app.render import ANCHOR_FILL, PALETTE, TARGET, SceneRenderer
 from ikplayground.scene.stress import stress_scene
+from ikplayground.solvers import jit
 
 from .conftest import frames
 
@@ -176,6 +177,7 @@ def test_drawing_a_thousand_chains_sets_off_no_garbage_collection(app):
     lists of points (about 13,000 a frame) set it off every frame, and each run walked every chain."""
     app.start_stress(1000)
     frames(app, 3)
+    jit.kernels(wait=True)  # (numba's import on the loading thread would set collections off meanwhile)
     runs = []
 
     def watch(phase, info):
