@@ -26,6 +26,7 @@ blit at all), so that each chain still shows apart from its neighbours. Arrays a
 
 from __future__ import annotations
 
+import weakref
 from itertools import repeat
 
 import numpy as np
@@ -232,24 +233,22 @@ class CrowdLayer:
                          + [tuple(c[:3]) for c in joint_colours])
         self._indexed += [(0, 0, 0)] * (256 - len(self._indexed))
         self._bufs: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
-        self._colours: dict[int, tuple[object, np.ndarray]] = {}
+        self._colours: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def colours(self, group) -> np.ndarray:
         """Palette indices (N,) of ``group``'s members, kept per group (a changed membership is a new group)."""
-        return self._kept(group)[1]
+        return self._kept(group)[0]
 
     def _kept(self, group) -> tuple:
-        """``(group, colours (N,), by_colour)``: ``by_colour`` lists (colour, rows) with the rows (R,) of each
-        colour in order, worked out once per group."""
-        kept = self._colours.get(id(group))
-        if kept is None or kept[0] is not group:
+        """``(colours (N,), by_colour)`` of ``group``: ``by_colour`` lists (colour, rows) with the rows (R,) of
+        each colour in order. Worked out once per group and kept while the group lives (weakly: a dropped
+        scene's groups are not held)."""
+        kept = self._colours.get(group)
+        if kept is None:
             k = len(self.palette)
             colours = np.fromiter((m.palette_index % k for m in group.members), np.intp, len(group.members))
-            by_colour = [(c, np.flatnonzero(colours == c)) for c in np.unique(colours).tolist()]
-            kept = (group, colours, by_colour)
-            if len(self._colours) > 64:
-                self._colours.clear()
-            self._colours[id(group)] = kept
+            kept = (colours, [(c, np.flatnonzero(colours == c)) for c in np.unique(colours).tolist()])
+            self._colours[group] = kept
         return kept
 
     def _buffers(self, size: tuple[int, int]):
@@ -333,7 +332,7 @@ class CrowdLayer:
 
     def _blit_by_colour(self, surface, sprites, group, at: np.ndarray, half: int) -> None:
         """``sprites[c]`` centred on every point of ``at`` (N, J, 2) whose row's chain of ``group`` has colour c."""
-        for c, rows in self._kept(group)[2]:
+        for c, rows in self._kept(group)[1]:
             self._blit_all(surface, sprites[c], at[rows], half)
 
     @staticmethod

@@ -61,6 +61,7 @@ import math
 
 from ._problem import chain_problem
 from ._validate import FULL_CIRCLE, non_negative
+from .kinematics import joint_xy as joint_points
 from .results import ROUNDING, IKSolution, StallWatch
 
 DEFAULT_DAMPING = 0.5  # lambda = damping * mu * |e|; of 0.3, 0.5, 1.0 the fewest steps on the limited benchmark
@@ -140,21 +141,6 @@ def distance(dx: float, dy: float) -> float:
     qx = dx / m
     qy = dy / m
     return m * math.sqrt(qx * qx + qy * qy)
-
-
-def joint_points(rx: float, ry: float, a: list, lens: list) -> tuple[list, list]:
-    """Forward kinematics: the ``n + 1`` joint x and y coordinates (px), summed root to tip."""
-    cos, sin = math.cos, math.sin
-    xs = [rx]
-    ys = [ry]
-    x, y, absolute = rx, ry, 0.0
-    for ang, length in zip(a, lens):
-        absolute += ang
-        x += length * cos(absolute)
-        y += length * sin(absolute)
-        xs.append(x)
-        ys.append(y)
-    return xs, ys
 
 
 def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> float:

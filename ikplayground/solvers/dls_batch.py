@@ -209,7 +209,7 @@ def distance(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
 
 
 def joint_points(rx: np.ndarray, ry: np.ndarray, a: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`.dls.joint_points` over a batch: x and y of the ``n + 1`` joints, each shape (N, n + 1)."""
+    """:func:`.kinematics.joint_xy` over a batch: x and y of the ``n + 1`` joints, each shape (N, n + 1)."""
     count, n = a.shape
     xs = np.empty((count, n + 1))
     ys = np.empty((count, n + 1))

@@ -54,6 +54,7 @@ import math
 
 from ._problem import chain_problem
 from ._validate import FULL_CIRCLE, TAU, clamp_angle, clamp_heading, wrap
+from .kinematics import joint_xy as _points
 from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, IKSolution
 
 _INF = math.inf
@@ -275,19 +276,3 @@ def mirror_bend(a, lim) -> bool:
             a[i] = v
             changed = True
     return changed
-
-
-def _points(rx, ry, a, lens):
-    """The joints' x and y coordinates (two lists of n + 1 floats) of the pose ``a``
-    (:func:`~.kinematics.chain_points`, written out)."""
-    cos, sin = math.cos, math.sin
-    xs = [rx]
-    ys = [ry]
-    x, y, absolute = rx, ry, 0.0
-    for ang, length in zip(a, lens):
-        absolute += ang
-        x += length * cos(absolute)
-        y += length * sin(absolute)
-        xs.append(x)
-        ys.append(y)
-    return xs, ys

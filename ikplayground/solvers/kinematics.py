@@ -67,6 +67,23 @@ def chain_points(rx: float, ry: float, angles: list[float], lengths: list[float]
     return pts
 
 
+def joint_xy(rx: float, ry: float, a, lens) -> tuple[list, list]:
+    """Forward kinematics on plain floats: the ``n + 1`` joints' x and y coordinates (two lists, px), summed
+    root to tip from the relative angles ``a`` (rad) and bone lengths ``lens`` (px); the single-chain solvers'
+    inner loops use it."""
+    cos, sin = math.cos, math.sin
+    xs = [rx]
+    ys = [ry]
+    x, y, absolute = rx, ry, 0.0
+    for ang, length in zip(a, lens):
+        absolute += ang
+        x += length * cos(absolute)
+        y += length * sin(absolute)
+        xs.append(x)
+        ys.append(y)
+    return xs, ys
+
+
 def chain_points_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """Forward kinematics for ``N`` chains of ``n`` bones at once.
 
