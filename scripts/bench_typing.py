@@ -51,7 +51,7 @@ def child(quick: bool) -> dict:
 
     app = App(size=(1280, 720), realtime=False, scene_path=os.devnull)
     app.paused = True
-    pygame.event.clear()
+    pygame.event.get()  # (not clear(): pygame-ce keeps a cleared event's dict, and pygame_gui's hold its widgets)
     app.run(max_frames=2)
     entry = app.panel.path_entry
 

@@ -202,7 +202,7 @@ def main(argv=None) -> int:
     print(f"memory at start (before the App): {mem_start:8.1f} MB", flush=True)
     jit_state = warm_jit()
     app = App(size=size, realtime=False, scene_path="soak.json")  # relative: in the folder, as is all typed
-    pygame.event.clear()
+    pygame.event.get()  # (not clear(): pygame-ce keeps a cleared event's dict, and pygame_gui's hold its widgets)
     app.run(max_frames=1)
     print(f"memory with the App up ({jit_state}): {rss_mb():8.1f} MB", flush=True)
     fuzz = EventFuzzer(app, args.seed, sandbox=Path(folder.name))

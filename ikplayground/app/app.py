@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pygame
 import pygame_gui
+from pygame_gui.core.utility import get_default_manager, set_default_manager
 
 from ikplayground.resources import asset_path
 from ikplayground.scene.history import History
@@ -340,8 +341,18 @@ class App:
         pygame.image.save(self.screen, str(path))
 
     def close(self) -> None:
-        """Finish a recording (the file gets its name) and a replay, then close the window."""
+        """Finish a recording (the file gets its name) and a replay, then close the window.
+
+        The events still queued are taken off first: pygame_gui's events hold
+        their widgets, and through them the whole panel and UI manager, for as
+        long as they sit in SDL's queue (a process that makes many Apps, the
+        tests, kept every closed App's UI: about 30 MB each); and pygame_gui
+        is told to forget this App's manager if it kept it as its default.
+        """
         self.replay.stop()
         self.record.stop()
         self.export.wait()
+        pygame.event.get()
+        if get_default_manager() is self.ui:  # pygame_gui keeps the first manager made as its default
+            set_default_manager(None)
         pygame.display.quit()

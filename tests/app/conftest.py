@@ -25,11 +25,17 @@ def scene_file(tmp_path):
     return tmp_path / "s.json"
 
 
+def started(app: App) -> App:
+    """``app`` past its start-up: the events its making queued taken off (by ``get``: pygame-ce keeps a
+    ``clear``-ed event's dict alive, and pygame_gui's events hold their widgets), one frame run."""
+    pygame.event.get()
+    app.run(max_frames=1)  # let the window's own start-up events through
+    return app
+
+
 @pytest.fixture
 def app(scene_file):
-    app = App(size=SIZE, realtime=False, scene_path=scene_file)
-    pygame.event.clear()
-    app.run(max_frames=1)  # let the window's own start-up events through
+    app = started(App(size=SIZE, realtime=False, scene_path=scene_file))
     yield app
     app.close()
 

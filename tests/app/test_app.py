@@ -968,3 +968,20 @@ def test_a_label_click_on_a_hidden_panel_does_nothing(app):
     click(app, label)
     frames(app)
     assert not arm.mirror
+
+
+def test_a_closed_app_leaves_nothing_of_its_ui_alive(scene_file):
+    """A process that makes many Apps (this test suite) kept every closed App's panel and UI manager, about 30 MB
+    each, through pygame_gui events cleared or left in SDL's queue: pygame-ce keeps such an event's dict."""
+    import gc
+    import weakref
+
+    from .conftest import SIZE, started
+
+    app = started(App(size=SIZE, realtime=False, scene_path=scene_file))
+    pygame.event.post(pygame.event.Event(pygame.USEREVENT + 7, {"held": app.panel}))  # still queued at close
+    ui = weakref.ref(app.ui)
+    app.close()
+    del app
+    gc.collect()
+    assert ui() is None

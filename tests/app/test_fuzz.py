@@ -167,7 +167,7 @@ def run_fuzz(tmp_path, seed: int, frames: int):
     """``frames`` fuzzed frames; the working folder must be ``tmp_path`` (every save stays in it)."""
     app = App(size=SIZE, realtime=False, scene_path="fuzz.json")
     try:
-        pygame.event.clear()
+        pygame.event.get()  # (not clear(): pygame-ce keeps a cleared event's dict, and pygame_gui's hold its widgets)
         app.run(max_frames=1)
         fuzz = fuzz_events.EventFuzzer(app, seed, sandbox=tmp_path)
         checker = Checker(app, fuzz.recorder)

@@ -50,7 +50,7 @@ def test_f12_before_the_first_frame_still_shows_the_frame(tmp_path):
     """Headless, nothing is on the window until the App draws: the command draws first."""
     app = App(size=SIZE, realtime=False, scene_path=tmp_path / "s.json")
     try:
-        pygame.event.clear()
+        pygame.event.get()  # (not clear(): pygame-ce keeps a cleared event's dict, and pygame_gui's hold its widgets)
         key_down(pygame.K_F12)
         app.run(max_frames=1)
         (name,) = pngs(tmp_path)
@@ -100,7 +100,7 @@ def test_a_folder_that_cannot_take_it_gives_one_error_line_and_the_app_runs_on(t
     (tmp_path / "a file").write_text("not a folder", encoding="utf-8")
     app = App(size=SIZE, realtime=False, scene_path=tmp_path / where / "s.json")
     try:
-        pygame.event.clear()
+        pygame.event.get()  # (not clear(): pygame-ce keeps a cleared event's dict, and pygame_gui's hold its widgets)
         app.run(max_frames=1)
         tap(app, pygame.K_F12)
         assert app.message_is_error and app.message.startswith("Screenshot not saved: the folder ")
