@@ -21,7 +21,8 @@ joint dots would only hide them and are left out; where its chains reach less
 than ``SMALL_MIN_REACH`` (a dense crowd: 5,000 chains on a 980x694 stage
 reach 14 px) its snakes are 3 px strokes, and its joints, anchors and targets
 are small shapes stamped into the index buffer (5 px squares and rings, no
-blit at all), so that each chain still shows apart from its neighbours. Arrays are y-down screen px, ``points`` (N, K, 2).
+blit at all), so that each chain still shows apart from its neighbours.
+Arrays are y-down screen px, ``points`` (N, K, 2).
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ import pygame
 
 RAGGED_SAMPLES = 16  # a group whose longest bone needs more samples is sampled bone by bone
 CLIP_OVER = 64  # px: a bone longer than this is first cut to the stage (a file's bone may be 10^6 px)
-DOT_MIN_BONE = 2.0  # px: a group whose median bone is shorter gets no joint dots (they would hide it)
+DOT_MIN_BONE = 2.0  # px: a group whose mean bone is shorter gets no joint dots (they would hide it)
 SMALL_MIN_REACH = 24.0  # px: a group whose chains reach less is dense: thin snakes, stamped shapes
 
 
