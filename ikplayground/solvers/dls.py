@@ -281,8 +281,9 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
 
 
 def escape(rx, ry, a, lens, tx, ty, bounds, error):
-    """The trial pose of the first pair of :func:`kicks` that lowers ``error`` (of the two, the one that
-    lowers it more): ``(angles, xs, ys, error)``, or None.
+    """The trial pose of the first pair of :func:`kicks` that lowers ``error`` by more than rounding (of the
+    two, the one that lowers it more; the first where they tie to rounding): ``(angles, xs, ys, error)``,
+    or None.
 
     For a chain whose damped least squares step is nothing (see the module
     docstring); ``bounds`` as :func:`joint_bounds`. A pair is one turn (or
@@ -290,12 +291,13 @@ def escape(rx, ry, a, lens, tx, ty, bounds, error):
     the mirror image of its kick (the playground's mirror flip). Deterministic,
     so the batched solver repeats it row by row.
     """
+    tiny = ROUNDING * sum(lens)  # a gain this small is rounding: the single and batched errors differ by it
     for pair in kicks(a, bounds):
         found = None
         for b in pair:
             bx, by = joint_points(rx, ry, b, lens)
             trial = distance(tx - bx[-1], ty - by[-1])
-            if trial < error and (found is None or trial < found[3]):
+            if trial < error - tiny and (found is None or trial < found[3] - tiny):
                 found = b, bx, by, trial
         if found is not None:
             return found
