@@ -233,7 +233,7 @@ class CrowdLayer:
         self._indexed = ([(0, 0, 0)] + self.palette + [tuple(fill[:3]), tuple(target_colour[:3])]
                          + [tuple(c[:3]) for c in joint_colours])
         self._indexed += [(0, 0, 0)] * (256 - len(self._indexed))
-        self._bufs: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+        self._bufs: dict[tuple[int, int], tuple] = {}
         self._colours: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def colours(self, group) -> np.ndarray:
@@ -253,12 +253,17 @@ class CrowdLayer:
         return kept
 
     def _buffers(self, size: tuple[int, int]):
-        """Two index buffers (thin strokes, wide strokes) and a scratch one, each (w * h + 1,) bytes."""
+        """Two index buffers (thin strokes, wide strokes) and a scratch one, each (w * h + 1,) bytes, and the
+        8-bit surface over the first (palette and colour key set once; it shares the buffer's memory)."""
         bufs = self._bufs.get(size)
         if bufs is None:
             self._bufs.clear()
-            cells = size[0] * size[1] + 1
-            bufs = self._bufs[size] = tuple(np.zeros(cells, np.uint8) for _ in range(3))
+            w, h = size
+            ik, body, tmp = (np.zeros(w * h + 1, np.uint8) for _ in range(3))
+            layer = pygame.image.frombuffer(ik[:-1].reshape(h, w), (w, h), "P")
+            layer.set_palette(self._indexed)
+            layer.set_colorkey(0)
+            bufs = self._bufs[size] = (ik, body, tmp, layer)
         return bufs
 
     def draw(self, surface: pygame.Surface, groups, size: tuple[int, int]) -> None:
@@ -270,12 +275,13 @@ class CrowdLayer:
         if not groups:
             return
         w, h = size
-        flat_ik, flat_body, flat_tmp = self._buffers((w, h))
+        flat_ik, flat_body, flat_tmp, layer = self._buffers((w, h))
         flat_ik.fill(0)
         flat_body.fill(0)
+        packed = {g: dense(g) for g in groups}
         drew = {False: False, True: False}
         for g in groups:
-            wide = g.solver == "snake" and not dense(g)  # a dense crowd's snakes are thin strokes too
+            wide = g.solver == "snake" and not packed[g]  # a dense crowd's snakes are thin strokes too
             drew[wide] |= self._rasterize(flat_body if wide else flat_ik, g, w, h)
         ik, body, tmp = (b[:-1].reshape(h, w) for b in (flat_ik, flat_body, flat_tmp))
         if drew[False]:
@@ -285,18 +291,13 @@ class CrowdLayer:
             dilate_square(body, tmp)
             dilate_cross(body, tmp)
             np.copyto(ik, body, where=body != 0)  # snakes over arms, as their group is drawn last
-        sparse = []
         for g in groups:
-            if dense(g):
+            if packed[g]:
                 self._stamps(flat_ik, g, w, h)
-            else:
-                sparse.append(g)
-        layer = pygame.image.frombuffer(ik, (w, h), "P")
-        layer.set_palette(self._indexed)
-        layer.set_colorkey(0)
         surface.blit(layer, (0, 0))
-        for g in sparse:
-            self._sprites(surface, g)
+        for g in groups:
+            if not packed[g]:
+                self._sprites(surface, g)
 
     def _rasterize(self, buf: np.ndarray, group, w: int, h: int) -> bool:
         """Set the pixels of ``group``'s bones in ``buf`` (w * h + 1,: the stage's rows, then a cell for what

@@ -169,7 +169,7 @@ class SceneRenderer:
         """Every chain in a few array passes (:class:`~.crowd_draw.CrowdLayer`); walkers a group at a time."""
         for g in scene.groups:
             if g.solver == "walker":
-                draw_walker_group(surface, g.fields, [PALETTE[m.palette_index % len(PALETTE)] for m in g.members])
+                draw_walker_group(surface, g.fields, [PALETTE[c] for c in self._crowd.colours(g).tolist()])
         self._crowd.draw(surface, scene.groups, size or surface.get_size())
 
     def draw_selection(self, surface: pygame.Surface, chain: Chain) -> None:
@@ -275,4 +275,3 @@ def target_sprite(colour) -> pygame.Surface:
     pygame.draw.aacircle(surf, colour, (9, 9), 8, 2)
     pygame.draw.aacircle(surf, colour, (9, 9), 2)
     return surf
-

@@ -6,8 +6,9 @@ of them and every other object of the App (when the crowd renderer still made
 lists of points, which set one off about once a frame, 5,000 loaded chains drew
 at 110 ms a frame, 63 frozen; the first frame of a 10,000-chain stress scene ran
 two full collections, 45 ms each). The frames make next to no containers now,
-so collections are rare, but each would still walk every chain. So a new scene of ``SETTLE_CHAINS`` chains or more
-has every object alive moved out of the collector's way (``gc.freeze``) as
+so collections are rare, but each would still walk every chain. So a new
+scene of ``SETTLE_CHAINS`` chains or more has every object alive moved out of
+the collector's way (``gc.freeze``) as
 soon as it is shown (:func:`hold`: its first frame walks only what is new),
 and again after its first frame (:func:`settle`: its groups, caches and
 per-chain records made by then). ``gc.freeze`` costs nothing however many

@@ -99,8 +99,7 @@ class Scene:
         by_key = grouped(self.chains)
         self._dirty = [(g.solver, g.members) for g in groups] != [(k[0], m) for k, m in by_key.items()]
         if not self._dirty:
-            self._groups = list(groups)
-            self._order = {id(c): i for i, c in enumerate(self.chains)}
+            self._set_groups(list(groups))
 
     def new_chain(self, solver: str, at=None) -> Chain:
         """Add a chain of solver ``solver`` with its root at ``at`` (or a free spot)."""
@@ -317,7 +316,10 @@ class Scene:
         return self._groups
 
     def _regroup(self) -> None:
-        self._groups = [Group(key[0], members) for key, members in grouped(self.chains).items()]
+        self._set_groups([Group(key[0], members) for key, members in grouped(self.chains).items()])
+
+    def _set_groups(self, groups: list[Group]) -> None:
+        self._groups = groups
         self._order = {id(c): i for i, c in enumerate(self.chains)}  # draw order, for "topmost"
         self._dirty = False
 
