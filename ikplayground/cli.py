@@ -18,7 +18,10 @@ def parse_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"--size: expected WxH such as 1280x720, got {text!r}") from None
     if w < 1 or h < 1:
         raise argparse.ArgumentTypeError(f"--size: width and height must be positive, got {text!r}")
-    from ikplayground.app.limits import capped_size, size_limit_text  # plain Python, no pygame
+    from ikplayground.app.size_caps import (  # plain Python, no pygame
+        capped_size,
+        size_limit_text,
+    )
 
     if capped_size((w, h)) != (w, h):
         raise argparse.ArgumentTypeError(f"--size: {text} is too big: the window may be {size_limit_text()}")
@@ -89,22 +92,29 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from ikplayground.scene import files, presets
+    from ikplayground.scene import (
+        PRESETS,
+        SceneFileError,
+        is_preset,
+        load_preset,
+        load_scene,
+        shown_name,
+    )
 
     scene, preset = None, None
     scene_path = Path(args.scene or DEFAULT_SCENE_FILE)
-    if args.scene is not None and not scene_file_exists(scene_path) and presets.is_preset(args.scene):
+    if args.scene is not None and not scene_file_exists(scene_path) and is_preset(args.scene):
         preset, scene_path = args.scene, Path(DEFAULT_SCENE_FILE)  # a preset never becomes the file Ctrl+S writes
     elif scene_file_exists(scene_path):
         try:
-            scene = files.load_scene(scene_path)
-        except files.SceneFileError as e:
+            scene = load_scene(scene_path)
+        except SceneFileError as e:
             print(f"ikplayground: {e}", file=sys.stderr)
             return 2
     elif args.scene is None:
-        preset = "default" if presets.is_preset("default") else None  # the opening scene, already in motion
+        preset = "default" if is_preset("default") else None  # the opening scene, already in motion
     if preset is not None:
-        scene = presets.load_preset(preset)
+        scene = load_preset(preset)
     from ikplayground.app.app import App  # imports pygame: only now
 
     app = App(size=args.size, scene=scene, scene_path=scene_path, realtime=not args.headless)
@@ -112,11 +122,11 @@ def main(argv: list[str] | None = None) -> int:
         app.start_stress(args.stress)
     elif preset is not None:
         app.panel.show_preset(preset)
-        app.say(f"Preset {preset}: {presets.PRESETS[preset]}. Ctrl+S saves to {files.shown_name(scene_path)}")
+        app.say(f"Preset {preset}: {PRESETS[preset]}. Ctrl+S saves to {shown_name(scene_path)}")
     elif scene is None:
-        app.say(f"New scene: Ctrl+S will create {files.shown_name(scene_path)}")
+        app.say(f"New scene: Ctrl+S will create {shown_name(scene_path)}")
     else:
-        app.say(f"Loaded {len(scene.chains)} chains from {files.shown_name(scene_path)}")
+        app.say(f"Loaded {len(scene.chains)} chains from {shown_name(scene_path)}")
     for start, path in ((app.replay.start, args.replay), (app.record.start, args.record)):
         error = start(path) if path else None
         if error:

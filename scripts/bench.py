@@ -46,12 +46,11 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-import numpy as np  # noqa: E402
-
 import bench_files  # noqa: E402
 import bench_math  # noqa: E402
 import bench_record  # noqa: E402
 import bench_window  # noqa: E402
+import numpy as np  # noqa: E402
 import plain_reference as plain  # noqa: E402
 
 BONES = 10
@@ -100,7 +99,7 @@ def stress_child(chains: int, frames: int, with_frames: bool) -> dict:
     os.environ["SDL_VIDEODRIVER"] = "dummy"
     os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ["PYGAME_HIDE_SUPPORT_PROMPT"] = "1"
-    from ikplayground.scene.stress import drive_stress, stress_scene
+    from ikplayground.scene import drive_stress, stress_scene
     from ikplayground.solvers import jit
 
     jit.kernels(wait=True)  # compiled kernels if numba is installed (loaded before timing)
@@ -177,12 +176,17 @@ def time_call(fn, seconds: float, min_runs: int = 5) -> float:
 
 
 def bench_solvers(batches, seconds: float) -> list[dict]:
-    from ikplayground.solvers import follow_snake, solve_ccd, solve_dls, solve_fabrik, solve_two_bone
+    from ikplayground.solvers import (
+        follow_snake,
+        jit,
+        solve_ccd,
+        solve_dls,
+        solve_fabrik,
+        solve_two_bone,
+    )
     from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
     from ikplayground.solvers.dls_batch import dls_batch
     from ikplayground.solvers.two_bone import two_bone_arrays
-
-    from ikplayground.solvers import jit
 
     jit.kernels(wait=True)
     rng = np.random.default_rng(11)
@@ -281,7 +285,7 @@ def plain_step(chains: list[dict], step: int, stage) -> None:
 
 
 def bench_baseline(chains: int, steps: int) -> dict:
-    from ikplayground.scene.stress import drive_stress, stress_scene
+    from ikplayground.scene import drive_stress, stress_scene
     from ikplayground.solvers import jit
 
     jit.kernels(wait=True)

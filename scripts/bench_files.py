@@ -60,18 +60,22 @@ def saved_chains(solver: str, chains: int) -> str:
     """``chains`` chains of 64 bones as the writer writes them (500 different ones, repeated)."""
     import numpy as np
 
-    from ikplayground.scene import build, files
+    from ikplayground.scene import (
+        chain_to_dict,
+        make_ik_chain,
+        straight_snake,
+    )
 
     rng = np.random.default_rng(11)
     lines = []
     for _ in range(min(chains, 500)):
         if solver == "snake":
-            c = build.straight_snake(rng.uniform(0, 900, 2), rng.uniform(-3, 3), nodes=65,
+            c = straight_snake(rng.uniform(0, 900, 2), rng.uniform(-3, 3), nodes=65,
                                      segment=7.3 + rng.uniform(0, 1))
         else:
-            c = build.make_ik_chain(solver, rng.uniform(0, 900, 2), rng.uniform(-0.7, 0.7, 64),
+            c = make_ik_chain(solver, rng.uniform(0, 900, 2), rng.uniform(-0.7, 0.7, 64),
                                     rng.uniform(5, 15, 64), rng.uniform(0, 900, 2))
-        lines.append(json.dumps(files.chain_to_dict(c)))
+        lines.append(json.dumps(chain_to_dict(c)))
     return HEAD + "\n  " + ",\n  ".join(lines[i % len(lines)] for i in range(chains)) + "\n ]}\n"
 
 
@@ -113,14 +117,14 @@ def peak_bytes(reset: bool) -> int:
 
 def case_child(path: str) -> dict:
     """Run in a child process: load ``path`` once; seconds, peak memory growth and the outcome."""
-    from ikplayground.scene import files
+    from ikplayground.scene import SceneFileError, load_scene
 
     before = rss_bytes()
     reset = reset_peak()  # else the peak may be the imports'
     start = time.perf_counter()
     try:
-        outcome = f"loaded {len(files.load_scene(path).chains):,} chains"
-    except files.SceneFileError as e:
+        outcome = f"loaded {len(load_scene(path).chains):,} chains"
+    except SceneFileError as e:
         outcome = "refused: " + str(e).split(": ", 1)[-1]
     seconds = time.perf_counter() - start
     peak = peak_bytes(reset) - before

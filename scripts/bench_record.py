@@ -26,9 +26,7 @@ from bench_timing import median_p99_ms, time_calls
 
 def measure(case: str, chains: int, steps: int) -> dict:
     """Time ``Recorder.record`` over ``steps`` steps of ``case``; the median and p99 in ms."""
-    from ikplayground.scene.recording import Recorder
-    from ikplayground.scene.scene import default_scene
-    from ikplayground.scene.stress import drive_stress, stress_scene
+    from ikplayground.scene import Recorder, default_scene, drive_stress, stress_scene
 
     scene = default_scene() if case == "default" else stress_scene(chains, (980.0, 694.0))
     drive = (lambda k: None) if case == "default" else (lambda k: drive_stress(scene, k))

@@ -17,8 +17,8 @@ import statistics
 import time
 
 import numpy as np
-
 import plain_reference as plain
+
 from ikplayground.solvers import follow_snake, solve_ccd, solve_fabrik, solve_two_bone
 
 BONES = 10

@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-CAP = 4095  # what the box holds (ikplayground.app.limits.PATH_MAX_BYTES; the baseline may lack it)
+CAP = 4095  # what the box holds (ikplayground.app.size_caps.PATH_MAX_BYTES; the baseline may lack it)
 LENGTHS = (256, 1024, CAP - 100)
 
 

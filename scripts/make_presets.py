@@ -3,10 +3,10 @@
     python scripts/make_presets.py [--out DIR] [--only NAME,...]
 
 Each preset is built with the scene's own API (the calls the panel makes) on the
-default 980 x 694 stage and saved with ``files.save_scene``, so every preset is
+default 980 x 694 stage and saved with ``save_scene``, so every preset is
 a file the loader accepts, in the current format. The tests load each one, run
 it and save it again. What each preset shows is in
-``ikplayground.scene.presets.PRESETS``; the constants of ``seeds`` are the
+``ikplayground.scene.build.presets.PRESETS``; the constants of ``seeds`` are the
 tutorials' (docs/sources.md).
 """
 
@@ -22,10 +22,15 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ikplayground.scene import build, files  # noqa: E402
-from ikplayground.scene.presets import PRESETS  # noqa: E402
-from ikplayground.scene.scene import Scene, default_scene  # noqa: E402
-from ikplayground.scene.stress import stress_scene  # noqa: E402
+from ikplayground.scene import (  # noqa: E402  # noqa: E402
+    PRESETS,  # noqa: E402
+    Scene,
+    default_scene,
+    make_ik_chain,
+    save_scene,
+    straight_snake,
+    stress_scene,  # noqa: E402
+)
 
 STAGE = (980.0, 694.0)  # the stage of a 1280 x 720 window
 
@@ -54,19 +59,19 @@ def seeds() -> Scene:
     scene = Scene(STAGE)
     w, h = scene.stage
     # the Game Maker tutorial (lower left): a two-bone arm with a sprite stretched over each bone
-    gm = build.make_ik_chain("two-bone", (w * 0.10, h * 0.92), (-math.pi / 3, math.pi / 2), (110.0, 90.0),
+    gm = make_ik_chain("two-bone", (w * 0.10, h * 0.92), (-math.pi / 3, math.pi / 2), (110.0, 90.0),
                              (w * 0.22, h * 0.70), skin="sprite")
     # the raylib demo (upper left): two-bone chains of 100 / 100 px, targets 150 px out, the second mirrored (its
     # MIRROR box)
-    raylib = [build.make_ik_chain("two-bone", (w * x, h * 0.30), (-0.8, 1.6), (100.0, 100.0),
+    raylib = [make_ik_chain("two-bone", (w * x, h * 0.30), (-0.8, 1.6), (100.0, 100.0),
                                   (w * x + 150.0, h * 0.30), mirror=m, skin="capsules")
               for x, m in ((0.06, False), (0.28, True))]
     # the pygame CCD tutorial (right): 4 bones of 100 px, +-3 degrees a step (the default rate limit), a target
     # bouncing at (3, 3) px a step off the stage's edges
-    ccd = build.make_ik_chain("ccd", (w * 0.75, h * 0.50), np.r_[-math.pi / 2, np.zeros(3)], np.full(4, 100.0),
+    ccd = make_ik_chain("ccd", (w * 0.75, h * 0.50), np.r_[-math.pi / 2, np.zeros(3)], np.full(4, 100.0),
                               (w * 0.80, h * 0.30), limits=np.tile([-math.pi, math.pi], (4, 1)), skin="lines")
     # the Flash snake (lower middle): 10 nodes 40 px apart, +-30 degrees; the arrow keys drive it
-    snake = build.straight_snake((w * 0.62, h * 0.86), math.pi, nodes=10, segment=40.0, snake_skin="blocks")
+    snake = straight_snake((w * 0.62, h * 0.86), math.pi, nodes=10, segment=40.0, snake_skin="blocks")
     scene.add_in_turn((gm, *raylib, ccd, snake))
     animate(scene, ccd, "bounce", 3.0 * math.sqrt(2.0), 80.0)  # (a bounce has no size)
     scene.select(snake)
@@ -81,7 +86,7 @@ def tentacles() -> Scene:
     chains = []
     for k, x in enumerate(np.linspace(0.14, 0.86, 7)):
         solver = ("ccd", "fabrik", "dls")[k % 3]
-        chain = build.make_ik_chain(solver, (w * x, h * 0.97), up, np.full(9, 34.0),
+        chain = make_ik_chain(solver, (w * x, h * 0.97), up, np.full(9, 34.0),
                                     (w * x + 30.0, h * 0.68), joint_limit=32.0, skin="capsules")
         chains.append(chain)
     scene.add_in_turn(chains)
@@ -96,7 +101,7 @@ def snakes() -> Scene:
     scene = Scene(STAGE)
     w, h = scene.stage
     spots = ((0.25, 0.3, 0.0), (0.7, 0.25, 2.5), (0.35, 0.75, -1.2), (0.8, 0.7, 1.9), (0.55, 0.5, 0.7))
-    chains = [build.straight_snake((w * x, h * y), heading, nodes=12 + 2 * k, segment=28.0, wander=k > 0,
+    chains = [straight_snake((w * x, h * y), heading, nodes=12 + 2 * k, segment=28.0, wander=k > 0,
                                    snake_skin="body")
               for k, (x, y, heading) in enumerate(spots)]
     scene.add_in_turn(chains)
@@ -138,7 +143,7 @@ def main(argv=None) -> int:
     out.mkdir(parents=True, exist_ok=True)
     for name in args.only.split(","):
         scene = MAKERS[name]()
-        files.save_scene(scene, out / f"{name}.json")
+        save_scene(scene, out / f"{name}.json")
         print(f"wrote {out / (name + '.json')} ({len(scene.chains)} chains)")
     return 0
 

@@ -7,7 +7,7 @@ targets to positions that show each solver at work (the CCD, FABRIK and DLS
 chains reach for the same spot beside their roots, the arm bends toward its
 pole), steers the snake for a while, selects the DLS chain (so its joint-limit
 wedges show), and saves the frame. Then it loads each preset
-(``ikplayground.scene.presets``), lets it run for a few seconds of steps, and
+(``ikplayground.scene.build.presets``), lets it run for a few seconds of steps, and
 saves ``<presets>/<name>.png`` for the README's gallery.
 """
 
@@ -22,7 +22,7 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 from ikplayground.app.app import App  # noqa: E402
-from ikplayground.scene import presets  # noqa: E402
+from ikplayground.scene import available_presets, load_preset  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,13 +55,13 @@ def main() -> None:
     app.save_screenshot(args.out)
     app.close()
     print(f"wrote {args.out}")
-    for name in presets.available():
+    for name in available_presets():
         preset_picture(name, Path(args.presets) / f"{name}.png", args.frames)
 
 
 def preset_picture(name: str, path: Path, frames: int) -> None:
     """The preset ``name`` after ``frames`` steps, saved to ``path``."""
-    app = App(size=(1280, 720), realtime=False, scene=presets.load_preset(name))
+    app = App(size=(1280, 720), realtime=False, scene=load_preset(name))
     app.panel.show_preset(name)
     app.run(max_frames=frames)
     path.parent.mkdir(parents=True, exist_ok=True)

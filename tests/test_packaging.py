@@ -96,7 +96,7 @@ def test_the_repository_cites_no_file_outside_itself():
 def test_importing_the_app_starts_no_thread_and_opens_no_window():
     """No import-time side effects: the compiled kernels load when an App is made (or a big batch asks), not when
     a module is imported (the file format's size bounds once set the kernels compiling at import)."""
-    code = ("import threading, sys; import ikplayground.app.app, ikplayground.scene.files, ikplayground.solvers; "
+    code = ("import threading, sys; import ikplayground.app.app, ikplayground.scene.files.scene_file, ikplayground.solvers; "
             "print(threading.active_count(), 'pygame.display' in sys.modules and "
             "sys.modules['pygame'].display.get_init())")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env(), capture_output=True, text=True,

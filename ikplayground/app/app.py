@@ -20,29 +20,34 @@ import pygame
 import pygame_gui
 from pygame_gui.core.utility import get_default_manager, set_default_manager
 
+from ikplayground.app import commands
+from ikplayground.app.commands import DEFAULT_SCENE_PATH
+from ikplayground.app.drag import Drag, grab, handed_over
+from ikplayground.app.draw.overlay import (
+    STATUS_HEIGHT,
+    Fonts,
+    draw_error,
+    draw_help,
+    draw_status,
+)
+from ikplayground.app.draw.render import TARGET_RADIUS, SceneRenderer
+from ikplayground.app.gc_freeze import hold, settle
+from ikplayground.app.key_events import key_down, key_up
+from ikplayground.app.modes.export_mode import ExportMode
+from ikplayground.app.modes.math_view import MathView
+from ikplayground.app.modes.race_mode import RaceMode
+from ikplayground.app.modes.record_mode import RecordMode
+from ikplayground.app.modes.replay_mode import ReplayMode
+from ikplayground.app.modes.stress_mode import StressMode
+from ikplayground.app.panel import theme_ids
+from ikplayground.app.panel.panel import Panel, panel_width
+from ikplayground.app.status_line import StatusLine, status_facts
+from ikplayground.app.undo import Undo
+from ikplayground.app.window import open_window, prefer_x11_framebuffer, resized_window
 from ikplayground.resources import asset_path
-from ikplayground.scene.history import History
-from ikplayground.scene.scene import STEP, Scene, default_scene
-from ikplayground.scene.settings import BY_NAME as SETTINGS
+from ikplayground.scene import SETTINGS_BY_NAME as SETTINGS
+from ikplayground.scene import STEP, History, Scene, default_scene
 from ikplayground.solvers import jit
-
-from . import commands, theme_ids
-from .commands import DEFAULT_SCENE_PATH
-from .drag import Drag, grab, handed_over
-from .math_view import MathView
-from .overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
-from .panel import Panel, panel_width
-from .race_mode import RaceMode
-from .export_mode import ExportMode
-from .key_events import key_down, key_up
-from .record_mode import RecordMode
-from .render import TARGET_RADIUS, SceneRenderer
-from .replay_mode import ReplayMode
-from .settle import hold, settle
-from .status_line import StatusLine, status_facts
-from .stress_mode import StressMode
-from .undo import Undo
-from .window import open_window, prefer_x11_framebuffer, resized_window
 
 MAX_STEPS_PER_FRAME = 5
 KEY_REPEAT = (400, 60)  # ms before a held key repeats, ms between repeats

@@ -21,13 +21,24 @@ import os
 from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
-from ikplayground.scene import edits, files, presets
-from ikplayground.scene.file_errors import shown
-from ikplayground.scene.chain import SOLVER_LABELS
-from ikplayground.scene.mirror import axis_name
-from ikplayground.scene.scene import SceneFull
-
-from . import buttons, keymap, screenshot, undo
+from ikplayground.app import keymap, undo
+from ikplayground.app.draw import screenshot
+from ikplayground.app.panel import buttons
+from ikplayground.scene import (
+    PRESETS,
+    SOLVER_LABELS,
+    SceneFileError,
+    SceneFull,
+    axis_name,
+    load_scene,
+    save_scene,
+    shown,
+    shown_name,
+)
+from ikplayground.scene import (
+    load_preset as preset_scene,
+)
+from ikplayground.scene.edit import edits
 
 CHAIN_CAP = 2000  # chains N may add (files and the stress test may hold more)
 DEFAULT_SCENE_PATH = "ikplayground-scene.json"
@@ -100,7 +111,7 @@ def mirror(app, on=None) -> None:
 
 def flip(app, value=None) -> None:
     """H: the selected chain turned into its mirror image about its root's vertical (a snake's head's, a
-    walker's body's; :func:`ikplayground.scene.mirror.flip_chain`); H again gives it back exactly."""
+    walker's body's; :func:`ikplayground.scene.core.mirror.flip_chain`); H again gives it back exactly."""
     chain = app.scene.selected
     if chain is None:
         app.say("Flip mirrors the selected chain: select one first (click it, or Tab)")
@@ -152,11 +163,11 @@ def _is_file(path: Path) -> bool:
 def save(app, path=None) -> None:
     """Save the scene to ``path`` (the scene file's path by default); every failure is one status line."""
     path = Path(path) if path else app.scene_path
-    name = files.shown_name(path)
+    name = shown_name(path)
     if app.stress.refuses_save(name) or app.race.refuses_save(name):
         return
     try:
-        files.save_scene(app.scene, path)
+        save_scene(app.scene, path)
     except (OSError, ValueError) as e:  # ValueError: a value the file could not load again (nothing is written)
         reason = getattr(e, "strerror", None) or e
         app.say(f"Not saved: {name}: {reason}. Nothing was lost: the scene is still here"
@@ -169,16 +180,16 @@ def save(app, path=None) -> None:
 def load(app, path=None) -> None:
     """Replace the scene with the file at ``path`` (the scene file's path by default), or say why not."""
     path = Path(path) if path else app.scene_path
-    name = files.shown_name(path)
-    if _replace_scene(app, lambda: files.load_scene(path, app.scene.stage), None, path, f"load of {name}"):
+    name = shown_name(path)
+    if _replace_scene(app, lambda: load_scene(path, app.scene.stage), None, path, f"load of {name}"):
         app.say(f"Loaded {len(app.scene.chains)} chains from {name}")
 
 
 def load_preset(app, name=None) -> None:
     """Replace the scene with the preset ``name`` (the panel's Preset menu); the scene file stays as it is."""
-    if _replace_scene(app, lambda: presets.load_preset(name, app.scene.stage), name, app.scene_path,
+    if _replace_scene(app, lambda: preset_scene(name, app.scene.stage), name, app.scene_path,
                       f"preset {name}"):
-        app.say(f"Preset {name}: {presets.PRESETS[name]}. Ctrl+S saves to {files.shown_name(app.scene_path)}")
+        app.say(f"Preset {name}: {PRESETS[name]}. Ctrl+S saves to {shown_name(app.scene_path)}")
 
 
 def _replace_scene(app, read, preset, path, label: str) -> bool:
@@ -187,7 +198,7 @@ def _replace_scene(app, read, preset, path, label: str) -> bool:
     changing nothing, when it cannot be read."""
     try:
         scene = read()
-    except files.SceneFileError as e:
+    except SceneFileError as e:
         app.say(f"Not loaded: {e}. Your scene is unchanged.", error=True)
         return False
     swap = undo.swap_from(app, label)  # the user's scene as it is, even while the stress test or race runs

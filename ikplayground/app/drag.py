@@ -14,11 +14,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ikplayground.scene import target_motion
-from ikplayground.scene.chain import Chain
-from ikplayground.scene.scene import Scene
-
-from .badges import POLE_RADIUS
+from ikplayground.app.draw.badges import POLE_RADIUS
+from ikplayground.scene import Chain, Scene
+from ikplayground.scene.step import target_paths
 
 PICK_RADIUS = 10  # px from a bone or joint that picks its chain
 
@@ -78,7 +76,7 @@ def handed_over(old: Drag | None, new: Drag | None) -> Drag | None:
     """``new``, what the mouse holds now in place of ``old``: ``old``'s target is let go (an animated
     target's motion resumes from where it was left), ``new``'s target is held (its motion waits)."""
     if old is not None and old.part == "target":
-        target_motion.hold(old.chain.fields, False)
+        target_paths.hold(old.chain.fields, False)
     if new is not None and new.part == "target":
-        target_motion.hold(new.chain.fields, True)
+        target_paths.hold(new.chain.fields, True)
     return new

@@ -10,7 +10,7 @@ keyboard, keys reach neither.
 
 from __future__ import annotations
 
-from . import commands, keymap
+from ikplayground.app import commands, keymap
 
 
 def key_down(app, event) -> None:

@@ -7,8 +7,7 @@ box) for :data:`ERROR_SECONDS`. Times are the App's clock in seconds.
 
 from __future__ import annotations
 
-from ikplayground.scene.chain import SOLVER_LABELS
-from ikplayground.scene.scene import Scene
+from ikplayground.scene import SOLVER_LABELS, Scene
 
 MESSAGE_SECONDS = 4.0
 ERROR_SECONDS = 8.0

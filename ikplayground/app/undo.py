@@ -1,7 +1,7 @@
 """Undo and redo in the App: what is recorded, when, and what Ctrl+Z and Ctrl+Shift+Z do.
 
-The history (:class:`~ikplayground.scene.history.History`, ``app.history``)
-holds the scene's edits (:mod:`ikplayground.scene.edits`) and two of the
+The history (:class:`~ikplayground.scene.edit.history.History`, ``app.history``)
+holds the scene's edits (:mod:`ikplayground.scene.edit.edits`) and two of the
 App's own, made here: :class:`SceneSwap` (a load or a preset: the scenes,
 scene file paths and Preset menu entries before and after) and
 :class:`RaceStarted`. :class:`Undo` (``app.undo``) records them from the
@@ -33,11 +33,9 @@ from __future__ import annotations
 
 import pygame
 
-from ikplayground.scene import edits
-from ikplayground.scene.edits import pose, record_move, record_pose
-from ikplayground.scene.history import Edit, Refused
-from ikplayground.scene.scene import SceneFull
-from ikplayground.scene.settings import BY_NAME as SETTINGS
+from ikplayground.scene import SETTINGS_BY_NAME as SETTINGS
+from ikplayground.scene import Edit, Refused, SceneFull, pose, record_move, record_pose
+from ikplayground.scene.edit import edits
 
 MERGING = ("number", "whole")  # the settings' kinds a slider sets: one entry a drag
 DONE = {"undo": "Undid", "redo": "Redid"}  # how the status line begins
@@ -145,7 +143,7 @@ class Undo:
         self._open = (self.presses, top) if merge and self.pressed else None
 
     def setting(self, chain, name: str, value):
-        """Set ``name`` (a setting of ``scene/settings.py``, or "solver") of ``chain`` to ``value`` and record
+        """Set ``name`` (a setting of ``scene/core/settings.py``, or "solver") of ``chain`` to ``value`` and record
         it; returns the chain now in its place (a hold on the old one moves to it)."""
         app = self.app
         if self.recording:

@@ -19,7 +19,7 @@ import os
 
 import pygame
 
-from .limits import capped_size, size_limit_text
+from ikplayground.app.size_caps import capped_size, size_limit_text
 
 MIN_SIZE = (320, 240)
 

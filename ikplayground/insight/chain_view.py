@@ -2,7 +2,7 @@
 
 For IK chains (two-bone, CCD, FABRIK, DLS): each clamped joint's allowed range
 as an arc about the joint with a needle at its angle (the solvers' one clamping
-rule, :func:`~ikplayground.scene.chain.clamped_joints`, as the renderer's limit
+rule, :func:`~ikplayground.scene.core.chain.clamped_joints`, as the renderer's limit
 wedges); the error line from the end effector to the target with its length;
 the solver's desired pose (``goal``) as a ghost while the shown pose lags it
 (rate limit, Mix); a pole's line and the side it picks. For snakes (the Flash
@@ -18,12 +18,11 @@ import math
 
 import numpy as np
 
-from ikplayground.scene.chain import clamped_joints
+from ikplayground.insight.primitives import Circle, Label, Polygon, Polyline
+from ikplayground.insight.two_bone_view import two_bone_overlay
+from ikplayground.scene import clamped_joints
 from ikplayground.solvers.kinematics import chain_points
 from ikplayground.solvers.pole import ON_LINE
-
-from .primitives import Circle, Label, Polygon, Polyline
-from .two_bone_view import two_bone_overlay
 
 LIMIT_RADIUS = 22.0  # px: a limit arc's radius at most (and 0.45 of the joint's bone)
 LIMIT_SHARE = 0.45
@@ -122,7 +121,7 @@ def ghost_pose(chain) -> list:
     """The solver's desired pose as a faint ``Polyline`` (role "ghost") while the shown pose differs from it.
 
     The shown angles move toward the Mix-blended answer at the rate limit
-    (:mod:`ikplayground.scene.motion`); the ghost is the answer itself
+    (:mod:`ikplayground.scene.step.group_step`); the ghost is the answer itself
     (``goal``). Shown when some joint of it lies ``GHOST_MIN_PX`` or more
     from the shown joint; nothing for a snake.
     """
@@ -159,7 +158,7 @@ def pole_view(chain) -> list:
     (role "pole") and a label beside the pole saying the side it picks (:func:`pole_side`).
 
     The pole's own diamond and its dashed tie to the middle joint are the
-    renderer's (``app/badges.py``): not drawn here. Nothing without a pole.
+    renderer's (``app/draw/badges.py``): not drawn here. Nothing without a pole.
     """
     pole = chain.pole
     if pole is None:

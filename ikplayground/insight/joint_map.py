@@ -19,12 +19,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ikplayground.scene.chain import clamped_joints
+from ikplayground.insight.two_bone_view import annulus
+from ikplayground.scene import clamped_joints
 from ikplayground.solvers import solve_two_bone
 from ikplayground.solvers._validate import wrap
 from ikplayground.solvers.kinematics import chain_points
-
-from .two_bone_view import annulus
 
 TAU = 2.0 * math.pi
 
@@ -69,7 +68,7 @@ class MapFrame(NamedTuple):
 
 def limit_box(limits) -> tuple[float, float, float, float] | None:
     """The allowed box ``(lo1, hi1, lo2, hi2)`` rad of a two-bone arm's ``limits`` (2, 2), or None when
-    neither joint is clamped (:func:`~ikplayground.scene.chain.clamped_joints`); a free joint spans [-pi, pi]."""
+    neither joint is clamped (:func:`~ikplayground.scene.core.chain.clamped_joints`); a free joint spans [-pi, pi]."""
     limits = np.asarray(limits, dtype=float)
     clamped = clamped_joints(limits)
     if not clamped.any():

@@ -22,7 +22,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ikplayground.scene.chain import STATUSES, Chain
+from ikplayground.scene import STATUSES, Chain
 
 TRAIL_SECONDS = 2.0  # the joint angles kept for the trail
 

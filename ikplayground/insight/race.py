@@ -13,7 +13,7 @@ target. The solvers are the two-bone law of cosines (the raylib multi-chain
 demo), CCD (the pygame CCD tutorial), FABRIK (Aristidou & Lasenby 2011) and
 damped least squares (docs/sources.md).
 
-The race's scene is an ordinary :class:`~ikplayground.scene.scene.Scene`:
+The race's scene is an ordinary :class:`~ikplayground.scene.core.scene.Scene`:
 the App shows it in place of the user's (as it shows the stress test), calls
 :meth:`Race.drive` before each step and :meth:`Race.record` after it, and
 the user may drag targets and roots, remove chains or change their solver
@@ -28,11 +28,18 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ikplayground.scene import build
-from ikplayground.scene.chain import DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, DEFAULT_ITERATIONS, SOLVER_LABELS, Chain
-from ikplayground.scene.scene import STEP, Scene
-
-from .metrics import ChainMetrics
+from ikplayground.insight.metrics import ChainMetrics
+from ikplayground.scene import (
+    DEFAULT_ITERATIONS,
+    DEFAULT_RATE_DEG,
+    DEFAULT_TOLERANCE,
+    SOLVER_LABELS,
+    STEP,
+    Chain,
+    Scene,
+    default_limits,
+    make_ik_chain,
+)
 
 DEFAULT_BONES = 7  # the default template: scene.default_scene's tentacles
 DEFAULT_LENGTH = 36.0  # px
@@ -80,7 +87,7 @@ def _template_parts(template: Chain | None) -> dict:
     """The lengths (n,) px, limits (n, 2) rad, iterations, tolerance (px) and rate limit (deg or None) to copy."""
     if template is None or not template.is_ik:
         return {"lengths": np.full(DEFAULT_BONES, DEFAULT_LENGTH),
-                "limits": build.default_limits("ccd", DEFAULT_BONES, DEFAULT_JOINT_DEG),
+                "limits": default_limits("ccd", DEFAULT_BONES, DEFAULT_JOINT_DEG),
                 "iterations": DEFAULT_ITERATIONS, "tolerance": DEFAULT_TOLERANCE, "rate_limit": DEFAULT_RATE_DEG}
     return {"lengths": template.fields["lengths"].copy(), "limits": template.fields["limits"].copy(),
             "iterations": template.iterations, "tolerance": template.tolerance, "rate_limit": template.rate_limit}
@@ -137,7 +144,7 @@ class Race:
         chains = []
         for i, solver in enumerate(self.solvers):
             root = np.array(((i + 0.5) * lane, y))
-            chains.append(build.make_ik_chain(solver, root, up, lengths, self.scene.clamp(root + self.offset),
+            chains.append(make_ik_chain(solver, root, up, lengths, self.scene.clamp(root + self.offset),
                                               limits=limits.copy(), rate_limit=parts["rate_limit"],
                                               iterations=parts["iterations"], tolerance=parts["tolerance"]))
         self.scene.add_in_turn(chains)

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from .primitives import Circle, Label, Polyline, arc_points
+from ikplayground.insight.primitives import Circle, Label, Polyline, arc_points
 
 GHOST_FADE = 0.6  # the fade of the previous record's chain ...
 GHOST_DECAY = 0.75  # ... times this for each record older: 0.6, 0.45, 0.34, ...

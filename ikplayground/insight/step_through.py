@@ -18,12 +18,16 @@ from collections import deque
 
 import numpy as np
 
-from ikplayground.scene.build import refresh_ik_points
-from ikplayground.scene.chain import STATUSES, SOLVER_LABELS, clamped_joints, is_reached
+from ikplayground.insight.step_overlay import ccd_overlay, fabrik_overlay, ghost_overlay
+from ikplayground.scene import (
+    SOLVER_LABELS,
+    STATUSES,
+    clamped_joints,
+    is_reached,
+    refresh_ik_points,
+)
 from ikplayground.solvers import ccd_steps, fabrik_steps
 from ikplayground.solvers.kinematics import chain_points
-
-from .step_overlay import ccd_overlay, fabrik_overlay, ghost_overlay
 
 GHOSTS = 6  # earlier records whose chains the overlay shows, fading
 STEPPED = {"ccd": ccd_steps, "fabrik": fabrik_steps}
@@ -44,11 +48,11 @@ class StepThrough:
 
     Parameters
     ----------
-    chain : ikplayground.scene.chain.Chain
+    chain : ikplayground.scene.core.chain.Chain
         A "ccd" or "fabrik" chain. The solve starts from its shown angles
         (``fields["angles"]``, rad) toward ``fields["target"]`` (px), with its
         root, bone lengths, limits (none when no joint is clamped, see
-        :func:`~ikplayground.scene.chain.clamped_joints`), iterations and
+        :func:`~ikplayground.scene.core.chain.clamped_joints`), iterations and
         tolerance as they are now, and no pole.
 
     Attributes

@@ -1,4 +1,76 @@
-"""The playground's model without a window: chains, snake steering, the scene.
+"""The scene: the model of the playground, with no window (no pygame).
 
-Nothing here imports pygame.
+This is the front door: what the App, the insight layer, scripts and users
+import. The subpackages hold one concern each:
+
+- ``core``: a chain, its group arrays, the per-chain settings table, the scene
+  (add, remove, select, step), the stage, hit tests, mirror flips;
+- ``step``: what one step of 1/60 s does: solve a group, move animated
+  targets, steer snakes and walkers over the terrain;
+- ``build``: making chains, whole groups, the stress scene and the presets;
+- ``edit``: undoable edits and the undo history;
+- ``files``: the scene file (load, save, validation, atomic writes);
+- ``record``: recording a run to CSV, replaying it, baking keyframes.
+
+Pixels with y down and radians below the UI, as everywhere in the package
+(``docs/design.md``).
 """
+
+from ikplayground.scene.build.build import (
+                                          default_limits,
+                                          make_ik_chain,
+                                          refresh_ik_points,
+                                          straight_snake,
+)
+from ikplayground.scene.build.presets import (
+                                          PRESETS,
+                                          available_presets,
+                                          is_preset,
+                                          load_preset,
+)
+from ikplayground.scene.build.stress import drive_stress, stress_scene
+from ikplayground.scene.core.chain import (
+                                          DEFAULT_ITERATIONS,
+                                          DEFAULT_RATE_DEG,
+                                          DEFAULT_TOLERANCE,
+                                          IK_SOLVERS,
+                                          SOLVER_LABELS,
+                                          SOLVERS,
+                                          STATUSES,
+                                          Chain,
+                                          clamped_joints,
+                                          is_reached,
+)
+from ikplayground.scene.core.mirror import axis_name
+from ikplayground.scene.core.scene import (
+                                          MAX_CHAINS,
+                                          STEP,
+                                          Scene,
+                                          SceneFull,
+                                          default_scene,
+)
+from ikplayground.scene.core.settings import BY_NAME as SETTINGS_BY_NAME
+from ikplayground.scene.core.settings import SETTINGS, Setting, setting
+from ikplayground.scene.edit.edits import pose, record_move, record_pose
+from ikplayground.scene.edit.history import Edit, History, Refused
+from ikplayground.scene.files.file_errors import shown, shown_name
+from ikplayground.scene.files.scene_file import (
+                                          SceneFileError,
+                                          chain_to_dict,
+                                          load_scene,
+                                          save_scene,
+)
+from ikplayground.scene.record.bake import bake_recording, load_animation
+from ikplayground.scene.record.recording import Recorder, RecordingError
+from ikplayground.scene.record.replay import Replay
+
+__all__ = [
+    "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "IK_SOLVERS", "MAX_CHAINS", "PRESETS",
+    "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_LABELS", "STATUSES", "STEP",
+    "Chain", "Edit", "History", "Recorder", "RecordingError", "Refused", "Replay", "Scene", "SceneFileError",
+    "SceneFull", "Setting",
+    "available_presets", "axis_name", "bake_recording", "chain_to_dict", "clamped_joints", "default_limits",
+    "default_scene", "drive_stress", "is_preset", "is_reached", "load_animation", "load_preset", "load_scene",
+    "make_ik_chain", "pose", "record_move", "record_pose", "refresh_ik_points", "save_scene", "setting", "shown",
+    "shown_name", "straight_snake", "stress_scene",
+]

@@ -41,9 +41,9 @@ from collections import Counter, deque
 import pygame
 import pygame_gui
 
-from .fuzz_gestures import Gestures
-from .fuzz_recorder import Recorder, SandboxEscape
-from .fuzz_singles import SingleEvents, event
+from tests.app.fuzz_gestures import Gestures
+from tests.app.fuzz_recorder import Recorder, SandboxEscape
+from tests.app.fuzz_singles import SingleEvents, event
 
 __all__ = ["EventFuzzer", "Recorder", "SandboxEscape"]
 

@@ -3,7 +3,7 @@ drags from targets and roots, real clicks on the panel's widgets, slider drags, 
 
 from __future__ import annotations
 
-from .fuzz_singles import ARROWS, BUTTONS, CHECK_BOXES, MENUS
+from tests.app.fuzz_singles import ARROWS, BUTTONS, CHECK_BOXES, MENUS
 
 CLICKABLE = CHECK_BOXES + BUTTONS + MENUS + ("path_entry",)
 

@@ -7,7 +7,8 @@ from __future__ import annotations
 import pygame
 import pygame_gui
 
-from ikplayground.app import buttons, keymap
+from ikplayground.app import keymap
+from ikplayground.app.panel import buttons
 
 MENU_TEXTS = ("two-bone", "CCD", "FABRIK", "snake", "bogus")
 CHECK_BOXES = ("mirror", "rate_on", "show_limits")

@@ -18,9 +18,8 @@ import pytest
 from ikplayground import cli
 from ikplayground.app import commands
 from ikplayground.app.app import App
-from ikplayground.scene.chain import SOLVER_LABELS, SOLVERS
-
-from .conftest import (
+from ikplayground.scene.core.chain import SOLVER_LABELS, SOLVERS
+from tests.app.conftest import (
     check,
     choose,
     click,
@@ -976,7 +975,7 @@ def test_a_closed_app_leaves_nothing_of_its_ui_alive(scene_file):
     import gc
     import weakref
 
-    from .conftest import SIZE, started
+    from tests.app.conftest import SIZE, started
 
     app = started(App(size=SIZE, realtime=False, scene_path=scene_file))
     pygame.event.post(pygame.event.Event(pygame.USEREVENT + 7, {"held": app.panel}))  # still queued at close

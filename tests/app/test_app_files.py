@@ -13,9 +13,8 @@ import pygame
 import pytest
 
 from ikplayground import cli
-from ikplayground.scene.files import load_scene
-
-from .conftest import ctrl, frames, tap
+from ikplayground.scene.files.scene_file import load_scene
+from tests.app.conftest import ctrl, frames, tap
 
 
 def type_path(app, path) -> None:

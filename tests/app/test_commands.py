@@ -13,10 +13,19 @@ import pygame
 import pytest
 from pygame_gui.elements import UIButton
 
-from ikplayground.app import buttons, commands, keymap
+from ikplayground.app import commands, keymap
 from ikplayground.app.commands import BY_NAME, COMMANDS
-
-from .conftest import check, choose, frames, key_down, key_up, press_button, select_solver, tap
+from ikplayground.app.panel import buttons
+from tests.app.conftest import (
+    check,
+    choose,
+    frames,
+    key_down,
+    key_up,
+    press_button,
+    select_solver,
+    tap,
+)
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 KEYED = sorted({b.command for b in keymap.KEYMAP})

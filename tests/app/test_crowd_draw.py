@@ -10,13 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.app import crowd_draw
-from ikplayground.app.crowd_draw import CrowdLayer, bone_samples, clip_segments
-from ikplayground.app.render import ANCHOR_FILL, PALETTE, TARGET, SceneRenderer
-from ikplayground.scene.stress import stress_scene
+from ikplayground.app.draw import crowd_draw
+from ikplayground.app.draw.crowd_draw import CrowdLayer, bone_samples, clip_segments
+from ikplayground.app.draw.render import ANCHOR_FILL, PALETTE, TARGET, SceneRenderer
+from ikplayground.scene.build.stress import stress_scene
 from ikplayground.solvers import jit
-
-from .conftest import frames
+from tests.app.conftest import frames
 
 coords = st.floats(-300.0, 300.0, allow_nan=False)
 on_stage = st.floats(0.0, 1000.0, allow_nan=False)  # the stage of these tests is 1000 x 1000 px

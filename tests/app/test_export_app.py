@@ -10,10 +10,9 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
-from ikplayground.scene.bake import load_animation
+from ikplayground.scene.record.bake import load_animation
 from ikplayground.solvers import forward_kinematics
-
-from .conftest import click, ctrl, frames, rect_centre
+from tests.app.conftest import click, ctrl, frames, rect_centre
 
 
 def press(app, widget) -> None:

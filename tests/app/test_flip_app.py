@@ -9,10 +9,9 @@ import math
 import numpy as np
 import pygame
 
-from ikplayground.app.render import TARGET
-from ikplayground.scene.chain import SOLVER_LABELS
-
-from .conftest import frames, press_button, select_solver, tap, wrapped
+from ikplayground.app.draw.render import TARGET
+from ikplayground.scene.core.chain import SOLVER_LABELS
+from tests.app.conftest import frames, press_button, select_solver, tap, wrapped
 
 
 def flip_key(app, k: int = 1) -> None:

@@ -20,11 +20,10 @@ import pygame
 import pytest
 
 from ikplayground.app.app import App
-from ikplayground.scene import scene as scene_module
+from ikplayground.scene.core import scene as scene_module
 from ikplayground.solvers.kinematics import chain_points_batch
-
-from . import fuzz_events
-from .conftest import (
+from tests.app import fuzz_events
+from tests.app.conftest import (
     chain_of,
     choose,
     drag,

@@ -10,9 +10,8 @@ import pytest
 
 from ikplayground.app import app as app_module
 from ikplayground.app.app import App
-from ikplayground.app.limits import MAX_PIXELS, MAX_SIDE, PATH_MAX_BYTES, capped_size
-
-from .conftest import SIZE, frames, key_down, post, press_button, tap
+from ikplayground.app.size_caps import MAX_PIXELS, MAX_SIDE, PATH_MAX_BYTES, capped_size
+from tests.app.conftest import SIZE, frames, key_down, post, press_button, tap
 
 CAP = PATH_MAX_BYTES
 assert CAP == 4095  # Linux's PATH_MAX less its closing NUL, in UTF-8 bytes
@@ -279,7 +278,7 @@ def test_many_resizes_in_one_frame_lay_out_once_for_the_last(app, monkeypatch):
 
 
 def test_a_long_error_wraps_only_the_lines_it_shows(app):  # app: fonts initialised
-    from ikplayground.app.overlay import Fonts, wrap_text
+    from ikplayground.app.draw.overlay import Fonts, wrap_text
 
     message = "Not saved: " + "p" * 10_000 + ": File name too long"
     lines = wrap_text(message, Fonts().body, 400, max_lines=6)

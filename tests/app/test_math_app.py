@@ -16,8 +16,15 @@ import pytest
 from ikplayground.app import commands
 from ikplayground.insight import joint_map
 from ikplayground.solvers import solve_ccd, solve_fabrik
-
-from .conftest import check, click, drag, frames, press_button, select_solver, tap
+from tests.app.conftest import (
+    check,
+    click,
+    drag,
+    frames,
+    press_button,
+    select_solver,
+    tap,
+)
 
 
 def stage_copy(app) -> np.ndarray:
@@ -355,7 +362,7 @@ def test_the_step_status_ends_when_the_chain_changes_solver(app):
 
 
 def test_a_chain_a_million_px_long_draws_with_its_math(app):
-    from ikplayground.scene import build
+    from ikplayground.scene.build import build
 
     giant = build.make_ik_chain("two-bone", (300, 300), (-1.0, 1.0), (1e6, 1e6), (400, 300))
     app.scene.add(giant)

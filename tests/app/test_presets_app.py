@@ -6,9 +6,8 @@ import pygame
 
 from ikplayground import cli
 from ikplayground.resources import asset_path
-from ikplayground.scene import presets
-
-from .conftest import choose, ctrl, frames
+from ikplayground.scene.build import presets
+from tests.app.conftest import choose, ctrl, frames
 
 
 def test_the_preset_menu_loads_a_preset_and_keeps_the_scene_file(app, scene_file):

@@ -15,10 +15,18 @@ import pytest
 from ikplayground import cli
 from ikplayground.app import commands
 from ikplayground.app.app import App
-from ikplayground.scene import files, presets
-from ikplayground.scene.recording_read import read_steps
-
-from .conftest import SIZE, ctrl, drag, frames, key_down, key_up, press_button, tap
+from ikplayground.scene.build import presets
+from ikplayground.scene.record.recording_read import read_steps
+from tests.app.conftest import (
+    SIZE,
+    ctrl,
+    drag,
+    frames,
+    key_down,
+    key_up,
+    press_button,
+    tap,
+)
 
 
 @pytest.fixture
@@ -123,9 +131,9 @@ def test_a_replay_in_the_app_is_the_recorded_run_and_ignores_the_keys_and_the_mo
     steps = app.record.steps
     arm_target = app.scene.chains[0].fields["target"].copy()
     app.close()
-    assert np.any(arm_target != files.load_scene(scene_file).chains[0].fields["target"])
+    assert np.any(arm_target != scene_file.load_scene(scene_file).chains[0].fields["target"])
 
-    app = App(size=SIZE, realtime=False, scene=files.load_scene(scene_file), scene_path=scene_file)
+    app = App(size=SIZE, realtime=False, scene=scene_file.load_scene(scene_file), scene_path=scene_file)
     try:
         assert app.replay.start(tmp_path / "a.csv") is None
         app.record.start(tmp_path / "b.csv")
@@ -159,7 +167,7 @@ def run_cli(*args) -> int:
 
 def test_record_and_replay_from_the_command_line(tmp_path, capsys):
     scene_file = tmp_path / "s.json"
-    files.save_scene(presets.load_preset("snakes"), scene_file)  # snakes that wander
+    scene_file.save_scene(presets.load_preset("snakes"), scene_file)  # snakes that wander
     assert run_cli("--scene", scene_file, "--record", tmp_path / "a.csv", "--frames", 90) == 0
     assert run_cli("--scene", scene_file, "--replay", tmp_path / "a.csv", "--record", tmp_path / "b.csv",
                    "--frames", 90) == 0

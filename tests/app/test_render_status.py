@@ -13,11 +13,10 @@ import numpy as np
 import pygame
 import pytest
 
-from ikplayground.app import render
-from ikplayground.scene import build
+from ikplayground.app.draw import render
+from ikplayground.scene.build import build
 from ikplayground.solvers.ccd import clamp_angle
-
-from .conftest import check, drag, frames, select_solver, slide
+from tests.app.conftest import check, drag, frames, select_solver, slide
 
 
 def reach_lines(app, monkeypatch) -> list[tuple]:
@@ -99,9 +98,9 @@ def test_a_range_a_hair_short_of_the_full_circle_is_clamped_and_shows_a_wedge(ap
 
 
 def test_the_renderer_has_one_colour_for_every_palette_index_the_scene_hands_out():
-    from ikplayground.app.render import PALETTE
-    from ikplayground.scene.constants import PALETTE_SIZE
-    from ikplayground.scene.scene import Scene
+    from ikplayground.app.draw.render import PALETTE
+    from ikplayground.scene.core.constants import PALETTE_SIZE
+    from ikplayground.scene.core.scene import Scene
 
     assert len(PALETTE) == PALETTE_SIZE
     scene = Scene()

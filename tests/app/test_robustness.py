@@ -12,11 +12,9 @@ import pytest
 
 from ikplayground.app import app as app_module
 from ikplayground.app import commands
-from ikplayground.scene.chain import SOLVERS
-from ikplayground.scene.settings import SETTINGS
-
-from ..scene.scene_cases import assert_scene_ok
-from .conftest import (
+from ikplayground.scene.core.chain import SOLVERS
+from ikplayground.scene.core.settings import SETTINGS
+from tests.app.conftest import (
     choose,
     ctrl,
     frames,
@@ -30,6 +28,7 @@ from .conftest import (
     slide,
     tap,
 )
+from tests.scene.scene_cases import assert_scene_ok
 
 
 def resize(app, size, k=2):
@@ -268,7 +267,7 @@ def test_loading_a_bad_file_shows_the_error_and_keeps_the_scene(app, tmp_path, t
 
 
 def test_the_error_box_draws_a_long_message_whole(app, monkeypatch):
-    from ikplayground.app.overlay import Fonts, wrap_text
+    from ikplayground.app.draw.overlay import Fonts, wrap_text
 
     boxes = []
     monkeypatch.setattr(app_module, "draw_error", lambda surface, rect, message, fonts: boxes.append((rect, message)))
@@ -300,7 +299,7 @@ def test_the_panel_add_button_respects_the_cap(app, monkeypatch):
 
 
 def test_the_bone_sprite_cache_keeps_to_its_byte_budget(app, monkeypatch):
-    from ikplayground.app import render
+    from ikplayground.app.draw import render
 
     monkeypatch.setattr(render, "SPRITE_CACHE_BYTES", 1_000_000)
     r = app.renderer
@@ -326,7 +325,7 @@ def test_panel_rebuilds_do_not_pile_up_in_pygame_gui(app):
 # --- drawing huge chains ---------------------------------------------------------------------
 def test_a_selected_chain_far_bigger_than_the_window_draws_only_what_shows(app, monkeypatch):
     """64 bones of 200 px reach 12,800 px: the halo under the selection must not be a surface that big."""
-    from ikplayground.app import render
+    from ikplayground.app.draw import render
 
     chain = select_solver(app, "ccd")
     slide(app, "bones", 64)
@@ -352,7 +351,7 @@ def test_a_selected_chain_far_bigger_than_the_window_draws_only_what_shows(app, 
 
 
 def test_visible_box_is_the_part_of_the_view_near_the_points():
-    from ikplayground.app.render import visible_box
+    from ikplayground.app.draw.render import visible_box
 
     view = pygame.Rect(0, 0, 100, 50)
     assert visible_box(np.array([[-1e6, -1e9], [1e6, 1e9]]), 5, view) == view

@@ -16,10 +16,9 @@ import numpy as np
 import pygame
 import pytest
 
-from ikplayground.app import screenshot
 from ikplayground.app.app import App
-
-from .conftest import SIZE, click, frames, key_down, rect_centre, tap
+from ikplayground.app.draw import screenshot
+from tests.app.conftest import SIZE, click, frames, key_down, rect_centre, tap
 
 NAME = re.compile(r"ikplayground-\d{4}-\d\d-\d\d-\d{6}(-\d+)?\.png")
 

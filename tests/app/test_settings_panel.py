@@ -16,13 +16,12 @@ import pygame
 import pytest
 from pygame_gui.elements import UICheckBox, UIHorizontalSlider
 
-from ikplayground.app.panel_help import panel_table
-from ikplayground.app.param_widgets import panel_help_rows
-from ikplayground.app.render import WEDGE_RADIUS
-from ikplayground.scene.chain import SOLVERS
-from ikplayground.scene.settings import BY_NAME, SETTINGS
-
-from .conftest import check, ctrl, frames, select_solver, slide, tap
+from ikplayground.app.draw.render import WEDGE_RADIUS
+from ikplayground.app.panel.panel_help import panel_table
+from ikplayground.app.panel.param_widgets import panel_help_rows
+from ikplayground.scene.core.chain import SOLVERS
+from ikplayground.scene.core.settings import BY_NAME, SETTINGS
+from tests.app.conftest import check, ctrl, frames, select_solver, slide, tap
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -149,7 +148,7 @@ def test_the_help_lists_the_selected_solver_s_settings_as_the_panel_shows_them(s
 @pytest.mark.parametrize("size", [(1280, 720), (800, 480), (640, 360)])
 def test_the_help_overlay_fits_its_box_in_any_window(size):
     """Every line of the help is drawn inside its box, above the closing hint, however short the window."""
-    from ikplayground.app import overlay
+    from ikplayground.app.draw import overlay
 
     pygame.font.init()
     stage = pygame.Rect(0, 0, size[0] - 300, size[1] - overlay.STATUS_HEIGHT)

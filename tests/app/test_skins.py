@@ -1,6 +1,6 @@
 """Skins: each chain drawn by its own skin (IK: sprite, capsules, lines; snake: blocks, body,
 lines), switched through the panel's Skin menu, kept by the scene file, and set aside by the
-crowd drawing of the stress test; and the skins' geometry (app/skins.py)."""
+crowd drawing of the stress test; and the skins' geometry (app/draw/skins.py)."""
 
 from __future__ import annotations
 
@@ -13,13 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.app import skins
-from ikplayground.app.render import DETAIL_LIMIT, chain_colour
-from ikplayground.app.shapes import visible_box
-from ikplayground.scene.files import load_scene
-from ikplayground.scene.settings import IK_SKINS, SNAKE_SKINS
-
-from .conftest import chain_of, choose, ctrl, frames, select_solver, tap
+from ikplayground.app.draw import skins
+from ikplayground.app.draw.render import DETAIL_LIMIT, chain_colour
+from ikplayground.app.draw.shapes import visible_box
+from ikplayground.scene.core.settings import IK_SKINS, SNAKE_SKINS
+from ikplayground.scene.files.scene_file import load_scene
+from tests.app.conftest import chain_of, choose, ctrl, frames, select_solver, tap
 
 KINDS = {"ik": ("skin", IK_SKINS), "snake": ("snake_skin", SNAKE_SKINS)}
 
@@ -151,7 +150,7 @@ def test_a_thousand_chain_stress_scene_draws_the_crowd_way_whatever_the_skins(ap
 
 @pytest.mark.parametrize("skin", IK_SKINS)
 def test_a_chain_a_million_px_long_draws_in_every_skin(app, skin):
-    from ikplayground.scene import build
+    from ikplayground.scene.build import build
 
     giant = build.make_ik_chain("two-bone", (300, 300), (-1.0, 1.0), (1e6, 1e6), (400, 300))
     app.scene.add(giant)

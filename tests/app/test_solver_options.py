@@ -12,12 +12,10 @@ import numpy as np
 import pygame
 import pytest
 
-from ikplayground.app.badges import BADGE_COLOURS, POLE_RADIUS
-from ikplayground.scene.chain import SOLVER_LABELS
-
+from ikplayground.app.draw.badges import BADGE_COLOURS, POLE_RADIUS
 from ikplayground.app.status_line import status_facts
-
-from .conftest import check, choose, drag, frames, select_solver, slide
+from ikplayground.scene.core.chain import SOLVER_LABELS
+from tests.app.conftest import check, choose, drag, frames, select_solver, slide
 
 
 def chain_for(app, solver: str):

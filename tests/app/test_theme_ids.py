@@ -4,7 +4,7 @@ import pygame_gui
 import pytest
 from pygame_gui.core.ui_appearance_theme import UIAppearanceTheme
 
-from ikplayground.app import theme_ids
+from ikplayground.app.panel import theme_ids
 
 
 def widgets(app):

@@ -10,9 +10,8 @@ import numpy as np
 import pygame
 import pytest
 
-from ikplayground.scene.history import MAX_ENTRIES
-
-from .conftest import (
+from ikplayground.scene.edit.history import MAX_ENTRIES
+from tests.app.conftest import (
     check,
     choose,
     click,
@@ -45,7 +44,7 @@ def redo_y(app):
 
 def looks(chain) -> dict:
     """A chain's solver, settings (as the panel reads them) and anchor: what an undo must give back."""
-    from ikplayground.scene.settings import SETTINGS
+    from ikplayground.scene.core.settings import SETTINGS
     return {"solver": chain.solver, "anchor": tuple(chain.anchor.tolist()),
             **{s.name: s.read(chain) for s in SETTINGS if s.applies(chain.solver)}}
 
@@ -416,7 +415,7 @@ def test_an_edit_after_an_undo_clears_the_redo_side(app):
 
 
 def test_another_feature_records_an_edit_of_its_own(app):
-    from ikplayground.scene.history import Edit
+    from ikplayground.scene.edit.history import Edit
     arm = select_solver(app, "two-bone")
     index = app.scene.chains.index(arm)
 
@@ -436,7 +435,7 @@ def test_another_feature_records_an_edit_of_its_own(app):
 
 
 def test_the_keep_page_lists_the_edits_the_next_undo_first_and_what_redo_brings_back(app):
-    from ikplayground.app.keep_page import HISTORY_LINES
+    from ikplayground.app.panel.keep_page import HISTORY_LINES
 
     press_button(app, app.panel.tabs["keep"])
     page = app.panel.keep_page

@@ -5,9 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
-from ikplayground.scene.chain import SOLVER_LABELS
-
-from .conftest import choose, frames, key_down, key_up, tap
+from ikplayground.scene.core.chain import SOLVER_LABELS
+from tests.app.conftest import choose, frames, key_down, key_up, tap
 
 
 def add_walker(app):

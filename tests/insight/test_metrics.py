@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ikplayground.insight.metrics import ChainMetrics, wrapped_turn
-from ikplayground.scene import build
-from ikplayground.scene.chain import STATUSES
-from ikplayground.scene.file_format import scene_to_text
-from ikplayground.scene.scene import STEP, Scene
+from ikplayground.scene.build import build
+from ikplayground.scene.core.chain import STATUSES
+from ikplayground.scene.core.scene import STEP, Scene
+from ikplayground.scene.files.file_format import scene_to_text
 
 STAGE = (980.0, 720.0)
 

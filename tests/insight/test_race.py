@@ -9,11 +9,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.insight.race import (FIGURE_CENTRE, FIGURE_PERIOD, FIGURE_SIZE, ROOT_MARGIN, Race, figure_eight,
-                                       race_solvers)
-from ikplayground.scene import build
-from ikplayground.scene.chain import FULL, SOLVER_LABELS
-from ikplayground.scene.scene import STEP
+from ikplayground.insight.race import (
+    FIGURE_CENTRE,
+    FIGURE_PERIOD,
+    FIGURE_SIZE,
+    ROOT_MARGIN,
+    Race,
+    figure_eight,
+    race_solvers,
+)
+from ikplayground.scene.build import build
+from ikplayground.scene.core.chain import FULL, SOLVER_LABELS
+from ikplayground.scene.core.scene import STEP
 
 STAGE = (1200.0, 900.0)
 

@@ -16,9 +16,9 @@ import pytest
 
 from ikplayground.insight.primitives import ROLES, Circle, Label, Polyline
 from ikplayground.insight.step_through import StepThrough
-from ikplayground.scene.build import make_ik_chain
-from ikplayground.scene.chain import STATUSES, is_reached
-from ikplayground.scene.scene import Scene
+from ikplayground.scene.build.build import make_ik_chain
+from ikplayground.scene.core.chain import STATUSES, is_reached
+from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import solve_ccd, solve_fabrik
 
 SOLVE = {"ccd": solve_ccd, "fabrik": solve_fabrik}

@@ -10,9 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ikplayground.insight.primitives import Circle, Label, Polyline, Ring
-from ikplayground.insight.two_bone_view import annulus, goal_triangle, triangle, two_bone_overlay
-from ikplayground.scene.build import make_ik_chain
-from ikplayground.scene.scene import Scene
+from ikplayground.insight.two_bone_view import (
+    annulus,
+    goal_triangle,
+    triangle,
+    two_bone_overlay,
+)
+from ikplayground.scene.build.build import make_ik_chain
+from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import solve_two_bone
 from ikplayground.solvers._validate import wrap
 

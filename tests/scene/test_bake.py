@@ -20,11 +20,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene.bake import bake_recording, load_animation
-from ikplayground.scene.scene import default_scene
+from ikplayground.scene.core.scene import default_scene
+from ikplayground.scene.record.bake import bake_recording, load_animation
 from ikplayground.solvers import forward_kinematics
-
-from .recording_writer import HEADER, record
+from tests.scene.recording_writer import HEADER, record
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "animation-format.md"
 FK_TOLERANCE = 1e-9  # px

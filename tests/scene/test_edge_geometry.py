@@ -11,11 +11,10 @@ import math
 import numpy as np
 import pytest
 
-from ikplayground.scene import build
-from ikplayground.scene.scene import Scene
+from ikplayground.scene.build import build
+from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import follow_snake, solve_ccd, solve_fabrik, solve_two_bone
-
-from .scene_cases import assert_chain_ok
+from tests.scene.scene_cases import assert_chain_ok
 
 PI = math.pi
 BIG = 1e9

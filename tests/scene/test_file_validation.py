@@ -23,15 +23,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene import build, capped_read, files, json_scan
-from ikplayground.scene.chain import MAX_BONES
-from ikplayground.scene.files import (
+from ikplayground.scene.build import build
+from ikplayground.scene.core.chain import MAX_BONES
+from ikplayground.scene.core.scene import MAX_CHAINS
+from ikplayground.scene.files import capped_read, json_scan, scene_file
+from ikplayground.scene.files.scene_file import (
     MAX_FILE_BYTES,
     SceneFileError,
     load_scene,
     parse_scene,
 )
-from ikplayground.scene.scene import MAX_CHAINS
 
 MB = 1024 * 1024
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "scene-format.md"
@@ -313,7 +314,7 @@ def test_null_optional_fields_take_their_defaults_but_a_null_rate_limit_turns_it
              (["chains", 3, "bend_limits"], None), (["chains", 3, "max_speed"], None), (["chains", 3, "turn_rate"], None)]
     missing = [(path, DELETE) for path, _ in nulls]
     a, b = loads(text_with(*nulls)), loads(text_with(*missing))
-    assert files.scene_to_text(a) == files.scene_to_text(b)
+    assert scene_file.scene_to_text(a) == scene_file.scene_to_text(b)
     arm, ccd, _fabrik, snake = a.chains
     assert arm.mirror is False
     np.testing.assert_allclose(np.degrees(ccd.fields["limits"][1:]), [[-45, 45]] * 5)
@@ -343,7 +344,7 @@ def test_unknown_fields_anywhere_are_ignored():
     extra = loads(text_with((["comment"], "made by hand"), (["version_2_field"], {"a": [[1, 2], {"b": None}]}),
                             (["chains", 0, "limits"], "two-bone has none"), (["chains", 3, "mirror"], 7),
                             (["chains", 2, "colour"], [1, 2, 3])))
-    assert files.scene_to_text(extra) == files.scene_to_text(plain)
+    assert scene_file.scene_to_text(extra) == scene_file.scene_to_text(plain)
 
 
 def test_edge_values_that_are_allowed():
@@ -422,8 +423,8 @@ def test_depth_32_in_an_unknown_field_is_fine_and_33_is_not():
     def nested(levels):  # the document itself is level 1
         return text_with()[:-1] + ', "x": ' + "[" * (levels - 1) + "]" * (levels - 1) + "}"
 
-    assert len(loads(nested(files.MAX_DEPTH)).chains) == 4
-    assert "nested more than 32" in refused(nested(files.MAX_DEPTH + 1))
+    assert len(loads(nested(scene_file.MAX_DEPTH)).chains) == 4
+    assert "nested more than 32" in refused(nested(scene_file.MAX_DEPTH + 1))
 
 
 def test_brackets_inside_strings_do_not_count():
@@ -452,7 +453,7 @@ def reference_too_deep(text: str):
             return ("stop", i)
         elif c in "[{":
             depth += 1
-            if depth > files.MAX_DEPTH:
+            if depth > scene_file.MAX_DEPTH:
                 return i
         elif c in "]}":
             depth -= 1
@@ -511,7 +512,7 @@ def test_a_file_that_grows_while_it_is_read_is_cut_off(tmp_path, monkeypatch):
         def __init__(self, st):
             self.st_mode, self.st_size = st.st_mode, 100
 
-    monkeypatch.setattr(files.os, "fstat", lambda fd: Small(real_fstat(fd)))
+    monkeypatch.setattr(scene_file.os, "fstat", lambda fd: Small(real_fstat(fd)))
     assert load_refused(path) == (f"scene.json: more than {MAX_FILE_BYTES:,} bytes is over the "
                                   f"{MAX_FILE_BYTES // MB} MB limit for scene files")
 
@@ -536,7 +537,7 @@ def test_an_unreadable_file_is_a_scene_file_error(tmp_path, monkeypatch):
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(files.os, "open", denied)
+    monkeypatch.setattr(scene_file.os, "open", denied)
     assert load_refused(path) == "scene.json: cannot read it (Permission denied)"
 
 
@@ -547,7 +548,7 @@ def test_a_read_error_half_way_is_a_scene_file_error(tmp_path, monkeypatch):
     def failing(fd, n):
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr(files.os, "read", failing)
+    monkeypatch.setattr(scene_file.os, "read", failing)
     assert load_refused(path) == "scene.json: cannot read it (Input/output error)"
 
 
@@ -629,8 +630,8 @@ def test_the_documented_error_messages_are_the_real_ones(tmp_path):
 
 def documented_save_messages(tmp_path):
     """The save messages of the doc's third example, as the playground words them (name: reason)."""
-    from ikplayground.scene.files import save_scene, shown_name
-    from ikplayground.scene.scene import Scene
+    from ikplayground.scene.core.scene import Scene
+    from ikplayground.scene.files.scene_file import save_scene, shown_name
 
     far = Scene()
     far.new_chain("ccd", (400.0, 600.0))
@@ -651,8 +652,8 @@ def documented_save_messages(tmp_path):
 def test_the_documented_limits_are_the_real_ones():
     text = DOC_PATH.read_text(encoding="utf-8")
     assert f"**{MAX_FILE_BYTES // MB} MB** ({MAX_FILE_BYTES:,} bytes)" in text
-    assert f"{files.MAX_CHAIN_BYTES:,} bytes)" in text
-    for what, most in files.BUDGETS.items():
+    assert f"{scene_file.MAX_CHAIN_BYTES:,} bytes)" in text
+    for what, most in scene_file.BUDGETS.items():
         assert f"**{most:,} {what}**" in text, what
 
 
@@ -787,7 +788,7 @@ def test_a_damaged_document_is_refused_cleanly_or_loads_sound(text):
         return
     assert_loaded_scene_is_sound(scene, text)
     # a sound scene saves and loads again
-    again = parse_scene(files.scene_to_text(scene), "again.json")
+    again = parse_scene(scene_file.scene_to_text(scene), "again.json")
     assert len(again.chains) == len(scene.chains)
 
 

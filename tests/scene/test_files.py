@@ -10,11 +10,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene import build, files
-from ikplayground.scene.files import SceneFileError, load_scene, save_scene
-from ikplayground.scene.scene import Scene, default_scene
-
-from .scene_cases import assert_scene_ok, wrap
+from ikplayground.scene.build import build
+from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.files import scene_file
+from ikplayground.scene.files.scene_file import SceneFileError, load_scene, save_scene
+from tests.scene.scene_cases import assert_scene_ok, wrap
 
 PI = math.pi
 POS_TOL = 5e-4 + 1e-9  # positions are written to 3 decimals
@@ -146,7 +146,7 @@ def test_save_then_load_gives_the_same_scene(tmp_path, chains):
     # a second save of what was loaded writes the same file
     save_scene(loaded, path)
     again = load_scene(path)
-    assert files.scene_to_text(again) == files.scene_to_text(loaded)
+    assert scene_file.scene_to_text(again) == scene_file.scene_to_text(loaded)
     # and what was loaded is a working scene (a snake's rounded nodes settle in one step)
     loaded.step()
     assert_scene_ok(loaded)
@@ -259,7 +259,7 @@ def test_unknown_fields_are_ignored(tmp_path):
     path.write_text(json.dumps(doc), encoding="utf-8")
     plain = tmp_path / "plain.json"
     plain.write_text(DESIGN_EXAMPLE, encoding="utf-8")
-    assert files.scene_to_text(load_scene(path)) == files.scene_to_text(load_scene(plain))
+    assert scene_file.scene_to_text(load_scene(path)) == scene_file.scene_to_text(load_scene(plain))
 
 
 # --- bad files ----------------------------------------------------------------------

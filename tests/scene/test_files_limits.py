@@ -18,12 +18,17 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene import build, build_batch, files
-from ikplayground.scene.chain import MAX_BONES, SOLVERS, Chain
-from ikplayground.scene.files import SceneFileError, load_scene, parse_scene, save_scene
-from ikplayground.scene.scene import MAX_CHAINS, Scene
-
-from .test_file_validation import HOSTILE, text_with
+from ikplayground.scene.build import build, build_batch
+from ikplayground.scene.core.chain import MAX_BONES, SOLVERS, Chain
+from ikplayground.scene.core.scene import MAX_CHAINS, Scene
+from ikplayground.scene.files import scene_file
+from ikplayground.scene.files.scene_file import (
+    SceneFileError,
+    load_scene,
+    parse_scene,
+    save_scene,
+)
+from tests.scene.test_file_validation import HOSTILE
 
 HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['
 BIG = 1 << 20  # no text this long may reach the JSON parser in one piece
@@ -74,14 +79,14 @@ def test_20000_ccd_chains_of_64_bones_save_and_load_again(tmp_path):
 
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_the_widest_chain_the_writer_can_write_loads_and_fits_the_limit(solver):
-    from ikplayground.scene import file_format
+    from ikplayground.scene.files import file_format
     d = file_format.widest_chain_dict(solver)
     line = file_format.chain_line(d)
-    assert len(line.encode()) <= files.MAX_CHAIN_BYTES
+    assert len(line.encode()) <= scene_file.MAX_CHAIN_BYTES
     assert len(parse_scene(HEAD + line + "]}").chains) == 1
-    whole = len(HEAD) + MAX_CHAINS * (files.MAX_CHAIN_BYTES + len(",\n  ")) + 8
-    assert files.MAX_FILE_BYTES >= whole
-    assert files.MAX_FILE_BYTES % (1024 * 1024) == 0
+    whole = len(HEAD) + MAX_CHAINS * (scene_file.MAX_CHAIN_BYTES + len(",\n  ")) + 8
+    assert scene_file.MAX_FILE_BYTES >= whole
+    assert scene_file.MAX_FILE_BYTES % (1024 * 1024) == 0
 
 
 COORDS = [-1e6, 1e6, -999999.9995, -123456.78901234567, 5e-324, -1.2345678901234567e-100, 0.1, 0]
@@ -118,8 +123,8 @@ def extreme_chains(draw):
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 def test_no_chain_the_loader_accepts_is_written_longer_than_the_bound(d):
     scene = parse_scene(HEAD + json.dumps(d) + "]}")
-    (line,) = files.scene_to_text(scene).splitlines()[2:3]
-    assert len(line.strip().encode()) <= files.MAX_CHAIN_BYTES
+    (line,) = scene_file.scene_to_text(scene).splitlines()[2:3]
+    assert len(line.strip().encode()) <= scene_file.MAX_CHAIN_BYTES
 
 
 def test_a_value_the_loader_would_refuse_is_not_saved(tmp_path):
@@ -168,16 +173,16 @@ def test_deep_empty_lists_in_an_unknown_field_are_refused_without_being_parsed(n
     unit = "[" * 30 + "]" * 30
     text = HEAD + '], "x": [' + ",".join([unit] * 120_000) + "]}"
     assert refused(text) == ("scene.json: 3,600,002 lists are more than a scene file may hold "
-                             f"({files.BUDGETS['lists']:,}); not a scene file")
+                             f"({scene_file.BUDGETS['lists']:,}); not a scene file")
 
 
 @pytest.mark.parametrize(("unit", "what"), [("{}", "objects"), ('"ab"', "strings"), ("1", "values")])
 def test_too_many_objects_strings_or_values_are_refused_without_being_parsed(no_whole_parse, unit, what):
-    count = files.BUDGETS[what] + 1
+    count = scene_file.BUDGETS[what] + 1
     text = HEAD + '], "x": [' + ",".join([unit] * count) + "]}"
     message = refused(text)
     assert message.startswith("scene.json: ") and message.endswith(
-        f" {what} are more than a scene file may hold ({files.BUDGETS[what]:,}); not a scene file")
+        f" {what} are more than a scene file may hold ({scene_file.BUDGETS[what]:,}); not a scene file")
 
 
 def test_a_large_valid_file_is_read_a_chain_at_a_time(no_whole_parse):
@@ -190,7 +195,7 @@ def test_a_large_valid_file_is_read_a_chain_at_a_time(no_whole_parse):
 
 @pytest.mark.parametrize(("text", "message"), [(t, m) for _, t, m in HOSTILE], ids=[n for n, _, _ in HOSTILE])
 def test_reading_a_chain_at_a_time_gives_the_whole_parse_s_messages(monkeypatch, text, message):
-    from ikplayground.scene import json_stream
+    from ikplayground.scene.files import json_stream
     streamed = refused(text)
     monkeypatch.setattr(json_stream, "document", lambda *a, **k: None)  # always parse whole
     assert refused(text) == streamed == f"scene.json: {message}"
@@ -295,7 +300,7 @@ def test_a_loaded_file_builds_its_ik_chains_one_batch_per_group(monkeypatch):
         n = 2 if solver == "two-bone" else 3 + i % 2
         scene.add(build.make_ik_chain(solver, rng.uniform(0, 900, 2), rng.uniform(-0.7, 0.7, n),
                                       rng.uniform(5, 15, n), rng.uniform(0, 900, 2), rate_limit=None if i % 4 else 2.5))
-    text = files.scene_to_text(scene)
+    text = scene_file.scene_to_text(scene)
     groups = []
     real = build_batch.ik_group
     monkeypatch.setattr(build_batch, "ik_group",

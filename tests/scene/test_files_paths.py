@@ -15,9 +15,9 @@ import stat
 
 import pytest
 
-from ikplayground.scene import files
-from ikplayground.scene.files import SceneFileError, load_scene, save_scene
-from ikplayground.scene.scene import default_scene
+from ikplayground.scene.core.scene import default_scene
+from ikplayground.scene.files import scene_file
+from ikplayground.scene.files.scene_file import SceneFileError, load_scene, save_scene
 
 
 def listing(folder):
@@ -43,7 +43,7 @@ def test_a_name_of_250_bytes_saves_and_loads(tmp_path, monkeypatch):
     assert len(path.name.encode()) == 250
     temps = []
     real = os.replace
-    monkeypatch.setattr(files.os, "replace", lambda src, dst: temps.append(os.path.basename(src)) or real(src, dst))
+    monkeypatch.setattr(scene_file.os, "replace", lambda src, dst: temps.append(os.path.basename(src)) or real(src, dst))
     save_scene(default_scene(), path)
     monkeypatch.undo()
     assert len(temps) == 1 and temps[0].startswith(".") and len(temps[0]) <= 32
@@ -73,7 +73,7 @@ def test_names_with_control_characters_are_shown_escaped(tmp_path, name, shown):
     (tmp_path / name).write_text("{", encoding="utf-8")
     message = load_refused(tmp_path / name)
     assert message.startswith(f"{shown}: line 1 column 2: ") and "\n" not in message
-    assert files.shown_name(tmp_path / name) == shown
+    assert scene_file.shown_name(tmp_path / name) == shown
 
 
 def test_a_name_that_is_not_utf8_shows_its_bytes(tmp_path):

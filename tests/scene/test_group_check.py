@@ -7,10 +7,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene import files
-from ikplayground.scene.file_errors import SceneFileError
-from ikplayground.scene.file_reader import Reader
-from ikplayground.scene.group_check import check_chains
+from ikplayground.scene.files import scene_file
+from ikplayground.scene.files.file_errors import SceneFileError
+from ikplayground.scene.files.file_reader import Reader
+from ikplayground.scene.files.group_check import check_chains
 
 # mostly plain numbers well inside the bounds; now and then one at or past a bound, or of another JSON type
 _GOOD = st.one_of(st.floats(0.5, 170), st.floats(-170, -0.5), st.integers(1, 9))
@@ -91,12 +91,12 @@ def test_fast_check_accepts_exactly_what_the_reader_accepts(ds):
 
 
 def test_every_valid_chain_of_a_saved_scene_takes_the_fast_path(tmp_path):
-    from ikplayground.scene import build
+    from ikplayground.scene.build import build
 
     chains = [build.make_ik_chain(solver, (1.0, 2.0), np.full(n, 0.1), np.full(n, 5.0), (3.0, 4.0))
               for solver, n in (("two-bone", 2), ("ccd", 5), ("fabrik", 3))]
     chains.append(build.straight_snake((10.0, 10.0), 0.5, nodes=9))
-    doc = files.scene_to_dict(type("S", (), {"chains": chains})())
+    doc = scene_file.scene_to_dict(type("S", (), {"chains": chains})())
     assert None not in check_chains(doc["chains"])
 
 

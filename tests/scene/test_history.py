@@ -1,4 +1,4 @@
-"""Undo and redo of the scene's edits (scene/history.py, scene/edits.py), without a window.
+"""Undo and redo of the scene's edits (scene/edit/history.py, scene/edit/edits.py), without a window.
 
 The history is a bounded pair of stacks; each edit kind, undone, gives back the
 scene it was made on (the same chain objects in the same order, every setting
@@ -17,12 +17,13 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from ikplayground.scene import build, edits
-from ikplayground.scene.chain import SOLVERS
-from ikplayground.scene.edits import PARAMETERS, set_recorded
-from ikplayground.scene.history import MAX_ENTRIES, MAX_WEIGHT, Edit, History
-from ikplayground.scene.scene import Scene, default_scene
-from ikplayground.scene.settings import SETTINGS
+from ikplayground.scene.build import build
+from ikplayground.scene.core.chain import SOLVERS
+from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.core.settings import SETTINGS
+from ikplayground.scene.edit import edits
+from ikplayground.scene.edit.edits import PARAMETERS, set_recorded
+from ikplayground.scene.edit.history import MAX_ENTRIES, MAX_WEIGHT, Edit, History
 
 STAGE = (980.0, 720.0)
 
@@ -534,7 +535,7 @@ test_undo_machine = UndoMachine.TestCase
 
 
 def test_an_edit_that_refuses_stays_on_its_side_of_the_history():
-    from ikplayground.scene.history import Refused
+    from ikplayground.scene.edit.history import Refused
 
     def refuse():
         raise Refused("the mirror image would leave the stage")

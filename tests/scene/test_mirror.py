@@ -1,4 +1,4 @@
-"""The mirror flip (scene/mirror.py): which fields mirror and how, twice is the chain bit for bit, a refused
+"""The mirror flip (scene/core/mirror.py): which fields mirror and how, twice is the chain bit for bit, a refused
 flip changes nothing, and a flipped chain goes on as the mirror image: its target's motion, its solve, a
 snake's wandering, a walker's legs.
 
@@ -15,11 +15,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene import build, files, target_motion, walker, walker_build
-from ikplayground.scene.mirror import flip_chain, mirror_limits
-from ikplayground.scene.scene import Scene
-from ikplayground.scene.terrain import generated
-from ikplayground.scene.walker import ANKLE, KNEE
+from ikplayground.scene.build import build, walker_build
+from ikplayground.scene.core.mirror import flip_chain, mirror_limits
+from ikplayground.scene.core.scene import Scene
+from ikplayground.scene.files import scene_file
+from ikplayground.scene.step import target_paths, walker
+from ikplayground.scene.step.terrain import generated
+from ikplayground.scene.step.walker import ANKLE, KNEE
 from ikplayground.solvers import forward_kinematics
 
 PI = math.pi
@@ -210,7 +212,7 @@ def chains(draw):
         reach = sum(lengths)
         target = (root[0] + draw(st.floats(-0.1, 0.1)) * reach, root[1] + draw(st.floats(-1.2, 1.2)) * reach)
         pole = (root[0] + draw(st.floats(-80.0, 80.0)), root[1] + draw(st.floats(-80.0, 80.0)))
-        path = draw(st.sampled_from(target_motion.PATHS))
+        path = draw(st.sampled_from(target_paths.PATHS))
         chain = build.make_ik_chain(solver, root, angles, lengths, target, limits=[first] + rest,
                                     mirror=draw(st.booleans()), auto_bend=draw(st.booleans()),
                                     pole=pole if draw(st.booleans()) else None,
@@ -378,8 +380,8 @@ def test_a_flipped_chain_saves_and_loads_the_same(tmp_path):
     chain = scene.add(arm("ccd", motion={"path": "circle", "speed": 2.0, "size": 40.0}))
     scene.flip(chain)
     path = tmp_path / "flipped.json"
-    files.save_scene(scene, path)
-    loaded = files.load_scene(path, STAGE).chains[0]
+    scene_file.save_scene(scene, path)
+    loaded = scene_file.load_scene(path, STAGE).chains[0]
     assert loaded.fields["motion_reverse"][0] == 1.0
     np.testing.assert_allclose(loaded.fields["limits"], chain.fields["limits"], atol=1e-6)
     np.testing.assert_allclose(loaded.fields["target"], chain.fields["target"], atol=1e-3)

@@ -6,14 +6,15 @@ import numpy as np
 import pytest
 
 from ikplayground.resources import asset_path
-from ikplayground.scene import files, presets
-from ikplayground.scene.presets import PRESETS
+from ikplayground.scene.build import presets
+from ikplayground.scene.build.presets import PRESETS
+from ikplayground.scene.files import scene_file
 
 STAGE = (980.0, 694.0)
 
 
 def test_every_preset_ships():
-    assert presets.available() == list(PRESETS)
+    assert presets.available_presets() == list(PRESETS)
     for name in PRESETS:
         assert asset_path(f"scenes/{name}.json").is_file()
 
@@ -22,15 +23,15 @@ def test_every_preset_ships():
 def test_a_preset_loads_runs_300_steps_and_saves_back_equal(name):
     scene = presets.load_preset(name, STAGE)
     assert scene.chains
-    text = files.scene_to_text(scene)
-    assert files.scene_to_text(files.parse_scene(text, stage=STAGE)) == text  # loads back as it was
+    text = scene_file.scene_to_text(scene)
+    assert scene_file.scene_to_text(scene_file.parse_scene(text, stage=STAGE)) == text  # loads back as it was
     for _ in range(300):
         scene.steer(False, 0)
         scene.step()
     for chain in scene.chains:
         assert np.isfinite(chain.fields["points"]).all()
-    text = files.scene_to_text(scene)
-    assert files.scene_to_text(files.parse_scene(text, stage=STAGE)) == text
+    text = scene_file.scene_to_text(scene)
+    assert scene_file.scene_to_text(scene_file.parse_scene(text, stage=STAGE)) == text
 
 
 @pytest.mark.parametrize("name", ["default", "tentacles", "seeds"])
@@ -51,9 +52,9 @@ def test_the_same_preset_runs_the_same_every_time():
         for scene in (a, b):
             scene.steer(False, 0)
             scene.step()
-    assert files.scene_to_text(a) == files.scene_to_text(b)
+    assert scene_file.scene_to_text(a) == scene_file.scene_to_text(b)
 
 
 def test_an_unknown_preset_is_refused_in_one_line():
-    with pytest.raises(files.SceneFileError, match="no such preset"):
+    with pytest.raises(scene_file.SceneFileError, match="no such preset"):
         presets.load_preset("no-such-preset")

@@ -9,10 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene.scene import Scene
+from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import solve_two_bone
-
-from .scene_cases import IK_SOLVERS, assert_scene_ok, stage_points, wrap
+from tests.scene.scene_cases import IK_SOLVERS, assert_scene_ok, stage_points, wrap
 
 STAGE = (980.0, 720.0)
 

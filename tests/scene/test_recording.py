@@ -13,10 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene import build, walker_build
-from ikplayground.scene.recording import COLUMNS, Recorder, RecordingError
-from ikplayground.scene.recording_read import read_steps
-from ikplayground.scene.scene import Scene, default_scene
+from ikplayground.scene.build import build, walker_build
+from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.record.recording import COLUMNS, Recorder, RecordingError
+from ikplayground.scene.record.recording_read import read_steps
 
 HEADER = "step,chain,solver,joint,angle_deg,x,y,target_x,target_y"
 

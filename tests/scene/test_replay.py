@@ -1,4 +1,4 @@
-"""Replay (scene/replay.py) and seeds: a recorded run replays to the same numbers; a mismatch is refused.
+"""Replay (scene/record/replay.py) and seeds: a recorded run replays to the same numbers; a mismatch is refused.
 
 A scene file with every solver, animated targets, a pole, a wandering snake and
 walkers of two- and three-bone legs is run with scripted input (the arrow keys
@@ -15,12 +15,14 @@ import math
 import numpy as np
 import pytest
 
-from ikplayground.scene import build, files, target_motion, walker_build
-from ikplayground.scene.motion import wander_offset
-from ikplayground.scene.recording import Recorder, RecordingError
-from ikplayground.scene.replay import Replay, first_mismatch
-from ikplayground.scene.scene import Scene, default_scene
-from ikplayground.scene.stress import stress_scene
+from ikplayground.scene import load_scene, save_scene
+from ikplayground.scene.build import build, walker_build
+from ikplayground.scene.build.stress import stress_scene
+from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.record.recording import Recorder, RecordingError
+from ikplayground.scene.record.replay import Replay, first_mismatch
+from ikplayground.scene.step import target_paths
+from ikplayground.scene.step.group_step import wander_offset
 
 STEPS = 240
 
@@ -35,12 +37,12 @@ def scene_file(tmp_path):
         walker_build.make_walker((700.0, 400.0), legs=6, leg_bones=3, facing=-1.0),
         build.straight_snake((200.0, 150.0), 0.4, nodes=8, wander=True),
     ])
-    target_motion.start(scene.chains[1].fields, "circle")
-    target_motion.start(scene.chains[2].fields, "figure-eight")
-    target_motion.start(scene.chains[3].fields, "bounce")
+    target_paths.start(scene.chains[1].fields, "circle")
+    target_paths.start(scene.chains[2].fields, "figure-eight")
+    target_paths.start(scene.chains[3].fields, "bounce")
     scene.chains[3].fields["pole"][:] = (900.0, 300.0)
     path = tmp_path / "s.json"
-    files.save_scene(scene, path)
+    save_scene(scene, path)
     return path
 
 
@@ -63,7 +65,7 @@ def scripted(scene: Scene, k: int) -> None:
 def record_run(scene_file, out, steps=STEPS, replay=None, extra=None) -> Scene:
     """Load ``scene_file``, run ``steps`` steps (scripted, or driven by the recording ``replay``), recording
     them to ``out``; returns the scene."""
-    scene = files.load_scene(scene_file)
+    scene = load_scene(scene_file)
     recorder = Recorder(out)
     driver = Replay(replay, scene) if replay is not None else None
     for k in range(steps):
@@ -97,7 +99,7 @@ def test_a_replayed_run_records_the_same_file(tmp_path, scene_file):
     assert np.array_equal(original.chains[4].fields["points"], replayed.chains[4].fields["points"])
     assert np.array_equal(original.chains[5].fields["points"], replayed.chains[5].fields["points"])
     # and the run was worth replaying: without the keys the snake and the walker go elsewhere
-    free = files.load_scene(scene_file)
+    free = load_scene(scene_file)
     for _ in range(STEPS):
         free.step()
     assert not np.allclose(free.chains[4].fields["points"], original.chains[4].fields["points"])
@@ -106,7 +108,7 @@ def test_a_replayed_run_records_the_same_file(tmp_path, scene_file):
 
 def test_when_the_recording_ends_the_scene_runs_on_from_where_it_is(tmp_path, scene_file):
     record_run(scene_file, tmp_path / "a.csv", steps=30)
-    scene = files.load_scene(scene_file)
+    scene = load_scene(scene_file)
     replay = Replay(tmp_path / "a.csv", scene)
     for _ in range(30):
         assert replay.drive(scene)
@@ -127,7 +129,7 @@ def test_a_recording_that_does_not_match_the_scene_is_refused_naming_the_first_m
         Replay(tmp_path / "a.csv", default_scene())
     assert str(info.value) == ("a.csv: line 2: step 0 does not match the scene: chain 5 (a walker chain of 8 "
                                "joints) is in the recording but not in the scene")
-    other = files.load_scene(scene_file)
+    other = load_scene(scene_file)
     other.set_solver(other.chains[2], "ccd")
     with pytest.raises(RecordingError, match="chain 2 is a fabrik chain of 7 joints in the recording and a ccd "
                                              "chain of 7 joints in the scene$"):
@@ -142,7 +144,7 @@ def test_a_chain_the_recording_added_later_stops_the_replay(tmp_path, scene_file
         if k == 10:
             scene.new_chain("fabrik", (500.0, 500.0))
     record_run(scene_file, tmp_path / "a.csv", steps=20, extra=add_at_10)
-    scene = files.load_scene(scene_file)
+    scene = load_scene(scene_file)
     replay = Replay(tmp_path / "a.csv", scene)
     for _ in range(10):
         assert replay.drive(scene)
@@ -181,11 +183,11 @@ def test_the_seed_is_kept_in_the_file_and_sets_the_wander_the_ground_and_the_str
     heads = [stress_scene(10, seed=s).chains[4].fields["heading"][0] for s in (3, 3, 4)]
     assert heads[0] == heads[1] != heads[2]
     path = tmp_path / "seeded.json"
-    files.save_scene(a, path)
+    save_scene(a, path)
     assert '"version": 1, "seed": 3,\n' in path.read_text()
-    assert files.load_scene(path).seed == 3
-    files.save_scene(Scene(), path)
-    assert "seed" not in path.read_text() and files.load_scene(path).seed == 0
+    assert load_scene(path).seed == 3
+    save_scene(Scene(), path)
+    assert "seed" not in path.read_text() and load_scene(path).seed == 0
 
 
 @pytest.mark.parametrize(("seed", "message"), [
@@ -195,7 +197,7 @@ def test_the_seed_is_kept_in_the_file_and_sets_the_wander_the_ground_and_the_str
     ('"7"', 'seed: must be a whole number (got "7")'),
 ])
 def test_a_bad_seed_is_refused_naming_it(seed, message):
-    with pytest.raises(files.SceneFileError) as info:
-        files.parse_scene(f'{{"format": "ikplayground-scene", "version": 1, "seed": {seed}, "chains": []}}', "s.json")
+    with pytest.raises(scene_file.SceneFileError) as info:
+        scene_file.parse_scene(f'{{"format": "ikplayground-scene", "version": 1, "seed": {seed}, "chains": []}}', "s.json")
     assert str(info.value) == f"s.json: {message}"
-    assert files.parse_scene('{"format": "ikplayground-scene", "version": 1, "seed": 9.0, "chains": []}').seed == 9
+    assert scene_file.parse_scene('{"format": "ikplayground-scene", "version": 1, "seed": 9.0, "chains": []}').seed == 9

@@ -14,9 +14,9 @@ import stat
 
 import pytest
 
-from ikplayground.scene import files
-from ikplayground.scene.files import load_scene, save_scene, scene_to_text
-from ikplayground.scene.scene import Scene, default_scene
+from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.files import scene_file
+from ikplayground.scene.files.scene_file import load_scene, save_scene, scene_to_text
 
 
 def listing(folder):
@@ -95,7 +95,7 @@ def broken(err=errno.ENOSPC, text="No space left on device"):
 
 def test_a_failing_rename_keeps_the_old_file_and_cleans_up(existing, monkeypatch):
     path, old = existing
-    monkeypatch.setattr(files.os, "replace", broken(errno.EACCES, "Permission denied"))
+    monkeypatch.setattr(scene_file.os, "replace", broken(errno.EACCES, "Permission denied"))
     with pytest.raises(PermissionError) as info:
         save_scene(small_scene(), path)
     monkeypatch.undo()
@@ -105,7 +105,7 @@ def test_a_failing_rename_keeps_the_old_file_and_cleans_up(existing, monkeypatch
 
 def test_a_failing_fsync_keeps_the_old_file_and_cleans_up(existing, monkeypatch):
     path, old = existing
-    monkeypatch.setattr(files.os, "fsync", broken())
+    monkeypatch.setattr(scene_file.os, "fsync", broken())
     with pytest.raises(OSError) as info:
         save_scene(small_scene(), path)
     monkeypatch.undo()
@@ -126,7 +126,7 @@ def test_a_write_that_fails_half_way_keeps_the_old_file_and_cleans_up(existing, 
             return real_write(fd, bytes(data[: len(data) // 2]))  # a short write: the loop must go on
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(files.os, "write", half_then_fail)
+    monkeypatch.setattr(scene_file.os, "write", half_then_fail)
     with pytest.raises(OSError, match="cannot write the new file") as info:
         save_scene(small_scene(), path)
     monkeypatch.undo()
@@ -137,7 +137,7 @@ def test_a_write_that_fails_half_way_keeps_the_old_file_and_cleans_up(existing, 
 
 def test_short_writes_are_finished(tmp_path, monkeypatch):
     real_write = os.write
-    monkeypatch.setattr(files.os, "write", lambda fd, data: real_write(fd, bytes(data[:100])))
+    monkeypatch.setattr(scene_file.os, "write", lambda fd, data: real_write(fd, bytes(data[:100])))
     path = tmp_path / "scene.json"
     save_scene(default_scene(), path)
     monkeypatch.undo()
@@ -150,7 +150,7 @@ def test_an_interrupt_during_the_save_keeps_the_old_file_and_is_not_swallowed(ex
     def interrupted(fd):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(files.os, "fsync", interrupted)
+    monkeypatch.setattr(scene_file.os, "fsync", interrupted)
     with pytest.raises(KeyboardInterrupt):
         save_scene(small_scene(), path)
     monkeypatch.undo()
@@ -167,7 +167,7 @@ def test_a_folder_that_cannot_be_written_says_so(existing, monkeypatch):
             raise PermissionError(errno.EACCES, "Permission denied")
         return real_open(p, flags, *args, **kwargs)
 
-    monkeypatch.setattr(files.os, "open", read_only)
+    monkeypatch.setattr(scene_file.os, "open", read_only)
     with pytest.raises(PermissionError) as info:
         save_scene(small_scene(), path)
     monkeypatch.undo()
@@ -207,7 +207,7 @@ def test_a_directory_that_appears_during_the_save_is_left_alone(tmp_path, monkey
         os.mkdir(dst)
         real_replace(src, dst)
 
-    monkeypatch.setattr(files.os, "replace", racing)
+    monkeypatch.setattr(scene_file.os, "replace", racing)
     with pytest.raises(OSError, match="cannot replace scene.json with the new file; nothing was saved"):
         save_scene(default_scene(), path)
     monkeypatch.undo()
@@ -256,7 +256,7 @@ def test_at_every_step_of_a_save_the_target_is_the_old_file_or_the_new_one(exist
         return call
 
     for n in names:
-        monkeypatch.setattr(files.os, n, checked(n))
+        monkeypatch.setattr(scene_file.os, n, checked(n))
     save_scene(new_scene, path)
     monkeypatch.undo()
     assert path.read_bytes() == new
@@ -269,7 +269,7 @@ def test_at_every_step_of_a_save_the_target_is_the_old_file_or_the_new_one(exist
         path.write_bytes(old)
         seen.clear()
         for n in names:
-            monkeypatch.setattr(files.os, n, checked(n, fail_at=k))
+            monkeypatch.setattr(scene_file.os, n, checked(n, fail_at=k))
         if steps[k - 1] == "chmod":  # copying the old file's mode is best effort: the save goes on
             save_scene(new_scene, path)
             monkeypatch.undo()

@@ -13,10 +13,10 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from ikplayground.scene import files, target_motion
-from ikplayground.scene.scene import Scene
-
-from .scene_cases import SOLVER_ORDER, assert_no_nan, assert_scene_ok, wrap
+from ikplayground.scene.core.scene import Scene
+from ikplayground.scene.files import scene_file
+from ikplayground.scene.step import target_paths
+from tests.scene.scene_cases import SOLVER_ORDER, assert_no_nan, assert_scene_ok, wrap
 
 STAGE = (980.0, 720.0)
 MAX_ADDS = 10
@@ -205,7 +205,7 @@ class SceneMachine(RuleBasedStateMachine):
             chain.fields["max_speed"][0] = speed
             chain.fields["turn_rate"][0] = math.radians(turn)
 
-    @rule(i=picks, path=st.sampled_from(target_motion.PATHS), speed=st.floats(0.1, 50.0), size=st.floats(1.0, 400.0),
+    @rule(i=picks, path=st.sampled_from(target_paths.PATHS), speed=st.floats(0.1, 50.0), size=st.floats(1.0, 400.0),
           held=st.booleans())
     def set_motion(self, i, path, speed, size, held):
         chain = self.pick(i)
@@ -213,8 +213,8 @@ class SceneMachine(RuleBasedStateMachine):
             return
         for name, value in (("motion_speed", speed), ("motion_size", size), ("motion", path)):
             self.scene.set_setting(chain, name, value)
-        target_motion.hold(chain.fields, held)
-        assert target_motion.read(chain.fields)["path"] == path
+        target_paths.hold(chain.fields, held)
+        assert target_paths.read(chain.fields)["path"] == path
 
     @rule(size=st.tuples(st.floats(20.0, 2000.0), st.floats(20.0, 2000.0)))
     def resize(self, size):
@@ -229,8 +229,8 @@ class SceneMachine(RuleBasedStateMachine):
         """Save, load into a new scene, carry on with it: the same chains, to the file's rounding."""
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "machine.json"
-            files.save_scene(self.scene, path)
-            loaded = files.load_scene(path, self.scene.stage)
+            scene_file.save_scene(self.scene, path)
+            loaded = scene_file.load_scene(path, self.scene.stage)
             assert os.listdir(folder) == ["machine.json"]
         # A file keeps what it holds, even off the stage (a round trip is exact); the App fits a loaded
         # scene to its stage when it shows it (App.show_scene), and so does the machine: the file's

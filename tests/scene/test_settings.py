@@ -27,15 +27,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene import build, file_format, files
-from ikplayground.scene.chain import SOLVERS, Chain
-from ikplayground.scene.file_reader import Reader
-from ikplayground.scene.group_check import check_chains
-from ikplayground.scene.scene import Scene
-from ikplayground.scene.settings import BY_NAME, FILE_SETTINGS, KEPT_DEFAULTS, SETTINGS, Setting
-
-from .scene_cases import assert_chain_ok
-from .test_group_check import _same
+from ikplayground.scene.build import build
+from ikplayground.scene.core.chain import SOLVERS, Chain
+from ikplayground.scene.core.scene import Scene
+from ikplayground.scene.core.settings import (
+    BY_NAME,
+    FILE_SETTINGS,
+    KEPT_DEFAULTS,
+    SETTINGS,
+    Setting,
+)
+from ikplayground.scene.files import file_format, scene_file
+from ikplayground.scene.files.file_reader import Reader
+from ikplayground.scene.files.group_check import check_chains
+from tests.scene.scene_cases import assert_chain_ok
+from tests.scene.test_group_check import _same
 
 FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs" / "scene-format.md"
 HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['
@@ -85,11 +91,11 @@ def assert_same_state(a: tuple, b: tuple) -> None:
 
 def reloaded(scene: Scene, chain: Chain) -> Chain:
     """``chain`` as a save and a load of ``scene`` give it back."""
-    return files.parse_scene(files.scene_to_text(scene)).chains[scene.chains.index(chain)]
+    return scene_file.parse_scene(scene_file.scene_to_text(scene)).chains[scene.chains.index(chain)]
 
 
 def line_of(chain: Chain) -> dict:
-    return json.loads(file_format.chain_line(files.chain_to_dict(chain)))
+    return json.loads(file_format.chain_line(scene_file.chain_to_dict(chain)))
 
 
 # --- the table itself ---------------------------------------------------------------------
@@ -132,7 +138,7 @@ def test_a_new_chain_and_a_file_without_the_field_hold_the_default(s, solver):
     bare = ({"solver": "snake", "points": [[500, 200], [460, 200], [420, 200]]} if solver == "snake" else
             {"solver": "walker", "body": [300, 400], "lengths": [50, 50]} if solver == "walker" else
             {"solver": solver, "root": [300, 400], "lengths": [50, 50], "angles": [-90, 10], "target": [330, 320]})
-    loaded = files.parse_scene(HEAD + json.dumps(bare) + "]}").chains[0]
+    loaded = scene_file.parse_scene(HEAD + json.dumps(bare) + "]}").chains[0]
     assert s.read(loaded) == default
 
 
@@ -221,8 +227,8 @@ def test_a_setting_the_solver_lacks_is_ignored(s, solver):
         return
     assert not set(widest) & set(line)  # not written
     extra = dict(line, **widest)
-    plain = files.parse_scene(HEAD + json.dumps(line) + "]}")
-    assert files.scene_to_text(files.parse_scene(HEAD + json.dumps(extra) + "]}")) == files.scene_to_text(plain)
+    plain = scene_file.parse_scene(HEAD + json.dumps(line) + "]}")
+    assert scene_file.scene_to_text(scene_file.parse_scene(HEAD + json.dumps(extra) + "]}")) == scene_file.scene_to_text(plain)
 
 
 # --- the file -------------------------------------------------------------------------------
@@ -261,7 +267,7 @@ def test_show_limits_is_written_only_when_on_and_read_back(solver):
     scene, chain = fresh(solver)
     assert "show_limits" not in line_of(chain)
     scene.set_setting(chain, "show_limits", True)
-    text = files.scene_to_text(scene)
+    text = scene_file.scene_to_text(scene)
     assert '"show_limits": true}' in text
     assert reloaded(scene, chain).show_limits is True
 
@@ -275,10 +281,10 @@ def test_show_limits_in_a_file(value, message):
     d = {"solver": "ccd", "root": [300, 400], "lengths": [50, 50], "angles": [-90, 10], "target": [330, 320],
          "show_limits": value}
     if message is None:
-        assert files.parse_scene(HEAD + json.dumps(d) + "]}").chains[0].show_limits is bool(value)
+        assert scene_file.parse_scene(HEAD + json.dumps(d) + "]}").chains[0].show_limits is bool(value)
     else:
-        with pytest.raises(files.SceneFileError) as e:
-            files.parse_scene(HEAD + json.dumps(d) + "]}", "s.json")
+        with pytest.raises(scene_file.SceneFileError) as e:
+            scene_file.parse_scene(HEAD + json.dumps(d) + "]}", "s.json")
         assert str(e.value) == f"s.json: {message}"
     reader = Reader("x")
     fast = check_chains([d])[0]

@@ -9,10 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene import build
-from ikplayground.scene.scene import Scene, default_scene
-
-from .scene_cases import (
+from ikplayground.scene.build import build
+from ikplayground.scene.core.scene import Scene, default_scene
+from tests.scene.scene_cases import (
     SEED_ACCEL,
     SEED_BEND_DEG,
     SEED_DECAY,

@@ -11,12 +11,12 @@ import math
 import numpy as np
 import pytest
 
-from ikplayground.scene import build
-from ikplayground.scene.files import load_scene, save_scene
-from ikplayground.scene.ik_options import DEFAULTS, rest_pose
-from ikplayground.scene.motion import AUTO_BEND_BAND
-from ikplayground.scene.scene import Scene
-from ikplayground.scene.settings import setting
+from ikplayground.scene.build import build
+from ikplayground.scene.core.ik_options import DEFAULTS, rest_pose
+from ikplayground.scene.core.scene import Scene
+from ikplayground.scene.core.settings import setting
+from ikplayground.scene.files.scene_file import load_scene, save_scene
+from ikplayground.scene.step.group_step import AUTO_BEND_BAND
 
 STAGE = (1000.0, 800.0)
 

@@ -4,7 +4,7 @@ A chain is reached when, after the step, its end effector is within its
 tolerance of the target; whatever holds it short (reach, joint limits, the
 rate limit) it is not. The settings a chain shows (joint limit, rate limit,
 bone count) are its own and outlive bone-count changes, solver switches and
-scene files.
+scene scene_file.
 """
 
 from __future__ import annotations
@@ -14,10 +14,10 @@ import math
 import numpy as np
 import pytest
 
-from ikplayground.scene import build, files
-from ikplayground.scene.scene import Scene
-
-from .scene_cases import IK_SOLVERS, STAGE
+from ikplayground.scene.build import build
+from ikplayground.scene.core.scene import Scene
+from ikplayground.scene.files import scene_file
+from tests.scene.scene_cases import IK_SOLVERS, STAGE
 
 ROOT = (490.0, 600.0)
 
@@ -153,8 +153,8 @@ def test_a_switched_off_rate_limit_keeps_its_setting_through_a_save_and_a_load(s
     scene, chain = chain_in_scene(solver, rate=7.5)
     chain.rate_limit = None
     path = tmp_path / "off.json"
-    files.save_scene(scene, path)
-    loaded = files.load_scene(path, STAGE).chains[0]
+    scene_file.save_scene(scene, path)
+    loaded = scene_file.load_scene(path, STAGE).chains[0]
     assert loaded.rate_limit is None
     assert loaded.rate_deg == pytest.approx(7.5)
     loaded.rate_limit = loaded.rate_deg  # what the panel's check box does
@@ -167,7 +167,7 @@ def test_a_file_without_the_rate_setting_still_loads_with_the_default():
             ' "rate_limit": null},'
             '{"solver": "fabrik", "root": [300, 600], "lengths": [50, 50], "angles": [-90, 0], "target": [350, 500],'
             ' "rate_limit": 9}]}')
-    off, on = files.parse_scene(text, "old.json", STAGE).chains
+    off, on = scene_file.parse_scene(text, "old.json", STAGE).chains
     assert off.rate_limit is None and off.rate_deg == pytest.approx(3.0)
     assert on.rate_limit == pytest.approx(9.0) and on.rate_deg == pytest.approx(9.0)
 

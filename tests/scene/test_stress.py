@@ -9,10 +9,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene import build
-from ikplayground.scene.constants import PALETTE_SIZE
-from ikplayground.scene.scene import MAX_CHAINS, Scene, SceneFull
-from ikplayground.scene.stress import SOLVER_ORDER, STRESS_BONES, stress_scene
+from ikplayground.scene.build import build
+from ikplayground.scene.build.stress import SOLVER_ORDER, STRESS_BONES, stress_scene
+from ikplayground.scene.core.constants import PALETTE_SIZE
+from ikplayground.scene.core.scene import MAX_CHAINS, Scene, SceneFull
 
 
 def one_at_a_time(count: int, stage, seed: int) -> Scene:

@@ -10,10 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene.scene import Scene, default_scene
+from ikplayground.scene.core.scene import Scene, default_scene
 from ikplayground.solvers import solve_ccd, solve_fabrik
-
-from .scene_cases import (
+from tests.scene.scene_cases import (
     IK_SOLVERS,
     SOLVER_ORDER,
     assert_chain_ok,

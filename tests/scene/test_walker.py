@@ -8,11 +8,11 @@ import re
 import numpy as np
 import pytest
 
-from ikplayground.scene import files
-from ikplayground.scene.scene import Scene
-from ikplayground.scene.settings import BY_NAME
-from ikplayground.scene.terrain import Terrain, generated
-from ikplayground.scene.walker import rest_x
+from ikplayground.scene.core.scene import Scene
+from ikplayground.scene.core.settings import BY_NAME
+from ikplayground.scene.files import scene_file
+from ikplayground.scene.step.terrain import Terrain, generated
+from ikplayground.scene.step.walker import rest_x
 
 STAGE = (980.0, 720.0)
 TOL = 0.5  # px
@@ -172,8 +172,8 @@ def test_save_and_load_round_trip_the_walker_and_a_custom_terrain(tmp_path):
     for _ in range(30):
         scene.step()
     path = tmp_path / "w.json"
-    files.save_scene(scene, path)
-    loaded = files.load_scene(path, stage=STAGE)
+    scene_file.save_scene(scene, path)
+    loaded = scene_file.load_scene(path, stage=STAGE)
     assert loaded.terrain == scene.terrain and loaded.terrain.generated_for is None
     (v,) = loaded.chains
     assert v.solver == "walker" and v.bones == 4
@@ -183,7 +183,7 @@ def test_save_and_load_round_trip_the_walker_and_a_custom_terrain(tmp_path):
     # a scene on the default ground keeps no terrain in its file
     plain = Scene(STAGE)
     plain.new_chain("walker")
-    assert "terrain" not in files.scene_to_dict(plain)
+    assert "terrain" not in scene_file.scene_to_dict(plain)
 
 
 @pytest.mark.parametrize("text, message", [
@@ -194,8 +194,8 @@ def test_save_and_load_round_trip_the_walker_and_a_custom_terrain(tmp_path):
 ])
 def test_a_bad_terrain_is_refused_with_its_place(text, message):
     doc = '{"format": "ikplayground-scene", "version": 1, "chains": [], ' + text + "}"
-    with pytest.raises(files.SceneFileError, match=re.escape(message)):
-        files.parse_scene(doc)
+    with pytest.raises(scene_file.SceneFileError, match=re.escape(message)):
+        scene_file.parse_scene(doc)
 
 
 @pytest.mark.parametrize("line, message", [
@@ -210,8 +210,8 @@ def test_a_bad_terrain_is_refused_with_its_place(text, message):
 ])
 def test_a_bad_walker_is_refused_with_its_place(line, message):
     doc = '{"format": "ikplayground-scene", "version": 1, "chains": [' + line + "]}"
-    with pytest.raises(files.SceneFileError, match=re.escape(message)):
-        files.parse_scene(doc)
+    with pytest.raises(scene_file.SceneFileError, match=re.escape(message)):
+        scene_file.parse_scene(doc)
 
 
 @pytest.mark.parametrize("other", ["two-bone", "ccd", "fabrik", "dls", "snake"])
@@ -252,10 +252,10 @@ def test_three_bone_legs_round_trip_a_file(tmp_path):
     w = scene.set_setting(w, "bone_length", 50.0)
     for _ in range(20):
         scene.step()
-    text = files.scene_to_text(scene)
+    text = scene_file.scene_to_text(scene)
     assert '"leg_bones": 3' in text
-    (v,) = files.parse_scene(text).chains
+    (v,) = scene_file.parse_scene(text).chains
     assert v.fields["lengths"].shape == (4, 3) and BY_NAME["leg_bones"].read(v) == 3
     np.testing.assert_allclose(v.fields["lengths"], 50.0)
     two, _ = walking_scene(4, 1)
-    assert "leg_bones" not in files.scene_to_text(two)  # the default is left out
+    assert "leg_bones" not in scene_file.scene_to_text(two)  # the default is left out

@@ -32,7 +32,7 @@ def test_the_readme_shows_each_math_screenshot(name):
 
 
 def test_the_readme_screenshot_and_every_presets_picture_are_made(tmp_path):
-    from ikplayground.scene.presets import PRESETS
+    from ikplayground.scene.build.presets import PRESETS
 
     png = tmp_path / "shot.png"
     run("screenshot.py", "--out", str(png), "--presets", str(tmp_path / "presets"), "--frames", "10")

@@ -8,7 +8,7 @@ relative joint's range ``(lo, hi)`` to ``(-hi, -lo)``, joint 0's to
 that it stays inside [-pi, pi]; a range across 0 cannot be mirrored and is not
 drawn here); a two-bone arm's ``bend`` to ``-bend``; a snake's bend range as a
 relative joint's. The mirror is written here independently of
-``ikplayground.scene.mirror``.
+``ikplayground.scene.core.mirror``.
 
 Solving the mirrored problem (root, target, pole, start, limits) must give the
 mirrored answer to 1e-9: angles as wrapped differences, joints in px, the

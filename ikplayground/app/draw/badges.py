@@ -1,0 +1,131 @@
+"""What the renderer draws about a chain's solve: its status badge, the joints that pin it, its pole handle.
+
+A chain whose tip is not on its target gets a small badge beside the tip that
+says why (``Chain.status``: out of reach, stalled, iterating, mixed, eased); a
+stalled chain also gets a red ring on each joint that sits at a limit of its
+range, the joints that hold it. A chain with a pole gets the pole's diamond,
+tied to the chain's middle joint by a dashed line. Pixels, y down.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pygame
+
+from ikplayground.scene import Chain, clamped_joints
+
+BADGE_TEXT = (20, 22, 28)
+BADGE_COLOURS = {
+    "out of reach": (255, 170, 90),
+    "stalled": (240, 95, 105),
+    "iterating": (255, 214, 102),
+    "mixed": (150, 185, 255),
+    "eased": (150, 220, 200),
+}
+PINNED = (240, 95, 105)
+POLE_RADIUS = 8  # px from the diamond's centre to a corner; also what a press must come within to grab it
+DASH = 6  # px: the dashed line's dashes and gaps
+AT_LIMIT = 1e-9  # rad: a joint this close to an end of its range sits at the limit
+
+
+class BadgeFont:
+    """The badges' font, made on first use (pygame's default font at a small size) and its rendered words kept."""
+
+    def __init__(self):
+        self._font = None
+        self._words: dict[str, pygame.Surface] = {}
+
+    def badge(self, status: str) -> pygame.Surface:
+        """The badge for ``status``: its word on a rounded patch of the status's colour."""
+        surf = self._words.get(status)
+        if surf is None:
+            if self._font is None:
+                self._font = pygame.font.Font(None, 17)
+            text = self._font.render(status, True, BADGE_TEXT)
+            w, h = text.get_width() + 10, text.get_height() + 4
+            surf = pygame.Surface((w, h), pygame.SRCALPHA)
+            pygame.draw.rect(surf, BADGE_COLOURS.get(status, (200, 200, 200)) + (235,), surf.get_rect(),
+                             border_radius=h // 2)
+            surf.blit(text, (5, 2))
+            self._words[status] = surf
+        return surf
+
+
+def draw_status_badge(surface: pygame.Surface, chain: Chain, font: BadgeFont) -> None:
+    """The badge beside ``chain``'s tip when it is not reached, and a stalled chain's pinned joints."""
+    status = chain.status
+    if status == "reached":
+        return
+    f = chain.fields
+    if status == "stalled":
+        for p in pinned_joints(f["points"], f["angles"], f["limits"]).tolist():
+            pygame.draw.circle(surface, PINNED, p, 8, 2)
+    badge = font.badge(status)
+    tip = f["points"][-1]
+    centre = tip + badge_offset(tip - f["points"][-2], badge.get_size())
+    surface.blit(badge, badge.get_rect(center=(round(centre[0]), round(centre[1]))))
+
+
+def badge_offset(along, size) -> np.ndarray:
+    """Where a badge of ``size`` (w, h) px goes from the tip: beside the last bone (direction
+    ``along``, (2,)), on its upper side (y down), clear of the bone and of a target on its line."""
+    d = math.hypot(*along)
+    ux, uy = (along / d) if d > 0 else (1.0, 0.0)
+    nx, ny = -uy, ux
+    if ny > 0 or (ny == 0 and nx < 0):
+        nx, ny = -nx, -ny  # the upper side, or the right of a level bone
+    w, h = size
+    reach = abs(nx) * (w / 2 + 6.0) + abs(ny) * (h / 2 + 6.0) + 4.0
+    return np.array((nx * reach, ny * reach))
+
+
+def pinned_joints(points: np.ndarray, angles: np.ndarray, limits: np.ndarray) -> np.ndarray:
+    """The positions (k, 2) px of the joints whose angle sits at an end of a limited range.
+
+    Parameters
+    ----------
+    points : ndarray, shape (n + 1, 2)
+        The chain's joints, px; joint i turns bone i.
+    angles : ndarray, shape (n,)
+        Relative angles, rad.
+    limits : ndarray, shape (n, 2)
+        ``(lo, hi)`` per joint, rad.
+    """
+    at = clamped_joints(limits) & ((np.abs(angles - limits[:, 0]) <= AT_LIMIT)
+                                   | (np.abs(angles - limits[:, 1]) <= AT_LIMIT))
+    return points[:-1][at]
+
+
+def pole_link(chain: Chain) -> np.ndarray:
+    """The joint the pole's dashed line starts from: the chain's middle joint (the knee of a two-bone arm)."""
+    pts = chain.fields["points"]
+    return pts[max(1, (len(pts) - 1) // 2)]
+
+
+def draw_pole(surface: pygame.Surface, chain: Chain, colour, hot: bool = False) -> None:
+    """``chain``'s pole: a diamond tied to its middle joint by a dashed line (nothing when it has none)."""
+    pole = chain.pole
+    if pole is None:
+        return
+    px, py = pole.tolist()
+    draw_dashed(surface, colour, pole_link(chain).tolist(), (px, py))
+    r = POLE_RADIUS + (2 if hot else 0)
+    corners = [(px, py - r), (px + r, py), (px, py + r), (px - r, py)]
+    pygame.draw.polygon(surface, (30, 34, 44), corners)
+    pygame.draw.polygon(surface, colour, corners, 2)
+
+
+def draw_dashed(surface: pygame.Surface, colour, a, b) -> None:
+    """A dashed line from ``a`` to ``b`` (px)."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length < 1.0:
+        return
+    ux, uy = dx / length, dy / length
+    s = 0.0
+    while s < length:
+        e = min(s + DASH, length)
+        pygame.draw.line(surface, colour, (a[0] + ux * s, a[1] + uy * s), (a[0] + ux * e, a[1] + uy * e), 1)
+        s += 2 * DASH

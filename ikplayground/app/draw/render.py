@@ -1,0 +1,281 @@
+"""Drawing a scene onto a pygame surface (an adapter: the scene knows nothing of it).
+
+Each chain is drawn by its own skin (``chain.skin`` / ``chain.snake_skin``, a
+setting of the chain): an IK chain's bones as the shipped bone sprite tinted with
+the chain's colour (the Game Maker tutorial draws a sprite over each bone), as
+rounded capsules or as antialiased lines; a snake as a block per node (the Flash
+snake tutorial), a smooth body or plain lines (``skins.py`` draws all but the
+sprites, which are cached here). The selected chain gets a halo and a wedge at
+every joint the solvers clamp (a chain whose "Show limits" setting is on gets
+the wedges whether selected or not); a target the chain misses (out of reach,
+held by joint limits or by the rate limit) is tied to the end effector by a thin line, with a badge saying why
+(``badges.py``, which also draws a chain's pole handle). Past ``DETAIL_LIMIT``
+chains (the stress test, a crowd) all but the selected one are drawn the fast
+way, whatever their skins. A walker and, while the scene has one, the ground it walks on are
+``walker_draw.py``'s. The background grid is drawn once per stage size and reused.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import OrderedDict
+
+import numpy as np
+import pygame
+
+from ikplayground.app.draw import skins
+from ikplayground.app.draw.badges import BadgeFont, draw_pole, draw_status_badge
+from ikplayground.app.draw.crowd_draw import CrowdLayer
+from ikplayground.app.draw.shapes import draw_wedge, limit_wedges, visible_box
+from ikplayground.app.draw.walker_draw import (
+    TerrainLayer,
+    draw_walker,
+    draw_walker_group,
+    walker_halo,
+)
+from ikplayground.resources import asset_path
+from ikplayground.scene import Chain
+
+BACKGROUND = (22, 25, 32)
+GRID = (31, 35, 45)
+GRID_MAJOR = (40, 45, 58)
+TARGET = (80, 220, 120)
+TARGET_HOT = (170, 255, 190)
+REACH_LINE = (120, 150, 130)
+HALO = (255, 255, 255, 38)
+ANCHOR_FILL = (45, 50, 62)
+
+# Chain colours, chosen to read on the dark background and apart from each other.
+PALETTE = (
+    (240, 170, 80),   # amber
+    (100, 180, 255),  # sky
+    (235, 110, 150),  # rose
+    (170, 140, 255),  # violet
+    (90, 210, 200),   # teal
+    (245, 225, 100),  # lemon
+    (255, 135, 95),   # coral
+    (160, 215, 110),  # lime
+)
+
+TARGET_RADIUS = 13
+JOINT_RADIUS = skins.JOINT_RADIUS
+BONE_WIDTH = skins.BONE_WIDTH
+WEDGE_RADIUS = 28
+SNAKE_SKINS = {"blocks": skins.draw_blocks, "body": skins.draw_body, "lines": skins.draw_snake_lines}
+DETAIL_LIMIT = 80  # above this many chains, all but the selected one are drawn the fast way
+ANGLE_STEP_DEG = 2  # sprite rotations are cached at this resolution
+SPRITE_MAX_LENGTH = 2048  # px: longer bones (a scene file's) are drawn as lines, not stretched sprites
+SPRITE_CACHE_BYTES = 16 * 1024 * 1024  # turned bone sprites kept, least recently used dropped first
+
+
+def chain_colour(chain: Chain) -> tuple[int, int, int]:
+    return PALETTE[chain.palette_index % len(PALETTE)]
+
+
+def lighter(colour, amount: float = 0.45) -> tuple[int, int, int]:
+    return tuple(int(c + (255 - c) * amount) for c in colour[:3])
+
+
+class SceneRenderer:
+    """Draws a :class:`~ikplayground.scene.core.scene.Scene` onto a surface, each chain by its own skin."""
+
+    def __init__(self):
+        self._background: pygame.Surface | None = None
+        self._bone = pygame.image.load(str(asset_path("bone.png"))).convert_alpha()
+        self._tinted: dict[int, pygame.Surface] = {}
+        self._sprites: OrderedDict[tuple[int, int, int], pygame.Surface] = OrderedDict()
+        self._sprite_bytes = 0
+        self._dots = [dot_sprite(lighter(c, 0.3), 3) for c in PALETTE]
+        self._anchors = [anchor_sprite(c) for c in PALETTE]
+        self._target = target_sprite(TARGET)
+        self._crowd = CrowdLayer(PALETTE, self._dots, self._anchors, self._target, fill=ANCHOR_FILL,
+                                 target_colour=TARGET, joint_colours=[lighter(c, 0.3) for c in PALETTE])
+        self._badges = BadgeFont()
+        self._ground = TerrainLayer()
+
+    # --- cached layers -----------------------------------------------------
+    def background(self, size: tuple[int, int]) -> pygame.Surface:
+        """The stage's grid, redrawn only when the stage size changes."""
+        if self._background is None or self._background.get_size() != size:
+            surf = pygame.Surface(size).convert()
+            surf.fill(BACKGROUND)
+            w, h = size
+            for x in range(0, w, 40):
+                pygame.draw.line(surf, GRID_MAJOR if x % 200 == 0 else GRID, (x, 0), (x, h))
+            for y in range(0, h, 40):
+                pygame.draw.line(surf, GRID_MAJOR if y % 200 == 0 else GRID, (0, y), (w, y))
+            self._background = surf
+        return self._background
+
+    def bone_sprite(self, colour_index: int, length: float, angle: float) -> pygame.Surface:
+        """The bone sprite tinted, stretched to ``length`` px and turned to ``angle`` (radians)."""
+        step = ANGLE_STEP_DEG
+        deg = int(round(math.degrees(angle) / step)) * step % 360
+        key = (colour_index, int(round(length)), deg)
+        sprite = self._sprites.get(key)
+        if sprite is not None:
+            self._sprites.move_to_end(key)  # recently used: evicted last
+        else:
+            tinted = self._tinted.get(colour_index)
+            if tinted is None:
+                tinted = self._bone.copy()
+                tinted.fill(PALETTE[colour_index % len(PALETTE)] + (255,), special_flags=pygame.BLEND_RGBA_MULT)
+                self._tinted[colour_index] = tinted
+            knob = 9  # the sprite's knobs reach this far past each joint at this scale
+            w = max(int(round(length)) + 2 * knob, 2 * knob + 1)
+            scaled = pygame.transform.smoothscale(tinted, (w, 18))
+            sprite = pygame.transform.rotozoom(scaled, -deg, 1.0)  # filtered; pygame turns counter-clockwise
+            self._sprites[key] = sprite
+            self._sprite_bytes += sprite.get_width() * sprite.get_height() * 4
+            while self._sprite_bytes > SPRITE_CACHE_BYTES and len(self._sprites) > 1:
+                _, old = self._sprites.popitem(last=False)  # the least recently used
+                self._sprite_bytes -= old.get_width() * old.get_height() * 4
+        return sprite
+
+    # --- drawing -----------------------------------------------------------
+    def draw(self, surface: pygame.Surface, scene, *, hot_target: Chain | None = None,
+             stage_size: tuple[int, int] | None = None) -> None:
+        """Draw the stage background and every chain (later chains on top).
+
+        Up to ``DETAIL_LIMIT`` chains are drawn in full (skin, anchors, reach
+        lines); past that, every chain but the selected one is drawn the fast
+        way (:meth:`draw_crowd`) so hundreds of chains still draw in a few ms.
+        """
+        size = stage_size or surface.get_size()
+        surface.blit(self.background(size), (0, 0))
+        terrain = getattr(scene, "terrain", None)
+        if terrain is not None and any(g.solver == "walker" for g in scene.groups):
+            surface.blit(self._ground.surface(terrain, size), (0, 0))
+        selected = scene.selected
+        if len(scene.chains) > DETAIL_LIMIT:
+            self.draw_crowd(surface, scene, size)
+            for chain in scene.chains:  # the crowd's own wedges, over it
+                if chain.show_limits and chain is not selected:
+                    self.draw_wedges(surface, chain)
+            chains = [selected] if selected is not None else []
+        else:
+            chains = scene.chains
+        for chain in chains:
+            if chain is selected:
+                self.draw_selection(surface, chain)
+            elif chain.show_limits:  # the "Show limits" setting: wedges without the selection's halo
+                self.draw_wedges(surface, chain)
+            if chain.is_snake:
+                self.draw_snake(surface, chain)
+            elif chain.is_walker:
+                draw_walker(surface, chain, chain_colour(chain))
+            else:
+                self.draw_ik_chain(surface, chain, hot=chain is hot_target)
+        if hot_target is not None and hot_target not in chains and hot_target.is_ik:
+            draw_target(surface, hot_target.fields["target"].tolist(), True)
+
+    def draw_crowd(self, surface: pygame.Surface, scene, size: tuple[int, int] | None = None) -> None:
+        """Every chain in a few array passes (:class:`~.crowd_draw.CrowdLayer`); walkers a group at a time."""
+        for g in scene.groups:
+            if g.solver == "walker":
+                draw_walker_group(surface, g.fields, [PALETTE[c] for c in self._crowd.colours(g).tolist()])
+        self._crowd.draw(surface, scene.groups, size or surface.get_size())
+
+    def draw_selection(self, surface: pygame.Surface, chain: Chain) -> None:
+        """A soft halo under the selected chain and its joint-limit wedges."""
+        pts = chain.fields["points"]
+        width = skins.halo_width(chain)
+        lines = [pts] if not chain.is_walker else [np.asarray(line) for line in walker_halo(chain)]
+        box = visible_box(np.concatenate(lines), width, surface.get_clip())
+        if box is not None:  # drawn on a patch no bigger than what shows (a chain may reach 12,800 px)
+            halo = pygame.Surface(box.size, pygame.SRCALPHA)
+            for line in lines:
+                local = (line - box.topleft).tolist()
+                pygame.draw.lines(halo, HALO, False, local, width)
+                for p in local:
+                    pygame.draw.circle(halo, HALO, p, width // 2)
+            surface.blit(halo, box.topleft)
+        self.draw_wedges(surface, chain)
+
+    def draw_wedges(self, surface: pygame.Surface, chain: Chain) -> None:
+        """A wedge at every limited joint of ``chain`` that is in view (:func:`limit_wedges`)."""
+        view = surface.get_clip().inflate(2 * WEDGE_RADIUS + 8, 2 * WEDGE_RADIUS + 8)
+        for centre, lo, hi in limit_wedges(chain):
+            if view.collidepoint(centre):
+                draw_wedge(surface, centre, lo, hi, WEDGE_RADIUS)
+
+    def draw_ik_chain(self, surface: pygame.Surface, chain: Chain, hot: bool = False) -> None:
+        colour = chain_colour(chain)
+        f = chain.fields
+        pts = f["points"]
+        plist = pts.tolist()
+        # the anchor: a fixed base under the root
+        rx, ry = plist[0]
+        base = pygame.Rect(0, 0, 22, 22)
+        base.center = (round(rx), round(ry))
+        pygame.draw.rect(surface, ANCHOR_FILL, base, border_radius=4)
+        pygame.draw.rect(surface, colour, base, 2, border_radius=4)
+        skin = chain.skin
+        if skin == "capsules":
+            skins.draw_capsules(surface, pts, colour)
+        elif skin == "lines":
+            skins.draw_bone_lines(surface, plist, colour)
+        else:  # "sprite", the default
+            self.draw_sprites(surface, chain, colour)
+        pygame.draw.aacircle(surface, lighter(colour, 0.7), plist[-1], JOINT_RADIUS - 1)
+        # the target, tied to the end effector while the chain misses it (the step's "reached")
+        target = f["target"].tolist()
+        if not f["reached"][0]:
+            pygame.draw.aaline(surface, REACH_LINE, plist[-1], target, 1)
+        draw_target(surface, target, hot)
+        draw_pole(surface, chain, lighter(colour, 0.3))
+        draw_status_badge(surface, chain, self._badges)
+
+    def draw_sprites(self, surface: pygame.Surface, chain: Chain, colour) -> None:
+        """The ``sprite`` skin: the tinted bone sprite over each bone (a line for a bone too long to turn)."""
+        f = chain.fields
+        pts = f["points"]
+        plist = pts.tolist()
+        absolute = np.cumsum(f["angles"])
+        mids = (pts[:-1] + pts[1:]) / 2
+        lengths = f["lengths"] * f["scale"][0]  # a two-bone arm's bones stretch
+        for k, ((mx, my), length, ang) in enumerate(zip(mids.tolist(), lengths.tolist(), absolute.tolist())):
+            if length > SPRITE_MAX_LENGTH:  # a turned sprite that long would take gigabytes: a line
+                pygame.draw.line(surface, colour, plist[k], plist[k + 1], BONE_WIDTH)
+                continue
+            sprite = self.bone_sprite(chain.palette_index, length, ang)
+            surface.blit(sprite, sprite.get_rect(center=(mx, my)))
+
+    def draw_snake(self, surface: pygame.Surface, chain: Chain) -> None:
+        """A snake by its skin (``chain.snake_skin``): blocks, a smooth body, or lines."""
+        draw = SNAKE_SKINS.get(chain.snake_skin, skins.draw_blocks)
+        draw(surface, chain.fields["points"], chain_colour(chain))
+
+
+def draw_target(surface: pygame.Surface, target, hot: bool) -> None:
+    """A green target ring; brighter, with a glow, under the mouse or while dragged."""
+    ring = TARGET_HOT if hot else TARGET
+    if hot:
+        glow = pygame.Surface((TARGET_RADIUS * 4, TARGET_RADIUS * 4), pygame.SRCALPHA)
+        pygame.draw.circle(glow, TARGET + (70,), (TARGET_RADIUS * 2, TARGET_RADIUS * 2), TARGET_RADIUS + 5)
+        surface.blit(glow, (target[0] - TARGET_RADIUS * 2, target[1] - TARGET_RADIUS * 2))
+    pygame.draw.aacircle(surface, ring, target, TARGET_RADIUS, 3)
+    pygame.draw.aacircle(surface, ring, target, 3)
+
+
+def dot_sprite(colour, radius: int) -> pygame.Surface:
+    """A small antialiased disc, pre-rendered for batched joint blits."""
+    surf = pygame.Surface((2 * radius + 1, 2 * radius + 1), pygame.SRCALPHA)
+    pygame.draw.aacircle(surf, colour, (radius, radius), radius)
+    return surf
+
+
+def anchor_sprite(colour) -> pygame.Surface:
+    """A 13 px anchor square in the chain's colour, for batched root blits."""
+    surf = pygame.Surface((13, 13), pygame.SRCALPHA)
+    pygame.draw.rect(surf, ANCHOR_FILL, surf.get_rect(), border_radius=3)
+    pygame.draw.rect(surf, colour, surf.get_rect(), 2, border_radius=3)
+    return surf
+
+
+def target_sprite(colour) -> pygame.Surface:
+    """A small target ring for crowded scenes (9 px radius)."""
+    surf = pygame.Surface((19, 19), pygame.SRCALPHA)
+    pygame.draw.aacircle(surf, colour, (9, 9), 8, 2)
+    pygame.draw.aacircle(surf, colour, (9, 9), 2)
+    return surf

@@ -1,0 +1,111 @@
+"""Shapes the renderer draws, as geometry: snake body quads, limit wedges, and the
+part of a drawing that shows in the window.
+
+Pixels with y down and angles in radians measured clockwise on screen
+(docs/design.md); the wedges follow the solvers' one clamping rule
+(:func:`ikplayground.scene.core.chain.clamped_joints`), and the snake's rectangles
+one per node follow the Flash snake tutorial.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pygame
+
+from ikplayground.scene import Chain, clamped_joints
+
+WEDGE_FILL = (255, 214, 102, 60)
+WEDGE_EDGE = (255, 214, 102)
+
+
+def snake_quads(points: np.ndarray) -> np.ndarray:
+    """One oriented rectangle per snake node (the Flash snake tutorial), as corner arrays.
+
+    Parameters
+    ----------
+    points : ndarray, shape (m, 2)
+        The nodes, head first, pixels.
+
+    Returns
+    -------
+    ndarray, shape (m - 1, 4, 2)
+        For node k (head to the last but one), the corners of a rectangle
+        centred between node k and node k + 1, as long as that segment and
+        narrowing toward the tail.
+    """
+    seg = points[:-1] - points[1:]  # toward the head
+    length = np.hypot(seg[:, 0], seg[:, 1])
+    u = seg / np.where(length > 0, length, 1.0)[:, None]
+    u[length == 0] = (1.0, 0.0)
+    v = np.stack([-u[:, 1], u[:, 0]], axis=1)
+    m = len(seg)
+    half_w = (9.0 - 4.0 * np.arange(m) / max(m - 1, 1))[:, None]
+    half_l = (length * 0.5 + 1.0)[:, None]
+    c = (points[:-1] + points[1:]) / 2
+    return np.stack([c - u * half_l - v * half_w, c + u * half_l - v * half_w,
+                     c + u * half_l + v * half_w, c - u * half_l + v * half_w], axis=1)
+
+
+def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.Rect | None:
+    """The part of ``view`` within ``margin`` px of the points' bounding box; None when out of view (or not finite).
+
+    Parameters
+    ----------
+    points : ndarray, shape (n, 2)
+        Pixel positions (any size, also far off the surface).
+    margin : float
+        Pixels added on every side of the bounding box.
+    view : pygame.Rect
+        The drawable area.
+    """
+    if not np.isfinite(points).all():
+        return None
+    lo = np.floor(points.min(axis=0) - margin)
+    hi = np.ceil(points.max(axis=0) + margin)
+    x0, y0 = max(float(lo[0]), view.left), max(float(lo[1]), view.top)
+    x1, y1 = min(float(hi[0]), view.right), min(float(hi[1]), view.bottom)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return pygame.Rect(int(x0), int(y0), int(x1 - x0), int(y1 - y0))
+
+
+def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]:
+    """``(centre, lo, hi)`` absolute angle ranges (radians) of the chain's limited joints.
+
+    For IK chains: each joint the solvers clamp (:func:`~ikplayground.scene.core.chain.clamped_joints`),
+    around its parent bone's direction. For snakes: the bend range at every
+    inner node, around the direction of the segment before it.
+    """
+    f = chain.fields
+    out = []
+    if chain.is_walker:  # a walker's legs have no limits to show
+        return out
+    if chain.is_snake:
+        pts = f["points"]
+        lo, hi = f["bend_limits"].tolist()
+        d = pts[1:] - pts[:-1]
+        ang = np.arctan2(d[:, 1], d[:, 0])
+        for k in range(1, len(d)):
+            out.append((tuple(pts[k].tolist()), ang[k - 1] + lo, ang[k - 1] + hi))
+        return out
+    limits = f["limits"]
+    parent = np.concatenate([[0.0], np.cumsum(f["angles"])[:-1]])
+    for i in np.flatnonzero(clamped_joints(limits)).tolist():
+        lo, hi = limits[i].tolist()
+        out.append((tuple(f["points"][i].tolist()), parent[i] + lo, parent[i] + hi))
+    return out
+
+
+def draw_wedge(surface: pygame.Surface, centre, lo: float, hi: float, radius: float) -> None:
+    """A translucent pie slice from angle ``lo`` to ``hi`` (radians, y down)."""
+    size = int(radius * 2 + 4)
+    patch = pygame.Surface((size, size), pygame.SRCALPHA)
+    c = size / 2
+    steps = max(2, int((hi - lo) / 0.12) + 1)
+    arc = [(c + radius * math.cos(a), c + radius * math.sin(a)) for a in np.linspace(lo, hi, steps).tolist()]
+    if hi - lo > 1e-6:
+        pygame.draw.polygon(patch, WEDGE_FILL, [(c, c)] + arc)
+    pygame.draw.aalines(patch, WEDGE_EDGE, False, [arc[0], (c, c), arc[-1]])
+    surface.blit(patch, (centre[0] - c, centre[1] - c))

@@ -1,0 +1,213 @@
+"""The chains' skins but the bone sprite: how a chain's points become shapes on the stage.
+
+Each chain has its own skin, a kept setting (``chain.skin`` for an IK chain,
+``chain.snake_skin`` for a snake; :mod:`ikplayground.scene.core.settings`):
+
+- IK ``lines``: an antialiased line per bone, a circle at each inner joint.
+- IK ``capsules``: a rounded capsule per bone (a thick line with a disc on
+  each end), as thick as a fraction of the bone's length within 6-30 px
+  (:func:`capsule_radii`), rimmed a shade lighter, with a pin at every joint.
+- IK ``sprite``: the Game Maker tutorial's bone sprite (the renderer's own
+  cache draws it, ``render.py``).
+- snake ``blocks``: an oriented rectangle per node (the Flash snake tutorial,
+  :func:`~ikplayground.app.draw.shapes.snake_quads`), eyes on the head.
+- snake ``body``: one smooth closed outline around the spine
+  (:func:`body_frame`, :func:`body_outline`): the spine is resampled with a
+  uniform Catmull-Rom spline through the nodes, each sample is pushed out
+  along the spine's normal by a half width (:func:`body_widths`: a head, a
+  neck, widest just behind it, tapering to the tail), and the head gets a
+  rounded snout; filled over a lighter rim, a darker stripe down the back, eyes.
+- snake ``lines``: a polyline through the nodes with a dot at each.
+
+Pixels with y down (docs/design.md). The geometry is numpy on whole arrays;
+pygame only fills and strokes it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+
+from ikplayground.app.draw.shapes import snake_quads
+
+BONE_WIDTH = 6
+JOINT_RADIUS = 5
+CAPSULE_RATIO = 0.3  # a capsule's thickness per px of bone length ...
+CAPSULE_THICKNESS = (6.0, 30.0)  # ... kept within this, px
+CAPSULE_EDGE = 1.5  # px: a capsule's lighter rim
+BODY_HALF_WIDTH = 11.0  # px: the snake body's widest half width
+BODY_PROFILE = ((0.0, 0.04, 0.09, 0.2, 0.45, 1.0), (0.95, 0.95, 0.74, 1.0, 0.9, 0.12))  # (place head 0 .. tail 1, share of the widest)
+BODY_SAMPLES = 4  # spline samples per spine segment
+BODY_RIM = 1.5  # px: the body's lighter rim
+SNOUT = 1.35  # how far the head's round end reaches forward, in head half widths
+EYE_WHITE = (236, 236, 222)
+EYE_PUPIL = (18, 18, 22)
+_SNOUT = np.linspace(0.0, np.pi, 9)
+
+
+def shade(colour, amount: float) -> tuple[int, int, int]:
+    """``colour`` moved toward white (``amount`` > 0) or black (< 0) by ``|amount|`` (0..1)."""
+    if amount >= 0:
+        return tuple(int(c + (255 - c) * amount) for c in colour[:3])
+    return tuple(int(c * (1 + amount)) for c in colour[:3])
+
+
+def _units(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors of the rows of ``d`` (shape (k, 2); a zero row: +x) and their lengths, px."""
+    length = np.hypot(d[:, 0], d[:, 1])
+    u = d / np.where(length > 0, length, 1.0)[:, None]
+    u[length == 0] = (1.0, 0.0)
+    return u, length
+
+
+# --- geometry -------------------------------------------------------------------------
+def capsule_radii(points: np.ndarray) -> np.ndarray:
+    """Half thicknesses (px) of the capsules over the bones between ``points`` (shape (n + 1, 2), px).
+
+    Returns shape (n,): ``CAPSULE_RATIO / 2`` of each bone's length, within
+    half of ``CAPSULE_THICKNESS``.
+    """
+    d = points[1:] - points[:-1]
+    lo, hi = CAPSULE_THICKNESS
+    return np.clip(np.hypot(d[:, 0], d[:, 1]) * CAPSULE_RATIO, lo, hi) / 2
+
+
+def catmull_rom(points: np.ndarray, samples: int) -> np.ndarray:
+    """A uniform Catmull-Rom spline through ``points`` (shape (m, 2), m >= 2), ``samples`` per segment.
+
+    Returns shape ((m - 1) * samples + 1, 2): the points themselves at every
+    ``samples``-th place, the curve between; the ends are extended by mirroring.
+    """
+    p = np.concatenate([2 * points[:1] - points[1:2], points, 2 * points[-1:] - points[-2:-1]])
+    p0, p1, p2, p3 = p[:-3], p[1:-2], p[2:-1], p[3:]
+    t = (np.arange(samples) / samples)[None, :, None]
+    t2, t3 = t * t, t * t * t
+    seg = 0.5 * (2 * p1[:, None] + (p2 - p0)[:, None] * t + (2 * p0 - 5 * p1 + 4 * p2 - p3)[:, None] * t2
+                 + (3 * p1 - p0 - 3 * p2 + p3)[:, None] * t3)
+    return np.concatenate([seg.reshape(-1, 2), points[-1:]])
+
+
+def body_widths(count: int) -> np.ndarray:
+    """Half widths (px) of a snake body along ``count`` places, head first (``BODY_PROFILE``)."""
+    place = np.linspace(0.0, 1.0, count)
+    return np.interp(place, *BODY_PROFILE) * BODY_HALF_WIDTH
+
+
+def body_frame(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A snake's spine resampled, with its half widths and directions.
+
+    Parameters
+    ----------
+    points : ndarray, shape (m, 2), m >= 2
+        The nodes, head first, px.
+
+    Returns
+    -------
+    spine : ndarray, shape (k, 2), k = (m - 1) * BODY_SAMPLES + 1
+        The spline through the nodes (:func:`catmull_rom`), head first, px.
+    widths : ndarray, shape (k,)
+        Half widths, px (:func:`body_widths`).
+    tangent, normal : ndarray, shape (k, 2)
+        Unit vectors along the spine toward the tail, and to its left (y down: +90° on screen).
+    """
+    spine = catmull_rom(points, BODY_SAMPLES)
+    tangent, _ = _units(np.gradient(spine, axis=0))
+    normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
+    return spine, body_widths(len(spine)), tangent, normal
+
+
+def body_outline(spine: np.ndarray, widths: np.ndarray, tangent: np.ndarray, normal: np.ndarray) -> np.ndarray:
+    """The closed outline (shape (j, 2), px) around ``spine`` at ``widths``: the left side tail to head,
+    a rounded snout reaching ``SNOUT`` head half widths forward, the right side head to tail, a pointed tail.
+
+    The arguments are :func:`body_frame`'s (``widths`` may be scaled or grown for a rim or a stripe).
+    """
+    w = widths[:, None]
+    left, right = spine + normal * w, spine - normal * w
+    forward, side, w0 = -tangent[0], normal[0], float(widths[0])
+    snout = spine[0] + w0 * (np.cos(_SNOUT)[:, None] * side + SNOUT * np.sin(_SNOUT)[:, None] * forward)
+    tail = spine[-1] + tangent[-1] * (2.0 * float(widths[-1]) + 2.0)
+    return np.concatenate([tail[None], left[:0:-1], snout, right[1:]])
+
+
+def halo_width(chain) -> int:
+    """How wide (px) the selection's halo under ``chain`` is: 6 px on each side past its skin."""
+    if chain.is_snake:
+        return int(2 * (BODY_HALF_WIDTH + BODY_RIM)) + 12 if chain.snake_skin == "body" else 26
+    if chain.skin == "capsules" and len(chain.fields["points"]) > 1:
+        return int(2 * capsule_radii(chain.fields["points"]).max()) + 12
+    return 18
+
+
+# --- drawing --------------------------------------------------------------------------
+def draw_bone_lines(surface: pygame.Surface, plist: list, colour) -> None:
+    """The ``lines`` skin of an IK chain: an antialiased line per bone, a ring at each inner joint."""
+    for a, b in zip(plist[:-1], plist[1:]):
+        pygame.draw.aaline(surface, colour, a, b, BONE_WIDTH)
+    joint = shade(colour, 0.45)
+    for p in plist[1:-1]:
+        pygame.draw.aacircle(surface, joint, p, JOINT_RADIUS)
+
+
+def draw_capsules(surface: pygame.Surface, points: np.ndarray, colour) -> None:
+    """The ``capsules`` skin: a capsule per bone, root first (each over its parent), then a pin at each joint.
+
+    A capsule is a thick antialiased line with a disc on each end, drawn twice:
+    in a lighter shade, then ``CAPSULE_EDGE`` px thinner in the chain's colour.
+    """
+    r = capsule_radii(points)
+    edge, pin, hole = shade(colour, 0.45), shade(colour, 0.65), shade(colour, -0.6)
+    plist = points.tolist()
+    aaline, aacircle = pygame.draw.aaline, pygame.draw.aacircle
+    for a, b, rad in zip(plist[:-1], plist[1:], r.tolist()):
+        for c, w in ((edge, rad), (colour, rad - CAPSULE_EDGE)):
+            aaline(surface, c, a, b, max(1, round(2 * w)))
+            aacircle(surface, c, a, w)
+            aacircle(surface, c, b, w)
+    joint_r = np.minimum(np.concatenate([r[:1], r[:-1]]), r)  # the thinner of a joint's two bones
+    for p, jr in zip(plist[:-1], joint_r.tolist()):
+        aacircle(surface, pin, p, max(2.5, jr * 0.5))
+        aacircle(surface, hole, p, max(1.2, jr * 0.22))
+
+
+def draw_blocks(surface: pygame.Surface, points: np.ndarray, colour) -> None:
+    """The ``blocks`` skin of a snake: a rectangle per node, tail first, dark eyes on the head's front corners."""
+    outline = shade(colour, 0.55)
+    quads = snake_quads(points)
+    for quad in quads[::-1].tolist():  # tail first, head on top
+        pygame.draw.polygon(surface, colour, quad)
+        pygame.draw.aalines(surface, outline, True, quad)
+    head = quads[0]
+    front = (head[1] + head[2]) / 2
+    for corner in (head[1], head[2]):
+        eye = (front * 0.35 + corner * 0.65).tolist()
+        pygame.draw.aacircle(surface, EYE_PUPIL, eye, 3)
+
+
+def draw_body(surface: pygame.Surface, points: np.ndarray, colour) -> None:
+    """The ``body`` skin of a snake: a lighter rim, the body, a darker stripe down the back, eyes."""
+    spine, widths, tangent, normal = body_frame(points)
+    back = slice(BODY_SAMPLES, None)  # the stripe starts behind the head
+    for shape, c in ((body_outline(spine, widths + BODY_RIM, tangent, normal), shade(colour, 0.5)),
+                     (body_outline(spine, widths, tangent, normal), colour),
+                     (body_outline(spine[back], widths[back] * 0.38, tangent[back], normal[back]),
+                      shade(colour, -0.22))):
+        poly = shape.tolist()
+        pygame.draw.polygon(surface, c, poly)
+        pygame.draw.aalines(surface, c, True, poly)
+    head, forward, side, w0 = spine[0], -tangent[0], normal[0], float(widths[0])
+    for s in (1.0, -1.0):
+        eye = head + forward * (0.4 * w0) + side * (s * 0.5 * w0)
+        pygame.draw.aacircle(surface, EYE_WHITE, eye.tolist(), max(2.0, 0.34 * w0))
+        pygame.draw.aacircle(surface, EYE_PUPIL, (eye + forward * 0.12 * w0).tolist(), max(1.0, 0.18 * w0))
+
+
+def draw_snake_lines(surface: pygame.Surface, points: np.ndarray, colour) -> None:
+    """The ``lines`` skin of a snake: an antialiased polyline through the nodes, a dot at each, the head's bigger."""
+    plist = points.tolist()
+    for a, b in zip(plist[:-1], plist[1:]):
+        pygame.draw.aaline(surface, colour, a, b, 3)
+    dot = shade(colour, 0.45)
+    for p in plist[1:]:
+        pygame.draw.aacircle(surface, dot, p, 3)
+    pygame.draw.aacircle(surface, shade(colour, 0.7), plist[0], 6)

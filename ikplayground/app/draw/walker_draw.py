@@ -1,0 +1,139 @@
+"""Drawing walkers and the ground they walk on (an adapter of :mod:`ikplayground.scene.step.walker`).
+
+The terrain is a filled band under its polyline with a lit top edge, drawn once
+per terrain and stage size and reused. A walker is drawn back to front: the legs
+of gait group 1 in a darker shade (the far side), the body (an abdomen and a
+head, ellipses turned by its tilt, eyes toward where it walks), then the legs of
+group 0 (the near side): thick thighs and shins, knee joints, feet dots. A crowd
+of walkers gets one polyline per leg and a dot per body.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pygame
+
+GROUND = (33, 38, 46)
+GROUND_DEEP = (26, 29, 36)
+GROUND_EDGE = (96, 122, 108)
+GROUND_LIP = (58, 74, 70)
+EYE = (250, 250, 235)
+PUPIL = (20, 20, 24)
+
+
+def _shade(colour, amount: float) -> tuple[int, int, int]:
+    """``colour`` toward black (amount < 0) or white (amount > 0)."""
+    if amount < 0:
+        return tuple(int(c * (1 + amount)) for c in colour[:3])
+    return tuple(int(c + (255 - c) * amount) for c in colour[:3])
+
+
+class TerrainLayer:
+    """The ground's picture, kept until the terrain or the stage size changes."""
+
+    def __init__(self):
+        self._key = None
+        self._surface: pygame.Surface | None = None
+
+    def surface(self, terrain, size: tuple[int, int]) -> pygame.Surface:
+        key = (id(terrain), terrain.points.shape, float(terrain.points.sum()), size)
+        if self._surface is None or key != self._key:
+            self._surface = terrain_surface(terrain, size)
+            self._key = key
+        return self._surface
+
+
+def terrain_surface(terrain, size: tuple[int, int]) -> pygame.Surface:
+    """The ground under ``terrain``'s polyline across a stage of ``size`` (transparent above it)."""
+    w, h = max(int(size[0]), 1), max(int(size[1]), 1)
+    surf = pygame.Surface((w, h), pygame.SRCALPHA)
+    xs = np.concatenate([[0.0], terrain.points[:, 0][(terrain.points[:, 0] > 0) & (terrain.points[:, 0] < w)], [w]])
+    ys = terrain.height_at(xs)
+    top = np.stack([xs, ys], axis=1)
+    poly = np.concatenate([top, [[w, h + 2], [0, h + 2]]])
+    pygame.draw.polygon(surf, GROUND, poly.tolist())
+    # a darker band deeper down, following the surface, for depth
+    deep = np.concatenate([top + (0, 40), [[w, h + 2], [0, h + 2]]])
+    pygame.draw.polygon(surf, GROUND_DEEP, deep.tolist())
+    pygame.draw.lines(surf, GROUND_LIP, False, (top + (0, 4)).tolist(), 5)
+    pygame.draw.aalines(surf, GROUND_EDGE, False, top.tolist())
+    pygame.draw.lines(surf, GROUND_EDGE, False, top.tolist(), 2)
+    return surf
+
+
+def ellipse(centre, rx: float, ry: float, angle: float, count: int = 20) -> list:
+    """Points of an ellipse of radii ``rx``, ``ry`` px turned by ``angle`` rad about ``centre``."""
+    t = np.linspace(0.0, 2 * math.pi, count, endpoint=False)
+    x, y = rx * np.cos(t), ry * np.sin(t)
+    c, s = math.cos(angle), math.sin(angle)
+    return np.stack([centre[0] + c * x - s * y, centre[1] + s * x + c * y], axis=1).tolist()
+
+
+def leg_joints(f) -> np.ndarray:
+    """A walker's (or a group's) legs as joints (..., legs, bones + 1, 2) px: hip, knee[, ankle], foot."""
+    m = f["lengths"].shape[-1]
+    return f["points"].reshape(f["points"].shape[:-2] + (-1, m + 1, 2))
+
+
+def _legs(surface, legs, colour, width: int) -> None:
+    """Legs (k, m+1, 2) px: each bone a line, thinner toward the foot, its joints and foot as dots."""
+    joint = _shade(colour, 0.35)
+    for leg in legs.tolist():
+        for i, (a, b) in enumerate(zip(leg, leg[1:])):
+            pygame.draw.line(surface, colour, a, b, max(width - 2 * i, 2))
+        for i, p in enumerate(leg[1:-1]):
+            pygame.draw.circle(surface, joint, p, max(width // 2 + 1 - i, 2))
+        pygame.draw.circle(surface, joint, leg[-1], max(width // 2, 2))
+
+
+def draw_walker(surface: pygame.Surface, chain, colour) -> None:
+    """One walker: far legs, body, near legs (see the module's notes)."""
+    f = chain.fields
+    legs = leg_joints(f)
+    near = f["gait"] < 0.5
+    reach = float(f["lengths"].sum(axis=1).mean())
+    width = max(3, min(8, int(round(reach / 22))))
+    _legs(surface, legs[~near], _shade(colour, -0.45), width)
+    tilt = float(f["tilt"][0])
+    facing = 1.0 if f["facing"][0] >= 0 else -1.0
+    body = f["body"]
+    c, s = math.cos(tilt), math.sin(tilt)
+    ahead = np.array((c, s)) * facing
+    up = np.array((s, -c))
+    abdomen = body - ahead * 0.17 * reach + up * 0.03 * reach
+    head = body + ahead * 0.16 * reach
+    outline = _shade(colour, 0.5)
+    dark = _shade(colour, -0.25)
+    for centre, rx, ry, fill in ((abdomen, 0.23, 0.16, dark), (head, 0.14, 0.10, colour)):
+        pts = ellipse(centre, rx * reach, ry * reach, tilt)
+        pygame.draw.polygon(surface, fill, pts)
+        pygame.draw.aalines(surface, outline, True, pts)
+    # a stripe on the abdomen, and eyes toward where it walks
+    stripe = ellipse(abdomen + up * 0.04 * reach, 0.12 * reach, 0.035 * reach, tilt)
+    pygame.draw.polygon(surface, _shade(colour, 0.2), stripe)
+    for k in (-1.0, 1.0):
+        eye = head + ahead * 0.08 * reach + up * (0.035 + 0.02 * k) * reach
+        r = max(2, int(round(reach * 0.022)))
+        pygame.draw.circle(surface, EYE, eye.tolist(), r)
+        pygame.draw.circle(surface, PUPIL, (eye + ahead * r * 0.4).tolist(), max(1, r // 2))
+    _legs(surface, legs[near], colour, width)
+
+
+def draw_walker_group(surface: pygame.Surface, fields, colours) -> None:
+    """A crowd's walkers of one group: a polyline per leg and a disc per body (cheap)."""
+    legs = leg_joints(fields).tolist()
+    bodies = fields["body"].tolist()
+    for colour, walker_legs, body in zip(colours, legs, bodies):
+        for leg in walker_legs:
+            pygame.draw.lines(surface, colour, False, leg, 3)
+        pygame.draw.circle(surface, colour, body, 9)
+
+
+def walker_halo(chain) -> list:
+    """The selection halo's polylines of a walker: each leg, and the body's outline."""
+    f = chain.fields
+    reach = float(f["lengths"].sum(axis=1).mean())
+    body = ellipse(f["body"], 0.38 * reach, 0.17 * reach, float(f["tilt"][0]))
+    return leg_joints(f).tolist() + [body + body[:1]]

@@ -1,0 +1,102 @@
+"""Export animation: the Keep page's button bakes the last recording into a JSON file of keyframes.
+
+The recording (``record_mode.py``) is the CSV of every step; the bake
+(:func:`ikplayground.scene.record.bake.bake_recording`, format in docs/animation-format.md)
+turns it into bone lengths and per-step angles, for every chain or, with the
+"Selected chain only" box ticked, for the selected one. A recording still
+running is stopped (and saved) first. The bake reads the whole CSV, which takes
+a while for a long recording, so it runs on a worker thread and the window goes
+on; :meth:`ExportMode.poll`, once a frame, says how it ended.
+"""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from ikplayground.scene import bake_recording, shown_name
+
+
+def animation_path(csv_path, chain: int | None = None) -> Path:
+    """Where the keyframes of the recording ``csv_path`` go: ``<stem>-animation.json`` beside it
+    (``<stem>-chain<k>-animation.json`` for the chain of index ``k`` alone)."""
+    csv_path = Path(csv_path)
+    tail = "-animation.json" if chain is None else f"-chain{chain}-animation.json"
+    return csv_path.with_name(csv_path.stem + tail)
+
+
+class ExportMode:
+    """The App's Export animation button and its "Selected chain only" box."""
+
+    def __init__(self, app):
+        self.app = app
+        self.selected_only = False
+        self._thread: threading.Thread | None = None
+        self._outcome: tuple[str, bool] | None = None  # (status line, is an error) of the bake just done
+
+    @property
+    def busy(self) -> bool:
+        return self._thread is not None
+
+    def set_selected_only(self, on=None) -> None:
+        """The box: bake only the selected chain (``on``; None flips it)."""
+        self.selected_only = (not self.selected_only) if on is None else bool(on)
+        self.app.panel.box_states["export_selected_box"] = self.selected_only
+
+    def export(self) -> None:
+        """Bake the current or last recording (stopping a running one first), on a worker thread."""
+        app = self.app
+        if self.busy:
+            app.say("Still exporting the last animation: a moment", error=True)
+            return
+        if app.record.active:
+            app.record.stop()
+        csv_path = app.record.path
+        if csv_path is None:
+            app.say("Nothing to export yet: record a run first (Ctrl+R), then Export animation", error=True)
+            return
+        chain = None
+        if self.selected_only:
+            selected = app.scene.selected
+            if selected is None or selected not in app.scene.chains:
+                app.say("Not exported: no chain is selected (untick 'Selected chain only' to export all)",
+                        error=True)
+                return
+            chain = app.scene.chains.index(selected)
+        out = animation_path(csv_path, chain)
+        rig = dict(app.record.rig)
+        self._outcome = None
+        self._thread = threading.Thread(target=self._bake, args=(csv_path, rig, out, chain), daemon=True,
+                                        name="ikplayground-export")
+        self._thread.start()
+        app.say(f"Exporting {shown_name(csv_path)} to {shown_name(out)}...")
+
+    def _bake(self, csv_path, rig, out, chain) -> None:
+        """On the worker thread: bake, and keep the line the status line will show."""
+        try:
+            baked = bake_recording(csv_path, rig, out, chain=chain)
+        except (ValueError, OSError) as e:
+            reason = getattr(e, "strerror", None) or e
+            self._outcome = (f"Animation not exported: {reason}", True)
+            return
+        except Exception as e:  # noqa: BLE001 - a worker's surprise must reach the status line, not vanish
+            self._outcome = (f"Animation not exported: {type(e).__name__}: {e}", True)
+            return
+        self._outcome = (f"Exported {baked.tracks} track{'s' * (baked.tracks != 1)} ({baked.frames} keyframes) "
+                         f"to {shown_name(baked.path)}", False)
+
+    def poll(self) -> None:
+        """Once a frame: when the bake has ended, say how."""
+        thread = self._thread
+        if thread is None or thread.is_alive():
+            return
+        thread.join()
+        self._thread = None
+        if self._outcome is not None:
+            self.app.say(*self._outcome)
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Wait for a bake under way to end (closing the App; tests), then say how it ended."""
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self.poll()

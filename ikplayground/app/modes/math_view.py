@@ -1,0 +1,105 @@
+"""What the App shows of the math: the stage overlays, the selected chain's live numbers, the step-through.
+
+The geometry and the numbers come from :mod:`ikplayground.insight` (no
+pygame); this class holds the App's side of them: whether "Show the math" is
+on, the selected chain's metrics (recorded after every step), the step-through
+session of the selected CCD or FABRIK chain, and the painter that draws the
+primitives (:mod:`.math_draw`).
+"""
+
+from __future__ import annotations
+
+from ikplayground.app.draw.math_draw import MathPainter
+from ikplayground.insight.chain_view import math_overlay
+from ikplayground.insight.joint_map import apply_pose
+from ikplayground.insight.metrics import ChainMetrics
+from ikplayground.insight.step_through import StepThrough
+from ikplayground.scene import SOLVER_LABELS
+
+STEPPED = ("ccd", "fabrik")  # the solvers the step-through knows
+STEP_KINDS = {"record": "step", "sweep": "sweep", "finish": "finish"}  # command -> StepThrough method
+
+
+class MathView:
+    """The App's math overlays, metrics and step-through (see the module docstring)."""
+
+    def __init__(self, app):
+        self.app = app
+        self.shown = False
+        self.metrics = ChainMetrics()
+        self.session: StepThrough | None = None
+        self.painter = MathPainter()
+
+    # --- commands ----------------------------------------------------------------
+    def set_shown(self, on=None) -> None:
+        """"Show the math" on, off, or (``None``: the key) switched."""
+        self.shown = (not self.shown) if on is None else bool(on)
+        self.app.panel.show_math(self.shown)
+        chain = self.app.scene.selected
+        if self.shown and chain is None:
+            self.app.say("Show the math: select a chain (click it, or Tab) to see its geometry")
+
+    def step(self, kind: str) -> None:
+        """Step-through of the selected chain's solve: one record, one sweep or pass, or the rest.
+
+        Pauses the scene first (the steps stop, so the stepped solve stays on
+        screen). A new solve starts from the chain's shown pose whenever the
+        last one no longer matches it (another chain, a moved target or root,
+        a changed setting) or is over.
+        """
+        app = self.app
+        chain = app.scene.selected
+        if chain is None or chain.solver not in STEPPED:
+            what = "nothing is selected" if chain is None else f"this is a {SOLVER_LABELS[chain.solver]} chain"
+            app.say(f"Step-through works on CCD and FABRIK chains ({what}): select one (click it, or Tab)")
+            return
+        if not app.paused:
+            app.paused = True
+        s = self.session
+        if s is None or not s.matches(chain) or (s.done and kind != "finish"):
+            s = self.session = StepThrough(chain)
+        getattr(s, STEP_KINDS[kind])()  # the status line shows where it is (status_text)
+
+    def set_pose(self, angles) -> None:
+        """The joint-space map was clicked: pose the selected two-bone arm at ``angles`` (theta1, theta2) rad."""
+        chain = self.app.scene.selected
+        if chain is None or chain.solver != "two-bone":
+            return
+        note = apply_pose(self.app.scene, chain, float(angles[0]), float(angles[1]))
+        self.app.selected_changed()  # the pose picked its elbow's side: the Mirror box shows it
+        if note:
+            self.app.say(note)
+
+    # --- each step, each frame ----------------------------------------------------
+    def after_step(self) -> None:
+        """Record the selected chain's numbers of the step just taken."""
+        chain = self.app.scene.selected
+        if chain is not None and chain.is_ik:
+            self.metrics.record(chain)
+
+    def status_text(self) -> str:
+        """What the status line adds: where the step-through is, while it is on."""
+        s = self.session
+        if s is None:
+            return ""
+        if not self.app.paused or not s.matches(self.app.scene.selected):
+            # running again, another chain, or the target, root or a setting moved: the stepped solve is over
+            self.session = None
+            return ""
+        return s.describe()
+
+    def draw(self, surface) -> None:
+        """The overlays of the selected chain (when shown) and the step-through's (while it is on)."""
+        chain = self.app.scene.selected
+        if chain is None:
+            return
+        clip = surface.get_clip()
+        surface.set_clip(self.app.stage_rect)
+        try:
+            if self.shown:
+                self.painter.draw(surface, math_overlay(chain))
+            s = self.session
+            if s is not None and self.app.paused and s.matches(chain):  # not once the target or a setting moved
+                self.painter.draw(surface, s.overlay())
+        finally:
+            surface.set_clip(clip)

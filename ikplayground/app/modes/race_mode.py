@@ -1,0 +1,102 @@
+"""The solver race in the App: a race scene shown in place of the user's, as the stress test does.
+
+Starting it keeps the user's scene aside and shows a :class:`~ikplayground.insight.race.Race`
+built from the selected chain (its bones, limits, iterations, tolerance and
+rate limit); stopping it shows the kept scene again, as it was; loading a file
+forgets it. The race and the stress test exclude each other: starting one
+ends the other first, so the scene kept aside is always the user's. While the
+race runs, the App drives its shared target before each step and records its
+table after, and saving is refused.
+"""
+
+from __future__ import annotations
+
+from ikplayground.insight.race import Race, RaceRow
+from ikplayground.scene import SOLVER_LABELS, Scene, default_scene
+
+
+class RaceMode:
+    """Whether the race runs in ``app``, its state, and the scene it keeps aside meanwhile."""
+
+    def __init__(self, app):
+        self.app = app
+        self.race: Race | None = None
+        self.moving = False  # the "Moving target" switch, kept while no race runs
+        self._kept: Scene | None = None
+
+    @property
+    def on(self) -> bool:
+        return self.race is not None
+
+    @property
+    def kept(self) -> Scene | None:
+        """The user's scene, kept aside while the race runs (None when it does not)."""
+        return self._kept
+
+    def toggle(self) -> None:
+        self.stop() if self.on else self.start()
+
+    def start(self) -> None:
+        """Race the solvers on the selected chain's bones (the user's scene is kept)."""
+        app = self.app
+        app.stress.stop()  # its scene is not the user's
+        template = app.scene.selected
+        self._kept = app.scene
+        self.race = Race(app.scene.stage, template)
+        self.race.set_moving(self.moving)
+        app.show_scene(self.race.scene)
+        app.panel.show_race(True, self.moving)
+        solvers = ", ".join(SOLVER_LABELS[c.solver] for c in self.race.scene.chains)
+        bones = self.race.scene.chains[0].bones
+        app.say(f"Race: {solvers} on {bones} bones, one shared target (drag it, or T to set it moving); "
+                "R again for your scene")
+
+    def stop(self) -> None:
+        """Show the scene that was there before the race."""
+        if not self.on:
+            return
+        scene = self._kept or default_scene(self.app.scene.stage)
+        self.forget()
+        self.app.show_scene(scene)
+        self.app.say("Race over: your scene is back")
+
+    def forget(self) -> None:
+        """Leave the race without touching the scene shown (a file was loaded over it)."""
+        if self.race is not None:
+            self.app.undo.race_ended()  # its undo entry goes: the race changed nothing of the user's scene
+        self.race = None
+        self._kept = None
+        self.app.panel.show_race(False, self.moving)
+
+    def set_moving(self, on=None) -> None:
+        """The moving target on, off, or (``None``: the key) switched."""
+        self.moving = (not self.moving) if on is None else bool(on)
+        if self.race is not None:
+            self.race.set_moving(self.moving)
+        self.app.panel.show_race(self.on, self.moving)
+        if self.moving:
+            self.app.say("Moving target: the race's target runs a figure-eight" if self.on
+                         else "Moving target on: it runs when the race does (R)")
+        else:
+            self.app.say("Moving target off: drag the target")
+
+    def drive(self) -> None:
+        """Before a step: put the shared target where it goes (moving, or where it was dragged)."""
+        if self.race is not None:
+            self.race.drive()
+
+    def record(self) -> None:
+        """After a step: the race table's numbers."""
+        if self.race is not None:
+            self.race.record()
+
+    def table(self) -> list[RaceRow]:
+        return self.race.table() if self.race is not None else []
+
+    def refuses_save(self, name: str) -> bool:
+        """True (and the status line says why) when saving to ``name`` now would save the race."""
+        if not self.on:
+            return False
+        self.app.say(f"Not saved: the race is on, and {name} would get the race's chains. "
+                     "Press R (or End race) for your scene, then save.", error=True)
+        return True

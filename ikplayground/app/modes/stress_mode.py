@@ -1,0 +1,78 @@
+"""The stress test in the App: a scene of scripted chains shown in place of the user's.
+
+Starting it keeps the user's scene aside and shows ``stress_scene(count)``;
+stopping it shows the kept scene again; loading a file forgets it (the file
+is the user's scene now). While it runs, the App steps the scripted motion
+and refuses to save (the file would get the scripted chains).
+"""
+
+from __future__ import annotations
+
+from ikplayground.scene import Scene, default_scene, drive_stress, stress_scene
+
+STRESS_CHAINS = 1000  # what the panel's button starts
+
+
+class StressMode:
+    """Whether the stress test runs in ``app``, and the scene it keeps aside meanwhile."""
+
+    def __init__(self, app):
+        self.app = app
+        self.count = 0  # chains in the stress scene while it runs, else 0
+        self._kept: Scene | None = None  # the user's scene
+
+    @property
+    def on(self) -> bool:
+        """Whether the stress test runs."""
+        return self.count > 0
+
+    @property
+    def kept(self) -> Scene | None:
+        """The user's scene, kept aside while the stress test runs (None when it does not)."""
+        return self._kept
+
+    def start(self, count: int) -> None:
+        """Show a stress scene of ``count`` chains on scripted motion (the user's scene is kept)."""
+        app = self.app
+        app.race.stop()  # its scene is not the user's: the race gives it back first
+        if not self.on:
+            self._kept = app.scene
+        self.count = count
+        app.show_scene(stress_scene(count, app.scene.stage, seed=app.scene.seed))
+        app.panel.show_stress(True)
+        app.say(f"Stress: {count} chains on scripted paths (the button again restores your scene)")
+
+    def stop(self) -> None:
+        """Show the scene that was there before the stress test."""
+        if not self.on:
+            return
+        scene = self._kept or default_scene(self.app.scene.stage)
+        self.forget()
+        self.app.show_scene(scene)
+        self.app.say("Stress off: your scene is back")
+
+    def toggle(self, count: int = STRESS_CHAINS) -> None:
+        if self.on:
+            self.stop()
+        else:
+            self.start(count)
+
+    def forget(self) -> None:
+        """Leave stress mode without touching the scene shown."""
+        self.count = 0
+        self._kept = None
+        self.app.panel.show_stress(False)
+
+    def drive(self) -> bool:
+        """Move the stress scene's targets and snakes for the coming step; False when it is not on."""
+        if self.on:
+            drive_stress(self.app.scene, self.app.scene.steps)
+        return self.on
+
+    def refuses_save(self, name: str) -> bool:
+        """True (and the status line says why) when saving to ``name`` now would save the stress scene."""
+        if not self.on:
+            return False
+        self.app.say(f"Not saved: the stress test is on, and {name} would get its {self.count} scripted chains. "
+                     f"Press \"{self.app.panel.stress_button.text}\" for your scene, then save.", error=True)
+        return True

@@ -1,0 +1,105 @@
+"""The panel's Keep page: what keeps a pose or a motion once found.
+
+Recording and replay, baking a recording to keyframes, undo and redo, the
+exact mirror flip and screenshots each have a row here. The rows are
+``KEEP_ROWS``: each row names buttons and check boxes of the tables in
+``buttons.py`` (so every one runs a command of ``commands.py`` and the F1 help
+lists it beside its key), laid side by side in equal widths. Under them the page lists the latest edits
+(the undo history: what Ctrl+Z undoes next, and what Redo would bring back).
+"""
+
+from __future__ import annotations
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UILabel
+
+from ikplayground.app.panel import buttons
+from ikplayground.app.panel.param_widgets import PAD, ROW, fit, make_label
+
+# Each row: attributes of the panel's buttons ("..._button", buttons.BUTTONS) and check
+# boxes ("..._box", buttons.BOXES), side by side. A new control is a spec in buttons.py
+# and its attribute here.
+KEEP_ROWS: tuple[tuple[str, ...], ...] = (
+    ("record_button", "export_button"),
+    ("export_selected_box",),
+    ("undo_button", "redo_button"),
+    ("flip_button", "screenshot_button"),  # the exact mirror flip (H), F12
+)
+NO_RECORDING = "No recording yet: Record (Ctrl+R), then Export"
+BOX_SIDE = 18
+HISTORY_LINES = 8  # edits the page lists: the redo side (dim) above, then the undo side, the next undo first
+LINE = 20
+
+
+class KeepPage:
+    """The Keep page's widgets, from ``y`` down in ``panel``'s box, ``inner`` px wide.
+
+    Each button or box is an attribute of ``panel`` (``panel.record_button``), as every
+    button of the panel is, so that ``buttons.command_of`` finds it.
+    """
+
+    def __init__(self, panel, y: int, inner: int, wide: bool):
+        self.wide = wide
+        m, box = panel.manager, panel.box
+        self.hint = make_label(pygame.Rect(PAD, y, inner, 20), NO_RECORDING, m, box,
+                               pygame_gui.core.ObjectID("#keep_hint", "@hint"))
+        self.widgets = [self.hint]
+        self.hint_text = NO_RECORDING
+        y += 26
+        for row in KEEP_ROWS:
+            width = (inner - 4 * (len(row) - 1)) // len(row)
+            for i, attr in enumerate(row):
+                x = PAD + i * (width + 4)
+                if attr.endswith("_box"):
+                    widget = buttons.make_box(attr, pygame.Rect(x, y + 5, BOX_SIDE, BOX_SIDE), m, box,
+                                              bool(panel.box_states.get(attr, False)))
+                else:
+                    widget = buttons.make(attr, pygame.Rect(x, y, width, 28), m, box, wide)
+                setattr(panel, attr, widget)
+                self.widgets.append(widget)
+            y += ROW + 4
+        y += 6
+        self.widgets.append(UILabel(pygame.Rect(PAD, y, inner, 20), "HISTORY", m, box, object_id="#section"))
+        y += 22
+        self.lines = [make_label(pygame.Rect(PAD, y + i * LINE, inner, LINE), "", m, box,
+                                 pygame_gui.core.ObjectID(f"#history_{i}", "@param_label"))
+                      for i in range(HISTORY_LINES)]
+        self.dim_lines = [make_label(pygame.Rect(PAD, y + i * LINE, inner, LINE), "", m, box,
+                                     pygame_gui.core.ObjectID(f"#history_redo_{i}", "@hint"))
+                          for i in range(HISTORY_LINES)]
+        self.widgets += self.lines + self.dim_lines
+        self.shown: tuple | None = None  # what the lines show now (set only when it changes)
+        self.bottom = y + HISTORY_LINES * LINE + 8
+
+    def history_lines(self, history) -> list[tuple[str, bool]]:
+        """The page's lines for ``history``: (text, is a redo) pairs, the redo side first (the next redo
+        nearest the undo side), then the undo side with the next undo first."""
+        done, undone = history.recent(HISTORY_LINES)
+        if not done and not undone:
+            return [("Nothing to undo yet: your edits will be listed here", True)]
+        redo = [(f"  redo: {label}", True) for label in undone[: HISTORY_LINES // 2][::-1]]
+        undo = [(("Ctrl+Z: " if i == 0 else "  ") + label, False) for i, label in enumerate(done)]
+        return (redo + undo)[:HISTORY_LINES]
+
+    def update(self, history, recording: str = "") -> None:
+        """List the latest edits while the page is up, under ``recording`` (what the recording is, or
+        was last: its file and steps); labels change only when what they show does."""
+        if not self.lines[0].visible and self.shown is not None:
+            return
+        hint = recording or NO_RECORDING
+        if hint != self.hint_text:
+            self.hint_text = hint
+            fit(self.hint, hint)
+        lines = self.history_lines(history)
+        if lines == self.shown:
+            return
+        self.shown = lines
+        for i, (bright, dim) in enumerate(zip(self.lines, self.dim_lines)):
+            text, is_redo = lines[i] if i < len(lines) else ("", False)
+            fit(bright, "" if is_redo else text)
+            fit(dim, text if is_redo else "")
+
+    def set_visible(self, visible: bool) -> None:
+        for w in self.widgets:
+            w.show() if visible else w.hide()

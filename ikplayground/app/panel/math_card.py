@@ -1,0 +1,229 @@
+"""The Math page's card: the selected chain's live numbers and error plot, the race table, the joint-space map.
+
+Drawn with pygame onto one surface that the panel shows (a pygame_gui
+``UIImage``), only while the Math page is up. The numbers come from
+:class:`~ikplayground.insight.metrics.ChainMetrics` and
+:meth:`~ikplayground.insight.race.Race.table`; the map's geometry from
+:mod:`ikplayground.insight.joint_map`. The plot draws the metrics' ring
+buffer as it is, each frame: no history is redrawn or kept here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pygame
+
+from ikplayground.app.draw.overlay import render_text
+from ikplayground.insight import joint_map
+from ikplayground.scene import SOLVER_LABELS, clamped_joints
+
+BG = (30, 33, 42)
+PLOT_BG = (20, 22, 29)
+EDGE = (58, 64, 80)
+HEADING = (143, 184, 255)
+TEXT = (220, 224, 232)
+DIM = (150, 156, 170)
+ERROR_LINE = (255, 120, 120)
+TOLERANCE = (80, 220, 120)
+SHADE = (240, 95, 105)
+LIMIT_BOX = (230, 200, 120)
+BRANCH = (143, 184, 255)
+POSE = (255, 255, 255)
+TRAIL = (255, 214, 102)
+PLOT_HEIGHT = 54
+LINE = 17  # px between text lines
+MAP_MIN = 120  # px: a smaller map is not drawn
+TEXT_CACHE = 256  # rendered texts kept
+# the race table's columns: heading, and left edge as a share of the card's width (276 px in a roomy panel)
+RACE_COLUMNS = (("solver", 0.0), ("error", 0.203), ("it", 0.355), ("µs", 0.471), ("jitter", 0.601), ("reached", 0.797))
+
+
+def point(frame, theta1: float, theta2: float) -> tuple[float, float]:
+    """Where (theta1, theta2) rad lies on the map ``frame``, in card pixels."""
+    x, y = frame.to_map(theta1, theta2)
+    return float(x), float(y)
+
+
+class MathCard:
+    """Renders the card at ``size`` (w, h) px; :attr:`map_rect` is where the map is, in card pixels."""
+
+    def __init__(self, size):
+        self.size = (max(int(size[0]), 1), max(int(size[1]), 1))
+        self.surface = pygame.Surface(self.size)
+        self.map_rect: pygame.Rect | None = None
+        self._font = pygame.font.Font(None, 18)
+        self._heading = pygame.font.Font(None, 17)
+        self._texts: dict[tuple, pygame.Surface] = {}
+
+    # --- the whole card -----------------------------------------------------------
+    def render(self, chain, metrics, race_rows) -> pygame.Surface:
+        """The card for the selected ``chain`` (or None), its ``metrics`` and the race's rows (empty: no race)."""
+        s = self.surface
+        s.fill(BG)
+        self.map_rect = None
+        if metrics.chain is not chain:  # recorded for another chain (selected while paused): not this one's
+            metrics = None
+        y = self.numbers(chain, metrics, 0)
+        if race_rows:
+            y = self.race(race_rows, y + 8)
+        if chain is not None and chain.solver == "two-bone":
+            y = self.joint_space(chain, metrics, y + 8)
+        elif not race_rows:
+            self.hints(y + 8)
+        return s
+
+    def text(self, text: str, pos, colour=TEXT, font=None) -> int:
+        """Draw ``text`` with its top-left at ``pos``; returns its width. Rendered texts are kept a while:
+        most of the card's words and many of its numbers are the same from one frame to the next."""
+        key = (text, colour, font is None)
+        surf = self._texts.get(key)
+        if surf is None:
+            if len(self._texts) >= TEXT_CACHE:
+                self._texts.clear()
+            surf = self._texts[key] = render_text(font or self._font, text, colour)
+        self.surface.blit(surf, pos)
+        return surf.get_width()
+
+    def heading(self, text: str, y: int) -> int:
+        self.text(text, (0, y), HEADING, self._heading)
+        return y + LINE
+
+    # --- the selected chain's numbers and plot -------------------------------------------
+    def numbers(self, chain, metrics, y: int) -> int:
+        if chain is None:
+            y = self.heading("SELECTED CHAIN", y)
+            self.text("Select a chain to see its numbers.", (0, y), DIM)
+            return y + LINE
+        y = self.heading(f"{SOLVER_LABELS[chain.solver].upper()} CHAIN #{chain.id}", y)
+        if not chain.is_ik:
+            what = "A snake follows its head" if chain.is_snake else (
+                "A walker's legs are two-bone arms" if chain.fields["lengths"].shape[1] == 2
+                else "A walker's legs are three-bone CCD chains")
+            self.text(f"{what}: no solve to measure.", (0, y), DIM)
+            return y + LINE
+        # the chain's own error and status: a step-through changes them while the scene (and the metrics) wait
+        self.text(f"error {chain.error:.2f} px   ·   {chain.status}", (0, y))
+        y += LINE
+        row = metrics.latest() if metrics is not None else None
+        if row is None:
+            self.text("More numbers once the scene runs (Space)", (0, y), DIM)
+            return y + LINE
+        its = "exact" if chain.solver == "two-bone" else f"{row.iterations} it"
+        self.text(f"{its}  ·  {row.solve_us:.0f} µs solve  ·  max turn {row.max_change_deg:.1f}°", (0, y))
+        y += LINE + 2
+        return self.plot(metrics.errors(), chain.tolerance, y)
+
+    def plot(self, errors: np.ndarray, tolerance: float, y: int) -> int:
+        """The error of the last 5 s as a line, with the tolerance as a green line."""
+        w = self.size[0]
+        rect = pygame.Rect(0, y, w, PLOT_HEIGHT)
+        pygame.draw.rect(self.surface, PLOT_BG, rect)
+        pygame.draw.rect(self.surface, EDGE, rect, 1)
+        top = max(float(errors.max()) if len(errors) else 0.0, 4 * tolerance, 1.0)
+        inner = rect.inflate(-4, -6)
+
+        def y_of(v):
+            return inner.bottom - min(v / top, 1.0) * inner.height
+
+        ty = y_of(tolerance)
+        pygame.draw.line(self.surface, TOLERANCE, (inner.x, ty), (inner.right, ty))
+        if len(errors) >= 2:
+            capacity = 300  # the plot spans 5 s of 1/60 s steps, newest at the right
+            xs = inner.right - (len(errors) - 1 - np.arange(len(errors))) * inner.width / (capacity - 1)
+            pts = np.stack([xs, inner.bottom - np.minimum(errors / top, 1.0) * inner.height], axis=1)
+            pygame.draw.aalines(self.surface, ERROR_LINE, False, pts.tolist())
+        self.text(f"{top:.3g} px", (rect.x + 4, rect.y + 2), DIM)
+        self.text("error, last 5 s", (rect.right - 92, rect.y + 2), DIM)
+        return rect.bottom
+
+    # --- the race ------------------------------------------------------------------
+    def race(self, rows, y: int) -> int:
+        y = self.heading("RACE (LAST 5 S)", y)
+        columns = [int(share * self.size[0]) for _, share in RACE_COLUMNS]  # narrower in a narrow panel
+        for (name, _), x in zip(RACE_COLUMNS, columns):
+            self.text(name, (x, y), DIM)
+        y += LINE
+        for r in rows:
+            cells = (r.label, f"{r.error_px:.1f}", f"{r.iterations:.1f}", f"{r.solve_us:.0f}",
+                     f"{r.jitter_deg:.2f}°", f"{100 * r.reached_share:.0f}%")
+            for x, cell in zip(columns, cells):
+                self.text(cell, (x, y))
+            y += LINE
+        self.text("error px · mean iterations · µs a solve", (0, y), DIM)
+        return y + LINE
+
+    # --- the joint-space map --------------------------------------------------------
+    def joint_space(self, chain, metrics, y: int) -> int:
+        y = self.heading("JOINT SPACE (θ1, θ2): CLICK TO POSE", y)
+        side = min(self.size[0] - 30, self.size[1] - y - 22)
+        if side < MAP_MIN:
+            self.text("(a taller window shows the map)", (0, y), DIM)
+            return y + LINE
+        rect = pygame.Rect(24, y, side, side)
+        self.map_rect = rect
+        s = self.surface
+        pygame.draw.rect(s, PLOT_BG, rect)
+        f = chain.fields
+        l1, l2 = (float(v) for v in f["lengths"] * f["scale"][0])
+        root, target = f["root"], f["target"]
+        frame = joint_map.MapFrame(*rect)
+        shade = joint_map.shade_rows(l1, l2, math.dist(root, target), rect.height)
+        if shade.any():
+            for row, v in enumerate(shade.tolist()):
+                if v > 0:
+                    c = tuple(int(b + (a - b) * (0.15 + 0.45 * v)) for a, b in zip(SHADE, PLOT_BG))
+                    pygame.draw.line(s, c, (rect.x, rect.y + row), (rect.right - 1, rect.y + row))
+        # axes through zero
+        cx, cy = point(frame, 0.0, 0.0)
+        pygame.draw.line(s, EDGE, (rect.x, cy), (rect.right - 1, cy))
+        pygame.draw.line(s, EDGE, (cx, rect.y), (cx, rect.bottom - 1))
+        box = joint_map.limit_box(f["limits"]) if clamped_joints(f["limits"]).any() else None
+        if box is not None:
+            lo1, hi1, lo2, hi2 = box
+            a = point(frame, lo1, hi2)
+            b = point(frame, hi1, lo2)
+            pygame.draw.rect(s, LIMIT_BOX, pygame.Rect(min(a[0], b[0]), min(a[1], b[1]),
+                                                       abs(b[0] - a[0]) + 1, abs(b[1] - a[1]) + 1), 1)
+        trail = metrics.trail(2.0) if metrics is not None else np.empty((0, 2))
+        if len(trail) >= 2 and trail.shape[1] == 2:
+            self.map_trail(trail, frame)
+        for (t1, t2), name in zip(joint_map.branches(root, target, l1, l2), ("+", "−")):
+            p = point(frame, t1, t2)
+            pygame.draw.circle(s, BRANCH, p, 5, 2)
+            self.text(name, (p[0] + 6, p[1] - 8), BRANCH)
+        a = f["angles"]
+        pygame.draw.circle(s, POSE, point(frame, float(a[0]), float(a[1])), 4)
+        pygame.draw.rect(s, EDGE, rect, 1)
+        self.text("θ2", (0, rect.centery - 8), DIM)
+        self.text("-180°", (rect.x, rect.bottom + 2), DIM)
+        self.text("θ1", (rect.centerx - 6, rect.bottom + 2), DIM)
+        self.text("180°", (rect.right - 28, rect.bottom + 2), DIM)
+        return rect.bottom + LINE
+
+    def map_trail(self, trail: np.ndarray, frame) -> None:
+        """The last 2 s of poses; broken where a joint wraps across the map's edge."""
+        x, y = frame.to_map(trail[:, 0], trail[:, 1])
+        pts = np.stack([x, y], axis=1)
+        jumps = np.flatnonzero(np.abs(np.diff(pts, axis=0)).max(axis=1) > frame.w / 2) + 1
+        for part in np.split(pts, jumps):
+            if len(part) >= 2:
+                pygame.draw.aalines(self.surface, TRAIL, False, part.tolist())
+
+    def map_angles(self, pos) -> tuple[float, float] | None:
+        """The (theta1, theta2) rad under card pixel ``pos``, or None when ``pos`` is off the map."""
+        if self.map_rect is None or not self.map_rect.collidepoint(pos):
+            return None
+        t1, t2 = joint_map.MapFrame(*self.map_rect).from_map(pos[0], pos[1])
+        return float(t1), float(t2)
+
+    def hints(self, y: int) -> None:
+        y = self.heading("TRY", y)
+        for line in ("G: the math over the selected chain",
+                     ". , /: pause and step through a CCD",
+                     "   or FABRIK solve, joint by joint",
+                     "R: race the solvers on these bones",
+                     "Click a two-bone arm: its joint map"):
+            self.text(line, (0, y), DIM)
+            y += LINE

@@ -1,0 +1,95 @@
+"""The panel's Math page: "Show the math", the step-through and race controls, and the card of live numbers.
+
+Its buttons and check boxes come from the tables of ``buttons.py`` (each
+names a command, so the F1 help lists them beside their keys); the card is a
+``UIImage`` whose picture :class:`~ikplayground.app.panel.math_card.MathCard` draws
+each frame while the page is up. A click or a drag on the card's joint-space
+map becomes the command ``("map_pose", (theta1, theta2))``.
+"""
+
+from __future__ import annotations
+
+import pygame
+from pygame_gui.elements import UIImage
+
+from ikplayground.app.panel import buttons
+from ikplayground.app.panel.math_card import MathCard
+from ikplayground.app.panel.param_widgets import PAD, ROW
+
+CARD_MIN = 300  # px: the card's height when the panel scrolls (a short window)
+
+
+
+class MathPage:
+    """The Math page's widgets, from ``y`` down in ``panel``'s box, ``inner`` px wide.
+
+    The buttons and boxes are attributes of ``panel`` (``panel.race_button``,
+    ``panel.show_math_box``), as every button of the panel is, so that
+    ``buttons.command_of`` finds them.
+    """
+
+    def __init__(self, panel, y: int, inner: int, height: int, wide: bool, shown: bool, race: bool, moving: bool):
+        m, box = panel.manager, panel.box
+        self.widgets = []
+        panel.show_math_box = buttons.make_box("show_math_box", pygame.Rect(PAD, y + 4, 18, 18), m, box, shown)
+        y += ROW
+        third = (inner - 8) // 3
+        for i, attr in enumerate(("step_button", "sweep_button", "finish_button")):
+            setattr(panel, attr, buttons.make(attr, pygame.Rect(PAD + i * (third + 4), y, third, 28), m, box, wide))
+        y += ROW + 4
+        race_w = inner * 2 // 5
+        panel.race_button = buttons.make("race_button", pygame.Rect(PAD, y, race_w, 28), m, box, wide)
+        panel.moving_target_box = buttons.make_box("moving_target_box", pygame.Rect(PAD + race_w + 8, y + 5, 18, 18),
+                                                   m, box, moving)
+        y += ROW + 8
+        self.wide = wide
+        self.card = MathCard((inner, max(height - y - 8, CARD_MIN)))
+        self.image = UIImage(pygame.Rect(PAD, y, *self.card.size), self.card.surface, manager=m, container=box,
+                             object_id="#math_card")
+        self.bottom = y + self.card.size[1] + 8
+        self.widgets = [panel.show_math_box, panel.step_button, panel.sweep_button, panel.finish_button,
+                        panel.race_button, panel.moving_target_box, self.image]
+        self.panel = panel
+        self.dragging = False  # a press on the map, held
+        self.show_race(race)
+
+    def show_race(self, on: bool) -> None:
+        self.panel.race_button.set_text(buttons.RACE_LABELS[on][self.wide])
+
+    def set_visible(self, visible: bool) -> None:
+        for w in self.widgets:
+            w.show() if visible else w.hide()
+
+    @property
+    def visible(self) -> bool:
+        return self.image.visible
+
+    def update(self, chain, metrics, race_table) -> None:
+        """Draw the card for this frame, only while the page is up (``race_table()``: the race's rows)."""
+        if self.visible:
+            self.image.set_image(self.card.render(chain, metrics, race_table()))
+
+    def map_command(self, event) -> tuple[str, object] | None:
+        """``("map_pose", (theta1, theta2))`` for a press on the map, and for each move of a drag that
+        began there (held outside the map, the pose follows along its edge)."""
+        t = event.type
+        if t == pygame.MOUSEBUTTONUP:
+            self.dragging = False
+            return None
+        if not self.visible or self.card.map_rect is None:
+            return None
+        at = self.image.rect
+        pos = (event.pos[0] - at.x, event.pos[1] - at.y)
+        if t == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 1:
+            inside = self.panel.box.rect.collidepoint(event.pos) and self.card.map_rect.collidepoint(pos)
+            self.dragging = bool(inside)
+            if not inside:
+                return None
+        elif not (t == pygame.MOUSEMOTION and self.dragging):
+            return None
+        elif not getattr(event, "buttons", (0,))[0]:  # released where no release reached us (outside the window)
+            self.dragging = False
+            return None
+        r = self.card.map_rect
+        pos = (min(max(pos[0], r.left), r.right - 1), min(max(pos[1], r.top), r.bottom - 1))
+        return "map_pose", self.card.map_angles(pos)

@@ -1,0 +1,321 @@
+"""The control panel: pygame_gui widgets for the selected chain and the scene.
+
+Every widget has an ``object_id`` (styled in ``ikplayground/assets/theme.json``). The panel
+never touches the scene: :meth:`Panel.process` (``panel_events.py``) turns a widget's
+event into a command ``(name, value)`` for the App (a name of the table in ``commands.py``, or a
+setting of the selected chain), and :meth:`Panel.sync` shows a
+chain's current settings. Only the settings of the selected chain's solver
+are shown (the others are hidden and disabled), with a hint about the solver.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import (
+    UIButton,
+    UICheckBox,
+    UIDropDownMenu,
+    UILabel,
+    UIPanel,
+    UIScrollingContainer,
+)
+
+from ikplayground.app.panel import buttons, tips
+from ikplayground.app.panel.keep_page import KeepPage
+from ikplayground.app.panel.math_page import MathPage
+from ikplayground.app.panel.panel_events import command_of
+from ikplayground.app.panel.param_widgets import (
+    PAD,
+    ROW,
+    WIDE_INNER,
+    SettingRows,
+    column_widths,
+    fit,
+    make_label,
+    rows_height,
+)
+from ikplayground.app.panel.path_entry import PathEntry
+from ikplayground.app.panel.tips import TippedDropDown
+from ikplayground.scene import SOLVER_LABELS, SOLVERS, Chain, available_presets
+
+WIDTH = 300  # the panel's width in a roomy window
+MIN_WIDTH = 220  # ... and in a small one
+SCROLLBAR = 20
+# the height of everything in the panel (it scrolls in a shorter window): its own rows and the settings' rows
+CONTENT_HEIGHT = 374 + rows_height()
+TAB_HEIGHT = 26
+PAGES = ("chain", "math", "keep")  # the panel's pages, chosen by the tabs under its title
+TAB_LABELS = {"chain": "Chain", "math": "Math", "keep": "Keep"}
+TAB_TIPS = {"chain": "The selected chain's solver and settings, and the scene",
+            "math": "See the math: overlays, live numbers, step-through, the race, the joint-space map",
+            "keep": "Keep what you make: record and replay, bake to keyframes, undo, mirror, screenshots"}
+
+
+def panel_width(window_width: int) -> int:
+    """How wide the panel is in a window ``window_width`` px wide."""
+    return int(min(WIDTH, max(MIN_WIDTH, window_width * 0.45)))
+
+
+NO_PRESET = "—"  # the preset menu's entry while the scene is the user's own
+
+
+class Panel:
+    """The right-hand panel.
+
+    Parameters
+    ----------
+    manager : pygame_gui.UIManager
+    window_size : (int, int)
+    new_solver : str
+        Solver that N adds, shown in the "New chain" selector.
+    scene_path : str
+        The scene file Ctrl+S writes.
+
+    The selected chain's settings are ``setting_rows``
+    (:class:`~ikplayground.app.panel.param_widgets.SettingRows`, one control per
+    entry of the table of settings): ``params`` holds its slider rows by
+    setting name, and a check box is an attribute of its setting's name
+    (``panel.mirror``).
+    """
+
+    def __init__(self, manager, window_size, new_solver="ccd", scene_path=""):
+        self.manager = manager
+        self.new_solver = new_solver
+        self.scene_path = scene_path
+        self.chain: Chain | None = None
+        self._shown_solver: str | None = None
+        self.visible = True
+        self.stress_on = False
+        self.page = "chain"
+        self.preset: str | None = None  # the preset loaded last, while the scene is one
+        self.math_shown = False
+        self.race_on = False
+        self.moving = False
+        self.box_states: dict[str, bool] = {}  # the Keep page's boxes' states, kept through a rebuild
+        self.recording = False  # the Record button's state, kept through a rebuild
+        self.width = 0
+        self.build(window_size)
+
+    def __getattr__(self, name):
+        """A setting's check box by the setting's name (``panel.mirror``, ``panel.rate_on``)."""
+        rows = self.__dict__.get("setting_rows")
+        if rows is not None and name in rows.boxes:
+            return rows.boxes[name]
+        raise AttributeError(name)
+
+    @property
+    def rect(self) -> pygame.Rect:
+        return self.root.get_abs_rect()
+
+    # --- layout --------------------------------------------------------------
+    def build(self, window_size) -> None:
+        """Lay the widgets out for ``window_size``: narrower in a small window, scrolling in a short one."""
+        w, h = window_size
+        m = self.manager
+        self.width = panel_width(w) if self.visible else 0
+        width = max(self.width, MIN_WIDTH)
+        self.root = UIPanel(pygame.Rect(w - self.width, 0, width, h), manager=m, object_id="#panel")
+        scrolls = h < CONTENT_HEIGHT
+        # A scrolling container only when the window is too short: pygame_gui
+        # builds theme ids that grow steeply with nesting (megabytes per
+        # widget at this depth), so a roomy window keeps the panel flat.
+        self.scroller = (UIScrollingContainer(pygame.Rect(0, 0, width - 2, h - 2), m, container=self.root,
+                                              object_id="#panel_scroll", allow_scroll_x=False)
+                         if scrolls else None)
+        box = self.box = self.scroller if scrolls else self.root
+        inner = width - 2 * PAD - (SCROLLBAR if scrolls else 0) - 2
+        wide = inner >= WIDE_INNER
+        label_w, _ = column_widths(inner)
+        y = 8
+        self.title = make_label(pygame.Rect(PAD, y, inner, 26), "No chain selected", m, box, "#panel_title")
+        y += 30
+        tab_w = (inner - 4 * (len(PAGES) - 1)) // len(PAGES)
+        self.tabs = {page: UIButton(pygame.Rect(PAD + i * (tab_w + 4), y, tab_w, TAB_HEIGHT), TAB_LABELS[page], m, box,
+                                    object_id=f"#tab_{page}", tool_tip_text=TAB_TIPS[page])
+                     for i, page in enumerate(PAGES)}
+        y += TAB_HEIGHT + 6
+        page_top = y
+        solver_label = make_label(pygame.Rect(PAD, y, label_w, 28), "Solver", m, box,
+                                  pygame_gui.core.ObjectID("#solver_label", "@param_label"))
+        solver_label.set_tooltip(tips.SOLVER_TIP)
+        self.solver_rect = pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
+        self.solver = self._solver_menu("two-bone")
+        y += ROW + 4
+        self.setting_rows = SettingRows(y, inner, m, box)  # one check box or slider per setting
+        self.params = self.setting_rows.sliders
+        y = self.setting_rows.bottom
+        self.hint = make_label(pygame.Rect(PAD, y, inner, 20), "", m, box, pygame_gui.core.ObjectID("#hint", "@hint"))
+        y += 26
+        section = UILabel(pygame.Rect(PAD, y, inner, 20), "SCENE", m, box, object_id="#section")
+        y += 22
+        preset_label = make_label(pygame.Rect(PAD, y, label_w, 28), "Preset", m, box,
+                                  pygame_gui.core.ObjectID("#preset_label", "@param_label"))
+        preset_label.set_tooltip(tips.PRESET_TIP)
+        self.preset_rect = pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
+        self.preset_menu = self._preset_menu()
+        y += ROW + 6
+        new_label = make_label(pygame.Rect(PAD, y, label_w, 28), "New chain", m, box,
+                               pygame_gui.core.ObjectID("#new_chain_label", "@param_label"))
+        self.new_chain = TippedDropDown([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[self.new_solver],
+                                        pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28), m, box,
+                                        object_id="#new_chain", tip=tips.NEW_CHAIN_TIP)
+        new_label.set_tooltip(tips.NEW_CHAIN_TIP)
+        y += ROW + 6
+        third = (inner - 8) // 3
+        for i, attr in enumerate(("add_button", "remove_button", "help_button")):
+            setattr(self, attr, buttons.make(attr, pygame.Rect(PAD + i * (third + 4), y, third, 28), m, box, wide))
+        y += ROW + 4
+        self.stress_button = buttons.make("stress_button", pygame.Rect(PAD, y, inner, 28), m, box, wide)
+        self.show_stress(self.stress_on)
+        y += ROW + 8
+        button_w = 52 if wide else 44
+        self.path_entry = PathEntry(pygame.Rect(PAD, y, inner - 2 * button_w - 8, 28), m, box,
+                                    path=self.scene_path, object_id="#scene_path")
+        self.path_entry.set_tooltip(tips.PATH_TIP)
+        self.save_button = buttons.make("save_button", pygame.Rect(PAD + inner - 2 * button_w - 4, y, button_w, 28),
+                                        m, box, wide)
+        self.load_button = buttons.make("load_button", pygame.Rect(PAD + inner - button_w, y, button_w, 28),
+                                        m, box, wide)
+        y += ROW + 8
+        # the Chain page's widgets but the setting rows (SettingRows shows those) and the solver menu (remade
+        # at each solver change: see show_page)
+        self.chain_widgets = [solver_label, self.hint, section, preset_label, new_label, self.new_chain,
+                              self.add_button, self.remove_button, self.help_button, self.stress_button,
+                              self.path_entry, self.save_button, self.load_button]
+        self.math_page = MathPage(self, page_top, inner, (h - 2) if not scrolls else CONTENT_HEIGHT, wide,
+                                  self.math_shown, self.race_on, self.moving)
+        self.keep_page = KeepPage(self, page_top, inner, wide)
+        self.show_recording(self.recording)
+        y = max(y, self.math_page.bottom, self.keep_page.bottom)
+        if scrolls:
+            self.scroller.set_scrollable_area_dimensions((width - 2 - SCROLLBAR, max(y, h - 2)))
+        if not self.visible:
+            self.root.hide()
+        self._shown_solver = None
+        self.show_page(self.page)
+        self.sync(self.chain)
+
+    def show_page(self, page: str) -> None:
+        """Show the page ``page`` of ``PAGES`` (its tab selected), hiding the other's widgets."""
+        self.page = page
+        chain_page = page == "chain"
+        for w in (*self.chain_widgets, self.solver, self.preset_menu):
+            w.show() if chain_page else w.hide()
+        self.setting_rows.set_visible(chain_page)
+        self.math_page.set_visible(page == "math")
+        self.keep_page.set_visible(page == "keep")
+        for name, tab in self.tabs.items():
+            tab.select() if name == page else tab.unselect()
+        if not self.visible:
+            self.root.hide()
+
+    def _solver_menu(self, solver: str) -> UIDropDownMenu:
+        menu = TippedDropDown([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[solver], self.solver_rect,
+                              self.manager, self.box, object_id="#solver", tip=tips.SOLVER_TIP)
+        if self.page != "chain":
+            menu.hide()
+        return menu
+
+    def _preset_menu(self) -> UIDropDownMenu:
+        menu = TippedDropDown([NO_PRESET, *available_presets()], self.preset or NO_PRESET, self.preset_rect,
+                              self.manager, self.box, object_id="#preset", tip=tips.PRESET_TIP)
+        if self.page != "chain":
+            menu.hide()
+        return menu
+
+    def show_preset(self, name: str | None) -> None:
+        """Show ``name`` as the loaded preset (None: the scene is the user's own, or a file's)."""
+        if name != self.preset:
+            self.preset = name
+            self.preset_menu.kill()
+            self.preset_menu = self._preset_menu()
+
+    def rebuild(self, window_size) -> None:
+        """Lay the panel out again for a new window size, keeping its state."""
+        self.scene_path = self.path_entry.get_text()
+        self.root.kill()
+        # pygame_gui 0.6.14 appends every killed widget's rect to its sprite
+        # group's lostsprites and never reads the list: empty it, or each
+        # rebuild leaks a few KB
+        group = self.manager.get_sprite_group()
+        if isinstance(getattr(group, "lostsprites", None), list):
+            group.lostsprites.clear()
+        self.build(window_size)
+
+    def set_visible(self, visible: bool, window_size) -> None:
+        """Show or hide the panel (F2); hidden, it takes no room from the stage."""
+        self.visible = visible
+        self.rebuild(window_size)
+
+    # --- showing the selected chain ---------------------------------------------
+    def show_stress(self, on: bool) -> None:
+        self.stress_on = on
+        self.stress_button.set_text(buttons.STRESS_LABELS[on])
+
+    def show_race(self, on: bool, moving: bool) -> None:
+        """The race button's label and the "Moving target" box, as the race is."""
+        self.race_on, self.moving = on, moving
+        self.math_page.show_race(on)
+        self.show_state(self.moving_target_box, moving)
+
+    def show_recording(self, on: bool) -> None:
+        """The Record button's label, as the recording is ("Stop recording" while on)."""
+        self.recording = on
+        self.record_button.set_text(buttons.RECORD_LABELS[on][self.keep_page.wide])
+
+    def show_math(self, on: bool) -> None:
+        """The "Show the math" box, as the overlays are."""
+        self.math_shown = on
+        self.show_state(self.show_math_box, on)
+
+    def sync(self, chain: Chain | None) -> None:
+        """Show ``chain``'s settings (or disable everything when None)."""
+        self.chain = chain
+        self.setting_rows.sync(chain, self.show_state)
+        if chain is None:
+            fit(self.title, "No chain selected")
+            for w in (self.solver, self.remove_button):
+                w.disable()
+            fit(self.hint, "Press N to add a chain, or click one to select it.")
+            return
+        solver = chain.solver
+        if self._shown_solver != solver:
+            self.solver.kill()
+            self.solver = self._solver_menu(solver)
+            self._shown_solver = solver
+        fit(self.title, f"{SOLVER_LABELS[solver]} chain #{chain.id}")
+        self.solver.enable()
+        self.remove_button.enable()
+        fit(self.hint, {
+            "two-bone": "Two-bone: exact law-of-cosines solve, 2 bones.",
+            "ccd": "CCD: turns each joint toward the target, tip first.",
+            "fabrik": "FABRIK: drags the joints to the target and back.",
+            "dls": "DLS: damped least squares steps on the Jacobian.",
+            "snake": "Snake: arrow keys steer; no target, no rate limit.",
+            "walker": "Walker: IK legs step over the ground; arrows walk.",
+        }[solver])
+
+    def show_state(self, box: UICheckBox, state: bool) -> None:
+        """Tick or untick ``box`` to show a setting, without it counting as a click.
+
+        pygame_gui's ``set_state`` posts a checked/unchecked event as a click
+        does; that echo is taken back off the queue at once, so it can never
+        reach the App as a command (for this chain or, later, another one).
+        """
+        if box.get_state() == state:
+            return
+        box.set_state(state)
+        kinds = (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED)
+        others = [e for e in pygame.event.get(kinds) if getattr(e, "ui_element", None) is not box]
+        for e in others:
+            pygame.event.post(e)
+
+    # --- events -> commands ---------------------------------------------------
+    def process(self, event) -> tuple[str, object] | None:
+        """The command a pygame_gui event stands for, or None (see :func:`.panel_events.command_of`)."""
+        return command_of(self, event)
+
+    def typing(self) -> bool:
+        """True while a text field has the keyboard (keys must not reach the scene)."""
+        return self.path_entry.is_focused

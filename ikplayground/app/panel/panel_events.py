@@ -1,0 +1,94 @@
+"""The panel's events as commands: which command a pygame_gui event on the panel stands for.
+
+:func:`command_of` (``Panel.process``) maps a widget's event to a command
+``(name, value)`` for the App: a name of the table in ``commands.py`` (buttons and
+command check boxes through ``buttons.py``), a setting of the selected chain (the
+setting rows), the solver or the new chain's solver from their menus, a preset,
+the typed scene path; a drag on the Math page's joint-space map is a pose. A
+press of a tab shows its page and a click on a check box's text ticks the box
+(:func:`toggle_by_label`); neither is a command.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pygame_gui
+
+from ikplayground.app import keymap
+from ikplayground.app.panel import buttons
+from ikplayground.app.panel.path_entry import PATH_NOTICE
+from ikplayground.scene import PRESETS, SOLVER_LABELS
+
+MAP_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP)
+SOLVER_OF_LABEL = {label: solver for solver, label in SOLVER_LABELS.items()}
+
+
+def toggle_by_label(panel, pos) -> bool:
+    """A click on a check box's text ticks it, as in any desktop toolkit (pygame_gui only
+    reacts to the box itself). The toggle posts pygame_gui's own event, so it becomes a
+    command the same way a click on the box does. True if a box was toggled."""
+    if not panel.box.rect.collidepoint(pos):  # scrolled out of view, or the panel hidden
+        return False
+    boxes = [getattr(panel, attr) for attr in buttons.BOX_SPECS if attr in panel.__dict__]
+    for box in (*panel.setting_rows.boxes.values(), *boxes):
+        label = getattr(box, "text_label", None)
+        if (label is not None and box.is_enabled and box.visible and label.rect.collidepoint(pos)
+                and not box.rect.collidepoint(pos)):
+            box.set_state(not box.is_checked)
+            return True
+    return False
+
+
+def command_of(panel, event) -> tuple[str, object] | None:
+    """The command ``(name, value)`` that ``event`` on the :class:`~.panel.Panel` ``panel`` stands for, or None
+    (a tab pressed shows its page; a click on a check box's text ticks it).
+    """
+    t = event.type
+    pose = panel.math_page.map_command(event) if t in MAP_EVENTS else None
+    if pose is not None:
+        return pose
+    if t == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 1:
+        toggle_by_label(panel, event.pos)
+        return None
+    if t == pygame.KEYDOWN and panel.typing() and event.mod & pygame.KMOD_CTRL:
+        # Ctrl+S / Ctrl+O while typing a path act on the path as typed
+        command = keymap.command_for(event.key, event.mod)
+        if command in buttons.TAKE_THE_PATH:
+            panel.path_entry.unfocus()
+            return command, panel.path_entry.get_text()
+    el = getattr(event, "ui_element", None)
+    if el is None:
+        return None
+    setting = panel.setting_rows.process(event, el)
+    if setting is not None:
+        return setting
+    if t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+        if el is panel.preset_menu:
+            if event.text not in PRESETS:  # the "—" entry: nothing to load
+                return None
+            panel.preset = event.text
+            return "preset", event.text
+        solver = SOLVER_OF_LABEL.get(event.text)
+        if solver is None:
+            return None
+        if el is panel.solver:
+            panel._shown_solver = solver  # the menu shows it already: sync need not remake it
+            return "solver", solver
+        if el is panel.new_chain:
+            panel.new_solver = solver
+            return "new_solver", solver
+    elif t in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
+        on = t == pygame_gui.UI_CHECK_BOX_CHECKED
+        return buttons.box_command_of(panel, el, on)
+    elif t == pygame_gui.UI_BUTTON_PRESSED:
+        for page, tab in panel.tabs.items():
+            if el is tab:
+                panel.show_page(page)
+                return None
+        return buttons.command_of(panel, el)
+    elif t == pygame_gui.UI_TEXT_ENTRY_FINISHED and el is panel.path_entry:
+        panel.path_entry.unfocus()  # Enter ends typing: the keys go back to the scene
+        return "scene_path", panel.path_entry.get_text()
+    elif t == PATH_NOTICE and el is panel.path_entry:
+        return "notice", event.text
+    return None

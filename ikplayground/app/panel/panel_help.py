@@ -1,0 +1,60 @@
+"""The panel's controls described for people: the README's panel table.
+
+The settings' rows are described from the table of settings (as the F1 help
+describes them, ``param_widgets.panel_help_rows``); the rest of the panel's
+controls, on its Chain page and its Math page, are described here.
+"""
+
+from __future__ import annotations
+
+from ikplayground.app.panel.param_widgets import panel_help_rows
+from ikplayground.scene import SOLVER_LABELS, SOLVERS
+
+# the panel's controls other than the settings' rows, for the README's table
+SOLVER_HELP = ("Solver", f"{', '.join(SOLVER_LABELS[k] for k in SOLVERS)}; the chain stays where it is on screen")
+SCENE_HELP = (
+    ("Preset", "load a preset scene (default, seeds, tentacles, snakes, spider, crowd); your scene file is left as "
+               "it is, and Ctrl+S saves to it"),
+    ("New chain", "the solver N adds"),
+    ("Scene file, Save, Load", "the file Ctrl+S and Ctrl+O use ([the format](docs/scene-format.md)); Enter keeps "
+                               "the typed path, and Ctrl+S / Ctrl+O while typing act on it"),
+)
+
+
+# the Math page's controls for the README's panel table (its buttons and boxes are in the command help too)
+MATH_HELP = (
+    ("Chain / Math / Keep tabs", "the selected chain's settings and the scene, the math page below, or the "
+                                 "Keep page after it"),
+    ("Show the math (G)", "draw the selected chain's geometry on the stage: a two-bone arm's reach and its "
+                          "law-of-cosines triangle with phi, psi and gamma, each joint's limit arc and angle, the "
+                          "error in px, the pose the rate limit holds back, the pole's side, a snake's bend ranges"),
+    ("Step, Sweep, Finish", "pause and step the selected CCD or FABRIK chain's solve: one joint update or "
+                            "half-pass, one sweep or pass, the rest (keys . , /); the status line says where it is"),
+    ("Race, Moving target", "one chain of each solver on the selected chain's bones and limits, chasing one "
+                            "target; the moving target runs a figure-eight"),
+    ("Live numbers", "the selected chain's error, status, iterations, solve time, largest turn, and its error "
+                     "over the last 5 s; the race's table while it runs"),
+    ("Joint space", "a two-bone arm's (theta1, theta2) map: both elbow answers, the limits, the pose and its "
+                    "trail, the unreachable shading; click or drag on it to pose the arm"),
+)
+
+# the Keep page's controls (app/panel/keep_page.py; each is a button or box of buttons.py, so the command help lists it too)
+KEEP_HELP = (
+    ("Record, Export animation", "record every step to a CSV beside the scene file ([the format](docs/recording.md)); "
+                                 "bake the last recording into a JSON file of keyframes "
+                                 "([the format](docs/animation-format.md)), of every chain or, with \"Selected "
+                                 "chain only\", the selected one"),
+    ("Undo, Redo", "step back and forth through the scene's edits: settings, solver, bone count, add and remove, "
+                   "drags, loads, presets, the race"),
+    ("Flip", "mirror the selected chain about its root's vertical (a snake's head's, a walker's body's): angles, "
+             "limits, bend, pole, target and its motion; again (or Undo) gives it back exactly"),
+    ("Screenshot", "save the window as a PNG beside the scene file, named by the date and time"),
+)
+
+
+def panel_table() -> str:
+    """The panel's controls as the README's Markdown table: the solver, every setting's row (as the F1
+    help describes it, from the table of settings), the scene's controls, then the Math page's."""
+    lines = ["| Panel | What it does |", "| --- | --- |"]
+    lines += [f"| {name} | {text} |" for name, text in (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP, *MATH_HELP, *KEEP_HELP)]
+    return "\n".join(lines)

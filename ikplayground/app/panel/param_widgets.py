@@ -1,0 +1,321 @@
+"""The panel's controls for the selected chain's settings, made from the table of settings.
+
+One row per entry of :data:`ikplayground.scene.core.settings.SETTINGS`, in its
+order: a check box for a flag, else a slider row (label, slider, value with
+its unit). :class:`SettingRows` builds them, shows a chain's values (only the
+rows of the chain's solver are shown; a control is disabled where the chain's
+solver lacks the setting, or where the flag it ``needs`` is off), and turns a control's event into the command
+``(setting name, value)``, which the App hands to ``Scene.set_setting``.
+:func:`panel_help_rows` describes the same controls for the F1 help. The
+small layout helpers the whole panel uses live here too.
+"""
+
+from __future__ import annotations
+
+import pygame
+import pygame_gui
+from pygame_gui.elements import UICheckBox, UIHorizontalSlider, UILabel
+
+from ikplayground.app.panel.tips import TippedDropDown
+from ikplayground.scene import (
+    IK_SOLVERS,
+    SETTINGS,
+    SETTINGS_BY_NAME,
+    SOLVER_LABELS,
+    SOLVERS,
+    Setting,
+)
+
+PAD = 12
+LABEL_W = 94
+VALUE_W = 84
+WIDE_INNER = 240  # px inside the padding from which rows get their full label and value widths
+ROW = 28
+FLAG_ROW = ROW - 2  # a check box's row is a little shorter than a slider's
+
+
+def fit(label: UILabel, text: str) -> None:
+    """Set ``text`` on ``label``, cut with an ellipsis where it would not fit its width."""
+    font = label.font
+    width = label.relative_rect.width - 4
+    if font is not None and font.get_rect(text).width > width:
+        while text and font.get_rect(text + "…").width > width:
+            text = text[:-1]
+        text = text.rstrip() + "…" if text else ""
+    label.set_text(text)
+
+
+def make_label(rect, text: str, manager, container, object_id) -> UILabel:
+    """A label whose text is cut to fit (a narrow panel must not overflow its labels)."""
+    label = UILabel(rect, "", manager, container, object_id=object_id)
+    fit(label, text)
+    return label
+
+
+def column_widths(inner: int) -> tuple[int, int]:
+    """(label, value) column widths of a slider row in a panel ``inner`` px wide inside its padding."""
+    if inner >= WIDE_INNER:
+        return LABEL_W, VALUE_W
+    return inner * 2 // 5, inner // 4
+
+
+def format_value(setting: Setting, value: float) -> str:
+    """A slider's value as its label shows it: its digits, then its unit."""
+    text = f"{int(round(value))}" if setting.kind == "whole" else f"{value:.{setting.digits}f}"
+    return f"{text} {setting.unit}".strip()
+
+
+def setting_tip(setting: Setting) -> str:
+    """The one-sentence tool tip of a setting's controls: what it does, its unit and its slider's range
+    (a choice: its choices)."""
+    text = setting.help[:1].upper() + setting.help[1:]
+    if setting.kind == "flag":
+        return text + "."
+    if setting.kind == "choice":
+        return f"{text}: {', '.join(setting.choices)}."
+    lo, hi = setting.span
+    span = f"{format_value(setting, lo).removesuffix(setting.unit).strip()} to {format_value(setting, hi)}"
+    if setting.unit:
+        return f"{text}: {span}."
+    return f"{text}: {span} ({'a whole number' if setting.kind == 'whole' else 'no unit'})."
+
+
+def set_tip(tip: str, *widgets) -> None:
+    """Give each of ``widgets`` (None skipped) the tool tip ``tip``."""
+    for w in widgets:
+        if w is not None:
+            w.set_tooltip(tip)
+
+
+def row_height(setting: Setting) -> int:
+    return FLAG_ROW if setting.kind == "flag" else ROW
+
+
+def rows_height() -> int:
+    """The height the setting rows take, in px: those of the solver with the most (only the selected
+    chain's solver's rows are shown)."""
+    return max(sum(row_height(s) for s in SETTINGS if s.applies(solver)) for solver in SOLVERS)
+
+
+class SliderRow:
+    """One slider row: the setting's label on the left, the slider, its value and unit on the right."""
+
+    def __init__(self, setting: Setting, y: int, inner: int, manager, container):
+        self.setting = setting
+        name = setting.name
+        label_w, value_w = column_widths(inner)
+        slider_w = inner - label_w - value_w - 4
+        self._x = (PAD, PAD + label_w + 2, PAD + inner - value_w)
+        self.label = make_label(pygame.Rect(PAD, y, label_w, 24), setting.label, manager, container,
+                                pygame_gui.core.ObjectID(f"#{name}_label", "@param_label"))
+        lo, hi = setting.span
+        value_range = (int(lo), int(hi)) if setting.kind == "whole" else (float(lo), float(hi))
+        self.slider = UIHorizontalSlider(pygame.Rect(PAD + label_w + 2, y + 3, slider_w, 20), value_range[0],
+                                         value_range, manager, container, object_id=f"#{name}",
+                                         click_increment=setting.click_step)
+        self.value = UILabel(pygame.Rect(PAD + inner - value_w, y, value_w, 24), "", manager, container,
+                             object_id=pygame_gui.core.ObjectID(f"#{name}_value", "@param_value"))
+        slider = self.slider  # its arrow buttons and handle are widgets of their own: each gets the tip
+        set_tip(setting_tip(setting), self.label, slider, self.value, slider.sliding_button,
+                getattr(slider, "left_button", None), getattr(slider, "right_button", None))
+        holder = getattr(slider, "button_container", None)
+        if holder is not None:
+            # pygame_gui 0.6's slider keeps its buttons in a container over its track, and a container
+            # takes the hover without showing a tip: let the hover through to the slider (its buttons,
+            # above the container, are hovered as before)
+            holder.hover_point = lambda x, y: False
+
+    @property
+    def widgets(self) -> tuple:
+        return self.label, self.slider, self.value
+
+    def move(self, y: int) -> None:
+        """Put the row's top at ``y``."""
+        for w, x, dy in zip(self.widgets, self._x, (0, 3, 0)):
+            w.set_relative_position((x, y + dy))
+
+    def show(self, value: float, enabled: bool) -> None:
+        """Put the handle at ``value`` (at an end of the slider if outside it), the label at its text."""
+        lo, hi = self.setting.span
+        v = min(max(value, lo), hi)
+        self.slider.set_current_value(int(round(v)) if self.setting.kind == "whole" else float(v), warn=False)
+        fit(self.value, format_value(self.setting, value) if enabled else "—")
+        for w in (self.label, self.slider, self.value):
+            w.enable() if enabled else w.disable()
+
+    def read(self) -> float:
+        """The slider's value (a whole number for a whole-number setting), its label updated."""
+        v = self.slider.get_current_value()
+        v = int(round(v)) if self.setting.kind == "whole" else float(v)
+        fit(self.value, format_value(self.setting, v))
+        return v
+
+
+def _selected(menu) -> str:
+    """The text of a drop-down menu's selected option (pygame_gui 0.6 keeps a (text, id) pair)."""
+    option = menu.selected_option
+    return option[0] if isinstance(option, tuple) else option
+
+
+class ChoiceRow:
+    """One choice's row: the setting's label on the left, a drop-down menu of its choices on the right."""
+
+    def __init__(self, setting: Setting, y: int, inner: int, manager, container):
+        self.setting = setting
+        self.manager, self.container = manager, container
+        label_w, _ = column_widths(inner)
+        self.label = make_label(pygame.Rect(PAD, y, label_w, 24), setting.label, manager, container,
+                                pygame_gui.core.ObjectID(f"#{setting.name}_label", "@param_label"))
+        self.rect = pygame.Rect(PAD + label_w + 2, y - 1, inner - label_w - 2, 26)
+        self.tip = setting_tip(setting)
+        self.label.set_tooltip(self.tip)
+        self._make = lambda value: TippedDropDown(list(setting.choices), value, self.rect, manager, container,
+                                                  object_id=f"#{setting.name}", tip=self.tip)
+        self.menu = self._make(str(setting.default))
+
+    @property
+    def widgets(self) -> tuple:
+        return self.label, self.menu
+
+    def move(self, y: int) -> None:
+        self.label.set_relative_position((PAD, y))
+        self.rect.y = y - 1
+        self.menu.set_relative_position(self.rect.topleft)
+
+    def show(self, value, enabled: bool) -> None:
+        """Show ``value`` as the menu's choice (pygame_gui's menu cannot be told: a new one is made)."""
+        if value in self.setting.choices and _selected(self.menu) != value:
+            visible = self.menu.visible
+            self.menu.kill()
+            self.menu = self._make(value)
+            if not visible:
+                self.menu.hide()
+        for w in self.widgets:
+            w.enable() if enabled else w.disable()
+
+
+class SettingRows:
+    """The rows of every setting, from ``y`` down, ``inner`` px wide inside the panel's padding.
+
+    ``sliders`` and ``boxes`` hold them by setting name. Only the rows of the
+    shown chain's solver are visible, packed from the top in the table's
+    order (:meth:`arrange`); ``bottom`` is the y below the longest such list.
+    """
+
+    def __init__(self, y: int, inner: int, manager, container):
+        self.sliders: dict[str, SliderRow] = {}
+        self.boxes: dict[str, UICheckBox] = {}
+        self.menus: dict[str, ChoiceRow] = {}
+        self.top = y
+        for s in SETTINGS:
+            if s.kind == "flag":
+                self.boxes[s.name] = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), s.label, manager, container,
+                                                object_id=f"#{s.name}", tool_tip_text=setting_tip(s))
+            elif s.kind == "choice":
+                self.menus[s.name] = ChoiceRow(s, y, inner, manager, container)
+            else:
+                self.sliders[s.name] = SliderRow(s, y, inner, manager, container)
+            y += row_height(s)
+        self.bottom = self.top + rows_height()
+        self.visible = True  # False while the panel shows another page: every row hidden
+        self._arranged: str | None = None
+        self._solver = "ccd"
+        self.arrange("ccd")
+
+    def set_visible(self, visible: bool) -> None:
+        """Show the rows (those of the last solver arranged) or hide them all."""
+        self.visible = visible
+        self._arranged = None
+        self.arrange(self._solver)
+
+    def arrange(self, solver: str) -> None:
+        """Show the rows of ``solver``'s settings, packed from the top; hide the others."""
+        if solver == self._arranged:
+            return
+        self._arranged = solver
+        self._solver = solver
+        y = self.top
+        for s in SETTINGS:
+            if s.kind == "flag":
+                widgets = (self.boxes[s.name],)
+                if s.applies(solver):
+                    widgets[0].set_relative_position((PAD, y + 4))
+            elif s.kind == "choice":
+                row = self.menus[s.name]
+                if s.applies(solver):
+                    row.move(y)
+                widgets = row.widgets
+            else:
+                row = self.sliders[s.name]
+                widgets = row.widgets
+                if s.applies(solver):
+                    row.move(y)
+            for w in widgets:
+                w.show() if s.applies(solver) and self.visible else w.hide()
+            if s.applies(solver):
+                y += row_height(s)
+
+    def sync(self, chain, show_state) -> None:
+        """Show ``chain``'s settings; with None, disable every control.
+
+        ``show_state(box, state)`` ticks a box without it counting as a click
+        (:meth:`~ikplayground.app.panel.panel.Panel.show_state`).
+        """
+        if chain is not None:
+            self.arrange(chain.solver)
+        for s in SETTINGS:
+            applies = chain is not None and s.applies(chain.solver)
+            enabled = applies and (s.needs is None or bool(SETTINGS_BY_NAME[s.needs].read(chain)))
+            if s.kind == "flag":
+                box = self.boxes[s.name]
+                if chain is not None:
+                    show_state(box, bool(s.read(chain)) if applies else False)
+                box.enable() if enabled else box.disable()
+            elif s.kind == "choice":
+                self.menus[s.name].show(s.read(chain) if applies else None, enabled)
+            else:
+                row = self.sliders[s.name]
+                row.show(s.read(chain) if applies else s.span[0], enabled)
+
+    def process(self, event, element) -> tuple[str, object] | None:
+        """``(setting name, value)`` when ``event`` moved one of the sliders or ticked one of the boxes."""
+        if event.type == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED:
+            for name, row in self.sliders.items():
+                if element is row.slider:
+                    return name, row.read()
+        elif event.type in (pygame_gui.UI_CHECK_BOX_CHECKED, pygame_gui.UI_CHECK_BOX_UNCHECKED):
+            for name, box in self.boxes.items():
+                if element is box:
+                    return name, event.type == pygame_gui.UI_CHECK_BOX_CHECKED
+        elif event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
+            for name, row in self.menus.items():
+                if element is row.menu and event.text in row.setting.choices:
+                    return name, event.text
+        return None
+
+
+def _solvers_text(solvers: tuple[str, ...]) -> str:
+    if set(solvers) == set(SOLVERS):
+        return "every solver"
+    if set(solvers) == set(IK_SOLVERS):
+        return "every IK solver"
+    return ", ".join(SOLVER_LABELS[k] for k in solvers)
+
+
+def panel_help_rows(solver: str | None = None) -> list[tuple[str, str]]:
+    """(control, what it does) rows describing the setting controls, for the F1 help: each
+    setting's help, its slider's range and unit, and the solvers it applies to; with ``solver``,
+    only the settings of that solver (the rows the panel shows for its chains)."""
+    rows = []
+    for s in SETTINGS:
+        if solver is not None and not s.applies(solver):
+            continue
+        text = s.help
+        if s.kind == "choice":
+            text += f": {', '.join(s.choices)}"
+        elif s.kind != "flag":
+            lo, hi = s.span
+            unit = f" {s.unit}" if s.unit else ""
+            text += f", {format_value(s, lo).removesuffix(unit)} to {format_value(s, hi)}"
+        rows.append((s.label, f"{text} · {_solvers_text(s.solvers)}"))
+    return rows

@@ -1,0 +1,326 @@
+"""Making chains: constructors for each solver and conversions between solvers.
+
+A conversion keeps the chain where it is on screen: the new chain's joints are
+laid along the old chain's polyline (same anchor, same tip side, same total
+reach) and its angles are read back from those points. Many chains at once
+(a scene file's): :mod:`~ikplayground.scene.build.build_batch`, re-exported here.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ikplayground.scene.build import walker_build
+from ikplayground.scene.build.build_batch import (  # noqa: F401 (re-exported)
+    make_ik_chains,
+    make_snakes,
+    snakes_are_sound,
+    wander_phase,
+)
+from ikplayground.scene.core import ik_options
+from ikplayground.scene.core.chain import (
+    DEFAULT_IK_BONES,
+    DEFAULT_ITERATIONS,
+    DEFAULT_JOINT_LIMIT_DEG,
+    DEFAULT_RATE_DEG,
+    DEFAULT_TOLERANCE,
+    FULL,
+    ITERATIVE,
+    SNAKE_BEND_DEG,
+    SNAKE_MAX_SPEED,
+    SNAKE_SEGMENT,
+    SNAKE_TURN_DEG,
+    Chain,
+    checked_rate,
+    clamped_joints,
+    field_shapes,
+    is_reached,
+)
+from ikplayground.scene.core.stage import clamp_point
+from ikplayground.solvers._validate import wrap_array
+from ikplayground.solvers.batched import snake_batch
+from ikplayground.solvers.kinematics import chain_points_batch
+
+
+def empty_fields(solver: str, n: int) -> dict[str, np.ndarray]:
+    return {name: np.zeros(shape) for name, shape in field_shapes(solver, n).items()}
+
+
+def default_limits(solver: str, n: int, joint_deg: float = DEFAULT_JOINT_LIMIT_DEG) -> np.ndarray:
+    """Full circle at the root; +-``joint_deg`` at the other joints of CCD/FABRIK chains."""
+    lim = np.empty((n, 2))
+    lim[:] = FULL
+    if solver in ITERATIVE:
+        lim[1:] = (-math.radians(joint_deg), math.radians(joint_deg))
+    return lim
+
+
+def make_ik_chain(solver, root, angles, lengths, target, *, limits=None, mirror=False,
+                  rate_limit=DEFAULT_RATE_DEG, iterations=DEFAULT_ITERATIONS, tolerance=DEFAULT_TOLERANCE,
+                  palette_index=0, rate_deg=None, joint_limit=None, preferred_bones=None, **options) -> Chain:
+    """A two-bone, CCD or FABRIK chain.
+
+    Parameters
+    ----------
+    root, target : (2,) pixels
+    angles : (n,) radians, relative
+    lengths : (n,) pixels
+    limits : (n, 2) radians or None for the solver's default (+-``joint_limit`` past the root)
+    rate_limit : degrees per step or None (off); > 0 and <= 180, else ValueError
+    rate_deg : degrees per step or None: the setting kept while the limit is off
+        (a limit that is on is its own setting; None: the default)
+    joint_limit : degrees or None: the joint-limit setting (None: the widest
+        ``limits`` past the root of a CCD/FABRIK chain, else the default)
+    preferred_bones : int or None: the bone count as a CCD/FABRIK chain (see :class:`Chain`)
+    **options : the solver options of :mod:`.ik_options` (``pole``, ``mix``, ``softness``,
+        ``stretch``, ``auto_bend``, ``damping``) and the kept settings (see :class:`Chain`)
+    """
+    solver_options, options = ik_options.split(options)
+    lengths = np.asarray(lengths, dtype=float)
+    n = lengths.shape[0]
+    if rate_limit is not None:
+        rate_limit = checked_rate(rate_limit, "rate_limit")
+    if joint_limit is None:
+        joint_limit = DEFAULT_JOINT_LIMIT_DEG
+        if limits is not None and n >= 2 and solver in ITERATIVE:
+            joint_limit = math.degrees(float(np.max(np.asarray(limits, dtype=float)[1:, 1])))
+    f = empty_fields(solver, n)
+    f["root"][:] = root
+    f["target"][:] = target
+    f["lengths"][:] = lengths
+    f["limits"][:] = default_limits(solver, n, joint_limit) if limits is None else limits
+    lo, hi = f["limits"][:, 0], f["limits"][:, 1]
+    raw = np.asarray(angles, dtype=float)
+    a = wrap_array(raw)
+    # an angle already inside its range is kept as given (so -pi stays -pi under
+    # a limit that starts at -pi); others are wrapped, then clamped
+    inside = (raw >= lo) & (raw <= hi)
+    f["angles"][:] = np.where(clamped_joints(f["limits"]), np.where(inside, raw, np.clip(a, lo, hi)), a)
+    f["goal"][:] = f["angles"]
+    f["bend"][0] = -1.0 if mirror else 1.0
+    f["rate"][0] = math.inf if rate_limit is None else math.radians(rate_limit)
+    f["iterations"][0] = iterations
+    f["tolerance"][0] = tolerance
+    ik_options.fill({name: a[None] for name, a in f.items()}, [solver_options])
+    refresh_ik_points(f)
+    rate = rate_limit if rate_limit is not None else (DEFAULT_RATE_DEG if rate_deg is None else rate_deg)
+    return Chain(solver, f, palette_index=palette_index, rate_deg=rate, joint_limit=joint_limit,
+                 preferred_bones=preferred_bones, **options)
+
+
+def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
+    """Recompute joint positions, error and reached (:func:`.chain.is_reached`) from angles (one chain)."""
+    lengths = f["lengths"] * f["scale"][0]  # a two-bone arm's bones as stretched now
+    f["points"][:] = chain_points_batch(f["root"][None], f["angles"][None], lengths[None])[0]
+    f["error"][0] = math.dist(f["points"][-1], f["target"])
+    f["reached"][0] = float(is_reached(f["error"][0], f["tolerance"][0]))
+
+
+def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
+               max_speed=SNAKE_MAX_SPEED, turn_deg=SNAKE_TURN_DEG, palette_index=0, bend_limits=None,
+               wander=False, **settings) -> Chain:
+    """A snake from its nodes (``points[0]`` is the head).
+
+    ``heading`` (radians) defaults to the direction from node 1 to the head.
+    ``bend_limits`` (radians) overrides the symmetric ``bend_deg``. ``wander``:
+    it steers itself (:func:`~.motion.wander_steer`).
+    ``settings`` are the IK settings it keeps for a later conversion
+    (``rate_deg``, ``joint_limit``, ``preferred_bones``) and its kept settings: see :class:`Chain`.
+    """
+    pts = np.asarray(points, dtype=float)
+    n = pts.shape[0] - 1
+    f = empty_fields("snake", n)
+    f["points"][:] = pts
+    f["lengths"][:] = np.linalg.norm(np.diff(pts, axis=0), axis=1) if lengths is None else lengths
+    if heading is None:
+        d = pts[0] - pts[1]
+        heading = math.atan2(d[1], d[0]) if (d[0] or d[1]) else 0.0
+    f["heading"][0] = heading
+    r = math.radians(bend_deg)
+    f["bend_limits"][:] = (-r, r) if bend_limits is None else bend_limits
+    if not snake_is_sound(f["points"], f["lengths"], f["bend_limits"]):
+        # e.g. a hand-edited file: lay the body after the head, so lengths and
+        # bends hold from the first frame
+        relay_snake(f)
+    f["max_speed"][0] = max_speed
+    f["turn_rate"][0] = math.radians(turn_deg)
+    f["wander"][0] = float(wander)
+    f["wander_phase"][0] = wander_phase(f["points"][0])
+    return Chain("snake", f, palette_index=palette_index, **settings)
+
+
+
+def relay_snake(f: dict[str, np.ndarray]) -> None:
+    """Drag a snake's body after its head again, in place (its lengths and bend range as they are now)."""
+    pts = f["points"]
+    lim = f["bend_limits"]
+    pts[:] = snake_batch(pts[None], pts[None, 0], f["lengths"][None], lim[None, 0], lim[None, 1])[0]
+
+
+def snake_is_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray, tol: float = 1e-9) -> bool:
+    """True when nodes sit ``lengths`` apart (relative ``tol``) and every bend is inside the range (``tol`` rad)."""
+    d = np.diff(points, axis=0)
+    seg = np.hypot(d[:, 0], d[:, 1])
+    if not np.all(np.abs(seg - lengths) <= tol * lengths):
+        return False
+    ang = np.arctan2(d[:, 1], d[:, 0])
+    bend = (np.diff(ang) + math.pi) % (2 * math.pi) - math.pi
+    return bool(np.all(bend >= bend_limits[0] - tol) and np.all(bend <= bend_limits[1] + tol))
+
+
+def straight_snake(head, heading, nodes=10, segment=SNAKE_SEGMENT, **kw) -> Chain:
+    """A straight snake of ``nodes`` nodes whose head is at ``head`` facing ``heading``."""
+    back = np.array((-math.cos(heading), -math.sin(heading)))
+    pts = np.asarray(head, dtype=float) + np.arange(nodes)[:, None] * segment * back
+    return make_snake(pts, lengths=np.full(nodes - 1, segment), heading=heading, **kw)
+
+
+def resample(polyline: np.ndarray, count: int) -> np.ndarray:
+    """``count + 1`` points evenly spaced by arc length along a polyline (ends kept)."""
+    seg = np.linalg.norm(np.diff(polyline, axis=0), axis=1)
+    s = np.concatenate([[0.0], np.cumsum(seg)])
+    if s[-1] <= 0:
+        return np.repeat(polyline[:1], count + 1, axis=0)
+    u = np.linspace(0.0, s[-1], count + 1)
+    return np.stack([np.interp(u, s, polyline[:, 0]), np.interp(u, s, polyline[:, 1])], axis=1)
+
+
+def angles_of(points: np.ndarray, fallback: float = -math.pi / 2) -> np.ndarray:
+    """Relative joint angles (radians) of the polyline ``points`` (shape (n+1, 2))."""
+    d = np.diff(points, axis=0)
+    absolute = np.arctan2(d[:, 1], d[:, 0])
+    zero = (d[:, 0] == 0) & (d[:, 1] == 0)
+    if zero.any():
+        absolute = np.where(zero, fallback, absolute)
+    rel = np.diff(absolute, prepend=0.0)
+    return wrap_array(rel)
+
+
+def polyline(chain: Chain) -> np.ndarray:
+    """The chain's joints from anchor to tip (a snake is read tail to head; a walker: its body, straight up)."""
+    if chain.is_walker:
+        return walker_build.walker_line(chain)
+    pts = chain.fields["points"]
+    return pts[::-1].copy() if chain.is_snake else pts.copy()
+
+
+def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
+    """A new chain of solver ``solver`` lying where ``chain`` lies on screen.
+
+    Two-bone gets two equal bones with the same total reach; CCD/FABRIK get
+    the chain's preferred bone count (``bones`` when given); a snake gets
+    40 px segments. The chain's settings (rate limit, joint limit, preferred
+    bone count) go along, so converting back restores them.
+    """
+    common = {"palette_index": chain.palette_index, **chain.settings()}
+    if solver == "walker":  # a default walker where the chain is anchored
+        return walker_build.walker_from(chain.anchor, chain.palette_index, chain.settings())
+    line = polyline(chain)
+    reach = float(np.sum(np.linalg.norm(np.diff(line, axis=0), axis=1))) or 1.0
+    if solver == "snake":
+        n = max(1, min(63, round(reach / SNAKE_SEGMENT))) if bones is None else bones
+        lengths = np.full(n, reach / n)
+        r = math.radians(SNAKE_BEND_DEG)
+        # Unbend the resampled line into the snake's bend range, walking from
+        # the anchor (the tail stays put); the range is symmetric, so walking
+        # tail-first holds the same bends as walking head-first.
+        along = resample(line, n)
+        along = snake_batch(along[None], along[None, 0], lengths[None], np.array([-r]), np.array([r]))[0]
+        return make_snake(along[::-1], lengths=lengths, **common)
+    target = chain.fields["target"].copy() if chain.is_ik else line[-1].copy()
+    rate = chain.rate_limit if chain.is_ik else chain.rate_deg
+    extra = {"rate_limit": rate, **chain.ik_options()}
+    if chain.is_ik:
+        extra.update(iterations=chain.iterations, tolerance=chain.tolerance, mirror=chain.mirror)
+    if solver == "two-bone":
+        n = 2
+        pts = resample(line, 2)
+        # the knee goes where the old chain's midpoint was, so the tip stays put
+        pts[1] = _knee_for(line[0], line[-1], reach / 2, pts[1])
+    else:
+        n = bones if bones is not None else chain.preferred_bones
+        common["preferred_bones"] = n
+        pts = resample(line, n)
+    lengths = np.full(n, reach / n)
+    return make_ik_chain(solver, line[0], angles_of(pts), lengths, target, **extra, **common)
+
+
+def _knee_for(root, tip, half, hint):
+    """Knee of two equal bones of length ``half`` from root to tip, on ``hint``'s side."""
+    d = tip - root
+    dist = float(np.hypot(*d))
+    if dist <= 0:
+        return root + np.array((0.0, -half))
+    dist_c = min(dist, 2 * half)
+    mid = root + d / dist * dist_c / 2
+    h = math.sqrt(max(half * half - (dist_c / 2) ** 2, 0.0))
+    normal = np.array((-d[1], d[0])) / dist
+    side = 1.0 if np.dot(hint - mid, normal) >= 0 else -1.0
+    return mid + side * h * normal
+
+
+def with_bone_count(chain: Chain, n: int) -> Chain:
+    """The same chain with ``n`` bones: the first bones kept, new ones straight on.
+
+    New joints of a CCD/FABRIK chain get its joint-limit setting; ``n``
+    becomes its preferred bone count (see :class:`Chain`).
+    """
+    settings = {**chain.settings(), "preferred_bones": n}
+    if chain.is_walker:
+        return walker_build.make_walker(chain.fields["body"].copy(), legs=walker_build.leg_count(n),
+                                        **walker_build.walker_kw(chain), **chain.settings())
+    if chain.is_snake:
+        pts = chain.fields["points"]
+        seg = float(chain.fields["lengths"][-1])
+        if n < chain.bones:
+            new = pts[: n + 1].copy()
+        else:
+            d = pts[-1] - pts[-2]
+            u = d / (np.hypot(*d) or 1.0)
+            extra = pts[-1] + np.arange(1, n - chain.bones + 1)[:, None] * seg * u
+            new = np.concatenate([pts, extra])
+        lim = chain.fields["bend_limits"].copy()
+        return make_snake(new, heading=float(chain.fields["heading"][0]), bend_limits=lim,
+                          max_speed=float(chain.fields["max_speed"][0]),
+                          turn_deg=math.degrees(float(chain.fields["turn_rate"][0])), palette_index=chain.palette_index,
+                          **settings)
+    f = chain.fields
+    keep = min(n, chain.bones)
+    angles = np.zeros(n)
+    angles[:keep] = f["angles"][:keep]
+    lengths = np.full(n, float(f["lengths"][-1]))
+    lengths[:keep] = f["lengths"][:keep]
+    limits = default_limits(chain.solver, n, chain.joint_limit)
+    limits[:keep] = f["limits"][:keep]
+    return make_ik_chain(chain.solver, f["root"], angles, lengths, f["target"], limits=limits,
+                         mirror=chain.mirror, rate_limit=chain.rate_limit, iterations=chain.iterations,
+                         tolerance=chain.tolerance, palette_index=chain.palette_index, **chain.ik_options(),
+                         **settings)
+
+
+def new_chain(solver: str, at, stage, terrain, palette_index: int = 0) -> Chain:
+    """A new chain of the playground's defaults for ``solver``, anchored at ``at`` (2,) px on ``stage``.
+
+    A snake faces away from the stage's middle (its body lies toward it); a
+    walker stands over ``terrain`` at ``at``'s x; an IK chain points up with
+    its target just beside its tip.
+    """
+    x, y = float(at[0]), float(at[1])
+    if solver == "snake":
+        w, h = stage
+        heading = math.atan2(y - h / 2, x - w / 2) if (x, y) != (w / 2, h / 2) else 0.0
+        return straight_snake((x, y), heading, palette_index=palette_index)
+    if solver == "walker":  # its first step stands it on the ground
+        return walker_build.make_walker((x, float(terrain.height_at(x)) - 70.0), palette_index=palette_index)
+    n = 2 if solver == "two-bone" else DEFAULT_IK_BONES
+    lengths = [110.0, 90.0] if solver == "two-bone" else [36.0] * n
+    angles = np.zeros(n)
+    angles[0] = -math.pi / 2
+    if solver == "two-bone":
+        angles[:] = (-math.pi / 3, math.pi / 2)
+    chain = make_ik_chain(solver, (x, y), angles, lengths, (0, 0), palette_index=palette_index)
+    chain.fields["target"][:] = clamp_point(chain.fields["points"][-1] + (40.0, -20.0), stage)
+    refresh_ik_points(chain.fields)
+    return chain

@@ -1,0 +1,48 @@
+"""The preset scenes: scene files shipped in ``ikplayground/assets/scenes/``, loaded by name.
+
+A preset is an ordinary scene file (docs/scene-format.md), made by
+``scripts/make_presets.py`` and found through the package whatever the
+current folder. The panel's "Scene" menu and ``--scene NAME`` load one;
+loading a preset never changes the user's scene file (Ctrl+S still saves to
+it). No pygame here.
+"""
+
+from __future__ import annotations
+
+from ikplayground.resources import asset_path
+from ikplayground.scene.core.scene import Scene
+from ikplayground.scene.files import scene_file
+
+# name -> what it shows, in the menu's order
+PRESETS: dict[str, str] = {
+    "default": "the opening scene: one chain of each solver and a snake, targets gently moving",
+    "seeds": "the four tutorials side by side, with their own constants",
+    "tentacles": "CCD, FABRIK and DLS tentacles under limits, targets on figure-eights",
+    "snakes": "several snakes: the selected one is yours, the others wander",
+    "spider": "a procedural walker on hills and steps",
+    "crowd": "5,000 chains on scripted paths (the stress test as a scene)",
+}
+
+
+def available_presets() -> list[str]:
+    """The presets whose files ship with this copy, in the menu's order."""
+    out = []
+    for name in PRESETS:
+        try:
+            asset_path(f"scenes/{name}.json")
+        except FileNotFoundError:
+            continue
+        out.append(name)
+    return out
+
+
+def is_preset(name: str) -> bool:
+    """Whether ``name`` (a plain name, not a path) names a shipped preset."""
+    return name in PRESETS and name in available_presets()
+
+
+def load_preset(name: str, stage=(980.0, 720.0)) -> Scene:
+    """The preset ``name`` as a new scene; :class:`~.files.SceneFileError` if it is not one (or its file is bad)."""
+    if not is_preset(name):
+        raise scene_file.SceneFileError(f"{name}: no such preset (there are {', '.join(available_presets()) or 'none'})")
+    return scene_file.load_scene(asset_path(f"scenes/{name}.json"), stage)

@@ -1,0 +1,159 @@
+"""Making walkers (the procedural walk of :mod:`.walker`): the body, the legs' layout, the gait groups.
+
+A walker of ``legs`` legs, each of ``leg_bones`` bones: a thigh and a shin
+(px), or a thigh, a shin and a tarsus. A three-bone leg made from a two-bone
+one's lengths splits their sum as ``SPLIT`` (0.45, 0.35, 0.3 of it: the
+three-bone leg reaches a tenth further, since its bent tarsus shortens the
+stance); the other way round the sum shrinks back by as much and splits as the
+default thigh and shin. Hips spread evenly
+along the body (a quarter of a leg's reach either side of the centre), the
+feet's rest spots spread wider (three quarters of the reach either side), so
+the legs splay out as a spider's; alternate legs along the body form the two
+gait groups. A new walker is not yet on the ground: its first step plants its
+feet on the scene's terrain (``settled`` 0). Pixels, y down, radians.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ikplayground.scene.core.chain import Chain, field_shapes
+from ikplayground.scene.core.constants import (
+    MAX_WALKER_LEGS,
+    WALKER_LEG,
+    WALKER_LEGS,
+    WALKER_SPEED,
+    WALKER_STEP_HEIGHT,
+    WALKER_THRESHOLD,
+)
+from ikplayground.scene.step.walker import RIDE, solve_legs
+
+MIN_WALKER_LEGS = 2
+LEG_BONES = (2, 3)  # a leg's bones: the two-bone formula, or CCD
+SPLIT = (0.45, 0.35, 0.3)  # a three-bone leg's bones, as shares of a two-bone leg's thigh + shin
+BODY = 0.2  # hips lie within +- this share of a leg's reach of the body's centre
+SPREAD = 0.62  # feet rest within +- this share of the reach of it
+
+
+def lay_out(f: dict[str, np.ndarray]) -> None:
+    """Hips, rest spots and gait groups of one walker's fields from its leg lengths, in place;
+    its feet hang below the hips until its first step plants them (``settled`` 0)."""
+    n, m = f["lengths"].shape
+    reach = float(f["lengths"].sum(axis=1).mean())
+    u = np.linspace(-1.0, 1.0, n)
+    f["hips"][:, 0] = u * BODY * reach
+    f["hips"][:, 1] = 0.0
+    f["home"][:] = u * SPREAD * reach
+    f["gait"][:] = np.arange(n) % 2
+    body = f["body"]
+    f["foot"][:, 0] = body[0] + f["home"]
+    f["foot"][:, 1] = body[1] + RIDE * reach
+    f["step_from"][:] = f["foot"]
+    f["step_to"][:] = f["foot"]
+    f["state"][:] = 0.0
+    f["progress"][:] = 0.0
+    f["settled"][0] = 0.0
+    if m == 3:  # CCD starts from a bent leg: thigh up and out, shin down, tarsus on
+        out = np.where(f["home"] < 0, -1.0, 1.0)
+        f["angles"][:, 0] = np.where(out > 0, -1.0, 1.0 - np.pi)
+        f["angles"][:, 1] = 1.9 * out
+        f["angles"][:, 2] = 0.5 * out
+    solve_legs({k: v[None] for k, v in f.items()})
+
+
+def leg_lengths(lengths, leg_bones: int) -> np.ndarray:
+    """A leg's ``leg_bones`` lengths (px) from ``lengths`` of 2 or 3 bones (see the module's notes on SPLIT);
+    ValueError unless they are 2 or 3 finite lengths > 0."""
+    pair = np.asarray(lengths, dtype=float).reshape(-1)
+    if pair.shape not in ((2,), (3,)) or not np.all(pair > 0) or not np.isfinite(pair).all():
+        raise ValueError(f"lengths: must be two or three lengths > 0 px (got {lengths!r})")
+    if len(pair) == leg_bones:
+        return pair
+    if leg_bones == 3:
+        return pair.sum() * np.array(SPLIT)
+    return pair.sum() / sum(SPLIT) * np.array(WALKER_LEG) / sum(WALKER_LEG)
+
+
+def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones: int = 2, facing: float = 1.0,
+                threshold: float = WALKER_THRESHOLD, step_height: float = WALKER_STEP_HEIGHT,
+                speed: float = WALKER_SPEED, auto_walk: bool = True, palette_index: int = 0, posed: bool = True,
+                **settings) -> Chain:
+    """A walker whose body's centre is at ``body`` (2,) px.
+
+    Parameters
+    ----------
+    legs : int
+        2 .. ``MAX_WALKER_LEGS`` (else ValueError).
+    lengths : (float, float) or (float, float, float)
+        Every leg's bones, px > 0 (2 for a three-bone leg: split as ``SPLIT``; see :func:`leg_lengths`).
+    leg_bones : int
+        Each leg's bones, 2 or 3 (else ValueError).
+    facing : float
+        The way it walks on its own: > 0 right, else left.
+    threshold, step_height, speed : float
+        px, px, px per step (see :mod:`.walker`).
+    auto_walk : bool
+        Walk back and forth on its own when no arrow key drives it.
+    posed : bool
+        Lay the legs out (:func:`lay_out`: feet planted, legs solved); False
+        leaves every angle and point 0, for a chain only its shape is wanted
+        of (the file format's size bounds, worked out at import).
+    **settings
+        What the chain keeps for a later conversion (see :class:`Chain`).
+    """
+    legs = int(legs)
+    if not MIN_WALKER_LEGS <= legs <= MAX_WALKER_LEGS:
+        raise ValueError(f"legs: must be between {MIN_WALKER_LEGS} and {MAX_WALKER_LEGS} (got {legs})")
+    if leg_bones not in LEG_BONES:
+        raise ValueError(f"leg_bones: must be 2 or 3 (got {leg_bones!r})")
+    pair = leg_lengths(lengths, int(leg_bones))
+    f = {name: np.zeros(shape) for name, shape in field_shapes("walker", legs, len(pair)).items()}
+    f["body"][:] = body
+    f["lengths"][:] = pair
+    f["facing"][0] = 1.0 if facing > 0 else -1.0
+    f["threshold"][0] = threshold
+    f["step_height"][0] = step_height
+    f["speed"][0] = speed
+    f["auto"][0] = 1.0 if auto_walk else 0.0
+    if posed:
+        lay_out(f)
+    return Chain("walker", f, palette_index=palette_index, **settings)
+
+
+def walker_kw(chain: Chain) -> dict:
+    """The keyword arguments of :func:`make_walker` that rebuild ``chain`` (a walker) as it is set."""
+    f = chain.fields
+    return {"lengths": f["lengths"][0].copy(), "leg_bones": f["lengths"].shape[1], "facing": float(f["facing"][0]), "threshold": float(f["threshold"][0]),
+            "step_height": float(f["step_height"][0]), "speed": float(f["speed"][0]),
+            "auto_walk": bool(f["auto"][0] > 0), "palette_index": chain.palette_index}
+
+
+def with_leg_bones(chain: Chain, m: int) -> Chain:
+    """``chain`` (a walker) rebuilt with legs of ``m`` bones (its first leg's lengths split or joined:
+    :func:`leg_lengths`), where it stands, as it is set."""
+    kw = walker_kw(chain)
+    kw["lengths"] = leg_lengths(kw["lengths"], m)
+    kw["leg_bones"] = m
+    return make_walker(chain.fields["body"].copy(), legs=chain.bones, **kw, **chain.settings())
+
+
+def walker_line(chain: Chain) -> np.ndarray:
+    """What another solver's chain made from a walker lies along: (2, 2) px, from the body straight up a leg's reach."""
+    body = chain.fields["body"]
+    reach = float(chain.fields["lengths"].sum(axis=1).mean())
+    return np.array([body, (body[0], body[1] - reach)], dtype=float)
+
+
+def walker_from(anchor, palette_index: int, settings: dict) -> Chain:
+    """A default walker with its body at ``anchor`` (another chain converted to a walker)."""
+    anchor = np.asarray(anchor, dtype=float)
+    if not np.isfinite(anchor).all() or np.abs(anchor).max() > 1e6:
+        anchor = np.zeros(2)
+    return make_walker(anchor, palette_index=palette_index, **settings)
+
+
+def leg_count(n) -> int:
+    """``n`` legs clamped to the walker's range."""
+    return int(min(max(int(n), MIN_WALKER_LEGS), MAX_WALKER_LEGS)) if math.isfinite(n) else WALKER_LEGS

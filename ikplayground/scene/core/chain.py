@@ -1,0 +1,359 @@
+"""A chain in the scene: its solver, geometry, parameters and per-step state.
+
+A chain keeps every number the step needs in small numpy arrays (``fields``).
+When the scene groups chains of one solver and bone count for a batched step,
+those arrays become views into the group's big arrays, so a chain and its group
+always agree without copying back and forth. Everything is in pixels (y down)
+and radians; degrees appear only in :mod:`ikplayground.scene.files.scene_file` and the UI.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+
+from ikplayground.scene.core import ik_options
+
+# the chain's numbers, re-exported for the modules that build chains
+from ikplayground.scene.core.constants import (  # noqa: F401
+    DEFAULT_IK_BONES,
+    DEFAULT_ITERATIONS,
+    DEFAULT_JOINT_LIMIT_DEG,
+    DEFAULT_RATE_DEG,
+    DEFAULT_TOLERANCE,
+    IK_SOLVERS,
+    ITERATIVE,
+    MAX_BONES,
+    MAX_RATE_DEG,
+    SNAKE_ACCEL,
+    SNAKE_BEND_DEG,
+    SNAKE_DECAY,
+    SNAKE_MAX_SPEED,
+    SNAKE_SEGMENT,
+    SNAKE_TURN_DEG,
+    SOLVER_LABELS,
+    SOLVERS,
+)
+from ikplayground.scene.core.settings import KEPT_DEFAULTS
+from ikplayground.solvers import FULL_CIRCLE
+
+FULL = (-math.pi, math.pi)
+REACH_SLACK = 1e-9  # px: the solvers compare their own error with the tolerance, rounded another way
+
+# Per-solver array fields: name -> shape, with "n" the bone count.
+IK_FIELDS = {
+    "root": (2,), "target": (2,), "lengths": ("n",), "angles": ("n",), "limits": ("n", 2),
+    "rate": (1,), "bend": (1,), "iterations": (1,), "tolerance": (1,),
+    "points": ("n+1", 2), "error": (1,), "reached": (1,),
+    # the solver's own last answer: the next solve starts from it, and the shown
+    # angles (rate-limited) move toward it
+    "goal": ("n",),
+    # the solver options (ik_options.py): a pole (NaN: none), mix, the two-bone
+    # arm's softness, stretch and auto bend, DLS damping
+    "pole": (2,), "mix": (1,), "softness": (1,), "stretch": (1,), "auto_bend": (1,), "damping": (1,),
+    # per-step state: the auto-bend side (+-1), the two-bone bone scale, the
+    # status code (STATUSES) and the iterations the last solve used
+    "side": (1,), "scale": (1,), "status": (1,), "used": (1,),
+    # microseconds the last step's solver call took, per chain (the batched group
+    # call's time divided by the group's chain count); measured, never saved
+    "solve_us": (1,),
+    # the animated target (target_motion.py): the path's code (PATHS), its speed (px/step) and size
+    # (px), a curve's centre (px), phase (rad) and way round (1: backward, a mirror flip's), a bounce's
+    # velocity (px/step); held: 1 while the user drags the target (the motion waits)
+    "motion": (1,), "motion_speed": (1,), "motion_size": (1,), "motion_centre": (2,), "motion_phase": (1,),
+    "motion_reverse": (1,), "motion_velocity": (2,), "held": (1,),
+}
+# what fields["status"] holds, by code: why the shown tip is not on the target (0: it is)
+STATUSES = ("reached", "out of reach", "stalled", "iterating", "mixed", "eased")
+SNAKE_FIELDS = {
+    "points": ("n+1", 2), "lengths": ("n",), "heading": (1,), "speed": (1,),
+    "bend_limits": (2,), "max_speed": (1,), "turn_rate": (1,), "throttle": (1,), "turn": (1,),
+    # wander (1: it steers itself, motion.wander_steer), where its wander rule is (rad), whether
+    # the rule is seen in a mirror (1: a mirror flip's; not saved, as the phase is not), and
+    # whether the arrow keys drive it this step (1: they do, and its wandering waits)
+    "wander": (1,), "wander_phase": (1,), "wander_mirror": (1,), "steered": (1,),
+    # a replay's head for the coming step (replay.py): where "replayed" is 1 the step puts the head at
+    # "replay_head" (px) instead of steering it, then clears "replayed"
+    "replay_head": (2,), "replayed": (1,),
+}
+
+# a walker (scene/step/walker.py), n legs of m bones each (2: thigh and shin; 3: thigh, shin and tarsus):
+# the body (centre px, velocity px/step, facing +-1, tilt rad), per leg its hip (body frame, px), its
+# foot's rest spot ("home": px ahead of the body's centre), its bones (px), joint angles (the first
+# absolute, the others relative, rad), "points" (hip, knee[, ankle], foot of each leg in turn), the foot target and its state (0 planted, 1 stepping; the step's start,
+# end and progress 0..1), its gait group (0 or 1); then its settings and the arrow keys' input
+WALKER_FIELDS = {
+    "body": (2,), "velocity": (1,), "facing": (1,), "tilt": (1,),
+    "hips": ("n", 2), "home": ("n",), "lengths": ("n", "m"), "angles": ("n", "m"), "points": ("(m+1)n", 2),
+    "foot": ("n", 2), "state": ("n",), "step_from": ("n", 2), "step_to": ("n", 2), "progress": ("n",),
+    "gait": ("n",), "threshold": (1,), "step_height": (1,), "speed": (1,), "auto": (1,),
+    "drive": (1,), "run": (1,), "settled": (1,),
+    # a replay's body centre for the coming step (replay.py): where "replayed" is 1 the step puts the
+    # body there (px), then clears "replayed"
+    "replay_body": (2,), "replayed": (1,),
+}
+SPECS = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS}
+
+_ids = itertools.count(1)
+
+
+def clamped_joints(limits) -> np.ndarray:
+    """Which joints the solvers clamp to their range, rather than only wrap.
+
+    The one rule the scene and the renderer share with the solvers
+    (:func:`ikplayground.solvers.ccd.clamp_angle`, the batched and compiled
+    solvers): a range at least ``FULL_CIRCLE`` (2 pi - 1e-9) wide is the full
+    circle; any narrower range is a limit.
+
+    Parameters
+    ----------
+    limits : array_like, shape (..., 2)
+        ``(lo, hi)`` ranges in radians.
+
+    Returns
+    -------
+    ndarray of bool, shape (...)
+    """
+    limits = np.asarray(limits, dtype=float)
+    return (limits[..., 1] - limits[..., 0]) < FULL_CIRCLE
+
+
+def is_reached(error, tolerance):
+    """Whether an end effector ``error`` px from its target is on it: within ``tolerance`` px.
+
+    Arrays broadcast (a whole group at once). Whatever holds a chain short
+    (the target out of reach, joint limits, the rate limit) it is not reached.
+    """
+    return error <= tolerance + REACH_SLACK
+
+
+def checked_rate(degrees, name: str = "rate_limit") -> float:
+    """``degrees`` (per step) as a float when it is a usable rate limit, else a ValueError naming ``name``.
+
+    A rate limit must be a finite number > 0 and <= ``MAX_RATE_DEG``: a
+    negative one would push joints past their limits, and the scene file
+    could not load a larger one again.
+    """
+    try:
+        value = float(degrees)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: must be a number of degrees per step (got {degrees!r})") from None
+    if not math.isfinite(value) or not 0.0 < value <= MAX_RATE_DEG:
+        raise ValueError(f"{name}: must be > 0 and <= {MAX_RATE_DEG:g} degrees per step (got {degrees!r})")
+    return value
+
+
+def field_shapes(solver: str, n: int, m: int = 2) -> dict[str, tuple[int, ...]]:
+    """Concrete array shapes of a chain's fields for ``n`` bones (a walker: ``n`` legs of ``m`` bones)."""
+    spec = SPECS.get(solver, IK_FIELDS)
+    size = {"n": n, "n+1": n + 1, "m": m, "(m+1)n": (m + 1) * n}
+    return {name: tuple(size.get(d, d) for d in shape) for name, shape in spec.items()}
+
+
+class Chain:
+    """One chain of the playground.
+
+    Parameters
+    ----------
+    solver : {"two-bone", "ccd", "fabrik", "dls", "snake", "walker"}
+        The solver that drives it.
+    fields : dict of str -> ndarray
+        Its arrays (see ``IK_FIELDS`` / ``SNAKE_FIELDS`` / ``WALKER_FIELDS``).
+    palette_index : int
+        Index into the renderer's palette.
+    rate_deg : float
+        The rate-limit slider's value in degrees per step, kept while the
+        limit is off so that turning it on again restores it.
+    joint_limit : float
+        The joint-limit setting, +-degrees at joints 1..n-1 of a CCD or
+        FABRIK chain; kept while the chain has one bone or another solver,
+        so that growing it back or converting it back restores it.
+    preferred_bones : int or None
+        The bone count it gets back as a CCD or FABRIK chain (after being a
+        two-bone arm or a snake); None: its own count (``DEFAULT_IK_BONES``
+        for a two-bone arm).
+    **options
+        The kept settings of :mod:`ikplayground.scene.core.settings` (those stored
+        on the chain, not in its arrays), by name; each one missing takes its
+        default. Each is a plain attribute (``chain.show_limits``: the
+        renderer reads it every frame); :attr:`options` gives them all.
+
+    These settings travel with the chain through
+    :func:`ikplayground.scene.build.build.converted` and
+    :func:`~ikplayground.scene.build.build.with_bone_count` (see :meth:`settings`).
+    """
+
+    def __init__(self, solver: str, fields: dict[str, np.ndarray], palette_index: int = 0,
+                 rate_deg: float = DEFAULT_RATE_DEG, joint_limit: float = DEFAULT_JOINT_LIMIT_DEG,
+                 preferred_bones: int | None = None, **options):
+        if solver not in SOLVERS:
+            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
+        if not options.keys() <= KEPT_DEFAULTS.keys():
+            raise TypeError(f"Chain: unknown settings {', '.join(sorted(options.keys() - KEPT_DEFAULTS.keys()))}")
+        self.id = next(_ids)
+        self.solver = solver
+        self.fields = fields
+        self.palette_index = palette_index
+        for name, default in KEPT_DEFAULTS.items():
+            setattr(self, name, options.get(name, default))
+        self.rate_deg = rate_deg
+        self._joint_limit = min(max(float(joint_limit), 0.0), 180.0)
+        if preferred_bones is None:
+            preferred_bones = DEFAULT_IK_BONES if solver == "two-bone" else self.bones
+        self.preferred_bones = int(min(max(preferred_bones, 1), MAX_BONES))
+        # the state before the last mirror flip and the state that flip made (scene/core/mirror.py): a flip
+        # of a chain still in the second gives back the first exactly; None before any flip
+        self.flip_memo: tuple[dict, dict] | None = None
+
+    @property
+    def options(self) -> dict:
+        """The kept settings, by name (see the constructor)."""
+        return {name: getattr(self, name) for name in KEPT_DEFAULTS}
+
+    def ik_options(self) -> dict:
+        """An IK chain's solver options (:mod:`.ik_options`) as keywords of ``make_ik_chain``; {} for a snake or walker."""
+        return {} if not self.is_ik else ik_options.read(self.fields)
+
+    @property
+    def status(self) -> str:
+        """Why the shown tip is not on the target, one of ``STATUSES`` ("reached" when it is; a snake or walker: "reached")."""
+        return "reached" if not self.is_ik else STATUSES[int(self.fields["status"][0])]
+
+    @property
+    def pole(self):
+        """The pole (2,) px, or None (an IK chain without one, a snake, a walker)."""
+        if not self.is_ik or math.isnan(self.fields["pole"][0]):
+            return None
+        return self.fields["pole"]
+
+    def settings(self) -> dict:
+        """What the chain remembers across solvers and bone counts (keyword arguments of the constructor)."""
+        return {"rate_deg": self.rate_deg, "joint_limit": self._joint_limit, "preferred_bones": self.preferred_bones,
+                **self.options}
+
+    # --- shape -----------------------------------------------------------------
+    @property
+    def bones(self) -> int:
+        return self.fields["lengths"].shape[0]
+
+    @property
+    def is_snake(self) -> bool:
+        return self.solver == "snake"
+
+    @property
+    def is_walker(self) -> bool:
+        return self.solver == "walker"
+
+    @property
+    def is_ik(self) -> bool:
+        """Driven by an IK solver toward a target (not a snake or a walker)."""
+        return self.solver in IK_SOLVERS
+
+    @property
+    def group_key(self) -> tuple:
+        """What chains stepped as one group share: the solver and the shape of the lengths (a walker:
+        its legs and each leg's bones)."""
+        return (self.solver,) + self.fields["lengths"].shape
+
+    # --- arrays: chain.fields[name] (views; write in place with [...] to keep the group link)
+    @property
+    def anchor(self) -> np.ndarray:
+        """The fixed point: the root of an IK chain, the tail of a snake, a walker's body."""
+        if self.is_walker:
+            return self.fields["body"]
+        return self.fields["root"] if not self.is_snake else self.fields["points"][-1]
+
+    @property
+    def tip(self) -> np.ndarray:
+        """The end effector of an IK chain, the head of a snake, a walker's body."""
+        if self.is_walker:
+            return self.fields["body"]
+        return self.fields["points"][-1] if not self.is_snake else self.fields["points"][0]
+
+    # --- scalar parameters -----------------------------------------------------
+    def _scalar(self, name: str) -> float:
+        return float(self.fields[name][0])
+
+    @property
+    def mirror(self) -> bool:
+        """Two-bone only: the knee bends to the other side (bend = -1)."""
+        return self.is_ik and self._scalar("bend") < 0
+
+    @mirror.setter
+    def mirror(self, value: bool) -> None:
+        self.fields["bend"][0] = -1.0 if value else 1.0
+
+    @property
+    def rate_limit(self) -> float | None:
+        """Degrees per step (:attr:`rate_deg`), or None when the rate limit is off."""
+        if not self.is_ik or math.isinf(self._scalar("rate")):
+            return None
+        return self._rate_deg
+
+    @rate_limit.setter
+    def rate_limit(self, degrees: float | None) -> None:
+        """None turns the limit off; a number turns it on at that setting (see :func:`checked_rate`;
+        a ValueError changes nothing)."""
+        if degrees is None:
+            self.fields["rate"][0] = math.inf
+        else:
+            self._rate_deg = checked_rate(degrees, "rate_limit")
+            self.fields["rate"][0] = math.radians(self._rate_deg)
+
+    @property
+    def rate_deg(self) -> float:
+        """The rate limit's setting in degrees per step: the limit while it is on, and kept while it is off.
+
+        The one place the setting is kept: the step's ``fields["rate"]`` (radians,
+        ``inf`` when off) is derived from it whenever either changes.
+        """
+        return self._rate_deg
+
+    @rate_deg.setter
+    def rate_deg(self, degrees: float) -> None:
+        self._rate_deg = checked_rate(degrees, "rate_deg")
+        rate = self.fields.get("rate")
+        if rate is not None and not math.isinf(rate[0]):
+            rate[0] = math.radians(self._rate_deg)
+
+    @property
+    def iterations(self) -> int:
+        return int(self.fields["iterations"][0])
+
+    @iterations.setter
+    def iterations(self, value: int) -> None:
+        self.fields["iterations"][0] = int(value)
+
+    @property
+    def tolerance(self) -> float:
+        return self._scalar("tolerance")
+
+    @tolerance.setter
+    def tolerance(self, value: float) -> None:
+        """Set the tolerance (px); ``reached`` follows at once (within the new tolerance)."""
+        self.fields["tolerance"][0] = float(value)
+        if self.is_ik:
+            self.fields["reached"][0] = float(is_reached(self.fields["error"][0], self.fields["tolerance"][0]))
+
+    @property
+    def error(self) -> float:
+        """End effector to target distance (px); 0 for a snake or a walker."""
+        return 0.0 if not self.is_ik else self._scalar("error")
+
+    def set_joint_limit(self, degrees: float) -> None:
+        """Limit every joint but the first to +-``degrees`` (CCD and FABRIK), and keep that setting."""
+        self._joint_limit = float(degrees)
+        r = math.radians(degrees)
+        lim = self.fields["limits"]
+        lim[1:, 0] = -r
+        lim[1:, 1] = r
+        for name in ("angles", "goal"):
+            a = self.fields[name]
+            a[1:] = np.clip(a[1:], -r, r)
+
+    @property
+    def joint_limit(self) -> float:
+        """The joint-limit setting in degrees: the +-range joints 1..n-1 get (also while there are none)."""
+        return self._joint_limit

@@ -1,0 +1,55 @@
+"""Which chain is under a point of the stage: the topmost target near it, the topmost bone or joint near it.
+
+"Topmost" is the draw order: the chain drawn last (the scene's last) wins.
+The App asks :func:`target_at` every frame (the hover highlight), so it tests
+a whole group's targets with one array pass. Pixels, y down.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ikplayground.scene.core.chain import Chain
+
+
+def target_at(groups, order: dict[int, int], pos, radius: float) -> Chain | None:
+    """The topmost IK chain of ``groups`` whose target lies within ``radius`` px of ``pos``.
+
+    ``order`` maps ``id(chain)`` to its index in the draw order. One array
+    test per group, then the hit drawn last wins.
+    """
+    p = np.asarray(pos, dtype=float)
+    best, best_index = None, -1
+    for g in groups:
+        if g.solver in ("snake", "walker"):
+            continue
+        d = g.fields["target"] - p
+        for row in np.flatnonzero(np.einsum("ij,ij->i", d, d) <= radius * radius).tolist():
+            chain = g.members[row]
+            index = order[id(chain)]
+            if index > best_index:
+                best, best_index = chain, index
+    return best
+
+
+def chain_at(chains: list[Chain], pos, radius: float) -> tuple[Chain, str] | None:
+    """The topmost of ``chains`` (drawn last) with a bone or joint within ``radius`` px of ``pos``.
+
+    Returns ``(chain, part)`` where part is ``"anchor"`` for the root of an
+    IK chain or any part of a snake or walker, else ``"bone"``.
+    """
+    p = np.asarray(pos, dtype=float)
+    for c in reversed(chains):
+        pts = c.fields["points"]
+        a, b = pts[:-1], pts[1:]
+        ab = b - a
+        denom = np.einsum("ij,ij->i", ab, ab)
+        t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.where(denom > 0, denom, 1.0), 0.0, 1.0)
+        d = np.hypot(*(a + t[:, None] * ab - p).T)
+        if d.min() <= radius or (c.is_walker and math.dist(pos, c.anchor) <= radius * 3):
+            if not c.is_ik or math.dist(pos, c.anchor) <= radius * 1.5:
+                return c, "anchor"
+            return c, "bone"
+    return None

@@ -1,0 +1,268 @@
+"""Mirror flip: a chain turned, in place, into its mirror image about the vertical through its anchor.
+
+The axis is the vertical ``x = x0`` through an IK chain's root, a snake's head
+(``points[0]``) or a walker's body centre, so the anchor stays where it is.
+Pixels with y down, radians (docs/design.md, "Mirror flip"):
+
+* a point ``(x, y)`` goes to ``(x0 - (x - x0), y)``;
+* an absolute angle (a heading: an IK chain's ``angles[0]``, a snake's
+  ``heading``, a leg's first angle) ``a`` to ``pi - a``, kept in (-pi, pi] as
+  ``pi - a`` for ``a >= 0`` and ``-pi - a`` below (and by the same sums as its
+  range, so an angle on a bound lands on the mirrored bound);
+* a relative angle ``a`` (joints 1..n-1, a snake's bends) to ``-a``, and its
+  range ``(lo, hi)`` to ``(-hi, -lo)``;
+* joint 0's range ``(lo, hi)`` to ``(pi - hi, pi - lo)`` (a range at or above
+  0) or ``(-pi - hi, -pi - lo)`` (below 0); a range across 0 would cross +-pi
+  once mirrored, which a range cannot (-pi <= lo <= hi <= pi), so that flip
+  is refused (a ValueError, nothing changed) unless the range is the full
+  circle, which stays full as ``(-hi, -lo)``;
+* a side (+-1) to the other side.
+
+What each field does (``IK_FIELDS``, ``SNAKE_FIELDS``, ``WALKER_FIELDS`` of
+:mod:`.chain`; every other field is kept as it is: lengths, settings, speeds,
+state flags, error, status, the measured ``solve_us``):
+
+* IK chain: ``root`` stays; ``target``, ``points``, ``motion_centre`` and
+  ``pole`` (unless NaN: none) mirrored; ``angles`` and ``goal`` (the solver's
+  own last answer) as angles, ``limits`` as ranges; ``bend`` to ``-bend``
+  (the two-bone "Mirror" setting) unless auto bend is on, where ``bend``
+  means knee up or down, which a mirror keeps; ``side`` (the auto-bend side)
+  to ``-side``; ``motion_velocity`` (a bounce's) to ``(-vx, vy)``; a
+  circle's ``motion_phase`` ``p`` to ``pi - p`` with ``motion_reverse``
+  toggled (a clockwise circle's mirror image goes round anticlockwise), a
+  figure-eight's to ``p + pi`` (its mirror image runs the same way round),
+  both modulo 2 pi. So the target's path is the mirror image, step for step,
+  as long as neither it nor the mirror image meets the stage's edge (a
+  bounce turns at the stage's own edges, which mirror into each other only
+  for a root on the stage's middle vertical).
+* snake: ``points`` mirrored about the head; ``heading`` as an angle;
+  ``bend_limits`` as a relative range; ``turn`` (the arrow keys' input) to
+  ``-turn``; ``wander_mirror`` toggled, so a wandering snake wishes for the
+  mirror image of its wish (:func:`.motion.wander_steer`) and wanders as the
+  mirror image until it nears the stage's edge, where it heads for the
+  stage's middle like any other (a mirror image only for a head on the
+  stage's middle vertical); its head is kept on the stage by the same rule.
+* walker: ``body`` stays; ``velocity``, ``facing``, ``drive`` and ``tilt``
+  negated; ``hips`` (body frame) and ``home`` (ahead of the centre) to
+  ``-x``, so front legs become back legs and the other way round, still
+  bending outward as an insect's (a leg's side is the sign of its ``home``,
+  a centre leg's ``-0.0`` included: :mod:`.walker`); ``points``, ``foot``,
+  ``step_from`` and ``step_to`` mirrored; ``angles`` per leg as angles (the
+  first a heading); ``settled`` to 0, so that its next step stands it on the
+  ground again (the ground under the mirrored feet is not the mirror image of
+  the ground, as after a walker moved by hand).
+
+Flipping twice gives back the chain bit for bit: ``x0 - (x0 - x)`` and ``pi - (pi -
+a)`` are not always exact in floating point, so a chain keeps, in
+``Chain.flip_memo``, the state before its last flip and the state that flip
+made; a flip of a chain whose fields still equal the second exactly restores
+the first (any change in between, a step included, and the flip computes
+the mirror afresh).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.step import target_paths
+from ikplayground.solvers import FULL_CIRCLE
+
+PI = math.pi
+TAU = 2.0 * math.pi
+
+
+# --- the mirror of numbers ----------------------------------------------------------------------
+def mirror_x(x, x0: float):
+    """``x`` (px, any shape) mirrored about the vertical ``x = x0``: ``x0 - (x - x0)``."""
+    return x0 - (x - x0)
+
+
+def mirror_points(points, x0: float) -> np.ndarray:
+    """Points (..., 2) px mirrored about ``x = x0`` (a new array)."""
+    out = np.array(points, dtype=float)
+    out[..., 0] = mirror_x(out[..., 0], x0)
+    return out
+
+
+def mirror_headings(a, below=None) -> np.ndarray:
+    """Absolute angles (any shape, rad) mirrored: ``pi - a`` for ``a >= 0``, ``-pi - a`` below, in (-pi, pi].
+
+    ``below`` (bool, same shape) marks angles whose range lies below 0: there
+    0 itself goes to ``-pi`` (the bound of the mirrored range), not ``pi``.
+    """
+    a = np.asarray(a, dtype=float)
+    low = a < 0 if below is None else np.where(below, a <= 0, a < 0)
+    return np.where(low, -PI - a, PI - a)
+
+
+def _first_range(lo: float, hi: float) -> tuple[float, float]:
+    """Joint 0's range mirrored (see the module docstring); a ValueError for one across 0."""
+    if hi - lo >= FULL_CIRCLE:
+        return -hi, -lo
+    if lo >= 0.0:
+        return PI - hi, PI - lo
+    if hi <= 0.0:
+        return -PI - hi, -PI - lo
+    raise ValueError(f"joint 0's range {math.degrees(lo):.0f}° to {math.degrees(hi):.0f}° runs across 0°, "
+                     "so its mirror image would run across ±180°, which a joint range cannot")
+
+
+def mirror_limits(limits) -> np.ndarray:
+    """A chain's joint ranges (n, 2) rad mirrored: joint 0's as a heading's, the rest ``(-hi, -lo)``.
+
+    Raises
+    ------
+    ValueError
+        Joint 0's range runs across 0 and is not the full circle.
+    """
+    lim = np.asarray(limits, dtype=float)
+    out = np.stack([-lim[:, 1], -lim[:, 0]], axis=1)
+    out[0] = _first_range(float(lim[0, 0]), float(lim[0, 1]))
+    return out
+
+
+def mirror_angles(angles, limits=None) -> np.ndarray:
+    """A chain's angles (n,) rad mirrored: joint 0's a heading (on a range below 0 if ``limits`` (n, 2)
+    say so, by the same sums as the range), the rest negated (a new array)."""
+    a = np.array(angles, dtype=float)
+    below = None
+    if limits is not None:
+        lo, hi = float(limits[0][0]), float(limits[0][1])
+        below = hi - lo < FULL_CIRCLE and lo < 0.0
+    a[0] = mirror_headings(a[0], below)
+    a[1:] = -a[1:]
+    return a
+
+
+# --- the mirror of chains -----------------------------------------------------------------------
+def axis_x(chain: Chain) -> float:
+    """The x (px) of the vertical a chain flips about: its root, a snake's head, a walker's body."""
+    if chain.is_snake:
+        return float(chain.fields["points"][0, 0])
+    return float(chain.fields["body" if chain.is_walker else "root"][0])
+
+
+def axis_name(chain: Chain) -> str:
+    """What that vertical goes through, in words: "root", "head" or "body"."""
+    return "head" if chain.is_snake else "body" if chain.is_walker else "root"
+
+
+def mirrored_fields(chain: Chain) -> dict[str, np.ndarray]:
+    """The fields of ``chain``'s mirror image that differ from its own (new arrays; ``chain`` unchanged).
+
+    Raises
+    ------
+    ValueError
+        The chain cannot be mirrored (joint 0's range across 0).
+    """
+    f = chain.fields
+    x0 = axis_x(chain)
+    if chain.is_snake:
+        return _snake(f, x0)
+    if chain.is_walker:
+        return _walker(f, x0)
+    return _ik(f, x0)
+
+
+def _ik(f: dict, x0: float) -> dict:
+    lim = f["limits"]
+    out = {"limits": mirror_limits(lim), "angles": mirror_angles(f["angles"], lim),
+           "goal": mirror_angles(f["goal"], lim)}
+    for name in ("target", "points", "motion_centre"):
+        out[name] = mirror_points(f[name], x0)
+    if not math.isnan(f["pole"][0]):
+        out["pole"] = mirror_points(f["pole"], x0)
+    if not f["auto_bend"][0] > 0:  # with auto bend, bend says knee up or down: a mirror keeps it
+        out["bend"] = -f["bend"]
+    out["side"] = -f["side"]
+    out["motion_velocity"] = f["motion_velocity"] * (-1.0, 1.0)
+    code, phase = int(f["motion"][0]), float(f["motion_phase"][0])
+    if code == target_paths.CIRCLE:
+        out["motion_phase"] = np.array([(PI - phase) % TAU])
+        out["motion_reverse"] = 1.0 - f["motion_reverse"]
+    elif code == target_paths.FIGURE_EIGHT:
+        out["motion_phase"] = np.array([(phase + PI) % TAU])
+    return out
+
+
+def _snake(f: dict, x0: float) -> dict:
+    lo, hi = f["bend_limits"]
+    return {"points": mirror_points(f["points"], x0), "heading": mirror_headings(f["heading"]),
+            "bend_limits": np.array([-hi, -lo]), "turn": -f["turn"], "wander_mirror": 1.0 - f["wander_mirror"]}
+
+
+def _walker(f: dict, x0: float) -> dict:
+    angles = np.array(f["angles"], dtype=float)
+    angles[:, 0] = mirror_headings(angles[:, 0])
+    angles[:, 1:] = -angles[:, 1:]
+    hips = np.array(f["hips"], dtype=float)
+    hips[:, 0] = -hips[:, 0]
+    out = {"angles": angles, "hips": hips, "home": -f["home"], "settled": np.zeros(1)}
+    for name in ("velocity", "facing", "drive", "tilt"):
+        out[name] = -f[name]
+    for name in ("points", "foot", "step_from", "step_to"):
+        out[name] = mirror_points(f[name], x0)
+    return out
+
+
+# --- flipping -----------------------------------------------------------------------------------
+def _snapshot(fields: dict) -> dict[str, np.ndarray]:
+    return {name: np.array(v, copy=True) for name, v in fields.items()}
+
+
+def _same(fields: dict, kept: dict) -> bool:
+    """Whether ``fields`` equal ``kept`` bit for bit (NaNs and the sign of zero included)."""
+    return fields.keys() == kept.keys() and all(
+        fields[k].shape == kept[k].shape and fields[k].tobytes() == kept[k].tobytes() for k in kept)
+
+
+def off_stage(chain: Chain, fields: dict, stage) -> str | None:
+    """Which of an IK chain's target and pole ``fields`` (as a flip would leave them) put off a stage of
+    ``stage`` (width, height) px, in words ("the target (at x = -35 px)"), or None."""
+    if not chain.is_ik:
+        return None
+    w, h = stage
+    for name in ("target", "pole"):
+        p = fields.get(name, chain.fields[name])
+        if not math.isnan(p[0]) and not (0.0 <= p[0] <= w and 0.0 <= p[1] <= h):
+            return f"the {name} (at x = {p[0]:.0f} px)"
+    return None
+
+
+def flip_chain(chain: Chain, stage=None) -> None:
+    """Turn ``chain`` into its mirror image about its anchor's vertical, in place (see the module docstring).
+
+    Its fields are written in place (they may be views of its group's arrays).
+    Flipping a chain that is still as its last flip left it gives back, bit
+    for bit, the state before that flip.
+
+    Parameters
+    ----------
+    chain : Chain
+        Any chain: IK, snake or walker.
+    stage : (float, float), optional
+        Width and height, px: an IK chain whose mirrored target or pole would
+        lie off it is not flipped.
+
+    Raises
+    ------
+    ValueError
+        One line saying why the chain cannot be flipped (joint 0's range
+        across 0, or the target or pole off the stage); nothing is changed.
+    """
+    memo = chain.flip_memo
+    if memo is not None and _same(chain.fields, memo[1]):
+        new = memo[0]
+    else:
+        new = mirrored_fields(chain)
+    if stage is not None:
+        off = off_stage(chain, new, stage)
+        if off is not None:
+            raise ValueError(f"its mirror image would put {off} off the stage")
+    before = _snapshot(chain.fields)
+    for name, value in new.items():
+        chain.fields[name][...] = value
+    chain.flip_memo = (before, _snapshot(chain.fields))

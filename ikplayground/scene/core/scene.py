@@ -1,0 +1,377 @@
+"""The scene: the chains, which one is selected, and the fixed step.
+
+Chains of one solver and bone count form a group whose numbers live in shared
+arrays (each chain's fields are views into them), so one step solves a whole
+group with one batched call, however many chains it holds. Groups are rebuilt
+only when chains are added, removed or change shape.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+import numpy as np
+
+from ikplayground.scene.build import build, walker_build
+from ikplayground.scene.core import settings
+from ikplayground.scene.core.chain import ITERATIVE, SNAKE_SEGMENT, SOLVERS, Chain
+from ikplayground.scene.core.constants import PALETTE_SIZE
+from ikplayground.scene.core.group import Group, grouped
+from ikplayground.scene.core.hit_test import chain_at, target_at
+from ikplayground.scene.core.mirror import flip_chain
+from ikplayground.scene.core.stage import (
+    PushMemory,
+    clamp_point,
+    free_spot,
+    keep_on_stage,
+    shift_root,
+)
+from ikplayground.scene.step import steering, target_paths, walker
+from ikplayground.scene.step.group_step import step_ik, step_snakes
+from ikplayground.scene.step.terrain import Terrain, generated
+
+STEP = 1.0 / 60.0
+MAX_CHAINS = 20_000
+MAX_SEED = 2**32 - 1  # the largest scene seed (a file's "seed")
+TERRAIN_SEED = 7  # the generated ground's seed for scene seed 0
+
+
+class Scene:
+    """All chains of the playground, without a window.
+
+    Parameters
+    ----------
+    stage : (float, float)
+        Width and height of the stage in pixels; targets, roots and snake
+        heads are kept inside it.
+    terrain : terrain.Terrain or None
+        The ground the walkers walk on (None: :func:`.terrain.generated` for
+        the stage and the seed, made again whenever the stage's size changes).
+    seed : int
+        What the scene's random parts take (0 to ``MAX_SEED``; the scene
+        file's ``seed``): the wandering snakes' rule (:func:`.motion.wander_offset`),
+        the generated ground (``TERRAIN_SEED + seed``) and the stress test's
+        scene. The same file and seed give the same run.
+    """
+
+    def __init__(self, stage=(980.0, 720.0), terrain: Terrain | None = None, seed: int = 0):
+        self.stage = (float(stage[0]), float(stage[1]))
+        self.seed = int(seed)
+        self.terrain = self.generated_terrain() if terrain is None else terrain
+        self.chains: list[Chain] = []
+        self.selected: Chain | None = None
+        self.steps = 0
+        self.solver_ms: dict[str, float] = dict.fromkeys(SOLVERS, 0.0)
+        self._groups: list[Group] = []
+        self._dirty = True
+        self._next_colour = 0
+        self._pushed = PushMemory()  # chains a shrinking stage pushed in
+
+    # --- membership ----------------------------------------------------------
+    def add(self, chain: Chain, select: bool = True) -> Chain:
+        """Add a chain (it is drawn on top) and, by default, select it."""
+        return self.insert(len(self.chains), chain, select)
+
+    def insert(self, index: int, chain: Chain, select: bool = True) -> Chain:
+        """Put ``chain`` at ``index`` of the draw order (undoing its removal) and, by default, select it."""
+        if len(self.chains) >= MAX_CHAINS:
+            raise SceneFull(f"the scene holds at most {MAX_CHAINS} chains")
+        self.chains.insert(index, chain)
+        self._dirty = True
+        if select:
+            self.selected = chain
+        return chain
+
+    def _take_colour(self) -> int:
+        """The next palette index, in turn."""
+        palette_index = self._next_colour
+        self._next_colour = (palette_index + 1) % PALETTE_SIZE
+        return palette_index
+
+    def add_in_turn(self, chains) -> None:
+        """Add ``chains`` bottom to top, unselected, each with the next palette colour in turn."""
+        for c in chains:
+            c.palette_index = self._take_colour()
+            self.add(c, select=False)
+
+    def add_grouped(self, chains: list[Chain], groups: list[Group]) -> None:
+        """Fill an empty scene (else ValueError) with ``chains``, bottom to top, unselected, and take
+        ``groups`` (:meth:`.Group.of_arrays`) as its groups, uncopied, when they are the ones it would make
+        (:func:`.group.grouped`; else it makes its own). SceneFull past ``MAX_CHAINS`` (it stays empty)."""
+        if self.chains:
+            raise ValueError("add_grouped: the scene must be empty")
+        if len(chains) > MAX_CHAINS:
+            raise SceneFull(f"the scene holds at most {MAX_CHAINS} chains")
+        self.chains = list(chains)
+        by_key = grouped(self.chains)
+        self._dirty = [(g.solver, g.members) for g in groups] != [(k[0], m) for k, m in by_key.items()]
+        if not self._dirty:
+            self._set_groups(list(groups))
+
+    def new_chain(self, solver: str, at=None) -> Chain:
+        """Add a chain of solver ``solver`` with its root at ``at`` (or a free spot)."""
+        if solver not in SOLVERS:
+            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
+        x, y = self.free_spot() if at is None else self.clamp(at)
+        chain = build.new_chain(solver, (x, y), self.stage, self.terrain, self._take_colour())
+        return self.add(chain)
+
+    def remove(self, chain: Chain) -> None:
+        self.chains.remove(chain)
+        self._pushed.forget(chain)
+        self._dirty = True
+        if self.selected is chain:
+            self.selected = self.chains[-1] if self.chains else None
+
+    def remove_last(self) -> Chain | None:
+        """Remove the chain added last (Backspace in the raylib multi-chain demo); None when empty."""
+        if not self.chains:
+            return None
+        chain = self.chains[-1]
+        self.remove(chain)
+        return chain
+
+    def clear(self) -> None:
+        self.chains = []
+        self.selected = None
+        self._pushed = PushMemory()
+        self._dirty = True
+
+    def replace(self, old: Chain, new: Chain) -> Chain:
+        """Put ``new`` in ``old``'s place (same draw order, same selection)."""
+        i = self.chains.index(old)
+        self.chains[i] = new
+        self._pushed.forget(old)
+        if self.selected is old:
+            self.selected = new
+        self._dirty = True
+        return new
+
+    # --- selection -----------------------------------------------------------
+    def select(self, chain: Chain | None) -> None:
+        self.selected = chain
+
+    def select_next(self) -> Chain | None:
+        if not self.chains:
+            self.selected = None
+        elif self.selected not in self.chains:
+            self.selected = self.chains[0]
+        else:
+            self.selected = self.chains[(self.chains.index(self.selected) + 1) % len(self.chains)]
+        return self.selected
+
+    def driven_snake(self, solver: str = "snake") -> Chain | None:
+        """The snake (or ``solver="walker"``: walker) the arrow keys drive: the selected one, else the only one."""
+        return steering.driven(self.chains, self.selected, solver)
+
+    # --- edits ---------------------------------------------------------------
+    def set_solver(self, chain: Chain, solver: str) -> Chain:
+        """Switch a chain's solver, keeping it where it is on screen."""
+        if solver not in SOLVERS:
+            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
+        if solver == chain.solver:
+            return chain
+        if solver in ITERATIVE and chain.solver in ITERATIVE:
+            chain.solver = solver
+            self._dirty = True
+            return chain
+        return self._rebuilt(chain, build.converted(chain, solver))  # its tail or tip may be off stage
+
+    def set_setting(self, chain: Chain, name: str, value) -> Chain:
+        """Set the per-chain setting ``name`` of ``chain`` (:mod:`.settings`); returns the chain now in its place.
+
+        ``value`` is checked and clamped to the setting's range (a TypeError or
+        ValueError for a value the setting cannot take, changing nothing). A
+        setting that ``chain``'s solver does not have is ignored: ``chain``
+        comes back unchanged. An edit of the bone count builds a new chain in
+        the old one's place (same draw order, same selection); every other edit
+        changes ``chain`` itself, and its pose follows at once.
+        """
+        entry = settings.setting(name)
+        value = entry.checked(value)
+        if not entry.applies(chain.solver):
+            return chain
+        new = entry.put_value(self, chain, value)
+        return chain if new is None else new
+
+    def with_bone_count(self, chain: Chain, n: int) -> Chain:
+        """``chain`` rebuilt with ``n`` bones in its place, kept on the stage (unchecked: see :meth:`set_setting`)."""
+        return chain if n == chain.bones else self._rebuilt(chain, build.with_bone_count(chain, n))
+
+    def with_leg_bones(self, chain: Chain, m: int) -> Chain:
+        """A walker rebuilt with legs of ``m`` bones in its place, kept on the stage (unchecked)."""
+        if m == chain.fields["lengths"].shape[1]:
+            return chain
+        return self._rebuilt(chain, walker_build.with_leg_bones(chain, m))
+
+    def _rebuilt(self, old: Chain, new: Chain) -> Chain:
+        """``new`` in ``old``'s place, pulled onto the stage (what was off it may have to be on it now)."""
+        self.replace(old, new)
+        self.keep_on_stage(new)
+        return new
+
+    def flip(self, chain: Chain) -> None:
+        """Mirror ``chain`` about its anchor's vertical (:func:`.mirror.flip_chain`, its target and pole kept
+        on the stage: a one-line ValueError, and nothing changed, where they would leave it)."""
+        flip_chain(chain, self.stage)
+        self._pushed.forget(chain)  # the user's move: where it is now is its home
+
+    def lay_out(self, chain: Chain) -> None:
+        """After an edit of a chain's lengths or limits: an IK chain's joints from its angles, a
+        snake's body dragged after its head again (inside its bend range)."""
+        if chain.is_snake:
+            build.relay_snake(chain.fields)
+        elif chain.is_walker:
+            walker_build.lay_out(chain.fields)
+        else:
+            build.refresh_ik_points(chain.fields)
+
+    def move_target(self, chain: Chain, pos, part: str = "target") -> None:
+        """Put an IK chain's target (or ``part="pole"``: its pole, if it has one) at ``pos``, kept
+        inside the stage (the user's move: see :meth:`resize`)."""
+        if chain.is_ik and (part == "target" or chain.pole is not None):
+            self._pushed.forget(chain)
+            chain.fields[part][:] = self.clamp(pos)
+            if part == "target":  # a moving target's curve comes along
+                target_paths.recentre(chain.fields)
+
+    def move_chain(self, chain: Chain, anchor) -> None:
+        """Translate the whole chain (and its target) so its anchor lands on ``anchor``.
+
+        An IK chain's root stops at the stage's edge; a snake goes where it is
+        put as long as its head stays on the stage. This is the user's move:
+        the chain stays where it is put when the stage grows (see :meth:`resize`).
+        """
+        self._pushed.forget(chain)
+        if chain.is_walker:  # picked up and put down: its next step stands it on the ground there
+            chain.fields["body"][:] = self.clamp(anchor)
+            walker_build.lay_out(chain.fields)
+            return
+        if chain.is_snake:
+            chain.fields["points"] += np.asarray(anchor, dtype=float) - chain.anchor
+            self.keep_on_stage(chain)
+            return
+        shift_root(chain, self.clamp(anchor), self.clamp)
+
+    def steer(self, throttle: bool, turn: int) -> Chain | None:
+        """Set the arrow-key input of the driven snake or walker (the selected one, else the only snake,
+        else the only walker; a walker's Left / Right walk, Up runs); returns it (or None). See :mod:`.steering`."""
+        return steering.steer(self.groups, self.chains, self.selected, throttle, turn)
+
+    def resize(self, stage) -> None:
+        """Change the stage size and pull roots, targets and snakes inside it.
+
+        A chain that a smaller stage pushed in goes back toward where it was
+        once the stage grows again, unless it was moved meanwhile (by the user,
+        the stress driver, or a snake by its own steering); so squashing the
+        window for a moment loses no layout. Each resize starts from those
+        homes, so resizing twice to the same size gives the same scene. Growing
+        the stage moves nothing else.
+        """
+        self.stage = (float(stage[0]), float(stage[1]))
+        self._pushed.fit(self.chains, self.stage, self.groups)  # by group: a chain on the stage is passed over
+        if self.terrain.generated_for is not None and self.terrain.generated_for != self.stage:
+            self.set_terrain(self.generated_terrain())
+
+    def generated_terrain(self) -> Terrain:
+        """The default ground for the stage and the scene's seed."""
+        return generated(self.stage, TERRAIN_SEED + self.seed)
+
+    def set_terrain(self, terrain: Terrain) -> None:
+        """Put the walkers on new ground: each one's next step stands it on ``terrain``."""
+        self.terrain = terrain
+        for c in self.chains:
+            if c.is_walker:
+                c.fields["settled"][0] = 0.0
+
+    def keep_on_stage(self, chain: Chain) -> None:
+        """Pull what must stay on the stage back onto it, moving as little as it can.
+
+        An IK chain's root and target must be on the stage (the chain moves
+        with its root); a snake's head must (its body follows, its tail may
+        hang off an edge).
+        """
+        keep_on_stage(chain, self.stage)
+
+    def free_spot(self, margin: float = 60.0) -> np.ndarray:
+        """A point of the stage as far as possible from every chain's joints (see :func:`.stage.free_spot`)."""
+        return free_spot(self.chains, self.stage, margin)
+
+    def clamp(self, pos) -> np.ndarray:
+        """``pos`` pulled onto the stage (px, shape (2,))."""
+        return clamp_point(pos, self.stage)
+
+    # --- queries -------------------------------------------------------------
+    def target_at(self, pos, radius: float) -> Chain | None:
+        """The topmost IK chain whose target lies within ``radius`` of ``pos``.
+
+        One array test per group (the App asks every frame, for the hover
+        highlight), then the hit drawn last wins (:func:`.hit_test.target_at`).
+        """
+        groups = self.groups  # first: it makes the draw order when the groups are made again
+        return target_at(groups, self._order, pos, radius)
+
+    def chain_at(self, pos, radius: float) -> tuple[Chain, str] | None:
+        """The topmost chain with a bone or joint within ``radius`` of ``pos`` (see :func:`.hit_test.chain_at`)."""
+        return chain_at(self.chains, pos, radius)
+
+    # --- stepping ------------------------------------------------------------
+    @property
+    def groups(self) -> list[Group]:
+        if self._dirty:
+            self._regroup()
+        return self._groups
+
+    def _regroup(self) -> None:
+        self._set_groups([Group(key[0], members) for key, members in grouped(self.chains).items()])
+
+    def _set_groups(self, groups: list[Group]) -> None:
+        self._groups = groups
+        self._order = {id(c): i for i, c in enumerate(self.chains)}  # draw order, for "topmost"
+        self._dirty = False
+
+    def step(self) -> None:
+        """Advance every chain by one fixed step of 1/60 s.
+
+        Animated targets move first (:mod:`.target_motion`). ``solver_ms`` keeps what each
+        solver's groups cost in this step, in milliseconds (the status line shows it under stress).
+        """
+        costs = dict.fromkeys(SOLVERS, 0.0)
+        clock = time.perf_counter
+        for g in self.groups:
+            t0 = clock()
+            if g.solver == "snake":
+                step_snakes(g.fields, self.stage, self.seed)
+            elif g.solver == "walker":
+                walker.step_walkers(g.fields, self.stage, self.terrain)
+            else:
+                target_paths.advance(g.fields, self.stage)  # animated targets first, then the solve
+                step_ik(g.solver, g.fields)
+            costs[g.solver] += (clock() - t0) * 1000.0
+        self.solver_ms = costs
+        self.steps += 1
+
+    def counts(self) -> dict[str, int]:
+        """How many chains each solver drives."""
+        return {solver: sum(c.solver == solver for c in self.chains) for solver in SOLVERS}
+
+
+class SceneFull(Exception):
+    """Raised when adding a chain would pass the scene's cap."""
+
+
+def default_scene(stage=(980.0, 720.0)) -> Scene:
+    """One chain of each solver, apart; the CCD, FABRIK and DLS chains are alike (7 bones, joints
+    limited to +-45 degrees), with targets alike beside their roots, to watch side by side."""
+    scene = Scene(stage)
+    w, h = scene.stage
+    arm = build.make_ik_chain("two-bone", (w * 0.13, h * 0.62), (-math.pi / 3, math.pi / 2), (120.0, 100.0),
+                              (w * 0.23, h * 0.38))
+    up = np.r_[-math.pi / 2, np.zeros(6)]
+    tentacles = [build.make_ik_chain(solver, (w * x, h * 0.95), up, np.full(7, 36.0), (w * (x + 0.07), h * 0.64))
+                 for solver, x in (("ccd", 0.38), ("fabrik", 0.58), ("dls", 0.78))]
+    snake = build.straight_snake((w * 0.60, h * 0.16), 0.0, nodes=10, segment=SNAKE_SEGMENT)
+    scene.add_in_turn((arm, *tentacles, snake))
+    scene.select(arm)
+    return scene

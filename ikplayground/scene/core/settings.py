@@ -1,0 +1,324 @@
+"""The per-chain settings, in one table: what the panel shows, what an edit sets, what the file keeps.
+
+Each :class:`Setting` gives a setting's name, label, unit, range, step and
+default; the solvers it applies to; how to read it from a chain and how to
+set it through the scene (the ``put`` functions are :mod:`.setting_puts`'s);
+and its field in the scene file. From the table come the panel's sliders,
+check boxes and value labels (:mod:`ikplayground.app.panel.param_widgets`), the App's handling of a panel change
+(one call, :meth:`~ikplayground.scene.core.scene.Scene.set_setting`, which
+validates and clamps the value here, once), the scene file's fields for the
+settings (:mod:`.file_format`, :mod:`.file_reader` and :mod:`.group_check`,
+through :mod:`.file_fields` and :mod:`.file_list_fields`) and the F1 help's description of the panel.
+
+The per-step path never looks here: a setting's value lives where the step
+and the renderer read it directly (the chain's arrays, or its attributes).
+Adding a setting is one entry here plus the code that uses its value. A
+*kept* setting (no ``get`` / ``put``) is stored on the chain itself, as an
+attribute of its name (``chain.show_limits``): the chain starts at its
+default and keeps it through edits and conversions (``Chain.options``).
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ikplayground.scene.core.constants import (
+    DEFAULT_DAMPING,
+    DEFAULT_ITERATIONS,
+    DEFAULT_JOINT_LIMIT_DEG,
+    DEFAULT_RATE_DEG,
+    DEFAULT_TOLERANCE,
+    IK_SOLVERS,
+    ITERATIVE,
+    MAX_BONES,
+    MAX_COORD,
+    MAX_RATE_DEG,
+    MAX_STRETCH,
+    MAX_WALKER_LEGS,
+    SNAKE_BEND_DEG,
+    SNAKE_MAX_SPEED,
+    SNAKE_TURN_DEG,
+    SOLVERS,
+    WALKER_LEGS,
+    WALKER_SPEED,
+    WALKER_STEP_HEIGHT,
+    WALKER_THRESHOLD,
+)
+from ikplayground.scene.core.setting_puts import (
+    field_setting,
+    set_bend_range,
+    set_bone_length,
+    set_iterations,
+    set_joint_limit,
+    set_max_speed,
+    set_mirror,
+    set_motion,
+    set_motion_speed,
+    set_pole_on,
+    set_rate,
+    set_rate_on,
+    set_tolerance,
+    set_turn_rate,
+)
+from ikplayground.scene.files import file_fields as ff
+from ikplayground.scene.files import file_list_fields as fl
+from ikplayground.scene.files.motion_field import Motion
+from ikplayground.scene.step import target_paths as tm
+
+LIMITED = ITERATIVE  # the IK solvers with joint limits
+IK_SKINS = ("sprite", "capsules", "lines")  # how an IK chain's bones are drawn (the first: a new chain's)
+SNAKE_SKINS = ("blocks", "body", "lines")  # how a snake is drawn
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One per-chain setting.
+
+    Parameters
+    ----------
+    name : str
+        The setting's name: ``Scene.set_setting``'s, the panel's command and
+        widget id, and a kept setting's attribute on the chain.
+    label : str
+        What the panel and the help call it.
+    solvers : tuple of str
+        The solvers it applies to; on a chain of another solver it is ignored
+        (the panel disables it, ``Scene.set_setting`` leaves the chain alone,
+        the file neither writes nor reads it).
+    kind : {"number", "whole", "flag", "choice"}
+        A slider of real numbers, of whole numbers, a check box, or a
+        drop-down menu of ``choices``.
+    lo, hi : float
+        The range a chain may hold: ``Scene.set_setting`` clamps to it and the
+        file refuses a value outside it. ``positive``: values must be > ``lo``.
+    unit : str
+        Shown after the value.
+    default : object
+        What a new chain and a file without the field get; None where the
+        chain's shape decides it (its bone count, its bone lengths).
+    slider : (float, float) or None
+        The slider's span, inside [lo, hi] (None: [lo, hi]).
+    step : float or None
+        What a click beside the slider's handle adds (None: a fiftieth of
+        the span; 1 for whole numbers).
+    digits : int
+        Decimals of the value label.
+    help : str
+        What it does, in a few lower-case words: the check box's tool tip and the F1 help.
+    needs : str or None
+        The flag that must be on for this control to be enabled.
+    get : callable or None
+        ``get(chain)``, the value in the setting's unit (None: a kept setting).
+    put : callable or None
+        ``put(scene, chain, value)`` with a value already checked and
+        clamped; returns the chain that replaces ``chain`` or None (None: a
+        kept setting).
+    file : file_fields.Field or None
+        Its field in the scene file; None when another entry's field or the
+        chain's shape carries it.
+    choices : tuple of str
+        A choice's values, in the menu's order (its ``default`` is one).
+    """
+
+    name: str
+    label: str
+    solvers: tuple[str, ...]
+    kind: str = "number"
+    lo: float = 0.0
+    hi: float = 1.0
+    unit: str = ""
+    default: object = None
+    slider: tuple[float, float] | None = None
+    step: float | None = None
+    digits: int = 1
+    help: str = ""
+    needs: str | None = None
+    positive: bool = False
+    get: Callable | None = None
+    put: Callable | None = None
+    file: ff.Field | None = None
+    choices: tuple[str, ...] = ()
+
+    @property
+    def kept(self) -> bool:
+        """Stored on the chain itself, as an attribute of the setting's name (``chain.show_limits``;
+        ``Chain.options`` gives them all), not read or set by code of its own."""
+        return self.get is None
+
+    @property
+    def span(self) -> tuple[float, float]:
+        """The slider's (lo, hi)."""
+        return self.slider if self.slider is not None else (self.lo, self.hi)
+
+    @property
+    def click_step(self) -> float:
+        if self.step is not None:
+            return self.step
+        lo, hi = self.span
+        return 1 if self.kind == "whole" else (hi - lo) / 50
+
+    def applies(self, solver: str) -> bool:
+        """Whether chains of solver ``solver`` have this setting."""
+        return solver in self.solvers
+
+    def read(self, chain):
+        """The setting's value on ``chain`` (whatever its solver: see :meth:`applies`)."""
+        return getattr(chain, self.name) if self.kept else self.get(chain)
+
+    def checked(self, value):
+        """``value`` as this setting holds it: a bool for a flag, one of ``choices`` for a choice, else a
+        number clamped to [lo, hi].
+
+        Raises
+        ------
+        TypeError
+            Not a bool for a flag; not a string for a choice; not a real number (or a bool) for a number.
+        ValueError
+            A number that is not finite, or not > ``lo`` for a ``positive`` setting; a string that is
+            not one of ``choices``.
+        """
+        if self.kind == "choice":
+            if not isinstance(value, str):
+                raise TypeError(f"{self.name}: must be one of {', '.join(self.choices)} (got {value!r})")
+            if value not in self.choices:
+                raise ValueError(f"{self.name}: must be one of {', '.join(self.choices)} (got {value!r})")
+            return value
+        if self.kind == "flag":
+            if not isinstance(value, (bool, np.bool_)):
+                raise TypeError(f"{self.name}: must be true or false (got {value!r})")
+            return bool(value)
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            raise TypeError(f"{self.name}: must be a number (got {value!r})")
+        v = float(value)
+        if not math.isfinite(v):
+            raise ValueError(f"{self.name}: must be a finite number (got {value!r})")
+        if self.positive and not v > self.lo:
+            raise ValueError(f"{self.name}: must be > {self.lo:g} (got {value!r})")
+        v = min(max(v, self.lo), self.hi)
+        return int(v) if self.kind == "whole" else v
+
+    def put_value(self, scene, chain, value):
+        """Set ``value`` (already :meth:`checked`) on ``chain``; the chain that replaces it, or None."""
+        if self.kept:
+            setattr(chain, self.name, value)
+            return None
+        return self.put(scene, chain, value)
+
+
+# --- the table (its order is the panel's, and the order of the fields in a chain's line) -----
+SETTINGS: tuple[Setting, ...] = (
+    Setting("rate_on", "Rate limit on", IK_SOLVERS, "flag", default=True,
+            help="cap how far any joint turns in one step",
+            get=lambda c: c.rate_limit is not None, put=set_rate_on),  # in the file: rate_limit null is off
+    Setting("rate", "Rate limit", IK_SOLVERS, lo=0.0, hi=MAX_RATE_DEG, positive=True, unit="°/step",
+            default=DEFAULT_RATE_DEG, slider=(0.5, 30.0), needs="rate_on",
+            help="how far any joint may turn in one step",
+            get=lambda c: c.rate_deg, put=set_rate, file=ff.RateLimit()),
+    Setting("mirror", "Mirror bend", ("two-bone",), "flag", default=False,
+            help="bend the two-bone knee to the other side (M)",
+            get=lambda c: c.mirror, put=set_mirror, file=ff.Flag("mirror")),
+    Setting("auto_bend", "Auto bend", ("two-bone",), "flag", default=False,
+            help="keep the knee on top as the target crosses the root (Mirror flips it)",
+            file=ff.Flag("auto_bend", omit_default=True), **field_setting("auto_bend", bool)),
+    Setting("softness", "Softness", ("two-bone",), lo=0.0, hi=MAX_COORD, unit="px", slider=(0.0, 100.0), digits=0,
+            default=0.0, help="ease the last pixels of reach instead of snapping straight",
+            file=ff.Number("softness"), **field_setting("softness")),
+    Setting("stretch", "Stretch", ("two-bone",), lo=1.0, hi=MAX_STRETCH, unit="×", slider=(1.0, 3.0), digits=2,
+            default=1.0, help="the most the bones may lengthen to reach past full reach",
+            file=ff.Number("stretch", digits=4), **field_setting("stretch")),
+    Setting("joint_limit", "Joint limit ±", LIMITED, lo=0.0, hi=180.0, unit="°", digits=0,
+            default=DEFAULT_JOINT_LIMIT_DEG, help="the range of every joint after the first",
+            get=lambda c: c.joint_limit, put=set_joint_limit, file=fl.JointLimits()),
+    Setting("bend_range", "Bend range ±", ("snake",), lo=0.0, hi=180.0, unit="°", digits=0,
+            default=SNAKE_BEND_DEG, help="how far the snake bends at every joint",
+            get=lambda c: math.degrees(float(abs(c.fields["bend_limits"]).max())), put=set_bend_range,
+            file=fl.BendLimits()),
+    Setting("bones", "Bones", LIMITED + ("snake",), "whole", lo=1, hi=MAX_BONES,
+            help="the number of bones (a snake's segments)",
+            get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n)),
+    Setting("bone_length", "Bone length", SOLVERS, lo=1.0, hi=MAX_COORD, unit="px", digits=0,
+            slider=(5.0, 200.0), help="the length of every bone",
+            get=lambda c: float(c.fields["lengths"].mean()), put=set_bone_length),
+    Setting("iterations", "Iterations", LIMITED, "whole", lo=1, hi=1000, slider=(1, 100),
+            default=DEFAULT_ITERATIONS, help="CCD sweeps / FABRIK passes / DLS steps per step",
+            get=lambda c: c.iterations, put=set_iterations, file=ff.Whole("iterations")),
+    Setting("tolerance", "Tolerance", LIMITED, lo=0.0, hi=MAX_COORD, unit="px", slider=(0.1, 10.0),
+            default=DEFAULT_TOLERANCE, help="the distance from the target that counts as reached",
+            get=lambda c: c.tolerance, put=set_tolerance, file=ff.Number("tolerance", digits=4)),
+    Setting("damping", "Damping", ("dls",), lo=0.0, hi=100.0, slider=(0.0, 2.0), digits=2,
+            default=DEFAULT_DAMPING, help="DLS: the damping is this times the error (more: steadier, slower)",
+            file=ff.Number("damping", digits=4), **field_setting("damping")),
+    Setting("mix", "Mix", IK_SOLVERS, lo=0.0, hi=1.0, digits=2, default=1.0,
+            help="blend the rest pose (0: straight up) with the IK pose (1)",
+            file=ff.Number("mix", digits=4), **field_setting("mix")),
+    Setting("pole_on", "Pole", IK_SOLVERS, "flag", default=False,
+            help="a handle that chooses the side the chain bends toward (drag the diamond)",
+            get=lambda c: c.pole is not None, put=set_pole_on, file=fl.Pole()),
+    Setting("motion", "Motion", IK_SOLVERS, "choice", choices=tm.PATHS, default=tm.PATHS[0],
+            help="move the target by itself: bouncing off the stage's edges, or round a curve (drag it to take over)",
+            get=lambda c: tm.PATHS[int(c.fields["motion"][0])], put=set_motion, file=Motion()),
+    Setting("motion_speed", "Path speed", IK_SOLVERS, lo=0.0, hi=tm.MAX_SPEED, positive=True, unit="px/step",
+            slider=(0.1, 10.0), default=tm.DEFAULT_SPEED, help="how fast the moving target goes along its path",
+            get=lambda c: float(c.fields["motion_speed"][0]), put=set_motion_speed),
+    Setting("motion_size", "Path size", IK_SOLVERS, lo=0.0, hi=tm.MAX_SIZE, positive=True, unit="px",
+            slider=(10.0, 300.0), digits=0, default=tm.DEFAULT_SIZE,
+            help="the circle's radius, the figure-eight's half-width",
+            **field_setting("motion_size")),
+    Setting("max_speed", "Top speed", ("snake",), lo=0.0, hi=1000.0, unit="px/step", slider=(1.0, 30.0),
+            default=SNAKE_MAX_SPEED, help="the snake's top speed (Up accelerates)",
+            get=lambda c: float(c.fields["max_speed"][0]), put=set_max_speed, file=ff.Number("max_speed")),
+    Setting("turn_rate", "Turn rate", ("snake",), lo=0.0, hi=180.0, unit="°/step", slider=(1.0, 20.0),
+            default=SNAKE_TURN_DEG, help="how fast Left / Right turn the snake",
+            get=lambda c: math.degrees(float(c.fields["turn_rate"][0])), put=set_turn_rate,
+            file=ff.Number("turn_rate", kw="turn_deg", digits=4)),
+    Setting("wander", "Wander", ("snake",), "flag", default=False,
+            help="the snake steers itself around the stage (the arrow keys still drive the selected one)",
+            file=ff.Flag("wander", omit_default=True), **field_setting("wander", bool)),
+    Setting("legs", "Legs", ("walker",), "whole", lo=2, hi=MAX_WALKER_LEGS, default=WALKER_LEGS,
+            help="the walker's legs (in two gait groups, alternate legs)",
+            get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n),
+            file=ff.Whole("legs")),
+    Setting("leg_bones", "Leg bones", ("walker",), "whole", lo=2, hi=3, default=2,
+            help="each leg's bones: two (the two-bone formula) or three (CCD, an insect's leg)",
+            get=lambda c: c.fields["lengths"].shape[1], put=lambda scene, chain, m: scene.with_leg_bones(chain, m),
+            file=ff.Whole("leg_bones", omit_default=True)),
+    Setting("step_threshold", "Step threshold", ("walker",), lo=1.0, hi=1000.0, unit="px", slider=(8.0, 120.0),
+            digits=0, default=WALKER_THRESHOLD, help="a planted foot this far from its rest spot steps",
+            file=ff.Number("step_threshold", kw="threshold"), **field_setting("threshold")),
+    Setting("step_height", "Step height", ("walker",), lo=0.0, hi=1000.0, unit="px", slider=(0.0, 100.0),
+            digits=0, default=WALKER_STEP_HEIGHT, help="how high a stepping foot lifts",
+            file=ff.Number("step_height"), **field_setting("step_height")),
+    Setting("walk_speed", "Speed", ("walker",), lo=0.0, hi=100.0, unit="px/step", slider=(0.0, 8.0), digits=1,
+            default=WALKER_SPEED, help="the walker's speed (Left / Right walk, Up runs)",
+            file=ff.Number("walk_speed", kw="speed"), **field_setting("speed")),
+    Setting("auto_walk", "Auto walk", ("walker",), "flag", default=True,
+            help="walk back and forth on its own when no arrow key drives it",
+            file=ff.Flag("auto_walk"), **field_setting("auto", bool)),
+    Setting("show_limits", "Show limits", LIMITED + ("snake",), "flag", default=False,
+            help="keep this chain's limit wedges drawn when it is not selected",
+            file=ff.Flag("show_limits", omit_default=True)),
+    Setting("skin", "Skin", IK_SOLVERS, "choice", choices=IK_SKINS, default=IK_SKINS[0],
+            help="how the bones look: the tutorial's bone sprite, capsules or plain lines",
+            file=ff.Choice("skin")),
+    Setting("snake_skin", "Skin", ("snake",), "choice", choices=SNAKE_SKINS, default=SNAKE_SKINS[0],
+            help="how the snake looks: a block per node, a smooth body, or plain lines",
+            file=ff.Choice("skin")),
+)
+BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
+KEPT_DEFAULTS: dict[str, object] = {s.name: s.default for s in SETTINGS if s.kept}
+# per solver, the settings the file keeps for it, in the order of a chain's line
+FILE_SETTINGS: dict[str, tuple[Setting, ...]] = {
+    solver: tuple(s for s in SETTINGS if s.file is not None and s.applies(solver)) for solver in SOLVERS}
+
+
+def setting(name: str) -> Setting:
+    """The entry called ``name``; a ValueError naming the settings there are for any other name."""
+    try:
+        return BY_NAME[name]
+    except (KeyError, TypeError):
+        raise ValueError(f"setting: must be one of {', '.join(BY_NAME)} (got {name!r})") from None

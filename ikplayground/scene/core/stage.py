@@ -1,0 +1,192 @@
+"""The stage's room: keeping chains on it as its size changes (remembering where a smaller
+stage pushed them from), and finding a free spot on it for a new chain.
+
+What must stay on the stage: an IK chain's root and target (the chain moves
+with its root), a snake's head (its body follows, its tail may hang off an
+edge). Pixels, y down; the stage is ``(width, height)`` from (0, 0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ikplayground.scene.core.chain import Chain
+
+FREE_SPOT_SAMPLE = 256  # chains looked at when looking for a free spot on a crowded stage
+
+
+def clamp_point(pos, stage: tuple[float, float]) -> np.ndarray:
+    """``pos`` (2,) px pulled onto the stage: shape (2,)."""
+    return np.array((min(max(float(pos[0]), 0.0), stage[0]), min(max(float(pos[1]), 0.0), stage[1])))
+
+
+def shift_root(chain: Chain, root, clamp=None) -> None:
+    """Translate an IK chain so its root is exactly ``root`` (2,) px; its target and pole move along
+    (``clamp``-ed), and so does a moving target's centre (:mod:`.target_motion`)."""
+    offset = root - chain.fields["root"]
+    chain.fields["motion_centre"] += offset
+    chain.fields["points"] += offset
+    chain.fields["root"][:] = root
+    chain.fields["points"][0] = root  # exactly, whatever the rounding of the sum
+    for name in ("target", "pole"):
+        moved = chain.fields[name] + offset  # a pole of NaN (none) stays NaN
+        chain.fields[name][:] = moved if clamp is None or np.isnan(moved[0]) else clamp(moved)
+
+
+def shift_walker(chain: Chain, body) -> None:
+    """Put a walker's body at ``body`` (2,) px, moving its feet and joints along; its next step
+    stands it on the ground there (``settled`` 0)."""
+    f = chain.fields
+    offset = np.asarray(body, dtype=float) - f["body"]
+    for name in ("points", "foot", "step_from", "step_to"):
+        f[name] += offset
+    f["body"][:] = body
+    f["settled"][0] = 0.0
+
+
+def keep_on_stage(chain: Chain, stage: tuple[float, float]) -> None:
+    """Pull what must stay on the stage back onto it, moving as little as it can."""
+
+    def clamp(p):
+        return clamp_point(p, stage)
+
+    if chain.is_walker:  # its body's x on the stage; a move stands it on the ground again
+        body = chain.fields["body"]
+        x = min(max(float(body[0]), 0.0), stage[0])
+        if x != body[0]:
+            shift_walker(chain, (x, body[1]))
+        return
+    if chain.is_snake:
+        pts = chain.fields["points"]
+        head = clamp(pts[0])
+        if not np.array_equal(head, pts[0]):
+            pts += head - pts[0]
+            pts[0] = head  # exactly, whatever the rounding of the sum
+    else:
+        root = clamp(chain.fields["root"])
+        if not np.array_equal(root, chain.fields["root"]):
+            shift_root(chain, root, clamp)
+        chain.fields["target"][:] = clamp(chain.fields["target"])
+        if chain.pole is not None:
+            chain.fields["pole"][:] = clamp(chain.fields["pole"])
+
+
+def free_spot(chains: list[Chain], stage: tuple[float, float], margin: float = 60.0) -> np.ndarray:
+    """A point of the stage as far as possible from every chain's joints: shape (2,), px.
+
+    Candidates are a grid over the stage kept ``margin`` px from its edges
+    (the lower part preferred, so upward chains fit); the first one of the
+    largest clearance wins, so the answer is deterministic.
+    """
+    w, h = stage
+    xs = np.linspace(min(margin, w / 2), max(w - margin, w / 2), 12)
+    ys = np.linspace(min(margin, h / 2), max(h - margin, h / 2), 8)[::-1]
+    grid = np.stack(np.meshgrid(xs, ys), axis=-1).reshape(-1, 2)
+    if not chains:
+        return clamp_point((w / 2, h * 0.75), stage)
+    if len(chains) > FREE_SPOT_SAMPLE:  # a crowded stage: a sample of chains is as good and stays fast
+        # the newest always (held N asks again right after each add), a spread of the rest
+        recent = FREE_SPOT_SAMPLE // 4
+        older = chains[:-recent]
+        chains = older[:: len(older) // (FREE_SPOT_SAMPLE - recent) + 1] + chains[-recent:]
+    pts = np.concatenate([c.fields["points"] for c in chains])
+    if len(pts) > 4096:
+        pts = pts[:: len(pts) // 4096 + 1]
+    # |g - p|^2 = |g|^2 - 2 g.p + |p|^2, as one matrix product (rounding cannot matter here)
+    d2 = (np.einsum("ij,ij->i", grid, grid)[:, None] - 2.0 * grid @ pts.T
+          + np.einsum("ij,ij->i", pts, pts)[None, :]).min(axis=1)
+    return grid[int(np.argmax(d2))]
+
+
+def spot(chain: Chain) -> tuple:
+    """What :func:`keep_on_stage` moves, copied: (root, target, pole), (points,) of a snake, (body,) of a walker."""
+    if chain.is_walker:
+        return (chain.fields["body"].copy(),)
+    if chain.is_snake:
+        return (chain.fields["points"].copy(),)
+    return (chain.fields["root"].copy(), chain.fields["target"].copy(), chain.fields["pole"].copy())
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    return np.array_equal(a, b, equal_nan=True)  # a pole of NaN (none) is where it was
+
+
+class PushMemory:
+    """Chains a smaller stage pushed in, with where they were before (their home) and where they were left.
+
+    A part (root, target, a snake's body) that is still where the stage left
+    it goes back home when the stage grows again; one moved meanwhile (by the
+    user, the stress driver, a snake by its own steering) stays where it is.
+    """
+
+    def __init__(self):
+        self._records: dict[int, tuple[Chain, tuple, tuple]] = {}  # id -> (chain, home, left)
+
+    def forget(self, chain: Chain) -> None:
+        """``chain`` was moved on purpose (where it is now is its home), or left the scene."""
+        self._records.pop(id(chain), None)
+
+    def home(self, chain: Chain) -> tuple:
+        """Where ``chain`` would be had no stage pushed it: each part's home if untouched since."""
+        now = spot(chain)
+        record = self._records.get(id(chain))
+        if record is None or record[0] is not chain:
+            return now
+        _, home, left = record
+        return tuple(h if _same(n, l) else n for h, n, l in zip(home, now, left))
+
+    def fit(self, chains: list[Chain], stage: tuple[float, float], groups=None) -> None:
+        """Put every chain back home, then onto ``stage``; remember the ones it pushed.
+
+        ``groups`` (optional: the scene's groups, holding ``chains``) lets a
+        chain that no stage pushed and that is on ``stage`` already be passed
+        over, found with one array test per group (:func:`on_stage_rows`): it
+        would not move. A big scene made for the stage it is shown on is
+        fitted without a Python step per chain.
+        """
+        if groups is not None:
+            pushed = {id(record[0]) for record in self._records.values()}
+            off = {id(c) for g in groups for c, on in zip(g.members, on_stage_rows(g, stage).tolist()) if not on}
+            chains = [c for c in chains if id(c) in pushed or id(c) in off]
+        records = {}
+        for c in chains:
+            home = self.home(c)
+            _put(c, home)
+            keep_on_stage(c, stage)
+            left = spot(c)
+            if not all(_same(a, b) for a, b in zip(home, left)):
+                records[id(c)] = (c, home, left)
+        self._records = records
+
+
+def on_stage_rows(group, stage: tuple[float, float]) -> np.ndarray:
+    """Which members of ``group`` (its ``fields`` arrays, one row per chain) have on ``stage`` all that
+    :func:`keep_on_stage` pulls onto it (a NaN is not on it, but a NaN pole, which is none): shape (N,) bool."""
+    w, h = stage
+
+    def inside(p):
+        return (p[:, 0] >= 0.0) & (p[:, 0] <= w) & (p[:, 1] >= 0.0) & (p[:, 1] <= h)
+
+    f = group.fields
+    if group.solver == "walker":
+        x = f["body"][:, 0]
+        return (x >= 0.0) & (x <= w)
+    if group.solver == "snake":
+        return inside(f["points"][:, 0])
+    return inside(f["root"]) & inside(f["target"]) & (np.isnan(f["pole"][:, 0]) | inside(f["pole"]))
+
+
+def _put(chain: Chain, home: tuple) -> None:
+    """Put ``chain`` at ``home`` (see :func:`spot`) exactly, unclamped (keep_on_stage clamps once, after)."""
+    if chain.is_walker:
+        if not np.array_equal(chain.fields["body"], home[0]):
+            shift_walker(chain, home[0])
+        return
+    if chain.is_snake:
+        chain.fields["points"][:] = home[0]
+        return
+    if not np.array_equal(chain.fields["root"], home[0]):
+        shift_root(chain, home[0])
+    chain.fields["target"][:] = home[1]
+    chain.fields["pole"][:] = home[2]
+

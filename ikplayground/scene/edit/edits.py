@@ -1,0 +1,352 @@
+"""The scene's undoable edits: adding and removing a chain, a setting, a move, a pose.
+
+Each is an :class:`~.history.Edit` of one :class:`~.scene.Scene`, made just
+after the edit it records (the ``record_*`` helpers take what was there before
+and what is there now). A chain is named by its index in ``scene.chains``
+(draw order), which stays right under last-in-first-out undo: every entry
+newer than an edit is undone before it, and an add, a remove or a replace
+undone puts its chain back at its index. Entries that keep chains outside the
+scene keep them exactly as they were (pose included) with fields of their own
+(:func:`detach`), so a held chain holds no group's arrays.
+
+A setting edit that built a new chain (the bone count, a walker's legs or leg
+bones, a solver change that converts) keeps both chains and swaps them back
+with ``Scene.replace``. One that changed the chain in place keeps the arrays it
+changed, before and after. It is undone through ``Scene.set_setting`` with the
+old value (which keeps what the table's ``put`` keeps in step: a moving
+target's path, a pole's spot beside the chain), then the changed parameter
+arrays (``PARAMETERS``) get their old values exactly (uneven bone lengths, a
+file's own joint limits, a pole's spot), and so do the changed pose and state
+arrays still as the edit left them (a snake's body a new bone length relaid;
+not once it has crawled on).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ikplayground.scene.core import settings
+from ikplayground.scene.core.chain import SOLVER_LABELS, Chain
+from ikplayground.scene.core.scene import Scene
+from ikplayground.scene.edit.history import Edit, Refused
+
+# The arrays a setting may change in place (everything else is pose and per-step state).
+PARAMETERS = {
+    "ik": ("lengths", "limits", "rate", "bend", "iterations", "tolerance", "pole", "mix", "softness", "stretch",
+           "auto_bend", "damping", "motion", "motion_speed", "motion_size"),
+    "snake": ("lengths", "bend_limits", "max_speed", "turn_rate", "wander"),
+    "walker": ("lengths", "threshold", "step_height", "speed", "auto"),
+}
+SHAPE = ("lengths", "limits", "bend_limits")  # restored: the joints are laid out again
+NOUNS = {"bones": "bone count"}  # a setting's name in an edit's label, where its label would not do
+TIGHT_UNITS = ("°", "×")  # written right after the number
+
+
+def chain_label(chain: Chain) -> str:
+    """"CCD #3": the chain's solver and id, as the status line names it."""
+    return f"{SOLVER_LABELS[chain.solver]} #{chain.id}"
+
+
+def detach(chain: Chain) -> Chain:
+    """Give ``chain`` (out of the scene now) arrays of its own: it keeps its numbers, and no group's arrays."""
+    chain.fields = {name: np.array(a, copy=True) for name, a in chain.fields.items()}
+    return chain
+
+
+def _kind(chain: Chain) -> str:
+    return "snake" if chain.is_snake else "walker" if chain.is_walker else "ik"
+
+
+def changed(before: dict, after: dict) -> dict:
+    """The arrays of ``before`` that differ from ``after`` (NaN equal to NaN)."""
+    return {k: v for k, v in before.items() if k in after and not np.array_equal(v, after[k], equal_nan=True)}
+
+
+def value_text(name: str, value) -> str:
+    """A setting's value as an edit's label gives it: "on" / "off", a choice, a number with its unit."""
+    if name == "solver":
+        return SOLVER_LABELS.get(value, str(value))
+    s = settings.BY_NAME[name]
+    if s.kind == "flag":
+        return "on" if value else "off"
+    if s.kind == "choice":
+        return str(value)
+    number = f"{int(round(value))}" if s.kind == "whole" else f"{value:.{s.digits}f}"
+    sign = "±" if s.label.endswith("±") else ""
+    unit = s.unit if not s.unit or s.unit.startswith(TIGHT_UNITS) else f" {s.unit}"
+    return f"{sign}{number}{unit}"
+
+
+def setting_noun(name: str) -> str:
+    """"bone count", "rate limit", "joint limit": what an edit's label calls setting ``name``."""
+    if name in NOUNS:
+        return NOUNS[name]
+    if name == "solver":
+        return "solver"
+    s = settings.BY_NAME[name]
+    label = s.label.removesuffix("±").strip()
+    if s.kind == "flag":
+        label = label.removesuffix(" on")
+    return label[0].lower() + label[1:] if label[1:2].islower() else label
+
+
+def read_setting(chain: Chain, name: str):
+    """The value of setting ``name`` (or "solver") on ``chain``."""
+    return chain.solver if name == "solver" else settings.BY_NAME[name].read(chain)
+
+
+def put_setting(scene: Scene, chain: Chain, name: str, value) -> Chain:
+    """Set ``name`` (a setting, or "solver") on ``chain`` through the scene; the chain now in its place."""
+    return scene.set_solver(chain, value) if name == "solver" else scene.set_setting(chain, name, value)
+
+
+def _put_back(scene: Scene, index: int, chain: Chain) -> Chain:
+    """``chain`` back into ``scene`` at ``index``, selected, on the stage (which may have shrunk meanwhile)."""
+    scene.insert(index, chain)
+    scene.keep_on_stage(chain)
+    return chain
+
+
+class ChainAdded(Edit):
+    """``chain`` was added to ``scene`` at ``index`` (N, the Add button)."""
+
+    def __init__(self, scene: Scene, index: int, chain: Chain):
+        super().__init__(f"add {chain_label(chain)}", weight=1)
+        self.scene, self.index, self.chain = scene, index, chain
+
+    def undo(self):
+        self.scene.remove(detach(self.scene.chains[self.index]))
+        return self.scene.selected
+
+    def redo(self):
+        return _put_back(self.scene, self.index, self.chain)
+
+
+class ChainRemoved(Edit):
+    """``chain`` was removed from ``scene``, where it was at ``index`` (Backspace, Delete, Remove)."""
+
+    def __init__(self, scene: Scene, index: int, chain: Chain):
+        super().__init__(f"remove {chain_label(chain)}", weight=1)
+        self.scene, self.index, self.chain = scene, index, detach(chain)
+
+    def undo(self):
+        return _put_back(self.scene, self.index, self.chain)
+
+    def redo(self):
+        self.scene.remove(detach(self.scene.chains[self.index]))
+        return self.scene.selected
+
+
+class Flipped(Edit):
+    """The chain at ``index`` of ``scene`` was mirror-flipped (H): undone and redone by flipping it again,
+    which gives it back bit for bit while nothing has moved it since (:mod:`.mirror`)."""
+
+    def __init__(self, scene: Scene, index: int, chain: Chain):
+        super().__init__(f"mirror flip of {chain_label(chain)}")
+        self.scene, self.index = scene, index
+
+    def undo(self):
+        chain = self.scene.chains[self.index]
+        try:
+            self.scene.flip(chain)
+        except ValueError as e:  # its target moved on, or the stage shrank: the image would leave the stage
+            raise Refused(str(e)) from e
+        return chain
+
+    redo = undo
+
+
+class SettingEdit(Edit):
+    """Setting ``name`` (or "solver") of the chain at ``index`` went from ``old`` to ``new``.
+
+    ``before`` is the chain as it was and ``after`` the chain in its place now:
+    two objects for an edit that built a new chain, the same one for an edit in
+    place, whose ``delta`` is then the arrays it changed, (before, after). Made by
+    :func:`record_setting`; ``who`` names the chain as it was ("CCD #3").
+    """
+
+    def __init__(self, scene: Scene, index: int, name: str, old, new, before: Chain, after: Chain,
+                 delta: tuple[dict, dict] | None = None, who: str | None = None):
+        self.who = who or chain_label(before)
+        super().__init__("", weight=0 if before is after else 2)
+        self.scene, self.index, self.name = scene, index, name
+        self.old, self.new, self.before, self.after = old, new, before, after
+        self.delta = delta
+        self._name_it()
+
+    def _name_it(self) -> None:
+        self.label = f"{setting_noun(self.name)} {value_text(self.name, self.old)} → " \
+                     f"{value_text(self.name, self.new)} on {self.who}"
+
+    def _swap(self, back: Chain) -> Chain:
+        out = self.scene.chains[self.index]
+        self.scene.replace(out, back)
+        detach(out)
+        self.scene.keep_on_stage(back)  # the stage may have shrunk meanwhile
+        self.scene.select(back)
+        return back
+
+    def _set(self, value, want: dict, left: dict) -> Chain:
+        """Set ``value`` through the scene, then the arrays of ``want``: the parameters always, the pose
+        and state where they are still as the edit ``left`` them (a snake that crawled on since keeps its
+        place)."""
+        chain = self.scene.chains[self.index]
+        params = PARAMETERS[_kind(chain)]
+        untouched = all(np.array_equal(chain.fields[k], left[k], equal_nan=True) for k in want if k not in params)
+        put_setting(self.scene, chain, self.name, value)
+        restored = [k for k in want if k in params or untouched]  # the pose whole, or not at all
+        for k in restored:
+            chain.fields[k][...] = want[k]
+        if set(restored) & set(SHAPE) and "points" not in restored:
+            self.scene.lay_out(chain)
+        return chain
+
+    def undo(self):
+        if self.before is not self.after:
+            return self._swap(self.before)
+        return self._set(self.old, *self.delta)
+
+    def redo(self):
+        if self.before is not self.after:
+            return self._swap(self.after)
+        return self._set(self.new, self.delta[1], self.delta[0])
+
+    def absorb(self, newer: Edit) -> bool:
+        """One entry for a slider dragged: ``newer`` edits the same setting of the chain this one left,
+        the same way (in place, or building a new chain)."""
+        if not (isinstance(newer, SettingEdit) and newer.scene is self.scene and newer.index == self.index
+                and newer.name == self.name and newer.before is self.after
+                and (self.before is self.after) == (newer.before is newer.after)):
+            return False
+        if self.delta is not None:  # from the first state to the last, through the one between
+            (b0, a0), (b1, a1) = self.delta, newer.delta
+            self.delta = ({**b1, **b0}, {**a0, **a1})
+        else:
+            detach(self.after)  # a chain between, out of the scene: nothing holds it now
+        self.new, self.after = newer.new, newer.after
+        self._name_it()
+        return True
+
+
+def snapshot(chain: Chain) -> dict[str, np.ndarray]:
+    """Copies of all ``chain``'s arrays."""
+    return {name: a.copy() for name, a in chain.fields.items()}
+
+
+def record_setting(scene: Scene, name: str, old, before: Chain, after: Chain, arrays: dict | None,
+                   who: str | None = None) -> SettingEdit | None:
+    """The edit of setting ``name`` just made: ``before`` was the chain (``old`` its value, ``arrays``
+    its :func:`snapshot`, ``who`` its :func:`chain_label`), ``after`` is the chain in its place now; None
+    when nothing changed (the value was already that, or the solver has no such setting)."""
+    new = read_setting(after, name)
+    index = scene.chains.index(after)
+    if before is not after:
+        detach(before)
+        return SettingEdit(scene, index, name, old, new, before, after, who=who)
+    now = snapshot(after)
+    was = changed(arrays, now)
+    if old == new and not was:
+        return None
+    return SettingEdit(scene, index, name, old, new, after, after, (was, {k: now[k] for k in was}), who)
+
+
+def set_recorded(scene: Scene, chain: Chain, name: str, value) -> tuple[Chain, SettingEdit | None]:
+    """Set ``name`` (a setting, or "solver") of ``chain`` to ``value`` through the scene, and make its edit:
+    (the chain now in its place, the edit or None when nothing changed)."""
+    if name != "solver" and not settings.setting(name).applies(chain.solver):
+        return scene.set_setting(chain, name, value), None  # checks the value, changes nothing
+    old, arrays, who = read_setting(chain, name), snapshot(chain), chain_label(chain)
+    new = put_setting(scene, chain, name, value)
+    return new, record_setting(scene, name, old, chain, new, arrays, who)
+
+
+def where(chain: Chain, part: str) -> dict[str, np.ndarray]:
+    """Copies of what a move of ``part`` ("target", "pole" or "root") of ``chain`` changes."""
+    if part != "root":
+        return {part: chain.fields[part].copy()}
+    spot = {"anchor": chain.anchor.copy()}
+    if chain.is_ik:
+        spot.update(target=chain.fields["target"].copy(), pole=chain.fields["pole"].copy())
+    return spot
+
+
+class Moved(Edit):
+    """The mouse moved ``part`` ("target", "pole" or "root") of the chain at ``index`` from ``start``
+    to ``end`` (each a :func:`where`): one drag."""
+
+    def __init__(self, scene: Scene, index: int, part: str, start: dict, end: dict, chain: Chain):
+        super().__init__(f"{part} move on {chain_label(chain)}")
+        self.scene, self.index, self.part, self.start, self.end = scene, index, part, start, end
+
+    def _put(self, spot: dict) -> Chain:
+        chain = self.scene.chains[self.index]
+        if self.part != "root":
+            self.scene.move_target(chain, spot[self.part], self.part)
+            return chain
+        self.scene.move_chain(chain, spot["anchor"])
+        for name in ("target", "pole"):  # exactly where they were, though the stage's edge stopped them
+            if name in spot:
+                chain.fields[name][:] = spot[name]
+        return chain
+
+    def undo(self):
+        return self._put(self.start)
+
+    def redo(self):
+        return self._put(self.end)
+
+
+def record_move(scene: Scene, chain: Chain, part: str, start: dict) -> Moved | None:
+    """The drag of ``part`` of ``chain`` that began at ``start`` (a :func:`where`) and ends now;
+    None when nothing moved, or the chain has left the scene."""
+    if chain not in scene.chains or (part == "pole" and chain.pole is None):
+        return None
+    end = where(chain, part)
+    if not changed(start, end):
+        return None
+    return Moved(scene, scene.chains.index(chain), part, start, end, chain)
+
+
+POSE = ("angles", "goal", "scale", "bend", "target")  # what the joint-space map sets on a two-bone arm
+
+
+def pose(chain: Chain) -> dict[str, np.ndarray]:
+    """Copies of a two-bone arm's pose as the joint-space map sets it (``POSE``)."""
+    return {name: chain.fields[name].copy() for name in POSE}
+
+
+class Posed(Edit):
+    """The two-bone arm at ``index`` was posed on the joint-space map: ``start`` to ``end`` (each a
+    :func:`pose`); a drag on the map is one entry."""
+
+    def __init__(self, scene: Scene, index: int, start: dict, end: dict, chain: Chain):
+        super().__init__(f"map pose on {chain_label(chain)}")
+        self.scene, self.index, self.start, self.end = scene, index, start, end
+
+    def _put(self, p: dict) -> Chain:
+        chain = self.scene.chains[self.index]
+        for name in ("angles", "goal", "scale", "bend"):
+            chain.fields[name][...] = p[name]
+        self.scene.move_target(chain, p["target"])
+        self.scene.lay_out(chain)
+        return chain
+
+    def undo(self):
+        return self._put(self.start)
+
+    def redo(self):
+        return self._put(self.end)
+
+    def absorb(self, newer: Edit) -> bool:
+        if not (isinstance(newer, Posed) and newer.scene is self.scene and newer.index == self.index):
+            return False
+        self.end = newer.end
+        return True
+
+
+def record_pose(scene: Scene, chain: Chain, start: dict) -> Posed | None:
+    """The map pose of ``chain`` just set, from ``start`` (a :func:`pose`); None when nothing changed."""
+    end = pose(chain)
+    if chain not in scene.chains or not changed(start, end):
+        return None
+    return Posed(scene, scene.chains.index(chain), start, end, chain)

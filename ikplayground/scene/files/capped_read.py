@@ -1,0 +1,93 @@
+"""Reading a file whole, but never more than a size limit, and only a regular file.
+
+:func:`read_capped` refuses a file by its size before reading it, opens it
+without blocking (a named pipe with no writer must not hang the program),
+refuses anything that is not a regular file (a folder, a pipe, a device), and
+stops at the limit if the file grows while it is read. Every failure is a
+:class:`~ikplayground.scene.files.file_errors.SceneFileError` whose message starts
+with the file's name.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+
+from ikplayground.scene.files.file_errors import SceneFileError, name_too_long
+
+_MB = 1024 * 1024
+_READ_CHUNK = 1 << 20  # bytes asked for by one read
+
+
+def size_text(size: int) -> str:
+    """``size`` bytes in MB, with the exact count: ``21.0 MB (22,020,096 bytes)``."""
+    return f"{size / _MB:.1f} MB ({size:,} bytes)"
+
+
+def limit_text(limit: int) -> str:
+    """How messages name the size limit: ``the 20 MB limit for scene files`` (whole MB, rounded up)."""
+    return f"the {-(-limit // _MB)} MB limit for scene files"
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    """Up to ``limit`` bytes from ``fd`` (fewer at the end of the file)."""
+    chunks, left = [], limit
+    while left > 0:
+        chunk = os.read(fd, min(left, _READ_CHUNK))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_capped(path, name: str, limit: int) -> bytes:
+    """The bytes of the regular file ``path``, refused when there are more than ``limit``.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The file.
+    name : str
+        How messages name it (see :func:`~ikplayground.scene.files.file_errors.shown_name`).
+    limit : int
+        The most bytes a usable file may hold.
+
+    Raises
+    ------
+    SceneFileError
+        The file is missing, unreadable, not a regular file, or larger than
+        ``limit`` (by its size, before it is read; or while it is read, if it
+        grew).
+    """
+    over = limit_text(limit)
+    flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)  # a FIFO must not block
+    try:
+        fd = os.open(path, flags)
+    except FileNotFoundError:
+        raise SceneFileError(f"{name}: no such file") from None
+    except OSError as e:
+        if os.path.isdir(path):
+            raise SceneFileError(f"{name}: is a directory, not a scene file") from None
+        if e.errno == errno.ENAMETOOLONG:
+            raise SceneFileError(f"{name}: {name_too_long(path)}") from None
+        raise SceneFileError(f"{name}: cannot read it ({e.strerror or e})") from None
+    except ValueError as e:  # an embedded NUL byte in the name, say
+        raise SceneFileError(f"{name}: cannot read it ({e})") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise SceneFileError(f"{name}: is a directory, not a scene file")
+        if not stat.S_ISREG(info.st_mode):
+            raise SceneFileError(f"{name}: is not a regular file")
+        if info.st_size > limit:
+            raise SceneFileError(f"{name}: {size_text(info.st_size)} is over {over}")
+        data = _read_at_most(fd, limit + 1)
+    except OSError as e:
+        raise SceneFileError(f"{name}: cannot read it ({e.strerror or e})") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:  # it grew after fstat
+        raise SceneFileError(f"{name}: more than {limit:,} bytes is over {over}")
+    return data

@@ -1,0 +1,209 @@
+"""The scene file format, version 1 (docs/scene-format.md): chains to JSON text, and the format's bounds.
+
+Writing turns each chain into a dict of plain numbers (positions in stage
+pixels, angles in degrees, rounded as the documentation says) and the scene
+into one chain a line. The bounds are derived from the writer: the widest
+chain it can write (64 bones, every number as long as the loader accepts)
+times ``MAX_CHAINS`` gives ``MAX_FILE_BYTES``, so every scene the app can
+hold saves to a file the loader accepts; the most lists, objects, values and
+strings a chain can need give the budgets the loader holds a file's raw text
+to before it parses it (:mod:`ikplayground.scene.files.strict_json`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+
+from ikplayground.scene.build import build, walker_build
+from ikplayground.scene.core.chain import MAX_BONES, SOLVERS, Chain
+from ikplayground.scene.core.constants import MAX_COORD, MAX_WALKER_LEGS
+from ikplayground.scene.core.scene import MAX_CHAINS, MAX_SEED, Scene
+from ikplayground.scene.core.settings import FILE_SETTINGS
+from ikplayground.scene.files.file_fields import (
+    OMIT,
+    WIDEST_FLOAT,
+    degrees_array,
+    round_array,
+    round_number,
+    round_positive_array,
+)
+from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS
+
+FORMAT = "ikplayground-scene"
+VERSION = 1
+# |snake point|: a body trails up to MAX_BONES segments of MAX_COORD behind a head within MAX_COORD
+MAX_SNAKE_COORD = MAX_COORD * (MAX_BONES + 1)
+HEAD = f'{{"format": "{FORMAT}", "version": {VERSION},\n "chains": ['
+CHAIN_SEPARATOR = ",\n  "
+_MB = 1024 * 1024
+
+
+# --- writing -------------------------------------------------------------------
+def chain_to_dict(c: Chain) -> dict:
+    """The chain as the file holds it: plain numbers, degrees, every field of its solver."""
+    return chains_to_dicts([c])[0]
+
+
+def _shape_columns(solver: str, cs: list[Chain]) -> dict[str, list]:
+    """The fields of a chain's line that give its shape, for chains ``cs`` of solver ``solver`` and one bone count."""
+    def field(name):
+        return np.array([c.fields[name] for c in cs])
+    if solver == "walker":  # its legs are the "legs" setting's field; its feet stand again on load
+        return {"body": round_array(field("body")), "lengths": round_positive_array(field("lengths")[:, 0]),
+                "facing": [1 if v > 0 else -1 for v in field("facing")[:, 0].tolist()]}
+    if solver == "snake":
+        # unrounded: a snake's nodes must sit exactly one length apart and
+        # inside the bend range, which rounding would break
+        return {"points": field("points").tolist(), "lengths": field("lengths").tolist(),
+                "heading": [round_number(math.degrees(h), 4) for h in field("heading")[:, 0].tolist()]}
+    return {"root": round_array(field("root")), "lengths": round_positive_array(field("lengths")),
+            "angles": degrees_array(field("angles")), "target": round_array(field("target"))}
+
+
+def chains_to_dicts(chains: list[Chain]) -> list[dict]:
+    """:func:`chain_to_dict` of each chain, in order, with one numpy pass per field of a group of
+    chains of one solver and bone count (a scene of 20,000 chains saves in a fraction of the time).
+
+    A line holds the solver, the chain's shape, then the fields of its solver's
+    settings (:data:`~ikplayground.scene.core.settings.FILE_SETTINGS`, in the table's order).
+    """
+    out: list[dict | None] = [None] * len(chains)
+    groups: dict[tuple, list[int]] = {}
+    for i, c in enumerate(chains):
+        groups.setdefault(c.group_key, []).append(i)
+    for (solver, *_), members in groups.items():
+        cs = [chains[i] for i in members]
+        rows = [{"solver": solver} for _ in cs]
+        columns = list(_shape_columns(solver, cs).items())
+        for setting in FILE_SETTINGS[solver]:
+            columns += setting.file.write(setting, cs)
+        for key, column in columns:
+            for row, value in zip(rows, column):
+                if value is not OMIT:
+                    row[key] = value
+        for i, row in zip(members, rows):
+            out[i] = row
+    return out
+
+
+def scene_to_dict(scene: Scene) -> dict:
+    """The whole file as a dict: the header, every chain (:func:`chain_to_dict`) and, unless it is the
+    default one made for the stage, the terrain's points (px, 3 decimals)."""
+    doc = {"format": FORMAT, "version": VERSION}
+    seed = int(getattr(scene, "seed", 0))
+    if seed:  # written only when not 0, so files without it read as before
+        doc["seed"] = seed
+    doc["chains"] = chains_to_dicts(scene.chains)
+    terrain = getattr(scene, "terrain", None)
+    if terrain is not None and terrain.generated_for is None:
+        doc["terrain"] = {"points": [round_array(p) for p in terrain.points]}
+    return doc
+
+
+def chain_line(d: dict) -> str:
+    """One chain's line of the file (``ValueError`` for a number JSON cannot hold)."""
+    return json.dumps(d, allow_nan=False)
+
+
+def doc_to_text(doc: dict) -> str:
+    """The file's text for :func:`scene_to_dict`'s dict: the header, then one chain a line."""
+    lines = [chain_line(c) for c in doc["chains"]]
+    tail = f',\n "terrain": {json.dumps(doc["terrain"], allow_nan=False)}}}' if "terrain" in doc else "}"
+    head = HEAD if "seed" not in doc else HEAD.replace(",\n", f', "seed": {int(doc["seed"])},\n', 1)
+    return head + ("\n  " + CHAIN_SEPARATOR.join(lines) + "\n ]" if lines else "]") + tail
+
+
+def scene_to_text(scene: Scene) -> str:
+    """The file's text: the header, then one chain a line (readable, diff-friendly)."""
+    return doc_to_text(scene_to_dict(scene))
+
+
+# --- bounds --------------------------------------------------------------------
+# The longest text a number of each field of a chain's shape can have once the
+# writer has rounded it, over every value the loader accepts there (a float's
+# text is at most 24 characters; a field not listed here is counted at that).
+# The settings' fields give their own (file_fields.Field.widest).
+_WIDEST = {
+    "root": -999999.999, "target": -999999.999,  # 3 decimals, within +-1e6
+    "lengths": 1.234e-300,  # > 0 and <= 1e6, 3 decimals or 4 significant digits
+    "angles": -999999.9999, "heading": -999999.9999,  # 4 decimals, within +-1e6 degrees
+    "body": -999999.999, "facing": -1,  # a walker's body (3 decimals) and facing (+-1)
+}
+# a snake's points and lengths are written unrounded
+_WIDEST_SNAKE = {"lengths": -WIDEST_FLOAT, "heading": _WIDEST["heading"]}
+
+
+def _widened(value, widest):
+    """``value`` with every number replaced by ``widest`` (containers keep their shape)."""
+    if isinstance(value, list):
+        return [_widened(v, widest) for v in value]
+    if isinstance(value, (bool, str)):
+        return value
+    return widest
+
+
+def widest_chain_dict(solver: str) -> dict:
+    """The longest chain of ``solver`` the writer can write: MAX_BONES bones, every number at its widest,
+    every optional field written."""
+    if solver == "snake":
+        chain, widest = build.straight_snake((0.0, 0.0), 0.0, nodes=MAX_BONES + 1), _WIDEST_SNAKE
+    elif solver == "walker":
+        chain, widest = walker_build.make_walker((0.0, 0.0), legs=MAX_WALKER_LEGS, posed=False,  # (no solve at
+                                                  leg_bones=max(walker_build.LEG_BONES)), _WIDEST  # import)
+    else:
+        n = 2 if solver == "two-bone" else MAX_BONES
+        chain = build.make_ik_chain(solver, (0.0, 0.0), np.zeros(n), np.ones(n), (1.0, 1.0))
+        widest = _WIDEST
+    d = {k: _widened(v, widest.get(k, WIDEST_FLOAT)) for k, v in chain_to_dict(chain).items()}
+    for setting in FILE_SETTINGS[solver]:
+        d.update(setting.file.widest(setting, chain.bones))
+    return d
+
+
+def _count(value, counts: dict) -> None:
+    """Add ``value``'s lists, objects, strings and values (members and items) to ``counts``."""
+    counts["values"] += 1
+    if isinstance(value, dict):
+        counts["objects"] += 1
+        counts["strings"] += len(value)
+        for v in value.values():
+            _count(v, counts)
+    elif isinstance(value, list):
+        counts["lists"] += 1
+        for v in value:
+            _count(v, counts)
+    elif isinstance(value, str):
+        counts["strings"] += 1
+
+
+def chain_bounds() -> dict[str, int]:
+    """The most a written chain can take, over every solver: ``bytes`` of its line, and its
+    ``lists``, ``objects``, ``strings`` and ``values`` (each list item and object member is one)."""
+    out = dict.fromkeys(("bytes", "lists", "objects", "strings", "values"), 0)
+    for solver in SOLVERS:
+        d = widest_chain_dict(solver)
+        counts = dict.fromkeys(("lists", "objects", "strings", "values"), 0)
+        _count(d, counts)
+        counts["bytes"] = len(chain_line(d).encode("utf-8"))
+        for k, v in counts.items():
+            out[k] = max(out[k], v)
+    return out
+
+
+CHAIN_BOUNDS = chain_bounds()
+MAX_CHAIN_BYTES = CHAIN_BOUNDS["bytes"]
+# The longest terrain the writer can write: MAX_TERRAIN_POINTS points at the widest.
+TERRAIN_BYTES = len(f',\n "terrain": {json.dumps({"points": [[-999999.999, -999999.999]] * MAX_TERRAIN_POINTS})}')
+# The file of MAX_CHAINS of the widest chains, the longest seed and terrain (and its final newline),
+# rounded up to whole MB.
+LARGEST_FILE = (len(HEAD) + len(f', "seed": {MAX_SEED}') + len("\n  ") + MAX_CHAINS * MAX_CHAIN_BYTES
+                + (MAX_CHAINS - 1) * len(CHAIN_SEPARATOR) + len("\n ]}") + TERRAIN_BYTES + 1)
+MAX_FILE_BYTES = -(-LARGEST_FILE // _MB) * _MB
+# What the loader lets a file's raw text hold before it parses it: twice what
+# MAX_CHAINS of the largest chains need, and a little more, so that fields a
+# later version adds (ignored here) still fit.
+BUDGETS = {what: MAX_CHAINS * (2 * CHAIN_BOUNDS[what] + 8) + 1024 + 3 * MAX_TERRAIN_POINTS
+           for what in ("lists", "objects", "strings", "values")}

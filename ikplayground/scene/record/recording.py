@@ -1,0 +1,264 @@
+"""Recording a run: every step's joints as rows of a CSV file (docs/recording.md).
+
+The file is long format, one row per joint per chain per step, with the
+columns ``COLUMNS``: ``step`` (0 for the first step recorded), ``chain`` (its
+index in ``scene.chains``, the draw order), ``solver``, ``joint`` (0 the root
+bone), ``angle_deg``, ``x, y`` (the joint's end point, stage px, y down) and
+``target_x, target_y``:
+
+* an IK chain: ``angle_deg`` its shown angle (``fields["angles"]``: joint 0
+  absolute, the others relative to the bone before), ``x, y``
+  ``fields["points"][j + 1]``, the target ``fields["target"]``;
+* a snake: joint j is segment j (``points[j]`` to ``points[j + 1]``, head
+  first); ``angle_deg`` the direction of segment 0 (atan2 of
+  ``points[1] - points[0]``) for j = 0 and the bend at node j (the signed turn
+  from segment j - 1 to segment j, wrapped to (-180, 180]) after, ``x, y``
+  ``points[j + 1]``, the target its head ``points[0]``;
+* a walker: joint ``leg * m + b`` over its legs of m bones, ``angle_deg`` the
+  leg's angles (each leg's first absolute), ``x, y`` the end of that bone, the
+  target its body's centre.
+
+Every number is written as ``repr`` writes it, so it reads back bit for bit
+(:mod:`.recording_read`). A step's rows are computed a group of chains at a
+time (one numpy pass per field) and formatted with one ``%`` of a format
+string made once per layout of the scene (the chains, their solvers and
+joint counts), so recording the default scene costs a few hundredths of a
+millisecond a step.
+
+The :class:`Recorder` writes to ``<FILE>.part`` beside the file, through a
+large buffer, and renames it to the file when it closes: a crash never
+leaves a half-written file under the real name, and nothing of past steps
+stays in memory but the :attr:`Recorder.rig`.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+
+from ikplayground.scene.files.file_errors import shown_name
+from ikplayground.solvers._validate import wrap_array
+
+COLUMNS = ("step", "chain", "solver", "joint", "angle_deg", "x", "y", "target_x", "target_y")
+HEADER = ",".join(COLUMNS) + "\n"
+BUFFER_BYTES = 1 << 20  # the file's write buffer
+_STEP_MARK = "\0"  # stands for the step number in a layout's format string
+
+
+class RecordingError(ValueError):
+    """A recording that cannot be written or read: one line, naming the file (and the line).
+
+    A ``ValueError``, so that callers of the bake (:mod:`.bake`), which reads
+    through :mod:`.recording_read`, take a bad recording as any bad value."""
+
+
+def joints_of(group) -> int:
+    """The rows a chain of ``group`` gives a step: its bones (a walker: legs times bones a leg)."""
+    shape = group.fields["lengths"].shape
+    return shape[1] * shape[2] if group.solver == "walker" else shape[1]
+
+
+def group_values(group) -> tuple[np.ndarray, np.ndarray]:
+    """The numbers of ``group``'s rows: angle_deg, x, y (N * joints, 3), chain by chain (the group's
+    members in order) and joint by joint; and each chain's target_x, target_y (N, 2)."""
+    f = group.fields
+    if group.solver == "snake":
+        points = f["points"]  # (N, n + 1, 2), head first
+        seg = np.diff(points, axis=1)
+        heading = np.arctan2(seg[..., 1], seg[..., 0])
+        angles = np.concatenate([heading[:, :1], wrap_array(heading[:, 1:] - heading[:, :-1])], axis=1)
+        ends, target = points[:, 1:], points[:, 0]
+    elif group.solver == "walker":
+        count, legs, m = f["lengths"].shape
+        angles = f["angles"].reshape(count, legs * m)
+        ends = f["points"].reshape(count, legs, m + 1, 2)[:, :, 1:].reshape(count, legs * m, 2)
+        target = f["body"]
+    else:
+        angles, ends, target = f["angles"], f["points"][:, 1:], f["target"]
+    count, k = angles.shape
+    out = np.empty((count, k, 3))
+    out[..., 0] = np.degrees(angles)
+    out[..., 1:] = ends
+    return out.reshape(count * k, 3), target
+
+
+def drawn_lengths(group) -> np.ndarray:
+    """Each chain's bone lengths (px) as drawn: (N, n); a walker's (N, legs, m); a two-bone arm's
+    times its stretch."""
+    f = group.fields
+    if group.solver in ("snake", "walker"):
+        return f["lengths"]
+    return f["lengths"] * f["scale"]
+
+
+class Layout:
+    """The rows a scene gives a step, in file order (by chain, then joint), for its current groups.
+
+    Made again only when the scene regroups its chains (a chain added,
+    removed, or changed in solver or bone count): :meth:`current` tells.
+
+    Attributes
+    ----------
+    chain, joint : ndarray of int, shape (R,)
+        Each row's chain index and joint.
+    solver : list of str, length R
+        Each row's solver.
+    chains : list of (str, int)
+        Each chain's solver and joint count, in draw order.
+    """
+
+    def __init__(self, scene):
+        self.groups = scene.groups  # the list object: a regroup makes a new one
+        order = {id(c): i for i, c in enumerate(scene.chains)}
+        self.members = []  # per group: its chains' indices (N,) and joint count
+        chains, joints = [], []
+        for g in self.groups:
+            index = np.array([order[id(c)] for c in g.members], dtype=np.int64)
+            k = joints_of(g)
+            self.members.append((index, k))
+            chains.append(np.repeat(index, k))
+            joints.append(np.tile(np.arange(k), len(index)))
+        chain = np.concatenate(chains) if chains else np.zeros(0, dtype=np.int64)
+        joint = np.concatenate(joints) if joints else np.zeros(0, dtype=np.int64)
+        self.order = np.argsort(chain, kind="stable")  # group rows -> file rows
+        self.chain, self.joint = chain[self.order], joint[self.order]
+        self.chains = [(c.solver, 0) for c in scene.chains]
+        for g, (index, k) in zip(self.groups, self.members):
+            for i in index.tolist():
+                self.chains[i] = (g.solver, k)
+        self.solver = [self.chains[i][0] for i in self.chain.tolist()]
+        self._format: str | None = None
+
+    def current(self, scene) -> bool:
+        """Whether this is still ``scene``'s layout."""
+        return scene.groups is self.groups
+
+    @property
+    def format(self) -> str:
+        """The step's text with ``%r`` for each angle and point, ``%s`` for the target (both numbers,
+        written once a chain) and ``_STEP_MARK`` for the step (made on first use)."""
+        if self._format is None:
+            self._format = "".join(f"{_STEP_MARK},{c},{s},{j},%r,%r,%r,%s\n"
+                                   for c, s, j in zip(self.chain.tolist(), self.solver, self.joint.tolist()))
+        return self._format
+
+    def values(self) -> tuple[np.ndarray, np.ndarray]:
+        """This step's angle_deg, x, y (R, 3) in file order, and each chain's target (C, 2) in chain order."""
+        if not self.groups:
+            return np.zeros((0, 3)), np.zeros((0, 2))
+        rows, targets = zip(*(group_values(g) for g in self.groups))
+        chain_targets = np.empty((len(self.chains), 2))
+        for (index, _), target in zip(self.members, targets):
+            chain_targets[index] = target
+        return np.concatenate(rows)[self.order], chain_targets
+
+    def text(self, step: int) -> str:
+        """Step ``step``'s rows as the file holds them."""
+        rows, targets = self.values()
+        cells = np.empty((len(rows), 4), dtype=object)
+        cells[:, :3] = rows  # Python floats: %r writes each as repr does
+        cells[:, 3] = np.array([f"{x!r},{y!r}" for x, y in targets.tolist()] or [""], dtype=object)[self.chain]
+        return (self.format % tuple(cells.ravel().tolist())).replace(_STEP_MARK, str(step))
+
+
+class Recorder:
+    """Writes a recording of a scene's steps to ``path`` (a CSV file, docs/recording.md).
+
+    Call :meth:`record` after each step and :meth:`close` at the end (the file
+    then gets its name). The text goes to ``<path>.part`` through a
+    ``BUFFER_BYTES`` buffer.
+
+    Attributes
+    ----------
+    steps : int
+        Steps recorded so far.
+    rig : dict
+        ``{(chain index, solver, joints): bone lengths}``: each key's lengths
+        (px, an ndarray copy; a walker's shape (legs, m); a two-bone arm's as
+        drawn, times its stretch) as they were at the first step the key
+        appeared in. The CSV has no roots, so bone 0's length cannot be read
+        back from it.
+
+    Raises
+    ------
+    RecordingError
+        The file cannot be opened or written (the message names it and says why).
+    """
+
+    def __init__(self, path):
+        self.path = Path(path)
+        self.part = self.path.with_name(self.path.name + ".part")
+        self.name = shown_name(self.path)
+        self.steps = 0
+        self.rig: dict[tuple[int, str, int], np.ndarray] = {}
+        self._layout: Layout | None = None
+        try:
+            self._file = open(self.part, "w", encoding="utf-8", newline="\n", buffering=BUFFER_BYTES)
+        except (OSError, ValueError) as e:
+            raise RecordingError(f"{self.name}: cannot be written ({_reason(e)})") from None
+        self._write(HEADER)
+
+    @property
+    def open(self) -> bool:
+        return self._file is not None
+
+    def record(self, scene) -> None:
+        """Write the rows of the step ``scene`` has just taken."""
+        layout = self._layout
+        if layout is None or not layout.current(scene):
+            layout = self._layout = Layout(scene)
+            self._take_rig(layout)
+        self._write(layout.text(self.steps))
+        self.steps += 1
+
+    def _take_rig(self, layout: Layout) -> None:
+        for g, (index, k) in zip(layout.groups, layout.members):
+            lengths = None
+            for row, i in enumerate(index.tolist()):
+                key = (i, g.solver, k)
+                if key not in self.rig:
+                    lengths = drawn_lengths(g) if lengths is None else lengths
+                    self.rig[key] = np.array(lengths[row], dtype=float)
+
+    def _write(self, text: str) -> None:
+        try:
+            self._file.write(text)
+        except (OSError, ValueError) as e:
+            self.abandon()
+            raise RecordingError(f"{self.name}: could not be written ({_reason(e)}); nothing was saved") from None
+
+    def close(self) -> Path:
+        """Finish the file and give it its name (``os.replace`` of the ``.part``); returns the path."""
+        if self._file is None:
+            return self.path
+        file, self._file = self._file, None
+        try:
+            file.close()
+            os.replace(self.part, self.path)
+        except OSError as e:
+            _remove(self.part)
+            raise RecordingError(f"{self.name}: could not be saved ({_reason(e)})") from None
+        return self.path
+
+    def abandon(self) -> None:
+        """Stop without a file: the ``.part`` is removed."""
+        file, self._file = self._file, None
+        if file is not None:
+            try:
+                file.close()
+            except (OSError, ValueError):
+                pass
+        _remove(self.part)
+
+
+def _reason(e: Exception) -> str:
+    return getattr(e, "strerror", None) or str(e) or type(e).__name__
+
+
+def _remove(path: Path) -> None:
+    try:
+        os.remove(path)
+    except OSError:
+        pass

@@ -1,0 +1,143 @@
+"""Replaying a recording: a scene's targets, snake heads and walker bodies driven from the file.
+
+A recording (:mod:`.recording`) holds, for every step, each chain's target
+(an IK chain's target, a snake's head, a walker's body centre). Before each
+step the :class:`Replay` puts them where the recording has them for that step:
+
+* an IK chain's ``target``, with ``held`` set so its animated motion waits
+  (:mod:`.target_motion`): the solve sees exactly the recorded target;
+* a snake's ``replay_head`` (the step puts the head there instead of steering
+  it, :func:`.motion.step_snakes`), then its body follows as it did;
+* a walker's ``replay_body`` (:func:`.walker.step_walkers`: the body goes to
+  the recorded x where its own walk took it elsewhere, and to the recorded
+  height; the feet and legs follow from there).
+
+Everything else a step does is the scene's own, so replaying a recording
+from the scene it started from (the same file, the same stage size) gives
+the same numbers again: recording the replay gives the same file. A group's
+targets are put with one array write.
+
+The first recorded step must match the scene (chain count, solvers, joint
+counts) or the replay is refused; a later step that does not (the recording
+added a chain the scene lacks) stops it. Both raise
+:class:`~.recording.RecordingError` with one line naming the first mismatch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ikplayground.scene.files.file_errors import shown_name
+from ikplayground.scene.record.recording import Layout, RecordingError
+from ikplayground.scene.record.recording_read import RecordedStep, read_steps
+from ikplayground.scene.step import target_paths
+
+
+def _chain_text(solver: str, joints: int) -> str:
+    return f"a {solver} chain of {joints} joints"
+
+
+def first_mismatch(recorded: list[tuple[str, int]], scene: list[tuple[str, int]]) -> str | None:
+    """The first difference between the recorded chains and the scene's (each a list of (solver, joints)
+    in chain order), in words; None when they match."""
+    for i, (rec, now) in enumerate(zip(recorded, scene)):
+        if rec != now:
+            return f"chain {i} is {_chain_text(*rec)} in the recording and {_chain_text(*now)} in the scene"
+    if len(recorded) > len(scene):
+        i = len(scene)
+        return f"chain {i} ({_chain_text(*recorded[i])}) is in the recording but not in the scene"
+    if len(scene) > len(recorded):
+        i = len(recorded)
+        return f"chain {i} ({_chain_text(*scene[i])}) is in the scene but not in the recording"
+    return None
+
+
+class Replay:
+    """Drives ``scene`` from the recording at ``path``, a step at a time (:meth:`drive` before each step).
+
+    Raises
+    ------
+    RecordingError
+        The file cannot be read or is no recording, holds no steps, or its
+        first step does not match ``scene`` (one line, naming the first
+        mismatch).
+    """
+
+    def __init__(self, path, scene):
+        self.name = shown_name(path)
+        self.steps = 0  # steps driven so far
+        self._reader = read_steps(path)
+        self._held: dict = {}  # id -> the IK chains whose targets it holds, let go at the end
+        self._layout: Layout | None = None
+        try:
+            self._next = next(self._reader, None)
+            if self._next is None:
+                raise RecordingError(f"{self.name}: holds no steps")
+            self._check(self._next, scene, "does not match the scene")
+        except RecordingError:
+            self._reader.close()
+            raise
+        self._expected = self._next.step
+
+    def _check(self, rec: RecordedStep, scene, what: str) -> Layout:
+        layout = self._layout
+        if layout is None or not layout.current(scene):
+            layout = self._layout = Layout(scene)
+            self._held.update((id(c), c) for g in layout.groups if g.solver not in ("snake", "walker")
+                              for c in g.members)
+        if (len(rec.chain) == len(layout.chain) and np.array_equal(rec.chain, layout.chain)
+                and np.array_equal(rec.joint, layout.joint) and rec.solver == layout.solver):
+            return layout
+        mismatch = first_mismatch(rec.chains(), layout.chains) or "the rows differ"
+        raise RecordingError(f"{self.name}: line {rec.line}: step {rec.step} {what}: {mismatch}")
+
+    def drive(self, scene) -> bool:
+        """Put the recorded targets of the coming step on ``scene``; False when the recording has ended
+        (the scene is let go: its targets' motions go on from where they are).
+
+        Raises
+        ------
+        RecordingError
+            The step does not match the scene, or the file goes bad there (the
+            scene is let go first).
+        """
+        try:
+            rec = self._next if self._next is not None else next(self._reader, None)
+            self._next = None
+            if rec is None:
+                self.close(scene)
+                return False
+            if rec.step != self._expected:  # the recorded scene was empty in between: this one is not
+                raise RecordingError(f"{self.name}: line {rec.line}: step {rec.step} where step {self._expected} "
+                                     "was due: the recording has no chains in between")
+            layout = self._check(rec, scene, "no longer matches the scene")
+        except RecordingError:
+            self.close(scene)
+            raise
+        targets = rec.targets()
+        for g, (index, _) in zip(layout.groups, layout.members):
+            f = g.fields
+            if g.solver == "snake":
+                f["replay_head"][:] = targets[index]
+                f["replayed"][:] = 1.0
+            elif g.solver == "walker":
+                f["replay_body"][:] = targets[index]
+                f["replayed"][:] = 1.0
+            else:
+                f["target"][:] = targets[index]
+                f["held"][:] = 1.0
+        self._expected += 1
+        self.steps += 1
+        return True
+
+    def close(self, scene=None) -> None:
+        """Stop: the file is closed and the targets it held in ``scene`` are let go (their curves follow
+        them, as after a drag). Safe to call twice."""
+        self._reader.close()
+        held, self._held = self._held, {}
+        if scene is None:
+            return
+        for chain in scene.chains:
+            if id(chain) in held and chain.is_ik:
+                chain.fields["held"][0] = 0.0
+                target_paths.recentre(chain.fields)

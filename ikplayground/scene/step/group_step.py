@@ -1,0 +1,268 @@
+"""One step of a group of chains: solve, pole, mix, the angular rate limit, status, the snake's steering.
+
+Everything works on whole groups of chains (arrays with a leading chain axis).
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ikplayground.scene.core.chain import (
+    SNAKE_ACCEL,
+    SNAKE_DECAY,
+    clamped_joints,
+    is_reached,
+)
+from ikplayground.scene.core.ik_options import rest_pose
+from ikplayground.solvers._validate import wrap_array
+from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
+from ikplayground.solvers.dls_batch import dls_batch
+from ikplayground.solvers.kinematics import chain_points_batch
+from ikplayground.solvers.pole import mirrored_toward_batch
+from ikplayground.solvers.two_bone import two_bone_arrays
+
+CRAWL_PX = 0.01  # px: a solve that gains less than this in a whole step counts as stalled (the status)
+WANDER_RATE = 0.02  # rad a step: how fast a wandering snake's rule moves on
+WANDER_MARGIN = 90.0  # px: a wandering snake this near the stage's edge heads for the middle
+GOLDEN_ANGLE = np.pi * (3.0 - np.sqrt(5.0))  # rad: the seed's step of the wander's phase
+AUTO_BEND_BAND = 0.05  # auto bend's hysteresis: +- this share of the arm's reach about the root's vertical
+
+
+def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
+    """One step of a group of IK chains: solve, mix, rate-limit, forward kinematics, status.
+
+    Parameters
+    ----------
+    solver : {"two-bone", "ccd", "fabrik", "dls"}
+        The group's solver.
+    f : dict of str -> ndarray
+        The group's fields (``IK_FIELDS`` with a leading chain axis of N),
+        updated in place: ``goal`` (the solver's answer, rad), ``angles``
+        (shown, rad), ``points`` (px), ``error`` (px, the shown tip to the
+        target), ``reached`` (1 where that error is within the chain's
+        ``tolerance``, else 0), ``scale`` (the two-bone bones' stretch),
+        ``used`` (the solve's iterations), ``side`` (the auto-bend side),
+        ``status`` (a code of ``STATUSES``: why the tip is not on the target)
+        and ``solve_us`` (the solver call's time, microseconds, shared out
+        evenly over the group's chains: the two-bone formula, or the
+        iterative batch plus the pole mirror).
+    """
+    root, target, lengths, limits = f["root"], f["target"], f["lengths"], f["limits"]
+    poles = f["pole"]
+    has_pole = not np.isnan(poles[:, 0]).all()
+    if solver == "two-bone":
+        bend = f["bend"][:, 0] * auto_bend_side(f)
+        t0 = time.perf_counter()
+        _, end, t1, t2, _, scale = two_bone_arrays(root, target, lengths[:, 0], lengths[:, 1], bend,
+                                                   pole=poles if has_pole else None, softness=f["softness"][:, 0],
+                                                   stretch=f["stretch"][:, 0])
+        seconds = time.perf_counter() - t0
+        desired = np.stack([t1, t2], axis=1)
+        f["scale"][:, 0] = scale
+        f["used"][:, 0] = 0
+        solved = np.hypot(*(target - end).T)
+        stalled = np.zeros(len(solved), dtype=bool)
+    else:
+        # from the solver's own last answer, not the rate-limited pose: a
+        # solve from a lagging pose can stall short of the target (FABRIK at
+        # a joint limit returns the pose it was given)
+        iterations = f["iterations"][:, 0].astype(np.int64)
+        before = tip_error(root, f["goal"], lengths, target)
+        args = (root, f["goal"], lengths, target, iterations, f["tolerance"][:, 0], limits)
+        t0 = time.perf_counter()
+        if solver == "dls":
+            desired, solved, used = dls_batch(*args, damping=f["damping"][:, 0])
+        else:
+            desired, solved, used = (ccd_batch if solver == "ccd" else fabrik_batch)(*args)
+        if has_pole:
+            desired = mirrored_toward_batch(root, desired, lengths, target, poles, limits)
+        seconds = time.perf_counter() - t0
+        f["used"][:, 0] = used
+        # stopped by its stall rule, or still going but gaining next to nothing a step (a chain
+        # its limits hold, crawling toward the pose they allow)
+        stalled = (used < iterations) | (before - solved < CRAWL_PX)
+    f["solve_us"][:, 0] = seconds * 1e6 / max(len(root), 1)
+    f["goal"][:] = desired
+    mix = f["mix"][:, 0]
+    shown = desired if (mix >= 1.0).all() else mixed(rest_pose(limits), desired, mix, limits)
+    f["angles"][:] = rate_limited(f["angles"], shown, f["rate"][:, 0], limits)
+    f["points"][:] = chain_points_batch(root, f["angles"], lengths * f["scale"])
+    error = np.hypot(*(target - f["points"][:, -1]).T)
+    f["error"][:, 0] = error
+    tolerance = f["tolerance"][:, 0]
+    reached = is_reached(error, tolerance)
+    f["reached"][:, 0] = reached
+    f["status"][:, 0] = status_codes(solver, f, reached, is_reached(solved, tolerance), stalled)
+
+
+def tip_error(root: np.ndarray, angles: np.ndarray, lengths: np.ndarray, target: np.ndarray) -> np.ndarray:
+    """Distance (N,) px from each chain's end effector, posed by ``angles`` (N, n) rad, to its target."""
+    absolute = np.cumsum(angles, axis=1)
+    ex = root[:, 0] + (lengths * np.cos(absolute)).sum(axis=1)
+    ey = root[:, 1] + (lengths * np.sin(absolute)).sum(axis=1)
+    return np.hypot(target[:, 0] - ex, target[:, 1] - ey)
+
+
+def status_codes(solver, f, reached, solved, stalled) -> np.ndarray:
+    """Each chain's code in ``STATUSES``: why its shown tip is not on its target.
+
+    ``reached``: the shown tip is on it; ``solved``: the solver's answer is;
+    ``stalled``: the solver stopped by its stall rule, or gained less than
+    ``CRAWL_PX`` in the whole step. The first that applies
+    of: reached; out of reach (past the chain's full, stretched reach, or
+    inside a two-bone arm's inner hole); stalled; mixed (the answer is on the
+    target but mix holds the chain short); eased (a two-bone arm's soft
+    reach); iterating (the iterations ran out, or the rate limit is still
+    turning toward the answer).
+    """
+    lengths = f["lengths"]
+    dist = np.hypot(*(f["target"] - f["root"]).T)
+    tol = f["tolerance"][:, 0]
+    far = dist > lengths.sum(axis=1) * f["stretch"][:, 0] + tol
+    if solver == "two-bone":
+        far |= dist < np.abs(lengths[:, 0] - lengths[:, 1]) - tol
+    codes = np.full(len(dist), 3.0)
+    codes[solved & (f["mix"][:, 0] < 1.0)] = 4.0
+    if solver == "two-bone":
+        codes[~solved] = 5.0
+    codes[stalled & ~solved] = 2.0
+    codes[far] = 1.0
+    codes[reached] = 0.0
+    return codes
+
+
+def auto_bend_side(f: dict[str, np.ndarray]) -> np.ndarray:
+    """The two-bone knee's side factor (+-1) per chain, updating ``side`` in place.
+
+    With ``auto_bend`` on, the knee stays on top (toward -y) whichever side of
+    the root the target is on, as the raylib demo's autoBend: the side turns
+    to +1 once the target is ``AUTO_BEND_BAND`` of the arm's reach right of
+    the root's vertical, to -1 once it is as far left, and holds in between
+    (hysteresis: a target hovering on the vertical never flips the knee). The
+    rate limit turns the switch. Chains with it off: 1 (``bend`` decides).
+    """
+    side = f["side"][:, 0]
+    band = AUTO_BEND_BAND * f["lengths"].sum(axis=1)
+    dx = f["target"][:, 0] - f["root"][:, 0]
+    side[:] = np.where(dx > band, 1.0, np.where(dx < -band, -1.0, side))
+    return np.where(f["auto_bend"][:, 0] > 0, side, 1.0)
+
+
+def mixed(rest: np.ndarray, ik: np.ndarray, mix: np.ndarray, limits: np.ndarray) -> np.ndarray:
+    """The pose ``mix`` of the way from ``rest`` to ``ik`` (N, n) rad, per chain (``mix`` (N,), 0..1).
+
+    A joint with a full-circle range goes the shorter way round; a limited
+    joint stays inside its range (it never crosses the forbidden arc).
+    """
+    full = ~clamped_joints(limits)
+    diff = ik - rest
+    diff = np.where(full, wrap_array(diff), diff)
+    out = rest + mix[:, None] * diff
+    return np.where(full, wrap_array(out), out)
+
+
+def step_snakes(f: dict[str, np.ndarray], stage, seed: int = 0) -> None:
+    """One step of a group of snakes: steer the heads (a wandering one by the scene's ``seed``; a
+    replayed one to its ``replay_head``), drag the bodies."""
+    heads = steer_snakes(f, stage, seed)
+    replayed = f["replayed"][:, 0] > 0
+    if replayed.any():  # a replay puts the head where the recording has it, exactly (replay.py)
+        heads[replayed] = f["replay_head"][replayed]
+        f["replayed"][replayed] = 0.0
+    lim = f["bend_limits"]
+    moved = np.any(heads != f["points"][:, 0], axis=1)
+    if moved.all():
+        f["points"][:] = snake_batch(f["points"], heads, f["lengths"], lim[:, 0], lim[:, 1])
+    elif moved.any():  # a snake at rest stays exactly where it is
+        f["points"][moved] = snake_batch(f["points"][moved], heads[moved], f["lengths"][moved],
+                                         lim[moved, 0], lim[moved, 1])
+
+
+def rate_limited(current: np.ndarray, desired: np.ndarray, rate: np.ndarray, limits: np.ndarray) -> np.ndarray:
+    """Move joint angles toward ``desired`` by at most ``rate`` each.
+
+    Parameters
+    ----------
+    current, desired : ndarray, shape (N, n)
+        Relative joint angles in radians, both inside ``limits``.
+    rate : ndarray, shape (N,)
+        Largest change per joint this step, radians (``inf`` = no limit).
+    limits : ndarray, shape (N, n, 2)
+        Joint ranges. A joint with a full-circle range takes the shorter way
+        round; a limited joint moves inside its range, never across the
+        forbidden arc.
+
+    Returns
+    -------
+    ndarray, shape (N, n)
+        New angles, wrapped to (-pi, pi], still inside ``limits``.
+    """
+    full = ~clamped_joints(limits)
+    diff = desired - current
+    diff = np.where(full, wrap_array(diff), diff)
+    r = rate[:, None]
+    moved = current + np.clip(diff, -r, r)
+    lo = limits[..., 0]
+    hi = limits[..., 1]
+    return np.where(full, np.clip(wrap_array(moved), lo, hi), moved)
+
+
+def wander_offset(seed: int) -> float:
+    """What the scene's ``seed`` adds to every wandering snake's phase (rad): ``seed`` golden angles,
+    wrapped (seed 0: none), so that one file wanders alike on every run and another seed otherwise."""
+    return (int(seed) % 1_000_003) * GOLDEN_ANGLE % (2 * np.pi)
+
+
+def wander_steer(f: dict[str, np.ndarray], wander: np.ndarray, stage: tuple[float, float], seed: int = 0) -> None:
+    """Set the throttle and turn of the wandering snakes (``wander``, (N,) bool) for this step, in place.
+
+    A seeded rule, deterministic with the fixed step: each snake's ``wander_phase``
+    advances by ``WANDER_RATE`` rad a step; with ``phase`` that plus
+    :func:`wander_offset` of the scene's ``seed``, its wished heading sways about a
+    slowly turning course, ``phase * 0.7 + 1.1 sin(phase * 2.3)`` (seen in a mirror, ``pi`` less
+    that, where ``wander_mirror`` is 1: a mirror-flipped snake's); within
+    ``WANDER_MARGIN`` px of the stage's edge it wishes for the stage's middle
+    instead. It turns (Left or Right) toward the wish when off by more than half
+    a turn step, and cruises at a throttle held on 3 steps in 4.
+    """
+    stored = f["wander_phase"][:, 0]
+    stored[wander] += WANDER_RATE
+    phase = stored + wander_offset(seed) if seed else stored
+    head = f["points"][:, 0]
+    w, h = stage
+    wish = phase * 0.7 + 1.1 * np.sin(phase * 2.3)
+    wish = np.where(f["wander_mirror"][:, 0] > 0, np.pi - wish, wish)  # a mirror-flipped snake's rule
+    near_edge = ((head[:, 0] < WANDER_MARGIN) | (head[:, 0] > w - WANDER_MARGIN)
+                 | (head[:, 1] < WANDER_MARGIN) | (head[:, 1] > h - WANDER_MARGIN))
+    wish = np.where(near_edge, np.arctan2(h / 2 - head[:, 1], w / 2 - head[:, 0]), wish)
+    off = wrap_array(wish - f["heading"][:, 0])
+    turn = np.where(np.abs(off) > f["turn_rate"][:, 0] / 2, np.sign(off), 0.0)
+    cruise = (np.floor(phase / WANDER_RATE) % 4 != 0).astype(float)
+    f["turn"][:, 0] = np.where(wander, turn, f["turn"][:, 0])
+    f["throttle"][:, 0] = np.where(wander, cruise, f["throttle"][:, 0])
+
+
+def steer_snakes(f: dict[str, np.ndarray], stage: tuple[float, float], seed: int = 0) -> np.ndarray:
+    """Seed 004's steering for a group of snakes; returns the new head positions.
+
+    ``turn`` (-1, 0 or +1 per snake) turns the heading by ``turn_rate``;
+    ``throttle`` > 0 adds 1 px/step of speed up to ``max_speed``, otherwise the
+    speed decays by x0.8. The head moves along the heading and is kept inside
+    the stage ``(width, height)``. Updates ``heading`` and ``speed`` in place.
+    ``seed``: the scene's seed, which the wandering snakes' rule takes (:func:`wander_steer`).
+    """
+    heading = f["heading"][:, 0]
+    speed = f["speed"][:, 0]
+    wander = (f["wander"][:, 0] > 0) & (f["steered"][:, 0] == 0)  # a key held drives it instead
+    if wander.any():
+        wander_steer(f, wander, stage, seed)
+    heading += f["turn"][:, 0] * f["turn_rate"][:, 0]
+    heading[:] = wrap_array(heading)
+    pressed = f["throttle"][:, 0] > 0
+    speed[:] = np.where(pressed, np.minimum(speed + SNAKE_ACCEL, f["max_speed"][:, 0]), speed * SNAKE_DECAY)
+    head = f["points"][:, 0] + speed[:, None] * np.stack([np.cos(heading), np.sin(heading)], axis=1)
+    np.clip(head[:, 0], 0.0, stage[0], out=head[:, 0])
+    np.clip(head[:, 1], 0.0, stage[1], out=head[:, 1])
+    return head

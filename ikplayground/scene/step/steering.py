@@ -1,0 +1,42 @@
+"""The arrow keys' input: which snake or walker they drive, and that input written into the groups' arrays.
+
+The driven chain is the selected snake, else the only snake of the scene,
+else (or when a walker is selected) the selected or only walker. The snake's
+input is its ``throttle``, ``turn`` and ``steered`` fields (the Flash snake
+tutorial's Up and Left / Right); a walker's is set by :func:`.walker.steer`.
+Every other snake and walker gets none, with one array write per group.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.step import walker
+
+
+def driven(chains: list[Chain], selected: Chain | None, solver: str = "snake") -> Chain | None:
+    """The chain of ``solver`` ("snake" or "walker") the arrow keys drive: ``selected`` when it is one,
+    else the only one of ``chains``, else None."""
+    if selected is not None and selected.solver == solver:
+        return selected
+    found = [c for c in chains if c.solver == solver]
+    return found[0] if len(found) == 1 else None
+
+
+def steer(groups, chains: list[Chain], selected: Chain | None, throttle: bool, turn: int) -> Chain | None:
+    """Set the arrow keys' input (Up: ``throttle``; Left / Right: ``turn`` -1, 0, +1) on the driven snake or
+    walker (a walker's Left / Right walk, Up runs), none on the others; returns the driven chain (or None)."""
+    selected_walker = selected is not None and selected.is_walker
+    snake = None if selected_walker else driven(chains, selected)
+    strider = None if snake is not None else driven(chains, selected, "walker")
+    walker.steer(groups, strider, turn, throttle)
+    for g in groups:  # one array write per group of snakes, not a loop over chains
+        if g.solver == "snake":
+            for name in ("throttle", "turn", "steered"):
+                g.fields[name][:] = 0.0
+    if snake is not None:
+        snake.fields["throttle"][0] = 1.0 if throttle else 0.0
+        snake.fields["turn"][0] = float(np.sign(turn))
+        snake.fields["steered"][0] = float(bool(throttle or turn))
+    return snake if snake is not None else strider
