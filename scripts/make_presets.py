@@ -1,4 +1,4 @@
-"""Make the preset scenes shipped in ``ikplayground/assets/scenes/``: one scene file each.
+"""Make the preset scenes shipped in ``assets/scenes/``: one scene file each.
 
     python scripts/make_presets.py [--out DIR] [--only NAME,...]
 
@@ -136,7 +136,7 @@ assert list(MAKERS) == list(PRESETS), "one maker per preset, in the menu's order
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", default=str(ROOT / "ikplayground" / "assets" / "scenes"))
+    parser.add_argument("--out", default=str(ROOT / "assets" / "scenes"))
     parser.add_argument("--only", default=",".join(MAKERS), help="comma-separated preset names")
     args = parser.parse_args(argv)
     out = Path(args.out)

@@ -1,4 +1,4 @@
-"""Draw the bone sprite shipped in ``ikplayground/assets/`` (run once; the PNG is committed).
+"""Draw the bone sprite shipped in ``assets/`` (run once; the PNG is committed).
 
     python scripts/make_sprites.py
 
@@ -20,7 +20,7 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
 import pygame  # noqa: E402
 
-ASSETS = Path(__file__).resolve().parent.parent / "ikplayground" / "assets"
+ASSETS = Path(__file__).resolve().parent.parent / "assets"
 W, H = 128, 32
 
 

@@ -3,8 +3,8 @@
 The README's run line is ``pip install . && python -m ikplayground`` typed in the
 clone's folder, where Python imports the source folder ``ikplayground/`` (the
 current directory comes first on ``sys.path``), not the installed copy. So the
-data the App needs must sit inside that folder, and the installed package must
-ship the same files. ``.ci/run`` runs the README line itself on a plain install;
+data the App needs (the top-level ``assets/``) must be found beside that folder,
+and the installed package must ship the same files inside itself. ``.ci/run`` runs the README line itself on a plain install;
 these tests pin down why it works.
 """
 
@@ -24,7 +24,7 @@ from ikplayground.resources import asset_path
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = Path(ikplayground.__file__).resolve().parent
-ASSETS = PACKAGE / "assets"
+ASSETS = ROOT / "assets"
 
 
 def _env() -> dict[str, str]:
@@ -41,7 +41,7 @@ def test_the_source_folder_finds_its_assets_without_any_install():
                          capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     found = Path(out.stdout.strip())
-    assert found == ROOT / "ikplayground" / "assets" / "theme.json"
+    assert found == ROOT / "assets" / "theme.json"
 
 
 @pytest.mark.parametrize("where", ["the clone's folder", "another folder"])
@@ -65,6 +65,14 @@ def test_every_asset_file_is_shipped_by_the_package_data_patterns():
         rel = path.relative_to(ASSETS).as_posix()
         assert any(fnmatch.fnmatch(rel, pat) for pat in patterns), f"{rel} would not be installed"
         assert asset_path(rel) == path
+
+
+def test_a_plain_install_maps_the_assets_folder_into_the_package():
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert re.search(r'^"ikplayground\.assets"\s*=\s*"assets"', text, flags=re.M), "assets/ is not mapped"
+    listed = set(re.findall(r'^    "(ikplayground[\w.]*)",', text, flags=re.M))
+    packages = {".".join(p.parent.relative_to(ROOT).parts) for p in PACKAGE.rglob("__init__.py")}
+    assert packages | {"ikplayground.assets"} == listed, "pyproject.toml's package list is out of date"
 
 
 def test_every_path_the_readme_layout_table_names_exists():

@@ -1,6 +1,6 @@
 """The control panel: pygame_gui widgets for the selected chain and the scene.
 
-Every widget has an ``object_id`` (styled in ``ikplayground/assets/theme.json``). The panel
+Every widget has an ``object_id`` (styled in ``assets/theme.json``). The panel
 never touches the scene: :meth:`Panel.process` (``panel_events.py``) turns a widget's
 event into a command ``(name, value)`` for the App (a name of the table in ``commands.py``, or a
 setting of the selected chain), and :meth:`Panel.sync` shows a

@@ -1,4 +1,4 @@
-"""The preset scenes: scene files shipped in ``ikplayground/assets/scenes/``, loaded by name.
+"""The preset scenes: scene files shipped in ``assets/scenes/``, loaded by name.
 
 A preset is an ordinary scene file (docs/scene-format.md), made by
 ``scripts/make_presets.py`` and found through the package whatever the
