@@ -7,7 +7,7 @@ a Markdown table, for every iterative solver of :mod:`ikplayground.solvers`
 (``solve_ccd``, ``solve_fabrik`` and ``solve_dls`` when the package has it),
 the share of targets reached, the mean sweeps or passes used and how many
 solves ended with each status, at ``--iterations`` and at 10 iterations. The
-README quotes the table; tests import :func:`limited_chains` and
+docs/solvers.md quotes the table; tests import :func:`limited_chains` and
 :func:`measure` from here.
 
 The set: 3..10 bones of U(20, 80) px; joint 0 free (-pi, pi), joints

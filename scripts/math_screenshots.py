@@ -1,4 +1,4 @@
-"""Make the README's screenshots of the math: overlays, a step-through mid-sweep, the race, the joint-space map.
+"""Make the guide's screenshots of the math: overlays, a step-through mid-sweep, the race, the joint-space map.
 
     python scripts/math_screenshots.py [--out docs]
 

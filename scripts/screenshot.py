@@ -1,4 +1,4 @@
-"""Make the README's screenshots: the default scene posed, and a picture of every preset, drawn headless.
+"""Make the docs' screenshots: the default scene posed, and a picture of every preset, drawn headless.
 
     python scripts/screenshot.py [--out docs/screenshot.png] [--presets docs/presets]
 
@@ -8,7 +8,7 @@ chains reach for the same spot beside their roots, the arm bends toward its
 pole), steers the snake for a while, selects the DLS chain (so its joint-limit
 wedges show), and saves the frame. Then it loads each preset
 (``ikplayground.scene.build.presets``), lets it run for a few seconds of steps, and
-saves ``<presets>/<name>.png`` for the README's gallery.
+saves ``<presets>/<name>.png`` for the guide's gallery (docs/guide.md).
 """
 
 from __future__ import annotations

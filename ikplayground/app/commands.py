@@ -5,7 +5,7 @@ the App and an optional value (``None`` from a key; the path from the Save
 button, the solver from the "New chain" menu...). ``repeats`` says whether a
 held key runs it again at each auto-repeat. The keymap (``keymap.py``) binds
 keys to command names and the panel's buttons (``buttons.py``) name them too;
-the F1 help and the README's controls table are :func:`help_rows`, read from
+the F1 help and docs/controls.md's controls table are :func:`help_rows`, read from
 those three tables.
 
 The App runs every command, a key's, a button's or a panel widget's, through
@@ -48,7 +48,7 @@ class Command(NamedTuple):
     """A named thing the user can make the App do."""
 
     name: str
-    help: str  # one line, for the F1 help and the README's controls table
+    help: str  # one line, for the F1 help and docs/controls.md's controls table
     run: Callable[[Any, Any], None]  # run(app, value); value is None when a key runs it
     repeats: bool = False  # a held key runs it again at each auto-repeat
 
@@ -308,7 +308,7 @@ def how(name: str) -> str:
 
 
 def help_rows() -> list[tuple[str, str]]:
-    """(how, what it does) rows of the F1 help and the README: the mouse, the steering keys,
+    """(how, what it does) rows of the F1 help and docs/controls.md: the mouse, the steering keys,
     then every command that has a key or a button."""
     rows = list(keymap.MOUSE_HELP) + [keymap.STEER_HELP]
     rows += [(how(c.name), c.help) for c in COMMANDS if how(c.name)]
@@ -316,7 +316,7 @@ def help_rows() -> list[tuple[str, str]]:
 
 
 def controls_table() -> str:
-    """:func:`help_rows` as the README's Markdown table."""
+    """:func:`help_rows` as docs/controls.md's Markdown table."""
     lines = ["| Control | What it does |", "| --- | --- |"]
     lines += [f"| {keys} | {text} |" for keys, text in help_rows()]
     return "\n".join(lines)

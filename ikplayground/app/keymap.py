@@ -1,6 +1,6 @@
 """The keymap: keys bound to the names of commands (``commands.py``).
 
-The App's input handler looks keys up here; the F1 help and the README's
+The App's input handler looks keys up here; the F1 help and docs/controls.md's
 controls table show the same bindings (``commands.help_rows``), so what the
 help says is what the keys do.
 """

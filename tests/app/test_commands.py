@@ -27,7 +27,7 @@ from tests.app.conftest import (
     tap,
 )
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+CONTROLS = Path(__file__).resolve().parents[2] / "docs" / "controls.md"
 KEYED = sorted({b.command for b in keymap.KEYMAP})
 BUTTONED = sorted({b.command for b in buttons.BUTTONS})
 
@@ -90,10 +90,11 @@ def test_the_help_lists_only_the_mouse_the_steering_keys_and_commands():
     assert others == list(keymap.MOUSE_HELP) + [keymap.STEER_HELP]
 
 
-def test_the_readme_controls_table_is_the_help():
-    text = README.read_text(encoding="utf-8")
+def test_the_controls_page_table_is_the_help():
+    text = CONTROLS.read_text(encoding="utf-8")
     assert commands.controls_table() in text, (
-        "README.md's controls table differs from the command table; put this in it:\n" + commands.controls_table())
+        "docs/controls.md's controls table differs from the command table; put this in it:\n"
+        + commands.controls_table())
 
 
 # --- running commands ----------------------------------------------------------------------

@@ -23,7 +23,7 @@ from ikplayground.scene.core.chain import SOLVERS
 from ikplayground.scene.core.settings import BY_NAME, SETTINGS
 from tests.app.conftest import check, ctrl, frames, select_solver, slide, tap
 
-README = Path(__file__).resolve().parents[2] / "README.md"
+CONTROLS = Path(__file__).resolve().parents[2] / "docs" / "controls.md"
 
 
 def test_the_panel_has_exactly_one_control_per_setting(app):
@@ -66,9 +66,10 @@ def test_the_help_describes_every_setting_control():
     assert rows["Damping"].endswith("· DLS") and rows["Softness"].endswith("· two-bone")
 
 
-def test_the_readme_panel_table_is_the_panel_s_own():
-    text = README.read_text(encoding="utf-8")
-    assert panel_table() in text, "README.md's panel table differs from the panel; put this in it:\n" + panel_table()
+def test_the_controls_page_panel_table_is_the_panel_s_own():
+    text = CONTROLS.read_text(encoding="utf-8")
+    assert panel_table() in text, (
+        "docs/controls.md's panel table differs from the panel; put this in it:\n" + panel_table())
     for s in SETTINGS:
         assert f"| {s.label} |" in panel_table(), s.label
 

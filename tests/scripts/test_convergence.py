@@ -1,4 +1,4 @@
-"""scripts/convergence.py runs end to end and prints the Markdown table the README quotes.
+"""scripts/convergence.py runs end to end and prints the Markdown table docs/solvers.md quotes.
 
 The rates themselves are asserted in tests/solvers/test_limited_convergence.py.
 """

@@ -1,4 +1,4 @@
-"""The screenshot scripts run end to end (as arcade runs every example in its tests) and make what the README shows."""
+"""The screenshot scripts run end to end (as arcade runs every example in its tests) and make what the docs show."""
 
 import subprocess
 import sys
@@ -26,9 +26,14 @@ def test_the_math_screenshots_are_made_one_per_feature(tmp_path):
 
 
 @pytest.mark.parametrize("name", MATH_SHOTS)
-def test_the_readme_shows_each_math_screenshot(name):
+def test_the_guide_shows_each_math_screenshot(name):
+    guide = (SCRIPTS.parent / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert f"]({name})" in guide and (SCRIPTS.parent / "docs" / name).is_file()
+
+
+def test_the_readme_shows_the_screenshot():
     readme = (SCRIPTS.parent / "README.md").read_text(encoding="utf-8")
-    assert f"](docs/{name})" in readme and (SCRIPTS.parent / "docs" / name).is_file()
+    assert "](docs/screenshot.png)" in readme and (SCRIPTS.parent / "docs" / "screenshot.png").is_file()
 
 
 def test_the_readme_screenshot_and_every_presets_picture_are_made(tmp_path):
@@ -42,6 +47,6 @@ def test_the_readme_screenshot_and_every_presets_picture_are_made(tmp_path):
 
 
 @pytest.mark.parametrize("name", ["default", "seeds", "tentacles", "snakes", "spider", "crowd"])
-def test_the_readme_gallery_shows_every_preset(name):
-    readme = (SCRIPTS.parent / "README.md").read_text(encoding="utf-8")
-    assert f"](docs/presets/{name}.png)" in readme and (SCRIPTS.parent / "docs" / "presets" / f"{name}.png").is_file()
+def test_the_guide_s_gallery_shows_every_preset(name):
+    guide = (SCRIPTS.parent / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert f"](presets/{name}.png)" in guide and (SCRIPTS.parent / "docs" / "presets" / f"{name}.png").is_file()

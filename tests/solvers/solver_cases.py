@@ -24,7 +24,7 @@ CONVERGENCE_SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "converge
 @lru_cache(maxsize=None)
 def convergence():
     """``scripts/convergence.py`` as a module (the scripts folder is no package): its seeded set of
-    limited chains is the one the README's convergence table measures."""
+    limited chains is the one docs/solvers.md's convergence table measures."""
     spec = importlib.util.spec_from_file_location("convergence", CONVERGENCE_SCRIPT)
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -1,4 +1,4 @@
-"""The panel's controls described for people: the README's panel table.
+"""The panel's controls described for people: the panel table of docs/controls.md.
 
 The settings' rows are described from the table of settings (as the F1 help
 describes them, ``param_widgets.panel_help_rows``); the rest of the panel's
@@ -10,18 +10,18 @@ from __future__ import annotations
 from ikplayground.app.panel.param_widgets import panel_help_rows
 from ikplayground.scene import SOLVER_LABELS, SOLVERS
 
-# the panel's controls other than the settings' rows, for the README's table
+# the panel's controls other than the settings' rows, for docs/controls.md's table
 SOLVER_HELP = ("Solver", f"{', '.join(SOLVER_LABELS[k] for k in SOLVERS)}; the chain stays where it is on screen")
 SCENE_HELP = (
     ("Preset", "load a preset scene (default, seeds, tentacles, snakes, spider, crowd); your scene file is left as "
                "it is, and Ctrl+S saves to it"),
     ("New chain", "the solver N adds"),
-    ("Scene file, Save, Load", "the file Ctrl+S and Ctrl+O use ([the format](docs/scene-format.md)); Enter keeps "
+    ("Scene file, Save, Load", "the file Ctrl+S and Ctrl+O use ([the format](scene-format.md)); Enter keeps "
                                "the typed path, and Ctrl+S / Ctrl+O while typing act on it"),
 )
 
 
-# the Math page's controls for the README's panel table (its buttons and boxes are in the command help too)
+# the Math page's controls for docs/controls.md's panel table (its buttons and boxes are in the command help too)
 MATH_HELP = (
     ("Chain / Math / Keep tabs", "the selected chain's settings and the scene, the math page below, or the "
                                  "Keep page after it"),
@@ -40,9 +40,9 @@ MATH_HELP = (
 
 # the Keep page's controls (app/panel/keep_page.py; each is a button or box of buttons.py, so the command help lists it too)
 KEEP_HELP = (
-    ("Record, Export animation", "record every step to a CSV beside the scene file ([the format](docs/recording.md)); "
+    ("Record, Export animation", "record every step to a CSV beside the scene file ([the format](recording.md)); "
                                  "bake the last recording into a JSON file of keyframes "
-                                 "([the format](docs/animation-format.md)), of every chain or, with \"Selected "
+                                 "([the format](animation-format.md)), of every chain or, with \"Selected "
                                  "chain only\", the selected one"),
     ("Undo, Redo", "step back and forth through the scene's edits: settings, solver, bone count, add and remove, "
                    "drags, loads, presets, the race"),
@@ -53,8 +53,8 @@ KEEP_HELP = (
 
 
 def panel_table() -> str:
-    """The panel's controls as the README's Markdown table: the solver, every setting's row (as the F1
-    help describes it, from the table of settings), the scene's controls, then the Math page's."""
+    """The panel's controls as docs/controls.md's Markdown table (links relative to docs/): the solver, every
+    setting's row (as the F1 help describes it, from the table of settings), the scene's, then the Math page's."""
     lines = ["| Panel | What it does |", "| --- | --- |"]
     lines += [f"| {name} | {text} |" for name, text in (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP, *MATH_HELP, *KEEP_HELP)]
     return "\n".join(lines)
