@@ -18,10 +18,7 @@ def parse_size(text: str) -> tuple[int, int]:
         raise argparse.ArgumentTypeError(f"--size: expected WxH such as 1280x720, got {text!r}") from None
     if w < 1 or h < 1:
         raise argparse.ArgumentTypeError(f"--size: width and height must be positive, got {text!r}")
-    from ikplayground.app.size_caps import (  # plain Python, no pygame
-        capped_size,
-        size_limit_text,
-    )
+    from ikplayground.app.size_caps import capped_size, size_limit_text  # plain Python, no pygame
 
     if capped_size((w, h)) != (w, h):
         raise argparse.ArgumentTypeError(f"--size: {text} is too big: the window may be {size_limit_text()}")
@@ -92,14 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from ikplayground.scene import (
-        PRESETS,
-        SceneFileError,
-        is_preset,
-        load_preset,
-        load_scene,
-        shown_name,
-    )
+    from ikplayground.scene import PRESETS, SceneFileError, is_preset, load_preset, load_scene, shown_name
 
     scene, preset = None, None
     scene_path = Path(args.scene or DEFAULT_SCENE_FILE)

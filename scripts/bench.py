@@ -176,14 +176,7 @@ def time_call(fn, seconds: float, min_runs: int = 5) -> float:
 
 
 def bench_solvers(batches, seconds: float) -> list[dict]:
-    from ikplayground.solvers import (
-        follow_snake,
-        jit,
-        solve_ccd,
-        solve_dls,
-        solve_fabrik,
-        solve_two_bone,
-    )
+    from ikplayground.solvers import follow_snake, jit, solve_ccd, solve_dls, solve_fabrik, solve_two_bone
     from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
     from ikplayground.solvers.dls_batch import dls_batch
     from ikplayground.solvers.two_bone import two_bone_arrays

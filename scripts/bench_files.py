@@ -60,11 +60,7 @@ def saved_chains(solver: str, chains: int) -> str:
     """``chains`` chains of 64 bones as the writer writes them (500 different ones, repeated)."""
     import numpy as np
 
-    from ikplayground.scene import (
-        chain_to_dict,
-        make_ik_chain,
-        straight_snake,
-    )
+    from ikplayground.scene import chain_to_dict, make_ik_chain, straight_snake
 
     rng = np.random.default_rng(11)
     lines = []

@@ -23,13 +23,7 @@ from pygame_gui.core.utility import get_default_manager, set_default_manager
 from ikplayground.app import commands
 from ikplayground.app.commands import DEFAULT_SCENE_PATH
 from ikplayground.app.drag import Drag, grab, handed_over
-from ikplayground.app.draw.overlay import (
-    STATUS_HEIGHT,
-    Fonts,
-    draw_error,
-    draw_help,
-    draw_status,
-)
+from ikplayground.app.draw.overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
 from ikplayground.app.draw.render import TARGET_RADIUS, SceneRenderer
 from ikplayground.app.gc_freeze import hold, settle
 from ikplayground.app.key_events import key_down, key_up

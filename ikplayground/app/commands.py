@@ -35,9 +35,7 @@ from ikplayground.scene import (
     shown,
     shown_name,
 )
-from ikplayground.scene import (
-    load_preset as preset_scene,
-)
+from ikplayground.scene import load_preset as preset_scene
 from ikplayground.scene.edit import edits
 
 CHAIN_CAP = 2000  # chains N may add (files and the stress test may hold more)

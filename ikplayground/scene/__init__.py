@@ -16,50 +16,26 @@ Pixels with y down and radians below the UI, as everywhere in the package
 (``docs/design.md``).
 """
 
-from ikplayground.scene.build.build import (
-                                          default_limits,
-                                          make_ik_chain,
-                                          refresh_ik_points,
-                                          straight_snake,
-)
-from ikplayground.scene.build.presets import (
-                                          PRESETS,
-                                          available_presets,
-                                          is_preset,
-                                          load_preset,
-)
+from ikplayground.scene.build.build import default_limits, make_ik_chain, refresh_ik_points, straight_snake
+from ikplayground.scene.build.presets import PRESETS, available_presets, is_preset, load_preset
 from ikplayground.scene.build.stress import drive_stress, stress_scene
-from ikplayground.scene.core.chain import (
-                                          DEFAULT_ITERATIONS,
-                                          DEFAULT_RATE_DEG,
-                                          DEFAULT_TOLERANCE,
-                                          IK_SOLVERS,
-                                          SOLVER_LABELS,
-                                          SOLVERS,
-                                          STATUSES,
-                                          Chain,
-                                          clamped_joints,
-                                          is_reached,
+from ikplayground.scene.core.chain import STATUSES, Chain, clamped_joints, is_reached
+from ikplayground.scene.core.constants import (
+    DEFAULT_ITERATIONS,
+    DEFAULT_RATE_DEG,
+    DEFAULT_TOLERANCE,
+    IK_SOLVERS,
+    SOLVER_LABELS,
+    SOLVERS,
 )
 from ikplayground.scene.core.mirror import axis_name
-from ikplayground.scene.core.scene import (
-                                          MAX_CHAINS,
-                                          STEP,
-                                          Scene,
-                                          SceneFull,
-                                          default_scene,
-)
+from ikplayground.scene.core.scene import MAX_CHAINS, STEP, Scene, SceneFull, default_scene
 from ikplayground.scene.core.settings import BY_NAME as SETTINGS_BY_NAME
 from ikplayground.scene.core.settings import SETTINGS, Setting, setting
 from ikplayground.scene.edit.edits import pose, record_move, record_pose
 from ikplayground.scene.edit.history import Edit, History, Refused
 from ikplayground.scene.files.file_errors import shown, shown_name
-from ikplayground.scene.files.scene_file import (
-                                          SceneFileError,
-                                          chain_to_dict,
-                                          load_scene,
-                                          save_scene,
-)
+from ikplayground.scene.files.scene_file import SceneFileError, chain_to_dict, load_scene, save_scene
 from ikplayground.scene.record.bake import bake_recording, load_animation
 from ikplayground.scene.record.recording import Recorder, RecordingError
 from ikplayground.scene.record.replay import Replay

@@ -18,7 +18,7 @@ import pytest
 from ikplayground import cli
 from ikplayground.app import commands
 from ikplayground.app.app import App
-from ikplayground.scene.core.chain import SOLVER_LABELS, SOLVERS
+from ikplayground.scene.core.constants import SOLVER_LABELS, SOLVERS
 from tests.app.conftest import (
     check,
     choose,

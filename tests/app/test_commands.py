@@ -16,16 +16,7 @@ from pygame_gui.elements import UIButton
 from ikplayground.app import commands, keymap
 from ikplayground.app.commands import BY_NAME, COMMANDS
 from ikplayground.app.panel import buttons
-from tests.app.conftest import (
-    check,
-    choose,
-    frames,
-    key_down,
-    key_up,
-    press_button,
-    select_solver,
-    tap,
-)
+from tests.app.conftest import check, choose, frames, key_down, key_up, press_button, select_solver, tap
 
 CONTROLS = Path(__file__).resolve().parents[2] / "docs" / "controls.md"
 KEYED = sorted({b.command for b in keymap.KEYMAP})

@@ -10,7 +10,7 @@ import numpy as np
 import pygame
 
 from ikplayground.app.draw.render import TARGET
-from ikplayground.scene.core.chain import SOLVER_LABELS
+from ikplayground.scene.core.constants import SOLVER_LABELS
 from tests.app.conftest import frames, press_button, select_solver, tap, wrapped
 
 

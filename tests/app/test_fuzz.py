@@ -23,18 +23,7 @@ from ikplayground.app.app import App
 from ikplayground.scene.core import scene as scene_module
 from ikplayground.solvers.kinematics import chain_points_batch
 from tests.app import fuzz_events
-from tests.app.conftest import (
-    chain_of,
-    choose,
-    drag,
-    frames,
-    key_down,
-    key_up,
-    press_button,
-    select_solver,
-    slide,
-    tap,
-)
+from tests.app.conftest import chain_of, choose, drag, frames, key_down, key_up, press_button, select_solver, slide, tap
 
 SIZE = (1280, 720)
 # one long run (state that only goes wrong after many frames: caches, counts,

@@ -16,15 +16,7 @@ import pytest
 from ikplayground.app import commands
 from ikplayground.insight import joint_map
 from ikplayground.solvers import solve_ccd, solve_fabrik
-from tests.app.conftest import (
-    check,
-    click,
-    drag,
-    frames,
-    press_button,
-    select_solver,
-    tap,
-)
+from tests.app.conftest import check, click, drag, frames, press_button, select_solver, tap
 
 
 def stage_copy(app) -> np.ndarray:

@@ -17,16 +17,7 @@ from ikplayground.app import commands
 from ikplayground.app.app import App
 from ikplayground.scene.build import presets
 from ikplayground.scene.record.recording_read import read_steps
-from tests.app.conftest import (
-    SIZE,
-    ctrl,
-    drag,
-    frames,
-    key_down,
-    key_up,
-    press_button,
-    tap,
-)
+from tests.app.conftest import SIZE, ctrl, drag, frames, key_down, key_up, press_button, tap
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ import pytest
 
 from ikplayground.app import app as app_module
 from ikplayground.app import commands
-from ikplayground.scene.core.chain import SOLVERS
+from ikplayground.scene.core.constants import SOLVERS
 from ikplayground.scene.core.settings import SETTINGS
 from tests.app.conftest import (
     choose,

@@ -19,7 +19,7 @@ from pygame_gui.elements import UICheckBox, UIHorizontalSlider
 from ikplayground.app.draw.render import WEDGE_RADIUS
 from ikplayground.app.panel.panel_help import panel_table
 from ikplayground.app.panel.param_widgets import panel_help_rows
-from ikplayground.scene.core.chain import SOLVERS
+from ikplayground.scene.core.constants import SOLVERS
 from ikplayground.scene.core.settings import BY_NAME, SETTINGS
 from tests.app.conftest import check, ctrl, frames, select_solver, slide, tap
 

@@ -14,7 +14,7 @@ import pytest
 
 from ikplayground.app.draw.badges import BADGE_COLOURS, POLE_RADIUS
 from ikplayground.app.status_line import status_facts
-from ikplayground.scene.core.chain import SOLVER_LABELS
+from ikplayground.scene.core.constants import SOLVER_LABELS
 from tests.app.conftest import check, choose, drag, frames, select_solver, slide
 
 

@@ -9,16 +9,7 @@ import pygame
 
 from ikplayground.scene.step import target_paths
 from ikplayground.scene.step.target_paths import offsets, phase_rate
-from tests.app.conftest import (
-    choose,
-    ctrl,
-    frames,
-    mouse_down,
-    mouse_up,
-    move_mouse,
-    post,
-    select_solver,
-)
+from tests.app.conftest import choose, ctrl, frames, mouse_down, mouse_up, move_mouse, post, select_solver
 
 
 def held(chain) -> bool:

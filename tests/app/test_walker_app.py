@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
-from ikplayground.scene.core.chain import SOLVER_LABELS
+from ikplayground.scene.core.constants import SOLVER_LABELS
 from tests.app.conftest import choose, frames, key_down, key_up, tap
 
 

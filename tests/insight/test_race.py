@@ -19,7 +19,8 @@ from ikplayground.insight.race import (
     race_solvers,
 )
 from ikplayground.scene.build import build
-from ikplayground.scene.core.chain import FULL, SOLVER_LABELS
+from ikplayground.scene.core.chain import FULL
+from ikplayground.scene.core.constants import SOLVER_LABELS
 from ikplayground.scene.core.scene import STEP
 
 STAGE = (1200.0, 900.0)

@@ -10,12 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ikplayground.insight.primitives import Circle, Label, Polyline, Ring
-from ikplayground.insight.two_bone_view import (
-    annulus,
-    goal_triangle,
-    triangle,
-    two_bone_overlay,
-)
+from ikplayground.insight.two_bone_view import annulus, goal_triangle, triangle, two_bone_overlay
 from ikplayground.scene.build.build import make_ik_chain
 from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import solve_two_bone

@@ -24,15 +24,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ikplayground.scene.build import build
-from ikplayground.scene.core.chain import MAX_BONES
+from ikplayground.scene.core.constants import MAX_BONES
 from ikplayground.scene.core.scene import MAX_CHAINS
 from ikplayground.scene.files import capped_read, json_scan, scene_file
-from ikplayground.scene.files.scene_file import (
-    MAX_FILE_BYTES,
-    SceneFileError,
-    load_scene,
-    parse_scene,
-)
+from ikplayground.scene.files.scene_file import MAX_FILE_BYTES, SceneFileError, load_scene, parse_scene
 
 MB = 1024 * 1024
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "scene-format.md"

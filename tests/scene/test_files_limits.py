@@ -19,15 +19,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ikplayground.scene.build import build, build_batch
-from ikplayground.scene.core.chain import MAX_BONES, SOLVERS, Chain
+from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.constants import MAX_BONES, SOLVERS
 from ikplayground.scene.core.scene import MAX_CHAINS, Scene
 from ikplayground.scene.files import scene_file
-from ikplayground.scene.files.scene_file import (
-    SceneFileError,
-    load_scene,
-    parse_scene,
-    save_scene,
-)
+from ikplayground.scene.files.scene_file import SceneFileError, load_scene, parse_scene, save_scene
 from tests.scene.test_file_validation import HOSTILE
 
 HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
 from ikplayground.scene.build import build
-from ikplayground.scene.core.chain import SOLVERS
+from ikplayground.scene.core.constants import SOLVERS
 from ikplayground.scene.core.scene import Scene, default_scene
 from ikplayground.scene.core.settings import SETTINGS
 from ikplayground.scene.edit import edits

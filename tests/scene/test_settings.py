@@ -28,15 +28,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ikplayground.scene.build import build
-from ikplayground.scene.core.chain import SOLVERS, Chain
+from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.constants import SOLVERS
 from ikplayground.scene.core.scene import Scene
-from ikplayground.scene.core.settings import (
-    BY_NAME,
-    FILE_SETTINGS,
-    KEPT_DEFAULTS,
-    SETTINGS,
-    Setting,
-)
+from ikplayground.scene.core.settings import BY_NAME, FILE_SETTINGS, KEPT_DEFAULTS, SETTINGS, Setting
 from ikplayground.scene.files import file_format, scene_file
 from ikplayground.scene.files.file_reader import Reader
 from ikplayground.scene.files.group_check import check_chains

@@ -17,14 +17,7 @@ import pygame
 
 from ikplayground.app.draw.overlay import render_text
 from ikplayground.app.draw.render import BACKGROUND
-from ikplayground.insight.primitives import (
-    ROLES,
-    Circle,
-    Label,
-    Polygon,
-    Polyline,
-    Ring,
-)
+from ikplayground.insight.primitives import ROLES, Circle, Label, Polygon, Polyline, Ring
 
 COLOURS = {
     "guide": (200, 206, 218),

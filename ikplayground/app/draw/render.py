@@ -27,12 +27,7 @@ from ikplayground.app.draw import skins
 from ikplayground.app.draw.badges import BadgeFont, draw_pole, draw_status_badge
 from ikplayground.app.draw.crowd_draw import CrowdLayer
 from ikplayground.app.draw.shapes import draw_wedge, limit_wedges, visible_box
-from ikplayground.app.draw.walker_draw import (
-    TerrainLayer,
-    draw_walker,
-    draw_walker_group,
-    walker_halo,
-)
+from ikplayground.app.draw.walker_draw import TerrainLayer, draw_walker, draw_walker_group, walker_halo
 from ikplayground.resources import asset_path
 from ikplayground.scene import Chain
 

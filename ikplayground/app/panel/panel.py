@@ -12,14 +12,7 @@ from __future__ import annotations
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import (
-    UIButton,
-    UICheckBox,
-    UIDropDownMenu,
-    UILabel,
-    UIPanel,
-    UIScrollingContainer,
-)
+from pygame_gui.elements import UIButton, UICheckBox, UIDropDownMenu, UILabel, UIPanel, UIScrollingContainer
 
 from ikplayground.app.panel import buttons, tips
 from ikplayground.app.panel.keep_page import KeepPage

@@ -17,14 +17,7 @@ import pygame_gui
 from pygame_gui.elements import UICheckBox, UIHorizontalSlider, UILabel
 
 from ikplayground.app.panel.tips import TippedDropDown
-from ikplayground.scene import (
-    IK_SOLVERS,
-    SETTINGS,
-    SETTINGS_BY_NAME,
-    SOLVER_LABELS,
-    SOLVERS,
-    Setting,
-)
+from ikplayground.scene import IK_SOLVERS, SETTINGS, SETTINGS_BY_NAME, SOLVER_LABELS, SOLVERS, Setting
 
 PAD = 12
 LABEL_W = 94

@@ -13,30 +13,20 @@ import math
 import numpy as np
 
 from ikplayground.scene.build import walker_build
-from ikplayground.scene.build.build_batch import (  # noqa: F401 (re-exported)
-    make_ik_chains,
-    make_snakes,
-    snakes_are_sound,
-    wander_phase,
-)
+from ikplayground.scene.build.build_batch import make_ik_chains, make_snakes, snakes_are_sound, wander_phase  # noqa: F401 (re-exported)
 from ikplayground.scene.core import ik_options
-from ikplayground.scene.core.chain import (
+from ikplayground.scene.core.chain import FULL, Chain, checked_rate, clamped_joints, field_shapes, is_reached
+from ikplayground.scene.core.constants import (
     DEFAULT_IK_BONES,
     DEFAULT_ITERATIONS,
     DEFAULT_JOINT_LIMIT_DEG,
     DEFAULT_RATE_DEG,
     DEFAULT_TOLERANCE,
-    FULL,
     ITERATIVE,
     SNAKE_BEND_DEG,
     SNAKE_MAX_SPEED,
     SNAKE_SEGMENT,
     SNAKE_TURN_DEG,
-    Chain,
-    checked_rate,
-    clamped_joints,
-    field_shapes,
-    is_reached,
 )
 from ikplayground.scene.core.stage import clamp_point
 from ikplayground.solvers._validate import wrap_array

@@ -15,21 +15,16 @@ import math
 import numpy as np
 
 from ikplayground.scene.core import ik_options
-from ikplayground.scene.core.chain import (
+from ikplayground.scene.core.chain import FULL, Chain, checked_rate, clamped_joints, field_shapes, is_reached
+from ikplayground.scene.core.constants import (
     DEFAULT_ITERATIONS,
     DEFAULT_JOINT_LIMIT_DEG,
     DEFAULT_RATE_DEG,
     DEFAULT_TOLERANCE,
-    FULL,
     ITERATIVE,
     SNAKE_BEND_DEG,
     SNAKE_MAX_SPEED,
     SNAKE_TURN_DEG,
-    Chain,
-    checked_rate,
-    clamped_joints,
-    field_shapes,
-    is_reached,
 )
 from ikplayground.solvers._validate import wrap_array
 from ikplayground.solvers.batched import snake_batch

@@ -15,25 +15,13 @@ import math
 import numpy as np
 
 from ikplayground.scene.core import ik_options
-
-# the chain's numbers, re-exported for the modules that build chains
-from ikplayground.scene.core.constants import (  # noqa: F401
+from ikplayground.scene.core.constants import (
     DEFAULT_IK_BONES,
-    DEFAULT_ITERATIONS,
     DEFAULT_JOINT_LIMIT_DEG,
     DEFAULT_RATE_DEG,
-    DEFAULT_TOLERANCE,
     IK_SOLVERS,
-    ITERATIVE,
     MAX_BONES,
     MAX_RATE_DEG,
-    SNAKE_ACCEL,
-    SNAKE_BEND_DEG,
-    SNAKE_DECAY,
-    SNAKE_MAX_SPEED,
-    SNAKE_SEGMENT,
-    SNAKE_TURN_DEG,
-    SOLVER_LABELS,
     SOLVERS,
 )
 from ikplayground.scene.core.settings import KEPT_DEFAULTS

@@ -15,18 +15,12 @@ import numpy as np
 
 from ikplayground.scene.build import build, walker_build
 from ikplayground.scene.core import settings
-from ikplayground.scene.core.chain import ITERATIVE, SNAKE_SEGMENT, SOLVERS, Chain
-from ikplayground.scene.core.constants import PALETTE_SIZE
+from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.constants import ITERATIVE, PALETTE_SIZE, SNAKE_SEGMENT, SOLVERS
 from ikplayground.scene.core.group import Group, grouped
 from ikplayground.scene.core.hit_test import chain_at, target_at
 from ikplayground.scene.core.mirror import flip_chain
-from ikplayground.scene.core.stage import (
-    PushMemory,
-    clamp_point,
-    free_spot,
-    keep_on_stage,
-    shift_root,
-)
+from ikplayground.scene.core.stage import PushMemory, clamp_point, free_spot, keep_on_stage, shift_root
 from ikplayground.scene.step import steering, target_paths, walker
 from ikplayground.scene.step.group_step import step_ik, step_snakes
 from ikplayground.scene.step.terrain import Terrain, generated

@@ -26,7 +26,8 @@ from __future__ import annotations
 import numpy as np
 
 from ikplayground.scene.core import settings
-from ikplayground.scene.core.chain import SOLVER_LABELS, Chain
+from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.constants import SOLVER_LABELS
 from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.edit.history import Edit, Refused
 

@@ -18,8 +18,8 @@ import math
 import numpy as np
 
 from ikplayground.scene.build import build, walker_build
-from ikplayground.scene.core.chain import MAX_BONES, SOLVERS, Chain
-from ikplayground.scene.core.constants import MAX_COORD, MAX_WALKER_LEGS
+from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD, MAX_WALKER_LEGS, SOLVERS
 from ikplayground.scene.core.scene import MAX_CHAINS, MAX_SEED, Scene
 from ikplayground.scene.core.settings import FILE_SETTINGS
 from ikplayground.scene.files.file_fields import (

@@ -18,15 +18,11 @@ import math
 import numpy as np
 
 from ikplayground.scene.build import build, walker_build
-from ikplayground.scene.core.chain import MAX_BONES, SOLVERS, Chain
+from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.constants import MAX_BONES, SOLVERS
 from ikplayground.scene.core.scene import MAX_CHAINS, MAX_SEED
 from ikplayground.scene.core.settings import FILE_SETTINGS
-from ikplayground.scene.files.file_format import (
-    FORMAT,
-    MAX_COORD,
-    MAX_SNAKE_COORD,
-    VERSION,
-)
+from ikplayground.scene.files.file_format import FORMAT, MAX_COORD, MAX_SNAKE_COORD, VERSION
 from ikplayground.scene.files.file_values import ValueChecks, show_value
 from ikplayground.scene.files.group_check import check_chains
 from ikplayground.scene.files.json_stream import Entries

@@ -21,7 +21,7 @@ import math
 import numpy as np
 
 from ikplayground.scene.build import build
-from ikplayground.scene.core.chain import IK_SOLVERS, MAX_BONES
+from ikplayground.scene.core.constants import IK_SOLVERS, MAX_BONES
 from ikplayground.scene.core.settings import FILE_SETTINGS
 from ikplayground.scene.files.file_fields import Doubt as _Doubt
 from ikplayground.scene.files.file_fields import quick_list as _list

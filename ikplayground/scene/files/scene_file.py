@@ -46,12 +46,7 @@ from ikplayground.scene.files.file_format import (
 )
 from ikplayground.scene.files.file_reader import Reader
 from ikplayground.scene.files.json_scan import MAX_DEPTH
-from ikplayground.scene.files.strict_json import (
-    MAX_INT_DIGITS,
-    line_col,
-    may_overflow,
-    parse,
-)
+from ikplayground.scene.files.strict_json import MAX_INT_DIGITS, line_col, may_overflow, parse
 
 __all__ = [
     "BUDGETS", "FORMAT", "MAX_CHAIN_BYTES", "MAX_COORD", "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "VERSION",

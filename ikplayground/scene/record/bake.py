@@ -42,14 +42,7 @@ from typing import Iterator, NamedTuple
 import numpy as np
 
 from ikplayground.scene.files.atomic_write import write_atomically
-from ikplayground.scene.record.animation import (
-    FORMAT,
-    FPS,
-    UNITS,
-    VERSION,
-    AnimationTrack,
-    load_animation,
-)
+from ikplayground.scene.record.animation import FORMAT, FPS, UNITS, VERSION, AnimationTrack, load_animation
 from ikplayground.scene.record.recording_read import read_steps
 
 __all__ = ["bake_recording", "load_animation", "AnimationTrack", "Baked"]  # load_animation: from animation.py

@@ -20,7 +20,7 @@ from typing import Iterator, NamedTuple
 
 import numpy as np
 
-from ikplayground.scene.core.chain import MAX_BONES, SOLVERS
+from ikplayground.scene.core.constants import MAX_BONES, SOLVERS
 from ikplayground.scene.files.file_errors import shown_name
 from ikplayground.scene.record.recording import COLUMNS, HEADER, RecordingError
 

@@ -9,12 +9,8 @@ import time
 
 import numpy as np
 
-from ikplayground.scene.core.chain import (
-    SNAKE_ACCEL,
-    SNAKE_DECAY,
-    clamped_joints,
-    is_reached,
-)
+from ikplayground.scene.core.chain import clamped_joints, is_reached
+from ikplayground.scene.core.constants import SNAKE_ACCEL, SNAKE_DECAY
 from ikplayground.scene.core.ik_options import rest_pose
 from ikplayground.solvers._validate import wrap_array
 from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
