@@ -32,6 +32,7 @@ from ikplayground.scene.core.mirror import axis_name
 from ikplayground.scene.core.scene import MAX_CHAINS, STEP, Scene, SceneFull, default_scene
 from ikplayground.scene.core.settings import BY_NAME as SETTINGS_BY_NAME
 from ikplayground.scene.core.settings import SETTINGS, Setting, setting
+from ikplayground.scene.core.solver_kinds import SOLVER_KINDS, SOLVER_TABLE, SolverKind
 from ikplayground.scene.edit.edits import pose, record_move, record_pose
 from ikplayground.scene.edit.history import Edit, History, Refused
 from ikplayground.scene.files.file_errors import shown, shown_name
@@ -41,12 +42,11 @@ from ikplayground.scene.record.recording import Recorder, RecordingError
 from ikplayground.scene.record.replay import Replay
 
 __all__ = [
-    "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "IK_SOLVERS", "MAX_CHAINS", "PRESETS",
-    "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_LABELS", "STATUSES", "STEP",
-    "Chain", "Edit", "History", "Recorder", "RecordingError", "Refused", "Replay", "Scene", "SceneFileError",
-    "SceneFull", "Setting",
-    "available_presets", "axis_name", "bake_recording", "chain_to_dict", "clamped_joints", "default_limits",
-    "default_scene", "drive_stress", "is_preset", "is_reached", "load_animation", "load_preset", "load_scene",
-    "make_ik_chain", "pose", "record_move", "record_pose", "refresh_ik_points", "save_scene", "setting", "shown",
-    "shown_name", "straight_snake", "stress_scene",
+    "Chain", "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "Edit", "History", "IK_SOLVERS",
+    "MAX_CHAINS", "PRESETS", "Recorder", "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME",
+    "SOLVERS", "SOLVER_KINDS", "SOLVER_LABELS", "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError",
+    "SceneFull", "Setting", "SolverKind", "available_presets", "axis_name", "bake_recording", "chain_to_dict",
+    "clamped_joints", "default_limits", "default_scene", "drive_stress", "is_preset", "is_reached",
+    "load_animation", "load_preset", "load_scene", "make_ik_chain", "pose", "record_move", "record_pose",
+    "refresh_ik_points", "save_scene", "setting", "shown", "shown_name", "straight_snake", "stress_scene",
 ]

@@ -30,7 +30,7 @@ from ikplayground.app.panel.param_widgets import (
 )
 from ikplayground.app.panel.path_entry import PathEntry
 from ikplayground.app.panel.tips import TippedDropDown
-from ikplayground.scene import SOLVER_LABELS, SOLVERS, Chain, available_presets
+from ikplayground.scene import SOLVER_KINDS, SOLVER_LABELS, SOLVERS, Chain, available_presets
 
 WIDTH = 300  # the panel's width in a roomy window
 MIN_WIDTH = 220  # ... and in a small one
@@ -280,14 +280,7 @@ class Panel:
         fit(self.title, f"{SOLVER_LABELS[solver]} chain #{chain.id}")
         self.solver.enable()
         self.remove_button.enable()
-        fit(self.hint, {
-            "two-bone": "Two-bone: exact law-of-cosines solve, 2 bones.",
-            "ccd": "CCD: turns each joint toward the target, tip first.",
-            "fabrik": "FABRIK: drags the joints to the target and back.",
-            "dls": "DLS: damped least squares steps on the Jacobian.",
-            "snake": "Snake: arrow keys steer; no target, no rate limit.",
-            "walker": "Walker: IK legs step over the ground; arrows walk.",
-        }[solver])
+        fit(self.hint, SOLVER_KINDS[solver].hint)
 
     def show_state(self, box: UICheckBox, state: bool) -> None:
         """Tick or untick ``box`` to show a setting, without it counting as a click.

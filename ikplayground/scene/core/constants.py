@@ -1,4 +1,4 @@
-"""The solvers a chain can have, and the numbers its settings, its builders and its file share.
+"""The solvers a chain can have (from :mod:`.solver_kinds`'s table), and the numbers its settings, its builders and its file share.
 
 Plain values, no imports from the rest of the scene, so that every module of it
 (:mod:`.chain`, :mod:`.settings`, :mod:`.file_fields`) can use them;
@@ -9,12 +9,13 @@ docs/sources.md.
 
 from __future__ import annotations
 
+from ikplayground.scene.core.solver_kinds import SOLVER_TABLE
 from ikplayground.solvers.dls import DEFAULT_DAMPING  # noqa: F401 (the DLS damping a new chain gets)
 
-SOLVERS = ("two-bone", "ccd", "fabrik", "dls", "snake", "walker")
-IK_SOLVERS = ("two-bone", "ccd", "fabrik", "dls")
-ITERATIVE = ("ccd", "fabrik", "dls")  # the IK solvers of many bones, with joint limits and iterations
-SOLVER_LABELS = {"two-bone": "two-bone", "ccd": "CCD", "fabrik": "FABRIK", "dls": "DLS", "snake": "snake", "walker": "Walker"}
+SOLVERS = tuple(s.name for s in SOLVER_TABLE)
+IK_SOLVERS = tuple(s.name for s in SOLVER_TABLE if s.kind == "ik")
+ITERATIVE = tuple(s.name for s in SOLVER_TABLE if s.iterative)  # many bones, with joint limits and iterations
+SOLVER_LABELS = {s.name: s.label for s in SOLVER_TABLE}
 
 DEFAULT_RATE_DEG = 3.0  # the pygame CCD tutorial: +-3 degrees per frame
 MAX_RATE_DEG = 180.0  # a larger rate limit is no limit (and the scene file refuses it)
