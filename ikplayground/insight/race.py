@@ -33,7 +33,10 @@ from ikplayground.scene import (
     DEFAULT_ITERATIONS,
     DEFAULT_RATE_DEG,
     DEFAULT_TOLERANCE,
+    PALETTE_SIZE,
+    SOLVER_KINDS,
     SOLVER_LABELS,
+    SOLVER_TABLE,
     STEP,
     Chain,
     Scene,
@@ -67,8 +70,9 @@ class RaceRow(NamedTuple):
 
 
 def race_solvers(bones: int) -> tuple[str, ...]:
-    """The solvers that race chains of ``bones`` bones: the two-bone solver only for two bones."""
-    return ("two-bone", "ccd", "fabrik", "dls") if bones == 2 else ("ccd", "fabrik", "dls")
+    """The solvers that race chains of ``bones`` bones: every iterative IK solver of the registry, and
+    the two-bone solver for two bones."""
+    return tuple(s.name for s in SOLVER_TABLE if s.iterative or (s.name == "two-bone" and bones == 2))
 
 
 def figure_eight(t: float, centre, size) -> np.ndarray:
@@ -148,6 +152,8 @@ class Race:
                                               limits=limits.copy(), rate_limit=parts["rate_limit"],
                                               iterations=parts["iterations"], tolerance=parts["tolerance"]))
         self.scene.add_in_turn(chains)
+        for c in chains:  # each solver races in its own colour
+            c.palette_index = SOLVER_KINDS[c.solver].colour % PALETTE_SIZE
         self.scene.select(chains[0])
         self._metrics: dict[Chain, ChainMetrics] = {}
         self._placed: dict[Chain, np.ndarray] = {}  # where the race last put each target

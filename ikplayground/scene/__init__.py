@@ -25,6 +25,7 @@ from ikplayground.scene.core.constants import (
     DEFAULT_RATE_DEG,
     DEFAULT_TOLERANCE,
     IK_SOLVERS,
+    PALETTE_SIZE,
     SOLVER_LABELS,
     SOLVERS,
 )
@@ -32,7 +33,7 @@ from ikplayground.scene.core.mirror import axis_name
 from ikplayground.scene.core.scene import MAX_CHAINS, STEP, Scene, SceneFull, default_scene
 from ikplayground.scene.core.settings import BY_NAME as SETTINGS_BY_NAME
 from ikplayground.scene.core.settings import SETTINGS, Setting, setting
-from ikplayground.scene.core.solver_kinds import SOLVER_KINDS, SOLVER_TABLE, SolverKind
+from ikplayground.scene.core.solver_kinds import SOLVER_KINDS, SOLVER_TABLE, SolverKind, register, unregister
 from ikplayground.scene.edit.edits import pose, record_move, record_pose
 from ikplayground.scene.edit.history import Edit, History, Refused
 from ikplayground.scene.files.file_errors import shown, shown_name
@@ -43,10 +44,11 @@ from ikplayground.scene.record.replay import Replay
 
 __all__ = [
     "Chain", "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "Edit", "History", "IK_SOLVERS",
-    "MAX_CHAINS", "PRESETS", "Recorder", "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME",
-    "SOLVERS", "SOLVER_KINDS", "SOLVER_LABELS", "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError",
-    "SceneFull", "Setting", "SolverKind", "available_presets", "axis_name", "bake_recording", "chain_to_dict",
-    "clamped_joints", "default_limits", "default_scene", "drive_stress", "is_preset", "is_reached",
+    "MAX_CHAINS", "PALETTE_SIZE", "PRESETS", "Recorder", "RecordingError", "Refused", "Replay", "SETTINGS",
+    "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS", "SOLVER_LABELS", "SOLVER_TABLE", "STATUSES", "STEP", "Scene",
+    "SceneFileError", "SceneFull", "Setting", "SolverKind", "available_presets", "axis_name", "bake_recording",
+    "chain_to_dict", "clamped_joints", "default_limits", "default_scene", "drive_stress", "is_preset", "is_reached",
     "load_animation", "load_preset", "load_scene", "make_ik_chain", "pose", "record_move", "record_pose",
-    "refresh_ik_points", "save_scene", "setting", "shown", "shown_name", "straight_snake", "stress_scene",
+    "refresh_ik_points", "register", "save_scene", "setting", "shown", "shown_name", "straight_snake",
+    "stress_scene", "unregister",
 ]

@@ -20,7 +20,6 @@ from ikplayground.app.panel.path_entry import PATH_NOTICE
 from ikplayground.scene import PRESETS, SOLVER_LABELS
 
 MAP_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP)
-SOLVER_OF_LABEL = {label: solver for solver, label in SOLVER_LABELS.items()}
 
 
 def toggle_by_label(panel, pos) -> bool:
@@ -68,7 +67,7 @@ def command_of(panel, event) -> tuple[str, object] | None:
                 return None
             panel.preset = event.text
             return "preset", event.text
-        solver = SOLVER_OF_LABEL.get(event.text)
+        solver = next((k for k, label in SOLVER_LABELS.items() if label == event.text), None)
         if solver is None:
             return None
         if el is panel.solver:

@@ -310,5 +310,5 @@ def panel_help_rows(solver: str | None = None) -> list[tuple[str, str]]:
             lo, hi = s.span
             unit = f" {s.unit}" if s.unit else ""
             text += f", {format_value(s, lo).removesuffix(unit)} to {format_value(s, hi)}"
-        rows.append((s.label, f"{text} · {_solvers_text(s.solvers)}"))
+        rows.append((s.label, f"{text} · {_solvers_text(s.solver_names)}"))
     return rows

@@ -38,9 +38,9 @@ IK_FIELDS = {
     # the solver's own last answer: the next solve starts from it, and the shown
     # angles (rate-limited) move toward it
     "goal": ("n",),
-    # the solver options (ik_options.py): a pole (NaN: none), mix, the two-bone
-    # arm's softness, stretch and auto bend, DLS damping
-    "pole": (2,), "mix": (1,), "softness": (1,), "stretch": (1,), "auto_bend": (1,), "damping": (1,),
+    # the solver options (ik_options.py): a pole (NaN: none), and one number for each option of the
+    # settings table (mix, the two-bone arm's softness, stretch and auto bend, DLS damping...)
+    "pole": (2,), **{s.field: (1,) for s in ik_options.OPTION_SETTINGS},
     # per-step state: the auto-bend side (+-1), the two-bone bone scale, the
     # status code (STATUSES) and the iterations the last solve used
     "side": (1,), "scale": (1,), "status": (1,), "used": (1,),

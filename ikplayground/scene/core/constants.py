@@ -9,13 +9,8 @@ docs/sources.md.
 
 from __future__ import annotations
 
-from ikplayground.scene.core.solver_kinds import SOLVER_TABLE
+from ikplayground.scene.core.solver_kinds import IK_SOLVERS, ITERATIVE, SOLVER_LABELS, SOLVERS  # noqa: F401
 from ikplayground.solvers.dls import DEFAULT_DAMPING  # noqa: F401 (the DLS damping a new chain gets)
-
-SOLVERS = tuple(s.name for s in SOLVER_TABLE)
-IK_SOLVERS = tuple(s.name for s in SOLVER_TABLE if s.kind == "ik")
-ITERATIVE = tuple(s.name for s in SOLVER_TABLE if s.iterative)  # many bones, with joint limits and iterations
-SOLVER_LABELS = {s.name: s.label for s in SOLVER_TABLE}
 
 DEFAULT_RATE_DEG = 3.0  # the pygame CCD tutorial: +-3 degrees per frame
 MAX_RATE_DEG = 180.0  # a larger rate limit is no limit (and the scene file refuses it)

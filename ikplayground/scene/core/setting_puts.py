@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 
-from ikplayground.scene.core.ik_options import pole_beside
+import numpy as np
+
 from ikplayground.scene.step import target_paths as tm
 
 
@@ -83,3 +84,32 @@ def set_max_speed(scene, chain, speed):
 
 def set_turn_rate(scene, chain, degrees):
     chain.fields["turn_rate"][0] = math.radians(degrees)
+
+
+POLE_OFFSET = 0.5  # a new pole stands this share of the chain's reach off the root-target line
+
+
+def pole_beside(fields: dict[str, np.ndarray]) -> np.ndarray:
+    """Where a chain's new pole goes: beside the middle of its root-target line, on the side the chain
+    bends now (its inner joints' signed distances summed; a straight chain: its +-y normal's upper side).
+
+    Parameters
+    ----------
+    fields : dict of str -> ndarray
+        One IK chain's fields (``root``, ``target``, ``points``, ``lengths``).
+
+    Returns
+    -------
+    ndarray, shape (2,)
+        px (y down), not yet kept on the stage.
+    """
+    root, target, pts = fields["root"], fields["target"], fields["points"]
+    u = target - root
+    dist = float(np.hypot(*u))
+    u = u / dist if dist > 0 else np.array((0.0, -1.0))
+    normal = np.array((-u[1], u[0]))  # cross(u, normal) = 1: the positive side
+    inner = pts[1:-1] - root
+    bend = float((u[0] * inner[:, 1] - u[1] * inner[:, 0]).sum())
+    side = 1.0 if bend > 0 or (bend == 0 and normal[1] < 0) else -1.0
+    reach = float(fields["lengths"].sum())
+    return root + u * min(dist, reach) / 2 + side * normal * POLE_OFFSET * reach

@@ -33,8 +33,6 @@ from ikplayground.scene.core.constants import (
     DEFAULT_JOINT_LIMIT_DEG,
     DEFAULT_RATE_DEG,
     DEFAULT_TOLERANCE,
-    IK_SOLVERS,
-    ITERATIVE,
     MAX_BONES,
     MAX_COORD,
     MAX_RATE_DEG,
@@ -65,12 +63,12 @@ from ikplayground.scene.core.setting_puts import (
     set_tolerance,
     set_turn_rate,
 )
+from ikplayground.scene.core.solver_kinds import has_trait, on_change
 from ikplayground.scene.files import file_fields as ff
 from ikplayground.scene.files import file_list_fields as fl
 from ikplayground.scene.files.motion_field import Motion
 from ikplayground.scene.step import target_paths as tm
 
-LIMITED = ITERATIVE  # the IK solvers with joint limits
 IK_SKINS = ("sprite", "capsules", "lines")  # how an IK chain's bones are drawn (the first: a new chain's)
 SNAKE_SKINS = ("blocks", "body", "lines")  # how a snake is drawn
 
@@ -87,7 +85,9 @@ class Setting:
     label : str
         What the panel and the help call it.
     solvers : tuple of str
-        The solvers it applies to; on a chain of another solver it is ignored
+        The solvers it applies to, by name or by trait (:mod:`.solver_kinds`: ``"ik"``,
+        ``"iterative"``, ``"snake"``, ``"walker"``, ``"all"``), so that a solver registered later
+        gets the settings of its kind; on a chain of another solver it is ignored
         (the panel disables it, ``Scene.set_setting`` leaves the chain alone,
         the file neither writes nor reads it).
     kind : {"number", "whole", "flag", "choice"}
@@ -121,6 +121,13 @@ class Setting:
     file : file_fields.Field or None
         Its field in the scene file; None when another entry's field or the
         chain's shape carries it.
+    field : str or None
+        The chain's one-number array field that holds the value as it is (``get`` and ``put``
+        come from it). An IK setting with a field is an *option* of the IK chains
+        (:mod:`.ik_options`): every IK chain gets the field, its default, and its place in
+        conversions, edits and undo from this row alone.
+    field_type : type
+        ``float`` or ``bool``: what ``get`` gives of the field's number.
     choices : tuple of str
         A choice's values, in the menu's order (its ``default`` is one).
     """
@@ -143,6 +150,13 @@ class Setting:
     put: Callable | None = None
     file: ff.Field | None = None
     choices: tuple[str, ...] = ()
+    field: str | None = None
+    field_type: type = float
+
+    def __post_init__(self):
+        if self.field is not None and self.get is None:
+            for key, fn in field_setting(self.field, self.field_type).items():
+                object.__setattr__(self, key, fn)
 
     @property
     def kept(self) -> bool:
@@ -162,9 +176,14 @@ class Setting:
         lo, hi = self.span
         return 1 if self.kind == "whole" else (hi - lo) / 50
 
+    @property
+    def solver_names(self) -> tuple[str, ...]:
+        """The registered solvers it applies to, in the registry's order."""
+        return tuple(name for name in SOLVERS if self.applies(name))
+
     def applies(self, solver: str) -> bool:
-        """Whether chains of solver ``solver`` have this setting."""
-        return solver in self.solvers
+        """Whether chains of solver ``solver`` have this setting (named, or of a trait it names)."""
+        return has_trait(solver, self.solvers)
 
     def read(self, chain):
         """The setting's value on ``chain`` (whatever its solver: see :meth:`applies`)."""
@@ -212,10 +231,10 @@ class Setting:
 
 # --- the table (its order is the panel's, and the order of the fields in a chain's line) -----
 SETTINGS: tuple[Setting, ...] = (
-    Setting("rate_on", "Rate limit on", IK_SOLVERS, "flag", default=True,
+    Setting("rate_on", "Rate limit on", ("ik",), "flag", default=True,
             help="cap how far any joint turns in one step",
             get=lambda c: c.rate_limit is not None, put=set_rate_on),  # in the file: rate_limit null is off
-    Setting("rate", "Rate limit", IK_SOLVERS, lo=0.0, hi=MAX_RATE_DEG, positive=True, unit="°/step",
+    Setting("rate", "Rate limit", ("ik",), lo=0.0, hi=MAX_RATE_DEG, positive=True, unit="°/step",
             default=DEFAULT_RATE_DEG, slider=(0.5, 30.0), needs="rate_on",
             help="how far any joint may turn in one step",
             get=lambda c: c.rate_deg, put=set_rate, file=ff.RateLimit()),
@@ -224,51 +243,51 @@ SETTINGS: tuple[Setting, ...] = (
             get=lambda c: c.mirror, put=set_mirror, file=ff.Flag("mirror")),
     Setting("auto_bend", "Auto bend", ("two-bone",), "flag", default=False,
             help="keep the knee on top as the target crosses the root (Mirror flips it)",
-            file=ff.Flag("auto_bend", omit_default=True), **field_setting("auto_bend", bool)),
+            file=ff.Flag("auto_bend", omit_default=True), field="auto_bend", field_type=bool),
     Setting("softness", "Softness", ("two-bone",), lo=0.0, hi=MAX_COORD, unit="px", slider=(0.0, 100.0), digits=0,
             default=0.0, help="ease the last pixels of reach instead of snapping straight",
-            file=ff.Number("softness"), **field_setting("softness")),
+            file=ff.Number("softness"), field="softness"),
     Setting("stretch", "Stretch", ("two-bone",), lo=1.0, hi=MAX_STRETCH, unit="×", slider=(1.0, 3.0), digits=2,
             default=1.0, help="the most the bones may lengthen to reach past full reach",
-            file=ff.Number("stretch", digits=4), **field_setting("stretch")),
-    Setting("joint_limit", "Joint limit ±", LIMITED, lo=0.0, hi=180.0, unit="°", digits=0,
+            file=ff.Number("stretch", digits=4), field="stretch"),
+    Setting("joint_limit", "Joint limit ±", ("iterative",), lo=0.0, hi=180.0, unit="°", digits=0,
             default=DEFAULT_JOINT_LIMIT_DEG, help="the range of every joint after the first",
             get=lambda c: c.joint_limit, put=set_joint_limit, file=fl.JointLimits()),
     Setting("bend_range", "Bend range ±", ("snake",), lo=0.0, hi=180.0, unit="°", digits=0,
             default=SNAKE_BEND_DEG, help="how far the snake bends at every joint",
             get=lambda c: math.degrees(float(abs(c.fields["bend_limits"]).max())), put=set_bend_range,
             file=fl.BendLimits()),
-    Setting("bones", "Bones", LIMITED + ("snake",), "whole", lo=1, hi=MAX_BONES,
+    Setting("bones", "Bones", ("iterative", "snake"), "whole", lo=1, hi=MAX_BONES,
             help="the number of bones (a snake's segments)",
             get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n)),
-    Setting("bone_length", "Bone length", SOLVERS, lo=1.0, hi=MAX_COORD, unit="px", digits=0,
+    Setting("bone_length", "Bone length", ("all",), lo=1.0, hi=MAX_COORD, unit="px", digits=0,
             slider=(5.0, 200.0), help="the length of every bone",
             get=lambda c: float(c.fields["lengths"].mean()), put=set_bone_length),
-    Setting("iterations", "Iterations", LIMITED, "whole", lo=1, hi=1000, slider=(1, 100),
+    Setting("iterations", "Iterations", ("iterative",), "whole", lo=1, hi=1000, slider=(1, 100),
             default=DEFAULT_ITERATIONS, help="CCD sweeps / FABRIK passes / DLS steps per step",
             get=lambda c: c.iterations, put=set_iterations, file=ff.Whole("iterations")),
-    Setting("tolerance", "Tolerance", LIMITED, lo=0.0, hi=MAX_COORD, unit="px", slider=(0.1, 10.0),
+    Setting("tolerance", "Tolerance", ("iterative",), lo=0.0, hi=MAX_COORD, unit="px", slider=(0.1, 10.0),
             default=DEFAULT_TOLERANCE, help="the distance from the target that counts as reached",
             get=lambda c: c.tolerance, put=set_tolerance, file=ff.Number("tolerance", digits=4)),
     Setting("damping", "Damping", ("dls",), lo=0.0, hi=100.0, slider=(0.0, 2.0), digits=2,
             default=DEFAULT_DAMPING, help="DLS: the damping is this times the error (more: steadier, slower)",
-            file=ff.Number("damping", digits=4), **field_setting("damping")),
-    Setting("mix", "Mix", IK_SOLVERS, lo=0.0, hi=1.0, digits=2, default=1.0,
+            file=ff.Number("damping", digits=4), field="damping"),
+    Setting("mix", "Mix", ("ik",), lo=0.0, hi=1.0, digits=2, default=1.0,
             help="blend the rest pose (0: straight up) with the IK pose (1)",
-            file=ff.Number("mix", digits=4), **field_setting("mix")),
-    Setting("pole_on", "Pole", IK_SOLVERS, "flag", default=False,
+            file=ff.Number("mix", digits=4), field="mix"),
+    Setting("pole_on", "Pole", ("ik",), "flag", default=False,
             help="a handle that chooses the side the chain bends toward (drag the diamond)",
             get=lambda c: c.pole is not None, put=set_pole_on, file=fl.Pole()),
-    Setting("motion", "Motion", IK_SOLVERS, "choice", choices=tm.PATHS, default=tm.PATHS[0],
+    Setting("motion", "Motion", ("ik",), "choice", choices=tm.PATHS, default=tm.PATHS[0],
             help="move the target by itself: bouncing off the stage's edges, or round a curve (drag it to take over)",
             get=lambda c: tm.PATHS[int(c.fields["motion"][0])], put=set_motion, file=Motion()),
-    Setting("motion_speed", "Path speed", IK_SOLVERS, lo=0.0, hi=tm.MAX_SPEED, positive=True, unit="px/step",
+    Setting("motion_speed", "Path speed", ("ik",), lo=0.0, hi=tm.MAX_SPEED, positive=True, unit="px/step",
             slider=(0.1, 10.0), default=tm.DEFAULT_SPEED, help="how fast the moving target goes along its path",
             get=lambda c: float(c.fields["motion_speed"][0]), put=set_motion_speed),
-    Setting("motion_size", "Path size", IK_SOLVERS, lo=0.0, hi=tm.MAX_SIZE, positive=True, unit="px",
+    Setting("motion_size", "Path size", ("ik",), lo=0.0, hi=tm.MAX_SIZE, positive=True, unit="px",
             slider=(10.0, 300.0), digits=0, default=tm.DEFAULT_SIZE,
             help="the circle's radius, the figure-eight's half-width",
-            **field_setting("motion_size")),
+            **field_setting("motion_size")),  # the target path's (target_paths.py), not an option
     Setting("max_speed", "Top speed", ("snake",), lo=0.0, hi=1000.0, unit="px/step", slider=(1.0, 30.0),
             default=SNAKE_MAX_SPEED, help="the snake's top speed (Up accelerates)",
             get=lambda c: float(c.fields["max_speed"][0]), put=set_max_speed, file=ff.Number("max_speed")),
@@ -278,7 +297,7 @@ SETTINGS: tuple[Setting, ...] = (
             file=ff.Number("turn_rate", kw="turn_deg", digits=4)),
     Setting("wander", "Wander", ("snake",), "flag", default=False,
             help="the snake steers itself around the stage (the arrow keys still drive the selected one)",
-            file=ff.Flag("wander", omit_default=True), **field_setting("wander", bool)),
+            file=ff.Flag("wander", omit_default=True), field="wander", field_type=bool),
     Setting("legs", "Legs", ("walker",), "whole", lo=2, hi=MAX_WALKER_LEGS, default=WALKER_LEGS,
             help="the walker's legs (in two gait groups, alternate legs)",
             get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n),
@@ -289,20 +308,20 @@ SETTINGS: tuple[Setting, ...] = (
             file=ff.Whole("leg_bones", omit_default=True)),
     Setting("step_threshold", "Step threshold", ("walker",), lo=1.0, hi=1000.0, unit="px", slider=(8.0, 120.0),
             digits=0, default=WALKER_THRESHOLD, help="a planted foot this far from its rest spot steps",
-            file=ff.Number("step_threshold", kw="threshold"), **field_setting("threshold")),
+            file=ff.Number("step_threshold", kw="threshold"), field="threshold"),
     Setting("step_height", "Step height", ("walker",), lo=0.0, hi=1000.0, unit="px", slider=(0.0, 100.0),
             digits=0, default=WALKER_STEP_HEIGHT, help="how high a stepping foot lifts",
-            file=ff.Number("step_height"), **field_setting("step_height")),
+            file=ff.Number("step_height"), field="step_height"),
     Setting("walk_speed", "Speed", ("walker",), lo=0.0, hi=100.0, unit="px/step", slider=(0.0, 8.0), digits=1,
             default=WALKER_SPEED, help="the walker's speed (Left / Right walk, Up runs)",
-            file=ff.Number("walk_speed", kw="speed"), **field_setting("speed")),
+            file=ff.Number("walk_speed", kw="speed"), field="speed"),
     Setting("auto_walk", "Auto walk", ("walker",), "flag", default=True,
             help="walk back and forth on its own when no arrow key drives it",
-            file=ff.Flag("auto_walk"), **field_setting("auto", bool)),
-    Setting("show_limits", "Show limits", LIMITED + ("snake",), "flag", default=False,
+            file=ff.Flag("auto_walk"), field="auto", field_type=bool),
+    Setting("show_limits", "Show limits", ("iterative", "snake"), "flag", default=False,
             help="keep this chain's limit wedges drawn when it is not selected",
             file=ff.Flag("show_limits", omit_default=True)),
-    Setting("skin", "Skin", IK_SOLVERS, "choice", choices=IK_SKINS, default=IK_SKINS[0],
+    Setting("skin", "Skin", ("ik",), "choice", choices=IK_SKINS, default=IK_SKINS[0],
             help="how the bones look: the tutorial's bone sprite, capsules or plain lines",
             file=ff.Choice("skin")),
     Setting("snake_skin", "Skin", ("snake",), "choice", choices=SNAKE_SKINS, default=SNAKE_SKINS[0],
@@ -311,9 +330,19 @@ SETTINGS: tuple[Setting, ...] = (
 )
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 KEPT_DEFAULTS: dict[str, object] = {s.name: s.default for s in SETTINGS if s.kept}
-# per solver, the settings the file keeps for it, in the order of a chain's line
-FILE_SETTINGS: dict[str, tuple[Setting, ...]] = {
-    solver: tuple(s for s in SETTINGS if s.file is not None and s.applies(solver)) for solver in SOLVERS}
+# per solver, the settings the file keeps for it, in the order of a chain's line (made again when a
+# solver is registered or removed)
+FILE_SETTINGS: dict[str, tuple[Setting, ...]] = {}
+
+
+def _file_settings() -> None:
+    FILE_SETTINGS.clear()
+    FILE_SETTINGS.update({solver: tuple(s for s in SETTINGS if s.file is not None and s.applies(solver))
+                          for solver in SOLVERS})
+
+
+_file_settings()
+on_change(_file_settings)
 
 
 def setting(name: str) -> Setting:

@@ -1,17 +1,37 @@
-"""The solvers a chain can have, in one table: one row a solver.
+"""The solvers a chain can have: one registry, one entry a solver.
 
-A row names the solver as the scene, its files and the panel know it, says
-what kind of chain it drives (an IK chain reaching for a target, a snake, a
-walker) and whether it iterates over many bones with joint limits, and gives
-the panel its label and one-line hint. The scene's tuples (``SOLVERS``,
-``IK_SOLVERS``, ``ITERATIVE``, ``SOLVER_LABELS``, :mod:`.constants`) and the
-panel's hint are read from it, so a solver is described here once. The
-tutorials each solver comes from are named in ``docs/sources.md``.
+An entry names the solver as the scene, its files, the commands and the panel
+know it, says what kind of chain it drives (an IK chain reaching for a target,
+a snake, a walker) and whether it iterates over many bones with joint limits,
+gives the panel its label and one-line hint and the race its lane colour, and,
+for an iterative IK solver, the batched engine a group's step calls. The
+scene's lists of solvers (``SOLVERS``, ``IK_SOLVERS``, ``ITERATIVE``,
+``SOLVER_LABELS``) are kept from the registry; the settings table
+(:mod:`.settings`) gives each setting to the solvers of a kind or a trait
+(``"ik"``, ``"iterative"``), so an iterative solver registered here gets the
+iterative settings, the panel's menus, the race and the scene file with no
+other change. The tutorials and papers each solver comes from are named in
+``docs/sources.md``.
+
+Adding a solver (``docs/design.md``, "Recipes"): its math in
+:mod:`ikplayground.solvers`, then one :class:`SolverKind` in ``SOLVER_TABLE``
+(or :func:`register` at run time).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+from ikplayground.solvers.batched import ccd_batch, fabrik_batch
+from ikplayground.solvers.dls_batch import dls_batch
+
+# engine(root (N,2), goal (N,n) rad, lengths (N,n) px, target (N,2), iterations (N,) int64,
+#        tolerance (N,) px, limits (N,n,2) rad, fields) -> (angles (N,n) rad, error (N,) px, iterations used (N,))
+Engine = Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray]]
+KINDS = ("ik", "snake", "walker")
 
 
 @dataclass(frozen=True)
@@ -29,7 +49,13 @@ class SolverKind:
     hint : str
         The panel's one line about it, under the chain's title.
     iterative : bool
-        Solves many bones in iterations, with joint limits (CCD, FABRIK, DLS).
+        Solves many bones in iterations, with joint limits: then ``engine`` is its batched solve.
+    engine : callable or None
+        An iterative solver's batched call, as a group's step makes it (``Engine`` above: every array
+        with a leading chain axis of N; pixels, y down; radians). It starts from ``goal`` and stops
+        at the tolerance, the iterations or the stall rule (``docs/design.md``).
+    colour : int
+        Its lane's colour in the race (an index into the renderer's palette).
     """
 
     name: str
@@ -37,14 +63,87 @@ class SolverKind:
     kind: str
     hint: str
     iterative: bool = False
+    engine: Engine | None = None
+    colour: int = 0
+    traits: frozenset = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind: must be one of {', '.join(KINDS)} (got {self.kind!r})")
+        if self.iterative and (self.kind != "ik" or self.engine is None):
+            raise ValueError(f"{self.name}: an iterative solver is an IK solver with an engine")
+        traits = {self.name, self.kind, "all"} | ({"iterative"} if self.iterative else set())
+        object.__setattr__(self, "traits", frozenset(traits))
 
 
-SOLVER_TABLE = (
-    SolverKind("two-bone", "two-bone", "ik", "Two-bone: exact law-of-cosines solve, 2 bones."),
-    SolverKind("ccd", "CCD", "ik", "CCD: turns each joint toward the target, tip first.", iterative=True),
-    SolverKind("fabrik", "FABRIK", "ik", "FABRIK: drags the joints to the target and back.", iterative=True),
-    SolverKind("dls", "DLS", "ik", "DLS: damped least squares steps on the Jacobian.", iterative=True),
-    SolverKind("snake", "snake", "snake", "Snake: arrow keys steer; no target, no rate limit."),
-    SolverKind("walker", "Walker", "walker", "Walker: IK legs step over the ground; arrows walk."),
-)
-SOLVER_KINDS = {s.name: s for s in SOLVER_TABLE}
+def _ccd(root, goal, lengths, target, iterations, tolerance, limits, f):
+    return ccd_batch(root, goal, lengths, target, iterations, tolerance, limits)
+
+
+def _fabrik(root, goal, lengths, target, iterations, tolerance, limits, f):
+    return fabrik_batch(root, goal, lengths, target, iterations, tolerance, limits)
+
+
+def _dls(root, goal, lengths, target, iterations, tolerance, limits, f):
+    return dls_batch(root, goal, lengths, target, iterations, tolerance, limits, damping=f["damping"][:, 0])
+
+
+SOLVER_TABLE: list[SolverKind] = [
+    SolverKind("two-bone", "two-bone", "ik", "Two-bone: exact law-of-cosines solve, 2 bones.", colour=0),
+    SolverKind("ccd", "CCD", "ik", "CCD: turns each joint toward the target, tip first.", True, _ccd, colour=1),
+    SolverKind("fabrik", "FABRIK", "ik", "FABRIK: drags the joints to the target and back.", True, _fabrik, colour=2),
+    SolverKind("dls", "DLS", "ik", "DLS: damped least squares steps on the Jacobian.", True, _dls, colour=3),
+    SolverKind("snake", "snake", "snake", "Snake: arrow keys steer; no target, no rate limit.", colour=4),
+    SolverKind("walker", "Walker", "walker", "Walker: IK legs step over the ground; arrows walk.", colour=5),
+]
+SOLVER_KINDS: dict[str, SolverKind] = {}
+# kept from the table by _sync: the same list and dict objects always, so a module that imported
+# them sees a solver registered later
+SOLVERS: list[str] = []
+IK_SOLVERS: list[str] = []
+ITERATIVE: list[str] = []  # many bones, with joint limits and iterations
+SOLVER_LABELS: dict[str, str] = {}
+_listeners: list[Callable[[], None]] = []
+
+
+def _sync() -> None:
+    SOLVER_KINDS.clear()
+    SOLVER_KINDS.update((s.name, s) for s in SOLVER_TABLE)
+    SOLVERS[:] = [s.name for s in SOLVER_TABLE]
+    IK_SOLVERS[:] = [s.name for s in SOLVER_TABLE if s.kind == "ik"]
+    ITERATIVE[:] = [s.name for s in SOLVER_TABLE if s.iterative]
+    SOLVER_LABELS.clear()
+    SOLVER_LABELS.update((s.name, s.label) for s in SOLVER_TABLE)
+    for listener in _listeners:
+        listener()
+
+
+def on_change(listener: Callable[[], None]) -> None:
+    """Call ``listener()`` whenever a solver is registered or removed (a cache made from the registry)."""
+    _listeners.append(listener)
+
+
+def register(kind: SolverKind) -> SolverKind:
+    """Add a solver (its ``name`` must be new); it is last in menus and lists. Returns it."""
+    if kind.name in SOLVER_KINDS:
+        raise ValueError(f"solver {kind.name!r} is already registered")
+    SOLVER_TABLE.append(kind)
+    _sync()
+    return kind
+
+
+def unregister(name: str) -> None:
+    """Remove the solver ``name`` (a ValueError for one that is not registered)."""
+    if name not in SOLVER_KINDS:
+        raise ValueError(f"solver: no solver {name!r} is registered")
+    SOLVER_TABLE.remove(SOLVER_KINDS[name])
+    _sync()
+
+
+def has_trait(solver: str, traits) -> bool:
+    """Whether ``solver`` is named in ``traits`` or has one of them (its kind, ``"iterative"``, ``"all"``)."""
+    kind = SOLVER_KINDS.get(solver)
+    return kind is not None and not kind.traits.isdisjoint(traits)
+
+
+_sync()

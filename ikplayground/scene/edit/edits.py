@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ikplayground.scene.core import settings
+from ikplayground.scene.core import ik_options, settings
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.constants import SOLVER_LABELS
 from ikplayground.scene.core.scene import Scene
@@ -33,8 +33,8 @@ from ikplayground.scene.edit.history import Edit, Refused
 
 # The arrays a setting may change in place (everything else is pose and per-step state).
 PARAMETERS = {
-    "ik": ("lengths", "limits", "rate", "bend", "iterations", "tolerance", "pole", "mix", "softness", "stretch",
-           "auto_bend", "damping", "motion", "motion_speed", "motion_size"),
+    "ik": ("lengths", "limits", "rate", "bend", "iterations", "tolerance", "pole", "motion", "motion_speed",
+           "motion_size", *(s.field for s in ik_options.OPTION_SETTINGS)),
     "snake": ("lengths", "bend_limits", "max_speed", "turn_rate", "wander"),
     "walker": ("lengths", "threshold", "step_height", "speed", "auto"),
 }

@@ -12,9 +12,9 @@ import numpy as np
 from ikplayground.scene.core.chain import clamped_joints, is_reached
 from ikplayground.scene.core.constants import SNAKE_ACCEL, SNAKE_DECAY
 from ikplayground.scene.core.ik_options import rest_pose
+from ikplayground.scene.core.solver_kinds import SOLVER_KINDS
 from ikplayground.solvers._validate import wrap_array
-from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
-from ikplayground.solvers.dls_batch import dls_batch
+from ikplayground.solvers.batched import snake_batch
 from ikplayground.solvers.kinematics import chain_points_batch
 from ikplayground.solvers.pole import mirrored_toward_batch
 from ikplayground.solvers.two_bone import two_bone_arrays
@@ -31,8 +31,9 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
 
     Parameters
     ----------
-    solver : {"two-bone", "ccd", "fabrik", "dls"}
-        The group's solver.
+    solver : str
+        The group's solver: "two-bone", or an iterative one of the registry
+        (:mod:`ikplayground.scene.core.solver_kinds`), whose engine it calls.
     f : dict of str -> ndarray
         The group's fields (``IK_FIELDS`` with a leading chain axis of N),
         updated in place: ``goal`` (the solver's answer, rad), ``angles``
@@ -68,10 +69,7 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
         before = tip_error(root, f["goal"], lengths, target)
         args = (root, f["goal"], lengths, target, iterations, f["tolerance"][:, 0], limits)
         t0 = time.perf_counter()
-        if solver == "dls":
-            desired, solved, used = dls_batch(*args, damping=f["damping"][:, 0])
-        else:
-            desired, solved, used = (ccd_batch if solver == "ccd" else fabrik_batch)(*args)
+        desired, solved, used = SOLVER_KINDS[solver].engine(*args, f)
         if has_pole:
             desired = mirrored_toward_batch(root, desired, lengths, target, poles, limits)
         seconds = time.perf_counter() - t0
