@@ -44,6 +44,7 @@ def test_the_source_folder_finds_its_assets_without_any_install():
     assert found == ROOT / "assets" / "theme.json"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["the clone's folder", "another folder"])
 def test_python_m_ikplayground_runs_headless_from(where, tmp_path):
     cwd = ROOT if where == "the clone's folder" else tmp_path
@@ -84,6 +85,7 @@ def test_every_path_the_layout_table_names_exists():
         assert (ROOT / p).exists(), f"docs/design.md's layout names {p}, which is not in the repository"
 
 
+@pytest.mark.slow
 def test_the_repository_cites_no_file_outside_itself():
     pattern = re.compile(r"DESIGN\.md|seeds?/|\bseed 0\d\d\b|[0-9a-f]{16}\.txt")
     skip = {".git", "__pycache__", ".hypothesis", ".pytest_cache", "build", "dist"}
@@ -101,6 +103,7 @@ def test_the_repository_cites_no_file_outside_itself():
     assert not hits, "\n".join(hits)
 
 
+@pytest.mark.slow
 def test_importing_the_app_starts_no_thread_and_opens_no_window():
     """No import-time side effects: the compiled kernels load when an App is made (or a big batch asks), not when
     a module is imported (the file format's size bounds once set the kernels compiling at import)."""

@@ -50,6 +50,7 @@ def layer(name: str) -> str | None:
     return parts[1] if len(parts) > 1 and parts[0] == "ikplayground" and parts[1] in LAYERS else None
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", modules(), ids=lambda p: dotted(p))
 def test_imports_point_down_only(path):
     own = layer(dotted(path))

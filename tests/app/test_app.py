@@ -554,6 +554,7 @@ def test_top_speed_and_turn_rate_sliders(app):
     assert float(wrapped(snake.fields["heading"][0] - h0)) == pytest.approx(float(wrapped(math.radians(-200))))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_new_chain_selector_then_n(app, solver):
     choose(app, app.panel.new_chain, SOLVER_LABELS[solver])
@@ -597,6 +598,7 @@ def test_add_remove_and_help_buttons(app):
     assert not app.show_help
 
 
+@pytest.mark.slow
 def test_real_click_on_the_add_button_adds_a_chain(app):
     n = len(app.scene.chains)
     targets_before = targets(app)
@@ -658,6 +660,7 @@ EXPECTED_ENABLED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_widgets_are_disabled_where_they_mean_nothing(app, solver):
     select_solver(app, solver)
@@ -744,6 +747,7 @@ def test_enter_in_the_path_field_sets_the_scene_path(app, tmp_path):
     assert path.exists()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", ["save", "load"])
 def test_ctrl_s_and_ctrl_o_while_typing_a_path_act_on_that_path(app, tmp_path, key):
     path = tmp_path / "typed while focused.json"
@@ -841,6 +845,7 @@ def test_plain_s_and_o_do_nothing(app, scene_file):
 # ==================================================================================
 # Window
 # ==================================================================================
+@pytest.mark.slow
 def test_resize_shrinks_the_stage_and_keeps_everything_inside(app):
     ccd = chain_of(app, "ccd")
     drag(app, ccd.fields["target"], (950, 100))
@@ -878,6 +883,7 @@ def test_resize_below_the_minimum_is_clamped(app):
 # ==================================================================================
 # Command line
 # ==================================================================================
+@pytest.mark.slow
 def test_cli_headless_run_writes_a_screenshot(tmp_path):
     shot = tmp_path / "x.png"
     missing = tmp_path / "none.json"
@@ -887,6 +893,7 @@ def test_cli_headless_run_writes_a_screenshot(tmp_path):
     assert not missing.exists()
 
 
+@pytest.mark.slow
 def test_cli_loads_a_scene_file(tmp_path, scene_file):
     app = App(size=(1280, 720), realtime=False, scene_path=scene_file)
     try:
@@ -920,6 +927,7 @@ def test_bones_slider_shows_the_rebuilt_chain_in_the_panel(app):
     assert app.panel.title.text == f"CCD chain #{now.id}"
 
 
+@pytest.mark.slow
 def test_two_selection_changes_in_one_frame_leave_the_rate_limit_alone(app):
     select_solver(app, "dls")
     for _ in range(2):  # dls -> snake -> two-bone, both before the next frame
@@ -959,6 +967,7 @@ def test_clicking_a_check_box_label_ticks_it_like_the_box(app):
     assert not app.panel.mirror.is_checked and not arm.mirror
 
 
+@pytest.mark.slow
 def test_a_label_click_on_a_hidden_panel_does_nothing(app):
     arm = select_solver(app, "two-bone")
     label = app.panel.mirror.text_label.rect.center
@@ -969,6 +978,7 @@ def test_a_label_click_on_a_hidden_panel_does_nothing(app):
     assert not arm.mirror
 
 
+@pytest.mark.slow
 def test_a_closed_app_leaves_nothing_of_its_ui_alive(scene_file):
     """A process that makes many Apps (this test suite) kept every closed App's panel and UI manager, about 30 MB
     each, through pygame_gui events cleared or left in SDL's queue: pygame-ce keeps such an event's dict."""

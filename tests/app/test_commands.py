@@ -56,6 +56,7 @@ def test_every_panel_button_names_a_command_of_the_table(app):
         assert isinstance(getattr(app.panel, spec.attr), UIButton), spec.attr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("spec", buttons.BUTTONS, ids=lambda b: b.name)
 def test_pressing_a_button_runs_its_command(app, seen, spec):
     press_button(app, getattr(app.panel, spec.attr))
@@ -103,6 +104,7 @@ def test_the_observer_sees_each_command_once_with_its_value(app, seen):
     assert seen == [("save", None)]
 
 
+@pytest.mark.slow
 def test_an_observer_that_stopped_sees_nothing_more(app):
     calls = []
     stop = app.commands.observe(lambda name, value: calls.append(name))
@@ -120,6 +122,7 @@ def test_the_observer_sees_a_command_before_it_runs(app):
     assert counts == [n] and len(app.scene.chains) == n - 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("binding", keymap.KEYMAP, ids=lambda b: b.keys)
 def test_a_held_key_repeats_only_the_commands_marked_repeating(app, seen, binding):
     mod = (pygame.KMOD_CTRL if binding.ctrl else pygame.KMOD_NONE) | (pygame.KMOD_SHIFT if binding.shift else 0)

@@ -27,6 +27,7 @@ def flat_samples(pts):
     return x.ravel(), y.ravel(), np.broadcast_to(owner, x.shape).ravel()
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(on_stage, on_stage, on_stage, on_stage, st.integers(1, 3))
 def test_bone_samples_walk_a_bone_end_to_end_a_pixel_at_a_time(ax, ay, bx, by, rows):
@@ -40,6 +41,7 @@ def test_bone_samples_walk_a_bone_end_to_end_a_pixel_at_a_time(ax, ay, bx, by, r
     assert np.all(np.abs(cross) <= 1e-6 * max(1.0, np.hypot(bx - ax, by - ay)) ** 2)
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(on_stage, on_stage), min_size=2, max_size=6))
 def test_every_joint_of_a_chain_is_sampled(joints):
@@ -48,6 +50,7 @@ def test_every_joint_of_a_chain_is_sampled(joints):
         assert np.min(np.hypot(x - jx, y - jy)) < 1e-9
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(coords, coords, coords, coords)
 def test_clipping_keeps_exactly_the_part_of_a_segment_in_the_box(ax, ay, bx, by):
@@ -82,6 +85,7 @@ def stage(app) -> tuple[int, int]:
     return int(w), int(h)
 
 
+@pytest.mark.slow
 def test_bones_cover_what_pygames_three_px_lines_cover(app):
     """The same crowd drawn by the old way (one draw.lines a chain, 3 px) and the new: the same pixels, give or
     take the rounding at a line's edge."""
@@ -108,6 +112,7 @@ def test_bones_cover_what_pygames_three_px_lines_cover(app):
         assert (b & (near > 0)).sum() / b.sum() > 0.98
 
 
+@pytest.mark.slow
 def test_each_chain_is_drawn_in_its_own_colour(app):
     scene = stress_scene(40, (400.0, 300.0))
     g = next(g for g in scene.groups if g.solver == "ccd")
@@ -123,6 +128,7 @@ def test_each_chain_is_drawn_in_its_own_colour(app):
         assert list(PALETTE[m.palette_index % len(PALETTE)]) in near
 
 
+@pytest.mark.slow
 def test_a_dense_crowd_is_stamped_into_the_buffer_and_drops_the_dots_on_tiny_bones(app, monkeypatch):
     blits = []
     real = CrowdLayer._blit_all
@@ -154,6 +160,7 @@ def test_a_dense_crowd_is_stamped_into_the_buffer_and_drops_the_dots_on_tiny_bon
     assert not any(crowd_draw.has_dots(g) for g in dense.groups if g.solver in ("ccd", "fabrik", "dls"))
 
 
+@pytest.mark.slow
 def test_a_bone_a_million_px_long_is_drawn_across_the_stage_only(app):
     pts = np.array([[[10.0, 100.0], [1e6, 100.0]], [[10.0, 50.0], [20.0, 50.0]]] * 50)
     class G:  # a group: the arrays are all the layer reads
@@ -193,6 +200,7 @@ def test_drawing_a_thousand_chains_sets_off_no_garbage_collection(app):
     assert runs == []
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [100, 1000])
 def test_the_crowd_shows_in_the_app(app, count):
     app.start_stress(count)
@@ -223,6 +231,7 @@ def test_a_stamp_at_the_stage_edge_sets_just_its_pixels_on_the_stage(centre):
     assert grid.tolist() == want.tolist()
 
 
+@pytest.mark.slow
 def test_the_layer_keeps_no_dropped_scenes_groups_alive(app):
     """Its per-group colours are kept weakly: a soak of stress tests and scene swaps grew by hundreds of MB while
     the layer held the groups of up to 64 dropped scenes."""

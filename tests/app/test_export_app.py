@@ -7,6 +7,8 @@ recording's joints.
 
 from __future__ import annotations
 
+import pytest
+
 import numpy as np
 import pygame
 
@@ -29,6 +31,7 @@ def export(app) -> None:
     app.export.wait(60)
 
 
+@pytest.mark.slow
 def test_export_bakes_every_chain_of_the_last_recording_and_the_keyframes_give_its_joints(app, scene_file):
     ctrl(app, pygame.K_r)
     frames(app, 29)
@@ -54,6 +57,7 @@ def test_export_bakes_every_chain_of_the_last_recording_and_the_keyframes_give_i
             np.testing.assert_allclose(joints, rows[(int(step), k)], atol=1e-9)
 
 
+@pytest.mark.slow
 def test_selected_chain_only_bakes_one_track_for_the_selected_chain(app):
     ctrl(app, pygame.K_r)
     frames(app, 9)
@@ -69,12 +73,14 @@ def test_selected_chain_only_bakes_one_track_for_the_selected_chain(app):
     assert f"1 track ({app.record.steps} keyframes)" in app.message
 
 
+@pytest.mark.slow
 def test_export_without_a_recording_says_to_record_first_and_writes_nothing(app, tmp_path):
     export(app)
     assert app.message_is_error and "record a run first (Ctrl+R)" in app.message
     assert not list(tmp_path.glob("*.json"))
 
 
+@pytest.mark.slow
 def test_an_unwritable_folder_is_one_error_line_and_the_app_goes_on(app, tmp_path):
     ctrl(app, pygame.K_r)
     frames(app, 4)
@@ -89,6 +95,7 @@ def test_an_unwritable_folder_is_one_error_line_and_the_app_goes_on(app, tmp_pat
     assert app.running
 
 
+@pytest.mark.slow
 def test_the_keep_page_names_the_recording_going_on_then_the_last_one(app):
     press(app, app.panel.tabs["keep"])
     hint = app.panel.keep_page.hint

@@ -4,6 +4,8 @@ that cannot be made says why and changes nothing. Driven only by posted events."
 
 from __future__ import annotations
 
+import pytest
+
 import math
 
 import numpy as np
@@ -58,6 +60,7 @@ def knee_side(chain) -> float:
     return float(np.sign(d[0] * k[1] - d[1] * k[0]))
 
 
+@pytest.mark.slow
 def test_the_panels_mirror_box_shows_a_two_bone_arms_new_bend(app):
     chain = select_solver(app, "two-bone")
     frames(app, 60)
@@ -71,6 +74,7 @@ def test_the_panels_mirror_box_shows_a_two_bone_arms_new_bend(app):
     assert not chain.mirror and not app.panel.mirror.is_checked
 
 
+@pytest.mark.slow
 def test_the_keep_pages_flip_button_flips_too(app):
     chain = select_solver(app, "fabrik")
     pause(app)
@@ -92,6 +96,7 @@ def test_a_snake_flips_about_its_head(app):
     assert app.message == f"Flipped {SOLVER_LABELS['snake']} chain #{snake.id} about its head's vertical"
 
 
+@pytest.mark.slow
 def test_nothing_selected_says_so(app):
     pause(app)
     app.scene.select(None)
@@ -102,6 +107,7 @@ def test_nothing_selected_says_so(app):
     assert [bits(c) for c in app.scene.chains] == before
 
 
+@pytest.mark.slow
 def test_a_flip_that_cannot_be_made_says_why_and_changes_nothing(app):
     chain = select_solver(app, "ccd")
     pause(app)
@@ -123,6 +129,7 @@ def test_a_flip_that_cannot_be_made_says_why_and_changes_nothing(app):
     assert bits(chain) == before
 
 
+@pytest.mark.slow
 def test_ctrl_z_undoes_a_flip_bit_for_bit_and_ctrl_y_flips_it_again(app):
     chain = select_solver(app, "fabrik")
     frames(app, 20)
@@ -139,6 +146,7 @@ def test_ctrl_z_undoes_a_flip_bit_for_bit_and_ctrl_y_flips_it_again(app):
     assert bits(chain) == flipped
 
 
+@pytest.mark.slow
 def test_an_undo_of_a_flip_that_cannot_be_flipped_back_says_so_and_keeps_the_entry(app):
     chain = select_solver(app, "ccd")
     pause(app)

@@ -170,6 +170,7 @@ def run_fuzz(tmp_path, seed: int, frames: int):
         app.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("seed", "n_frames"), RUNS)
 def test_random_input_keeps_the_scene_sound(tmp_path, monkeypatch, seed, n_frames):
     repo_files = set(REPO.glob("*.json"))
@@ -198,6 +199,7 @@ def test_random_input_keeps_the_scene_sound(tmp_path, monkeypatch, seed, n_frame
 # What the fuzz found, each reduced to a minimal event sequence. Each failed on
 # the tree the fuzz first ran against and passes now (regression tests).
 # ==================================================================================
+@pytest.mark.slow
 def test_solver_switch_from_a_long_snake_keeps_the_root_on_stage(app):
     """A snake's tail may hang off the stage; the IK chain made from it may not.
 
@@ -241,6 +243,7 @@ def test_solver_switch_to_snake_while_paused_keeps_the_head_on_stage(app):
         f"head {snake.fields['points'][0]} off stage {app.scene.stage}")
 
 
+@pytest.mark.slow
 def test_joint_limit_while_paused_moves_the_joints_with_the_angles(app):
     """Was: the angles were clamped at once but the joints stayed where they were until a step."""
     chain = select_solver(app, "ccd")
@@ -254,6 +257,7 @@ def test_joint_limit_while_paused_moves_the_joints_with_the_angles(app):
     np.testing.assert_allclose(f["points"], fk, atol=1e-6, err_msg="the drawn joints do not match the angles")
 
 
+@pytest.mark.slow
 def test_bend_range_while_paused_straightens_the_snake(app):
     """Was: the snake stayed bent beyond its new range until the next step."""
     snake = select_solver(app, "snake")
@@ -271,6 +275,7 @@ def test_bend_range_while_paused_straightens_the_snake(app):
     assert np.abs(bends).max() <= BEND_EPS, f"bends {np.degrees(bends)} deg with a range of +-0"
 
 
+@pytest.mark.slow
 def test_stress_targets_stay_on_stage(app):
     """Was: targets of the top row and left column went up to ~4 px off the stage (``drive_stress``)."""
     press_button(app, app.panel.stress_button)

@@ -124,6 +124,7 @@ def test_typed_text_then_enter_in_one_frame_sets_the_whole_path(app, tmp_path):
     assert app.scene_path == tmp_path / "typed.json"
 
 
+@pytest.mark.slow
 def test_text_typed_in_the_frame_of_a_resize_is_kept(app):
     entry = focus_box(app)
     entry.set_text("")
@@ -133,6 +134,7 @@ def test_text_typed_in_the_frame_of_a_resize_is_kept(app):
     assert app.panel.path_entry.get_text() == "kept.json"
 
 
+@pytest.mark.slow
 def test_the_app_key_repeat_survives_the_box(app):
     """pygame_gui turns key repeat off when a text box loses focus: held N would stop repeating."""
     repeat = pygame.key.get_repeat()
@@ -145,6 +147,7 @@ def test_the_app_key_repeat_survives_the_box(app):
 
 
 # --- text no font can draw -------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("text", ["\ud800", "a\udcffb", "a\x00b", "\u200b", "x\u200by", "\x07", "path\n"])
 def test_typed_or_pasted_text_a_font_cannot_draw_is_left_out_and_said(app, text):
     entry = focus_box(app)
@@ -165,6 +168,7 @@ def test_typed_or_pasted_text_a_font_cannot_draw_is_left_out_and_said(app, text)
     assert app.running
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("message", ["Saved to \udcff.json", "Not loaded: key \x00 is wrong", "\u200b"])
 @pytest.mark.parametrize("error", [False, True])
 def test_status_and_error_text_a_font_cannot_draw_is_replaced_not_raised(app, message, error):
@@ -173,6 +177,7 @@ def test_status_and_error_text_a_font_cannot_draw_is_replaced_not_raised(app, me
     assert app.running
 
 
+@pytest.mark.slow
 def test_a_scene_path_that_is_not_utf8_shows_and_saves_under_its_own_name(tmp_path):
     raw = os.fsdecode(b"sc\xffene.json")  # how Python hands over such a file name: '\udcff'
     path = tmp_path / raw
@@ -201,6 +206,7 @@ def test_capped_size_keeps_within_both_caps_and_the_shape():
     assert w == h and w * h > 0.99 * MAX_PIXELS
 
 
+@pytest.mark.slow
 def test_a_resize_to_20000_squared_is_capped_and_says_so(app):
     post(pygame.VIDEORESIZE, size=(20000, 20000), w=20000, h=20000)
     frames(app, 2)
@@ -214,6 +220,7 @@ def test_a_resize_to_20000_squared_is_capped_and_says_so(app):
     assert app.running
 
 
+@pytest.mark.slow
 def test_a_window_asked_too_big_at_start_is_capped_and_says_so():
     app = App(size=(20000, 20000), realtime=False)
     try:
@@ -225,6 +232,7 @@ def test_a_window_asked_too_big_at_start_is_capped_and_says_so():
         app.close()
 
 
+@pytest.mark.slow
 def test_a_window_the_system_cannot_make_keeps_its_size_and_says_so(app, monkeypatch):
     real = pygame.display.set_mode
 
@@ -242,6 +250,7 @@ def test_a_window_the_system_cannot_make_keeps_its_size_and_says_so(app, monkeyp
     assert app.panel.rect.right == size[0]
 
 
+@pytest.mark.slow
 def test_the_notice_event_is_a_panel_command(app):
     app.panel.path_entry.notice("hello")
     frames(app)
@@ -256,6 +265,7 @@ class DeadSurface:
         raise pygame.error("Surface is not initialized")
 
 
+@pytest.mark.slow
 def test_a_resize_whose_surface_sdl_dropped_makes_a_new_one(app):
     app.screen = DeadSurface()
     post(pygame.VIDEORESIZE, size=(20000, 20000), w=20000, h=20000)
@@ -264,6 +274,7 @@ def test_a_resize_whose_surface_sdl_dropped_makes_a_new_one(app):
     assert w * h <= MAX_PIXELS and "capped" in app.message
 
 
+@pytest.mark.slow
 def test_many_resizes_in_one_frame_lay_out_once_for_the_last(app, monkeypatch):
     """Dragging a window edge sends a resize per mouse move; each costs a panel rebuild,
     so handling all of them would slow the frame and let still more pile up."""
@@ -277,6 +288,7 @@ def test_many_resizes_in_one_frame_lay_out_once_for_the_last(app, monkeypatch):
     assert app.screen.get_size() == (1150, 600)
 
 
+@pytest.mark.slow
 def test_a_long_error_wraps_only_the_lines_it_shows(app):  # app: fonts initialised
     from ikplayground.app.draw.overlay import Fonts, wrap_text
 

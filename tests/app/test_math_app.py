@@ -43,6 +43,7 @@ def show_math_page(app) -> None:
 
 
 # --- 1. overlays -----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_g_draws_the_two_bone_reach_and_takes_it_away_again(app):
     arm = select_solver(app, "two-bone")
     settled(app)
@@ -60,6 +61,7 @@ def test_g_draws_the_two_bone_reach_and_takes_it_away_again(app):
     assert np.array_equal(stage_copy(app), before)
 
 
+@pytest.mark.slow
 def test_the_show_the_math_box_switches_the_same_overlays(app):
     select_solver(app, "ccd")
     settled(app)
@@ -72,6 +74,7 @@ def test_the_show_the_math_box_switches_the_same_overlays(app):
     assert np.array_equal(stage_copy(app), before)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["two-bone", "ccd", "fabrik", "dls", "snake"])
 def test_every_kind_of_chain_draws_its_math_without_raising(app, solver):
     chain = select_solver(app, solver)
@@ -83,6 +86,7 @@ def test_every_kind_of_chain_draws_its_math_without_raising(app, solver):
     assert app.math.shown
 
 
+@pytest.mark.slow
 def test_the_error_line_is_labelled_where_the_chain_misses(app):
     ccd = select_solver(app, "ccd")
     drag(app, ccd.fields["target"], (ccd.fields["root"][0], 20))  # far above: out of reach
@@ -95,6 +99,7 @@ def test_the_error_line_is_labelled_where_the_chain_misses(app):
 
 
 # --- 2. live numbers -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_math_page_shows_the_selected_chains_numbers_live(app):
     ccd = select_solver(app, "ccd")
     show_math_page(app)
@@ -110,6 +115,7 @@ def test_the_math_page_shows_the_selected_chains_numbers_live(app):
     assert len(app.math.metrics.errors()) >= 20
 
 
+@pytest.mark.slow
 def test_the_chain_page_comes_back_with_its_settings(app):
     select_solver(app, "ccd")
     show_math_page(app)
@@ -120,6 +126,7 @@ def test_the_chain_page_comes_back_with_its_settings(app):
 
 
 # --- 3. step-through -------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("solver, solve", [("ccd", solve_ccd), ("fabrik", solve_fabrik)])
 def test_step_keys_walk_through_the_solve_and_end_where_the_solver_does(app, solver, solve):
     chain = select_solver(app, solver)
@@ -146,6 +153,7 @@ def test_step_keys_walk_through_the_solve_and_end_where_the_solver_does(app, sol
     assert app.math.status_text() == "" and app.math.session is None
 
 
+@pytest.mark.slow
 def test_a_ccd_sweep_is_one_update_per_joint(app):
     chain = select_solver(app, "ccd")
     drag(app, chain.fields["target"], chain.fields["root"] + (-90, -120))
@@ -172,6 +180,7 @@ def test_step_through_says_which_solvers_it_knows(app):
 
 
 # --- 4. the race -----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_r_races_the_selected_chains_bones_and_gives_the_scene_back(app):
     ccd = select_solver(app, "ccd")
     mine = list(app.scene.chains)
@@ -197,6 +206,7 @@ def test_r_races_the_selected_chains_bones_and_gives_the_scene_back(app):
     assert not app.race.on and app.scene.chains == mine
 
 
+@pytest.mark.slow
 def test_the_moving_target_runs_the_race_by_itself(app):
     select_solver(app, "ccd")
     press_button(app, app.panel.race_button)
@@ -212,12 +222,14 @@ def test_the_moving_target_runs_the_race_by_itself(app):
     assert not app.race.moving and not app.panel.moving_target_box.is_checked
 
 
+@pytest.mark.slow
 def test_a_two_bone_race_has_the_two_bone_solver_too(app):
     select_solver(app, "two-bone")
     tap(app, pygame.K_r)
     assert [c.solver for c in app.scene.chains] == ["two-bone", "ccd", "fabrik", "dls"]
 
 
+@pytest.mark.slow
 def test_the_race_table_is_drawn_on_the_math_page(app):
     select_solver(app, "fabrik")
     show_math_page(app)
@@ -228,12 +240,14 @@ def test_the_race_table_is_drawn_on_the_math_page(app):
     assert np.any(pygame.surfarray.array3d(card.surface) != before)
 
 
+@pytest.mark.slow
 def test_saving_during_the_race_is_refused_and_writes_nothing(app, scene_file):
     tap(app, pygame.K_r)
     tap(app, pygame.K_s, pygame.KMOD_CTRL)
     assert not scene_file.exists() and app.message_is_error and "race" in app.message
 
 
+@pytest.mark.slow
 def test_the_stress_test_ends_the_race_and_gives_the_users_scene_back(app):
     mine = list(app.scene.chains)
     tap(app, pygame.K_r)
@@ -244,6 +258,7 @@ def test_the_stress_test_ends_the_race_and_gives_the_users_scene_back(app):
 
 
 # --- 5. the joint-space map ------------------------------------------------------------------
+@pytest.mark.slow
 def test_clicking_the_joint_map_poses_the_two_bone_arm(app):
     arm = select_solver(app, "two-bone")
     show_math_page(app)
@@ -263,6 +278,7 @@ def test_clicking_the_joint_map_poses_the_two_bone_arm(app):
         assert np.allclose(arm.fields["target"], end)
 
 
+@pytest.mark.slow
 def test_a_drag_on_the_stage_is_not_a_click_on_the_map(app):
     arm = select_solver(app, "two-bone")
     show_math_page(app)
@@ -274,6 +290,7 @@ def test_a_drag_on_the_stage_is_not_a_click_on_the_map(app):
     assert arm.error < 1.0  # it followed its target, not a pose from the map
 
 
+@pytest.mark.slow
 def test_the_map_is_only_for_two_bone_arms(app):
     select_solver(app, "ccd")
     show_math_page(app)
@@ -282,6 +299,7 @@ def test_the_map_is_only_for_two_bone_arms(app):
 
 
 # --- 6. explanations -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_help_lists_every_key_of_the_math(app):
     rows = dict((text, keys) for keys, text in commands.help_rows())
     for name, key in (("show_math", "G"), ("step", ". (period)"), ("step_sweep", ", (comma)"), ("step_finish", "/ (slash)"),
@@ -289,6 +307,7 @@ def test_the_help_lists_every_key_of_the_math(app):
         assert key in rows[commands.BY_NAME[name].help].split(" / ")
 
 
+@pytest.mark.slow
 def test_every_panel_widget_has_a_tool_tip(app):
     panel = app.panel
     for page in ("chain", "math"):
@@ -302,6 +321,7 @@ def test_every_panel_widget_has_a_tool_tip(app):
 
 
 # --- found in review: each of these once went wrong ----------------------------------------------
+@pytest.mark.slow
 def test_the_card_never_shows_another_chains_numbers(app):
     fabrik = select_solver(app, "fabrik")
     app.apply("bones", 1)  # a one-bone chain's trail has one column: the two-bone map must not read it
@@ -327,6 +347,7 @@ def test_a_pose_from_the_map_shows_its_elbow_side_in_the_mirror_box(app):
     assert app.panel.mirror.is_checked
 
 
+@pytest.mark.slow
 def test_a_map_drag_released_outside_the_window_lets_go(app):
     arm = select_solver(app, "two-bone")
     show_math_page(app)
@@ -343,6 +364,7 @@ def test_a_map_drag_released_outside_the_window_lets_go(app):
     assert np.array_equal(arm.fields["angles"], posed)
 
 
+@pytest.mark.slow
 def test_the_step_status_ends_when_the_chain_changes_solver(app):
     select_solver(app, "ccd")
     tap(app, pygame.K_PERIOD)
@@ -353,6 +375,7 @@ def test_the_step_status_ends_when_the_chain_changes_solver(app):
     assert app.math.status_text() == "" and app.math.session is None
 
 
+@pytest.mark.slow
 def test_a_chain_a_million_px_long_draws_with_its_math(app):
     from ikplayground.scene.build import build
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import pygame
 
 from ikplayground import cli
@@ -10,6 +12,7 @@ from ikplayground.scene.build import presets
 from tests.app.conftest import choose, ctrl, frames
 
 
+@pytest.mark.slow
 def test_the_preset_menu_loads_a_preset_and_keeps_the_scene_file(app, scene_file):
     before = asset_path("scenes/tentacles.json").read_bytes()
     choose(app, app.panel.preset_menu, "tentacles")
@@ -29,6 +32,7 @@ def test_loading_a_file_after_a_preset_clears_the_menu(app, scene_file):
     assert app.panel.preset is None
 
 
+@pytest.mark.slow
 def test_cli_scene_name_loads_the_preset_and_saves_elsewhere(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     shot = tmp_path / "spider.png"
@@ -37,6 +41,7 @@ def test_cli_scene_name_loads_the_preset_and_saves_elsewhere(tmp_path, monkeypat
     assert not (tmp_path / "ikplayground-scene.json").exists()  # nothing saved by itself
 
 
+@pytest.mark.slow
 def test_cli_opens_on_the_default_preset_in_motion(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)  # no scene file here
     assert cli.main(["--headless", "--frames", "5"]) == 0

@@ -15,6 +15,7 @@ import pytest
 from ikplayground import cli
 from ikplayground.app import commands
 from ikplayground.app.app import App
+from ikplayground.scene import load_scene, save_scene
 from ikplayground.scene.build import presets
 from ikplayground.scene.record.recording_read import read_steps
 from tests.app.conftest import SIZE, ctrl, drag, frames, key_down, key_up, press_button, tap
@@ -32,6 +33,7 @@ def facts(monkeypatch):
     return seen
 
 
+@pytest.mark.slow
 def test_ctrl_r_records_every_step_beside_the_scene_file_and_again_saves_it(app, scene_file, facts):
     ctrl(app, pygame.K_r)
     assert app.record.active
@@ -54,6 +56,7 @@ def test_ctrl_r_records_every_step_beside_the_scene_file_and_again_saves_it(app,
     assert set(app.record.rig) == {(i, c.solver, n) for i, (c, n) in enumerate(zip(app.scene.chains, (2, 7, 7, 7, 9)))}
 
 
+@pytest.mark.slow
 def test_r_without_ctrl_is_still_the_race(app):
     tap(app, pygame.K_r)
     assert app.race.on and not app.record.active
@@ -122,9 +125,9 @@ def test_a_replay_in_the_app_is_the_recorded_run_and_ignores_the_keys_and_the_mo
     steps = app.record.steps
     arm_target = app.scene.chains[0].fields["target"].copy()
     app.close()
-    assert np.any(arm_target != scene_file.load_scene(scene_file).chains[0].fields["target"])
+    assert np.any(arm_target != load_scene(scene_file).chains[0].fields["target"])
 
-    app = App(size=SIZE, realtime=False, scene=scene_file.load_scene(scene_file), scene_path=scene_file)
+    app = App(size=SIZE, realtime=False, scene=load_scene(scene_file), scene_path=scene_file)
     try:
         assert app.replay.start(tmp_path / "a.csv") is None
         app.record.start(tmp_path / "b.csv")
@@ -158,7 +161,7 @@ def run_cli(*args) -> int:
 
 def test_record_and_replay_from_the_command_line(tmp_path, capsys):
     scene_file = tmp_path / "s.json"
-    scene_file.save_scene(presets.load_preset("snakes"), scene_file)  # snakes that wander
+    save_scene(presets.load_preset("snakes"), scene_file)  # snakes that wander
     assert run_cli("--scene", scene_file, "--record", tmp_path / "a.csv", "--frames", 90) == 0
     assert run_cli("--scene", scene_file, "--replay", tmp_path / "a.csv", "--record", tmp_path / "b.csv",
                    "--frames", 90) == 0

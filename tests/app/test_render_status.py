@@ -75,6 +75,7 @@ def solvers_clamp(lo: float, hi: float) -> bool:
     return clamp_angle(hi + 1e-3, lo, hi) == hi
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("short_of_circle", [0.0, 1e-10, 1e-9, 1e-8, 1e-7, 1e-6, 1e-3, math.pi])
 def test_a_joint_gets_a_wedge_exactly_when_the_solvers_clamp_it(app, monkeypatch, short_of_circle):
     lo = -math.pi
@@ -89,6 +90,7 @@ def test_a_joint_gets_a_wedge_exactly_when_the_solvers_clamp_it(app, monkeypatch
     assert (joint[1] in centres) == solvers_clamp(lo, hi)
 
 
+@pytest.mark.slow
 def test_a_range_a_hair_short_of_the_full_circle_is_clamped_and_shows_a_wedge(app, monkeypatch):
     lo, hi = -math.pi, math.pi - 1e-7
     assert solvers_clamp(lo, hi)

@@ -46,6 +46,7 @@ def assert_on_stage(app):
 
 
 # --- windows ------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(320, 240), (3840, 2160), (321, 2000), (2000, 241)])
 def test_resizing_relays_out_the_panel_and_keeps_everything_on_stage(app, size):
     resize(app, size)
@@ -62,6 +63,7 @@ def test_resizing_relays_out_the_panel_and_keeps_everything_on_stage(app, size):
     assert app.scene.selected.iterations == 33 and chain.solver == "ccd"
 
 
+@pytest.mark.slow
 def test_a_window_squashed_for_a_moment_gives_the_scene_back_as_it_was(app):
     frames(app, 30)  # let every chain settle on its target
     size = app.screen.get_size()
@@ -84,6 +86,7 @@ def test_a_squashed_window_scrolls_the_panel_instead_of_cutting_it_off(app):
     assert app.panel.load_button.get_relative_rect().bottom <= content
 
 
+@pytest.mark.slow
 def test_f2_hides_the_panel_and_gives_its_room_to_the_stage(app):
     tap(app, pygame.K_F2)
     assert not app.panel.visible and app.panel.width == 0
@@ -208,6 +211,7 @@ def test_backspace_held_on_an_empty_scene_is_harmless(app):
 
 
 # --- every slider at both ends ------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_every_slider_at_both_ends_keeps_the_chain_sound(app, solver):
     select_solver(app, solver)
@@ -253,6 +257,7 @@ def test_a_save_into_a_missing_folder_says_why(app, tmp_path):
     ('{"format": "ikplayground-scene", "version": 1, "chains": [{"solver": "snake", "points": [[1e400, 0], [1, 1]]}]}',
      "1e400"),
 ])
+@pytest.mark.slow
 def test_loading_a_bad_file_shows_the_error_and_keeps_the_scene(app, tmp_path, text, place):
     bad = tmp_path / "bad.json"
     bad.write_text(text)
@@ -266,6 +271,7 @@ def test_loading_a_bad_file_shows_the_error_and_keeps_the_scene(app, tmp_path, t
     assert place in app.message
 
 
+@pytest.mark.slow
 def test_the_error_box_draws_a_long_message_whole(app, monkeypatch):
     from ikplayground.app.draw.overlay import Fonts, wrap_text
 
@@ -280,6 +286,7 @@ def test_the_error_box_draws_a_long_message_whole(app, monkeypatch):
     assert "".join(lines).replace(" ", "") == message.replace(" ", "")
 
 
+@pytest.mark.slow
 def test_in_a_narrow_window_the_error_box_spans_the_panel_too(app, monkeypatch):
     boxes = []
     monkeypatch.setattr(app_module, "draw_error", lambda surface, rect, message, fonts: boxes.append(rect))
@@ -290,6 +297,7 @@ def test_in_a_narrow_window_the_error_box_spans_the_panel_too(app, monkeypatch):
     assert boxes[-1].x == 0 and boxes[-1].width == 320
 
 
+@pytest.mark.slow
 def test_the_panel_add_button_respects_the_cap(app, monkeypatch):
     monkeypatch.setattr(commands, "CHAIN_CAP", 5)
     for _ in range(3):
@@ -314,6 +322,7 @@ def test_the_bone_sprite_cache_keeps_to_its_byte_budget(app, monkeypatch):
     assert next(reversed(r._sprites)) == newest
 
 
+@pytest.mark.slow
 def test_panel_rebuilds_do_not_pile_up_in_pygame_gui(app):
     group = app.ui.get_sprite_group()
     for k in range(12):
@@ -323,6 +332,7 @@ def test_panel_rebuilds_do_not_pile_up_in_pygame_gui(app):
 
 
 # --- drawing huge chains ---------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_selected_chain_far_bigger_than_the_window_draws_only_what_shows(app, monkeypatch):
     """64 bones of 200 px reach 12,800 px: the halo under the selection must not be a surface that big."""
     from ikplayground.app.draw import render
@@ -363,6 +373,7 @@ def test_visible_box_is_the_part_of_the_view_near_the_points():
 
 
 # --- the stress test and the scene file ------------------------------------------------------
+@pytest.mark.slow
 def test_a_save_during_the_stress_test_is_refused_and_the_file_kept(app, tmp_path):
     path = tmp_path / "mine.json"
     app.scene_path = path
@@ -387,6 +398,7 @@ def test_a_save_during_the_stress_test_is_refused_and_the_file_kept(app, tmp_pat
     assert not app.message_is_error and len(json.loads(path.read_text())["chains"]) == count + 1
 
 
+@pytest.mark.slow
 def test_a_load_during_the_stress_test_ends_it_and_keeps_the_file(app, tmp_path):
     path = tmp_path / "mine.json"
     app.scene_path = path
@@ -406,6 +418,7 @@ def test_a_load_during_the_stress_test_ends_it_and_keeps_the_file(app, tmp_path)
     assert not app.stress.on and len(app.scene.chains) == kept
 
 
+@pytest.mark.slow
 def test_a_stress_chain_turned_into_a_walker_walks_on_without_a_crash(app):
     press_button(app, app.panel.stress_button)
     assert app.stress.on

@@ -34,6 +34,7 @@ def assert_a_picture_of_the_window(app, path) -> None:
     assert len(colours) > 20, "the PNG is (nearly) one colour: the frame was not drawn"
 
 
+@pytest.mark.slow
 def test_f12_saves_the_window_as_a_png_beside_the_scene_file(app, tmp_path):
     tap(app, pygame.K_F12)
     (name,) = pngs(tmp_path)
@@ -45,6 +46,7 @@ def test_f12_saves_the_window_as_a_png_beside_the_scene_file(app, tmp_path):
     assert abs((datetime.now() - when).total_seconds()) < 3600
 
 
+@pytest.mark.slow
 def test_f12_before_the_first_frame_still_shows_the_frame(tmp_path):
     """Headless, nothing is on the window until the App draws: the command draws first."""
     app = App(size=SIZE, realtime=False, scene_path=tmp_path / "s.json")
@@ -64,6 +66,7 @@ def press(app, widget) -> None:
     frames(app, 1)
 
 
+@pytest.mark.slow
 def test_the_keep_pages_button_does_the_same_and_never_overwrites(app, tmp_path):
     press(app, app.panel.tabs["keep"])
     assert app.panel.page == "keep"
@@ -94,6 +97,7 @@ def test_a_name_already_taken_gets_a_number_and_the_old_file_stays(tmp_path):
                                             "ikplayground-2026-11-25-203012.png"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", ["a file", "missing"])
 def test_a_folder_that_cannot_take_it_gives_one_error_line_and_the_app_runs_on(tmp_path, where):
     (tmp_path / "a file").write_text("not a folder", encoding="utf-8")
@@ -112,6 +116,7 @@ def test_a_folder_that_cannot_take_it_gives_one_error_line_and_the_app_runs_on(t
         app.close()
 
 
+@pytest.mark.slow
 def test_an_image_that_cannot_be_written_leaves_nothing_behind(app, tmp_path, monkeypatch):
     def refuse(surface, name, *args):
         open(name, "wb").close()  # a partial file, as a full disk would leave

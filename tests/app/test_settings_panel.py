@@ -26,6 +26,7 @@ from tests.app.conftest import check, ctrl, frames, select_solver, slide, tap
 CONTROLS = Path(__file__).resolve().parents[2] / "docs" / "controls.md"
 
 
+@pytest.mark.slow
 def test_the_panel_has_exactly_one_control_per_setting(app):
     rows = app.panel.setting_rows
     assert set(rows.sliders) | set(rows.boxes) | set(rows.menus) == set(BY_NAME)
@@ -44,6 +45,7 @@ def test_the_panel_has_exactly_one_control_per_setting(app):
         assert object_ids.count(f"#{s.name}") == 1, s.name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_each_control_is_enabled_exactly_for_the_solvers_of_its_setting(app, solver):
     chain = select_solver(app, solver)
@@ -74,6 +76,7 @@ def test_the_controls_page_panel_table_is_the_panel_s_own():
         assert f"| {s.label} |" in panel_table(), s.label
 
 
+@pytest.mark.slow
 def test_the_help_overlay_draws_with_the_panel_section(app):
     tap(app, pygame.K_F1)
     assert app.show_help
@@ -90,6 +93,7 @@ def around_joints(app, chain) -> bytes:
     return pygame.image.tobytes(app.screen.subsurface(rect), "RGB")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["ccd", "snake"])
 def test_show_limits_keeps_an_unselected_chain_s_wedges_drawn(app, solver):
     drawn = []
@@ -124,6 +128,7 @@ def test_show_limits_keeps_an_unselected_chain_s_wedges_drawn(app, solver):
     assert chain not in drawn and around_joints(app, chain) == plain
 
 
+@pytest.mark.slow
 def test_show_limits_goes_through_a_save_and_a_load(app, scene_file):
     ccd = select_solver(app, "ccd")
     check(app, app.panel.show_limits, True)

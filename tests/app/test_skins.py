@@ -42,6 +42,7 @@ def set_skin(app, name: str, skin: str, chains) -> None:
     frames(app)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(KINDS))
 def test_each_skin_draws_and_draws_differently(app, kind):
     name, choices = KINDS[kind]
@@ -58,6 +59,7 @@ def test_each_skin_draws_and_draws_differently(app, kind):
     np.testing.assert_array_equal(pixels_around(app, watched), drawn[choices[0]])
 
 
+@pytest.mark.slow
 def test_capsules_cover_more_than_lines_and_draw_a_lighter_rim(app):
     ccd = chain_of(app, "ccd")
     paused(app)
@@ -74,6 +76,7 @@ def test_capsules_cover_more_than_lines_and_draw_a_lighter_rim(app):
     assert (np.abs(capsules.astype(int) - rim).sum(axis=2) < 12).sum() > 40
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver, name, skin", [("ccd", "skin", "capsules"), ("ccd", "skin", "lines"),
                                                 ("snake", "snake_skin", "body"), ("snake", "snake_skin", "lines")])
 def test_the_panel_s_skin_menu_switches_the_selected_chain_s_skin(app, solver, name, skin):
@@ -93,6 +96,7 @@ def test_the_panel_s_skin_menu_switches_the_selected_chain_s_skin(app, solver, n
     np.testing.assert_array_equal(pixels_around(app, chain), before)
 
 
+@pytest.mark.slow
 def test_a_saved_scene_keeps_each_chain_s_skin(app, scene_file):
     arm, ccd, fabrik, dls, snake = app.scene.chains
     wanted = {arm.id: "capsules", ccd.id: "lines", fabrik.id: "sprite", dls.id: "capsules", snake.id: "body"}
@@ -119,6 +123,7 @@ def test_a_saved_scene_keeps_each_chain_s_skin(app, scene_file):
         "sprite"] * 4 + ["blocks"]
 
 
+@pytest.mark.slow
 def test_a_thousand_chain_stress_scene_draws_the_crowd_way_whatever_the_skins(app, monkeypatch):
     app.start_stress(1000)
     frames(app)
@@ -148,6 +153,7 @@ def test_a_thousand_chain_stress_scene_draws_the_crowd_way_whatever_the_skins(ap
     assert calls["skin"] <= 3  # the selected chain alone is drawn in full, by its skin
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("skin", IK_SKINS)
 def test_a_chain_a_million_px_long_draws_in_every_skin(app, skin):
     from ikplayground.scene.build import build
@@ -197,6 +203,7 @@ def test_the_body_outline_runs_its_half_width_from_the_spine():
     assert np.dot(snout_tip - spine[0], pts[1] - pts[0]) < 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver, name, skin", [("two-bone", "skin", "capsules"), ("snake", "snake_skin", "body")])
 def test_the_selection_halo_shows_around_a_thick_skin(app, solver, name, skin):
     chain = select_solver(app, solver)

@@ -43,6 +43,7 @@ def side_of(chain, p) -> float:
     return float(u[0] * d[1] - u[1] * d[0])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["two-bone", "ccd", "fabrik", "dls"])
 def test_the_pole_box_puts_a_handle_on_the_side_the_chain_bends_and_dragging_it_across_flips_the_bend(app, solver):
     chain = chain_for(app, solver)
@@ -69,6 +70,7 @@ def test_the_pole_box_puts_a_handle_on_the_side_the_chain_bends_and_dragging_it_
     assert chain.pole is None
 
 
+@pytest.mark.slow
 def test_the_pole_is_drawn_as_a_diamond(app):
     chain = select_solver(app, "ccd")
     check(app, app.panel.pole_on, True)
@@ -125,6 +127,7 @@ def knee_above(chain) -> bool:
     return bool(knee[1] < (f["root"][1] + f["target"][1]) / 2 - 1.0)
 
 
+@pytest.mark.slow
 def test_auto_bend_keeps_the_knee_on_top_across_the_root_and_holds_near_it(app):
     chain = two_bone(app)
     check(app, app.panel.auto_bend, True)
@@ -140,6 +143,7 @@ def test_auto_bend_keeps_the_knee_on_top_across_the_root_and_holds_near_it(app):
     assert not knee_above(chain), "without auto bend, the fixed bend puts the knee below on the left"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["two-bone", "ccd", "fabrik", "dls"])
 def test_mix_blends_the_rest_pose_with_the_ik_pose(app, solver):
     chain = chain_for(app, solver)
@@ -158,6 +162,7 @@ def test_mix_blends_the_rest_pose_with_the_ik_pose(app, solver):
     assert not np.allclose(chain.fields["goal"], rest) or np.allclose(ik, rest)
 
 
+@pytest.mark.slow
 def test_dls_is_in_the_solver_list_and_its_damping_slider_sets_the_chain(app):
     chain = select_solver(app, "ccd")
     choose(app, app.panel.solver, SOLVER_LABELS["dls"])
@@ -168,6 +173,7 @@ def test_dls_is_in_the_solver_list_and_its_damping_slider_sets_the_chain(app):
     assert chain.status in ("reached", "out of reach", "stalled")
 
 
+@pytest.mark.slow
 def test_a_pinned_chain_shows_a_stalled_badge_and_its_pinned_joints(app):
     chain = select_solver(app, "fabrik")
     slide(app, "joint_limit", 2.0)  # nearly straight

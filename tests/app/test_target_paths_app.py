@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import json
 
 import numpy as np
@@ -34,6 +36,7 @@ def grab_target(app, chain):
     return press, app.drag.offset.copy()
 
 
+@pytest.mark.slow
 def test_the_panel_starts_the_motion_and_the_target_moves_round_the_spot(app):
     chain = select_solver(app, "fabrik")
     spot = chain.fields["target"].copy()
@@ -43,6 +46,7 @@ def test_the_panel_starts_the_motion_and_the_target_moves_round_the_spot(app):
     np.testing.assert_allclose(chain.fields["target"], spot + 80.0 * np.array((np.cos(p), np.sin(p))), atol=1e-9)
 
 
+@pytest.mark.slow
 def test_a_drag_takes_a_moving_target_over_and_letting_go_resumes_from_there(app):
     chain = start_circle(app)
     frames(app, 5)
@@ -65,6 +69,7 @@ def test_a_drag_takes_a_moving_target_over_and_letting_go_resumes_from_there(app
     np.testing.assert_allclose(chain.fields["target"], expected, atol=1e-9)
 
 
+@pytest.mark.slow
 def test_every_way_a_drag_ends_lets_the_target_go(app):
     chain = start_circle(app)
     press, _ = grab_target(app, chain)
@@ -94,6 +99,7 @@ def test_every_way_a_drag_ends_lets_the_target_go(app):
     assert not any(held(c) for c in app.scene.chains if not c.is_snake)
 
 
+@pytest.mark.slow
 def test_a_bad_motion_in_a_file_is_refused_and_the_scene_stays(app, scene_file):
     chain = start_circle(app)
     d = {"solver": "ccd", "root": [300, 600], "lengths": [60, 60], "angles": [-90, 0], "target": [320, 450],

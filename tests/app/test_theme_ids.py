@@ -11,6 +11,7 @@ def widgets(app):
     return [el for el in app.ui.get_sprite_group().sprites() if hasattr(el, "element_ids")]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(1280, 720), (640, 400)], ids=["flat", "scrolling"])
 def test_combined_ids_match_pygame_gui_for_every_widget(app, size):
     app.resize(size)
@@ -26,6 +27,7 @@ def test_combined_ids_match_pygame_gui_for_every_widget(app, size):
     assert checked > 40  # the whole panel, nested widgets included
 
 
+@pytest.mark.slow
 def test_no_giant_keys_are_kept(app):
     assert all(len(str(k)) < 100_000 for k in app.ui.get_theme().unique_theming_ids)
 

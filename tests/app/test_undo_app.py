@@ -54,6 +54,7 @@ def scene_looks(app) -> list:
 
 
 # --- keys, buttons, the status line ------------------------------------------------------------
+@pytest.mark.slow
 def test_ctrl_z_undoes_a_bone_count_and_ctrl_shift_z_redoes_it(app):
     ccd = select_solver(app, "ccd")
     slide(app, "bones", 4)
@@ -68,6 +69,7 @@ def test_ctrl_z_undoes_a_bone_count_and_ctrl_shift_z_redoes_it(app):
     assert app.scene.selected is new and new.bones == 4 and app.panel.params["bones"].read() == 4
 
 
+@pytest.mark.slow
 def test_ctrl_y_redoes_too(app):
     select_solver(app, "ccd")
     slide(app, "iterations", 42)
@@ -77,6 +79,7 @@ def test_ctrl_y_redoes_too(app):
     assert app.scene.selected.iterations == 42 and app.message.startswith("Redid: iterations 10 → 42")
 
 
+@pytest.mark.slow
 def test_nothing_to_undo_and_nothing_to_redo_are_said(app):
     undo(app)
     assert app.message == "Nothing to undo"
@@ -84,6 +87,7 @@ def test_nothing_to_undo_and_nothing_to_redo_are_said(app):
     assert app.message == "Nothing to redo"
 
 
+@pytest.mark.slow
 def test_the_keep_pages_buttons_undo_and_redo(app):
     arm = select_solver(app, "two-bone")
     tap(app, pygame.K_m, unicode="m")
@@ -97,6 +101,7 @@ def test_the_keep_pages_buttons_undo_and_redo(app):
     assert arm.mirror and app.message.startswith("Redid: mirror bend")
 
 
+@pytest.mark.slow
 def test_a_held_ctrl_z_undoes_step_after_step(app):
     select_solver(app, "ccd")
     for k in (20, 30, 40):
@@ -107,6 +112,7 @@ def test_a_held_ctrl_z_undoes_step_after_step(app):
     assert app.scene.selected.iterations == 10
 
 
+@pytest.mark.slow
 def test_at_least_200_steps_are_kept(app):
     ccd = select_solver(app, "ccd")
     for k in range(1, 221):
@@ -120,6 +126,7 @@ def test_at_least_200_steps_are_kept(app):
 
 
 # --- settings ------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_every_kind_of_panel_setting_is_undone(app):
     ccd = select_solver(app, "ccd")
     start = looks(ccd)
@@ -133,6 +140,7 @@ def test_every_kind_of_panel_setting_is_undone(app):
     assert looks(ccd) == start
 
 
+@pytest.mark.slow
 def test_a_solver_change_is_undone_in_place_or_by_the_old_chain(app):
     ccd = select_solver(app, "ccd")
     start = scene_looks(app)
@@ -149,6 +157,7 @@ def test_a_solver_change_is_undone_in_place_or_by_the_old_chain(app):
     assert app.panel.solver.selected_option[0] == "CCD"
 
 
+@pytest.mark.slow
 def test_a_slider_dragged_with_the_mouse_is_one_entry(app, monkeypatch):
     ccd = select_solver(app, "ccd")
     at = [(0, 0)]  # pygame_gui reads the cursor, which posted motions do not move (the dummy driver)
@@ -168,6 +177,7 @@ def test_a_slider_dragged_with_the_mouse_is_one_entry(app, monkeypatch):
     np.testing.assert_array_equal(ccd.fields["lengths"], 36.0)
 
 
+@pytest.mark.slow
 def test_two_presses_on_a_slider_are_two_entries(app):
     ccd = select_solver(app, "ccd")
     slider = app.panel.params["iterations"].slider
@@ -180,6 +190,7 @@ def test_two_presses_on_a_slider_are_two_entries(app):
     assert ccd.iterations == 20
 
 
+@pytest.mark.slow
 def test_the_mirror_key_is_an_edit(app):
     arm = select_solver(app, "two-bone")
     tap(app, pygame.K_m, unicode="m")
@@ -190,6 +201,7 @@ def test_the_mirror_key_is_an_edit(app):
 
 
 # --- add, remove, delete -------------------------------------------------------------------------
+@pytest.mark.slow
 def test_n_is_undone_and_redone(app):
     start = scene_looks(app)
     move_mouse(app, (300, 300))
@@ -202,6 +214,7 @@ def test_n_is_undone_and_redone(app):
     assert app.scene.chains[-1] is added and app.scene.selected is added
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["backspace", "delete", "button"])
 def test_a_removed_chain_comes_back_at_its_place(app, how):
     order = list(app.scene.chains)
@@ -224,6 +237,7 @@ def test_a_removed_chain_comes_back_at_its_place(app, how):
 
 
 # --- drags -------------------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_target_drag_is_one_entry_and_undo_puts_it_back(app):
     ccd = select_solver(app, "ccd")
     start = ccd.fields["target"].copy()
@@ -237,6 +251,7 @@ def test_a_target_drag_is_one_entry_and_undo_puts_it_back(app):
     np.testing.assert_array_equal(ccd.fields["target"], moved)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["dls", "snake"])
 def test_a_root_drag_is_undone(app, solver):
     chain = select_solver(app, solver)
@@ -249,6 +264,7 @@ def test_a_root_drag_is_undone(app, solver):
     np.testing.assert_allclose(chain.anchor, anchor, atol=1e-9)
 
 
+@pytest.mark.slow
 def test_a_pole_drag_is_undone(app):
     arm = select_solver(app, "two-bone")
     check(app, app.panel.setting_rows.boxes["pole_on"], True)
@@ -261,6 +277,7 @@ def test_a_pole_drag_is_undone(app):
     assert arm.pole is None
 
 
+@pytest.mark.slow
 def test_a_click_that_moves_nothing_is_no_entry(app):
     ccd = select_solver(app, "ccd")
     click(app, ccd.fields["target"])
@@ -277,6 +294,7 @@ def test_ctrl_z_during_a_drag_ends_it_and_undoes_it(app):
 
 
 # --- the joint-space map ------------------------------------------------------------------------
+@pytest.mark.slow
 def test_a_press_and_drag_on_the_map_is_one_entry(app):
     arm = select_solver(app, "two-bone")
     press_button(app, app.panel.tabs["math"])
@@ -374,6 +392,7 @@ def test_a_race_ended_by_r_leaves_no_entry(app):
     assert ccd.iterations == 10 and not app.race.on
 
 
+@pytest.mark.slow
 def test_undo_is_off_during_the_stress_test(app):
     select_solver(app, "ccd")
     slide(app, "iterations", 30)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import numpy as np
 import pygame
 
@@ -17,6 +19,7 @@ def add_walker(app):
     return walker
 
 
+@pytest.mark.slow
 def test_a_walker_from_the_menu_walks_where_the_arrow_keys_drive_it(app):
     walker = add_walker(app)
     assert app.panel.title.text == f"Walker chain #{walker.id}"
@@ -47,6 +50,7 @@ def test_a_walker_from_the_menu_walks_where_the_arrow_keys_drive_it(app):
     assert float(walker.fields["body"][0]) == x
 
 
+@pytest.mark.slow
 def test_walkers_draw_headless_among_other_chains_and_in_a_crowd(app, tmp_path):
     add_walker(app)
     app.apply("legs", 8)
@@ -63,6 +67,7 @@ def test_walkers_draw_headless_among_other_chains_and_in_a_crowd(app, tmp_path):
     assert app.scene.selected.is_walker
 
 
+@pytest.mark.slow
 def test_a_walker_with_three_bone_legs_walks_and_draws(app, tmp_path):
     walker = add_walker(app)
     app.apply("leg_bones", 3)

@@ -195,6 +195,7 @@ def test_table_on_a_static_reachable_target(template):
         assert row.iterations <= (0.0 if row.solver == "two-bone" else 1.0)  # at rest, a solve ends at once
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("template", [None, "two-bone"])
 def test_table_on_a_far_unreachable_target(template):
     race = Race(STAGE, two_bone_template() if template else None)

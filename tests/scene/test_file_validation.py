@@ -381,6 +381,7 @@ def test_a_snake_of_64_segments_loads_and_65_does_not():
 TINY = '{"solver":"fabrik","root":[1,2],"lengths":[3],"angles":[0],"target":[4,5]}'
 
 
+@pytest.mark.slow
 def test_20000_chains_load():
     text = HEAD + ",".join([TINY] * MAX_CHAINS) + "]}"
     scene = loads(text)
@@ -489,6 +490,7 @@ def test_a_file_over_the_size_limit_is_refused_by_its_size_without_being_read(tm
                        "limit for scene files")
 
 
+@pytest.mark.slow
 def test_a_file_at_the_size_limit_is_read(tmp_path):
     text = text_with()
     path = tmp_path / "scene.json"
@@ -771,6 +773,7 @@ def assert_loaded_scene_is_sound(scene, text):
         assert 1 <= c.iterations <= 1000 and c.tolerance >= 0
 
 
+@pytest.mark.slow
 @given(damaged())
 @settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 def test_a_damaged_document_is_refused_cleanly_or_loads_sound(text):

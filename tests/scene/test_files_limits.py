@@ -59,6 +59,7 @@ def copies(chain: Chain, count: int) -> Scene:
 
 
 # --- round trip: every scene that saves also loads -----------------------------------
+@pytest.mark.slow
 def test_20000_ccd_chains_of_64_bones_save_and_load_again(tmp_path):
     """The issue's case: such a scene saved to some 30 MB, and the load then refused what the app had written."""
     rng = np.random.default_rng(3)
@@ -115,6 +116,7 @@ def extreme_chains(draw):
     return d
 
 
+@pytest.mark.slow
 @given(extreme_chains())
 @settings(max_examples=60, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 def test_no_chain_the_loader_accepts_is_written_longer_than_the_bound(d):
@@ -158,6 +160,7 @@ def test_7_million_empty_chains_get_the_chain_count_error_without_being_parsed(n
     assert refused(text) == "scene.json: chains: must have at most 20000 entries (got 7000000)"
 
 
+@pytest.mark.slow
 def test_a_file_over_the_budget_is_checked_for_its_format_first(no_whole_parse):
     text = HEAD.replace("ikplayground-scene", "other") + ",".join(["[]"] * 3_000_000) + "]}"
     assert refused(text) == 'scene.json: format: must be \'ikplayground-scene\' (got "other")'
@@ -226,6 +229,7 @@ def test_hand_made_snakes_are_laid_out_in_batches_as_one_by_one(monkeypatch):
 coords = st.floats(-500, 500, allow_nan=False).map(lambda v: round(v, 1))
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.lists(st.tuples(coords, coords), min_size=2, max_size=6),
                           st.booleans(), st.booleans(), st.floats(0, 90)), min_size=1, max_size=12))
 @settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow], deadline=None)
@@ -275,6 +279,7 @@ def ik_kwargs(draw):
     return kw
 
 
+@pytest.mark.slow
 @given(st.lists(ik_kwargs(), min_size=1, max_size=12))
 @settings(max_examples=80, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 def test_make_ik_chains_makes_what_make_ik_chain_makes(kwargs):

@@ -76,6 +76,7 @@ def _same(a, b) -> bool:
     return type(a) is type(b) and a == b
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.lists(_chain(), min_size=1, max_size=6))
 def test_fast_check_accepts_exactly_what_the_reader_accepts(ds):

@@ -531,7 +531,7 @@ class UndoMachine(RuleBasedStateMachine):
 
 
 UndoMachine.TestCase.settings = hsettings(max_examples=60, stateful_step_count=30, deadline=None)
-test_undo_machine = UndoMachine.TestCase
+test_undo_machine = pytest.mark.slow(UndoMachine.TestCase)
 
 
 def test_an_edit_that_refuses_stays_on_its_side_of_the_history():

@@ -161,6 +161,7 @@ def legs_bend_outward(f) -> bool:
     return bool(np.all((a >= np.array([KNEE, ANKLE])[:, 0] - 1e-9) & (a <= np.array([KNEE, ANKLE])[:, 1] + 1e-9)))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("legs", [3, 4, 5])
 def test_a_flipped_walker_solves_its_legs_as_the_mirror_image_and_they_bend_outward(legs):
     scene = Scene(STAGE, terrain=generated(STAGE, seed=legs))
@@ -224,6 +225,7 @@ def chains(draw):
     return chain
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=150)
 @given(chains())
 def test_flipping_twice_gives_back_the_chain_bit_for_bit(chain):
@@ -234,6 +236,7 @@ def test_flipping_twice_gives_back_the_chain_bit_for_bit(chain):
     assert bits(chain.fields) == before
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=150)
 @given(chains())
 def test_the_mirror_of_the_mirror_is_the_chain_to_rounding(chain):
@@ -348,6 +351,7 @@ CASES = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("case", list(CASES))
 def test_a_flipped_copy_stays_the_mirror_image_for_300_steps(case):
     """Limits (lopsided, joint 0's too), a rate limit of 3 degrees a step, a pole: the copy, flipped and

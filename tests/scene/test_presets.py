@@ -19,6 +19,7 @@ def test_every_preset_ships():
         assert asset_path(f"scenes/{name}.json").is_file()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(PRESETS))
 def test_a_preset_loads_runs_300_steps_and_saves_back_equal(name):
     scene = presets.load_preset(name, STAGE)
@@ -46,6 +47,7 @@ def test_a_preset_is_in_motion_from_its_first_steps(name):
     assert any(moved)
 
 
+@pytest.mark.slow
 def test_the_same_preset_runs_the_same_every_time():
     a, b = presets.load_preset("default", STAGE), presets.load_preset("default", STAGE)
     for _ in range(200):

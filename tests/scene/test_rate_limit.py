@@ -24,6 +24,7 @@ def ik_scene(roots):
     return scene
 
 
+@pytest.mark.slow
 @given(
     rate=st.floats(0.1, 30.0),
     roots=st.lists(stage_points, min_size=6, max_size=6),
@@ -99,6 +100,7 @@ def test_two_bone_without_rate_limit_reaches_a_reachable_target_in_one_step(case
     np.testing.assert_allclose(arm.fields["points"][1], sol.knee, atol=1e-6)
 
 
+@pytest.mark.slow
 @given(two_bone_case, st.floats(1.0, 10.0))
 @settings(max_examples=50)
 def test_two_bone_with_rate_limit_converges_over_enough_steps(case, rate):

@@ -67,6 +67,7 @@ def parsed(row: list[str]) -> tuple:
     return (int(row[0]), int(row[1]), row[2], int(row[3]), *map(float, row[4:]))
 
 
+@pytest.mark.slow
 def test_the_file_is_the_steps_rows_with_exactly_these_columns_and_values(tmp_path):
     scene = every_kind_scene()
     path = tmp_path / "run.csv"
@@ -98,6 +99,7 @@ def test_the_file_is_the_steps_rows_with_exactly_these_columns_and_values(tmp_pa
     assert recorder.steps == 40
 
 
+@pytest.mark.slow
 def test_angles_and_points_agree_by_forward_kinematics(tmp_path):
     scene = every_kind_scene()
     scene.chains[4].fields["wander"][0] = 1.0
@@ -135,6 +137,7 @@ def test_angles_and_points_agree_by_forward_kinematics(tmp_path):
             assert np.allclose(start, root, atol=1e-6)
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.floats(-179.9, 179.9), min_size=1, max_size=6), st.floats(-180.0, 180.0))
 def test_a_snake_s_bends_are_the_signed_turns_between_its_segments(tmp_path_factory, bends, heading_deg):
@@ -310,6 +313,7 @@ def test_the_good_example_reads_and_bad_bytes_or_a_missing_file_are_one_line(tmp
         list(read_steps(tmp_path / "nothing.csv"))
 
 
+@pytest.mark.slow
 def test_recording_the_default_scene_keeps_no_past_steps(tmp_path):
     """Nothing but the rig grows with the run: the recorder's own objects are the same after many steps."""
     scene = default_scene()

@@ -15,10 +15,11 @@ import math
 import numpy as np
 import pytest
 
-from ikplayground.scene import load_scene, save_scene
+from ikplayground.scene import SceneFileError, load_scene, save_scene
 from ikplayground.scene.build import build, walker_build
 from ikplayground.scene.build.stress import stress_scene
 from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.files.scene_file import parse_scene
 from ikplayground.scene.record.recording import Recorder, RecordingError
 from ikplayground.scene.record.replay import Replay, first_mismatch
 from ikplayground.scene.step import target_paths
@@ -87,6 +88,7 @@ def rows(path) -> list[list[str]]:
         return list(csv.reader(fh))
 
 
+@pytest.mark.slow
 def test_a_replayed_run_records_the_same_file(tmp_path, scene_file):
     original = record_run(scene_file, tmp_path / "a.csv")
     replayed = record_run(scene_file, tmp_path / "b.csv", replay=tmp_path / "a.csv")
@@ -106,6 +108,7 @@ def test_a_replayed_run_records_the_same_file(tmp_path, scene_file):
     assert not np.allclose(free.chains[5].fields["body"], original.chains[5].fields["body"])
 
 
+@pytest.mark.slow
 def test_when_the_recording_ends_the_scene_runs_on_from_where_it_is(tmp_path, scene_file):
     record_run(scene_file, tmp_path / "a.csv", steps=30)
     scene = load_scene(scene_file)
@@ -197,7 +200,7 @@ def test_the_seed_is_kept_in_the_file_and_sets_the_wander_the_ground_and_the_str
     ('"7"', 'seed: must be a whole number (got "7")'),
 ])
 def test_a_bad_seed_is_refused_naming_it(seed, message):
-    with pytest.raises(scene_file.SceneFileError) as info:
-        scene_file.parse_scene(f'{{"format": "ikplayground-scene", "version": 1, "seed": {seed}, "chains": []}}', "s.json")
+    with pytest.raises(SceneFileError) as info:
+        parse_scene(f'{{"format": "ikplayground-scene", "version": 1, "seed": {seed}, "chains": []}}', "s.json")
     assert str(info.value) == f"s.json: {message}"
-    assert scene_file.parse_scene('{"format": "ikplayground-scene", "version": 1, "seed": 9.0, "chains": []}').seed == 9
+    assert parse_scene('{"format": "ikplayground-scene", "version": 1, "seed": 9.0, "chains": []}').seed == 9

@@ -89,6 +89,7 @@ def test_new_chain_rejects_an_unknown_solver_and_leaves_the_scene_alone():
     assert scene.selected is selected
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(solvers, stage_points), min_size=1, max_size=8))
 @FEW
 def test_every_added_chain_is_valid_and_steps_cleanly(adds):
@@ -269,6 +270,7 @@ def test_free_spot_is_about_as_clear_as_any_point_of_the_stage(adds, probe):
 
 
 # --- resize -----------------------------------------------------------------------
+@pytest.mark.slow
 @given(
     st.lists(st.tuples(solvers, stage_points), min_size=0, max_size=6),
     st.tuples(st.floats(20, 2000), st.floats(20, 2000)),
@@ -331,6 +333,7 @@ def layout(scene):
             for c in scene.chains]
 
 
+@pytest.mark.slow
 @given(st.tuples(st.floats(20, 600), st.floats(20, 400)), st.integers(1, 3))
 @FEW
 def test_a_squashed_stage_gives_the_layout_back_when_it_grows_again(small, squeezes):
@@ -347,6 +350,7 @@ def test_a_squashed_stage_gives_the_layout_back_when_it_grows_again(small, squee
             np.testing.assert_allclose(got, want, atol=1e-9)
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.floats(20, 2000), st.floats(20, 2000)), min_size=1, max_size=5))
 @FEW
 def test_the_layout_after_resizes_depends_only_on_the_last_size(sizes):

@@ -290,7 +290,7 @@ class SceneMachine(RuleBasedStateMachine):
 
 
 SceneMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=30, deadline=None)
-test_scene_machine = SceneMachine.TestCase
+test_scene_machine = pytest.mark.slow(SceneMachine.TestCase)
 
 
 def test_a_target_the_files_rounding_puts_past_the_stages_edge_is_pulled_back_when_shown():

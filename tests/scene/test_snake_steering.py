@@ -115,6 +115,7 @@ def test_no_input_leaves_a_still_snake_still():
     np.testing.assert_array_equal(snake.fields["points"], pts)
 
 
+@pytest.mark.slow
 @given(
     heading_deg=st.floats(-180.0, 180.0),
     turns=st.lists(st.sampled_from([-1, 0, 1]), min_size=1, max_size=8),
@@ -143,6 +144,7 @@ def test_straight_into_the_right_wall_the_head_stops_at_the_wall():
     np.testing.assert_allclose(segment_lengths(snake.fields["points"]), SEED_SEGMENT, rtol=1e-9)
 
 
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.booleans(), st.sampled_from([-1, 0, 1])), min_size=10, max_size=80))
 @settings(max_examples=30)
 def test_segments_stay_40px_and_bends_within_30_degrees(inputs):
@@ -195,6 +197,7 @@ def _wanderers(n: int = 3) -> Scene:
     return scene
 
 
+@pytest.mark.slow
 def test_a_wandering_snake_moves_by_itself_and_stays_on_the_stage():
     scene = _wanderers()
     start = [c.fields["points"][0].copy() for c in scene.chains]
@@ -209,6 +212,7 @@ def test_a_wandering_snake_moves_by_itself_and_stays_on_the_stage():
     assert min(np.linalg.norm(a - b) for i, a in enumerate(heads) for b in heads[i + 1:]) > 1.0  # not one path
 
 
+@pytest.mark.slow
 def test_wandering_is_the_same_on_every_run():
     a, b = _wanderers(), _wanderers()
     for _ in range(500):

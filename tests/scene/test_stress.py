@@ -65,6 +65,7 @@ def assert_same_scene(new: Scene, old: Scene, measured=()) -> None:
     (0, (980.0, 694.0), 0), (1, (980.0, 694.0), 0), (4, (300.0, 200.0), 5), (7, (980.0, 694.0), 1),
     (23, (50.0, 900.0), 2), (250, (980.0, 694.0), 7), (1000, (1060.0, 694.0), 0), (1003, (640.0, 480.0), 2**32 - 1),
 ])
+@pytest.mark.slow
 def test_the_stress_scene_is_the_one_the_one_at_a_time_constructors_make(count, stage, seed):
     assert_same_scene(stress_scene(count, stage, seed), one_at_a_time(count, stage, seed))
 
@@ -83,6 +84,7 @@ def test_its_groups_share_the_chains_fields_and_step_as_the_restacked_ones(monke
     assert_same_scene(new, old, measured=("solve_us",))
 
 
+@pytest.mark.slow
 def test_a_stress_scene_too_big_for_a_scene_is_refused():
     with pytest.raises(SceneFull):
         stress_scene(MAX_CHAINS + 1)
@@ -110,6 +112,7 @@ def a_mixed_scene() -> Scene:
 
 
 @settings(max_examples=25, deadline=None)
+@pytest.mark.slow
 @given(st.lists(st.tuples(st.integers(1, 1200), st.integers(1, 900)), min_size=1, max_size=4),
        st.integers(0, 40))
 @example([(800, 690)], 0)  # the pole off the stage, its chain's root and target on it

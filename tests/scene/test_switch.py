@@ -46,6 +46,7 @@ def posed_scene(solver, target, steps):
     return scene, chain
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("old", "new"), PAIRS)
 @given(target=stage_points, steps=st.integers(0, 30))
 @FEW
@@ -172,6 +173,7 @@ def test_switch_to_snake_gives_a_valid_snake_at_once(make):
 
 
 # --- bone count -------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["ccd", "fabrik", "snake"])
 @given(n=st.integers(-3, 80), target=stage_points)
 @settings(max_examples=20)
@@ -214,6 +216,7 @@ def test_set_bone_count_leaves_two_bone_at_two():
 
 
 # --- bone length ------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", SOLVER_ORDER)
 @given(length=st.floats(-10.0, 300.0), target=stage_points)
 @settings(max_examples=20)

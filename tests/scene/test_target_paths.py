@@ -57,6 +57,7 @@ def test_a_circle_goes_round_the_spot_where_it_started_at_speed_px_per_step(solv
     assert chain.fields["motion_phase"][0] == pytest.approx(math.fmod(speed / size * 120, 2 * math.pi))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("speed", "size"), [(2.0, 80.0), (5.0, 120.0)])
 def test_a_figure_eight_is_the_documented_lissajous_through_its_start(speed, size):
     scene, chain = moving("figure-eight", speed, size)
@@ -114,6 +115,7 @@ def test_a_bounce_turns_exactly_at_the_edge():
     np.testing.assert_array_equal(chain.fields["motion_velocity"], (6.0, -8.0))
 
 
+@pytest.mark.slow
 @given(x=st.floats(0.0, STAGE[0]), y=st.floats(0.0, STAGE[1]), heading=st.floats(-math.pi, math.pi),
        speed=st.floats(0.1, 300.0))
 @settings(max_examples=40, deadline=None)
@@ -228,6 +230,7 @@ def poses(scene):
                                                                 for c in scene.chains if not c.is_snake]
 
 
+@pytest.mark.slow
 def test_the_same_file_and_the_same_steps_give_the_same_poses_bit_for_bit():
     scene = busy_scene()
     for _ in range(33):
@@ -244,6 +247,7 @@ def test_the_same_file_and_the_same_steps_give_the_same_poses_bit_for_bit():
         np.testing.assert_array_equal(a, b)
 
 
+@pytest.mark.slow
 def test_a_chain_moves_the_same_alone_as_in_a_group():
     crowd = busy_scene()
     alone = Scene(STAGE)
@@ -259,6 +263,7 @@ def test_a_chain_moves_the_same_alone_as_in_a_group():
     np.testing.assert_array_equal(chain.fields["points"], twin.fields["points"])
 
 
+@pytest.mark.slow
 def test_a_saved_motion_loads_and_goes_on_where_it_was():
     scene = busy_scene()
     for _ in range(41):

@@ -48,6 +48,7 @@ def leg_tips(f) -> np.ndarray:
     return f["points"].reshape(f["foot"].shape[0], -1, 2)[:, -1]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("leg_bones", [2, 3])
 @pytest.mark.parametrize("legs", [2, 4, 6, 8])
 @pytest.mark.parametrize("facing", [1, -1])
@@ -227,6 +228,7 @@ def test_converting_to_a_walker_and_back(other):
     assert np.isfinite(back.fields["points"]).all()
 
 
+@pytest.mark.slow
 def test_three_bone_legs_bend_one_way_as_an_insect_s_and_rebuild_the_walker():
     scene, w = walking_scene(6, 1, leg_bones=3)
     _, two = walking_scene(6, 1)

@@ -1,3 +1,4 @@
+import pytest
 """scripts/bench.py runs end to end at tiny sizes and writes the JSON the issue specifies.
 
 No time is asserted here (the machines are shared): only the file's shape and sense.
@@ -11,6 +12,7 @@ from pathlib import Path
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench.py"
 
 
+@pytest.mark.slow
 def test_quick_json_has_every_section(tmp_path):
     out = tmp_path / "bench.json"
     done = subprocess.run(

@@ -13,6 +13,7 @@ import pytest
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_window.py"
 
 
+@pytest.mark.slow
 def test_headless_run_reports_every_case_and_figure(tmp_path):
     out = tmp_path / "window.json"
     done = subprocess.run([sys.executable, str(SCRIPT), "--headless", "--frames", "4", "--sizes", "15,25",
@@ -36,6 +37,7 @@ def test_headless_run_reports_every_case_and_figure(tmp_path):
     assert "started 3 frames after launch: 15 chains" in done.stdout
 
 
+@pytest.mark.slow
 def test_gc_watch_counts_collections_by_generation():
     sys.path.insert(0, str(SCRIPT.parent))
     import gc

@@ -1,3 +1,4 @@
+import pytest
 """scripts/convergence.py runs end to end and prints the Markdown table docs/solvers.md quotes.
 
 The rates themselves are asserted in tests/solvers/test_limited_convergence.py.
@@ -25,6 +26,7 @@ def table_rows(out):
     return head, [dict(zip(head, (c.strip() for c in line.strip("|").split("|")))) for line in lines[2:]]
 
 
+@pytest.mark.slow
 def test_one_row_per_solver_and_budget_whose_counts_add_up():
     out = run("--seed", "5", "--count", "20", "--iterations", "30", "--tolerance", "1")
     assert "20 limited chains, seed 5, tolerance 1 px" in out
@@ -39,6 +41,7 @@ def test_one_row_per_solver_and_budget_whose_counts_add_up():
         assert 0 <= float(r["mean used"]) <= int(r["iterations"])
 
 
+@pytest.mark.slow
 def test_the_same_seed_prints_the_same_table():
     assert run("--count", "15") == run("--count", "15", "--seed", "2011")
     assert run("--count", "15", "--seed", "1") != run("--count", "15", "--seed", "2")

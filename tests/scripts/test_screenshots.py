@@ -17,6 +17,7 @@ def run(script: str, *args) -> str:
     return done.stdout
 
 
+@pytest.mark.slow
 def test_the_math_screenshots_are_made_one_per_feature(tmp_path):
     out = run("math_screenshots.py", "--out", str(tmp_path))
     pngs = [tmp_path / name for name in MATH_SHOTS]
@@ -36,6 +37,7 @@ def test_the_readme_shows_the_screenshot():
     assert "](docs/screenshot.png)" in readme and (SCRIPTS.parent / "docs" / "screenshot.png").is_file()
 
 
+@pytest.mark.slow
 def test_the_readme_screenshot_and_every_presets_picture_are_made(tmp_path):
     from ikplayground.scene.build.presets import PRESETS
 

@@ -309,6 +309,7 @@ def assert_rows_equal_single_calls(name: str, args: dict) -> None:
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @each_solver
 @settings(deadline=None, max_examples=300)
 @given(batches(max_count=SMALL_BATCH))
@@ -319,6 +320,7 @@ def test_each_row_of_a_small_batch_equals_the_single_chain_call(name, args):
     assert_rows_equal_single_calls(name, args)
 
 
+@pytest.mark.slow
 @backends
 @each_solver
 @FAST
@@ -328,6 +330,7 @@ def test_each_row_equals_the_single_chain_call(name, backend, args):
         assert_rows_equal_single_calls(name, args)
 
 
+@pytest.mark.slow
 @backends
 @each_solver
 @FAST
@@ -338,6 +341,7 @@ def test_each_row_of_a_large_limited_batch_equals_the_single_chain_call(name, ba
         assert_rows_equal_single_calls(name, args)
 
 
+@pytest.mark.slow
 @backends
 @each_solver
 @FAST
@@ -347,6 +351,7 @@ def test_each_row_with_a_pole_equals_the_single_chain_call(name, backend, args):
         assert_rows_equal_single_calls(name, args)
 
 
+@pytest.mark.slow
 @backends
 @each_solver
 @FAST
@@ -439,6 +444,7 @@ def test_the_public_call_runs_the_compiled_kernels_on_a_large_limited_batch(name
     assert calls == ([1] if backend == "numba" else [])
 
 
+@pytest.mark.slow
 @backends
 @each_solver
 @settings(deadline=None, max_examples=40)
@@ -457,6 +463,7 @@ def test_the_same_chains_give_the_same_rows_in_any_order(name, backend, args, da
     np.testing.assert_array_equal(mixed.status, sol.status[order])
 
 
+@pytest.mark.slow
 @backends
 @each_solver
 @FAST
@@ -487,6 +494,7 @@ def test_a_tiny_damping_gives_no_warning_in_a_large_batch():
         assert_rows_equal_single_calls("dls", args)
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(generic_batches(max_count=6, target_kinds=("reachable", "unreachable", "root")))
@@ -530,6 +538,7 @@ def snakes(draw, max_count: int = 12) -> dict:
     return dict(points=points, heads=heads, lengths=lengths, bend_limits=bend_limits)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=200)
 @given(snakes())
 def test_each_snake_of_a_batch_follows_as_it_would_alone(args):
@@ -578,6 +587,7 @@ def test_an_empty_snake_batch_gives_an_empty_array(n, bend_limits):
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(generic_batches(max_count=10, target_kinds=("reachable", "unreachable", "root")))

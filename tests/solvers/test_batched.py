@@ -196,6 +196,7 @@ def mirrors_in(solves) -> list:
     return [t for t in taken if t]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("group", [limited_group, held_group], ids=["limited", "held"])
 @pytest.mark.parametrize("count", [3, 150], ids=["few", "many"])
 def test_fabrik_rows_equal_single_calls_through_stall_escapes(group, count, backend):

@@ -7,6 +7,8 @@ is CCD's own.
 
 from __future__ import annotations
 
+import pytest
+
 import math
 
 import numpy as np
@@ -29,6 +31,7 @@ from ikplayground.solvers import solve_ccd
 FAST = settings(deadline=None, max_examples=150)
 
 
+@pytest.mark.slow
 @FAST
 @given(chains(), st.integers(1, 10))
 def test_error_never_exceeds_the_starting_error(chain, iterations):
@@ -62,6 +65,7 @@ def reference_ccd_sweep(root, angles, lengths, target):
     return a, nearest, widest
 
 
+@pytest.mark.slow
 @FAST
 @given(chains(limited=False))
 def test_one_sweep_matches_a_reference_sweep(chain):

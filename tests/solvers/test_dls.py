@@ -52,6 +52,7 @@ def start_error(chain) -> float:
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @FAST
 @given(chains(), st.integers(1, 30), dampings)
 def test_the_error_never_grows_and_limits_always_hold(chain, iterations, damping):
@@ -67,6 +68,7 @@ def test_the_error_never_grows_and_limits_always_hold(chain, iterations, damping
     assert math.isclose(sol.error, math.hypot(*(chain.target - end)), rel_tol=1e-9, abs_tol=1e-9 * scale)
 
 
+@pytest.mark.slow
 @FAST
 @given(chains(), st.integers(1, 300), st.floats(0.0, 2.0), dampings)
 def test_status_tells_why_the_steps_stopped_whatever_the_damping(chain, iterations, tolerance, damping):
@@ -75,6 +77,7 @@ def test_status_tells_why_the_steps_stopped_whatever_the_damping(chain, iteratio
     assert_reported(sol, chain, iterations, tolerance)
 
 
+@pytest.mark.slow
 @FAST
 @given(chains(), dampings)
 def test_one_step_turns_no_joint_further_than_the_cap(chain, damping):
@@ -95,6 +98,7 @@ def test_no_damping_given_means_the_default():
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=300)
 @given(st.data())
 def test_reachable_targets_are_reached_without_limits(data):

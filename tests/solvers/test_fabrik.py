@@ -102,6 +102,7 @@ def held(limits) -> bool:
     return limits is not None and bool(np.any(limits[:, 1] - limits[:, 0] < 2 * PI - 1e-9))
 
 
+@pytest.mark.slow
 @FAST
 @given(chains(limited=True), st.integers(1, 200), st.floats(0.0, 2.0))
 def test_a_stall_mirrors_the_bend_at_most_three_times_before_it_ends_the_solve(chain, iterations, tolerance):
@@ -125,6 +126,7 @@ def test_a_stall_mirrors_the_bend_at_most_three_times_before_it_ends_the_solve(c
         assert sol.error <= left + 1e-9 * scale
 
 
+@pytest.mark.slow
 @FAST
 @given(chains(limited=False), st.integers(1, 200), st.booleans())
 def test_a_chain_no_limit_holds_never_mirrors(chain, iterations, full_circles):

@@ -70,6 +70,7 @@ def test_an_int_beyond_float_range_is_refused_naming_the_argument(solver, name, 
         call(solver, **{name: spoil(GOOD[solver][name], big)})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver, name", NUMBER_ARGUMENTS)
 @pytest.mark.parametrize("form", ["complex-array", "complex-element", "numpy-complex-element"])
 def test_complex_numbers_are_refused_naming_the_argument(solver, name, form):
@@ -120,6 +121,7 @@ def _exact(value, kind):
 
 
 @settings(deadline=None, max_examples=100)
+@pytest.mark.slow
 @given(
     st.sampled_from(sorted(SOLVERS)),
     st.sampled_from([Decimal, Fraction]),
@@ -229,6 +231,7 @@ def assert_refused_or_finite(run):
         assert np.all(np.isfinite(np.asarray(v, dtype=float))), out
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=300)
 @given(st.lists(ANY_FLOAT, min_size=4, max_size=4), st.lists(ANY_LENGTH, min_size=1, max_size=4), st.data())
 def test_any_magnitudes_are_refused_by_name_or_give_finite_answers(coords, lengths, data):

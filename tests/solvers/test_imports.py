@@ -8,6 +8,7 @@ import sys
 import pytest
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("module", ["ikplayground.solvers", "ikplayground.scene", "ikplayground.scene.record.bake"])
 def test_import_leaves_pygame_out(module):
     # A fresh interpreter: this test process may already have pygame loaded.

@@ -59,6 +59,7 @@ def clamp_start(angles, limits):
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(chains(), st.integers(1, 30), st.floats(0.0, 5.0))
@@ -89,6 +90,7 @@ def test_pose_invariants(solve, chain, iterations, tolerance):
     assert_reported(sol, chain, iterations, tolerance)
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(chains(), st.integers(1, 10), st.floats(0.0, 2.0))
@@ -131,6 +133,7 @@ def test_limits_hold_in_a_hand_made_case(solve):
     assert sol.error > 0.5  # the target sits where these limits cannot reach
 
 
+@pytest.mark.slow
 @each_solver
 @pytest.mark.parametrize("iterations", [1, 10, 100])
 def test_full_range_limits_behave_like_no_limits(solve, iterations):
@@ -165,6 +168,7 @@ def test_full_range_limit_lets_a_joint_cross_the_seam(solve):
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(chains(), st.floats(0.01, 5.0), st.floats(0.0, 0.9), st.floats(-PI, PI), st.integers(1, 10))
@@ -283,6 +287,7 @@ def test_unreachable_targets_stretch_the_chain_toward_them(solve, iterations):
 # DLS turns each joint at most 0.5 rad a step and is damped in proportion to the
 # error, so a few steps do not point it at a far target (see DIRECTION_BELOW and
 # test_dls.py's settling test).
+@pytest.mark.slow
 @pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik], ids=["ccd", "fabrik"])
 @FAST
 @given(chains(limited=False), st.floats(1.0, 5.0), st.floats(-PI, PI), st.integers(1, 20))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import math
 
 import numpy as np
@@ -14,6 +16,7 @@ from ikplayground.solvers import forward_kinematics
 FAST = settings(deadline=None, max_examples=150)
 
 
+@pytest.mark.slow
 @FAST
 @given(chains())
 def test_matches_a_reference_implementation(chain):
@@ -25,6 +28,7 @@ def test_matches_a_reference_implementation(chain):
     assert_lengths_kept(pts, chain.lengths)
 
 
+@pytest.mark.slow
 @FAST
 @given(chains(), st.lists(st.integers(-3, 3), min_size=8, max_size=8))
 def test_whole_turns_change_nothing(chain, turns):

@@ -216,6 +216,7 @@ def assert_mirror_images(solve, problem, sol, msol):
 
 
 # --- single calls ------------------------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik, solve_dls], ids=["ccd", "fabrik", "dls"])
 @EXAMPLES
 @given(problems())
@@ -253,6 +254,7 @@ def test_the_dls_escape_weighs_a_kick_both_ways():
 
 
 @EXAMPLES
+@pytest.mark.slow
 @given(st.floats(0.0, 1000.0), st.floats(0.0, 1000.0), st.floats(5.0, 120.0), st.floats(5.0, 120.0),
        st.floats(0.0, 1.6), st.floats(-PI, PI), st.sampled_from([1, -1]), st.booleans(),
        st.tuples(st.floats(-2.0, 2.0), st.floats(-2.0, 2.0)), st.sampled_from([0.0, 10.0, 60.0]),
@@ -273,6 +275,7 @@ def test_the_two_bone_formula_is_mirror_symmetric(rx, ry, l1, l2, share, heading
     assert abs(sol.scale - msol.scale) <= 1e-12
 
 
+@pytest.mark.slow
 @EXAMPLES
 @given(st.integers(1, 10), st.integers(0, 2**32 - 1), st.floats(0.0, 0.5), st.floats(0.0, 1.5))
 def test_follow_the_leader_is_mirror_symmetric(n, seed, lo_share, hi_share):

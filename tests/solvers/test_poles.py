@@ -139,6 +139,7 @@ def place_pole(chain, raw, near: bool) -> np.ndarray:
     return chain.root + chain.reach * np.array(raw) if near else np.array(raw, dtype=float)
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(chains(), pole_points, st.booleans(), st.integers(1, 40), st.floats(0.0, 3.0))
@@ -255,6 +256,7 @@ def test_a_target_moving_along_any_other_line_through_the_pole_bends_toward_the_
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(chains(min_bones=2, limited=True), pole_points, st.booleans(), st.integers(1, 40))
@@ -294,6 +296,7 @@ def test_limits_hold_with_a_pole_and_a_mirror_that_fits_is_taken(solve, chain, r
 small_ints = st.integers(-1000, 1000)
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(chains(), st.tuples(small_ints, small_ints), st.tuples(small_ints, small_ints), st.integers(-3, 3))
@@ -310,6 +313,7 @@ def test_a_pole_exactly_on_the_root_target_line_changes_nothing(solve, chain, ro
     assert (sol.error, sol.iterations, sol.status) == (free.error, free.iterations, free.status)
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(chains(), st.floats(-3.0, 3.0).filter(lambda s: abs(s) >= 0.1))
@@ -324,6 +328,7 @@ def test_a_pole_on_the_root_target_line_up_to_rounding_changes_nothing(solve, ch
     np.testing.assert_array_equal(sol.angles, free.angles)
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(chains(max_bones=1), pole_points, st.booleans(), st.integers(1, 40))
@@ -336,6 +341,7 @@ def test_a_one_bone_chain_ignores_the_pole(solve, chain, raw, near, iterations):
     assert (sol.error, sol.iterations, sol.status) == (free.error, free.iterations, free.status)
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(chains(min_bones=2), pole_points, st.booleans(), st.integers(1, 40))

@@ -60,6 +60,7 @@ def assert_snake_invariants(out, points, head, lengths, bend_limits):
     assert_bends_within(out, bend_limits)
 
 
+@pytest.mark.slow
 @FAST
 @given(snakes())
 def test_invariants_hold_for_any_input(snake):
@@ -68,6 +69,7 @@ def test_invariants_hold_for_any_input(snake):
     assert_snake_invariants(out, points, head, lengths, bend_limits)
 
 
+@pytest.mark.slow
 @FAST
 @given(snakes())
 def test_first_segment_points_back_at_the_old_second_node(snake):
@@ -82,6 +84,7 @@ def test_first_segment_points_back_at_the_old_second_node(snake):
     np.testing.assert_allclose(out[1], want, rtol=0, atol=1e-9 * scale)
 
 
+@pytest.mark.slow
 @FAST
 @given(snakes())
 def test_without_a_bend_limit_each_node_is_pulled_toward_where_it_was(snake):
@@ -96,6 +99,7 @@ def test_without_a_bend_limit_each_node_is_pulled_toward_where_it_was(snake):
         np.testing.assert_allclose(out[k], want, rtol=0, atol=1e-9 * scale)
 
 
+@pytest.mark.slow
 @FAST
 @given(snakes())
 def test_input_is_not_mutated(snake):
@@ -111,6 +115,7 @@ def test_input_is_not_mutated(snake):
 
 
 @FAST
+@pytest.mark.slow
 @given(
     points2,
     st.floats(-PI, PI),
@@ -138,6 +143,7 @@ def test_a_straight_snake_moved_straight_ahead_translates(start, heading, length
         ((-PI, PI), 4),  # free
     ],
 )
+@pytest.mark.slow
 def test_invariants_hold_over_a_long_random_walk(bend_limits, seed):
     rng = np.random.default_rng(seed)
     n = 15

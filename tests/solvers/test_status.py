@@ -93,6 +93,7 @@ def test_a_huge_budget_returns_once_the_error_stops_improving(solver, target, li
     assert sol.iterations <= (most[solver] if isinstance(most, dict) else most)
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=150)
 @given(st.sampled_from([solve_ccd, solve_fabrik, solve_dls]), chains(), st.integers(1, 300), st.floats(0.0, 2.0))
 def test_stalled_means_the_last_sweeps_gained_next_to_nothing(solver, chain, iterations, tolerance):

@@ -79,6 +79,7 @@ def assert_run_is_exact(records, got, want) -> None:
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @each_pair
 @FAST
 @given(chains(min_bones=1, max_bones=10), budgets, tolerances)
@@ -151,6 +152,7 @@ def test_fabrik_unreachable_is_one_straight_pass():
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @FAST
 @given(chains(min_bones=1, max_bones=10), budgets)
 def test_ccd_records_tell_the_turns(chain, iterations):
@@ -204,6 +206,7 @@ def test_ccd_first_record_by_hand():
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @FAST
 @given(chains(min_bones=1, max_bones=10), budgets)
 def test_fabrik_records_tell_the_walks(chain, iterations):

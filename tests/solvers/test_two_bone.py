@@ -60,6 +60,7 @@ def polar(root, dist, angle):
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, points2, bone_lengths, bone_lengths, bends)
 def test_matches_the_seed_formula(root, target, l1, l2, bend):
@@ -73,6 +74,7 @@ def test_matches_the_seed_formula(root, target, l1, l2, bend):
     assert sol.reached == reached
 
 
+@pytest.mark.slow
 @FAST
 @given(st.tuples(points2, st.floats(0.0, 1.0), st.floats(-PI, PI)), bone_lengths, bone_lengths, bends)
 def test_near_targets_match_the_seed_formula(polar_target, l1, l2, bend):
@@ -89,6 +91,7 @@ def test_near_targets_match_the_seed_formula(polar_target, l1, l2, bend):
     assert sol.reached == reached
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, points2, bone_lengths, bone_lengths, bends)
 def test_bones_keep_their_lengths_and_angles_agree(root, target, l1, l2, bend):
@@ -132,6 +135,7 @@ def hit_tolerance(root, target, l1, l2):
     return tol
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, bone_lengths, bone_lengths, st.floats(0.0, 1.0), st.floats(-PI, PI), bends)
 def test_reachable_targets_are_hit(root, l1, l2, frac, angle, bend):
@@ -144,6 +148,7 @@ def test_reachable_targets_are_hit(root, l1, l2, frac, angle, bend):
     assert math.hypot(*(sol.end - target)) <= hit_tolerance(root, target, l1, l2)
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, bone_lengths, bone_lengths, st.floats(1e-5, 1 - 1e-5), st.floats(-PI, PI), bends)
 def test_reachable_targets_inside_the_annulus_are_hit_to_a_micropixel(root, l1, l2, frac, angle, bend):
@@ -173,6 +178,7 @@ def test_targets_on_the_annulus_edges_are_hit(root, l1, l2, dist, angle):
     assert math.hypot(*(sol.end - target)) <= hit_tolerance(root, target, l1, l2)
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, bone_lengths, bone_lengths, st.floats(1e-6, 10.0), st.floats(-PI, PI), bends)
 def test_targets_beyond_reach_give_a_straight_arm_pointing_at_them(root, l1, l2, excess, angle, bend):
@@ -190,6 +196,7 @@ def test_targets_beyond_reach_give_a_straight_arm_pointing_at_them(root, l1, l2,
     np.testing.assert_allclose(sol.knee, root + l1 * u, rtol=0, atol=tol)
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, bone_lengths, bone_lengths, st.floats(0.0, 1.0), st.floats(-PI, PI), bends)
 def test_targets_inside_the_inner_radius_give_a_folded_arm(root, l1, l2, frac, angle, bend):
@@ -216,6 +223,7 @@ def test_targets_inside_the_inner_radius_give_a_folded_arm(root, l1, l2, frac, a
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, points2, bone_lengths, bone_lengths)
 def test_bend_minus_one_mirrors_the_knee_across_the_root_target_line(root, target, l1, l2):
@@ -313,6 +321,7 @@ def assert_row_matches(sol, i, single, root, target, l1, l2):
     assert bool(sol.reached[i]) == bool(single.reached)
 
 
+@pytest.mark.slow
 @FAST
 @given(batches())
 def test_a_batch_equals_row_by_row_calls(batch):
@@ -330,6 +339,7 @@ def test_a_batch_equals_row_by_row_calls(batch):
         assert_row_matches(sol, i, single, roots[i], targets[i], float(l1[i]), float(l2[i]))
 
 
+@pytest.mark.slow
 @FAST
 @given(batches(), points2, bone_lengths, bone_lengths)
 def test_a_batch_broadcasts_a_single_root_and_scalar_lengths(batch, root, l1, l2):
@@ -343,6 +353,7 @@ def test_a_batch_broadcasts_a_single_root_and_scalar_lengths(batch, root, l1, l2
         assert_row_matches(sol, i, single, root, targets[i], l1, l2)
 
 
+@pytest.mark.slow
 @FAST
 @given(batches(), points2)
 def test_a_batch_broadcasts_a_single_target_and_per_row_lengths(batch, target):
@@ -367,6 +378,7 @@ def test_numpy_scalars_give_the_same_single_answer():
     assert bool(numpy.reached) == bool(plain.reached)
 
 
+@pytest.mark.slow
 @FAST
 @given(batches())
 def test_batch_arguments_are_not_mutated(batch):

@@ -64,6 +64,7 @@ def off_the_line(root, target, along, across):
 
 
 @FAST
+@pytest.mark.slow
 @given(inside_the_annulus(), st.floats(-2000.0, 2000.0),
        st.floats(1.0, 2000.0), st.sampled_from([1.0, -1.0]), bends)
 def test_the_knee_lies_on_the_poles_side_whatever_the_bend(chain, along, away, sign, bend):
@@ -90,6 +91,7 @@ integer_points = st.tuples(st.integers(-500, 500), st.integers(-500, 500)).map(l
 small_lengths = st.integers(1, 300).map(float)
 
 
+@pytest.mark.slow
 @FAST
 @given(integer_points, integer_points, small_lengths, small_lengths, st.integers(-3, 3), bends)
 def test_a_pole_on_the_line_leaves_the_bend_to_decide(root, target, l1, l2, k, bend):
@@ -98,12 +100,14 @@ def test_a_pole_on_the_line_leaves_the_bend_to_decide(root, target, l1, l2, k, b
     assert_same(solve_two_bone(root, target, l1, l2, bend, pole=pole), solve_two_bone(root, target, l1, l2, bend))
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, points2, bone_lengths, bone_lengths, bends)
 def test_a_target_on_the_root_leaves_the_bend_to_decide(root, pole, l1, l2, bend):
     assert_same(solve_two_bone(root, root, l1, l2, bend, pole=pole), solve_two_bone(root, root, l1, l2, bend))
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, points2, bone_lengths, bone_lengths, bends, st.booleans())
 def test_a_pole_of_nans_is_no_pole(root, target, l1, l2, bend, as_array):
@@ -121,6 +125,7 @@ def knee_sides_along(root, targets, l1, l2, bend, pole, batched):
             np.array([side(root, t, pole) for t in targets]))
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=60)
 @given(integer_points, integer_points, small_lengths, small_lengths, bends, st.booleans())
 def test_the_knee_never_flips_while_the_target_moves_along_the_ray_through_the_pole(
@@ -137,6 +142,7 @@ def test_the_knee_never_flips_while_the_target_moves_along_the_ray_through_the_p
     assert len(set(np.sign(knees[bent]))) == 1
 
 
+@pytest.mark.slow
 @settings(deadline=None, max_examples=60)
 @given(points2, bone_lengths, bone_lengths, st.floats(-PI, PI), st.floats(-PI, PI), bends, st.booleans())
 def test_along_any_line_through_the_pole_the_knee_keeps_to_the_poles_side(

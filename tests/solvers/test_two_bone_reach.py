@@ -71,6 +71,7 @@ def solve_each(root, targets, l1, l2, bend, batched, **options):
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @RAYS
 @given(points2, short_bones, short_bones, st.floats(0.01, 1.5), st.floats(-PI, PI), bends, st.booleans())
 def test_soft_reach_along_a_ray_eases_the_end_out_to_full_reach(root, l1, l2, frac, angle, bend, batched):
@@ -96,6 +97,7 @@ def test_soft_reach_along_a_ray_eases_the_end_out_to_full_reach(root, l1, l2, fr
         root, targets[-1], l1, l2))
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, bone_lengths, bone_lengths, softnesses, stretches, st.floats(0.0, 1.0), st.floats(-PI, PI), bends)
 def test_the_end_goes_where_the_soft_and_stretched_reach_says(root, l1, l2, softness, stretch, frac, angle, bend):
@@ -118,6 +120,7 @@ def test_the_end_goes_where_the_soft_and_stretched_reach_says(root, l1, l2, soft
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, bone_lengths, bone_lengths, stretches, st.floats(0.0, 1.2), st.floats(-PI, PI), bends)
 def test_stretched_bones_reach_every_target_within_stretch_times_their_length(
@@ -144,6 +147,7 @@ def test_stretched_bones_reach_every_target_within_stretch_times_their_length(
 
 
 @RAYS
+@pytest.mark.slow
 @given(points2, short_bones, short_bones, st.floats(0.0, 200.0), st.floats(1.0, 2.0), st.floats(-PI, PI), bends,
        st.booleans())
 def test_soft_stretched_reach_along_a_ray_has_no_jump(root, l1, l2, softness, stretch, angle, bend, batched):
@@ -161,6 +165,7 @@ def test_soft_stretched_reach_along_a_ray_has_no_jump(root, l1, l2, softness, st
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @FAST
 @given(points2, bone_lengths, bone_lengths, softnesses, stretches, st.floats(0.0, 1.0), st.floats(-PI, PI), bends)
 def test_reached_says_whether_the_end_is_on_the_target(root, l1, l2, softness, stretch, frac, angle, bend):
@@ -201,6 +206,7 @@ def option_batches(draw):
     return tuple(np.array(column, dtype=float) for column in zip(*rows))
 
 
+@pytest.mark.slow
 @FAST
 @given(option_batches(), st.booleans(), st.booleans())
 def test_a_batch_with_options_equals_row_by_row_calls(batch, with_pole, scalar_options):

@@ -21,6 +21,7 @@ def same_bits(a, b) -> bool:
     return np.asarray(a).tobytes() == np.asarray(b).tobytes()
 
 
+@pytest.mark.slow
 @settings(max_examples=600, deadline=None)
 @given(coord, coord, coord, coord, length, length, st.sampled_from([1, -1, 1.0, -1.0]), st.booleans())
 def test_plain_tuple_call_equals_the_general_formula(rx, ry, tx, ty, l1, l2, bend, on_root):
