@@ -109,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
 
     app = App(size=args.size, scene=scene, scene_path=scene_path, realtime=not args.headless)
     if args.stress:
-        app.start_stress(args.stress)
+        app.stress.start(args.stress)
     elif preset is not None:
         app.panel.show_preset(preset)
         app.say(f"Preset {preset}: {PRESETS[preset]}. Ctrl+S saves to {shown_name(scene_path)}")

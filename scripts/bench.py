@@ -109,7 +109,7 @@ def stress_child(chains: int, frames: int, with_frames: bool) -> dict:
         from ikplayground.app.app import App
 
         app = App(size=(1280, 720), realtime=False)
-        app.start_stress(chains)
+        app.stress.start(chains)
         for _ in range(10):  # warm up: caches, first solves
             app.frame()
         frame, step, render = [], [], []

@@ -12,7 +12,7 @@ figure is marked "headless". scripts/bench.py runs it with ``--window`` (its
 - ``plain``: the default scene as it starts;
 - ``everything``: the default scene with "Show the math" on, the Math page up,
   the two-bone arm selected and its target circling (bench_math's "two-bone");
-- ``stress``: the stress test (``App.start_stress(n)``) at each size.
+- ``stress``: the stress test (``App.stress.start(n)``) at each size.
 
 For a stress case the first frame (the one in which the stress test starts:
 building the scene, drawing it) is timed on its own, as a user meets it: once
@@ -107,7 +107,7 @@ def child(case: str, chains: int, frames: int) -> dict:
             jit.kernels(wait=True)
         ready = jit.kernels() is not None
         t0 = time.perf_counter()
-        app.start_stress(chains)
+        app.stress.start(chains)
         app.frame()
         out.update(first_frame_ms=(time.perf_counter() - t0) * 1000.0, kernels_ready_at_first=ready,
                    chains=len(app.scene.chains))

@@ -263,15 +263,6 @@ class App:
     def message_is_error(self) -> bool:
         return self.status.is_error
 
-    @property
-    def stress_count(self) -> int:
-        """Chains in the stress scene while the stress test runs, else 0."""
-        return self.stress.count
-
-    def start_stress(self, count: int) -> None:
-        """Show ``count`` chains on scripted paths (``--stress N``, the benchmark); see :class:`StressMode`."""
-        self.stress.start(count)
-
     def selected_changed(self) -> None:
         self.panel.sync(self.scene.selected)
 

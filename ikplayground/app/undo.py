@@ -35,7 +35,7 @@ import pygame
 
 from ikplayground.scene import SETTINGS_BY_NAME as SETTINGS
 from ikplayground.scene import Edit, Refused, SceneFull, pose, record_move, record_pose
-from ikplayground.scene.edit import edits
+from ikplayground.scene.edit import edits, moves
 
 MERGING = ("number", "whole")  # the settings' kinds a slider sets: one entry a drag
 DONE = {"undo": "Undid", "redo": "Redid"}  # how the status line begins
@@ -181,7 +181,7 @@ class Undo:
             self._grab = None
             self.record(record_move(scene, chain, part, start))
         if new is not None and self.recording:
-            self._grab = (self.app.scene, new.chain, new.part, edits.where(new.chain, new.part))
+            self._grab = (self.app.scene, new.chain, new.part, moves.where(new.chain, new.part))
 
     def map_pose(self, angles) -> None:
         """The command map_pose: the selected two-bone arm posed on the joint-space map, recorded."""

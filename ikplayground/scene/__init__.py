@@ -30,11 +30,12 @@ from ikplayground.scene.core.constants import (
     SOLVERS,
 )
 from ikplayground.scene.core.mirror import axis_name
-from ikplayground.scene.core.scene import MAX_CHAINS, STEP, Scene, SceneFull, default_scene
+from ikplayground.scene.build.presets import default_scene
+from ikplayground.scene.core.scene import MAX_CHAINS, STEP, Scene, SceneFull
 from ikplayground.scene.core.settings import BY_NAME as SETTINGS_BY_NAME
 from ikplayground.scene.core.settings import SETTINGS, Setting, setting
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS, SOLVER_TABLE, SolverKind, register, unregister
-from ikplayground.scene.edit.edits import pose, record_move, record_pose
+from ikplayground.scene.edit.moves import pose, record_move, record_pose
 from ikplayground.scene.edit.history import Edit, History, Refused
 from ikplayground.scene.files.file_errors import shown, shown_name
 from ikplayground.scene.files.scene_file import SceneFileError, chain_to_dict, load_scene, save_scene

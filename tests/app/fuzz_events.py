@@ -113,7 +113,7 @@ class EventFuzzer(Gestures, SingleEvents):
         if not app.running:
             self.counts["quit_reset"] += 1
             app.running = True
-        if getattr(app, "stress_count", 0):
+        if app.stress.count:
             self.stress_frames += 1
             if self.stress_frames >= self.stress_limit:
                 self._later(0, event(pygame_gui.UI_BUTTON_PRESSED, ui_element=app.panel.stress_button))

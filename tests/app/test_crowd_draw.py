@@ -181,7 +181,7 @@ def test_a_bone_a_million_px_long_is_drawn_across_the_stage_only(app):
 def test_drawing_a_thousand_chains_sets_off_no_garbage_collection(app):
     """The collector runs when the container objects alive pass a threshold (700 young ones): the old renderer's
     lists of points (about 13,000 a frame) set it off every frame, and each run walked every chain."""
-    app.start_stress(1000)
+    app.stress.start(1000)
     frames(app, 3)
     jit.kernels(wait=True)  # (numba's import on the loading thread would set collections off meanwhile)
     runs = []
@@ -203,7 +203,7 @@ def test_drawing_a_thousand_chains_sets_off_no_garbage_collection(app):
 @pytest.mark.slow
 @pytest.mark.parametrize("count", [100, 1000])
 def test_the_crowd_shows_in_the_app(app, count):
-    app.start_stress(count)
+    app.stress.start(count)
     frames(app, 2)
     w, h = stage(app)
     rgb = pygame.surfarray.array3d(app.screen)[:w, :h]

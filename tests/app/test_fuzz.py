@@ -292,7 +292,7 @@ def test_stress_test_started_while_paused_has_its_targets_on_stage(app):
     tap(app, pygame.K_SPACE, unicode=" ")
     assert app.paused
     press_button(app, app.panel.stress_button)
-    assert app.stress_count
+    assert app.stress.count
     stage = app.scene.stage
     off = [c.fields["target"].round(2).tolist() for c in app.scene.chains
            if not c.is_snake and not inside(stage, c.fields["target"])]

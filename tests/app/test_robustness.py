@@ -381,7 +381,7 @@ def test_a_save_during_the_stress_test_is_refused_and_the_file_kept(app, tmp_pat
     ctrl(app, pygame.K_s, "s")
     mine = path.read_bytes()
     press_button(app, app.panel.stress_button)
-    assert app.stress_count and len(app.scene.chains) == app.stress_count
+    assert app.stress.count and len(app.scene.chains) == app.stress.count
     ctrl(app, pygame.K_s, "s")
     assert app.message_is_error and "stress test is on" in app.message and "mine.json" in app.message
     assert f'"{app.panel.stress_button.text}"' in app.message  # names the button as it reads now

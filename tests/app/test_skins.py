@@ -125,7 +125,7 @@ def test_a_saved_scene_keeps_each_chain_s_skin(app, scene_file):
 
 @pytest.mark.slow
 def test_a_thousand_chain_stress_scene_draws_the_crowd_way_whatever_the_skins(app, monkeypatch):
-    app.start_stress(1000)
+    app.stress.start(1000)
     frames(app)
     chains = app.scene.chains
     assert len(chains) == 1000 > DETAIL_LIMIT

@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene.core.scene import default_scene
+from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.record.bake import bake_recording, load_animation
 from ikplayground.solvers import forward_kinematics
 from tests.scene.recording_writer import HEADER, record

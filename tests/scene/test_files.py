@@ -11,7 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ikplayground.scene.build import build
-from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.build.presets import default_scene
+from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.files import scene_file
 from ikplayground.scene.files.scene_file import SceneFileError, load_scene, save_scene
 from tests.scene.scene_cases import assert_scene_ok, wrap

@@ -15,7 +15,7 @@ import stat
 
 import pytest
 
-from ikplayground.scene.core.scene import default_scene
+from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.files import scene_file
 from ikplayground.scene.files.scene_file import SceneFileError, load_scene, save_scene
 

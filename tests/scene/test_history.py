@@ -19,9 +19,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, ru
 
 from ikplayground.scene.build import build
 from ikplayground.scene.core.constants import SOLVERS
-from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.build.presets import default_scene
+from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.core.settings import SETTINGS
-from ikplayground.scene.edit import edits
+from ikplayground.scene.edit import edits, moves
 from ikplayground.scene.edit.edits import PARAMETERS, set_recorded
 from ikplayground.scene.edit.history import MAX_ENTRIES, MAX_WEIGHT, Edit, History
 
@@ -302,9 +303,9 @@ def test_a_pole_switched_off_comes_back_where_it_was_dragged():
     chain = scene.chains[1]
     history = History()
     run_edit(history, scene, chain, "pole_on", True)
-    start = edits.where(chain, "pole")
+    start = moves.where(chain, "pole")
     scene.move_target(chain, (123.0, 456.0), "pole")
-    history.push(edits.record_move(scene, chain, "pole", start))
+    history.push(moves.record_move(scene, chain, "pole", start))
     run_edit(history, scene, chain, "pole_on", False)
     assert chain.pole is None
     history.undo()
@@ -372,13 +373,13 @@ def test_a_move_undone_and_redone_is_exact(solver, part):
     if part == "pole":
         run_edit(history, scene, chain, "pole_on", True)
     before = state(scene)
-    start = edits.where(chain, part)
+    start = moves.where(chain, part)
     for p in ((400.0, 200.0), (420.0, 240.0)):  # one drag, two moves
         if part == "root":
             scene.move_chain(chain, p)
         else:
             scene.move_target(chain, p, part)
-    history.push(edits.record_move(scene, chain, part, start))
+    history.push(moves.record_move(scene, chain, part, start))
     after = state(scene)
     assert history.labels()[-1] == f"{part} move on {edits.chain_label(chain)}"
     history.undo()
@@ -390,7 +391,7 @@ def test_a_move_undone_and_redone_is_exact(solver, part):
 def test_a_move_that_moved_nothing_is_not_recorded():
     scene = scene_with_every_solver()
     chain = scene.chains[1]
-    assert edits.record_move(scene, chain, "target", edits.where(chain, "target")) is None
+    assert moves.record_move(scene, chain, "target", moves.where(chain, "target")) is None
 
 
 # --- random runs ---------------------------------------------------------------------------
@@ -488,12 +489,12 @@ class UndoMachine(RuleBasedStateMachine):
         if chain is None:
             return
         part = "root" if root or not chain.is_ik else "target"
-        start = edits.where(chain, part)
+        start = moves.where(chain, part)
         if part == "root":
             self.scene.move_chain(chain, (x, y))
         else:
             self.scene.move_target(chain, (x, y))
-        self.made(edits.record_move(self.scene, chain, part, start))
+        self.made(moves.record_move(self.scene, chain, part, start))
 
     @rule()
     def undo(self):

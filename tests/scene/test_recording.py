@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ikplayground.scene.build import build, walker_build
-from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.build.presets import default_scene
+from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.record.recording import COLUMNS, Recorder, RecordingError
 from ikplayground.scene.record.recording_read import read_steps
 

@@ -18,7 +18,8 @@ import pytest
 from ikplayground.scene import SceneFileError, load_scene, save_scene
 from ikplayground.scene.build import build, walker_build
 from ikplayground.scene.build.stress import stress_scene
-from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.build.presets import default_scene
+from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.files.scene_file import parse_scene
 from ikplayground.scene.record.recording import Recorder, RecordingError
 from ikplayground.scene.record.replay import Replay, first_mismatch

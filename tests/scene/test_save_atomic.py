@@ -14,7 +14,8 @@ import stat
 
 import pytest
 
-from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.build.presets import default_scene
+from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.files import scene_file
 from ikplayground.scene.files.scene_file import load_scene, save_scene, scene_to_text
 

@@ -13,7 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ikplayground.scene.build import build
-from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.build.presets import default_scene
+from ikplayground.scene.core.scene import Scene
 from tests.scene.scene_cases import (
     IK_SOLVERS,
     SOLVER_ORDER,

@@ -10,7 +10,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.scene.core.scene import Scene, default_scene
+from ikplayground.scene.build.presets import default_scene
+from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import solve_ccd, solve_fabrik
 from tests.scene.scene_cases import (
     IK_SOLVERS,

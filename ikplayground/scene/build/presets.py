@@ -1,4 +1,5 @@
-"""The preset scenes: scene files shipped in ``assets/scenes/``, loaded by name.
+"""The preset scenes: the built-in default (:func:`default_scene`), and the scene files shipped in
+``assets/scenes/``, loaded by name.
 
 A preset is an ordinary scene file (docs/scene-format.md), made by
 ``scripts/make_presets.py`` and found through the package whatever the
@@ -9,7 +10,13 @@ it). No pygame here.
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
 from ikplayground.resources import asset_path
+from ikplayground.scene.build import build
+from ikplayground.scene.core.constants import SNAKE_SEGMENT
 from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.files import scene_file
 
@@ -46,3 +53,19 @@ def load_preset(name: str, stage=(980.0, 720.0)) -> Scene:
     if not is_preset(name):
         raise scene_file.SceneFileError(f"{name}: no such preset (there are {', '.join(available_presets()) or 'none'})")
     return scene_file.load_scene(asset_path(f"scenes/{name}.json"), stage)
+
+
+def default_scene(stage=(980.0, 720.0)) -> Scene:
+    """One chain of each solver, apart; the CCD, FABRIK and DLS chains are alike (7 bones, joints
+    limited to +-45 degrees), with targets alike beside their roots, to watch side by side."""
+    scene = Scene(stage)
+    w, h = scene.stage
+    arm = build.make_ik_chain("two-bone", (w * 0.13, h * 0.62), (-math.pi / 3, math.pi / 2), (120.0, 100.0),
+                              (w * 0.23, h * 0.38))
+    up = np.r_[-math.pi / 2, np.zeros(6)]
+    tentacles = [build.make_ik_chain(solver, (w * x, h * 0.95), up, np.full(7, 36.0), (w * (x + 0.07), h * 0.64))
+                 for solver, x in (("ccd", 0.38), ("fabrik", 0.58), ("dls", 0.78))]
+    snake = build.straight_snake((w * 0.60, h * 0.16), 0.0, nodes=10, segment=SNAKE_SEGMENT)
+    scene.add_in_turn((arm, *tentacles, snake))
+    scene.select(arm)
+    return scene

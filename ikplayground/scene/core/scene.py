@@ -8,21 +8,19 @@ only when chains are added, removed or change shape.
 
 from __future__ import annotations
 
-import math
-import time
 
 import numpy as np
 
 from ikplayground.scene.build import build, walker_build
 from ikplayground.scene.core import settings
 from ikplayground.scene.core.chain import Chain
-from ikplayground.scene.core.constants import ITERATIVE, PALETTE_SIZE, SNAKE_SEGMENT, SOLVERS
+from ikplayground.scene.core.constants import ITERATIVE, PALETTE_SIZE, SOLVERS
 from ikplayground.scene.core.group import Group, grouped
 from ikplayground.scene.core.hit_test import chain_at, target_at
 from ikplayground.scene.core.mirror import flip_chain
 from ikplayground.scene.core.stage import PushMemory, clamp_point, free_spot, keep_on_stage, shift_root
-from ikplayground.scene.step import steering, target_paths, walker
-from ikplayground.scene.step.group_step import step_ik, step_snakes
+from ikplayground.scene.step import steering, target_paths
+from ikplayground.scene.step.scene_step import step_groups
 from ikplayground.scene.step.terrain import Terrain, generated
 
 STEP = 1.0 / 60.0
@@ -326,24 +324,9 @@ class Scene:
         self._dirty = False
 
     def step(self) -> None:
-        """Advance every chain by one fixed step of 1/60 s.
-
-        Animated targets move first (:mod:`.target_motion`). ``solver_ms`` keeps what each
-        solver's groups cost in this step, in milliseconds (the status line shows it under stress).
-        """
-        costs = dict.fromkeys(SOLVERS, 0.0)
-        clock = time.perf_counter
-        for g in self.groups:
-            t0 = clock()
-            if g.solver == "snake":
-                step_snakes(g.fields, self.stage, self.seed)
-            elif g.solver == "walker":
-                walker.step_walkers(g.fields, self.stage, self.terrain)
-            else:
-                target_paths.advance(g.fields, self.stage)  # animated targets first, then the solve
-                step_ik(g.solver, g.fields)
-            costs[g.solver] += (clock() - t0) * 1000.0
-        self.solver_ms = costs
+        """Advance every chain by one fixed step of 1/60 s (:func:`.scene_step.step_groups`); ``solver_ms`` keeps
+        what each solver's groups cost in this step, in milliseconds (the status line shows it under stress)."""
+        self.solver_ms = step_groups(self.groups, self.stage, self.seed, self.terrain)
         self.steps += 1
 
     def counts(self) -> dict[str, int]:
@@ -353,19 +336,3 @@ class Scene:
 
 class SceneFull(Exception):
     """Raised when adding a chain would pass the scene's cap."""
-
-
-def default_scene(stage=(980.0, 720.0)) -> Scene:
-    """One chain of each solver, apart; the CCD, FABRIK and DLS chains are alike (7 bones, joints
-    limited to +-45 degrees), with targets alike beside their roots, to watch side by side."""
-    scene = Scene(stage)
-    w, h = scene.stage
-    arm = build.make_ik_chain("two-bone", (w * 0.13, h * 0.62), (-math.pi / 3, math.pi / 2), (120.0, 100.0),
-                              (w * 0.23, h * 0.38))
-    up = np.r_[-math.pi / 2, np.zeros(6)]
-    tentacles = [build.make_ik_chain(solver, (w * x, h * 0.95), up, np.full(7, 36.0), (w * (x + 0.07), h * 0.64))
-                 for solver, x in (("ccd", 0.38), ("fabrik", 0.58), ("dls", 0.78))]
-    snake = build.straight_snake((w * 0.60, h * 0.16), 0.0, nodes=10, segment=SNAKE_SEGMENT)
-    scene.add_in_turn((arm, *tentacles, snake))
-    scene.select(arm)
-    return scene

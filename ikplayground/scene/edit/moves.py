@@ -1,0 +1,108 @@
+"""Undoable moves: one drag of a target, a pole or a root, and a two-bone arm posed on the joint-space map.
+
+Each is an :class:`~.history.Edit` of one scene, made when the drag ends (the
+``record_*`` helpers take what was there when it began); a chain is named by its
+index in ``scene.chains``, as in :mod:`.edits`. A drag on the map merges into one
+entry (:meth:`Posed.absorb`). Pixels, y down; radians.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.scene import Scene
+from ikplayground.scene.edit.edits import chain_label, changed
+from ikplayground.scene.edit.history import Edit
+
+
+def where(chain: Chain, part: str) -> dict[str, np.ndarray]:
+    """Copies of what a move of ``part`` ("target", "pole" or "root") of ``chain`` changes."""
+    if part != "root":
+        return {part: chain.fields[part].copy()}
+    spot = {"anchor": chain.anchor.copy()}
+    if chain.is_ik:
+        spot.update(target=chain.fields["target"].copy(), pole=chain.fields["pole"].copy())
+    return spot
+
+
+class Moved(Edit):
+    """The mouse moved ``part`` ("target", "pole" or "root") of the chain at ``index`` from ``start``
+    to ``end`` (each a :func:`where`): one drag."""
+
+    def __init__(self, scene: Scene, index: int, part: str, start: dict, end: dict, chain: Chain):
+        super().__init__(f"{part} move on {chain_label(chain)}")
+        self.scene, self.index, self.part, self.start, self.end = scene, index, part, start, end
+
+    def _put(self, spot: dict) -> Chain:
+        chain = self.scene.chains[self.index]
+        if self.part != "root":
+            self.scene.move_target(chain, spot[self.part], self.part)
+            return chain
+        self.scene.move_chain(chain, spot["anchor"])
+        for name in ("target", "pole"):  # exactly where they were, though the stage's edge stopped them
+            if name in spot:
+                chain.fields[name][:] = spot[name]
+        return chain
+
+    def undo(self):
+        return self._put(self.start)
+
+    def redo(self):
+        return self._put(self.end)
+
+
+def record_move(scene: Scene, chain: Chain, part: str, start: dict) -> Moved | None:
+    """The drag of ``part`` of ``chain`` that began at ``start`` (a :func:`where`) and ends now;
+    None when nothing moved, or the chain has left the scene."""
+    if chain not in scene.chains or (part == "pole" and chain.pole is None):
+        return None
+    end = where(chain, part)
+    if not changed(start, end):
+        return None
+    return Moved(scene, scene.chains.index(chain), part, start, end, chain)
+
+
+POSE = ("angles", "goal", "scale", "bend", "target")  # what the joint-space map sets on a two-bone arm
+
+
+def pose(chain: Chain) -> dict[str, np.ndarray]:
+    """Copies of a two-bone arm's pose as the joint-space map sets it (``POSE``)."""
+    return {name: chain.fields[name].copy() for name in POSE}
+
+
+class Posed(Edit):
+    """The two-bone arm at ``index`` was posed on the joint-space map: ``start`` to ``end`` (each a
+    :func:`pose`); a drag on the map is one entry."""
+
+    def __init__(self, scene: Scene, index: int, start: dict, end: dict, chain: Chain):
+        super().__init__(f"map pose on {chain_label(chain)}")
+        self.scene, self.index, self.start, self.end = scene, index, start, end
+
+    def _put(self, p: dict) -> Chain:
+        chain = self.scene.chains[self.index]
+        for name in ("angles", "goal", "scale", "bend"):
+            chain.fields[name][...] = p[name]
+        self.scene.move_target(chain, p["target"])
+        self.scene.lay_out(chain)
+        return chain
+
+    def undo(self):
+        return self._put(self.start)
+
+    def redo(self):
+        return self._put(self.end)
+
+    def absorb(self, newer: Edit) -> bool:
+        if not (isinstance(newer, Posed) and newer.scene is self.scene and newer.index == self.index):
+            return False
+        self.end = newer.end
+        return True
+
+
+def record_pose(scene: Scene, chain: Chain, start: dict) -> Posed | None:
+    """The map pose of ``chain`` just set, from ``start`` (a :func:`pose`); None when nothing changed."""
+    end = pose(chain)
+    if chain not in scene.chains or not changed(start, end):
+        return None
+    return Posed(scene, scene.chains.index(chain), start, end, chain)

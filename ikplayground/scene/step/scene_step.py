@@ -1,0 +1,45 @@
+"""One step of the whole scene: each group by its kind of chain, and what each solver's groups cost.
+
+The fixed step of 1/60 s (``docs/design.md``, "Time and the per-step rate limit"): a
+snake group follows its heads (the Flash snake tutorial), a walker group walks, an
+IK group moves its animated targets and then solves (:func:`.group_step.step_ik`,
+the solver's engine from the registry). Pixels, y down; radians.
+"""
+
+from __future__ import annotations
+
+import time
+
+from ikplayground.scene.core.solver_kinds import SOLVER_KINDS, SOLVERS
+from ikplayground.scene.step import target_paths, walker
+from ikplayground.scene.step.group_step import step_ik, step_snakes
+
+
+def step_groups(groups, stage, seed, terrain) -> dict[str, float]:
+    """Step every group of a scene once, in order; the milliseconds each solver's groups took.
+
+    Parameters
+    ----------
+    groups : list of Group
+        The scene's groups (their arrays are stepped in place).
+    stage : (float, float)
+        The stage's size, px.
+    seed : int
+        The scene's seed (the wandering snakes' rule).
+    terrain : Terrain
+        The ground the walkers walk on.
+    """
+    costs = dict.fromkeys(SOLVERS, 0.0)
+    clock = time.perf_counter
+    for g in groups:
+        t0 = clock()
+        kind = SOLVER_KINDS[g.solver].kind
+        if kind == "snake":
+            step_snakes(g.fields, stage, seed)
+        elif kind == "walker":
+            walker.step_walkers(g.fields, stage, terrain)
+        else:
+            target_paths.advance(g.fields, stage)  # animated targets first, then the solve
+            step_ik(g.solver, g.fields)
+        costs[g.solver] += (clock() - t0) * 1000.0
+    return costs
