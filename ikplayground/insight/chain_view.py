@@ -19,8 +19,8 @@ import math
 import numpy as np
 
 from ikplayground.scene.chain import clamped_joints
-from ikplayground.solvers.kinematics import chain_points
-from ikplayground.solvers.pole import ON_LINE
+from ikplayground.solvers import chain_points
+from ikplayground.solvers import ON_LINE
 
 from .primitives import Circle, Label, Polygon, Polyline
 from .two_bone_view import two_bone_overlay

@@ -21,7 +21,7 @@ import numpy as np
 from ikplayground.scene.build import refresh_ik_points
 from ikplayground.scene.chain import STATUSES, SOLVER_LABELS, clamped_joints, is_reached
 from ikplayground.solvers import ccd_steps, fabrik_steps
-from ikplayground.solvers.kinematics import chain_points
+from ikplayground.solvers import chain_points
 
 from .step_overlay import ccd_overlay, fabrik_overlay, ghost_overlay
 

@@ -22,10 +22,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ikplayground.solvers._validate import wrap
-from ikplayground.solvers.kinematics import chain_points
-from ikplayground.solvers.two_bone_pole import pole_bend
-from ikplayground.solvers.two_bone_reach import soft_reach
+from ikplayground.solvers import wrap
+from ikplayground.solvers import chain_points
+from ikplayground.solvers import pole_bend
+from ikplayground.solvers import soft_reach
 
 from .primitives import Circle, Label, Polyline, Ring, arc_points
 

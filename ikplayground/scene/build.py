@@ -12,9 +12,9 @@ import math
 
 import numpy as np
 
-from ikplayground.solvers._validate import wrap_array
-from ikplayground.solvers.batched import snake_batch
-from ikplayground.solvers.kinematics import chain_points_batch
+from ikplayground.solvers import wrap_array
+from ikplayground.solvers import snake_batch
+from ikplayground.solvers import chain_points_batch
 
 from . import ik_options, walker_build
 from .build_batch import make_ik_chains, make_snakes, snakes_are_sound, wander_phase  # noqa: F401 (re-exported)

@@ -14,9 +14,9 @@ import math
 
 import numpy as np
 
-from ikplayground.solvers._validate import wrap_array
-from ikplayground.solvers.batched import snake_batch
-from ikplayground.solvers.kinematics import chain_points_batch
+from ikplayground.solvers import wrap_array
+from ikplayground.solvers import snake_batch
+from ikplayground.solvers import chain_points_batch
 
 from . import ik_options
 from .chain import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, FULL,

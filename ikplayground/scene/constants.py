@@ -9,7 +9,7 @@ docs/sources.md.
 
 from __future__ import annotations
 
-from ikplayground.solvers.dls import DEFAULT_DAMPING  # noqa: F401 (the DLS damping a new chain gets)
+from ikplayground.solvers import DEFAULT_DAMPING  # noqa: F401 (the DLS damping a new chain gets)
 
 SOLVERS = ("two-bone", "ccd", "fabrik", "dls", "snake", "walker")
 IK_SOLVERS = ("two-bone", "ccd", "fabrik", "dls")

@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from ikplayground.solvers._batch_parts import limit_headings
+from ikplayground.solvers import limit_headings
 
 from . import target_motion
 from .constants import DEFAULT_DAMPING

@@ -9,12 +9,12 @@ import time
 
 import numpy as np
 
-from ikplayground.solvers._validate import wrap_array
-from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
-from ikplayground.solvers.dls_batch import dls_batch
-from ikplayground.solvers.kinematics import chain_points_batch
-from ikplayground.solvers.pole import mirrored_toward_batch
-from ikplayground.solvers.two_bone import two_bone_arrays
+from ikplayground.solvers import wrap_array
+from ikplayground.solvers import ccd_batch, fabrik_batch, snake_batch
+from ikplayground.solvers import dls_batch
+from ikplayground.solvers import chain_points_batch
+from ikplayground.solvers import mirrored_toward_batch
+from ikplayground.solvers import two_bone_arrays
 
 from .chain import SNAKE_ACCEL, SNAKE_DECAY, clamped_joints, is_reached
 from .ik_options import rest_pose

@@ -38,7 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ikplayground.solvers._validate import wrap_array
+from ikplayground.solvers import wrap_array
 
 from .file_errors import shown_name
 

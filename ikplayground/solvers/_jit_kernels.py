@@ -19,7 +19,7 @@ from types import SimpleNamespace
 import numba
 import numpy as np
 
-from ._validate import FULL_CIRCLE, TAU
+from .validate import FULL_CIRCLE, TAU
 
 PI = math.pi
 
@@ -53,7 +53,7 @@ def _limit(v, lo, hi):
 
 @numba.njit(cache=True, inline="always")
 def _limit_heading(v, lo, hi):
-    """:func:`._validate.clamp_heading` for joint 0's angle: outside its range, the bound nearer round the circle."""
+    """:func:`.validate.clamp_heading` for joint 0's angle: outside its range, the bound nearer round the circle."""
     if hi - lo >= FULL_CIRCLE or (lo <= v and v <= hi):
         return _limit(v, lo, hi)
     w = v if -PI < v <= PI else _wrap(v)

@@ -29,7 +29,7 @@ import math
 import numpy as np
 
 from ._batch_parts import limit_pose
-from ._validate import BOUND, _holds_bool, float_array, real
+from .validate import BOUND, _holds_bool, float_array, real
 from .batched import ccd_batch, fabrik_batch, snake_batch
 from .dls import DEFAULT_DAMPING
 from .dls_batch import dls_batch

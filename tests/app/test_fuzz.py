@@ -21,7 +21,7 @@ import pytest
 
 from ikplayground.app.app import App
 from ikplayground.scene import scene as scene_module
-from ikplayground.solvers.kinematics import chain_points_batch
+from ikplayground.solvers import chain_points_batch
 
 from . import fuzz_events
 from .conftest import (

@@ -15,7 +15,7 @@ import pytest
 
 from ikplayground.app import render
 from ikplayground.scene import build
-from ikplayground.solvers.ccd import clamp_angle
+from ikplayground.solvers import clamp_angle
 
 from .conftest import check, drag, frames, select_solver, slide
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._batch_parts import Stall, joint_modes, limit_angles, limit_joint, limit_pose
-from ._validate import FULL_CIRCLE, TAU, wrap_array
+from .validate import FULL_CIRCLE, TAU, wrap_array
 from .kinematics import chain_points_batch
 from .results import ROUNDING, STALL_ESCAPES, STALL_SWEEPS
 
@@ -148,7 +148,7 @@ def _limited(rel, mode, lim, i):
 
 def _heading(want, rel, lim):
     """Joint 0's angles ``rel`` (as :func:`_limited` clamps them) where the heading ``want`` lies outside its
-    range: the bound nearer round the circle (:func:`._validate.clamp_heading`)."""
+    range: the bound nearer round the circle (:func:`.validate.clamp_heading`)."""
     lo, hi = lim[:, 0, 0], lim[:, 0, 1]
     out = (want < lo) | (want > hi)  # (want from arctan2, in [-pi, pi]: its -pi is pi, which the modulo knows)
     out &= hi - lo < FULL_CIRCLE
