@@ -239,7 +239,7 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
                     if d > 0.0 and (k := lens[i] / d) < inf:
                         x, y = x + dx * k, y + dy * k
                     else:  # joint on its child, or d tiny against the bone
-                        x, y = _bone_on(x, y, dx, dy, lens[i], -ux, -uy)
+                        x, y = pull(x, y, dx, dy, lens[i], -ux, -uy)
                 xs[i] = x
                 ys[i] = y
             if watch:
@@ -256,7 +256,7 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
                 if d > 0.0 and (k := lens[i] / d) < inf:
                     x, y = x + dx * k, y + dy * k
                 else:
-                    x, y = _bone_on(x, y, dx, dy, lens[i], ux, uy)
+                    x, y = pull(x, y, dx, dy, lens[i], ux, uy)
                 xs[i + 1] = x
                 ys[i + 1] = y
         else:
@@ -301,9 +301,12 @@ def mirror_bend(a, lim) -> bool:
     return changed
 
 
-def _bone_on(x: float, y: float, dx: float, dy: float, length: float, fx: float, fy: float) -> tuple[float, float]:
+def pull(x: float, y: float, dx: float, dy: float, length: float, fx: float, fy: float) -> tuple[float, float]:
     """The point ``length`` px from ``(x, y)`` along ``(dx, dy)``; along the unit vector ``(fx, fy)``
-    when ``(dx, dy)`` is zero (the walks' careful step, for a direction of no or next to no length)."""
+    when ``(dx, dy)`` is zero (the walks' careful step, for a direction of no or next to no length).
+
+    The compiled kernel (:mod:`._jit_kernels`) compiles this very function for every step of its walks.
+    """
     d = math.hypot(dx, dy)
     if d > 0.0:
         k = length / d
