@@ -142,6 +142,7 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
     # the stall rule (StallWatch, inlined): the error at the last checkpoint, and the least gain
     last, gain = math.inf, STALL_GAIN * sum(lens)
     stalled = False
+    free = lim is None
     while True:
         # where the joints are at the start of the sweep (a sweep never moves
         # the pivots it has still to visit: they sit closer to the root)
@@ -163,6 +164,7 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
         if used == iterations:
             break
         used += 1
+        bx, by = x, y  # (watching) the end effector before the next turn
         for i in joints:
             px = xs[i]
             py = ys[i]
@@ -171,7 +173,7 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
             old = a[i]
             # the turn that points the end effector at the target
             delta = atan2(ty - py, tx - px) - atan2(vy, vx)
-            if lim is None:  # wrapped to (-pi, pi]: delta lies in (-2pi, 2pi), so one or two turns of 2pi
+            if free:  # wrapped to (-pi, pi]: delta lies in (-2pi, 2pi), so one or two turns of 2pi
                 new = old + delta
                 if new > pi:
                     new -= tau
@@ -190,8 +192,6 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
                 new = clamp_angle(old + delta, lo, hi)
             a[i] = new
             applied = new - old
-            bx = x
-            by = y
             if applied:  # turn the end effector about the pivot by what was applied
                 c = cos(applied)
                 s = sin(applied)
@@ -200,4 +200,5 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
             if watch:
                 yield CCDStep(used, i, np.array(a), np.array((px, py)), np.array((bx, by)), np.array((x, y)),
                               wrap(applied))
+                bx, by = x, y
     return a, used, error, stalled

@@ -173,12 +173,14 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
         ux, uy = 1.0, 0.0
     # which joints a limit bends (a full-circle range is no limit); one past the tip for the walk's i + 1
     if lim is None:
-        bent, escapes = [False] * (n + 1), 0
+        bent, escapes = None, 0
     else:
         bent = [hi - lo < FULL_CIRCLE for lo, hi in lim] + [False]
         escapes = STALL_ESCAPES if any(bent) and not unreachable else 0
     inward = range(n - 1, -1, -1)
+    limited = lim is not None
     bones = range(n)
+    outward = range(1, n + 1)
     used = 0
     # the stall rule (StallWatch, inlined): the error at the last checkpoint, and the least gain
     last, gain = inf, STALL_GAIN * reach
@@ -226,7 +228,7 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
             for i in inward:
                 dx = xs[i] - x  # joint i+1 -> joint i's old place
                 dy = ys[i] - y
-                if bent[i + 1]:
+                if limited and bent[i + 1]:
                     # Bone i turned into joint i+1's range about bone i+1 (this project's change).
                     child = atan2(ys[i + 2] - y, xs[i + 2] - x)
                     d = atan2(-dy, -dx) if (dx or dy) else atan2(uy, ux)
@@ -249,16 +251,16 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
         xs[0] = x
         ys[0] = y
         if lim is None:
-            for i in bones:
-                dx = xs[i + 1] - x
-                dy = ys[i + 1] - y
+            for j in outward:  # joint j placed after joint j - 1, bone j - 1 long
+                dx = xs[j] - x
+                dy = ys[j] - y
                 d = hypot(dx, dy)
-                if d > 0.0 and (k := lens[i] / d) < inf:
+                if d > 0.0 and (k := lens[j - 1] / d) < inf:
                     x, y = x + dx * k, y + dy * k
                 else:
-                    x, y = pull(x, y, dx, dy, lens[i], ux, uy)
-                xs[i + 1] = x
-                ys[i + 1] = y
+                    x, y = pull(x, y, dx, dy, lens[j - 1], ux, uy)
+                xs[j] = x
+                ys[j] = y
         else:
             # In angles, each bone's angle relative to its parent clamped into its range (``a`` updated).
             parent = 0.0  # the parent bone's absolute angle (rad)
@@ -274,14 +276,14 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
                 xs[i + 1] = x
                 ys[i + 1] = y
         if watch:
-            yield FabrikStep(used, "backward", _array(xs, ys), np.array(_angles_of(xs, ys) if lim is None else a))
+            yield FabrikStep(used, "backward", _array(xs, ys), np.array(a if limited else _angles_of(xs, ys, a[:])))
     if best is not None and best_error < hypot(tx - xs[n], ty - ys[n]) - ROUNDING * reach:  # escapes did no better
         a[:] = best
         xs, ys = _points(rx, ry, a, lens)
         if watch:
             yield FabrikStep(used, "best", _array(xs, ys), np.array(a))
     if used and lim is None:  # the passes worked on positions alone: read the angles back
-        a[:] = _angles_of(xs, ys)
+        _angles_of(xs, ys, a)
     return a, used, (xs[n], ys[n]), stalled
 
 
@@ -318,14 +320,15 @@ def pull(x: float, y: float, dx: float, dy: float, length: float, fx: float, fy:
     return x + fx * length, y + fy * length
 
 
-def _angles_of(xs: list, ys: list) -> list:
-    """Relative angles (rad, wrapped to (-pi, pi]) of the joints ``xs``, ``ys`` (px)."""
-    pi, tau = math.pi, TAU
-    out, parent = [], 0.0
-    for i in range(len(xs) - 1):
-        absolute = math.atan2(ys[i + 1] - ys[i], xs[i + 1] - xs[i])
+def _angles_of(xs: list, ys: list, out: list) -> list:
+    """The relative angles (rad, wrapped to (-pi, pi]) of the joints ``xs``, ``ys`` (px), written into ``out``
+    (n floats) and returned."""
+    pi, tau, atan2 = math.pi, TAU, math.atan2
+    parent = 0.0
+    for i in range(len(out)):
+        absolute = atan2(ys[i + 1] - ys[i], xs[i + 1] - xs[i])
         w = (absolute - parent + pi) % tau - pi  # wrap(absolute - parent), inlined
-        out.append(pi if w <= -pi else w)
+        out[i] = pi if w <= -pi else w
         parent = absolute
     return out
 
