@@ -2,7 +2,8 @@
 rule, and the few-chains path that runs the single-chain loops row by row.
 
 No validation, as in :mod:`.batched`: float64 arrays of the documented
-shapes, radians, pixels (y down).
+shapes, radians, pixels (y down). The limit conventions and the stall rule are
+this project's own (docs/design.md, "The solver API").
 """
 
 from __future__ import annotations

@@ -3,9 +3,10 @@
 These are the scene's hot path: ``N`` chains of the same bone count are
 solved together, with the joints visited by a Python loop of ``n`` steps and
 every chain advanced by array operations. Each function follows its
-single-chain counterpart step for step (:mod:`.ccd`, :mod:`.fabrik`,
-:mod:`.snake`), so a row of a batched result equals the single-chain call on
-that row to rounding.
+single-chain counterpart step for step (:mod:`.ccd`, after the pygame CCD
+tutorial; :mod:`.fabrik`, after Aristidou & Lasenby, Graphical Models 73
+(2011); :mod:`.snake`, after the Flash snake tutorial), so a row of a batched
+result equals the single-chain call on that row to rounding.
 
 No validation: callers pass float64 arrays of the documented shapes, finite,
 with lengths > 0 and ``lo <= hi`` inside [-pi, pi]. The public, validated

@@ -16,6 +16,8 @@ How large: every coordinate, and every point a chain can reach (its root plus
 its total length, on each axis), must lie within ``+-BOUND`` px. Inside that
 box any difference or sum the solvers form stays finite, so every accepted
 input gives finite output.
+
+These rules are this project's own (docs/design.md, "The solver API").
 """
 
 from __future__ import annotations
