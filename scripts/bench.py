@@ -158,7 +158,7 @@ def solver_cases(rng, batch: int):
     limits[:, 1:] = np.radians((-60.0, 60.0))
     start = rng.uniform(limits[..., 0], limits[..., 1]) * 0.5
     goal = rng.uniform(limits[..., 0], limits[..., 1])
-    from ikplayground.solvers.kinematics import chain_points_batch
+    from ikplayground.solvers import chain_points_batch
 
     targets = chain_points_batch(roots, goal, lengths)[:, -1]
     return roots, start, lengths, targets, limits
@@ -177,9 +177,9 @@ def time_call(fn, seconds: float, min_runs: int = 5) -> float:
 
 def bench_solvers(batches, seconds: float) -> list[dict]:
     from ikplayground.solvers import follow_snake, jit, solve_ccd, solve_dls, solve_fabrik, solve_two_bone
-    from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
-    from ikplayground.solvers.dls_batch import dls_batch
-    from ikplayground.solvers.two_bone import two_bone_arrays
+    from ikplayground.solvers import ccd_batch, fabrik_batch, snake_batch
+    from ikplayground.solvers import dls_batch
+    from ikplayground.solvers import two_bone_arrays
 
     jit.kernels(wait=True)
     rng = np.random.default_rng(11)

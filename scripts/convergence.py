@@ -26,7 +26,7 @@ import numpy as np
 
 from ikplayground import solvers
 from ikplayground.solvers import forward_kinematics
-from ikplayground.solvers.results import STATUSES
+from ikplayground.solvers import STATUSES
 
 SOLVERS = ("solve_ccd", "solve_fabrik", "solve_dls")  # those the package has are measured
 SHORT_BUDGET = 10

@@ -21,8 +21,8 @@ import numpy as np
 from ikplayground.insight.primitives import Circle, Label, Polygon, Polyline
 from ikplayground.insight.two_bone_view import two_bone_overlay
 from ikplayground.scene import clamped_joints
-from ikplayground.solvers.kinematics import chain_points
-from ikplayground.solvers.pole import ON_LINE
+from ikplayground.solvers import chain_points
+from ikplayground.solvers import ON_LINE
 
 LIMIT_RADIUS = 22.0  # px: a limit arc's radius at most (and 0.45 of the joint's bone)
 LIMIT_SHARE = 0.45

@@ -22,8 +22,8 @@ import numpy as np
 from ikplayground.insight.two_bone_view import annulus
 from ikplayground.scene import clamped_joints
 from ikplayground.solvers import solve_two_bone
-from ikplayground.solvers._validate import wrap
-from ikplayground.solvers.kinematics import chain_points
+from ikplayground.solvers import wrap
+from ikplayground.solvers import chain_points
 
 TAU = 2.0 * math.pi
 

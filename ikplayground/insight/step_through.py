@@ -21,7 +21,7 @@ import numpy as np
 from ikplayground.insight.step_overlay import ccd_overlay, fabrik_overlay, ghost_overlay
 from ikplayground.scene import SOLVER_LABELS, STATUSES, clamped_joints, is_reached, refresh_ik_points
 from ikplayground.solvers import ccd_steps, fabrik_steps
-from ikplayground.solvers.kinematics import chain_points
+from ikplayground.solvers import chain_points
 
 GHOSTS = 6  # earlier records whose chains the overlay shows, fading
 STEPPED = {"ccd": ccd_steps, "fabrik": fabrik_steps}

@@ -23,10 +23,10 @@ from typing import NamedTuple
 import numpy as np
 
 from ikplayground.insight.primitives import Circle, Label, Polyline, Ring, arc_points
-from ikplayground.solvers._validate import wrap
-from ikplayground.solvers.kinematics import chain_points
-from ikplayground.solvers.two_bone_pole import pole_bend
-from ikplayground.solvers.two_bone_reach import soft_reach
+from ikplayground.solvers import wrap
+from ikplayground.solvers import chain_points
+from ikplayground.solvers import pole_bend
+from ikplayground.solvers import soft_reach
 
 PHI_RADIUS = 56.0  # px: the phi arc's radius at most (and 0.6 of bone 1)
 PSI_SHARE = 0.65  # the psi arc's radius as a share of the phi arc's

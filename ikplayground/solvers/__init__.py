@@ -1,13 +1,21 @@
 """Pure 2-D inverse kinematics on numpy arrays: no pygame, no state, no printing.
 
 Screen coordinates (pixels, y down), radians, relative joint angles: see
-docs/design.md in the repository. Every function validates its inputs and raises ``ValueError``
-naming the argument; none mutates its arguments. Numbers are real numbers (``int``, ``float``,
+docs/design.md in the repository. Every function of the solver API (the first part of
+``__all__``) validates its inputs and raises ``ValueError`` naming the argument; none mutates its
+arguments. Numbers are real numbers (``int``, ``float``,
 numpy reals, ``Decimal``, ``Fraction``; never ``bool``, complex or strings), and coordinates,
 with every point a chain can reach, lie within +-1e300 px, so every answer is finite.
 :func:`solve_ccd`, :func:`solve_fabrik` and :func:`solve_dls` stop early once the error stops
 improving and say why they stopped in :attr:`IKSolution.status`; :func:`ccd_steps` and
 :func:`fabrik_steps` run CCD and FABRIK one joint or half-pass at a time, for watching a solve.
+
+The rest of ``__all__`` is this package's front door for the playground's own packages, scripts
+and tests: the unvalidated batch engines the scene steps with (``ccd_batch``, ``fabrik_batch``,
+``dls_batch``, ``snake_batch``, ``two_bone_arrays``: float64 arrays of the documented shapes, no
+checks), their helpers and the solvers' constants. Nothing outside this package imports its
+modules directly. Importing it starts no thread and compiles nothing (:mod:`.jit` loads the
+optional numba kernels only when asked).
 
 >>> from ikplayground.solvers import solve_two_bone
 >>> sol = solve_two_bone((0, 0), (150, 0), 100, 100)
@@ -15,19 +23,26 @@ improving and say why they stopped in :attr:`IKSolution.status`; :func:`ccd_step
 True
 """
 
-from ._validate import FULL_CIRCLE, clamp_angle
+from . import jit
+from ._batch_parts import SMALL_BATCH, limit_headings
 from .batch_api import follow_snake_batch, solve_ccd_batch, solve_dls_batch, solve_fabrik_batch
-from .ccd import solve_ccd
-from .ccd_stepwise import CCDStep, ccd_steps
-from .dls import solve_dls
-from .fabrik import solve_fabrik
-from .fabrik_stepwise import FabrikStep, fabrik_steps
-from .kinematics import forward_kinematics
-from .results import IKSolution, TwoBoneSolution
+from .batched import JIT_MIN_BATCH, ccd_batch, fabrik_batch, snake_batch
+from .ccd import ccd_steps, solve_ccd
+from .dls import DEFAULT_DAMPING, MAX_STEP, escape, joint_bounds, solve_dls
+from .dls_batch import dls_batch
+from .fabrik import fabrik_steps, solve_fabrik
+from .kinematics import chain_points, chain_points_batch, forward_kinematics
+from .pole import ON_LINE, mirrored_toward_batch
+from .problem import chain_problem
+from .results import (DIRECTIONS, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, STATUSES, CCDStep, FabrikStep, IKSolution,
+                      TwoBoneSolution)
 from .snake import follow_snake
-from .two_bone import solve_two_bone
+from .two_bone import pole_bend, soft_reach, solve_two_bone
+from .two_bone_arrays import two_bone_arrays
+from .validate import FULL_CIRCLE, clamp_angle, wrap, wrap_array
 
 __all__ = [
+    # the solver API (docs/design.md, "The solver API"): validated, stable
     "forward_kinematics",
     "solve_two_bone",
     "solve_ccd",
@@ -46,4 +61,33 @@ __all__ = [
     "FULL_CIRCLE",
     "TwoBoneSolution",
     "IKSolution",
+    # what the playground's scene, insight views, scripts and tests build on: the unvalidated batch engines
+    # (float64 arrays of the documented shapes, px and rad), their helpers and the solvers' constants
+    "ccd_batch",
+    "fabrik_batch",
+    "dls_batch",
+    "snake_batch",
+    "two_bone_arrays",
+    "chain_points",
+    "chain_points_batch",
+    "mirrored_toward_batch",
+    "limit_headings",
+    "pole_bend",
+    "soft_reach",
+    "chain_problem",
+    "escape",
+    "joint_bounds",
+    "wrap",
+    "wrap_array",
+    "jit",
+    "DEFAULT_DAMPING",
+    "MAX_STEP",
+    "ON_LINE",
+    "STATUSES",
+    "DIRECTIONS",
+    "STALL_SWEEPS",
+    "STALL_GAIN",
+    "STALL_ESCAPES",
+    "SMALL_BATCH",
+    "JIT_MIN_BATCH",
 ]

@@ -1,17 +1,54 @@
-"""Parts the batched solvers (:mod:`.batched`) share: joint limits over arrays, and the stall rule.
+"""Parts the batched solvers (:mod:`.batched`, :mod:`.dls_batch`) share: joint limits over arrays, the stall
+rule, and the few-chains path that runs the single-chain loops row by row.
 
 No validation, as in :mod:`.batched`: float64 arrays of the documented
-shapes, radians, pixels (y down).
+shapes, radians, pixels (y down). The limit conventions and the stall rule are
+this project's own (docs/design.md, "The solver API").
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._validate import FULL_CIRCLE, TAU, wrap_array
+from .validate import FULL_CIRCLE, TAU, wrap_array
 from .results import STALL_GAIN
 
 PI = np.pi
+SMALL_BATCH = 4  # this few chains: the single-chain loops on floats beat numpy's per-call cost
+
+
+def run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, per_chain=None):
+    """A few chains, one at a time, by a single-chain loop on plain floats.
+
+    Parameters
+    ----------
+    row : callable
+        ``row(rx, ry, angles, lengths, tx, ty, iterations, tolerance, limits[, value])``
+        on one chain's floats and lists (px, rad; ``limits`` a list of
+        ``(lo, hi)`` or None), returning ``(angles, used, error)``.
+    roots, angles, lengths, targets, iterations, tolerance, limits
+        As :func:`.batched.ccd_batch`'s: (N, 2), (N, n), (N, n), (N, 2), (N,), (N,), (N, n, 2) or None.
+    per_chain : ndarray, shape (N,), optional
+        One more float argument per chain (DLS's damping).
+
+    Returns
+    -------
+    angles : ndarray, shape (N, n)
+    error : ndarray, shape (N,)
+    used : ndarray of int, shape (N,)
+    """
+    count = len(angles)
+    a = limit_pose(angles, limits)
+    error = np.empty(count)
+    used = np.zeros(count, dtype=np.int64)
+    for k in range(count):
+        rx, ry = roots[k].tolist()
+        tx, ty = targets[k].tolist()
+        lim = None if limits is None else [tuple(p) for p in limits[k].tolist()]
+        extra = () if per_chain is None else (float(per_chain[k]),)
+        a[k], used[k], error[k] = row(rx, ry, a[k].tolist(), lengths[k].tolist(), tx, ty, int(iterations[k]),
+                                      float(tolerance[k]), lim, *extra)
+    return a, error, used
 
 
 def limit_angles(values: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
@@ -35,7 +72,7 @@ def limit_angles(values: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
 
 
 def limit_headings(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """Joint 0's angles (N,) clamped as :func:`._validate.clamp_heading` clamps one: a heading outside its
+    """Joint 0's angles (N,) clamped as :func:`.validate.clamp_heading` clamps one: a heading outside its
     range ``[lo, hi]`` (N,) goes to the bound nearer round the circle (so that a chain's mirror image
     is clamped to the mirrored bound); inside, or with the full circle, as :func:`limit_angles`."""
     base = limit_angles(values, np.stack([lo, hi], axis=-1))

@@ -1,8 +1,14 @@
 """The numba kernels behind :mod:`.jit` (imported only when numba is there).
 
+CCD after the pygame CCD tutorial, FABRIK after Aristidou & Lasenby, "FABRIK: A fast, iterative solver for the
+Inverse Kinematics problem", Graphical Models 73 (2011), with this project's changes for joint limits
+(:mod:`.fabrik`). Pixels, y down; radians.
+
 Each kernel loops over chains (in parallel: chains are independent) and runs the single-chain algorithm on floats,
-step for step as :func:`.ccd.ccd_sweeps` and :func:`.fabrik.fabrik_passes`
-(limited form, with its stall escape) and :func:`._batch_parts.limit_pose` do. Shapes and units as in
+step for step as :func:`.ccd.ccd_loop` and :func:`.fabrik.fabrik_loop`
+(limited form, with its stall escape) and :func:`._batch_parts.limit_pose` do. The FABRIK kernel is built of
+the same steps as the numpy passes of :mod:`.fabrik_arrays` (``_forward``, ``_turn``, ``_pull``, ``_backward``,
+the escape), each here for one chain; its ``_pull`` is the single-chain walks' own :func:`.fabrik.pull`, compiled. Shapes and units as in
 :func:`.batched.ccd_batch`; ``angles`` is limited and solved in place, and
 ``error`` / ``used`` are filled. ``stall_sweeps``, ``stall_gain`` and
 (FABRIK) ``stall_escapes`` and ``rounding`` are :data:`.results.STALL_SWEEPS`,
@@ -19,7 +25,8 @@ from types import SimpleNamespace
 import numba
 import numpy as np
 
-from ._validate import FULL_CIRCLE, TAU
+from .fabrik import pull
+from .validate import FULL_CIRCLE, TAU
 
 PI = math.pi
 
@@ -53,7 +60,7 @@ def _limit(v, lo, hi):
 
 @numba.njit(cache=True, inline="always")
 def _limit_heading(v, lo, hi):
-    """:func:`._validate.clamp_heading` for joint 0's angle: outside its range, the bound nearer round the circle."""
+    """:func:`.validate.clamp_heading` for joint 0's angle: outside its range, the bound nearer round the circle."""
     if hi - lo >= FULL_CIRCLE or (lo <= v and v <= hi):
         return _limit(v, lo, hi)
     w = v if -PI < v <= PI else _wrap(v)
@@ -159,14 +166,103 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         used[k] = sweeps
 
 
+_pull = numba.njit(cache=True, inline="always")(pull)  # the single-chain walks' own step, compiled
+
+
+@numba.njit(cache=True, inline="always")
+def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lo, hi):
+    """:func:`.fabrik_arrays._turn` for one joint: joint ``j - 1`` placed from joint ``j`` at ``(x, y)``, its bone
+    turned into joint ``j``'s range ``[lo, hi]`` about bone ``j`` (toward joint ``j + 1`` at ``(cx, cy)``)."""
+    child = math.atan2(cy - y, cx - x)
+    if dx != 0.0 or dy != 0.0:
+        d = math.atan2(-dy, -dx)
+    else:
+        d = math.atan2(uy, ux)
+    d = child - _limit(_wrap(child - d), lo, hi)
+    return x - length * math.cos(d), y - length * math.sin(d)
+
+
+@numba.njit(cache=True, inline="always")
+def _forward(xs, ys, lengths, limits, tx, ty, ux, uy):
+    """:func:`.fabrik_arrays._forward` for one chain: tip onto the target, each joint pulled after its child, the
+    bones of joints with a limit turned into their children's ranges."""
+    n = len(lengths)
+    x = tx
+    y = ty
+    xs[n] = x
+    ys[n] = y
+    for i in range(n - 1, -1, -1):
+        dx = xs[i] - x
+        dy = ys[i] - y
+        if i + 1 < n and limits[i + 1, 1] - limits[i + 1, 0] < FULL_CIRCLE:
+            x, y = _turn(x, y, dx, dy, xs[i + 2], ys[i + 2], lengths[i], ux, uy, limits[i + 1, 0], limits[i + 1, 1])
+        else:
+            x, y = _pull(x, y, dx, dy, lengths[i], -ux, -uy)
+        xs[i] = x
+        ys[i] = y
+
+
+@numba.njit(cache=True, inline="always")
+def _straight(xs, ys, lengths, rx, ry, ux, uy):
+    """The chain laid straight from the root along ``(ux, uy)`` (a target out of reach), as the numpy passes do."""
+    along = 0.0
+    for i in range(len(lengths)):
+        along += lengths[i]
+        xs[i + 1] = rx + ux * along
+        ys[i + 1] = ry + uy * along
+
+
+@numba.njit(cache=True, inline="always")
+def _backward(xs, ys, a, lengths, limits, rx, ry):
+    """:func:`.fabrik_arrays._backward` for one (limited) chain: re-anchored at the root and walked out in
+    angles, each clamped into its range (joint 0 a heading)."""
+    x = rx
+    y = ry
+    xs[0] = x
+    ys[0] = y
+    parent = 0.0
+    for i in range(len(lengths)):
+        dx = xs[i + 1] - x
+        dy = ys[i + 1] - y
+        if dx != 0.0 or dy != 0.0:
+            want = math.atan2(dy, dx)
+        else:
+            want = parent + a[i]
+        if i == 0:
+            rel = _limit_heading(_wrap(want - parent), limits[i, 0], limits[i, 1])
+        else:
+            rel = _limit(_wrap(want - parent), limits[i, 0], limits[i, 1])
+        a[i] = rel
+        parent += rel
+        x += lengths[i] * math.cos(parent)
+        y += lengths[i] * math.sin(parent)
+        xs[i + 1] = x
+        ys[i + 1] = y
+
+
+@numba.njit(cache=True, inline="always")
+def _escape(a, limits, err, best, best_error):
+    """:meth:`.fabrik_arrays._Escapes.take` for one chain: mirror the bend; ``(mirrored, best_error)``, the
+    pose before kept in ``best`` when its error ``err`` beats ``best_error``."""
+    left = a.copy()
+    if not _mirror_bend(a, limits):
+        return False, best_error
+    if err < best_error:
+        best[:] = left
+        best_error = err
+    return True, best_error
+
+
 @numba.njit(cache=True, parallel=True)
 def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps,
                 stall_gain, stall_escapes, rounding):
     count, n = angles.shape
     for k in numba.prange(count):
+        a = angles[k]
+        lens = lengths[k]
+        lim = limits[k]
         xs = np.empty(n + 1)
         ys = np.empty(n + 1)
-        left = np.empty(n)
         best = np.empty(n)
         rx = roots[k, 0]
         ry = roots[k, 1]
@@ -175,11 +271,11 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         reach = 0.0
         limited = False
         for i in range(n):
-            angles[k, i] = _limit_start(angles[k, i], limits[k, i, 0], limits[k, i, 1], i)
-            reach += lengths[k, i]
-            if limits[k, i, 1] - limits[k, i, 0] < FULL_CIRCLE:
+            a[i] = _limit_start(a[i], lim[i, 0], lim[i, 1], i)
+            reach += lens[i]
+            if lim[i, 1] - lim[i, 0] < FULL_CIRCLE:
                 limited = True
-        _points(rx, ry, angles[k], lengths[k], xs, ys)
+        _points(rx, ry, a, lens, xs, ys)
         dist = math.hypot(tx - rx, ty - ry)
         unreachable = dist >= reach
         if dist > 0.0:
@@ -201,87 +297,25 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
             if stalled:
                 if escapes == 0 or passes == iterations[k]:
                     break
-                for i in range(n):
-                    left[i] = angles[k, i]
-                if not _mirror_bend(angles[k], limits[k]):
+                mirrored, best_error = _escape(a, lim, err, best, best_error)
+                if not mirrored:
                     break
-                if err < best_error:
-                    best_error = err
-                    for i in range(n):
-                        best[i] = left[i]
                 escapes -= 1  # mirrored: start again from there, the stall watch too
                 last = math.inf
-                _points(rx, ry, angles[k], lengths[k], xs, ys)
+                _points(rx, ry, a, lens, xs, ys)
             if passes > 0 and unreachable:
                 break
             if passes == iterations[k]:
                 break
             passes += 1
             if unreachable:
-                along = 0.0
-                for i in range(n):
-                    along += lengths[k, i]
-                    xs[i + 1] = rx + ux * along
-                    ys[i + 1] = ry + uy * along
+                _straight(xs, ys, lens, rx, ry, ux, uy)
             else:
-                x = tx
-                y = ty
-                xs[n] = x
-                ys[n] = y
-                for i in range(n - 1, -1, -1):
-                    dx = xs[i] - x
-                    dy = ys[i] - y
-                    if i + 1 < n and limits[k, i + 1, 1] - limits[k, i + 1, 0] < FULL_CIRCLE:
-                        # bone i turned into joint i+1's range about bone i+1
-                        child = math.atan2(ys[i + 2] - y, xs[i + 2] - x)
-                        if dx != 0.0 or dy != 0.0:
-                            d = math.atan2(-dy, -dx)
-                        else:
-                            d = math.atan2(uy, ux)
-                        d = child - _limit(_wrap(child - d), limits[k, i + 1, 0], limits[k, i + 1, 1])
-                        x -= lengths[k, i] * math.cos(d)
-                        y -= lengths[k, i] * math.sin(d)
-                    else:
-                        d = math.hypot(dx, dy)
-                        if d > 0.0:
-                            f = lengths[k, i] / d
-                            if f == math.inf:  # d tiny against the bone: scale the other way round
-                                f = lengths[k, i]
-                                dx /= d
-                                dy /= d
-                            x += dx * f
-                            y += dy * f
-                        else:
-                            x -= ux * lengths[k, i]
-                            y -= uy * lengths[k, i]
-                    xs[i] = x
-                    ys[i] = y
-            x = rx
-            y = ry
-            xs[0] = x
-            ys[0] = y
-            parent = 0.0
-            for i in range(n):
-                dx = xs[i + 1] - x
-                dy = ys[i + 1] - y
-                if dx != 0.0 or dy != 0.0:
-                    want = math.atan2(dy, dx)
-                else:
-                    want = parent + angles[k, i]
-                if i == 0:  # a heading
-                    rel = _limit_heading(_wrap(want - parent), limits[k, i, 0], limits[k, i, 1])
-                else:
-                    rel = _limit(_wrap(want - parent), limits[k, i, 0], limits[k, i, 1])
-                angles[k, i] = rel
-                parent += rel
-                x += lengths[k, i] * math.cos(parent)
-                y += lengths[k, i] * math.sin(parent)
-                xs[i + 1] = x
-                ys[i + 1] = y
+                _forward(xs, ys, lens, lim, tx, ty, ux, uy)
+            _backward(xs, ys, a, lens, lim, rx, ry)
         if best_error < math.hypot(tx - xs[n], ty - ys[n]) - rounding * reach:  # the escapes found nothing better
-            for i in range(n):
-                angles[k, i] = best[i]
-            _points(rx, ry, angles[k], lengths[k], xs, ys)
+            a[:] = best
+            _points(rx, ry, a, lens, xs, ys)
         error[k] = math.hypot(tx - xs[n], ty - ys[n])
         used[k] = passes
 

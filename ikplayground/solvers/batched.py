@@ -3,9 +3,10 @@
 These are the scene's hot path: ``N`` chains of the same bone count are
 solved together, with the joints visited by a Python loop of ``n`` steps and
 every chain advanced by array operations. Each function follows its
-single-chain counterpart step for step (:mod:`.ccd`, :mod:`.fabrik`,
-:mod:`.snake`), so a row of a batched result equals the single-chain call on
-that row to rounding.
+single-chain counterpart step for step (:mod:`.ccd`, after the pygame CCD
+tutorial; :mod:`.fabrik`, after Aristidou & Lasenby, Graphical Models 73
+(2011); :mod:`.snake`, after the Flash snake tutorial), so a row of a batched
+result equals the single-chain call on that row to rounding.
 
 No validation: callers pass float64 arrays of the documented shapes, finite,
 with lengths > 0 and ``lo <= hi`` inside [-pi, pi]. The public, validated
@@ -21,46 +22,36 @@ import math
 import numpy as np
 
 from . import jit
-from ._batch_parts import Stall, joint_modes, limit_joint, limit_pose
-from ._fabrik_arrays import fabrik_arrays
-from ._validate import TAU, wrap_array
-from .ccd import ccd_sweeps
-from .fabrik import fabrik_passes
+from ._batch_parts import SMALL_BATCH, Stall, joint_modes, limit_joint, limit_pose, run_rows
+from .ccd import ccd_loop
+from .fabrik import fabrik_loop
+from .fabrik_arrays import fabrik_arrays
 from .kinematics import chain_points_batch
+from .problem import finish
 from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
+from .validate import TAU, wrap_array
 
 PI = np.pi
 JIT_MIN_BATCH = 8  # smaller groups are cheap either way
 
 
-SMALL_BATCH = 4  # this few chains: the single-chain loops on floats beat numpy's per-call cost
+def _ccd_row(*args):
+    """:func:`.ccd.ccd_loop` on one chain, as :func:`._batch_parts.run_rows` wants it."""
+    a, used, error, _ = finish(ccd_loop(*args, False))
+    return a, used, error
 
 
-def _run_rows(solver, roots, angles, lengths, targets, iterations, tolerance, limits):
-    """A few chains, one at a time, by the single-chain algorithms on plain floats."""
-    count = len(angles)
-    a = limit_pose(angles, limits)
-    error = np.empty(count)
-    used = np.zeros(count, dtype=np.int64)
-    for k in range(count):
-        rx, ry = roots[k].tolist()
-        tx, ty = targets[k].tolist()
-        lens = lengths[k].tolist()
-        lim = None if limits is None else [tuple(p) for p in limits[k].tolist()]
-        args = (rx, ry, a[k].tolist(), lens, tx, ty, int(iterations[k]), float(tolerance[k]), lim)
-        if solver == "ccd":
-            row, used[k], error[k], _ = ccd_sweeps(*args)
-        else:
-            row, used[k], (ex, ey), _ = fabrik_passes(*args)
-            error[k] = math.hypot(tx - ex, ty - ey)
-        a[k] = row
-    return a, error, used
+def _fabrik_row(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
+    """:func:`.fabrik.fabrik_loop` on one chain, as :func:`._batch_parts.run_rows` wants it."""
+    a, used, (ex, ey), _ = finish(fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, False))
+    return a, used, math.hypot(tx - ex, ty - ey)
 
 
 def _run_compiled(solver, roots, angles, lengths, targets, iterations, tolerance, limits):
     """The numba kernel's answer (see :mod:`.jit`), the row loop for a few chains, or None."""
     if len(angles) <= SMALL_BATCH:
-        return _run_rows(solver, roots, angles, lengths, targets, iterations, tolerance, limits)
+        row = _ccd_row if solver == "ccd" else _fabrik_row
+        return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits)
     if limits is None or len(angles) < JIT_MIN_BATCH:
         return None
     k = jit.kernels()
@@ -169,7 +160,7 @@ def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=
     in both walks (and a stall may be escaped by mirroring the bend, as in
     :mod:`.fabrik`), so the returned angles always satisfy them. Chains that
     are done (or stalled) drop out of the working arrays, as in
-    :func:`ccd_batch`. The numpy passes are in :mod:`._fabrik_arrays`.
+    :func:`ccd_batch`. The numpy passes are in :mod:`.fabrik_arrays`.
     """
     compiled = _run_compiled("fabrik", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:

@@ -59,8 +59,8 @@ from __future__ import annotations
 
 import math
 
-from ._problem import chain_problem
-from ._validate import FULL_CIRCLE, non_negative
+from .problem import chain_problem
+from .validate import FULL_CIRCLE, non_negative
 from .kinematics import joint_xy as joint_points
 from .results import ROUNDING, IKSolution, StallWatch
 
@@ -194,7 +194,7 @@ def turned(value: float, lo: float, hi: float, clamped: bool) -> float:
 
     A clamped joint is clamped; a free one (the full circle) is wrapped back
     into (-pi, pi] by one turn and then kept inside ``[lo, hi]``, as
-    :func:`~._validate.clamp_angle` keeps it.
+    :func:`~.validate.clamp_angle` keeps it.
     """
     if clamped:
         return lo if value < lo else hi if value > hi else value

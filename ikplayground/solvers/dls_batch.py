@@ -18,14 +18,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._batch_parts import Stall, limit_pose
-from ._validate import FULL_CIRCLE, TAU
+from ._batch_parts import SMALL_BATCH, Stall, limit_pose, run_rows
+from .validate import FULL_CIRCLE, TAU
 from .dls import (AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, dls_iterations, escape,
                   joint_bounds)
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 
 PI = np.pi
-SMALL_BATCH = 4  # this few chains: the single-chain loop on floats beats numpy's per-call cost
 
 
 def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, damping=None):
@@ -33,16 +32,10 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
 
     Parameters
     ----------
-    roots, targets : ndarray, shape (N, 2)
-        Pixels, y down.
-    angles, lengths : ndarray, shape (N, n)
-        Relative joint angles (radians) and bone lengths (pixels).
-    iterations : ndarray of int, shape (N,)
-        Most steps for each chain (rejected steps count).
-    tolerance : ndarray, shape (N,)
-        Each chain stops once its end effector is this close (pixels).
-    limits : ndarray, shape (N, n, 2), optional
-        ``(lo, hi)`` per relative angle, radians.
+    roots, angles, lengths, targets, iterations, tolerance, limits
+        As :func:`.batched.ccd_batch`'s: (N, 2) px (y down), (N, n) rad,
+        (N, n) px, (N, 2) px, the most steps (N,) (rejected steps count), the
+        px (N,) that count as reached, ``(lo, hi)`` (N, n, 2) rad or None.
     damping : float or ndarray of shape (N,), optional
         As :func:`~.dls.solve_dls`; None means ``DEFAULT_DAMPING``.
 
@@ -57,17 +50,11 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     """
     count, n = angles.shape
     damp = np.broadcast_to(np.asarray(DEFAULT_DAMPING if damping is None else damping, dtype=np.float64), (count,))
+    if count <= SMALL_BATCH:
+        return run_rows(_dls_row, roots, angles, lengths, targets, iterations, tolerance, limits, damp)
     a = limit_pose(angles, limits)
     error = np.zeros(count)
     used = np.zeros(count, dtype=np.int64)
-    if count <= SMALL_BATCH:
-        for k in range(count):
-            lim = None if limits is None else [tuple(p) for p in limits[k].tolist()]
-            row, used[k], error[k], _ = dls_iterations(*roots[k].tolist(), a[k].tolist(), lengths[k].tolist(),
-                                                       *targets[k].tolist(), int(iterations[k]),
-                                                       float(tolerance[k]), lim, float(damp[k]))
-            a[k] = row
-        return a, error, used
     reach = np.zeros(count)
     for i in range(n):
         reach = reach + lengths[:, i]
@@ -111,6 +98,12 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
         step += 1
         sa, xs, ys, err, mu = _one_step(sa, xs, ys, err, mu, rx, ry, ln, tx, ty, rc, dp, sub_lo, sub_hi, sub_cl)
     return a, error, used
+
+
+def _dls_row(*args):
+    """:func:`.dls.dls_iterations` on one chain, as :func:`._batch_parts.run_rows` wants it."""
+    a, used, error, _ = dls_iterations(*args)
+    return a, used, error
 
 
 def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, clamped):

@@ -4,8 +4,9 @@ With numba installed (``pip install "ikplayground[fast]"``), the scene's
 batched CCD and FABRIK run these loops over chains instead of numpy's array
 operations: a chain that needs all its sweeps then costs microseconds, not
 a numpy call per joint per sweep. Each kernel is the single-chain algorithm
-of :mod:`.ccd` / :mod:`.fabrik` written out for one chain at a time, so a
-row of its result equals the public single-chain call on that row.
+of :mod:`.ccd` (after the pygame CCD tutorial) / :mod:`.fabrik` (after
+Aristidou & Lasenby, Graphical Models 73 (2011)) written out for one chain at
+a time, so a row of its result equals the public single-chain call on that row.
 
 Nothing here is needed: without numba, or with ``IKPLAYGROUND_JIT=0`` in the
 environment, :func:`kernels` returns None and the numpy path runs. Compiling
@@ -16,7 +17,7 @@ until it is ready.
 The kernels run their rows on numba's thread pool. Its OpenMP layer's
 threads, by default, spin for a while after each parallel loop waiting for
 the next: on a machine of few cores they take the CPU from the thread that
-steps and draws (a 1,000-chain frame measured 28 ms instead of 10). So
+steps and draws, and a crowd's frame takes several times as long. So
 ``OMP_WAIT_POLICY`` is set to ``passive`` (idle threads sleep) before the first
 kernel runs, unless the environment already sets it.
 """

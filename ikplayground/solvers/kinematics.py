@@ -12,7 +12,7 @@ import math
 
 import numpy as np
 
-from ._validate import chain_extent, float_array, lengths_list, point
+from .validate import chain_extent, float_array, lengths_list, point
 
 
 def forward_kinematics(root, angles, lengths) -> np.ndarray:

@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from ._validate import FULL_CIRCLE, wrap_array
+from .validate import FULL_CIRCLE, wrap_array
 
 ON_LINE = 1e-9  # a pole this close to the root-target line (relative: the sine of its angle off it) is on it
 

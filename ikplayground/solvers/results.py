@@ -1,4 +1,11 @@
-"""Result types returned by the solvers."""
+"""Result types returned by the solvers, the step records of the step-through solves, and the stall rule.
+
+Pixels with y down, radians, relative joint angles (docs/design.md). The stall
+rule and the step records are this project's own; the records name FABRIK's
+half-passes as Aristidou & Lasenby, "FABRIK: A fast, iterative solver for the
+Inverse Kinematics problem", Graphical Models 73 (2011) name them, and CCD's
+turns as the pygame CCD tutorial makes them.
+"""
 
 from __future__ import annotations
 
@@ -62,6 +69,8 @@ STALL_ESCAPES = 3
 ROUNDING = 1e-12
 
 STATUSES = ("reached", "out of reach", "stalled", "iterations")
+# What moved the joints in a FabrikStep, in the order a solve can make them.
+DIRECTIONS = ("forward", "backward", "straight", "mirror", "best")
 
 
 class StallWatch:
@@ -157,3 +166,78 @@ def ik_status(error: float, tolerance: float, distance: float, reach: float, sta
     if distance > reach + tolerance:
         return "out of reach"
     return "stalled" if stalled else "iterations"
+
+
+class CCDStep(NamedTuple):
+    """One joint's turn in a CCD solve (see :func:`.ccd.ccd_steps`).
+
+    Attributes
+    ----------
+    sweep : int
+        Which sweep, from 1.
+    joint : int
+        The joint turned, 0 at the root; a sweep visits ``n - 1`` down to 0.
+    angles : ndarray, shape (n,)
+        The whole chain's relative angles in radians after this turn (a copy).
+    pivot : ndarray, shape (2,)
+        The joint's position, in pixels (y down); it did not move.
+    effector_before, effector_after : ndarray, shape (2,)
+        The end effector before and after the turn, in pixels.
+    turn : float
+        The turn applied at the joint, after its limits, wrapped to (-pi, pi]
+        rad; positive turns clockwise on screen. 0 where the limits hold the
+        joint.
+    """
+
+    sweep: int
+    joint: int
+    angles: np.ndarray
+    pivot: np.ndarray
+    effector_before: np.ndarray
+    effector_after: np.ndarray
+    turn: float
+
+
+class FabrikStep(NamedTuple):
+    """One half-pass (or one of the solver's other moves) of a FABRIK solve (see :func:`.fabrik.fabrik_steps`).
+
+    Attributes
+    ----------
+    iteration : int
+        Which pass, from 1. A "mirror" record belongs to the pass it starts,
+        a "best" record to the last pass.
+    direction : str
+        What moved the joints, one of ``DIRECTIONS``:
+
+        ``"forward"``
+            Forward reaching (tip first, the paper's name): the end effector
+            set on the target, each joint pulled after its child. The chain
+            has left its root, so ``angles`` is None.
+        ``"backward"``
+            Backward reaching (root first): re-anchored at the root and walked
+            out, each bone back to its length (and, with limits, its joint
+            clamped into its range).
+        ``"straight"``
+            The paper's unreachable case: a target at or past full reach gets
+            the chain laid straight toward it in place of the forward walk
+            (the backward walk still follows, applying the limits). ``angles``
+            is None: the lay-out ignores the limits.
+        ``"mirror"``
+            The stall escape (limits only): the error stopped improving short
+            of a reachable target, so the bend was mirrored (the relative
+            angles of joints 1..n-1 negated, each clamped into its range).
+        ``"best"``
+            The end of a solve whose escapes left it worse off than the best
+            pose one of them left: that pose, which is the answer.
+    points : ndarray, shape (n + 1, 2)
+        The joints after the move, in pixels (y down), ``[0]`` the root end,
+        ``[-1]`` the end effector (a copy).
+    angles : ndarray, shape (n,) or None
+        Relative joint angles in radians of ``points`` (a copy), or None where
+        the move left no valid angles ("forward", "straight").
+    """
+
+    iteration: int
+    direction: str
+    points: np.ndarray
+    angles: np.ndarray | None

@@ -17,7 +17,7 @@ from itertools import chain
 
 import numpy as np
 
-from ._validate import BOUND, chain_extent, float_array, lengths_list, plain_list, point
+from .validate import BOUND, chain_extent, float_array, lengths_list, plain_list, point
 
 _ndarray = np.ndarray
 _float64 = np.dtype(np.float64)

@@ -1,4 +1,4 @@
-"""Analytic two-bone IK by the law of cosines.
+"""Analytic two-bone IK by the law of cosines: the public call and the single chain on plain floats.
 
 The formula of the raylib multi-chain demo ("IK (2D Multi-Chain IK Demo)"),
 itself the triangle of "Inverse Kinematics In Game Maker": with ``t = target - root``,
@@ -11,10 +11,13 @@ itself the triangle of "Inverse Kinematics In Game Maker": with ``t = target - r
 * ``theta2 = bend * (pi - gamma)`` (bone 2 relative to bone 1).
 
 ``bend`` is +1 or -1 and picks the mirrored knee (the Game Maker tutorial's ``flip``).
-A pole (Godot's magnet, Spine's bendDirection, given as a point) picks it instead:
-the knee goes to the pole's side of the root-target line. Soft reach and stretch
-change ``r`` and the bone lengths first (:mod:`.two_bone_reach`, after Spine's
-IkConstraint). Screen coordinates, y down; radians.
+A pole (Godot's magnet, SkeletonIK3D's ``magnet``, and Spine's IkConstraint
+``bendDirection``, given as a point, as Unity's and Maya's pole vectors are) picks it
+instead: the knee goes to the pole's side of the root-target line (:func:`pole_bend`).
+Soft reach and stretch change ``r`` and the bone lengths first (:func:`soft_reach`,
+after Spine's IkConstraint). The same formula over arrays of chains, and the
+checks of batched arguments, are in :mod:`.two_bone_arrays`. Screen coordinates,
+y down; pixels; radians.
 """
 
 from __future__ import annotations
@@ -23,18 +26,15 @@ import math
 
 import numpy as np
 
-from ._validate import BOUND, float_array, wrap
 from .results import TwoBoneSolution
-from .two_bone_arrays import two_bone_arrays
-from .two_bone_pole import pole_array, pole_bend
-from .two_bone_reach import reach_option, soft_reach
-from .two_bone_single import solve_plain
+from .two_bone_arrays import CROSS_SAFE, CROSS_SHRINK, REACH_CAP, solve_arrays
+from .validate import BOUND, wrap
 
 _NUMBER = (int, float, np.float64)  # plain numbers for the fast path (bool is none of them)
 _BOUND = BOUND
-_array = np.array
+_empty = np.empty
 _new_solution = tuple.__new__
-_atan2, _acos, _cos, _sin, _PI = math.atan2, math.acos, math.cos, math.sin, math.pi
+_atan2, _acos, _cos, _sin, _hypot, _PI = math.atan2, math.acos, math.cos, math.sin, math.hypot, math.pi
 # Bone lengths inside this range square and multiply without leaving float range.
 _SAFE_LO = 1e-100
 _SAFE_HI = 1e100
@@ -42,16 +42,6 @@ _SAFE_HI = 1e100
 _NO_SOFTNESS = 0.0
 _NO_STRETCH = 1.0
 _INF = math.inf
-
-
-def _plain_point(p) -> tuple:
-    """``p`` as two items when it is a 2-tuple, 2-list or float64 (2,) array, else ``(None, None)``."""
-    tp = type(p)
-    if (tp is tuple or tp is list) and len(p) == 2:
-        return p
-    if tp is np.ndarray and p.shape == (2,) and p.dtype == np.float64:
-        return p.tolist()
-    return None, None
 
 
 def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFTNESS,
@@ -81,7 +71,7 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
         toward full reach ``L = l1 + l2`` instead of stopping hard: it follows
         the target to ``L - softness``, then reaches ``L - s p^2`` with
         ``p = (d - (L - s)) / (2 s) - 1`` for a target ``d`` px away, and ``L``
-        from ``d = L + s`` on (see :mod:`.two_bone_reach`). A softness larger
+        from ``d = L + s`` on (see :func:`soft_reach`). A softness larger
         than ``L`` counts as ``L``. 0 (the default) is the hard reach.
     stretch : float or array_like (N,), optional
         The largest scale of the bones, >= 1 (1, the default, is none): past
@@ -111,74 +101,104 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
         softness < 0, a stretch < 1, or a point, pole or reach (root plus
         ``l1 + l2``) past ``+-1e300`` px.
     """
-    if type(root) is tuple and type(target) is tuple and pole is None and softness is _NO_SOFTNESS and (
-            stretch is _NO_STRETCH):  # the commonest call: floats in tuples (two_bone_single.py)
-        sol = solve_plain(root, target, l1, l2, bend)
-        if sol is not None:
-            return sol
-    # Fast path: one chain given as plain numbers (the game-loop call). Anything
-    # unusual (arrays of chains, bad values, lengths so small or large that the
-    # law of cosines would overflow) falls through to the validated batch path.
+    b = _BOUND
+    if (type(root) is tuple and type(target) is tuple and type(l1) is float and type(l2) is float
+            and pole is None and softness is _NO_SOFTNESS and stretch is _NO_STRETCH
+            and len(root) == 2 and len(target) == 2 and (type(bend) is int or type(bend) is float)
+            and (bend == 1 or bend == -1)):  # the commonest call: floats in tuples, checked in a few comparisons
+        rx, ry = root
+        tx, ty = target
+        if (type(rx) is float and type(ry) is float and type(tx) is float and type(ty) is float
+                and -b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b  # (False for NaN)
+                and _SAFE_LO < l1 < _SAFE_HI and _SAFE_LO < l2 < _SAFE_HI):
+            dx = tx - rx
+            dy = ty - ry
+            return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), l1, l2, bend == 1)
+    # One chain given as plain numbers otherwise (the game-loop call). Anything unusual (arrays of
+    # chains, bad values, lengths so small or large that the law of cosines would overflow) falls
+    # through to the validated batch path.
     if type(l1) in _NUMBER and type(l2) in _NUMBER and type(bend) in _NUMBER and (bend == 1 or bend == -1):
         rx, ry = root if type(root) is tuple and len(root) == 2 else _plain_point(root)
         tx, ty = target if type(target) is tuple and len(target) == 2 else _plain_point(target)
-        b = _BOUND
         if (type(rx) in _NUMBER and type(ry) in _NUMBER and type(tx) in _NUMBER and type(ty) in _NUMBER
                 and -b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b  # (False for nan)
                 and _SAFE_LO < l1 < _SAFE_HI and _SAFE_LO < l2 < _SAFE_HI):
             dx = tx - rx
             dy = ty - ry
             if pole is None and softness is _NO_SOFTNESS and stretch is _NO_STRETCH:
-                return _solve_single(rx, ry, dx, dy, math.hypot(dx, dy), float(l1), float(l2),
-                                     1.0 if bend == 1 else -1.0)
-            sol = _solve_plain_options(rx, ry, dx, dy, float(l1), float(l2), 1.0 if bend == 1 else -1.0,
-                                       pole, softness, stretch)
+                return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), float(l1), float(l2), bend == 1)
+            sol = _solve_plain_options(rx, ry, dx, dy, float(l1), float(l2), bend == 1, pole, softness, stretch)
             if sol is not None:
                 return sol
-    return _solve_batch(root, target, l1, l2, bend, pole, softness, stretch)
+    return solve_arrays(root, target, l1, l2, bend, pole, softness, stretch)
 
 
-def _solve_single(rx, ry, dx, dy, dist, l1, l2, s, straight=False) -> TwoBoneSolution:
-    """The formula on plain floats for one chain (inputs already checked).
+def _plain_point(p) -> tuple:
+    """``p`` as two items when it is a 2-tuple, 2-list or float64 (2,) array, else ``(None, None)``."""
+    tp = type(p)
+    if (tp is tuple or tp is list) and len(p) == 2:
+        return p
+    if tp is np.ndarray and p.shape == (2,) and p.dtype == np.float64:
+        return p.tolist()
+    return None, None
+
+
+def _solve_single(rx, ry, dx, dy, dist, l1, l2, plus, straight=False) -> TwoBoneSolution:
+    """The formula on plain floats for one chain (inputs already checked), px and rad.
 
     ``dist`` is the distance the end should reach (``|(dx, dy)|`` unless soft
     reach or stretch changed it); ``(dx, dy)`` only gives the direction.
-    ``straight``: the bones are stretched, so the arm is straight (``psi = 0``,
-    ``gamma = pi``) whatever rounding leaves of ``dist`` against ``l1 + l2``.
+    ``plus``: bend +1 (else -1). ``straight``: the bones are stretched, so the
+    arm is straight (``psi = 0``, ``gamma = pi``) whatever rounding leaves of
+    ``dist`` against ``l1 + l2``.
     """
-    lo = abs(l1 - l2)
+    lo = l1 - l2
+    if lo < 0.0:
+        lo = -lo
     hi = l1 + l2
-    reached = lo <= dist <= hi
-    r = lo if dist < lo else min(dist, hi)
-    phi = _atan2(dy, dx)
-    acos = _acos
+    if dist < lo:
+        r, reached = lo, False
+    elif dist > hi:
+        r, reached = hi, False
+    else:
+        r, reached = dist, True
     if straight:
         psi, gamma = 0.0, _PI
     else:
-        den = 2.0 * l1 * r
+        a2 = l1 * l1  # (each product formed once)
+        b2 = l2 * l2
+        q2 = r * r
+        twice = 2.0 * l1
+        den = twice * r
         if den > 0.0:  # (not when r is so small that 2 l1 r underflows to 0: then psi = 0, as with r = 0)
-            c = (r * r + l1 * l1 - l2 * l2) / den
-            psi = acos(1.0 if c > 1.0 else max(c, -1.0))
+            c = (q2 + a2 - b2) / den
+            psi = _acos(1.0 if c > 1.0 else -1.0 if c < -1.0 else c)
         else:
             psi = 0.0
-        c = (l1 * l1 + l2 * l2 - r * r) / (2.0 * l1 * l2)
-        gamma = acos(1.0 if c > 1.0 else max(c, -1.0))
+        c = (a2 + b2 - q2) / (twice * l2)
+        gamma = _acos(1.0 if c > 1.0 else -1.0 if c < -1.0 else c)
     pi = _PI
-    theta1 = phi - s * psi
+    if plus:  # theta1 = phi - bend * psi, theta2 = bend * (pi - gamma), with bend's products exact
+        theta1 = _atan2(dy, dx) - psi
+        theta2 = pi - gamma
+    else:
+        theta1 = _atan2(dy, dx) + psi
+        theta2 = -(pi - gamma)
+        if theta2 <= -pi:
+            theta2 += 2.0 * pi
     if not -pi < theta1 <= pi:
         theta1 = wrap(theta1)
-    theta2 = s * (pi - gamma)
-    if theta2 <= -pi:
-        theta2 += 2.0 * pi
-    cos, sin = _cos, _sin
-    kx = rx + l1 * cos(theta1)
-    ky = ry + l1 * sin(theta1)
+    knee = _empty(2)
+    end = _empty(2)
+    knee[0] = kx = rx + l1 * _cos(theta1)
+    knee[1] = ky = ry + l1 * _sin(theta1)
     a2 = theta1 + theta2
-    end = (kx + l2 * cos(a2), ky + l2 * sin(a2))
-    return _new_solution(TwoBoneSolution, (_array((kx, ky)), _array(end), theta1, theta2, reached, 1.0))
+    end[0] = kx + l2 * _cos(a2)
+    end[1] = ky + l2 * _sin(a2)
+    return _new_solution(TwoBoneSolution, (knee, end, theta1, theta2, reached, 1.0))
 
 
-def _solve_plain_options(rx, ry, dx, dy, l1, l2, s, pole, softness, stretch) -> TwoBoneSolution | None:
+def _solve_plain_options(rx, ry, dx, dy, l1, l2, plus, pole, softness, stretch) -> TwoBoneSolution | None:
     """One chain with a pole, soft reach or stretch given as plain numbers; None for
     anything else (the batch path then checks it and names what is wrong)."""
     if type(softness) not in _NUMBER or type(stretch) not in _NUMBER:
@@ -198,57 +218,92 @@ def _solve_plain_options(rx, ry, dx, dy, l1, l2, s, pole, softness, stretch) -> 
             b = _BOUND
             if not (-b <= px <= b and -b <= py <= b):
                 return None
-            s = pole_bend(dx, dy, px - rx, py - ry, s)
-    dist = math.hypot(dx, dy)
+            plus = pole_bend(dx, dy, px - rx, py - ry, 1.0 if plus else -1.0) == 1.0
+    dist = _hypot(dx, dy)
     if softness == 0.0 and stretch == 1.0:
-        return _solve_single(rx, ry, dx, dy, dist, l1, l2, s)
+        return _solve_single(rx, ry, dx, dy, dist, l1, l2, plus)
     reach, scale, limit = soft_reach(dist, l1 + l2, softness, stretch)
     if scale * (l1 + l2) >= _SAFE_HI:  # squares could overflow: the batch path scales them
         return None
-    knee, end, theta1, theta2, _, _ = _solve_single(rx, ry, dx, dy, reach, scale * l1, scale * l2, s, scale > 1.0)
+    knee, end, theta1, theta2, _, _ = _solve_single(rx, ry, dx, dy, reach, scale * l1, scale * l2, plus, scale > 1.0)
     return _new_solution(TwoBoneSolution, (knee, end, theta1, theta2, abs(l1 - l2) <= dist <= limit, scale))
 
 
-def _solve_batch(root, target, l1, l2, bend, pole=None, softness=0.0, stretch=1.0) -> TwoBoneSolution:
-    root = float_array(root, "root")
-    target = float_array(target, "target")
-    for arr, name in ((root, "root"), (target, "target")):
-        if arr.ndim not in (1, 2) or arr.shape[-1] != 2:
-            raise ValueError(f"{name}: expected shape (2,) or (N, 2), got {arr.shape}")
-    l1 = float_array(l1, "l1")
-    l2 = float_array(l2, "l2")
-    bend = float_array(bend, "bend")
-    for arr, name in ((l1, "l1"), (l2, "l2"), (bend, "bend")):
-        if arr.ndim > 1:
-            raise ValueError(f"{name}: expected a scalar or shape (N,), got {arr.shape}")
-    if np.any(l1 <= 0):
-        raise ValueError(f"l1: every length must be > 0, got {l1[l1 <= 0].flat[0]}")
-    if np.any(l2 <= 0):
-        raise ValueError(f"l2: every length must be > 0, got {l2[l2 <= 0].flat[0]}")
-    if np.any(np.abs(bend) != 1):
-        raise ValueError(f"bend: must be +1 or -1, got {bend[np.abs(bend) != 1].flat[0]}")
-    pole = None if pole is None else pole_array(pole, _BOUND)
-    softness = reach_option(softness, "softness", 0.0)
-    stretch = reach_option(stretch, "stretch", 1.0)
-    named = {"root": root, "target": target, "l1": l1, "l2": l2, "bend": bend, "pole": pole,
-             "softness": softness, "stretch": stretch}
-    named = {k: a.shape[:-1] if k in ("root", "target", "pole") else a.shape for k, a in named.items() if a is not None}
-    try:
-        n = np.broadcast_shapes(*named.values())
-    except ValueError:
-        raise ValueError(f"{', '.join(named)}: batch sizes do not broadcast ({named})") from None
-    for arr, name in ((root, "root"), (target, "target")):
-        if np.max(np.abs(arr), initial=0.0) > _BOUND:
-            raise ValueError(f"{name}: coordinates must lie within +-{_BOUND:g} px, got {np.max(np.abs(arr)):g}")
-    # every point the chain can reach stays inside the bound (no sum or difference overflows)
-    extent = np.max(np.abs(root), axis=-1) + np.minimum(l1, _BOUND) + np.minimum(l2, _BOUND)
-    if np.max(extent, initial=0.0) > _BOUND:
-        name = "l1" if np.max(l1) >= np.max(l2) else "l2"
-        raise ValueError(f"{name}: the chain could reach past +-{_BOUND:g} px (root plus l1 + l2)")
-    batched = len(n) == 1
-    knee, end, theta1, theta2, reached, scale = two_bone_arrays(
-        np.broadcast_to(root, n + (2,)), np.broadcast_to(target, n + (2,)), l1, l2, bend,
-        pole=pole, softness=softness, stretch=stretch)
-    if not batched:
-        return TwoBoneSolution(knee, end, float(theta1), float(theta2), bool(reached), float(scale))
-    return TwoBoneSolution(knee, end, theta1, theta2, reached, scale)
+def pole_bend(dx: float, dy: float, qx: float, qy: float, bend: float) -> float:
+    """The bend (+1.0 or -1.0) a pole gives one chain.
+
+    The knee of ``bend = +1`` (``theta1 = phi - psi``) lies where
+    ``cross(target - root, knee - root) < 0`` (y down), so a pole with a positive
+    cross product takes bend -1 and one with a negative cross product bend +1.
+
+    Parameters
+    ----------
+    dx, dy : float
+        ``target - root``, px.
+    qx, qy : float
+        ``pole - root``, px.
+    bend : float
+        What to return where the cross product is exactly 0 (the pole on the
+        line, or the target on the root) or NaN (no pole).
+    """
+    if max(abs(dx), abs(dy), abs(qx), abs(qy)) >= CROSS_SAFE:
+        k = CROSS_SHRINK
+        dx, dy, qx, qy = dx * k, dy * k, qx * k, qy * k
+    c = dx * qy - dy * qx
+    return -1.0 if c > 0.0 else 1.0 if c < 0.0 else bend
+
+
+def soft_reach(dist: float, total: float, softness: float, stretch: float) -> tuple[float, float, float]:
+    """The reached distance, the bones' scale and the reach limit of one chain: soft reach and stretch.
+
+    The soft ease is Spine's two-bone softness (Spine runtimes, IkConstraint.apply
+    (two bones), softness): with a chain of maximum reach ``M`` and ``s`` px of
+    softness, a target ``d`` px from the root is reached at distance ``d' = d``
+    while ``d <= M - s``; ``d' = M - s p^2`` with ``p = (d - (M - s)) / (2 s) - 1``
+    for ``M - s < d < M + s`` (a quadratic ease: continuous, non-decreasing, slope
+    ``-p`` in [0, 1]); ``d' = M`` from ``d >= M + s`` on. Stretch follows Spine's
+    ``stretch`` flag with a cap: ``stretch >= 1`` is the largest bone scale, so
+    bones of total length ``L`` reach at most ``M = stretch * L``, and both scale
+    by ``clamp(d' / L, 1, stretch)``. The ease runs against that stretched ``M``:
+    ``stretch = 1`` gives Spine's soft reach exactly, ``s = 0`` the plain capped
+    stretch (``d' = min(d, M)``).
+
+    Parameters
+    ----------
+    dist : float
+        Distance from the root to the target, px (>= 0).
+    total : float
+        ``l1 + l2``, px (> 0).
+    softness : float
+        Soft zone half-width ``s``, px (>= 0; larger than ``total`` counts as ``total``).
+    stretch : float
+        Largest bone scale (>= 1).
+
+    Returns
+    -------
+    reach : float
+        ``d'``: how far from the root the end effector goes, px (before the
+        inner radius of the annulus is applied).
+    scale : float
+        The factor both bones are scaled by, in ``[1, stretch]``.
+    limit : float
+        The largest target distance for which ``d' == d``, px: ``M`` when
+        ``s = 0``, else ``M - s``.
+    """
+    s = softness if softness < total else total
+    m = stretch * total
+    if not m < REACH_CAP:
+        m = REACH_CAP
+    start = m - s
+    limit = start if s > 0.0 else m
+    if dist <= start:
+        reach = dist
+    elif dist < m + s:
+        p = (dist - start) / (2.0 * s) - 1.0
+        reach = m - s * p * p
+    else:  # at the longest (and exactly stretch, not m / total rounded)
+        return m, stretch, limit
+    if reach <= total:
+        return reach, 1.0, limit
+    scale = reach / total
+    return reach, (scale if scale < stretch else stretch), limit

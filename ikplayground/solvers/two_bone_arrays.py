@@ -1,23 +1,31 @@
-"""The two-bone formula of :mod:`.two_bone` on arrays of chains, unchecked (the scene's hot path).
+"""The two-bone formula of :mod:`.two_bone` on arrays of chains (the scene's hot path), and the batched call's checks.
 
-The law of cosines of :mod:`.two_bone`'s docstring, element-wise over a batch,
-with the pole (:mod:`.two_bone_pole`) and soft reach and stretch
-(:mod:`.two_bone_reach`); lengths so small or large that their squares leave
-float range are scaled first. Pixels, y down; radians.
+The law of cosines of the raylib multi-chain demo ("IK (2D Multi-Chain IK
+Demo)", after "Inverse Kinematics In Game Maker"; see :mod:`.two_bone`),
+element-wise over a batch, with the pole (Godot's magnet, Spine's
+``bendDirection``: :func:`.two_bone.pole_bend`) and Spine's soft reach and
+stretch (:func:`.two_bone.soft_reach`); lengths so small or large that their
+squares leave float range are scaled first. Pixels, y down; radians.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._validate import wrap_array
-from .two_bone_pole import pole_bend_arrays
-from .two_bone_reach import soft_reach_arrays
+from .results import TwoBoneSolution
+from .validate import BOUND, float_array, to_float64, wrap_array
 
 # Bone lengths inside this range square and multiply without leaving float range.
 _SAFE_LO = 1e-100
 _SAFE_HI = 1e100
 _TINY_R = 1e-150  # px: a reach this small goes the careful way (its square and 2 l1 r would underflow)
+# Past every distance a target can lie at (coordinates within +-1e300 px): a
+# larger maximum reach is the same as none, so M is capped here and never overflows.
+REACH_CAP = 1e301
+# Cross products of vectors whose coordinates stay under CROSS_SAFE cannot
+# overflow; larger ones are first scaled by CROSS_SHRINK (a power of two: exact).
+CROSS_SAFE = 1e150
+CROSS_SHRINK = 2.0 ** -600
 
 
 def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=None, softness=None,
@@ -27,19 +35,23 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=
     Parameters
     ----------
     root, target : ndarray, shape (..., 2)
+        px, y down.
     l1, l2, bend : ndarray broadcastable to shape (...)
+        Bone lengths (px) and bends (+1 or -1).
     pole : ndarray broadcastable to shape (..., 2), optional
-        As :func:`solve_two_bone`'s (NaN rows: no pole).
+        As :func:`~.two_bone.solve_two_bone`'s (NaN rows: no pole).
     softness, stretch : ndarray broadcastable to shape (...), optional
-        As :func:`solve_two_bone`'s; None (or all 0 softness, all 1 stretch) is none.
+        As :func:`~.two_bone.solve_two_bone`'s; None (or all 0 softness, all 1 stretch) is none.
 
     Returns
     -------
     knee, end : ndarray, shape (..., 2)
+        px.
     theta1, theta2 : ndarray, shape (...)
+        rad, wrapped to (-pi, pi].
     reached : ndarray of bool, shape (...)
     scale : ndarray, shape (...)
-        The bones' common scale (1 without stretch), as :class:`TwoBoneSolution`'s.
+        The bones' common scale (1 without stretch), as :class:`~.results.TwoBoneSolution`'s.
     """
     if softness is not None and not np.any(softness):
         softness = None
@@ -132,3 +144,112 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=
     if scale is None or scale.shape != theta1.shape:  # (1 without stretch; bend or pole may add the batch axis)
         scale = np.ones(theta1.shape) if scale is None else np.broadcast_to(scale, theta1.shape).copy()
     return knee, end, theta1, theta2, reached, scale
+
+
+def pole_bend_arrays(dx: np.ndarray, dy: np.ndarray, qx: np.ndarray, qy: np.ndarray, bend) -> np.ndarray:
+    """:func:`.two_bone.pole_bend` element-wise (arrays broadcast; NaN rows of the pole keep ``bend``)."""
+    big = np.maximum(np.maximum(np.abs(dx), np.abs(dy)), np.maximum(np.abs(qx), np.abs(qy))) >= CROSS_SAFE
+    if big.any():  # (row by row, as pole_bend does: a shrunk short row could underflow)
+        k = np.where(big, CROSS_SHRINK, 1.0)
+        dx, dy, qx, qy = dx * k, dy * k, qx * k, qy * k
+    c = dx * qy - dy * qx
+    return np.where(c > 0.0, -1.0, np.where(c < 0.0, 1.0, bend))
+
+
+def soft_reach_arrays(dist: np.ndarray, total: np.ndarray, softness, stretch):
+    """:func:`.two_bone.soft_reach` element-wise (arrays broadcast; ``None`` means 0 softness or 1 stretch).
+
+    Returns
+    -------
+    reach, scale, limit : ndarray
+        As :func:`.two_bone.soft_reach` (px, factor, px), shaped as ``dist`` broadcast with the rest.
+    """
+    if softness is None:
+        softness = 0.0
+    if stretch is None:
+        stretch = 1.0
+    s = np.minimum(softness, total)
+    with np.errstate(over="ignore"):  # M past float range, and d' / L for a huge stretch: both capped below
+        m = np.minimum(stretch * total, REACH_CAP)
+        start = m - s
+        follows = dist <= start
+        zone = ~follows & (dist < m + s)  # (never where s = 0)
+        p = (dist - start) / np.where(zone, 2.0 * s, 1.0) - 1.0
+        reach = np.where(follows, dist, np.where(zone, m - s * p * p, m))
+        scale = np.where(reach <= total, 1.0, np.minimum(reach / total, stretch))
+        scale = np.where(follows | zone, scale, stretch)
+    return reach, scale, np.where(s > 0.0, start, m)
+
+
+def solve_arrays(root, target, l1, l2, bend, pole=None, softness=0.0, stretch=1.0) -> TwoBoneSolution:
+    """:func:`.two_bone.solve_two_bone` for any arguments: checked here (ValueError naming the argument),
+    broadcast, and solved by :func:`two_bone_arrays`; scalars for one chain, arrays for a batch."""
+    root = float_array(root, "root")
+    target = float_array(target, "target")
+    for arr, name in ((root, "root"), (target, "target")):
+        if arr.ndim not in (1, 2) or arr.shape[-1] != 2:
+            raise ValueError(f"{name}: expected shape (2,) or (N, 2), got {arr.shape}")
+    l1 = float_array(l1, "l1")
+    l2 = float_array(l2, "l2")
+    bend = float_array(bend, "bend")
+    for arr, name in ((l1, "l1"), (l2, "l2"), (bend, "bend")):
+        if arr.ndim > 1:
+            raise ValueError(f"{name}: expected a scalar or shape (N,), got {arr.shape}")
+    if np.any(l1 <= 0):
+        raise ValueError(f"l1: every length must be > 0, got {l1[l1 <= 0].flat[0]}")
+    if np.any(l2 <= 0):
+        raise ValueError(f"l2: every length must be > 0, got {l2[l2 <= 0].flat[0]}")
+    if np.any(np.abs(bend) != 1):
+        raise ValueError(f"bend: must be +1 or -1, got {bend[np.abs(bend) != 1].flat[0]}")
+    pole = None if pole is None else _pole_array(pole)
+    softness = _reach_option(softness, "softness", 0.0)
+    stretch = _reach_option(stretch, "stretch", 1.0)
+    named = {"root": root, "target": target, "l1": l1, "l2": l2, "bend": bend, "pole": pole,
+             "softness": softness, "stretch": stretch}
+    named = {k: a.shape[:-1] if k in ("root", "target", "pole") else a.shape for k, a in named.items() if a is not None}
+    try:
+        n = np.broadcast_shapes(*named.values())
+    except ValueError:
+        raise ValueError(f"{', '.join(named)}: batch sizes do not broadcast ({named})") from None
+    for arr, name in ((root, "root"), (target, "target")):
+        if np.max(np.abs(arr), initial=0.0) > BOUND:
+            raise ValueError(f"{name}: coordinates must lie within +-{BOUND:g} px, got {np.max(np.abs(arr)):g}")
+    # every point the chain can reach stays inside the bound (no sum or difference overflows)
+    extent = np.max(np.abs(root), axis=-1) + np.minimum(l1, BOUND) + np.minimum(l2, BOUND)
+    if np.max(extent, initial=0.0) > BOUND:
+        name = "l1" if np.max(l1) >= np.max(l2) else "l2"
+        raise ValueError(f"{name}: the chain could reach past +-{BOUND:g} px (root plus l1 + l2)")
+    knee, end, theta1, theta2, reached, scale = two_bone_arrays(
+        np.broadcast_to(root, n + (2,)), np.broadcast_to(target, n + (2,)), l1, l2, bend,
+        pole=pole, softness=softness, stretch=stretch)
+    if len(n) != 1:
+        return TwoBoneSolution(knee, end, float(theta1), float(theta2), bool(reached), float(scale))
+    return TwoBoneSolution(knee, end, theta1, theta2, reached, scale)
+
+
+def _pole_array(pole) -> np.ndarray:
+    """``pole`` as a float64 (2,) or (N, 2) array of points within ``+-BOUND`` px,
+    each finite or a whole row of NaN (no pole); ValueError naming ``pole`` otherwise."""
+    arr = to_float64(pole, "pole")
+    if arr.ndim not in (1, 2) or arr.shape[-1] != 2:
+        raise ValueError(f"pole: expected shape (2,) or (N, 2), got {arr.shape}")
+    none = np.isnan(arr).all(axis=-1, keepdims=True)
+    bad = ~np.isfinite(arr) & ~none
+    if bad.any():
+        where = tuple(int(i) for i in np.argwhere(bad)[0])
+        raise ValueError(f"pole: must be finite, or a whole row of NaN for no pole "
+                         f"(non-finite value at index {where})")
+    if np.max(np.abs(np.where(none, 0.0, arr)), initial=0.0) > BOUND:
+        raise ValueError(f"pole: coordinates must lie within +-{BOUND:g} px")
+    return arr
+
+
+def _reach_option(value, name: str, least: float) -> np.ndarray:
+    """``softness`` (``least`` 0) or ``stretch`` (``least`` 1) as a finite float64
+    scalar or (N,) array, each >= ``least``; ValueError naming ``name`` otherwise."""
+    arr = float_array(value, name)
+    if arr.ndim > 1:
+        raise ValueError(f"{name}: expected a scalar or shape (N,), got {arr.shape}")
+    if np.any(arr < least):
+        raise ValueError(f"{name}: must be >= {least:g}, got {arr[arr < least].flat[0]}")
+    return arr

@@ -21,7 +21,7 @@ import pytest
 
 from ikplayground.app.app import App
 from ikplayground.scene.core import scene as scene_module
-from ikplayground.solvers.kinematics import chain_points_batch
+from ikplayground.solvers import chain_points_batch
 from tests.app import fuzz_events
 from tests.app.conftest import chain_of, choose, drag, frames, key_down, key_up, press_button, select_solver, slide, tap
 

@@ -15,7 +15,7 @@ import pytest
 
 from ikplayground.app.draw import render
 from ikplayground.scene.build import build
-from ikplayground.solvers.ccd import clamp_angle
+from ikplayground.solvers import clamp_angle
 from tests.app.conftest import check, drag, frames, select_solver, slide
 
 

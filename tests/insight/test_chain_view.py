@@ -27,7 +27,7 @@ from ikplayground.insight.primitives import ROLES, Circle, Label, Polygon
 from ikplayground.scene.build.build import make_ik_chain, make_snake, straight_snake
 from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import forward_kinematics
-from ikplayground.solvers._validate import wrap
+from ikplayground.solvers import wrap
 
 
 def direction(v):

@@ -21,7 +21,7 @@ from ikplayground.insight.joint_map import (
 from ikplayground.scene.build.build import make_ik_chain
 from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import forward_kinematics, solve_two_bone
-from ikplayground.solvers._validate import wrap
+from ikplayground.solvers import wrap
 
 coords = st.floats(-400, 400, allow_nan=False)
 bones = st.floats(5, 300)

@@ -14,7 +14,7 @@ from ikplayground.insight.two_bone_view import annulus, goal_triangle, triangle,
 from ikplayground.scene.build.build import make_ik_chain
 from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import solve_two_bone
-from ikplayground.solvers._validate import wrap
+from ikplayground.solvers import wrap
 
 coords = st.floats(-500, 500, allow_nan=False)
 points = st.tuples(coords, coords)

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from ikplayground.solvers.kinematics import chain_points_batch
+from ikplayground.solvers import chain_points_batch
 
 SOLVER_ORDER = ("two-bone", "ccd", "fabrik", "dls", "snake")
 IK_SOLVERS = ("two-bone", "ccd", "fabrik", "dls")

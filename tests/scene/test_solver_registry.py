@@ -28,7 +28,7 @@ from ikplayground.scene import (
     save_scene,
     unregister,
 )
-from ikplayground.solvers.kinematics import chain_points_batch  # front door after the solvers merge
+from ikplayground.solvers import chain_points_batch  # front door after the solvers merge
 
 TOY = "toy"
 

@@ -37,7 +37,7 @@ from .solver_cases import (PI, TAU, any_angle, assert_within_limits, assert_wrap
 
 from ikplayground.solvers import (follow_snake, follow_snake_batch, jit, solve_ccd, solve_ccd_batch, solve_dls,
                                   solve_dls_batch, solve_fabrik, solve_fabrik_batch)
-from ikplayground.solvers.batched import JIT_MIN_BATCH, SMALL_BATCH
+from ikplayground.solvers import JIT_MIN_BATCH, SMALL_BATCH
 
 FAST = settings(deadline=None, max_examples=120)
 

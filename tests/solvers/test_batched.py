@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 from ikplayground.solvers import fabrik, follow_snake, jit, solve_ccd, solve_fabrik, solve_two_bone
-from ikplayground.solvers.batched import JIT_MIN_BATCH, ccd_batch, fabrik_batch, snake_batch
-from ikplayground.solvers.two_bone import two_bone_arrays
+from ikplayground.solvers import JIT_MIN_BATCH, ccd_batch, fabrik_batch, snake_batch
+from ikplayground.solvers import two_bone_arrays
 
 PI = math.pi
 

@@ -34,8 +34,8 @@ from .test_iterative import clamp_start
 from .test_validation import BAD_POINTS, GOOD_IK, _drop
 
 from ikplayground.solvers import solve_dls
-from ikplayground.solvers.dls import DEFAULT_DAMPING, MAX_STEP
-from ikplayground.solvers.dls_batch import SMALL_BATCH, dls_batch
+from ikplayground.solvers import DEFAULT_DAMPING, MAX_STEP
+from ikplayground.solvers import SMALL_BATCH, dls_batch
 
 FAST = settings(deadline=None, max_examples=150)
 dampings = st.one_of(st.none(), st.just(0.0), st.floats(0.01, 5.0))

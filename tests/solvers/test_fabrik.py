@@ -29,7 +29,7 @@ from .solver_cases import (
 )
 
 from ikplayground.solvers import fabrik, solve_fabrik
-from ikplayground.solvers.results import STALL_ESCAPES
+from ikplayground.solvers import STALL_ESCAPES
 
 FAST = settings(deadline=None, max_examples=150)
 

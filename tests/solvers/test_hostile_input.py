@@ -18,9 +18,9 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from ikplayground.solvers import follow_snake, forward_kinematics, solve_ccd, solve_dls, solve_fabrik, solve_two_bone
-from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
-from ikplayground.solvers.dls_batch import dls_batch
-from ikplayground.solvers.two_bone import two_bone_arrays
+from ikplayground.solvers import ccd_batch, fabrik_batch, snake_batch
+from ikplayground.solvers import dls_batch
+from ikplayground.solvers import two_bone_arrays
 
 PI = math.pi
 

@@ -46,11 +46,11 @@ from hypothesis import strategies as st
 from ikplayground.solvers import (follow_snake, follow_snake_batch, forward_kinematics, solve_ccd,
                                   solve_ccd_batch, solve_dls, solve_dls_batch, solve_fabrik, solve_fabrik_batch,
                                   solve_two_bone)
-from ikplayground.solvers._problem import chain_problem
-from ikplayground.solvers.batched import ccd_batch, fabrik_batch, snake_batch
-from ikplayground.solvers.dls import escape, joint_bounds
-from ikplayground.solvers.dls_batch import dls_batch
-from ikplayground.solvers.two_bone import two_bone_arrays
+from ikplayground.solvers import chain_problem
+from ikplayground.solvers import ccd_batch, fabrik_batch, snake_batch
+from ikplayground.solvers import escape, joint_bounds
+from ikplayground.solvers import dls_batch
+from ikplayground.solvers import two_bone_arrays
 
 PI = math.pi
 TAU = 2.0 * math.pi

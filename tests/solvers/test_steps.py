@@ -30,7 +30,7 @@ from .solver_cases import (
 )
 
 from ikplayground.solvers import CCDStep, FabrikStep, ccd_steps, fabrik_steps, solve_ccd, solve_fabrik
-from ikplayground.solvers.fabrik_stepwise import DIRECTIONS
+from ikplayground.solvers import DIRECTIONS
 
 FAST = settings(deadline=None, max_examples=60)
 PAIRS = [(solve_ccd, ccd_steps), (solve_fabrik, fabrik_steps)]

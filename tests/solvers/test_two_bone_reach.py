@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ikplayground.solvers import TwoBoneSolution, solve_two_bone
-from ikplayground.solvers.two_bone import two_bone_arrays
+from ikplayground.solvers import two_bone_arrays
 
 from .solver_cases import PI, angle_gap, bone_lengths, coordinate_scale, points2
 from .test_two_bone import edge_angle_tolerance, edge_position_tolerance, hit_tolerance, polar

@@ -446,7 +446,7 @@ def test_fk_degenerate_input_is_quiet_and_finite():
 @pytest.mark.parametrize("k", [1, 3, 5, -1, -3, 101, 1001])
 def test_wrapping_an_odd_multiple_of_pi_stays_inside_minus_pi_to_pi(k):
     # Found by hypothesis: a batched two-bone answer came out as pi + 1 ulp.
-    from ikplayground.solvers._validate import wrap, wrap_array
+    from ikplayground.solvers import wrap, wrap_array
 
     a = np.array([k * math.pi, np.nextafter(k * math.pi, np.inf), np.nextafter(k * math.pi, -np.inf)])
     for w in (wrap_array(a), np.array([wrap(float(x)) for x in a])):

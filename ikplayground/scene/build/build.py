@@ -29,9 +29,9 @@ from ikplayground.scene.core.constants import (
     SNAKE_TURN_DEG,
 )
 from ikplayground.scene.core.stage import clamp_point
-from ikplayground.solvers._validate import wrap_array
-from ikplayground.solvers.batched import snake_batch
-from ikplayground.solvers.kinematics import chain_points_batch
+from ikplayground.solvers import wrap_array
+from ikplayground.solvers import snake_batch
+from ikplayground.solvers import chain_points_batch
 
 
 def empty_fields(solver: str, n: int) -> dict[str, np.ndarray]:

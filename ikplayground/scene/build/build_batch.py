@@ -26,9 +26,9 @@ from ikplayground.scene.core.constants import (
     SNAKE_MAX_SPEED,
     SNAKE_TURN_DEG,
 )
-from ikplayground.solvers._validate import wrap_array
-from ikplayground.solvers.batched import snake_batch
-from ikplayground.solvers.kinematics import chain_points_batch
+from ikplayground.solvers import wrap_array
+from ikplayground.solvers import snake_batch
+from ikplayground.solvers import chain_points_batch
 
 _BATCH = 4096  # chains filled by one pass (bounds the temporary arrays)
 _SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "palette_index", "bend_limits",

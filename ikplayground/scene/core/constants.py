@@ -10,7 +10,7 @@ docs/sources.md.
 from __future__ import annotations
 
 from ikplayground.scene.core.solver_kinds import IK_SOLVERS, ITERATIVE, SOLVER_LABELS, SOLVERS  # noqa: F401
-from ikplayground.solvers.dls import DEFAULT_DAMPING  # noqa: F401 (the DLS damping a new chain gets)
+from ikplayground.solvers import DEFAULT_DAMPING  # noqa: F401 (the DLS damping a new chain gets)
 
 DEFAULT_RATE_DEG = 3.0  # the pygame CCD tutorial: +-3 degrees per frame
 MAX_RATE_DEG = 180.0  # a larger rate limit is no limit (and the scene file refuses it)

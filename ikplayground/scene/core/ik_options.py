@@ -31,7 +31,7 @@ import numpy as np
 from ikplayground.scene.core.constants import IK_SOLVERS
 from ikplayground.scene.core.settings import SETTINGS
 from ikplayground.scene.step import target_paths
-from ikplayground.solvers._batch_parts import limit_headings
+from ikplayground.solvers import limit_headings
 
 # the one-number options: the settings of IK solvers kept as they are in a field of the chain
 OPTION_SETTINGS = tuple(s for s in SETTINGS if s.field is not None and any(s.applies(k) for k in IK_SOLVERS))

@@ -39,7 +39,7 @@ from pathlib import Path
 import numpy as np
 
 from ikplayground.scene.files.file_errors import shown_name
-from ikplayground.solvers._validate import wrap_array
+from ikplayground.solvers import wrap_array
 
 COLUMNS = ("step", "chain", "solver", "joint", "angle_deg", "x", "y", "target_x", "target_y")
 HEADER = ",".join(COLUMNS) + "\n"

@@ -13,11 +13,11 @@ from ikplayground.scene.core.chain import clamped_joints, is_reached
 from ikplayground.scene.core.constants import SNAKE_ACCEL, SNAKE_DECAY
 from ikplayground.scene.core.ik_options import rest_pose
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS
-from ikplayground.solvers._validate import wrap_array
-from ikplayground.solvers.batched import snake_batch
-from ikplayground.solvers.kinematics import chain_points_batch
-from ikplayground.solvers.pole import mirrored_toward_batch
-from ikplayground.solvers.two_bone import two_bone_arrays
+from ikplayground.solvers import wrap_array
+from ikplayground.solvers import snake_batch
+from ikplayground.solvers import chain_points_batch
+from ikplayground.solvers import mirrored_toward_batch
+from ikplayground.solvers import two_bone_arrays
 
 CRAWL_PX = 0.01  # px: a solve that gains less than this in a whole step counts as stalled (the status)
 WANDER_RATE = 0.02  # rad a step: how fast a wandering snake's rule moves on

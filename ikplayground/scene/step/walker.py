@@ -29,8 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ikplayground.solvers.batched import ccd_batch
-from ikplayground.solvers.two_bone import two_bone_arrays
+from ikplayground.solvers import ccd_batch
+from ikplayground.solvers import two_bone_arrays
 
 RIDE = 0.33  # the body's height above the ground under it, as a share of a leg's reach
 CLEARANCE = 0.16  # the least height of the body's centre above the ground right under it, share of reach

@@ -4,7 +4,10 @@ Aristidou & Lasenby, "FABRIK: A fast, iterative solver for the Inverse
 Kinematics problem", Graphical Models 73 (2011), with this project's two
 changes for joint limits (limits in the forward pass too, and the mirrored-bend
 stall escape): see :mod:`.fabrik`, which this follows step for step, so a row
-of the result equals :func:`.fabrik.fabrik_passes` on that row to rounding.
+of the result equals :func:`.fabrik.fabrik_loop` on that row to rounding. The
+compiled kernel (:func:`._jit_kernels.fabrik_rows`) is built of the same steps
+for one chain at a time: :func:`_forward` (with :func:`_pull` and :func:`_turn`),
+the straight lay-out, :func:`_backward`, and the escapes of :class:`_Escapes`.
 
 No validation, as in :mod:`.batched`: float64 arrays of the documented
 shapes, radians, pixels (y down).
@@ -15,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._batch_parts import Stall, joint_modes, limit_angles, limit_joint, limit_pose
-from ._validate import FULL_CIRCLE, TAU, wrap_array
+from .validate import FULL_CIRCLE, TAU, wrap_array
 from .kinematics import chain_points_batch
 from .results import ROUNDING, STALL_ESCAPES, STALL_SWEEPS
 
@@ -72,61 +75,12 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
             lim = None if limits is None else limits[rows]
             compact = True
         used[rows] += 1
-        # Forward reaching (reachable chains) or a straight line (unreachable).
-        x = tx.copy()
-        y = ty.copy()
-        sx[:, n] = x
-        sy[:, n] = y
-        for i in range(n - 1, -1, -1):
-            dx = sx[:, i] - x
-            dy = sy[:, i] - y
-            turn = turns[i + 1] if i + 1 < n else "none"
-            if turn != "all":
-                fx, fy = _pull(x, y, dx, dy, ln[:, i], -sux, -suy)
-            if turn != "none":
-                turned_x, turned_y = _turn(x, y, dx, dy, sx[:, i + 2], sy[:, i + 2], ln[:, i], sux, suy, lim, i + 1,
-                                 modes[i + 1])
-                if turn == "all":
-                    fx, fy = turned_x, turned_y
-                else:
-                    fx = np.where(sb[:, i + 1], turned_x, fx)
-                    fy = np.where(sb[:, i + 1], turned_y, fy)
-            x, y = fx, fy
-            sx[:, i] = x
-            sy[:, i] = y
-        if far.any():
+        _forward(sx, sy, sb, ln, lim, tx, ty, sux, suy, turns, modes)
+        if far.any():  # a straight line toward an unreachable target
             along = np.cumsum(ln, axis=1)
             sx[:, 1:] = np.where(far[:, None], rx[:, None] + sux[:, None] * along, sx[:, 1:])
             sy[:, 1:] = np.where(far[:, None], ry[:, None] + suy[:, None] * along, sy[:, 1:])
-        # Backward reaching from the root.
-        x = rx.copy()
-        y = ry.copy()
-        sx[:, 0] = x
-        sy[:, 0] = y
-        if limits is None:
-            for i in range(n):
-                x, y = _pull(x, y, sx[:, i + 1] - x, sy[:, i + 1] - y, ln[:, i], sux, suy)
-                sx[:, i + 1] = x
-                sy[:, i + 1] = y
-        else:
-            parent = np.zeros(len(rows))
-            for i in range(n):
-                dx = sx[:, i + 1] - x
-                dy = sy[:, i + 1] - y
-                want = np.arctan2(dy, dx)
-                still = dx == 0
-                still &= dy == 0
-                if still.any():  # the joint on its parent: keep the bone's angle
-                    want = np.where(still, parent + sa[:, i], want)
-                rel = _limited(want - parent, modes[i], lim, i)
-                if i == 0 and modes[0] != "wrap":
-                    rel = _heading(want, rel, lim)
-                sa[:, i] = rel
-                parent = parent + rel
-                x = x + ln[:, i] * np.cos(parent)
-                y = y + ln[:, i] * np.sin(parent)
-                sx[:, i + 1] = x
-                sy[:, i + 1] = y
+        _backward(sx, sy, sa, ln, lim, rx, ry, sux, suy, modes)
     if compact:
         xs[rows], ys[rows], a[rows] = sx, sy, sa
     escapes.restore(a, xs, ys, roots, lengths, targets)
@@ -139,6 +93,68 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
     return a, error, used
 
 
+def _forward(sx, sy, sb, ln, lim, tx, ty, ux, uy, turns, modes):
+    """Forward reaching over the working set, in place: each chain's tip onto its target, each joint pulled
+    after its child (:func:`_pull`), the bones of joints with a limit (``sb``) turned into their children's
+    ranges (:func:`_turn`). ``turns[j]`` says whether "all", "some" or "none" of the chains limit joint ``j``."""
+    n = ln.shape[1]
+    x = tx.copy()
+    y = ty.copy()
+    sx[:, n] = x
+    sy[:, n] = y
+    for i in range(n - 1, -1, -1):
+        dx = sx[:, i] - x
+        dy = sy[:, i] - y
+        turn = turns[i + 1] if i + 1 < n else "none"
+        if turn != "all":
+            fx, fy = _pull(x, y, dx, dy, ln[:, i], -ux, -uy)
+        if turn != "none":
+            turned_x, turned_y = _turn(x, y, dx, dy, sx[:, i + 2], sy[:, i + 2], ln[:, i], ux, uy, lim, i + 1,
+                                       modes[i + 1])
+            if turn == "all":
+                fx, fy = turned_x, turned_y
+            else:
+                fx = np.where(sb[:, i + 1], turned_x, fx)
+                fy = np.where(sb[:, i + 1], turned_y, fy)
+        x, y = fx, fy
+        sx[:, i] = x
+        sy[:, i] = y
+
+
+def _backward(sx, sy, sa, ln, lim, rx, ry, ux, uy, modes):
+    """Backward reaching over the working set, in place: re-anchored at the roots and walked out; with limits
+    in angles (``sa`` updated), each clamped into its range (joint 0 a heading)."""
+    n = ln.shape[1]
+    x = rx.copy()
+    y = ry.copy()
+    sx[:, 0] = x
+    sy[:, 0] = y
+    if lim is None:
+        for i in range(n):
+            x, y = _pull(x, y, sx[:, i + 1] - x, sy[:, i + 1] - y, ln[:, i], ux, uy)
+            sx[:, i + 1] = x
+            sy[:, i + 1] = y
+        return
+    parent = np.zeros(len(rx))
+    for i in range(n):
+        dx = sx[:, i + 1] - x
+        dy = sy[:, i + 1] - y
+        want = np.arctan2(dy, dx)
+        still = dx == 0
+        still &= dy == 0
+        if still.any():  # the joint on its parent: keep the bone's angle
+            want = np.where(still, parent + sa[:, i], want)
+        rel = _limited(want - parent, modes[i], lim, i)
+        if i == 0 and modes[0] != "wrap":
+            rel = _heading(want, rel, lim)
+        sa[:, i] = rel
+        parent = parent + rel
+        x = x + ln[:, i] * np.cos(parent)
+        y = y + ln[:, i] * np.sin(parent)
+        sx[:, i + 1] = x
+        sy[:, i + 1] = y
+
+
 def _limited(rel, mode, lim, i):
     """Relative angles ``rel`` (any turn) wrapped and limited by joint ``i``'s ``lim`` in ``mode``."""
     if mode == "clamp":  # a plain wrap is enough before a clamp off the +-pi edge
@@ -148,7 +164,7 @@ def _limited(rel, mode, lim, i):
 
 def _heading(want, rel, lim):
     """Joint 0's angles ``rel`` (as :func:`_limited` clamps them) where the heading ``want`` lies outside its
-    range: the bound nearer round the circle (:func:`._validate.clamp_heading`)."""
+    range: the bound nearer round the circle (:func:`.validate.clamp_heading`)."""
     lo, hi = lim[:, 0, 0], lim[:, 0, 1]
     out = (want < lo) | (want > hi)  # (want from arctan2, in [-pi, pi]: its -pi is pi, which the modulo knows)
     out &= hi - lo < FULL_CIRCLE

@@ -16,6 +16,8 @@ How large: every coordinate, and every point a chain can reach (its root plus
 its total length, on each axis), must lie within ``+-BOUND`` px. Inside that
 box any difference or sum the solvers form stays finite, so every accepted
 input gives finite output.
+
+These rules are this project's own (docs/design.md, "The solver API").
 """
 
 from __future__ import annotations
@@ -75,7 +77,7 @@ def _holds_bool(value) -> bool:
     return isinstance(value, (bool, np.bool_))
 
 
-def _to_float64(value, name: str) -> np.ndarray:
+def to_float64(value, name: str) -> np.ndarray:
     """``value`` as a float64 array, refusing what is not a real number (not yet checked for finiteness)."""
     if isinstance(value, (str, bytes)):
         raise ValueError(f"{name}: must be real numbers, got {_describe(value)}")
@@ -129,7 +131,7 @@ def point(value, name: str) -> tuple[float, float]:
     elif t is np.ndarray and value.dtype == np.float64 and value.shape == (2,):
         xy = value.tolist()
     if xy is None:
-        arr = _to_float64(value, name)
+        arr = to_float64(value, name)
         if arr.shape != (2,):
             raise ValueError(f"{name}: expected a point of shape (2,), got {arr.shape}")
         xy = arr.tolist()
@@ -149,7 +151,7 @@ def float_array(value, name: str, ndim: int | None = None) -> np.ndarray:
     if type(value) is np.ndarray and value.dtype == np.float64:
         arr = value
     else:
-        arr = _to_float64(value, name)
+        arr = to_float64(value, name)
     if ndim is not None and arr.ndim != ndim:
         raise ValueError(f"{name}: expected {ndim}-D input, got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from ._validate import (BOUND, FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list, limits_list,
+from .validate import (BOUND, FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list, limits_list,
                         non_negative, plain_list, point, positive_int, wrap)
 from .pole import mirrored_toward
 from .results import IKSolution, ik_status
@@ -80,9 +80,19 @@ class ChainProblem(NamedTuple):
         return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, error <= tolerance, status))
 
 
+def finish(loop):
+    """The return value of a solver's loop run without watching (:func:`.ccd.ccd_loop`,
+    :func:`.fabrik.fabrik_loop`): such a loop yields nothing, so one ``next`` runs it to the end."""
+    try:
+        next(loop)
+    except StopIteration as done:
+        return done.value
+    raise RuntimeError("a solver loop yielded a step while not watching")
+
+
 def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole=None) -> ChainProblem:
     """Check a single-chain solve's arguments (see :func:`~.ccd.solve_ccd`) and clamp the start into the limits
-    (joint 0, a heading, by :func:`~._validate.clamp_heading`).
+    (joint 0, a heading, by :func:`~.validate.clamp_heading`).
 
     Raises
     ------
