@@ -7,8 +7,8 @@ clamped into the annulus ``[|l1 - l2|, l1 + l2]``, ``phi = atan2(t_y, t_x)``,
 ``gamma`` the angle at the knee inside the triangle, both by the law of cosines;
 then ``theta1 = phi - bend * psi`` and ``theta2 = bend * (pi - gamma)``. Soft
 reach and stretch come first, through the solver's own
-:func:`~ikplayground.solvers.two_bone_reach.soft_reach`, and a pole picks the bend
-through :func:`~ikplayground.solvers.two_bone_pole.pole_bend`.
+:func:`~ikplayground.solvers.soft_reach`, and a pole picks the bend
+through :func:`~ikplayground.solvers.pole_bend`.
 
 :func:`two_bone_overlay` turns a scene chain's current solve into draw
 primitives (:mod:`.primitives`). Pixels with y down, radians (positive turns
@@ -74,7 +74,7 @@ class Triangle(NamedTuple):
 def annulus(l1: float, l2: float, softness: float = 0.0, stretch: float = 1.0) -> Annulus:
     """The reach annulus of bones ``l1``, ``l2`` (px) with ``softness`` (px) and ``stretch`` (>= 1).
 
-    The definitions of :func:`~ikplayground.solvers.two_bone_reach.soft_reach`
+    The definitions of :func:`~ikplayground.solvers.soft_reach`
     (called here): ``outer`` is its maximum reach ``M = stretch * (l1 + l2)``
     and ``soft_start`` its ``limit`` ``M - s`` (``s`` the softness, counted up
     to ``l1 + l2``), then kept within ``[inner, outer]`` for drawing (a soft
