@@ -64,6 +64,7 @@ def test_imports_point_down_only(path):
             f"{dotted(path)} imports pygame outside the app"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path", modules(), ids=lambda p: dotted(p))
 def test_no_module_imports_another_packages_private_module(path):
     # a package here is a layer (ikplayground.solvers, .scene, ...): inside one, private names are shared
@@ -93,6 +94,7 @@ def test_the_scene_front_door_exports_what_it_lists():
     assert not missing, missing
 
 
+@pytest.mark.slow
 def test_the_imports_the_app_makes_of_the_scene_go_through_its_front_door():
     # what the app needs of the scene is exported by ikplayground.scene; only the edit and step
     # modules it drives directly (the Edit classes, the target paths' hold) are reached by path

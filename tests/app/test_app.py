@@ -71,6 +71,7 @@ def empty_spot(app, clearance=60.0):
 # ==================================================================================
 # Mouse: dragging targets and roots, selecting
 # ==================================================================================
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", IK_SOLVERS)
 def test_dragging_a_target_moves_it_by_the_drag_and_the_chain_reaches_it(app, solver):
     chain = chain_of(app, solver)
@@ -90,6 +91,7 @@ def test_dragging_a_target_moves_it_by_the_drag_and_the_chain_reaches_it(app, so
     assert math.dist(chain.fields["points"][-1], chain.fields["target"]) <= chain.tolerance + 1e-9
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", IK_SOLVERS)
 def test_rate_limit_caps_every_joint_change_per_frame_while_dragging(app, solver):
     chain = chain_of(app, solver)
@@ -118,6 +120,7 @@ def test_rate_limit_caps_every_joint_change_per_frame_while_dragging(app, solver
     assert np.abs(wrapped(chain.fields["angles"] - before)).max() > limit * 2
 
 
+@pytest.mark.slow
 def test_dragging_a_target_past_the_stage_edge_keeps_it_inside(app):
     chain = chain_of(app, "ccd")
     start = chain.fields["target"].copy()
@@ -135,6 +138,7 @@ def test_dragging_a_target_past_the_stage_edge_keeps_it_inside(app):
     assert inside(app.scene.stage, chain.fields["target"])
 
 
+@pytest.mark.slow
 def test_press_and_drag_on_empty_stage_moves_nothing(app):
     spot = empty_spot(app)
     t0, a0 = targets(app), anchors(app)
@@ -148,6 +152,7 @@ def test_press_and_drag_on_empty_stage_moves_nothing(app):
     assert app.scene.selected is selected
 
 
+@pytest.mark.slow
 def test_clicking_a_bone_of_another_chain_selects_it_and_the_panel_shows_it(app):
     chain = chain_of(app, "ccd")
     assert app.scene.selected is not chain
@@ -170,6 +175,7 @@ def test_clicking_a_bone_of_another_chain_selects_it_and_the_panel_shows_it(app)
     assert app.panel.title.text == f"snake chain #{snake.id}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ("two-bone", "ccd", "snake"))
 def test_dragging_a_root_moves_the_whole_chain(app, solver):
     chain = chain_of(app, solver)
@@ -189,6 +195,7 @@ def test_dragging_a_root_moves_the_whole_chain(app, solver):
 # ==================================================================================
 # Keys
 # ==================================================================================
+@pytest.mark.slow
 def test_n_adds_a_chain_at_the_mouse_selected(app):
     n = len(app.scene.chains)
     move_mouse(app, (300, 500))
@@ -203,6 +210,7 @@ def test_n_adds_a_chain_at_the_mouse_selected(app):
     assert np.isfinite(new.fields["points"]).all()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("leave", ["panel", "window"])
 def test_n_with_the_mouse_off_the_stage_adds_at_a_free_spot(app, leave):
     others = np.concatenate([c.fields["points"] for c in app.scene.chains])
@@ -220,6 +228,7 @@ def test_n_with_the_mouse_off_the_stage_adds_at_a_free_spot(app, leave):
     assert np.hypot(*(others - new.anchor).T).min() > 40.0  # clear of the other chains
 
 
+@pytest.mark.slow
 def test_backspace_removes_the_chain_added_last(app):
     kept = list(app.scene.chains)
     move_mouse(app, (250, 300))
@@ -233,6 +242,7 @@ def test_backspace_removes_the_chain_added_last(app):
     assert str(added.id) in app.message
 
 
+@pytest.mark.slow
 def test_backspace_on_an_empty_scene_is_harmless(app):
     for _ in range(len(app.scene.chains)):
         tap(app, pygame.K_BACKSPACE, unicode="\b")
@@ -247,6 +257,7 @@ def test_backspace_on_an_empty_scene_is_harmless(app):
     assert app.running
 
 
+@pytest.mark.slow
 def test_delete_removes_the_selected_chain(app):
     chain = select_solver(app, "fabrik")
     others = [c for c in app.scene.chains if c is not chain]
@@ -256,6 +267,7 @@ def test_delete_removes_the_selected_chain(app):
     assert app.panel.chain is app.scene.selected
 
 
+@pytest.mark.slow
 def test_tab_cycles_the_selection(app):
     chains = list(app.scene.chains)
     start = chains.index(app.scene.selected)
@@ -273,6 +285,7 @@ def knee_side(chain):
     return np.sign(d[0] * k[1] - d[1] * k[0])
 
 
+@pytest.mark.slow
 def test_m_flips_the_mirror_of_the_selected_two_bone_chain(app):
     chain = select_solver(app, "two-bone")
     chain.rate_limit = None
@@ -289,6 +302,7 @@ def test_m_flips_the_mirror_of_the_selected_two_bone_chain(app):
     assert knee_side(chain) == side
 
 
+@pytest.mark.slow
 def test_m_on_a_chain_that_is_not_two_bone_changes_nothing(app):
     chain = select_solver(app, "ccd")
     bend = chain.fields["bend"].copy()
@@ -298,6 +312,7 @@ def test_m_on_a_chain_that_is_not_two_bone_changes_nothing(app):
     assert "two-bone" in app.message
 
 
+@pytest.mark.slow
 def test_space_pauses_and_resumes(app):
     steps = app.scene.steps
     frames(app, 3)
@@ -313,6 +328,7 @@ def test_space_pauses_and_resumes(app):
     assert app.scene.steps == paused_at + 5
 
 
+@pytest.mark.slow
 def test_paused_scene_does_not_move(app):
     chain = chain_of(app, "ccd")
     tap(app, pygame.K_SPACE, unicode=" ")
@@ -323,6 +339,7 @@ def test_paused_scene_does_not_move(app):
     assert not np.array_equal(chain.fields["angles"], angles)
 
 
+@pytest.mark.slow
 def test_f1_toggles_help_and_esc_closes_help_then_quits(app):
     assert not app.show_help
     tap(app, pygame.K_F1)
@@ -341,12 +358,14 @@ def test_f1_toggles_help_and_esc_closes_help_then_quits(app):
     assert app.frames == drawn  # the loop has stopped
 
 
+@pytest.mark.slow
 def test_window_close_stops_the_app(app):
     post(pygame.QUIT)
     frames(app)
     assert not app.running
 
 
+@pytest.mark.slow
 def test_up_held_drives_the_snake_forward_up_to_10_px_per_step(app):
     snake = chain_of(app, "snake")
     heading = float(snake.fields["heading"][0])
@@ -373,6 +392,7 @@ def test_up_held_drives_the_snake_forward_up_to_10_px_per_step(app):
     assert float(snake.fields["speed"][0]) < 0.05
 
 
+@pytest.mark.slow
 def test_left_and_right_turn_the_snake_5_degrees_per_step(app):
     snake = chain_of(app, "snake")
     h0 = float(snake.fields["heading"][0])
@@ -389,6 +409,7 @@ def test_left_and_right_turn_the_snake_5_degrees_per_step(app):
     assert float(wrapped(snake.fields["heading"][0] - h0)) == pytest.approx(math.radians(20))
 
 
+@pytest.mark.slow
 def test_arrow_keys_steer_only_the_driven_snake(app):
     first = chain_of(app, "snake")
     move_mouse(app, (150, 120))
@@ -408,6 +429,7 @@ def test_arrow_keys_steer_only_the_driven_snake(app):
 # ==================================================================================
 # The panel: every widget changes the selected chain
 # ==================================================================================
+@pytest.mark.slow
 @pytest.mark.parametrize(("old", "new"), [(a, b) for a in SOLVERS for b in SOLVERS if a != b])
 def test_solver_dropdown_switches_the_solver_and_keeps_the_chain_anchored(app, old, new):
     chain = select_solver(app, old)
@@ -429,6 +451,7 @@ def test_solver_dropdown_switches_the_solver_and_keeps_the_chain_anchored(app, o
         np.testing.assert_allclose(now.fields["root"], anchor, atol=1e-6)
 
 
+@pytest.mark.slow
 def test_mirror_check_box_sets_the_mirror(app):
     chain = select_solver(app, "two-bone")
     assert app.panel.mirror.is_enabled
@@ -438,6 +461,7 @@ def test_mirror_check_box_sets_the_mirror(app):
     assert not chain.mirror
 
 
+@pytest.mark.slow
 def test_mirror_check_box_real_click(app):
     chain = select_solver(app, "two-bone")
     frames(app)
@@ -449,6 +473,7 @@ def test_mirror_check_box_real_click(app):
     assert not chain.mirror
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", IK_SOLVERS)
 def test_rate_check_box_and_slider(app, solver):
     chain = select_solver(app, solver)
@@ -466,6 +491,7 @@ def test_rate_check_box_and_slider(app, solver):
     assert rate.slider.get_current_value() == pytest.approx(7.5)
 
 
+@pytest.mark.slow
 def test_rate_slider_value_is_used_by_the_step(app):
     chain = select_solver(app, "ccd")
     slide(app, "rate", 1.0)
@@ -478,6 +504,7 @@ def test_rate_slider_value_is_used_by_the_step(app):
     assert steps.max() == pytest.approx(math.radians(1.0))
 
 
+@pytest.mark.slow
 def test_joint_limit_slider(app):
     chain = select_solver(app, "ccd")
     slide(app, "joint_limit", 20)
@@ -488,6 +515,7 @@ def test_joint_limit_slider(app):
     assert np.abs(chain.fields["angles"][1:]).max() <= math.radians(20) + 1e-9
 
 
+@pytest.mark.slow
 def test_bend_range_slider_on_a_snake(app):
     snake = select_solver(app, "snake")
     slide(app, "bend_range", 50)
@@ -495,6 +523,7 @@ def test_bend_range_slider_on_a_snake(app):
     assert app.panel.params["bend_range"].value.text == "50 °"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ("ccd", "fabrik", "snake"))
 def test_bones_slider(app, solver):
     chain = select_solver(app, solver)
@@ -511,6 +540,7 @@ def test_bones_slider(app, solver):
     assert app.scene.selected.bones == 3
 
 
+@pytest.mark.slow
 def test_bones_slider_on_a_two_bone_chain_does_nothing(app):
     chain = select_solver(app, "two-bone")
     assert not app.panel.params["bones"].slider.is_enabled
@@ -518,6 +548,7 @@ def test_bones_slider_on_a_two_bone_chain_does_nothing(app):
     assert app.scene.selected is chain and chain.bones == 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_bone_length_slider(app, solver):
     chain = select_solver(app, solver)
@@ -527,6 +558,7 @@ def test_bone_length_slider(app, solver):
     np.testing.assert_allclose(np.hypot(*np.diff(lines, axis=1).transpose(2, 0, 1)), 60, atol=1e-6)
 
 
+@pytest.mark.slow
 def test_iterations_and_tolerance_sliders(app):
     chain = select_solver(app, "fabrik")
     slide(app, "iterations", 25)
@@ -537,6 +569,7 @@ def test_iterations_and_tolerance_sliders(app):
     assert app.panel.params["tolerance"].value.text == "2.0 px"
 
 
+@pytest.mark.slow
 def test_top_speed_and_turn_rate_sliders(app):
     snake = select_solver(app, "snake")
     slide(app, "max_speed", 15)
@@ -572,6 +605,7 @@ def test_new_chain_selector_then_n(app, solver):
     assert np.isfinite(new.fields["points"]).all()
 
 
+@pytest.mark.slow
 def test_the_skin_is_the_selected_chain_s_own_and_there_is_no_global_switch(app):
     assert not hasattr(app.renderer, "skin") and "skin" not in commands.BY_NAME
     assert "#sprites" not in [el.object_ids[-1] for el in app.ui.get_sprite_group().sprites()
@@ -582,6 +616,7 @@ def test_the_skin_is_the_selected_chain_s_own_and_there_is_no_global_switch(app)
     assert [c.skin for c in app.scene.chains if c is not ccd and not c.is_snake] == ["sprite"] * 3
 
 
+@pytest.mark.slow
 def test_add_remove_and_help_buttons(app):
     n = len(app.scene.chains)
     press_button(app, app.panel.add_button)
@@ -613,6 +648,7 @@ def test_real_click_on_the_add_button_adds_a_chain(app):
         np.testing.assert_array_equal(targets(app)[cid], t)
 
 
+@pytest.mark.slow
 def test_remove_button_is_disabled_without_a_selection(app):
     for _ in range(len(app.scene.chains)):
         tap(app, pygame.K_BACKSPACE)
@@ -621,6 +657,7 @@ def test_remove_button_is_disabled_without_a_selection(app):
     assert app.running and app.scene.chains == []
 
 
+@pytest.mark.slow
 def test_save_and_load_buttons_use_the_path_field(app, tmp_path):
     path = tmp_path / "b.json"
     app.panel.path_entry.set_text(str(path))
@@ -673,6 +710,7 @@ def test_widgets_are_disabled_where_they_mean_nothing(app, solver):
     assert panel.solver.is_enabled and panel.remove_button.is_enabled
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ("two-bone", "snake"))
 def test_events_of_meaningless_widgets_change_nothing(app, solver):
     chain = select_solver(app, solver)
@@ -696,6 +734,7 @@ def test_events_of_meaningless_widgets_change_nothing(app, solver):
         np.testing.assert_array_equal(chain.fields[k], v, err_msg=k)
 
 
+@pytest.mark.slow
 def test_disabled_panel_with_no_chain(app):
     for _ in range(len(app.scene.chains)):
         tap(app, pygame.K_BACKSPACE)
@@ -710,6 +749,7 @@ def test_disabled_panel_with_no_chain(app):
 # ==================================================================================
 # Text entry focus
 # ==================================================================================
+@pytest.mark.slow
 def test_keys_typed_into_the_path_field_do_not_reach_the_scene(app):
     entry = app.panel.path_entry
     app.ui.set_focus_set(entry)
@@ -735,6 +775,7 @@ def test_keys_typed_into_the_path_field_do_not_reach_the_scene(app):
     assert len(app.scene.chains) == n + 1
 
 
+@pytest.mark.slow
 def test_enter_in_the_path_field_sets_the_scene_path(app, tmp_path):
     entry = app.panel.path_entry
     path = tmp_path / "typed.json"
@@ -775,6 +816,7 @@ def test_ctrl_s_and_ctrl_o_while_typing_a_path_act_on_that_path(app, tmp_path, k
 # ==================================================================================
 # Files
 # ==================================================================================
+@pytest.mark.slow
 def test_ctrl_s_saves_and_ctrl_o_restores(app, scene_file):
     ctrl(app, pygame.K_s, "\x13")
     doc = json.loads(scene_file.read_text())
@@ -808,6 +850,7 @@ def test_ctrl_s_saves_and_ctrl_o_restores(app, scene_file):
     np.testing.assert_allclose(chain.fields["target"], t + (20, 10), atol=1e-9)
 
 
+@pytest.mark.slow
 def test_ctrl_o_of_a_broken_file_leaves_the_scene_untouched(app, scene_file):
     scene_file.write_text('{"format": "ikplayground-scene", "version": 1, "chains": [')
     scene = app.scene
@@ -818,6 +861,7 @@ def test_ctrl_o_of_a_broken_file_leaves_the_scene_untouched(app, scene_file):
     assert app.running
 
 
+@pytest.mark.slow
 def test_ctrl_o_of_a_missing_file_says_so(app, scene_file):
     scene = app.scene
     ctrl(app, pygame.K_o, "\x0f")
@@ -825,6 +869,7 @@ def test_ctrl_o_of_a_missing_file_says_so(app, scene_file):
     assert scene_file.name in app.message
 
 
+@pytest.mark.slow
 def test_ctrl_s_into_a_missing_folder_reports_and_keeps_running(app, tmp_path):
     path = tmp_path / "no" / "such" / "dir" / "x.json"
     app.panel.path_entry.set_text(str(path))
@@ -834,6 +879,7 @@ def test_ctrl_s_into_a_missing_folder_reports_and_keeps_running(app, tmp_path):
     assert app.running
 
 
+@pytest.mark.slow
 def test_plain_s_and_o_do_nothing(app, scene_file):
     scene = app.scene
     tap(app, pygame.K_s, unicode="s")
@@ -867,6 +913,7 @@ def test_resize_shrinks_the_stage_and_keeps_everything_inside(app):
     assert inside(app.scene.stage, app.scene.chains[-1].anchor)
 
 
+@pytest.mark.slow
 def test_resize_below_the_minimum_is_clamped(app):
     post(pygame.VIDEORESIZE, size=(100, 100), w=100, h=100)
     frames(app, 2)
@@ -918,6 +965,7 @@ def test_cli_bad_scene_file_exits_2_with_one_line(tmp_path, capsys):
     assert out == ""
 
 
+@pytest.mark.slow
 def test_bones_slider_shows_the_rebuilt_chain_in_the_panel(app):
     select_solver(app, "ccd")
     slide(app, "bones", 9)
@@ -945,6 +993,7 @@ def test_two_selection_changes_in_one_frame_leave_the_rate_limit_alone(app):
     assert pygame.event.peek(pygame_gui.UI_CHECK_BOX_UNCHECKED) is False
 
 
+@pytest.mark.slow
 def test_clicking_a_check_box_label_ticks_it_like_the_box(app):
     """pygame_gui reacts only to the 18 px box; a user clicks the words next to it."""
     arm = select_solver(app, "two-bone")

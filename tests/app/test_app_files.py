@@ -32,6 +32,7 @@ def one_line_error(app) -> str:
     return app.message
 
 
+@pytest.mark.slow
 def test_ctrl_s_with_a_name_too_long_says_so_and_the_app_runs_on(app, tmp_path):
     path = tmp_path / ("a" * 300 + ".json")
     type_path(app, path)

@@ -50,6 +50,7 @@ def test_no_key_is_bound_twice():
     assert len(keys) == len(set(keys))
 
 
+@pytest.mark.slow
 def test_every_panel_button_names_a_command_of_the_table(app):
     for spec in buttons.BUTTONS:
         assert spec.command in BY_NAME, f"the {spec.name} button runs {spec.command!r}, which is not a command"
@@ -90,6 +91,7 @@ def test_the_controls_page_table_is_the_help():
 
 
 # --- running commands ----------------------------------------------------------------------
+@pytest.mark.slow
 def test_the_observer_sees_each_command_once_with_its_value(app, seen):
     tap(app, pygame.K_n, unicode="n")
     assert seen == [("add_chain", None)]
@@ -114,6 +116,7 @@ def test_an_observer_that_stopped_sees_nothing_more(app):
     assert calls == ["select_next"]
 
 
+@pytest.mark.slow
 def test_the_observer_sees_a_command_before_it_runs(app):
     counts = []
     app.commands.observe(lambda name, value: counts.append(len(app.scene.chains)))

@@ -178,6 +178,7 @@ def test_a_bone_a_million_px_long_is_drawn_across_the_stage_only(app):
     assert lit[:, 150].sum() == 0
 
 
+@pytest.mark.slow
 def test_drawing_a_thousand_chains_sets_off_no_garbage_collection(app):
     """The collector runs when the container objects alive pass a threshold (700 young ones): the old renderer's
     lists of points (about 13,000 a frame) set it off every frame, and each run walked every chain."""

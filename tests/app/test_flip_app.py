@@ -29,6 +29,7 @@ def bits(chain) -> dict:
     return {k: v.tobytes() for k, v in chain.fields.items()}
 
 
+@pytest.mark.slow
 def test_h_mirrors_the_selected_chain_about_its_root_on_screen_and_h_again_gives_it_back(app):
     chain = select_solver(app, "ccd")
     frames(app, 30)
@@ -87,6 +88,7 @@ def test_the_keep_pages_flip_button_flips_too(app):
     assert app.message.startswith("Flipped FABRIK chain")
 
 
+@pytest.mark.slow
 def test_a_snake_flips_about_its_head(app):
     snake = select_solver(app, "snake")
     pause(app)

@@ -229,6 +229,7 @@ def test_dragging_a_snake_tail_while_paused_keeps_its_head_on_stage(app):
         f"head {snake.fields['points'][0]} off stage {app.scene.stage}")
 
 
+@pytest.mark.slow
 def test_solver_switch_to_snake_while_paused_keeps_the_head_on_stage(app):
     """Was: the snake's head was the IK chain's tip, off the top edge (nothing pulled it in)."""
     chain = select_solver(app, "ccd")
@@ -288,6 +289,7 @@ def test_stress_targets_stay_on_stage(app):
     assert off == 0, f"{off} target positions off the stage in 60 frames"
 
 
+@pytest.mark.slow
 def test_stress_test_started_while_paused_has_its_targets_on_stage(app):
     tap(app, pygame.K_SPACE, unicode=" ")
     assert app.paused

@@ -37,6 +37,7 @@ def paste(app, text: str) -> None:
 
 
 # --- the scene file box: length ----------------------------------------------------------
+@pytest.mark.slow
 def test_a_10000_character_paste_leaves_the_box_within_the_cap_and_says_why(app):
     entry = focus_box(app)
     before = entry.get_text()
@@ -48,6 +49,7 @@ def test_a_10000_character_paste_leaves_the_box_within_the_cap_and_says_why(app)
     assert app.running
 
 
+@pytest.mark.slow
 def test_a_paste_that_fits_goes_in_at_the_cursor_whole(app):
     entry = focus_box(app)
     entry.set_text("")
@@ -56,6 +58,7 @@ def test_a_paste_that_fits_goes_in_at_the_cursor_whole(app):
     assert entry.edit_position == len(entry.get_text())
 
 
+@pytest.mark.slow
 def test_gathered_typing_edits_like_typing(app):
     entry = focus_box(app)
     entry.set_text("ac.json")
@@ -75,6 +78,7 @@ def test_gathered_typing_edits_like_typing(app):
     assert entry.get_text() == "pasted.jso"
 
 
+@pytest.mark.slow
 def test_typing_stops_at_the_cap_and_says_so(app):
     entry = focus_box(app)
     entry.set_text("a" * (CAP - 5))
@@ -89,6 +93,7 @@ def test_typing_stops_at_the_cap_and_says_so(app):
     assert entry.get_text() == "a" * (CAP - 1)
 
 
+@pytest.mark.slow
 def test_a_burst_of_typing_is_laid_out_once_a_frame_not_once_a_character(app, monkeypatch):
     """pygame_gui lays out and draws the whole line for every character it inserts, a cost
     that grows with the line; 2000 characters typed in a frame took seconds. Now they are
@@ -106,6 +111,7 @@ def test_a_burst_of_typing_is_laid_out_once_a_frame_not_once_a_character(app, mo
     assert len(layouts) <= 2, layouts
 
 
+@pytest.mark.slow
 def test_a_10000_character_textinput_event_leaves_at_most_the_cap(app):
     entry = focus_box(app)
     entry.set_text("")
@@ -115,6 +121,7 @@ def test_a_10000_character_textinput_event_leaves_at_most_the_cap(app):
     assert "limit" in app.message
 
 
+@pytest.mark.slow
 def test_typed_text_then_enter_in_one_frame_sets_the_whole_path(app, tmp_path):
     entry = focus_box(app)
     entry.set_text(str(tmp_path) + "/")

@@ -161,6 +161,7 @@ def test_a_ccd_sweep_is_one_update_per_joint(app):
     assert app.math.session.records == chain.bones
 
 
+@pytest.mark.slow
 def test_step_buttons_run_the_step_commands(app):
     select_solver(app, "fabrik")
     show_math_page(app)
@@ -335,6 +336,7 @@ def test_the_card_never_shows_another_chains_numbers(app):
     assert app.panel.math_page.card.map_rect is not None  # the map is drawn, without the other chain's trail
 
 
+@pytest.mark.slow
 def test_a_pose_from_the_map_shows_its_elbow_side_in_the_mirror_box(app):
     arm = select_solver(app, "two-bone")
     show_math_page(app)

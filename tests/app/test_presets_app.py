@@ -25,6 +25,7 @@ def test_the_preset_menu_loads_a_preset_and_keeps_the_scene_file(app, scene_file
     assert app.panel.preset == "tentacles"
 
 
+@pytest.mark.slow
 def test_loading_a_file_after_a_preset_clears_the_menu(app, scene_file):
     choose(app, app.panel.preset_menu, "snakes")
     ctrl(app, pygame.K_s, "\x13")

@@ -62,6 +62,7 @@ def test_r_without_ctrl_is_still_the_race(app):
     assert app.race.on and not app.record.active
 
 
+@pytest.mark.slow
 def test_the_record_button_toggles_and_keeps_its_label_through_a_rebuild(app, facts):
     press_button(app, app.panel.record_button, k=3)
     assert app.record.active and app.record.steps == 3
@@ -74,6 +75,7 @@ def test_the_record_button_toggles_and_keeps_its_label_through_a_rebuild(app, fa
     assert app.record.path.exists() and sum(1 for _ in read_steps(app.record.path)) == 4
 
 
+@pytest.mark.slow
 def test_a_recording_that_cannot_be_opened_is_one_line_and_nothing_changes(app, tmp_path):
     app.scene_path = tmp_path / "missing" / "s.json"
     ctrl(app, pygame.K_r)
@@ -85,6 +87,7 @@ def test_a_recording_that_cannot_be_opened_is_one_line_and_nothing_changes(app, 
     assert app.record.path is None and app.record.steps == 0
 
 
+@pytest.mark.slow
 def test_closing_the_app_saves_the_recording(tmp_path):
     app = App(size=SIZE, realtime=False, scene_path=tmp_path / "s.json")
     app.record.start(tmp_path / "run.csv")
@@ -111,6 +114,7 @@ def hold_keys_and_drag(app) -> None:
     drag(app, arm.fields["target"], arm.fields["target"] + (60, 40))
 
 
+@pytest.mark.slow
 def test_a_replay_in_the_app_is_the_recorded_run_and_ignores_the_keys_and_the_mouse(tmp_path):
     scene_file = tmp_path / "s.json"
     app = App(size=SIZE, realtime=False, scene_path=scene_file)
@@ -159,6 +163,7 @@ def run_cli(*args) -> int:
     return cli.main([*map(str, args), "--headless"])
 
 
+@pytest.mark.slow
 def test_record_and_replay_from_the_command_line(tmp_path, capsys):
     scene_file = tmp_path / "s.json"
     save_scene(presets.load_preset("snakes"), scene_file)  # snakes that wander

@@ -35,6 +35,7 @@ def reach_lines(app, monkeypatch) -> list[tuple]:
     return lines
 
 
+@pytest.mark.slow
 def test_a_chain_held_short_by_its_joint_limits_is_tied_to_its_target(app, monkeypatch):
     """A CCD chain made a straight 252 px rod cannot put its tip on a target 162 px from its root."""
     chain = select_solver(app, "ccd")
@@ -50,6 +51,7 @@ def test_a_chain_held_short_by_its_joint_limits_is_tied_to_its_target(app, monke
     assert any(np.allclose(a, tip) and np.allclose(b, target) for a, b in lines), lines
 
 
+@pytest.mark.slow
 def test_a_chain_on_its_target_draws_no_reach_line(app, monkeypatch):
     chain = select_solver(app, "two-bone")
     check(app, app.panel.rate_on, False)

@@ -78,6 +78,7 @@ def test_a_window_squashed_for_a_moment_gives_the_scene_back_as_it_was(app):
     np.testing.assert_allclose([c.fields["target"] for c in app.scene.chains if not c.is_snake], targets, atol=1e-9)
     assert_scene_ok(app.scene)
 
+@pytest.mark.slow
 def test_a_squashed_window_scrolls_the_panel_instead_of_cutting_it_off(app):
     resize(app, (320, 240))
     content = app.panel.scroller.scrollable_container.get_relative_rect().height
@@ -95,6 +96,7 @@ def test_f2_hides_the_panel_and_gives_its_room_to_the_stage(app):
     assert app.panel.visible and app.scene.stage[0] == app.screen.get_width() - app.panel.width
 
 
+@pytest.mark.slow
 def test_minimised_it_keeps_stepping_without_drawing_and_draws_again_when_restored(app, monkeypatch):
     drawn = []
     real = app.draw
@@ -127,6 +129,7 @@ def test_a_drag_released_outside_the_window_ends_when_the_mouse_comes_back_up(ap
     assert tuple(chain.fields["target"]) == (0.0, 0.0)
 
 
+@pytest.mark.slow
 def test_losing_focus_ends_a_drag_and_lets_go_of_held_keys(app):
     chain = app.scene.chains[0]
     move_mouse(app, chain.fields["target"])
@@ -139,6 +142,7 @@ def test_losing_focus_ends_a_drag_and_lets_go_of_held_keys(app):
     assert app.drag is None and app.held == set()
 
 
+@pytest.mark.slow
 def test_switching_the_solver_while_its_target_is_dragged(app):
     tap(app, pygame.K_SPACE)
     chain = select_solver(app, "ccd")
@@ -161,6 +165,7 @@ def test_switching_the_solver_while_its_target_is_dragged(app):
 
 
 # --- keys held down ----------------------------------------------------------------------------
+@pytest.mark.slow
 def test_n_held_down_adds_chains_up_to_the_cap_then_says_so(app, monkeypatch):
     monkeypatch.setattr(commands, "CHAIN_CAP", 12)
     move_mouse(app, (300, 300))
@@ -174,6 +179,7 @@ def test_n_held_down_adds_chains_up_to_the_cap_then_says_so(app, monkeypatch):
     assert_scene_ok(app.scene)
 
 
+@pytest.mark.slow
 def test_n_held_down_spreads_its_chains_instead_of_piling_them_under_the_mouse(app):
     n0 = len(app.scene.chains)
     move_mouse(app, (300, 300))
@@ -189,6 +195,7 @@ def test_n_held_down_spreads_its_chains_instead_of_piling_them_under_the_mouse(a
     tap(app, pygame.K_n, unicode="n")  # a new press: under the mouse again
     assert tuple(app.scene.chains[-1].fields["root"]) == (300.0, 300.0)
 
+@pytest.mark.slow
 def test_a_held_toggle_key_acts_once_not_on_every_repeat(app):
     for _ in range(7):
         key_down(pygame.K_SPACE, unicode=" ")
@@ -201,6 +208,7 @@ def test_a_held_toggle_key_acts_once_not_on_every_repeat(app):
     assert app.show_help
 
 
+@pytest.mark.slow
 def test_backspace_held_on_an_empty_scene_is_harmless(app):
     for _ in range(30):
         key_down(pygame.K_BACKSPACE)
@@ -230,6 +238,7 @@ def test_every_slider_at_both_ends_keeps_the_chain_sound(app, solver):
 
 
 # --- saving and loading that fail -------------------------------------------------------------
+@pytest.mark.slow
 def test_a_save_with_a_directory_in_the_way_says_why_and_loses_nothing(app, tmp_path):
     blocked = tmp_path / "taken"
     blocked.mkdir()
@@ -242,6 +251,7 @@ def test_a_save_with_a_directory_in_the_way_says_why_and_loses_nothing(app, tmp_
     assert [p.name for p in tmp_path.iterdir()] == ["taken"]  # no temporary file left behind
 
 
+@pytest.mark.slow
 def test_a_save_into_a_missing_folder_says_why(app, tmp_path):
     app.scene_path = tmp_path / "no" / "such" / "folder" / "s.json"
     ctrl(app, pygame.K_s, "s")
@@ -306,6 +316,7 @@ def test_the_panel_add_button_respects_the_cap(app, monkeypatch):
     assert math.isfinite(app.step_ms)
 
 
+@pytest.mark.slow
 def test_the_bone_sprite_cache_keeps_to_its_byte_budget(app, monkeypatch):
     from ikplayground.app.draw import render
 

@@ -96,6 +96,7 @@ def tip_distance(chain) -> float:
     return float(np.hypot(*(chain.fields["points"][-1] - chain.fields["root"])))
 
 
+@pytest.mark.slow
 def test_softness_eases_the_arm_short_of_full_reach(app):
     chain = two_bone(app)
     reach = float(chain.fields["lengths"].sum())
@@ -108,6 +109,7 @@ def test_softness_eases_the_arm_short_of_full_reach(app):
     assert chain.status == "eased"
 
 
+@pytest.mark.slow
 def test_stretch_lets_the_arm_reach_past_its_length(app):
     chain = two_bone(app)
     reach = float(chain.fields["lengths"].sum())

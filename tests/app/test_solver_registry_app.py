@@ -24,6 +24,7 @@ def toy_app(scene_file):
     unregister("toy")
 
 
+@pytest.mark.slow
 def test_the_new_chain_menu_adds_a_registered_solver_with_its_panel(toy_app):
     app = toy_app
     assert "Toy JT" in app.panel.new_chain.options_list[-1]

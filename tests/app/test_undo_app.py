@@ -284,6 +284,7 @@ def test_a_click_that_moves_nothing_is_no_entry(app):
     assert len(app.history) == 0
 
 
+@pytest.mark.slow
 def test_ctrl_z_during_a_drag_ends_it_and_undoes_it(app):
     ccd = select_solver(app, "ccd")
     start = ccd.fields["target"].copy()
@@ -312,6 +313,7 @@ def test_a_press_and_drag_on_the_map_is_one_entry(app):
 
 
 # --- loads, presets, saves ------------------------------------------------------------------------
+@pytest.mark.slow
 def test_through_save_and_load(app, scene_file):
     """Edit, save, load (an entry): undoing the load gives the edited scene, undoing the edit the first."""
     first = scene_looks(app)
@@ -334,6 +336,7 @@ def test_through_save_and_load(app, scene_file):
     assert app.scene is loaded
 
 
+@pytest.mark.slow
 def test_undoing_a_load_restores_the_scene_file_path(app, scene_file, tmp_path):
     other = tmp_path / "other.json"
     tap(app, pygame.K_s, CTRL, "\x13")
@@ -348,6 +351,7 @@ def test_undoing_a_load_restores_the_scene_file_path(app, scene_file, tmp_path):
     assert app.scene_path == other
 
 
+@pytest.mark.slow
 def test_a_preset_is_undone_and_the_menu_shows_it(app):
     mine = app.scene
     app.apply("preset", "snakes")
@@ -359,6 +363,7 @@ def test_a_preset_is_undone_and_the_menu_shows_it(app):
     assert app.panel.preset == "snakes" and app.scene is not mine
 
 
+@pytest.mark.slow
 def test_a_bad_file_is_no_entry(app, scene_file):
     scene_file.write_text("{not json")
     tap(app, pygame.K_o, CTRL, "\x0f")
@@ -424,6 +429,7 @@ def test_undo_selects_the_chain_it_changed(app):
     assert app.scene.selected is ccd and app.panel.params["tolerance"].read() == pytest.approx(0.5, abs=0.05)
 
 
+@pytest.mark.slow
 def test_an_edit_after_an_undo_clears_the_redo_side(app):
     select_solver(app, "ccd")
     slide(app, "iterations", 20)
@@ -453,6 +459,7 @@ def test_another_feature_records_an_edit_of_its_own(app):
     assert arm.mirror
 
 
+@pytest.mark.slow
 def test_the_keep_page_lists_the_edits_the_next_undo_first_and_what_redo_brings_back(app):
     from ikplayground.app.panel.keep_page import HISTORY_LINES
 

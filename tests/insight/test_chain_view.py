@@ -223,6 +223,7 @@ def test_math_overlay_by_solver():
                 assert np.isfinite(v).all()
 
 
+@pytest.mark.slow
 def test_the_views_import_without_pygame():
     code = ("import sys\n"
             "import ikplayground.insight.chain_view, ikplayground.insight.joint_map\n"

@@ -79,6 +79,7 @@ def test_no_shade_within_reach(l1, l2, share, rows):
     assert shade.shape == (rows,) and not shade.any()
 
 
+@pytest.mark.slow
 @settings(max_examples=100, deadline=None)
 @given(l1=bones, l2=bones, out=st.floats(0.5, 400), rows=st.integers(3, 300), inside=st.booleans())
 def test_shade_out_of_reach_is_least_at_the_nearest_row(l1, l2, out, rows, inside):

@@ -181,6 +181,7 @@ def test_the_moving_target_stays_within_reach_and_loops():
     assert np.ptp(offsets[:, 0]) > race.reach * 0.7  # it really moves
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("template", [None, "two-bone"])
 def test_table_on_a_static_reachable_target(template):
     race = Race(STAGE, two_bone_template() if template else None)

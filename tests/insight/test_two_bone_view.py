@@ -32,6 +32,7 @@ def direction(v):
 
 
 @settings(max_examples=150, deadline=None)
+@pytest.mark.slow
 @given(root=points, target=points, l1=bones, l2=bones, bend=bends,
        softness=st.sampled_from([0.0, 0.0, 15.0, 400.0]), stretch=st.sampled_from([1.0, 1.0, 1.3]),
        pole=st.one_of(st.none(), points))

@@ -72,6 +72,7 @@ def recording(tmp_path):
 
 
 # --- the round trip ------------------------------------------------------------------------
+@pytest.mark.slow
 def test_forward_kinematics_of_the_baked_file_gives_back_every_joint_of_the_recording(recording, tmp_path):
     scene, path, rig = recording
     out = tmp_path / "animation.json"
@@ -93,6 +94,7 @@ def test_forward_kinematics_of_the_baked_file_gives_back_every_joint_of_the_reco
             assert np.array_equal(t.targets[-1], chain.fields["target"])
 
 
+@pytest.mark.slow
 def test_the_file_keeps_the_recordings_numbers_exactly_and_says_its_units(recording, tmp_path):
     scene, path, rig = recording
     out = tmp_path / "animation.json"
@@ -200,6 +202,7 @@ def test_an_empty_recording_bakes_to_no_tracks(tmp_path):
 
 
 # --- lengths the rig does not give ---------------------------------------------------------
+@pytest.mark.slow
 def test_without_the_rig_nothing_is_made_up(recording, tmp_path):
     scene, path, rig = recording
     ik_and_snakes = {k: v for k, v in rig.items() if k[1] != "walker"}
@@ -308,6 +311,7 @@ def test_a_folder_that_cannot_be_written_is_an_oserror_and_nothing_is_written(tm
 
 
 # --- the format, on any chain ----------------------------------------------------------------
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None)
 @given(n=st.integers(1, 8), frames=st.integers(1, 4), data=st.data())
 def test_any_chain_poses_bake_to_keyframes_that_give_them_back(tmp_path_factory, n, frames, data):

@@ -105,6 +105,7 @@ def test_single_chain_solvers_stay_finite_for_awkward_targets(name, where):
         assert np.all(((sol.angles >= lo - 1e-9) & (sol.angles <= hi + 1e-9)) | same)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("bend", [(0.0, 0.0), (-PI, PI), (-PI, -PI + 0.1), (0.3, 0.3)])
 @pytest.mark.parametrize("segments", [1, 64])
 def test_snakes_with_extreme_bend_ranges_stay_sound(bend, segments):

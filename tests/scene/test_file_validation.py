@@ -456,6 +456,7 @@ def reference_too_deep(text: str):
     return None
 
 
+@pytest.mark.slow
 @given(st.text(alphabet='[]{}"\\a', max_size=300), st.sampled_from([1, 2, 3, 7, 64, 1 << 22]))
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 def test_the_fast_nesting_scan_agrees_with_a_plain_one(text, chunk):
@@ -499,6 +500,7 @@ def test_a_file_at_the_size_limit_is_read(tmp_path):
     assert len(load_scene(path).chains) == 4
 
 
+@pytest.mark.slow
 def test_a_file_that_grows_while_it_is_read_is_cut_off(tmp_path, monkeypatch):
     path = tmp_path / "scene.json"
     with open(path, "wb") as fh:
@@ -599,6 +601,7 @@ def documented_messages():
     return [refused(t) for t in one_change]
 
 
+@pytest.mark.slow
 def test_the_documented_error_messages_are_the_real_ones(tmp_path):
     one_change, whole_file, saving = doc_blocks("text")
     assert one_change.splitlines() == documented_messages()
@@ -790,6 +793,7 @@ def test_a_damaged_document_is_refused_cleanly_or_loads_sound(text):
     assert len(again.chains) == len(scene.chains)
 
 
+@pytest.mark.slow
 @given(st.binary(max_size=200) | st.text(max_size=200).map(str.encode))
 @settings(max_examples=200, suppress_health_check=[HealthCheck.function_scoped_fixture])
 def test_random_bytes_are_refused_cleanly(tmp_path, data):

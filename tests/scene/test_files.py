@@ -133,6 +133,7 @@ def assert_same_chain(a, b):
 
 
 # --- round trip ---------------------------------------------------------------------
+@pytest.mark.slow
 @given(scenes_chains)
 @TMP_FIXTURE
 def test_save_then_load_gives_the_same_scene(tmp_path, chains):

@@ -155,6 +155,7 @@ def test_a_snake_point_past_65_million_px_is_refused():
 
 
 # --- load cost: refused from the raw bytes -----------------------------------------
+@pytest.mark.slow
 def test_7_million_empty_chains_get_the_chain_count_error_without_being_parsed(no_whole_parse):
     text = HEAD + ",".join(["[]"] * 7_000_000) + "]}"
     assert refused(text) == "scene.json: chains: must have at most 20000 entries (got 7000000)"
@@ -175,6 +176,7 @@ def test_deep_empty_lists_in_an_unknown_field_are_refused_without_being_parsed(n
                              f"({scene_file.BUDGETS['lists']:,}); not a scene file")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("unit", "what"), [("{}", "objects"), ('"ab"', "strings"), ("1", "values")])
 def test_too_many_objects_strings_or_values_are_refused_without_being_parsed(no_whole_parse, unit, what):
     count = scene_file.BUDGETS[what] + 1
@@ -184,6 +186,7 @@ def test_too_many_objects_strings_or_values_are_refused_without_being_parsed(no_
         f" {what} are more than a scene file may hold ({scene_file.BUDGETS[what]:,}); not a scene file")
 
 
+@pytest.mark.slow
 def test_a_large_valid_file_is_read_a_chain_at_a_time(no_whole_parse):
     snake = {"solver": "snake", "points": [[500 - 5 * i, 100 + (i % 2)] for i in range(MAX_BONES + 1)]}
     text = HEAD + ",".join([json.dumps(snake)] * 2000) + "]}"
@@ -210,6 +213,7 @@ def hand_made_snakes(count: int, rng) -> list[dict]:
     return out
 
 
+@pytest.mark.slow
 def test_hand_made_snakes_are_laid_out_in_batches_as_one_by_one(monkeypatch):
     rng = np.random.default_rng(5)
     snakes = hand_made_snakes(300, rng) + [{"solver": "snake", "points": [[0, 0], [3, 4], [3, 9]]}]

@@ -126,6 +126,7 @@ def test_a_snake_mirrors_about_its_head():
         np.testing.assert_array_equal(f[name], before[name])
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("leg_bones", [2, 3])
 def test_a_walker_mirrors_about_its_body_and_stands_on_the_ground_again(leg_bones):
     scene = Scene(STAGE, terrain=generated(STAGE, seed=3))
@@ -303,6 +304,7 @@ def twins(make, flip_second=True):
     return scene, a, b
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("path, root", [("circle", (500.0, 650.0)), ("figure-eight", (430.0, 650.0)),
                                         ("bounce", (500.0, 650.0))])
 def test_a_flipped_target_runs_the_mirror_image_of_the_path(path, root):
@@ -369,6 +371,7 @@ def test_a_flipped_copy_stays_the_mirror_image_for_300_steps(case):
         assert_mirrored_chain(a, b, x0)
 
 
+@pytest.mark.slow
 def test_a_flipped_wandering_snake_wanders_as_the_mirror_image():
     """A head on the stage's middle vertical: the stage's edges are mirror images too, so its wandering
     (and its turn toward the middle near an edge) stays the mirror image."""

@@ -35,6 +35,7 @@ def test_a_preset_loads_runs_300_steps_and_saves_back_equal(name):
     assert scene_file.scene_to_text(scene_file.parse_scene(text, stage=STAGE)) == text
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", ["default", "tentacles", "seeds"])
 def test_a_preset_is_in_motion_from_its_first_steps(name):
     scene = presets.load_preset(name, STAGE)

@@ -49,6 +49,7 @@ def test_no_joint_moves_more_than_the_rate_limit_in_one_step(rate, roots, moves,
         assert_scene_ok(scene)
 
 
+@pytest.mark.slow
 @given(
     rates=st.lists(st.one_of(st.none(), st.floats(0.5, 20.0)), min_size=6, max_size=6),
     targets=st.lists(stage_points, min_size=6, max_size=6),
@@ -80,6 +81,7 @@ two_bone_case = st.tuples(
 )
 
 
+@pytest.mark.slow
 @given(two_bone_case)
 @settings(max_examples=50)
 def test_two_bone_without_rate_limit_reaches_a_reachable_target_in_one_step(case):

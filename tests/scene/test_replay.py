@@ -143,6 +143,7 @@ def test_a_recording_that_does_not_match_the_scene_is_refused_naming_the_first_m
         Replay(tmp_path / "empty.csv", other)
 
 
+@pytest.mark.slow
 def test_a_chain_the_recording_added_later_stops_the_replay(tmp_path, scene_file):
     def add_at_10(scene, k):
         if k == 10:
@@ -176,6 +177,7 @@ def wandering(seed: int) -> Scene:
     return scene
 
 
+@pytest.mark.slow
 def test_the_seed_is_kept_in_the_file_and_sets_the_wander_the_ground_and_the_stress_scene(tmp_path):
     a, b, c = wandering(3), wandering(3), wandering(4)
     assert np.array_equal(a.chains[0].fields["points"], b.chains[0].fields["points"])

@@ -219,6 +219,7 @@ def test_default_scene_has_one_chain_of_each_solver_apart_and_inside(stage):
     assert_scene_ok(scene)
 
 
+@pytest.mark.slow
 def test_default_scene_steps_cleanly():
     scene = default_scene()
     for _ in range(120):
@@ -251,6 +252,7 @@ def test_chains_added_at_free_spots_do_not_start_on_top_of_others():
         scene.new_chain(solver)
 
 
+@pytest.mark.slow
 @given(
     st.lists(st.tuples(solvers, stage_points), min_size=1, max_size=6),
     st.tuples(st.floats(60, STAGE[0] - 60), st.floats(60, STAGE[1] - 60)),
@@ -302,6 +304,7 @@ def test_resize_keeps_roots_targets_and_snake_heads_inside(adds, new_stage):
             assert inside(c.fields["points"][0], new_stage)
 
 
+@pytest.mark.slow
 @given(st.tuples(st.floats(1000, 3000), st.floats(800, 3000)))
 @FEW
 def test_growing_the_stage_moves_nothing(new_stage):
@@ -392,6 +395,7 @@ def test_a_chain_dragged_into_the_corner_it_was_pushed_to_stays_there():
     np.testing.assert_array_equal(fabrik.fields["root"], corner)
 
 
+@pytest.mark.slow
 def test_free_spots_on_a_crowded_stage_do_not_repeat():
     scene = default_scene()
     for k in range(300):
@@ -425,6 +429,7 @@ def test_a_chain_replaced_while_squashed_is_not_moved_back():
     np.testing.assert_array_equal(new.fields["root"], root)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["remove", "remove_last", "clear", "replace"])
 def test_a_chain_that_left_a_squashed_scene_is_not_kept_alive(how):
     """Was: the resize memory held a removed chain (its arrays too) until the next resize."""
@@ -447,6 +452,7 @@ def test_a_chain_that_left_a_squashed_scene_is_not_kept_alive(how):
 
 
 # --- picking ----------------------------------------------------------------------
+@pytest.mark.slow
 @given(
     st.lists(stage_points, min_size=1, max_size=6),
     stage_points,
@@ -486,6 +492,7 @@ def stepped_default_scene():
     return scene
 
 
+@pytest.mark.slow
 @given(st.data())
 @FEW
 def test_chain_at_finds_a_chain_by_a_point_on_one_of_its_bones(data):

@@ -177,6 +177,7 @@ def test_set_clamps_to_the_range(s, solver):
         assert s.read(low) == pytest.approx(s.lo, rel=1e-12)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", [s.name for s in SETTINGS if s.kind == "number"])
 @given(value=st.floats(-1e7, 1e7))
 @settings(max_examples=25, deadline=None)

@@ -77,6 +77,7 @@ def test_registering_adds_the_solver_to_every_list(toy):
     assert "damping" not in has and "mirror" not in has  # DLS's and two-bone's own
 
 
+@pytest.mark.slow
 def test_a_registered_solver_steps_its_chains_to_the_target(toy):
     scene = Scene()
     chain = make_ik_chain(TOY, (300.0, 500.0), np.r_[-math.pi / 2, np.zeros(5)], np.full(6, 40.0), (420.0, 360.0),

@@ -83,6 +83,7 @@ def test_a_chain_stuck_against_its_default_limits_is_not_reached():
     assert chain.fields["reached"][0]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", IK_SOLVERS)
 def test_a_chain_still_lagging_behind_its_rate_limit_is_not_reached_until_it_arrives(solver):
     scene, chain = chain_in_scene(solver, rate=1.0)

@@ -70,6 +70,7 @@ def test_the_stress_scene_is_the_one_the_one_at_a_time_constructors_make(count, 
     assert_same_scene(stress_scene(count, stage, seed), one_at_a_time(count, stage, seed))
 
 
+@pytest.mark.slow
 def test_its_groups_share_the_chains_fields_and_step_as_the_restacked_ones(monkeypatch):
     monkeypatch.setenv("IKPLAYGROUND_JIT", "0")  # one backend for both (a background compile may end between)
     new, old = stress_scene(60, seed=4), one_at_a_time(60, (980.0, 694.0), 4)

@@ -43,6 +43,7 @@ def target(chain):
 
 
 # --- the paths, analytically -----------------------------------------------------------------
+@pytest.mark.slow
 @pytest.mark.parametrize("solver", ["two-bone", "ccd", "fabrik", "dls"])
 @pytest.mark.parametrize(("speed", "size"), [(2.0, 80.0), (7.5, 40.0), (0.3, 250.0)])
 def test_a_circle_goes_round_the_spot_where_it_started_at_speed_px_per_step(solver, speed, size):

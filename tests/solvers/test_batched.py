@@ -69,6 +69,7 @@ def assert_rows_equal_single_calls(solver, batch, roots, angles, lengths, target
     return singles
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("solver, batch", [(solve_ccd, ccd_batch), (solve_fabrik, fabrik_batch)],
                          ids=["ccd", "fabrik"])
 @pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
@@ -88,6 +89,7 @@ def test_batched_rows_stall_where_single_calls_do(solver, batch, limited, count,
         assert any(one.iterations < budget and not one.reached for one, budget in zip(singles, iterations))
 
 
+@pytest.mark.slow
 def test_two_bone_arrays_rows_equal_single_calls():
     rng = np.random.default_rng(5)
     roots = rng.uniform(-100, 100, (300, 2))
@@ -221,6 +223,7 @@ def test_fabrik_rows_equal_single_calls_through_stall_escapes(group, count, back
     assert len(taken) >= (3 if count == 3 else 5)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("count", [3, 150], ids=["few", "many"])
 def test_fabrik_rows_keep_their_limits(count, backend):
     rng = np.random.default_rng(7 + count)

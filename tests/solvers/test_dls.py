@@ -176,6 +176,7 @@ def settle_steps(rng, limited: bool, most: int) -> int:
 # Measured (200 chains each, seed 3): free chains settle within 26 calls (median
 # 7, 99th percentile 23), limited ones within 23; over seeds 1 and 2, at most 27
 # (free) and 50 (limited).
+@pytest.mark.slow
 @pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
 def test_a_chain_asked_again_and_again_for_an_unreachable_target_comes_to_rest(limited):
     rng = np.random.default_rng(3)
@@ -240,6 +241,7 @@ def random_group(rng, count, n, limited):
     return roots, angles, lengths, targets, iterations, tolerance, limits if limited else None, damping
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
 @pytest.mark.parametrize("n", [1, 2, 7])
 @pytest.mark.parametrize("count", [SMALL_BATCH - 1, 150], ids=["few", "many"])
@@ -279,6 +281,7 @@ ANY_LENGTH = st.floats(min_value=0.0, exclude_min=True, allow_infinity=False)
 
 
 @settings(deadline=None, max_examples=200)
+@pytest.mark.slow
 @given(st.lists(ANY_FLOAT, min_size=4, max_size=4), st.lists(ANY_LENGTH, min_size=1, max_size=4),
        st.floats(-10.0, 10.0), st.sampled_from([0.0, 0.5, 1e6]), st.booleans())
 def test_batch_rows_equal_single_calls_at_any_magnitude(coords, lengths, angle, damping, limited):

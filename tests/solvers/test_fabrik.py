@@ -47,6 +47,7 @@ def test_limits_hold_for_an_unreachable_target():
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @FAST
 @given(chains(limited=False), st.floats(0.0, 5.0), st.floats(-PI, PI), st.integers(1, 20))
 def test_unreachable_target_gives_a_straight_chain_pointing_at_it(chain, beyond, direction, iterations):

@@ -111,6 +111,7 @@ def test_arguments_are_not_mutated(solve, chain, iterations, tolerance):
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @each_solver
 @FAST
 @given(chains(limited=True), st.integers(1, 20))
@@ -229,6 +230,7 @@ REACH_RATE = {
 }
 
 
+@pytest.mark.slow
 @each_solver
 @pytest.mark.parametrize(("limited", "iterations"), [(False, 10), (False, 100), (True, 10), (True, 100)])
 def test_reachable_targets_are_reached_for_most_chains(solve, limited, iterations):
@@ -270,6 +272,7 @@ DIRECTION_BELOW = {
 }
 
 
+@pytest.mark.slow
 @each_solver
 @pytest.mark.parametrize("iterations", [10, 100])
 def test_unreachable_targets_stretch_the_chain_toward_them(solve, iterations):

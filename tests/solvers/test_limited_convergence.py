@@ -46,16 +46,19 @@ def rate(sols) -> float:
     return sum(s.reached for s in sols) / len(sols)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 def test_fabrik_reaches_at_least_95_percent(seed):
     assert rate(solved(solve_fabrik, 100, seed)[1]) >= FABRIK_AT_LEAST
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", SEEDS)
 def test_ccd_reaches_as_many_as_before(seed):
     assert sum(s.reached for s in solved(solve_ccd, 100, seed)[1]) >= CCD_BEFORE[seed]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("iterations", [10, 100])
 @pytest.mark.parametrize("solver", [solve_ccd, solve_fabrik], ids=["ccd", "fabrik"])
 def test_every_miss_says_truthfully_why(solver, iterations):

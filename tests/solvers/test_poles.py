@@ -117,6 +117,7 @@ def side_rates(solve, count: int = 300, seed: int = 77) -> tuple[float, float]:
 # ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @each_solver
 def test_the_chain_bends_toward_the_pole(solve):
     """Measured: 100% with the pole for all three; about half without it."""
@@ -183,6 +184,7 @@ def arc_start(rng, lengths, direction: float, near: float, far: float):
             return angles, math.hypot(*end)
 
 
+@pytest.mark.slow
 @each_solver
 def test_a_target_moving_along_the_ray_through_the_pole_never_flips_the_bend(solve):
     """The target walks 1 px at a time along the ray from the root through the pole (so the pole stays on
@@ -217,6 +219,7 @@ def test_a_target_moving_along_the_ray_through_the_pole_never_flips_the_bend(sol
     assert flipped == []
 
 
+@pytest.mark.slow
 @each_solver
 def test_a_target_moving_along_any_other_line_through_the_pole_bends_toward_the_pole(solve):
     """The target walks 1 px at a time along a line through the pole, crossing the ray from the root

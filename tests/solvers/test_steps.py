@@ -87,6 +87,7 @@ def test_a_run_to_the_end_is_the_solver(solve, steps, chain, iterations, toleran
     assert_run_is_exact(*solve_both(solve, steps, chain, iterations=iterations, tolerance=tolerance))
 
 
+@pytest.mark.slow
 @each_pair
 @pytest.mark.parametrize("limited", [False, True])
 def test_seeded_reachable_chains_many_passes(solve, steps, limited):
