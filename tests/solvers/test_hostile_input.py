@@ -2,7 +2,7 @@
 
 Every public solver either raises ValueError whose message starts with the
 argument's name, or returns a finite answer. What counts as a number and how
-large a coordinate may be: ``ikplayground/solvers/_validate.py``.
+large a coordinate may be: ``ikplayground/solvers/validate.py``.
 """
 
 from __future__ import annotations

@@ -91,7 +91,7 @@ def clamped_joints(limits) -> np.ndarray:
     """Which joints the solvers clamp to their range, rather than only wrap.
 
     The one rule the scene and the renderer share with the solvers
-    (:func:`ikplayground.solvers.ccd.clamp_angle`, the batched and compiled
+    (:func:`ikplayground.solvers.clamp_angle`, the batched and compiled
     solvers): a range at least ``FULL_CIRCLE`` (2 pi - 1e-9) wide is the full
     circle; any narrower range is a limit.
 
