@@ -11,27 +11,24 @@ table after, and saving is refused.
 
 from __future__ import annotations
 
+from ikplayground.app.modes.scene_aside import SceneAside
 from ikplayground.insight.race import Race, RaceRow
-from ikplayground.scene import SOLVER_LABELS, Scene, default_scene
+from ikplayground.scene import SOLVER_LABELS
 
 
-class RaceMode:
+class RaceMode(SceneAside):
     """Whether the race runs in ``app``, its state, and the scene it keeps aside meanwhile."""
 
+    BACK = "Race over: your scene is back"
+
     def __init__(self, app):
-        self.app = app
+        super().__init__(app)
         self.race: Race | None = None
         self.moving = False  # the "Moving target" switch, kept while no race runs
-        self._kept: Scene | None = None
 
     @property
     def on(self) -> bool:
         return self.race is not None
-
-    @property
-    def kept(self) -> Scene | None:
-        """The user's scene, kept aside while the race runs (None when it does not)."""
-        return self._kept
 
     def toggle(self) -> None:
         self.stop() if self.on else self.start()
@@ -50,15 +47,6 @@ class RaceMode:
         bones = self.race.scene.chains[0].bones
         app.say(f"Race: {solvers} on {bones} bones, one shared target (drag it, or T to set it moving); "
                 "R again for your scene")
-
-    def stop(self) -> None:
-        """Show the scene that was there before the race."""
-        if not self.on:
-            return
-        scene = self._kept or default_scene(self.app.scene.stage)
-        self.forget()
-        self.app.show_scene(scene)
-        self.app.say("Race over: your scene is back")
 
     def forget(self) -> None:
         """Leave the race without touching the scene shown (a file was loaded over it)."""
@@ -93,10 +81,6 @@ class RaceMode:
     def table(self) -> list[RaceRow]:
         return self.race.table() if self.race is not None else []
 
-    def refuses_save(self, name: str) -> bool:
-        """True (and the status line says why) when saving to ``name`` now would save the race."""
-        if not self.on:
-            return False
-        self.app.say(f"Not saved: the race is on, and {name} would get the race's chains. "
-                     "Press R (or End race) for your scene, then save.", error=True)
-        return True
+    def refusal(self, name: str) -> str:
+        return (f"Not saved: the race is on, and {name} would get the race's chains. "
+                "Press R (or End race) for your scene, then save.")

@@ -8,28 +8,25 @@ and refuses to save (the file would get the scripted chains).
 
 from __future__ import annotations
 
-from ikplayground.scene import Scene, default_scene, drive_stress, stress_scene
+from ikplayground.app.modes.scene_aside import SceneAside
+from ikplayground.scene import drive_stress, stress_scene
 
 STRESS_CHAINS = 1000  # what the panel's button starts
 
 
-class StressMode:
+class StressMode(SceneAside):
     """Whether the stress test runs in ``app``, and the scene it keeps aside meanwhile."""
 
+    BACK = "Stress off: your scene is back"
+
     def __init__(self, app):
-        self.app = app
+        super().__init__(app)
         self.count = 0  # chains in the stress scene while it runs, else 0
-        self._kept: Scene | None = None  # the user's scene
 
     @property
     def on(self) -> bool:
         """Whether the stress test runs."""
         return self.count > 0
-
-    @property
-    def kept(self) -> Scene | None:
-        """The user's scene, kept aside while the stress test runs (None when it does not)."""
-        return self._kept
 
     def start(self, count: int) -> None:
         """Show a stress scene of ``count`` chains on scripted motion (the user's scene is kept)."""
@@ -41,15 +38,6 @@ class StressMode:
         app.show_scene(stress_scene(count, app.scene.stage, seed=app.scene.seed))
         app.panel.show_stress(True)
         app.say(f"Stress: {count} chains on scripted paths (the button again restores your scene)")
-
-    def stop(self) -> None:
-        """Show the scene that was there before the stress test."""
-        if not self.on:
-            return
-        scene = self._kept or default_scene(self.app.scene.stage)
-        self.forget()
-        self.app.show_scene(scene)
-        self.app.say("Stress off: your scene is back")
 
     def toggle(self, count: int = STRESS_CHAINS) -> None:
         if self.on:
@@ -69,10 +57,6 @@ class StressMode:
             drive_stress(self.app.scene, self.app.scene.steps)
         return self.on
 
-    def refuses_save(self, name: str) -> bool:
-        """True (and the status line says why) when saving to ``name`` now would save the stress scene."""
-        if not self.on:
-            return False
-        self.app.say(f"Not saved: the stress test is on, and {name} would get its {self.count} scripted chains. "
-                     f"Press \"{self.app.panel.stress_button.text}\" for your scene, then save.", error=True)
-        return True
+    def refusal(self, name: str) -> str:
+        return (f"Not saved: the stress test is on, and {name} would get its {self.count} scripted chains. "
+                f"Press \"{self.app.panel.stress_button.text}\" for your scene, then save.")
