@@ -28,7 +28,6 @@ from ikplayground.scene.files.scene_file import (
     parse_scene,
     save_scene,
 )
-from tests.scene.test_file_validation import HOSTILE
 
 HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['
 BIG = 1 << 20  # no text this long may reach the JSON parser in one piece
@@ -193,12 +192,15 @@ def test_a_large_valid_file_is_read_a_chain_at_a_time(no_whole_parse):
     assert len(scene.chains) == 2000 and scene.chains[0].solver == "snake"
 
 
-@pytest.mark.parametrize(("text", "message"), [(t, m) for _, t, m in HOSTILE], ids=[n for n, _, _ in HOSTILE])
-def test_reading_a_chain_at_a_time_gives_the_whole_parse_s_messages(monkeypatch, text, message):
-    from ikplayground.scene.files import json_stream
-    streamed = refused(text)
-    monkeypatch.setattr(json_stream, "document", lambda *a, **k: None)  # always parse whole
-    assert refused(text) == streamed == f"scene.json: {message}"
+@pytest.mark.parametrize(("text", "message"), [
+    (HEAD + "{}, ]}", "line 1 column 63: not valid JSON: trailing comma in array"),
+    (HEAD + "]} x", "line 1 column 63: not valid JSON: trailing characters"),
+    (HEAD + '{"solver": "ccd", "root": [NaN, 1]}]}', "line 1 column 86: not valid JSON: NaN is not a finite number"),
+])
+def test_a_large_file_that_is_not_json_gets_msgspec_s_words_with_line_and_column(monkeypatch, text, message):
+    from ikplayground.scene.files import file_decode
+    monkeypatch.setattr(file_decode, "_WHOLE_PARSE_BYTES", 0)  # as for a file too large to parse whole again
+    assert refused(text) == f"scene.json: {message}"
 
 
 # --- snakes laid out in batches ----------------------------------------------------

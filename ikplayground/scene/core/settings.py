@@ -67,7 +67,7 @@ from ikplayground.scene.core.setting_puts import (
 )
 from ikplayground.scene.files import file_fields as ff
 from ikplayground.scene.files import file_list_fields as fl
-from ikplayground.scene.files.motion_field import Motion
+from ikplayground.scene.files.file_list_fields import Motion
 from ikplayground.scene.step import target_paths as tm
 
 LIMITED = ITERATIVE  # the IK solvers with joint limits
