@@ -320,3 +320,20 @@ def test_a_loaded_file_builds_its_ik_chains_one_batch_per_group(monkeypatch):
     for a, b in zip(loaded.chains, again, strict=True):
         for name, arr in b.fields.items():
             np.testing.assert_array_equal(a.fields[name], arr, err_msg=name)
+
+
+@pytest.mark.parametrize(("field", "unit"), [("angles", "0"), ("lengths", "[]"), ("note", '"a"')])
+def test_one_giant_list_in_a_chain_is_refused_before_it_is_decoded(monkeypatch, field, unit):
+    import msgspec
+
+    from ikplayground.scene.files import file_decode
+
+    real = msgspec.json.decode
+    monkeypatch.setattr(file_decode.msgspec.json, "decode", lambda raw, **kw: (
+        (_ for _ in ()).throw(AssertionError("a giant chain was decoded")) if len(raw) > BIG and "type" in kw
+        and kw["type"] is file_decode.CHAIN else real(raw, **kw)))
+    chain = ('{"solver": "ccd", "root": [1, 2], "lengths": [3], "angles": [0], "target": [4, 5], '
+             f'"{field}": [' + ",".join([unit] * 600_000) + "]}")
+    message = refused(HEAD + chain + "]}")
+    assert message.startswith("scene.json: chains[0]: ") and message.endswith(
+        f" values are more than it may hold ({file_decode.MAX_CHAIN_VALUES:,}); not a scene file"), message
