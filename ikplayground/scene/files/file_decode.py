@@ -68,11 +68,16 @@ def _decoded(raw, kind, name: str, where: str):
 
 
 # --- the chains ---------------------------------------------------------------------
+# per solver, each setting the file keeps with the key(s) of its field, in the table's order
+_KEYS = {solver: [(setting, [key for key, *_ in setting.file.types(setting)]) for setting in settings]
+         for solver, settings in FILE_SETTINGS.items()}
+
+
 def _settings(c, solver: str, n: int) -> dict:
+    """The constructor's keyword arguments from the settings' fields of the decoded chain ``c``."""
     kw: dict = {}
-    for setting in FILE_SETTINGS[solver]:
-        types = setting.file.types(setting)
-        value = getattr(c, types[0][0]) if len(types) == 1 else tuple(getattr(c, key) for key, *_ in types)
+    for setting, keys in _KEYS[solver]:
+        value = getattr(c, keys[0]) if len(keys) == 1 else tuple(getattr(c, key) for key in keys)
         kw.update(setting.file.kwargs(setting, value, n))
     return kw
 
