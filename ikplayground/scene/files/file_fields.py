@@ -131,21 +131,25 @@ class Field:
         raise NotImplementedError
 
 
-def _omitting_default(setting, column: list, omit: bool) -> list:
-    return [OMIT if v == setting.default else v for v in column] if omit else column
-
-
 @dataclass(frozen=True)
-class Flag(Field):
-    """``true`` / ``false``; optional (missing or null: the setting's default). With
-    ``omit_default``, written only when it is not the default (older files stay as they were)."""
+class _Plain(Field):
+    """One plain value, written as ``cast`` makes the setting's value; optional (missing or null: the
+    setting's default). With ``omit_default``, written only when it is not the default (older files stay
+    as they were)."""
 
     key: str
     kw: str | None = None  # the constructor's argument (None: the setting's name)
     omit_default: bool = False
+    cast = staticmethod(bool)
 
     def write(self, setting, chains):
-        return [(self.key, _omitting_default(setting, [bool(setting.read(c)) for c in chains], self.omit_default))]
+        column = [self.cast(setting.read(c)) for c in chains]
+        return [(self.key, [OMIT if v == setting.default else v for v in column] if self.omit_default else column)]
+
+
+@dataclass(frozen=True)
+class Flag(_Plain):
+    """``true`` / ``false``."""
 
     def kind(self, setting):
         return bool
@@ -178,16 +182,10 @@ class Number(Field):
 
 
 @dataclass(frozen=True)
-class Whole(Field):
-    """A whole number in the setting's range (``10`` or ``10.0``); optional (missing or null: the default).
-    With ``omit_default``, written only when it is not the default (older files stay as they were)."""
+class Whole(_Plain):
+    """A whole number in the setting's range (``10`` or ``10.0``)."""
 
-    key: str
-    kw: str | None = None
-    omit_default: bool = False
-
-    def write(self, setting, chains):
-        return [(self.key, _omitting_default(setting, [int(setting.read(c)) for c in chains], self.omit_default))]
+    cast = staticmethod(int)
 
     def kind(self, setting):
         return bounded(setting.lo, setting.hi)
@@ -229,16 +227,11 @@ class RateLimit(Field):
 
 
 @dataclass(frozen=True)
-class Choice(Field):
-    """One of the setting's ``choices``, as a string; optional (missing or null: the default). With
-    ``omit_default``, written only when it is not the default (older files stay as they were)."""
+class Choice(_Plain):
+    """One of the setting's ``choices``, as a string; written only when it is not the default."""
 
-    key: str
-    kw: str | None = None
     omit_default: bool = True
-
-    def write(self, setting, chains):
-        return [(self.key, _omitting_default(setting, [str(setting.read(c)) for c in chains], self.omit_default))]
+    cast = staticmethod(str)
 
     def kind(self, setting):
         return Literal[setting.choices]
