@@ -34,7 +34,7 @@ from ikplayground.scene.files import json_scan, strict_json
 from ikplayground.scene.files.file_errors import SceneFileError, show_value
 from ikplayground.scene.files.file_fields import Refused, whole
 from ikplayground.scene.files.file_format import BUDGETS, CHAIN_BOUNDS, FORMAT, MAX_CHAIN_BYTES, TERRAIN_BYTES, VERSION
-from ikplayground.scene.files.file_messages import described, value_at
+from ikplayground.scene.files.file_messages import PARSED_MOST, Unread, described, value_at
 from ikplayground.scene.files.file_schema import CHAIN, SEED, TerrainValue
 from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS, Terrain
 
@@ -63,7 +63,7 @@ def _decoded(raw, kind, name: str, where: str):
     try:
         return msgspec.json.decode(raw, type=kind)
     except msgspec.ValidationError as e:
-        path, message = described(str(e), raw)
+        path, message = described(str(e), raw, "" if where.startswith("chains[") else where)
         _fail(name, f"{where}{path}" if where or not path else path.lstrip("."), message)
 
 
@@ -150,16 +150,6 @@ def read_chain(raw, name: str, where: str) -> tuple:
 
 
 # --- the document -------------------------------------------------------------------
-class _Unread:
-    """A top-level value too long to be worth parsing (shown as what it starts as)."""
-
-    def __init__(self, first: bytes):
-        self.text = {b"[": "a list", b"{": "an object", b'"': "a long string"}.get(first, "a long value")
-
-    def shown(self) -> str:
-        return self.text
-
-
 def _head_value(raw):
     """The value of ``raw`` (a member's bytes), parsed if it is short enough to be a format or a version."""
     if len(raw) <= _HEAD_VALUE_BYTES:
@@ -167,7 +157,7 @@ def _head_value(raw):
             return value_at(raw, "")
         except SceneFileError:  # not JSON alone (bytes cut from a file that is not JSON)
             pass
-    return _Unread(bytes(raw).lstrip()[:1])
+    return Unread(bytes(raw).lstrip()[:1])
 
 
 def check_header(doc: dict, name: str) -> None:
@@ -242,6 +232,11 @@ def _syntax_error(raw: bytes, text: str | None, name: str, error: msgspec.Decode
     _fail(name, strict_json.line_col(raw, offset), f"not valid JSON: {what}")
 
 
+def _suspect(raw: bytes) -> bool:
+    """Whether ``raw`` may hold a number that is no finite float (a cheap look at its bytes)."""
+    return b"NaN" in raw or b"Infinity" in raw or strict_json.may_overflow(raw)
+
+
 def _first_bad_number(members: dict, name: str) -> None:
     """Refuse a document holding a number that is no finite float (1e400, a 400-digit integer), wherever
     it is, unknown fields too: each member, and each chain, parsed alone by :func:`~.strict_json.parse`."""
@@ -250,6 +245,11 @@ def _first_bad_number(members: dict, name: str) -> None:
         if key == "chains" and memoryview(raw)[:1].tobytes() == b"[":
             parts = [(f"chains[{i}]", chain) for i, chain in enumerate(_decoded(raw, _CHAINS, name, "chains"))]
         for where, part in parts:
+            if len(part) > PARSED_MOST:  # hostile: too long to parse for a message (the writer writes none)
+                if not _suspect(bytes(part)):
+                    continue
+                _fail(name, key, "holds a number that is no finite float (NaN, Infinity, 1e400 or 400 digits) or "
+                                 "more than a scene file's member may hold; not a scene file")
             value, bad = strict_json.parse(bytes(part).decode("utf-8", "surrogatepass"), bytes(part), name)
             if bad:
                 place, number = strict_json.first_bad_number({key: value} if where is None else value)
@@ -272,7 +272,7 @@ def read_document(raw: bytes, name: str, text: str | None = None) -> Chains:
     except msgspec.DecodeError as e:
         _syntax_error(raw, text, name, e)
     check_header(members, name)
-    if b"NaN" in raw or b"Infinity" in raw or strict_json.may_overflow(raw):
+    if _suspect(raw):
         _first_bad_number(members, name)
     seed = members.get("seed")
     seed = 0 if seed is None else _decoded(seed, SEED, name, "seed")

@@ -22,11 +22,27 @@ _AT = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
 _EXPECTED = re.compile(r"Expected `(?P<type>[a-z]+)(?P<null> \| null)?`"
                        r"(?: (?P<op>>=|<=|>|<) (?P<bound>\S+))?(?: of length (?P<lop>>= |<= )?(?P<len>\d+))?")
 _STEP = re.compile(r"\.([A-Za-z_][A-Za-z0-9_]*)|\[(\d+)\]")
+PARSED_MOST = 1 << 20  # bytes: more than a terrain or a chain the writer writes
 _WORDS = {"array": "a list", "object": "an object", "bool": "true or false", "str": "a string"}
 
 
+class Unread:
+    """A value too long to be worth parsing for a message (shown as what it starts as)."""
+
+    def __init__(self, first: bytes):
+        self.text = {b"[": "a list", b"{": "an object", b'"': "a long string"}.get(first, "a long value")
+
+    def shown(self) -> str:
+        return self.text
+
+
 def value_at(raw: bytes, path: str):
-    """The value at msgspec's ``path`` (``.lengths[1]``) inside the JSON ``raw``; None if there is none."""
+    """The value at msgspec's ``path`` (``.lengths[1]``) inside the JSON ``raw``; None if there is none.
+
+    ``raw`` longer than any chain or terrain the writer writes is not parsed (a refusal must not cost
+    more memory than a load): its value is an :class:`Unread`."""
+    if len(raw) > PARSED_MOST:
+        return Unread(memoryview(raw)[:64].tobytes().lstrip()[:1] if not path else b"")
     value = strict_json.parse(bytes(raw).decode("utf-8", "surrogatepass"), bytes(raw), "")[0]
     for key, index in _STEP.findall(path):
         try:
@@ -40,9 +56,10 @@ def _entries(n: int) -> str:
     return f"{n} {'entry' if n == 1 else 'entries'}"
 
 
-def described(error: str, raw: bytes) -> tuple[str, str]:
+def described(error: str, raw: bytes, member: str = "") -> tuple[str, str]:
     """``(path, message)`` for msgspec's ValidationError text ``error`` about the JSON ``raw``
-    (``path`` relative to ``raw``: ``.lengths[1]``, ``""``)."""
+    (``path`` relative to ``raw``: ``.lengths[1]``, ``""``); ``member``: the top-level key ``raw`` is
+    the value of (``seed``), if it is not a chain."""
     at = _AT.match(error)
     what, path = at["what"], at["path"] or ""
     missing = re.fullmatch(r"Object missing required field `(.*)`", what)
@@ -53,7 +70,7 @@ def described(error: str, raw: bytes) -> tuple[str, str]:
         return path, f"missing field {key!r}"
     value = value_at(raw, path)
     got = show_value(value)
-    key = re.sub(r"\[\d+\]", "", path).lstrip(".")
+    key = re.sub(r"\[\d+\]", "", member + path).lstrip(".")
     solver = value_at(raw, ".solver") if isinstance(value_at(raw, ""), dict) else None
     choices = SOLVERS if key == "solver" else CHOICES.get((solver, key))
     if choices is not None:

@@ -7,16 +7,19 @@ starts with the file's name and names the place in it
 (``scene.json: chains[2].lengths[1]: must be > 0 (got -5)``); it never
 returns half a scene and never raises anything else, and what it may cost is
 bounded: the file's size, nesting and counts are checked on its raw bytes
-before it is parsed. Saving first proves that the file will load again, then
-writes it atomically.
+before anything is decoded. Saving first proves that the file will load again
+(it reads the very bytes it is about to write), then writes it atomically.
 
 The work is done by one module per job, re-exported here:
 :mod:`~ikplayground.scene.files.file_format` (chains to JSON and the format's
-bounds), :mod:`~ikplayground.scene.files.file_reader` (checking a parsed document
-and building its chains), :mod:`~ikplayground.scene.files.json_scan` (the raw-byte
-scan), :mod:`~ikplayground.scene.files.strict_json` (parsing, non-finite numbers),
-:mod:`~ikplayground.scene.files.capped_read` (size-capped reading) and
-:mod:`~ikplayground.scene.files.atomic_write` (atomic writing).
+bounds), :mod:`~ikplayground.scene.files.file_decode` (the guards, the typed
+decode with msgspec a chain at a time, the checks across fields, building the
+chains), :mod:`~ikplayground.scene.files.file_schema` (the msgspec Structs),
+:mod:`~ikplayground.scene.files.file_messages` (the words of a refusal),
+:mod:`~ikplayground.scene.files.json_scan` (the raw-byte scan),
+:mod:`~ikplayground.scene.files.strict_json` (non-finite numbers, Python's words for
+what is not JSON), :mod:`~ikplayground.scene.files.capped_read` (size-capped
+reading) and :mod:`~ikplayground.scene.files.atomic_write` (atomic writing).
 """
 
 from __future__ import annotations
