@@ -197,7 +197,9 @@ def test_the_seed_is_kept_in_the_file_and_sets_the_wander_the_ground_and_the_str
     ('"7"', 'seed: must be a whole number (got "7")'),
 ])
 def test_a_bad_seed_is_refused_naming_it(seed, message):
-    with pytest.raises(scene_file.SceneFileError) as info:
-        scene_file.parse_scene(f'{{"format": "ikplayground-scene", "version": 1, "seed": {seed}, "chains": []}}', "s.json")
+    from ikplayground.scene.files.scene_file import SceneFileError, parse_scene  # (scene_file is a fixture here)
+
+    with pytest.raises(SceneFileError) as info:
+        parse_scene(f'{{"format": "ikplayground-scene", "version": 1, "seed": {seed}, "chains": []}}', "s.json")
     assert str(info.value) == f"s.json: {message}"
-    assert scene_file.parse_scene('{"format": "ikplayground-scene", "version": 1, "seed": 9.0, "chains": []}').seed == 9
+    assert parse_scene('{"format": "ikplayground-scene", "version": 1, "seed": 9.0, "chains": []}').seed == 9
