@@ -66,9 +66,12 @@ class JointLimits(Field):
             return {}
         if len(value) != n:
             raise Refused(self.key, f"must have {n} entries (got {len(value)})")
-        for i, pair in enumerate(value):
-            ordered(pair, f"{self.key}[{i}]")
-        return {"limits": np.radians(np.array(value, dtype=float).reshape(n, 2))}
+        limits = np.array(value, dtype=float).reshape(n, 2)
+        out_of_order = limits[:, 0] > limits[:, 1]
+        if out_of_order.any():  # name the first
+            i = int(np.argmax(out_of_order))
+            ordered(value[i], f"{self.key}[{i}]")
+        return {"limits": np.radians(limits)}
 
     def widest(self, setting, n):
         return {self.key: [[widest_number(-180.0, 180.0, 4)] * 2] * n}
