@@ -24,7 +24,6 @@ from ikplayground.scene.core.constants import MAX_BONES, SOLVERS
 from ikplayground.scene.core.scene import MAX_CHAINS, Scene
 from ikplayground.scene.files import scene_file
 from ikplayground.scene.files.scene_file import SceneFileError, load_scene, parse_scene, save_scene
-from tests.scene.test_file_validation import HOSTILE
 
 HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['
 BIG = 1 << 20  # no text this long may reach the JSON parser in one piece
@@ -195,12 +194,15 @@ def test_a_large_valid_file_is_read_a_chain_at_a_time(no_whole_parse):
     assert len(scene.chains) == 2000 and scene.chains[0].solver == "snake"
 
 
-@pytest.mark.parametrize(("text", "message"), [(t, m) for _, t, m in HOSTILE], ids=[n for n, _, _ in HOSTILE])
-def test_reading_a_chain_at_a_time_gives_the_whole_parse_s_messages(monkeypatch, text, message):
-    from ikplayground.scene.files import json_stream
-    streamed = refused(text)
-    monkeypatch.setattr(json_stream, "document", lambda *a, **k: None)  # always parse whole
-    assert refused(text) == streamed == f"scene.json: {message}"
+@pytest.mark.parametrize(("text", "message"), [
+    (HEAD + "{}, ]}", "line 1 column 63: not valid JSON: trailing comma in array"),
+    (HEAD + "]} x", "line 1 column 63: not valid JSON: trailing characters"),
+    (HEAD + '{"solver": "ccd", "root": [NaN, 1]}]}', "line 1 column 86: not valid JSON: NaN is not a finite number"),
+])
+def test_a_large_file_that_is_not_json_gets_msgspec_s_words_with_line_and_column(monkeypatch, text, message):
+    from ikplayground.scene.files import file_decode
+    monkeypatch.setattr(file_decode, "_WHOLE_PARSE_BYTES", 0)  # as for a file too large to parse whole again
+    assert refused(text) == f"scene.json: {message}"
 
 
 # --- snakes laid out in batches ----------------------------------------------------
@@ -323,3 +325,20 @@ def test_a_loaded_file_builds_its_ik_chains_one_batch_per_group(monkeypatch):
     for a, b in zip(loaded.chains, again, strict=True):
         for name, arr in b.fields.items():
             np.testing.assert_array_equal(a.fields[name], arr, err_msg=name)
+
+
+@pytest.mark.parametrize(("field", "unit"), [("angles", "0"), ("lengths", "[]"), ("note", '"a"')])
+def test_one_giant_list_in_a_chain_is_refused_before_it_is_decoded(monkeypatch, field, unit):
+    import msgspec
+
+    from ikplayground.scene.files import file_decode
+
+    real = msgspec.json.decode
+    monkeypatch.setattr(file_decode.msgspec.json, "decode", lambda raw, **kw: (
+        (_ for _ in ()).throw(AssertionError("a giant chain was decoded")) if len(raw) > BIG and "type" in kw
+        and kw["type"] is file_decode.CHAIN else real(raw, **kw)))
+    chain = ('{"solver": "ccd", "root": [1, 2], "lengths": [3], "angles": [0], "target": [4, 5], '
+             f'"{field}": [' + ",".join([unit] * 600_000) + "]}")
+    message = refused(HEAD + chain + "]}")
+    assert message.startswith("scene.json: chains[0]: ") and message.endswith(
+        f" values are more than it may hold ({file_decode.MAX_CHAIN_VALUES:,}); not a scene file"), message

@@ -7,8 +7,9 @@ and its field in the scene file. From the table come the panel's sliders,
 check boxes and value labels (:mod:`ikplayground.app.panel.param_widgets`), the App's handling of a panel change
 (one call, :meth:`~ikplayground.scene.core.scene.Scene.set_setting`, which
 validates and clamps the value here, once), the scene file's fields for the
-settings (:mod:`.file_format`, :mod:`.file_reader` and :mod:`.group_check`,
-through :mod:`.file_fields` and :mod:`.file_list_fields`) and the F1 help's description of the panel.
+settings (written by :mod:`.file_format`, read as the msgspec Structs of
+:mod:`.file_schema`, through :mod:`.file_fields` and :mod:`.file_list_fields`) and the F1 help's
+description of the panel.
 
 The per-step path never looks here: a setting's value lives where the step
 and the renderer read it directly (the chain's arrays, or its attributes).
@@ -66,7 +67,7 @@ from ikplayground.scene.core.setting_puts import (
 from ikplayground.scene.core.solver_kinds import has_trait, on_change
 from ikplayground.scene.files import file_fields as ff
 from ikplayground.scene.files import file_list_fields as fl
-from ikplayground.scene.files.motion_field import Motion
+from ikplayground.scene.files.file_list_fields import Motion
 from ikplayground.scene.step import target_paths as tm
 
 IK_SKINS = ("sprite", "capsules", "lines")  # how an IK chain's bones are drawn (the first: a new chain's)

@@ -1,4 +1,4 @@
-"""The error a scene file is refused with, and how one-line messages show a file's name.
+"""The error a scene file is refused with, and how one-line messages show a file's name and a value.
 
 Every message about a scene file starts with the file's name. A name may hold
 anything a file system allows, a newline or an escape sequence too, so
@@ -8,6 +8,7 @@ shortens a very long name: the message stays one readable line.
 
 from __future__ import annotations
 
+import json
 import os
 
 SHOWN_NAME_MAX = 80  # characters of a name shown whole; a longer one is shortened in the middle
@@ -71,3 +72,21 @@ def name_too_long(path) -> str:
     if size > most:
         return f"the file name is too long ({size} bytes; a name may have at most {most})"
     return f"the path is too long ({len(os.fsencode(text))} bytes)"
+
+
+def show_value(value) -> str:
+    """``value`` as messages show it: short, one line."""
+    if hasattr(value, "shown"):  # a BadNumber
+        return value.shown()
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**36:
+        return f"{str(value)[:12]}...({len(str(abs(value)))} digits)"
+    if isinstance(value, (list, tuple)) and len(value) <= 4 and all(
+            isinstance(v, (int, float)) and not isinstance(v, bool) for v in value):
+        text = "[" + ", ".join(show_value(v) for v in value) + "]"
+    elif isinstance(value, (str, bool, type(None), int, float)):
+        text = json.dumps(value)
+    else:
+        text = {"list": "a list", "dict": "an object"}.get(type(value).__name__, type(value).__name__)
+    return text if len(text) <= 40 else text[:37] + "..."

@@ -1,33 +1,32 @@
-"""The scene file's fields of the per-chain settings: how each is written, read and quickly checked.
+"""The scene file's fields of the per-chain settings: how each is written, and the type it is read as.
 
 Each entry of :data:`ikplayground.scene.core.settings.SETTINGS` that the file keeps
-names one of these fields (docs/scene-format.md gives every key). A field
-writes a whole group of chains of one solver and bone count at once
-(:meth:`Field.write`), reads one chain with a message that names the place
-(:meth:`Field.read`, through :class:`~ikplayground.scene.files.file_reader.Reader`),
-and checks one chain quickly for :mod:`~ikplayground.scene.files.group_check`
-(:meth:`Field.quick`, raising :class:`Doubt` for anything it does not
-accept, and :meth:`Field.quick_group` for a list checked over the group in
-one numpy pass). What a field reads is keyword arguments of the chain's
-constructor (:func:`~ikplayground.scene.build.build.make_ik_chain`,
-:func:`~ikplayground.scene.build.build.make_snake`); both checks give the same.
+names one of these fields (docs/scene-format.md, "Chains", gives every key). A
+field writes a whole group of chains of one solver and bone count at once
+(:meth:`Field.write`); for reading it gives its key(s) and msgspec type(s)
+(:meth:`Field.types`), from which :mod:`.file_schema` makes one msgspec Struct
+per solver (msgspec's docs, "Structs" and "Constraints": the bounds are
+``Meta(ge=..., le=...)``, checked in C while decoding), and turns the decoded
+value into keyword arguments of the chain's constructor (:meth:`Field.kwargs`,
+:class:`Refused` for what a type cannot say, such as a whole number).
 :meth:`Field.widest` gives the longest value the writer can write, from which
 the format's size bounds are derived (:mod:`~ikplayground.scene.files.file_format`).
 
 The number-writing helpers (rounding as the documentation says) are here too:
 the chains' positions and angles use them as well. The fields whose values are
-lists (joint limits, a snake's bend range, a pole) are in :mod:`.file_list_fields`.
+lists or objects (joint limits, a snake's bend range, a pole, a motion) are in
+:mod:`.file_list_fields`.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
-from itertools import chain as _concat
+from typing import Annotated, Literal
 
 import numpy as np
+from msgspec import UNSET, Meta, UnsetType
 
-_NUMBER_TYPES = {float, int}
+from ikplayground.scene.files.file_errors import show_value
 OMIT = object()  # a column's value for a chain whose field is left out (an optional field at its default)
 WIDEST_FLOAT = -2.2250738585072014e-308  # the longest text of a float: 24 characters
 _TINY_POSITIVE = 1.234e-300  # the longest text a positive number that rounds to 0 keeps (4 significant digits)
@@ -81,56 +80,31 @@ def widest_number(lo: float, hi: float, digits: int, positive: bool = False) -> 
     return max(candidates, key=lambda v: len(repr(v)))
 
 
-# --- quick checks (for group_check) ------------------------------------------------------
-class Doubt(Exception):
-    """Something the quick check does not accept: the chain is left to the one-at-a-time check."""
+# --- the file's types (msgspec) ---------------------------------------------------------
+def bounded(lo: float, hi: float, positive: bool = False):
+    """A number in ``[lo, hi]`` (``(lo, hi]`` if ``positive``), as a msgspec type with its bounds
+    (msgspec's docs, "Constraints": ``Meta(ge=..., le=...)``, checked in C while decoding)."""
+    return Annotated[float, Meta(gt=lo, le=hi) if positive else Meta(ge=lo, le=hi)]
 
 
-def quick_number(value, lo: float, hi: float, positive: bool = False) -> float:
-    """``value`` as a float if it is a plain int or float in ``[lo, hi]`` (and > 0 if ``positive``), else Doubt."""
-    if type(value) not in _NUMBER_TYPES:
-        raise Doubt
-    try:
-        v = float(value)
-    except OverflowError:
-        raise Doubt from None
-    if not lo <= v <= hi or (positive and not v > 0):  # NaN fails both
-        raise Doubt
-    return v
+class Refused(Exception):
+    """A value the types let through but the format does not (a check across fields, a whole number).
+
+    ``args``: the place inside the chain (``"limits[2]"``, ``""`` for the chain) and the message.
+    """
 
 
-def quick_list(value, count: int | None = None) -> list:
-    """``value`` if it is a list (of ``count`` items), else Doubt."""
-    if type(value) is not list or (count is not None and len(value) != count):
-        raise Doubt
-    return value
-
-
-def stack_numbers(lists: list, shape: tuple) -> np.ndarray:
-    """``lists`` (of lists of numbers, or of ``[a, b]`` pairs if ``shape`` has 3 axes) as floats, else Doubt."""
-    if len(shape) == 3:  # lists of pairs
-        pairs = list(_concat.from_iterable(lists))
-        if set(map(type, pairs)) != {list} or set(map(len, pairs)) != {2}:
-            raise Doubt
-        lists = pairs
-    flat = list(_concat.from_iterable(lists))
-    if len(flat) != math.prod(shape) or not set(map(type, flat)) <= _NUMBER_TYPES:
-        raise Doubt
-    try:
-        return np.array(flat, dtype=float).reshape(shape)
-    except OverflowError:
-        raise Doubt from None
-
-
-def rows_within(a: np.ndarray, lo: float, hi: float) -> np.ndarray:
-    """Per row of ``a``: every value in ``[lo, hi]`` (NaN is not)."""
-    return ((a >= lo) & (a <= hi)).reshape(len(a), -1).all(axis=1)
+def whole(value: float, key: str) -> int:
+    """``value`` (a float the types have bounded) as an int; :class:`Refused` if it is not whole."""
+    if not float(value).is_integer():
+        raise Refused(key, f"must be a whole number (got {show_value(value)})")
+    return int(value)
 
 
 # --- the fields --------------------------------------------------------------------------
 class Field:
     """A setting's field(s) in a chain's line. ``setting`` is the table entry that owns it,
-    ``n`` the chain's bone count; ``reader`` a :class:`~ikplayground.scene.files.file_reader.Reader`."""
+    ``n`` the chain's bone count."""
 
     key: str
 
@@ -139,17 +113,18 @@ class Field:
         count), in order; :data:`OMIT` leaves the key out of that chain's line."""
         raise NotImplementedError
 
-    def read(self, setting, reader, where: str, d: dict, n: int) -> dict:
-        """The constructor's keyword arguments from chain ``d``, checked (``reader.fail`` otherwise)."""
+    def types(self, setting) -> list[tuple]:
+        """The ``(key, type, default)`` fields of the chain's msgspec Struct (``msgspec.defstruct``'s)."""
+        return [(self.key, self.kind(setting) | None, None)]
+
+    def kind(self, setting):
+        """The type of the value (missing or null: the default)."""
         raise NotImplementedError
 
-    def quick(self, setting, d: dict, n: int) -> dict:
-        """What :meth:`read` gives for a valid ``d``; :class:`Doubt` for anything else."""
-        raise NotImplementedError
-
-    def quick_group(self, setting, ds: list, kws: list, n: int) -> np.ndarray | None:
-        """For a list checked over a whole group: which of ``ds`` pass (filling their ``kws``); None: nothing to do."""
-        return None
+    def kwargs(self, setting, value, n: int) -> dict:
+        """The constructor's keyword arguments from the decoded ``value`` (None: missing or null);
+        :class:`Refused` for what the types cannot check."""
+        return {self.kw or setting.name: setting.default if value is None else value}
 
     def widest(self, setting, n: int) -> dict:
         """The key(s) with the longest value(s) the writer can write for a chain of ``n`` bones."""
@@ -157,30 +132,27 @@ class Field:
 
 
 @dataclass(frozen=True)
-class Flag(Field):
-    """``true`` / ``false``; optional (missing or null: the setting's default). With
-    ``omit_default``, written only when it is not the default (older files stay as they were)."""
+class _Plain(Field):
+    """One plain value, written as ``cast`` makes the setting's value; optional (missing or null: the
+    setting's default). With ``omit_default``, written only when it is not the default (older files stay
+    as they were)."""
 
     key: str
     kw: str | None = None  # the constructor's argument (None: the setting's name)
     omit_default: bool = False
+    cast = staticmethod(bool)
 
     def write(self, setting, chains):
-        column = [bool(setting.read(c)) for c in chains]
-        if self.omit_default:
-            column = [OMIT if v == setting.default else v for v in column]
-        return [(self.key, column)]
+        column = [self.cast(setting.read(c)) for c in chains]
+        return [(self.key, [OMIT if v == setting.default else v for v in column] if self.omit_default else column)]
 
-    def read(self, setting, reader, where, d, n):
-        value = reader.optional(d, self.key, setting.default)
-        return {self.kw or setting.name: reader.flag(f"{where}.{self.key}", value)}
 
-    def quick(self, setting, d, n):
-        value = d.get(self.key)
-        value = setting.default if value is None else value
-        if type(value) is not bool:
-            raise Doubt
-        return {self.kw or setting.name: value}
+@dataclass(frozen=True)
+class Flag(_Plain):
+    """``true`` / ``false``."""
+
+    def kind(self, setting):
+        return bool
 
     def widest(self, setting, n):
         return {self.key: False}
@@ -199,49 +171,27 @@ class Number(Field):
         rounded = round_positive if setting.positive else round_number
         return [(self.key, [rounded(setting.read(c), self.digits) for c in chains])]
 
-    def read(self, setting, reader, where, d, n):
-        value = reader.optional(d, self.key, setting.default)
-        return {self.kw or setting.name: reader.number(f"{where}.{self.key}", value, lo=setting.lo, hi=setting.hi,
-                                                       positive=setting.positive)}
+    def kind(self, setting):
+        return bounded(setting.lo, setting.hi, setting.positive)
 
-    def quick(self, setting, d, n):
-        value = d.get(self.key)
-        value = float(setting.default) if value is None else quick_number(value, setting.lo, setting.hi,
-                                                                             setting.positive)
-        return {self.kw or setting.name: value}
+    def kwargs(self, setting, value, n):
+        return {self.kw or setting.name: float(setting.default) if value is None else value}
 
     def widest(self, setting, n):
         return {self.key: widest_number(setting.lo, setting.hi, self.digits, setting.positive)}
 
 
 @dataclass(frozen=True)
-class Whole(Field):
-    """A whole number in the setting's range (``10`` or ``10.0``); optional (missing or null: the default).
-    With ``omit_default``, written only when it is not the default (older files stay as they were)."""
+class Whole(_Plain):
+    """A whole number in the setting's range (``10`` or ``10.0``)."""
 
-    key: str
-    kw: str | None = None
-    omit_default: bool = False
+    cast = staticmethod(int)
 
-    def write(self, setting, chains):
-        column = [int(setting.read(c)) for c in chains]
-        if self.omit_default:
-            column = [OMIT if v == setting.default else v for v in column]
-        return [(self.key, column)]
+    def kind(self, setting):
+        return bounded(setting.lo, setting.hi)
 
-    def read(self, setting, reader, where, d, n):
-        value = reader.optional(d, self.key, setting.default)
-        return {self.kw or setting.name: reader.integer(f"{where}.{self.key}", value, int(setting.lo),
-                                                        int(setting.hi))}
-
-    def quick(self, setting, d, n):
-        value = d.get(self.key)
-        value = setting.default if value is None else value
-        if type(value) is float and value.is_integer():
-            value = int(value)
-        if type(value) is not int or not setting.lo <= value <= setting.hi:
-            raise Doubt
-        return {self.kw or setting.name: value}
+    def kwargs(self, setting, value, n):
+        return {self.kw or setting.name: setting.default if value is None else whole(value, self.key)}
 
     def widest(self, setting, n):
         return {self.key: int(setting.hi)}
@@ -261,26 +211,15 @@ class RateLimit(Field):
         return [(self.key, [None if r is None else round_positive(r, 4) for r in limits]),
                 (self.setting_key, [round_positive(c.rate_deg, 4) for c in chains])]
 
-    def _kw(self, rate, kept):
+    def types(self, setting):
+        rate = bounded(setting.lo, setting.hi, positive=True)
+        return [(self.key, rate | None | UnsetType, UNSET),  # here null means "off", not "default"
+                (self.setting_key, rate | None, None)]  # used while the limit is off
+
+    def kwargs(self, setting, value, n):
+        rate, kept = value
+        rate = setting.default if rate is UNSET else rate
         return {"rate_limit": rate, "rate_deg": kept if rate is None else rate}
-
-    def read(self, setting, reader, where, d, n):
-        rate = d.get(self.key, setting.default)  # here null means "off", not "default"
-        if rate is not None:
-            rate = reader.number(f"{where}.{self.key}", rate, positive=True, lo=setting.lo, hi=setting.hi)
-        kept = d.get(self.setting_key)  # optional (files before it have none); used while the limit is off
-        if kept is not None:
-            kept = reader.number(f"{where}.{self.setting_key}", kept, positive=True, lo=setting.lo, hi=setting.hi)
-        return self._kw(rate, kept)
-
-    def quick(self, setting, d, n):
-        rate = d.get(self.key, setting.default)
-        if rate is not None:
-            rate = quick_number(rate, setting.lo, setting.hi, positive=True)
-        kept = d.get(self.setting_key)
-        if kept is not None:
-            kept = quick_number(kept, setting.lo, setting.hi, positive=True)
-        return self._kw(rate, kept)
 
     def widest(self, setting, n):
         widest = widest_number(setting.lo, setting.hi, 4, positive=True)
@@ -288,32 +227,14 @@ class RateLimit(Field):
 
 
 @dataclass(frozen=True)
-class Choice(Field):
-    """One of the setting's ``choices``, as a string; optional (missing or null: the default). With
-    ``omit_default``, written only when it is not the default (older files stay as they were)."""
+class Choice(_Plain):
+    """One of the setting's ``choices``, as a string; written only when it is not the default."""
 
-    key: str
-    kw: str | None = None
     omit_default: bool = True
+    cast = staticmethod(str)
 
-    def write(self, setting, chains):
-        column = [str(setting.read(c)) for c in chains]
-        if self.omit_default:
-            column = [OMIT if v == setting.default else v for v in column]
-        return [(self.key, column)]
-
-    def read(self, setting, reader, where, d, n):
-        value = reader.optional(d, self.key, setting.default)
-        if type(value) is not str or value not in setting.choices:
-            reader.fail(f"{where}.{self.key}", f"must be one of {', '.join(setting.choices)} (got {value!r:.40})")
-        return {self.kw or setting.name: value}
-
-    def quick(self, setting, d, n):
-        value = d.get(self.key)
-        value = setting.default if value is None else value
-        if type(value) is not str or value not in setting.choices:
-            raise Doubt
-        return {self.kw or setting.name: value}
+    def kind(self, setting):
+        return Literal[setting.choices]
 
     def widest(self, setting, n):
         return {self.key: max(setting.choices, key=len)}

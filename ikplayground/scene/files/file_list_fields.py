@@ -1,30 +1,51 @@
-"""The scene file's list-valued fields of the per-chain settings: joint limits, a snake's bend range, a pole.
+"""The scene file's list- and object-valued fields of the per-chain settings: limits, bend range, pole, motion.
 
 Fields of :mod:`.file_fields` (see there for what a field does) whose values are
-lists: ``limits`` (a ``[lo, hi]`` pair of degrees per bone), ``bend_limits`` (one
-pair) and ``pole`` (a point in px). docs/scene-format.md gives every key.
+lists or an object: ``limits`` (a ``[lo, hi]`` pair of degrees per bone),
+``bend_limits`` (one pair), ``pole`` (a point in px) and ``motion`` (an IK
+chain's animated target, :mod:`~ikplayground.scene.step.target_paths`, as one
+object). docs/scene-format.md ("Chains", "Animated targets") gives every key;
+the types are msgspec's (msgspec's docs, "Supported Types": fixed-length
+tuples, nested Structs), the order of a pair is checked after the decode.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import Annotated, Literal
 
+import msgspec
 import numpy as np
 
+from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD
+from ikplayground.scene.files.file_errors import show_value
 from ikplayground.scene.files.file_fields import (
     OMIT,
     WIDEST_FLOAT,
-    Doubt,
     Field,
+    Refused,
+    bounded,
     degrees_array,
-    quick_list,
-    quick_number,
     round_array,
-    rows_within,
-    stack_numbers,
+    round_number,
+    round_positive,
     widest_number,
 )
+from ikplayground.scene.step import target_paths as tm
+
+COORD = bounded(-MAX_COORD, MAX_COORD)
+POINT = tuple[COORD, COORD]
+DEGREES = bounded(-180.0, 180.0)
+RANGE = tuple[DEGREES, DEGREES]
+
+
+def ordered(pair, where: str) -> tuple[float, float]:
+    """A ``[lo, hi]`` pair with ``lo <= hi`` (:class:`Refused` at ``where`` otherwise)."""
+    lo, hi = pair
+    if lo > hi:
+        raise Refused(where, f"lo must be <= hi (got [{show_value(lo)}, {show_value(hi)}])")
+    return lo, hi
 
 
 @dataclass(frozen=True)
@@ -37,28 +58,20 @@ class JointLimits(Field):
     def write(self, setting, chains):
         return [(self.key, degrees_array(np.array([c.fields["limits"] for c in chains])))]
 
-    def read(self, setting, reader, where, d, n):
-        limits = d.get(self.key)
-        if limits is None:
+    def kind(self, setting):
+        return Annotated[list[RANGE], msgspec.Meta(max_length=MAX_BONES)]
+
+    def kwargs(self, setting, value, n):
+        if value is None:
             return {}
-        return {"limits": np.radians(reader.pairs(f"{where}.{self.key}", limits, n, lo=-180.0, hi=180.0,
-                                                  ordered=True))}
-
-    def quick(self, setting, d, n):
-        if d.get(self.key) is not None:
-            quick_list(d[self.key], n)  # the pairs themselves: quick_group
-        return {}
-
-    def quick_group(self, setting, ds, kws, n):
-        ok = np.ones(len(ds), dtype=bool)
-        given = [j for j, d in enumerate(ds) if d.get(self.key) is not None]
-        if given:
-            limits = stack_numbers([ds[j][self.key] for j in given], (len(given), n, 2))
-            ok[given] = rows_within(limits, -180.0, 180.0) & (limits[..., 0] <= limits[..., 1]).all(axis=1)
-            radians = np.radians(limits)
-            for row, j in enumerate(given):
-                kws[j]["limits"] = radians[row]
-        return ok
+        if len(value) != n:
+            raise Refused(self.key, f"must have {n} entries (got {len(value)})")
+        limits = np.array(value, dtype=float).reshape(n, 2)
+        out_of_order = limits[:, 0] > limits[:, 1]
+        if out_of_order.any():  # name the first
+            i = int(np.argmax(out_of_order))
+            ordered(value[i], f"{self.key}[{i}]")
+        return {"limits": np.radians(limits)}
 
     def widest(self, setting, n):
         return {self.key: [[widest_number(-180.0, 180.0, 4)] * 2] * n}
@@ -74,18 +87,11 @@ class BendLimits(Field):
     def write(self, setting, chains):
         return [(self.key, np.degrees(np.array([c.fields["bend_limits"] for c in chains])).tolist())]
 
-    def read(self, setting, reader, where, d, n):
-        lo, hi = reader.pair(f"{where}.{self.key}", reader.optional(d, self.key, [-setting.default, setting.default]))
-        return {"bend_limits": (math.radians(lo), math.radians(hi))}
+    def kind(self, setting):
+        return RANGE
 
-    def quick(self, setting, d, n):
-        bend = d.get(self.key)
-        if bend is None:
-            lo, hi = -setting.default, setting.default
-        else:
-            lo, hi = (quick_number(v, -180.0, 180.0) for v in quick_list(bend, 2))
-        if lo > hi:
-            raise Doubt
+    def kwargs(self, setting, value, n):
+        lo, hi = ordered(value, self.key) if value is not None else (-setting.default, setting.default)
         return {"bend_limits": (math.radians(lo), math.radians(hi))}
 
     def widest(self, setting, n):
@@ -99,19 +105,79 @@ class Pole(Field):
     key: str = "pole"
 
     def write(self, setting, chains):
-        column = [OMIT if c.pole is None else round_array(c.pole) for c in chains]
-        return [(self.key, column)]
+        return [(self.key, [OMIT if c.pole is None else round_array(c.pole) for c in chains])]
 
-    def read(self, setting, reader, where, d, n):
-        value = d.get(self.key)
-        return {"pole": None if value is None else reader.point(f"{where}.{self.key}", value).tolist()}
+    def kind(self, setting):
+        return POINT
 
-    def quick(self, setting, d, n):
-        value = d.get(self.key)
-        if value is None:
-            return {"pole": None}
-        x, y = (quick_number(v, -1_000_000.0, 1_000_000.0) for v in quick_list(value, 2))
-        return {"pole": [x, y]}
+    def kwargs(self, setting, value, n):
+        return {"pole": None if value is None else list(value)}
 
     def widest(self, setting, n):
         return {self.key: [-999999.999, -999999.999]}
+
+
+class MotionValue(msgspec.Struct, kw_only=True):
+    """The ``motion`` object: ``path`` required, the rest optional (missing or null: the default)."""
+
+    path: Literal[tm.PATHS]
+    speed: bounded(0.0, tm.MAX_SPEED, positive=True) | None = None
+    size: bounded(0.0, tm.MAX_SIZE, positive=True) | None = None
+    centre: POINT | None = None
+    phase: COORD | None = None
+    reverse: bool | None = None
+    heading: COORD | None = None
+
+
+def _object_of(value) -> dict:
+    """What a chain's line holds for its motion (:func:`~ikplayground.scene.step.target_paths.read`'s dict), rounded."""
+    out = {"path": value["path"], "speed": round_positive(value["speed"], 4), "size": round_positive(value["size"], 3)}
+    if value["path"] in ("circle", "figure-eight"):
+        out["centre"] = round_array(np.clip(value["centre"], -MAX_COORD, MAX_COORD))
+        out["phase"] = round_number(math.degrees(value["phase"]), 4)
+        if value["reverse"]:
+            out["reverse"] = True
+    elif value["path"] == "bounce":
+        out["heading"] = round_number(math.degrees(value["heading"]), 4)
+    return out
+
+
+@dataclass(frozen=True)
+class Motion(Field):
+    """``motion``: ``{"path": "circle", "speed": 2.0, "size": 80, "centre": [400, 300], "phase": 57.3}``, or
+    missing / null for none (the default speed and size). Written only when the path is not ``none``
+    or the speed or size is not the default; the state (``centre``, ``phase``, ``reverse``,
+    ``heading``) so that a saved scene goes on where it was."""
+
+    key: str = "motion"
+
+    def write(self, setting, chains):
+        column = []
+        for c in chains:
+            value = tm.read(c.fields)
+            still = (value["path"] == "none" and value["speed"] == tm.DEFAULT_SPEED
+                     and value["size"] == tm.DEFAULT_SIZE)
+            column.append(OMIT if still else _object_of(value))
+        return [(self.key, column)]
+
+    def kind(self, setting):
+        return MotionValue
+
+    def kwargs(self, setting, value, n):
+        if value is None:
+            return {"motion": None}
+        return {"motion": {
+            "path": value.path, "reverse": bool(value.reverse),
+            "speed": tm.DEFAULT_SPEED if value.speed is None else value.speed,
+            "size": tm.DEFAULT_SIZE if value.size is None else value.size,
+            "centre": None if value.centre is None else list(value.centre),
+            "phase": 0.0 if value.phase is None else math.radians(value.phase),
+            "heading": None if value.heading is None else math.radians(value.heading)}}
+
+    def widest(self, setting, n):
+        angle = widest_number(-MAX_COORD, MAX_COORD, 4)
+        return {self.key: {"path": max(tm.PATHS, key=len),
+                           "speed": widest_number(0.0, tm.MAX_SPEED, 4, positive=True),
+                           "size": widest_number(0.0, tm.MAX_SIZE, 3, positive=True),
+                           "centre": [widest_number(-MAX_COORD, MAX_COORD, 3)] * 2, "phase": angle, "heading": angle,
+                           "reverse": False}}

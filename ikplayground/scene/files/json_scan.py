@@ -1,8 +1,9 @@
 """A numpy scan of a JSON document's raw bytes, before it is parsed: nesting depth, counts, top-level members.
 
-Python's JSON parser recurses once per nesting level and builds every list,
-object and number before anyone can look at them, so a hostile file could
-exhaust the stack or the memory before a check runs. This scan reads the
+A JSON decoder (msgspec's as Python's) recurses once per nesting level and
+builds a list whole before its length is checked (msgspec's ``max_length``
+too), so a hostile file could exhaust the stack or the memory before a
+check runs. This scan reads the
 bytes first, vectorised and a chunk at a time (so its memory is bounded): it
 finds the first bracket nested deeper than ``MAX_DEPTH``, counts the lists,
 objects, strings and values the parser would build, and locates the members
@@ -223,18 +224,3 @@ def entries(raw: bytes, start: int, end: int) -> int | None:
     if commas:
         return commas + 1
     return 0 if first_non_space(raw, region[0] + 1, region[1]) < 0 else 1
-
-
-def entry_spans(raw: bytes, start: int, end: int) -> np.ndarray | None:
-    """``(start, end)`` of each entry of the list ``raw[start:end]``, shape (n, 2), or None if it is no list.
-
-    An entry's bytes ``raw[start:end]`` include the whitespace around it.
-    """
-    region = _list_region(raw, start, end)
-    if region is None:
-        return None
-    open_, close = region
-    commas = np.concatenate([np.zeros(0, dtype=np.int64), *_entry_commas(raw, open_, close)])
-    if not commas.size and first_non_space(raw, open_ + 1, close) < 0:
-        return np.zeros((0, 2), dtype=np.int64)
-    return np.stack([np.concatenate([[open_ + 1], commas + 1]), np.concatenate([commas, [close]])], axis=1)

@@ -7,30 +7,32 @@ starts with the file's name and names the place in it
 (``scene.json: chains[2].lengths[1]: must be > 0 (got -5)``); it never
 returns half a scene and never raises anything else, and what it may cost is
 bounded: the file's size, nesting and counts are checked on its raw bytes
-before it is parsed. Saving first proves that the file will load again, then
-writes it atomically.
+before anything is decoded. Saving first proves that the file will load again
+(it reads the very bytes it is about to write), then writes it atomically.
 
 The work is done by one module per job, re-exported here:
 :mod:`~ikplayground.scene.files.file_format` (chains to JSON and the format's
-bounds), :mod:`~ikplayground.scene.files.file_reader` (checking a parsed document
-and building its chains), :mod:`~ikplayground.scene.files.json_scan` (the raw-byte
-scan), :mod:`~ikplayground.scene.files.strict_json` (parsing, non-finite numbers),
-:mod:`~ikplayground.scene.files.capped_read` (size-capped reading) and
-:mod:`~ikplayground.scene.files.atomic_write` (atomic writing).
+bounds), :mod:`~ikplayground.scene.files.file_decode` (the guards, the typed
+decode with msgspec a chain at a time, the checks across fields, building the
+chains), :mod:`~ikplayground.scene.files.file_schema` (the msgspec Structs),
+:mod:`~ikplayground.scene.files.file_messages` (the words of a refusal),
+:mod:`~ikplayground.scene.files.json_scan` (the raw-byte scan),
+:mod:`~ikplayground.scene.files.strict_json` (non-finite numbers, Python's words for
+what is not JSON), :mod:`~ikplayground.scene.files.capped_read` (size-capped
+reading) and :mod:`~ikplayground.scene.files.atomic_write` (atomic writing).
 """
 
 from __future__ import annotations
 
 import contextlib
 import gc
-import json
 import os
 import re
 
-from ikplayground.scene.core.scene import MAX_CHAINS, Scene
-from ikplayground.scene.files import json_scan, json_stream
+from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.files.atomic_write import write_atomically
 from ikplayground.scene.files.capped_read import limit_text, read_capped, size_text
+from ikplayground.scene.files.file_decode import build_chains, read_document
 from ikplayground.scene.files.file_errors import SceneFileError, shown, shown_name
 from ikplayground.scene.files.file_format import (
     BUDGETS,
@@ -44,9 +46,8 @@ from ikplayground.scene.files.file_format import (
     scene_to_dict,
     scene_to_text,
 )
-from ikplayground.scene.files.file_reader import Reader
 from ikplayground.scene.files.json_scan import MAX_DEPTH
-from ikplayground.scene.files.strict_json import MAX_INT_DIGITS, line_col, may_overflow, parse
+from ikplayground.scene.files.strict_json import MAX_INT_DIGITS
 
 __all__ = [
     "BUDGETS", "FORMAT", "MAX_CHAIN_BYTES", "MAX_COORD", "MAX_DEPTH", "MAX_FILE_BYTES", "MAX_INT_DIGITS", "VERSION",
@@ -56,85 +57,14 @@ __all__ = [
 _BOM = "\ufeff"
 _JSON_STARTS = [bytes([c]) for c in b'{["-0123456789tfnNI']
 _NOT_SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
-_HEAD_VALUE_BYTES = 4096  # a longer "format" or "version" is wrong whatever it holds
 
 
-class _Unread:
-    """A top-level value too long to be worth parsing (shown as what it starts as)."""
-
-    def __init__(self, first: bytes):
-        self.text = {b"[": "a list", b"{": "an object", b'"': "a long string"}.get(first, "a long value")
-
-    def shown(self) -> str:
-        return self.text
-
-
-def _head_value(raw: bytes, start: int, end: int):
-    """The top-level value ``raw[start:end]``, parsed if it is short enough to be a format or a version."""
-    if end - start > _HEAD_VALUE_BYTES:
-        first = json_scan.first_non_space(raw, start, end)
-        return _Unread(raw[first:first + 1])
-    try:
-        return json.loads(raw[start:end])
-    except ValueError:
-        return _Unread(raw[start:end].strip()[:1])
-
-
-def _check_shape(raw: bytes, reader: Reader) -> json_scan.Shape | None:
-    """Refuse ``raw`` for its nesting or for holding more than any scene file may, before it is parsed.
-
-    The counts come from :func:`~ikplayground.scene.files.json_scan.scan`. When a
-    count is over its budget, the header and the number of chains are read
-    from the raw bytes, so that the message is the one a parse would give
-    (``chains: must have at most 20000 entries``), without the parse.
-    Returns the scan, or None for a file with too few brackets to need one.
-    """
-    brackets = raw.count(b"[") + raw.count(b"{")
-    if (brackets <= MAX_DEPTH and brackets + raw.count(b",") <= BUDGETS["values"]
-            and raw.count(b'"') // 2 <= BUDGETS["strings"]):
-        return None
-    shape = json_scan.scan(raw)
-    if shape.deep is not None:
-        reader.fail(line_col(raw, shape.deep), f"JSON nested more than {MAX_DEPTH} levels deep; not a scene file")
-    counts = {"lists": shape.lists, "objects": shape.objects, "strings": shape.strings, "values": shape.values}
-    over = [(what, count) for what, count in counts.items() if count > BUDGETS[what]]
-    if not over:
-        return shape
-    members = json_scan.top_members(raw, shape)
-    if members:
-        reader.header({key: _head_value(raw, start, end) for key, start, end in members
-                       if key in ("format", "version")})
-        chains = [(start, end) for key, start, end in members if key == "chains"]
-        count = json_scan.entries(raw, *chains[-1]) if chains else None
-        if count is not None and count > MAX_CHAINS:
-            reader.too_many_chains(count)
-    what, count = over[0]
-    reader.fail("", f"{count:,} {what} are more than a scene file may hold ({BUDGETS[what]:,}); "
-                    "not a scene file")
-
-
-def _chains(raw: bytes, text: str | None, name: str) -> tuple:
-    """The checked and built chains of the document ``raw`` (whose text is ``text``, decoded if None),
-    its terrain (None: the default) and its seed.
-
-    A document with enough brackets to be scanned and no number that could
-    be no finite float is read a chain at a time (:mod:`~ikplayground.scene.files.json_stream`);
-    anything else, or a chain whose text does not parse alone, is parsed whole.
-    """
+def _read(raw: bytes, text: str | None, name: str):
+    """The document ``raw`` (whose text is ``text``, decoded if None) read and checked (:func:`~.file_decode.read_document`)."""
     first = _NOT_SPACE.search(raw)  # Unicode whitespace too (as str.strip): decode only when it may matter
     if not first or (first.group() not in _JSON_STARTS and not raw.decode("utf-8", "surrogatepass").strip()):
         raise SceneFileError(f"{name}: the file is empty")
-    reader = Reader(name)
-    shape = _check_shape(raw, reader)
-    if shape is not None and b"NaN" not in raw and b"Infinity" not in raw and not may_overflow(raw):
-        doc = json_stream.document(raw, shape)
-        if doc is not None:
-            try:
-                return reader.document(doc, consume=True), reader.found_terrain, reader.found_seed
-            except json_stream.Broken:
-                pass  # the whole-text parse below names the place
-    doc, bad_numbers = parse(raw.decode("utf-8", "surrogatepass") if text is None else text, raw, name)
-    return reader.document(doc, bad_numbers, consume=True), reader.found_terrain, reader.found_seed
+    return read_document(raw, name, text)
 
 
 @contextlib.contextmanager
@@ -157,8 +87,9 @@ def _no_cycle_collection():
 
 def _parse(raw: bytes, text: str | None, name: str, stage) -> Scene:
     with _no_cycle_collection():
-        chains, terrain, seed = _chains(raw, text, name)
-    scene = Scene(stage, terrain=terrain, seed=seed)
+        doc = _read(raw, text, name)
+        chains = build_chains(doc.specs, name)
+    scene = Scene(stage, terrain=doc.terrain, seed=doc.seed)
     scene.add_in_turn(chains)
     scene.select(scene.chains[0] if scene.chains else None)
     return scene
@@ -216,13 +147,11 @@ def save_scene(scene: Scene, path) -> None:
         temporary file is left behind.
     """
     with _no_cycle_collection():
-        doc = scene_to_dict(scene)
-        try:
-            Reader("").document(doc, build_chains=False, grouped=True)
+        data = (doc_to_text(scene_to_dict(scene)) + "\n").encode("utf-8")
+        try:  # the very bytes that will be written, read as a load reads them
+            read_document(data, "")
         except SceneFileError as e:
             raise ValueError(f"{e}: a file holding it would not load again") from None
-        data = (doc_to_text(doc) + "\n").encode("utf-8")
-        del doc
     if len(data) > MAX_FILE_BYTES:  # the bound makes this impossible; never write what cannot load
         raise ValueError(f"the scene would take {size_text(len(data))}, over {limit_text(MAX_FILE_BYTES)}")
     write_atomically(os.fspath(path), data)

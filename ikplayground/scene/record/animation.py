@@ -4,15 +4,18 @@
 :class:`AnimationTrack` records of numpy arrays, checked, ready for forward
 kinematics (``ikplayground.solvers.forward_kinematics(root,
 np.radians(angles), lengths * scale)``). docs/animation-format.md gives
-every key.
+every key. The file is decoded by msgspec (msgspec's docs, "Structs", "Raw"):
+each track from its own bytes into a typed Struct, its arrays' shapes checked
+after; msgspec refuses ``NaN`` and ``Infinity``, which JSON does not allow.
 """
 
 from __future__ import annotations
 
-import json
+import re
 from pathlib import Path
-from typing import NamedTuple
+from typing import Annotated, Any, NamedTuple
 
+import msgspec
 import numpy as np
 
 FORMAT = "ikplayground-animation"
@@ -45,8 +48,26 @@ class AnimationTrack(NamedTuple):
     note: str
 
 
-def _refuse_constant(name: str):
-    raise ValueError(f"{name} is not a number JSON allows")
+class _Track(msgspec.Struct, kw_only=True):
+    """One track as the file holds it (msgspec's docs, "Structs"); the shapes are checked after the decode."""
+
+    chain: int
+    solver: str
+    first_step: int
+    frames: Annotated[int, msgspec.Meta(ge=0)]
+    lengths: list[Any]  # n bones, or legs x m (null for an unknown bone 0)
+    steps: list[Any]
+    angles: list[Any]
+    roots: list[Any] | None
+    targets: list[Any]
+    scales: list[Any] | None = None
+    note: str = ""
+
+
+class _Head(msgspec.Struct):
+    format: Any = None
+    version: Any = None
+    tracks: msgspec.Raw = msgspec.field(default_factory=msgspec.Raw)  # each track decoded alone
 
 
 def _array(value, what: str, shape: tuple[int, ...], finite: bool = True) -> np.ndarray:
@@ -61,18 +82,16 @@ def _array(value, what: str, shape: tuple[int, ...], finite: bool = True) -> np.
     return a
 
 
-def _track(t, name: str) -> AnimationTrack:
-    if not isinstance(t, dict):
-        raise ValueError(f"{name}: must be an object")
-    for key in ("chain", "solver", "first_step", "frames", "lengths", "steps", "angles", "roots", "targets"):
-        if key not in t:
-            raise ValueError(f"{name}: has no {key!r}")
-    frames = t["frames"]
-    if not isinstance(frames, int) or isinstance(frames, bool) or frames < 0:
-        raise ValueError(f"{name}: frames must be a whole number >= 0")
-    walker = t["solver"] == "walker"
+def _track(raw: msgspec.Raw, name: str) -> AnimationTrack:
     try:
-        lengths = np.array(t["lengths"], dtype=float)
+        t = msgspec.json.decode(raw, type=_Track)
+    except msgspec.ValidationError as e:
+        missing = re.fullmatch(r"Object missing required field `(.*)`", str(e))
+        raise ValueError(f"{name}: has no {missing[1]!r}" if missing else f"{name}: {e}") from None
+    frames = t.frames
+    walker = t.solver == "walker"
+    try:
+        lengths = np.array(t.lengths, dtype=float)  # null: NaN
     except (TypeError, ValueError):
         raise ValueError(f"{name}: lengths must be numbers (null for an unknown bone 0)") from None
     if lengths.ndim != (2 if walker else 1) or lengths.size == 0:
@@ -80,20 +99,17 @@ def _track(t, name: str) -> AnimationTrack:
     if not (np.isfinite(lengths[..., 1:]).all() and (lengths[..., 1:] > 0).all()
             and (np.isnan(lengths[..., 0]) | (lengths[..., 0] > 0)).all()):
         raise ValueError(f"{name}: lengths must be > 0 px (null only for bone 0)")
-    steps = _array(t["steps"], f"{name}: steps", (frames,))
-    angles = _array(t["angles"], f"{name}: angles", (frames, *lengths.shape))
-    roots = t["roots"]
+    steps = _array(t.steps, f"{name}: steps", (frames,))
+    angles = _array(t.angles, f"{name}: angles", (frames, *lengths.shape))
+    roots = t.roots
     if roots is not None:
         roots = _array(roots, f"{name}: roots", (frames, *lengths.shape[:-1], 2))
     elif not np.isnan(lengths).any():
         raise ValueError(f"{name}: roots is null but every bone length is known")
-    targets = _array(t["targets"], f"{name}: targets", (frames, 2))
-    scales = _array(t.get("scales", np.ones(frames)), f"{name}: scales", (frames,))
-    note = t.get("note", "")
-    if not isinstance(note, str):
-        raise ValueError(f"{name}: note must be text")
-    return AnimationTrack(int(t["chain"]), str(t["solver"]), int(t["first_step"]), steps.astype(int), lengths,
-                          angles, roots, targets, scales, note)
+    targets = _array(t.targets, f"{name}: targets", (frames, 2))
+    scales = _array(np.ones(frames) if t.scales is None else t.scales, f"{name}: scales", (frames,))
+    return AnimationTrack(t.chain, t.solver, t.first_step, steps.astype(int), lengths, angles, roots, targets,
+                          scales, t.note)
 
 
 def load_animation(path) -> list[AnimationTrack]:
@@ -109,18 +125,24 @@ def load_animation(path) -> list[AnimationTrack]:
     """
     path = Path(path)
     name = path.name
+    data = path.read_bytes()
     try:
-        data = json.loads(path.read_text(encoding="utf-8"), parse_constant=_refuse_constant)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        head = msgspec.json.decode(data, type=_Head)
+    except msgspec.DecodeError as e:
+        at = re.search(r"\(byte (\d+)\)", str(e))
+        for word in ("NaN", "Infinity", "-Infinity"):
+            if at and data.startswith(word.encode(), int(at[1])):
+                raise ValueError(f"{name}: {word} is not a number JSON allows") from None
         raise ValueError(f"{name}: not a JSON file ({e})") from None
-    except ValueError as e:
-        raise ValueError(f"{name}: {e}") from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
+    except msgspec.ValidationError:  # not an object
+        head = _Head()
+    if head.format != FORMAT:
         raise ValueError(f"{name}: not an {FORMAT} file (its \"format\" must be {FORMAT!r})")
-    version = data.get("version")
+    version = head.version
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= VERSION:
         raise ValueError(f"{name}: version {version!r} is not one this reader knows (1 to {VERSION})")
-    tracks = data.get("tracks")
-    if not isinstance(tracks, list):
-        raise ValueError(f"{name}: \"tracks\" must be a list")
+    try:
+        tracks = msgspec.json.decode(head.tracks, type=list[msgspec.Raw])
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        raise ValueError(f"{name}: \"tracks\" must be a list") from None
     return [_track(t, f"{name}: track {i}") for i, t in enumerate(tracks)]

@@ -1,0 +1,102 @@
+"""The scene file as msgspec types: one Struct per solver, a tagged union of them, the terrain.
+
+docs/scene-format.md gives every field; msgspec's docs give the machinery:
+"Structs" (``msgspec.defstruct``, ``kw_only``), "Tagged Unions" (the chain's
+``solver`` is the tag), "Constraints" (``Meta(ge=..., le=..., max_length=...)``:
+bounds checked in C while decoding) and "Raw" (a chain kept as its bytes
+until it is decoded). Each Struct holds the fields of its solver's shape
+(given here) and the fields of its solver's settings, one or two per row of
+the settings table (:data:`~ikplayground.scene.core.settings.FILE_SETTINGS`,
+each row's ``file``, :meth:`~.file_fields.Field.types`): a new setting is a
+row of that table, and its field follows. What a type cannot say (counts
+that must match, a ``[lo, hi]`` pair in order, whole numbers) is checked
+after the decode, in :mod:`.file_decode`.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Union
+
+import msgspec
+
+from ikplayground.scene.core.constants import IK_SOLVERS, MAX_BONES, MAX_COORD, SOLVERS
+from ikplayground.scene.core.scene import MAX_SEED
+from ikplayground.scene.core.settings import FILE_SETTINGS, SETTINGS
+from ikplayground.scene.core.solver_kinds import on_change
+from ikplayground.scene.files.file_fields import Choice, Whole, bounded
+from ikplayground.scene.files.file_format import MAX_SNAKE_COORD
+from ikplayground.scene.files.file_list_fields import COORD, POINT
+from ikplayground.scene.step import target_paths as tm
+from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS
+
+LENGTH = bounded(0.0, MAX_COORD, positive=True)
+SNAKE_POINT = tuple[bounded(-MAX_SNAKE_COORD, MAX_SNAKE_COORD), bounded(-MAX_SNAKE_COORD, MAX_SNAKE_COORD)]
+
+
+def _at_most(item, most: int, least: int = 0):
+    return Annotated[list[item], msgspec.Meta(min_length=least, max_length=most)]
+
+
+_BONES = _at_most(LENGTH, MAX_BONES, 1)
+_ANGLES = _at_most(COORD, MAX_BONES)
+# the fields of each solver's shape, (key, type) required or (key, type, default)
+SHAPES: dict[str, list[tuple]] = {
+    "two-bone": [("root", POINT), ("lengths", tuple[LENGTH, LENGTH]), ("angles", _ANGLES), ("target", POINT)],
+    **{solver: [("root", POINT), ("lengths", _BONES), ("angles", _ANGLES), ("target", POINT)]
+       for solver in ("ccd", "fabrik", "dls")},
+    "snake": [("points", _at_most(SNAKE_POINT, MAX_BONES + 1, 2)),
+              ("lengths", _at_most(LENGTH, MAX_BONES) | None, None), ("heading", COORD | None, None)],
+    "walker": [("body", POINT), ("lengths", _at_most(LENGTH, 3, 2)), ("facing", float | None, None)],
+}
+
+
+def _shape(solver: str) -> list[tuple]:
+    """The shape fields of ``solver``'s chains: its own, or, for an iterative solver registered later, CCD's."""
+    return SHAPES[solver] if solver in SHAPES else SHAPES["ccd"]
+
+
+def _struct(solver: str) -> type:
+    fields = list(_shape(solver))
+    for setting in FILE_SETTINGS[solver]:
+        fields += setting.file.types(setting)
+    name = "".join(part.title() for part in solver.split("-")) + "Chain"
+    return msgspec.defstruct(name, fields, kw_only=True, tag_field="solver", tag=solver)
+
+
+# one Struct per registered solver, and their union: made again when a solver is registered or removed
+CHAIN_TYPES: dict[str, type] = {}
+CHAIN: object = None
+
+
+def chain_union():
+    """The tagged union of every registered solver's chain Struct (what a chain of the file decodes as)."""
+    return CHAIN
+
+
+class TerrainValue(msgspec.Struct):
+    """``terrain``: the ground's polyline."""
+
+    points: _at_most(POINT, MAX_TERRAIN_POINTS, 2)
+
+
+SEED = bounded(0, MAX_SEED) | None
+# the keys of whole numbers, with their range (for messages: "must be between 1 and 1000")
+WHOLE_KEYS = {"seed": (0, MAX_SEED), **{s.file.key: (int(s.lo), int(s.hi)) for s in SETTINGS
+                                         if isinstance(s.file, Whole)}}
+# the keys of strings of a few choices: {(solver, key): choices}
+CHOICES: dict[tuple[str, str], tuple[str, ...]] = {}
+
+
+def _rebuild() -> None:
+    global CHAIN
+    CHAIN_TYPES.clear()
+    CHAIN_TYPES.update({solver: _struct(solver) for solver in SOLVERS})
+    CHAIN = Union[tuple(CHAIN_TYPES.values())]  # noqa: UP007 (a runtime union of Struct types)
+    CHOICES.clear()
+    CHOICES.update({(solver, s.file.key): s.choices for solver in SOLVERS for s in FILE_SETTINGS[solver]
+                    if isinstance(s.file, Choice)})
+    CHOICES.update({(solver, "motion.path"): tm.PATHS for solver in IK_SOLVERS})
+
+
+_rebuild()
+on_change(_rebuild)  # after the settings' own listener: FILE_SETTINGS is up to date by then
