@@ -47,7 +47,7 @@ class Command(NamedTuple):
 
     name: str
     help: str  # one line, for the F1 help and docs/controls.md's controls table
-    run: Callable[[Any, Any], None]  # run(app, value); value is None when a key runs it
+    run: Callable[..., object]  # run(app, value); value is None when a key runs it
     repeats: bool = False  # a held key runs it again at each auto-repeat
 
 

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from ikplayground.insight.primitives import Circle, Label, Polygon, Polyline
+from ikplayground.insight.primitives import Circle, Label, Polygon, Polyline, Primitive
 from ikplayground.insight.two_bone_view import two_bone_overlay
 from ikplayground.scene import clamped_joints
 from ikplayground.solvers import chain_points
@@ -194,7 +194,7 @@ def snake_view(chain) -> list:
     centres = pts[1:-1]
     arcs = arcs_points(centres, WEDGE_SHARE * lengths[1:], ang[:-1] + lo, ang[:-1] + hi)
     wedges = np.concatenate([centres[:, None], arcs], axis=1)
-    out = [Polygon(w, "wedge") for w in wedges]
+    out: list[Primitive] = [Polygon(w, "wedge") for w in wedges]
     out += [Polyline(a, "wedge") for a in arcs]  # the arc the next node may sit on
     head = pts[0].copy()
     seg = float(lengths[0])

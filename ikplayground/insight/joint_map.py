@@ -15,7 +15,7 @@ far each pose reaches. Picking a point of the map poses the arm there
 from __future__ import annotations
 
 import math
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 import numpy as np
 
@@ -37,7 +37,9 @@ def branches(root, target, l1: float, l2: float) -> tuple[tuple[float, float], t
     """
     up = solve_two_bone(root, target, l1, l2, 1)
     down = solve_two_bone(root, target, l1, l2, -1)
-    return (up.theta1, up.theta2), (down.theta1, down.theta2)
+    # one arm, so floats (the solution's fields are arrays only for a batch)
+    return cast("tuple[tuple[float, float], tuple[float, float]]",
+                ((up.theta1, up.theta2), (down.theta1, down.theta2)))
 
 
 class MapFrame(NamedTuple):

@@ -234,7 +234,7 @@ class Race:
         for c in self.chains:
             m = self._metrics.get(c)
             latest = None if m is None else m.latest()
-            if latest is None:
+            if m is None or latest is None:  # (latest is None whenever m is)
                 rows.append(RaceRow(c.solver, SOLVER_LABELS[c.solver], c.error, 0.0, 0.0, 0.0, 0.0))
                 continue
             rows.append(RaceRow(c.solver, SOLVER_LABELS[c.solver], latest.error_px, m.mean_iterations(),

@@ -16,7 +16,7 @@ import math
 
 import numpy as np
 
-from ikplayground.insight.primitives import Circle, Label, Polyline, arc_points
+from ikplayground.insight.primitives import Circle, Label, Polyline, Primitive, arc_points
 
 GHOST_FADE = 0.6  # the fade of the previous record's chain ...
 GHOST_DECAY = 0.75  # ... times this for each record older: 0.6, 0.45, 0.34, ...
@@ -60,7 +60,7 @@ def ccd_overlay(record, target) -> list:
     pivot = np.asarray(record.pivot, dtype=float)
     before = np.asarray(record.effector_before, dtype=float)
     target = np.asarray(target, dtype=float)
-    out = [
+    out: list[Primitive] = [
         Polyline(np.array([pivot, before]), "step", width=2),
         Polyline(np.array([pivot, record.effector_after]), "step", dashed=True),
         Polyline(np.array([pivot, target]), "step_target", dashed=True),
@@ -92,7 +92,7 @@ def fabrik_overlay(record, before) -> list:
     """
     points = np.asarray(record.points, dtype=float)
     moved = np.any(points != np.asarray(before, dtype=float), axis=1)
-    out = [Polyline(points, "step", width=2)]
+    out: list[Primitive] = [Polyline(points, "step", width=2)]
     out += [Circle(p, JOINT_RADIUS, "step") for p in points[moved]]
     along = points[-1] - points[0]
     length = math.hypot(*along)

@@ -121,6 +121,7 @@ def limit_joint(value: np.ndarray, mode: str, limits: np.ndarray | None, i: int)
     """Joint ``i``'s angles limited by ``limits[:, i]`` (shape (N, n, 2)) in ``mode``."""
     if mode == "wrap":
         return wrap_array(value)
+    assert limits is not None  # joint_modes gives "wrap" for every joint when there are no limits
     if mode == "clamp":
         return np.minimum(np.maximum(value, limits[:, i, 0]), limits[:, i, 1])
     return limit_angles(value, limits[:, i])
@@ -131,7 +132,7 @@ class Stall:
 
     def __init__(self, lengths: np.ndarray):
         self.lengths = lengths
-        self.gain = None  # per chain, worked out at the first comparison
+        self.gain: np.ndarray | None = None  # per chain, worked out at the first comparison
         self.last = np.empty(len(lengths))
 
     def check(self, sweep: int, rows: np.ndarray, err: np.ndarray, active: np.ndarray) -> np.ndarray | None:

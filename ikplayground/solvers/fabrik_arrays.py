@@ -215,7 +215,7 @@ class _Escapes:
 
     def __init__(self, bent: np.ndarray, unreachable: np.ndarray):
         self.left = np.where(bent.any(axis=1) & ~unreachable, STALL_ESCAPES, 0)
-        self.best = None
+        self.best: np.ndarray | None = None
         self.best_error = np.full(len(bent), np.inf)
 
     def take(self, stalled, rows, err, sa, sx, sy, rx, ry, ln, lim, stall, active) -> None:

@@ -27,10 +27,11 @@ from __future__ import annotations
 import math
 import os
 import threading
+from typing import Any
 
 _lock = threading.Lock()  # held by the compile, start to end
 _starting = threading.Lock()  # held only while the compile's thread is being started
-_state = {"kernels": None, "failed": False, "thread": None}
+_state: dict[str, Any] = {"kernels": None, "failed": False, "thread": None}
 
 
 def enabled() -> bool:
@@ -75,8 +76,8 @@ def warm_up() -> bool:
         return True
     with _starting:
         if _state["thread"] is None:
-            _state["thread"] = threading.Thread(target=_compile, name="ikplayground-jit", daemon=True)
-            _state["thread"].start()
+            thread = _state["thread"] = threading.Thread(target=_compile, name="ikplayground-jit", daemon=True)
+            thread.start()
     return True
 
 

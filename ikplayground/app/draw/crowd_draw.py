@@ -260,7 +260,8 @@ class CrowdLayer:
             self._bufs.clear()
             w, h = size
             ik, body, tmp = (np.zeros(w * h + 1, np.uint8) for _ in range(3))
-            layer = pygame.image.frombuffer(ik[:-1].reshape(h, w), (w, h), "P")
+            # an ndarray is a buffer, but numpy's stubs declare __buffer__ only for Python 3.12+
+            layer = pygame.image.frombuffer(ik[:-1].reshape(h, w), (w, h), "P")  # type: ignore[arg-type]
             layer.set_palette(self._indexed)
             layer.set_colorkey(0)
             bufs = self._bufs[size] = (ik, body, tmp, layer)

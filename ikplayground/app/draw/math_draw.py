@@ -44,7 +44,7 @@ LABEL_CACHE = 256  # rendered labels kept (they change as the numbers change)
 assert set(COLOURS) == set(ROLES), "every role needs a colour"
 
 
-def faded(role: str, fade: float) -> tuple[int, int, int]:
+def faded(role: str, fade: float) -> tuple[int, ...]:
     """The role's colour, ``fade`` (0..1) of the way from the background to it."""
     c = COLOURS[role]
     f = min(max(fade, 0.0), 1.0)

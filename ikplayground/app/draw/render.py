@@ -67,7 +67,7 @@ def chain_colour(chain: Chain) -> tuple[int, int, int]:
     return PALETTE[chain.palette_index % len(PALETTE)]
 
 
-def lighter(colour, amount: float = 0.45) -> tuple[int, int, int]:
+def lighter(colour, amount: float = 0.45) -> tuple[int, ...]:
     return tuple(int(c + (255 - c) * amount) for c in colour[:3])
 
 

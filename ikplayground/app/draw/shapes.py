@@ -79,7 +79,7 @@ def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]
     inner node, around the direction of the segment before it.
     """
     f = chain.fields
-    out = []
+    out: list[tuple[tuple[float, float], float, float]] = []
     if chain.is_walker:  # a walker's legs have no limits to show
         return out
     if chain.is_snake:

@@ -45,7 +45,7 @@ EYE_PUPIL = (18, 18, 22)
 _SNOUT = np.linspace(0.0, np.pi, 9)
 
 
-def shade(colour, amount: float) -> tuple[int, int, int]:
+def shade(colour, amount: float) -> tuple[int, ...]:
     """``colour`` moved toward white (``amount`` > 0) or black (< 0) by ``|amount|`` (0..1)."""
     if amount >= 0:
         return tuple(int(c + (255 - c) * amount) for c in colour[:3])

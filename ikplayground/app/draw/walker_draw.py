@@ -23,7 +23,7 @@ EYE = (250, 250, 235)
 PUPIL = (20, 20, 24)
 
 
-def _shade(colour, amount: float) -> tuple[int, int, int]:
+def _shade(colour, amount: float) -> tuple[int, ...]:
     """``colour`` toward black (amount < 0) or white (amount > 0)."""
     if amount < 0:
         return tuple(int(c * (1 + amount)) for c in colour[:3])

@@ -44,13 +44,14 @@ class KeepPage:
         m, box = panel.manager, panel.box
         self.hint = make_label(pygame.Rect(PAD, y, inner, 20), NO_RECORDING, m, box,
                                pygame_gui.core.ObjectID("#keep_hint", "@hint"))
-        self.widgets = [self.hint]
+        self.widgets: list[pygame_gui.core.UIElement] = [self.hint]
         self.hint_text = NO_RECORDING
         y += 26
         for row in KEEP_ROWS:
             width = (inner - 4 * (len(row) - 1)) // len(row)
             for i, attr in enumerate(row):
                 x = PAD + i * (width + 4)
+                widget: pygame_gui.core.UIElement
                 if attr.endswith("_box"):
                     widget = buttons.make_box(attr, pygame.Rect(x, y + 5, BOX_SIDE, BOX_SIDE), m, box,
                                               bool(panel.box_states.get(attr, False)))
@@ -69,7 +70,7 @@ class KeepPage:
                                      pygame_gui.core.ObjectID(f"#history_redo_{i}", "@hint"))
                           for i in range(HISTORY_LINES)]
         self.widgets += self.lines + self.dim_lines
-        self.shown: tuple | None = None  # what the lines show now (set only when it changes)
+        self.shown: list[tuple[str, bool]] | None = None  # what the lines show now (set only when it changes)
         self.bottom = y + HISTORY_LINES * LINE + 8
 
     def history_lines(self, history) -> list[tuple[str, bool]]:

@@ -99,7 +99,7 @@ class Panel:
 
     @property
     def rect(self) -> pygame.Rect:
-        return self.root.get_abs_rect()
+        return pygame.Rect(self.root.get_abs_rect())  # (typed Rect | FRect by pygame_gui; a copy)
 
     # --- layout --------------------------------------------------------------
     def build(self, window_size) -> None:
@@ -182,6 +182,7 @@ class Panel:
         self.show_recording(self.recording)
         y = max(y, self.math_page.bottom, self.keep_page.bottom)
         if scrolls:
+            assert self.scroller is not None  # made above for a panel that scrolls
             self.scroller.set_scrollable_area_dimensions((width - 2 - SCROLLBAR, max(y, h - 2)))
         if not self.visible:
             self.root.hide()

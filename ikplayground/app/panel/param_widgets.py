@@ -234,7 +234,7 @@ class SettingRows:
                 if s.applies(solver):
                     widgets[0].set_relative_position((PAD, y + 4))
             elif s.kind == "choice":
-                row = self.menus[s.name]
+                row: ChoiceRow | SliderRow = self.menus[s.name]
                 if s.applies(solver):
                     row.move(y)
                 widgets = row.widgets
@@ -281,8 +281,8 @@ class SettingRows:
                 if element is box:
                     return name, event.type == pygame_gui.UI_CHECK_BOX_CHECKED
         elif event.type == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
-            for name, row in self.menus.items():
-                if element is row.menu and event.text in row.setting.choices:
+            for name, menu_row in self.menus.items():
+                if element is menu_row.menu and event.text in menu_row.setting.choices:
                     return name, event.text
         return None
 

@@ -165,13 +165,13 @@ class PathEntry(UITextEntryLine):
         shape = self.drawable_shape
         layout = shape.text_box_layout if shape is not None else None
         self.text = final
-        if layout is not None:
+        if shape is not None and layout is not None:  # (layout is None whenever shape is)
             if self.select_range[0] != self.select_range[1]:
                 layout.delete_selected_text()
                 shape.apply_active_text_changes()
             shape.insert_text(new, at)
         self.edit_position = at + len(new)
-        if layout is not None:
+        if shape is not None and layout is not None:
             layout.set_cursor_position(self.edit_position)
             shape.apply_active_text_changes()
         self.select_range = [0, 0]

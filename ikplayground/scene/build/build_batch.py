@@ -11,6 +11,7 @@ out equal, field for field, to the chain its one-at-a-time constructor makes.
 from __future__ import annotations
 
 import math
+from typing import Any, cast
 
 import numpy as np
 
@@ -46,7 +47,7 @@ def _groups(keys) -> dict:
     return out
 
 
-def make_ik_chains(chains: list[dict], consume: bool = False) -> list[Chain]:
+def make_ik_chains(chains: list[Any], consume: bool = False) -> list[Chain]:
     """Many two-bone, CCD and FABRIK chains at once: what :func:`~ikplayground.scene.build.build.make_ik_chain` makes.
 
     Parameters
@@ -81,7 +82,7 @@ def make_ik_chains(chains: list[dict], consume: bool = False) -> list[Chain]:
                 out[i] = chain
                 if consume:
                     chains[i] = None
-    return out
+    return cast("list[Chain]", out)  # every entry filled
 
 
 def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], list[Chain]]:
@@ -164,7 +165,7 @@ def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.nd
     return ok
 
 
-def make_snakes(snakes: list[dict], consume: bool = False) -> list[Chain]:
+def make_snakes(snakes: list[Any], consume: bool = False) -> list[Chain]:
     """Many snakes at once: what :func:`~ikplayground.scene.build.build.make_snake` makes from each dict of its arguments.
 
     The snakes come out as ``make_snake(**kw)`` would make them one by one,
@@ -222,8 +223,8 @@ def make_snakes(snakes: list[dict], consume: bool = False) -> list[Chain]:
             if consume:
                 snakes[i] = None
         for start in range(0, len(derived), _BATCH):  # batches bound the temporary arrays
-            rows = derived[start:start + _BATCH]
-            f["lengths"][rows] = np.linalg.norm(np.diff(f["points"][rows], axis=1), axis=2)
+            derived_rows = derived[start:start + _BATCH]
+            f["lengths"][derived_rows] = np.linalg.norm(np.diff(f["points"][derived_rows], axis=1), axis=2)
         for start in range(0, len(members), _BATCH):
             part = slice(start, start + _BATCH)
             rows = start + np.flatnonzero(~snakes_are_sound(f["points"][part], f["lengths"][part],
@@ -232,11 +233,13 @@ def make_snakes(snakes: list[dict], consume: bool = False) -> list[Chain]:
                 pts, lim = f["points"][rows], f["bend_limits"][rows]
                 f["points"][rows] = snake_batch(pts, pts[:, 0], f["lengths"][rows], lim[:, 0], lim[:, 1])
         for row, i in enumerate(members):
-            palette_index, settings = extras[i]
+            extra = extras[i]
+            assert extra is not None  # filled in the first loop over members
+            palette_index, settings = extra
             extras[i] = None
             out[i] = Chain("snake", {name: arr[row] for name, arr in f.items()}, palette_index=palette_index,
                            **settings)
-    return out
+    return cast("list[Chain]", out)  # every entry filled
 
 
 def straight_snakes(heads, headings, nodes: int, segments, palette_indices) -> tuple[dict[str, np.ndarray], list[Chain]]:

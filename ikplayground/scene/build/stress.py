@@ -79,7 +79,7 @@ def drive_stress(scene: Scene, step: int) -> None:
         f = g.fields
         if g.solver == "snake":
             k = len(g.members)
-            phase = np.arange(k)
+            phase: np.ndarray = np.arange(k)
             f["throttle"][:, 0] = ((step // 45 + phase) % 4 != 0)
             f["turn"][:, 0] = np.sign(np.sin(t * 1.3 + phase * 0.7))
         elif g.solver != "walker":  # a walker (a stress chain turned into one) walks by itself

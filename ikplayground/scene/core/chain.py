@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from typing import cast
 
 import numpy as np
 
@@ -31,7 +32,8 @@ FULL = (-math.pi, math.pi)
 REACH_SLACK = 1e-9  # px: the solvers compare their own error with the tolerance, rounded another way
 
 # Per-solver array fields: name -> shape, with "n" the bone count.
-IK_FIELDS = {
+FieldSpec = dict[str, tuple[int | str, ...]]
+IK_FIELDS: FieldSpec = {
     "root": (2,), "target": (2,), "lengths": ("n",), "angles": ("n",), "limits": ("n", 2),
     "rate": (1,), "bend": (1,), "iterations": (1,), "tolerance": (1,),
     "points": ("n+1", 2), "error": (1,), "reached": (1,),
@@ -40,7 +42,7 @@ IK_FIELDS = {
     "goal": ("n",),
     # the solver options (ik_options.py): a pole (NaN: none), and one number for each option of the
     # settings table (mix, the two-bone arm's softness, stretch and auto bend, DLS damping...)
-    "pole": (2,), **{s.field: (1,) for s in ik_options.OPTION_SETTINGS},
+    "pole": (2,), **{cast(str, s.field): (1,) for s in ik_options.OPTION_SETTINGS},  # each has a field
     # per-step state: the auto-bend side (+-1), the two-bone bone scale, the
     # status code (STATUSES) and the iterations the last solve used
     "side": (1,), "scale": (1,), "status": (1,), "used": (1,),
@@ -55,7 +57,7 @@ IK_FIELDS = {
 }
 # what fields["status"] holds, by code: why the shown tip is not on the target (0: it is)
 STATUSES = ("reached", "out of reach", "stalled", "iterating", "mixed", "eased")
-SNAKE_FIELDS = {
+SNAKE_FIELDS: FieldSpec = {
     "points": ("n+1", 2), "lengths": ("n",), "heading": (1,), "speed": (1,),
     "bend_limits": (2,), "max_speed": (1,), "turn_rate": (1,), "throttle": (1,), "turn": (1,),
     # wander (1: it steers itself, motion.wander_steer), where its wander rule is (rad), whether
@@ -72,7 +74,7 @@ SNAKE_FIELDS = {
 # foot's rest spot ("home": px ahead of the body's centre), its bones (px), joint angles (the first
 # absolute, the others relative, rad), "points" (hip, knee[, ankle], foot of each leg in turn), the foot target and its state (0 planted, 1 stepping; the step's start,
 # end and progress 0..1), its gait group (0 or 1); then its settings and the arrow keys' input
-WALKER_FIELDS = {
+WALKER_FIELDS: FieldSpec = {
     "body": (2,), "velocity": (1,), "facing": (1,), "tilt": (1,),
     "hips": ("n", 2), "home": ("n",), "lengths": ("n", "m"), "angles": ("n", "m"), "points": ("(m+1)n", 2),
     "foot": ("n", 2), "state": ("n",), "step_from": ("n", 2), "step_to": ("n", 2), "progress": ("n",),
@@ -82,7 +84,7 @@ WALKER_FIELDS = {
     # body there (px), then clears "replayed"
     "replay_body": (2,), "replayed": (1,),
 }
-SPECS = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS}
+SPECS: dict[str, FieldSpec] = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS}
 
 _ids = itertools.count(1)
 
@@ -136,8 +138,9 @@ def checked_rate(degrees, name: str = "rate_limit") -> float:
 def field_shapes(solver: str, n: int, m: int = 2) -> dict[str, tuple[int, ...]]:
     """Concrete array shapes of a chain's fields for ``n`` bones (a walker: ``n`` legs of ``m`` bones)."""
     spec = SPECS.get(solver, IK_FIELDS)
-    size = {"n": n, "n+1": n + 1, "m": m, "(m+1)n": (m + 1) * n}
-    return {name: tuple(size.get(d, d) for d in shape) for name, shape in spec.items()}
+    size: dict[int | str, int] = {"n": n, "n+1": n + 1, "m": m, "(m+1)n": (m + 1) * n}
+    # every name in a shape is one of size's: the result holds only ints
+    return {name: tuple(cast(int, size.get(d, d)) for d in shape) for name, shape in spec.items()}
 
 
 class Chain:
@@ -172,6 +175,11 @@ class Chain:
     :func:`ikplayground.scene.build.build.converted` and
     :func:`~ikplayground.scene.build.build.with_bone_count` (see :meth:`settings`).
     """
+
+    # the kept settings (settings.KEPT_DEFAULTS), set by name in __init__: declared here for the type checker
+    show_limits: bool
+    skin: str
+    snake_skin: str
 
     def __init__(self, solver: str, fields: dict[str, np.ndarray], palette_index: int = 0,
                  rate_deg: float = DEFAULT_RATE_DEG, joint_limit: float = DEFAULT_JOINT_LIMIT_DEG,

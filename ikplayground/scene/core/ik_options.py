@@ -25,6 +25,7 @@ file and the help find them. Pixels (y down), radians.
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
@@ -44,6 +45,7 @@ def fill(f: dict[str, np.ndarray], kws: list[dict]) -> None:
     """Set the option fields of a group's arrays ``f`` (leading axis: one row per chain) from ``kws``."""
     f["pole"][:] = [(math.nan, math.nan) if kw.get("pole") is None else kw["pole"] for kw in kws]
     for s in OPTION_SETTINGS:
+        assert s.field is not None  # OPTION_SETTINGS holds only settings with a field
         f[s.field][:, 0] = [s.default if kw.get(s.field) is None else s.field_type(kw[s.field]) for kw in kws]
     f["side"][:, 0] = 1.0
     f["scale"][:, 0] = 1.0
@@ -54,7 +56,7 @@ def read(fields: dict[str, np.ndarray]) -> dict:
     """One chain's options as keywords of ``make_ik_chain`` (what a conversion or a new bone count keeps)."""
     pole = fields["pole"]
     return {"pole": None if math.isnan(pole[0]) else pole.tolist(),
-            **{s.field: s.field_type(fields[s.field][0]) for s in OPTION_SETTINGS},
+            **{s.field: s.field_type(fields[cast(str, s.field)][0]) for s in OPTION_SETTINGS},
             "motion": target_paths.read(fields)}
 
 

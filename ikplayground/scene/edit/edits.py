@@ -220,6 +220,7 @@ class SettingEdit(Edit):
                 and (self.before is self.after) == (newer.before is newer.after)):
             return False
         if self.delta is not None:  # from the first state to the last, through the one between
+            assert newer.delta is not None  # in place too (checked above), so it has its delta
             (b0, a0), (b1, a1) = self.delta, newer.delta
             self.delta = ({**b1, **b0}, {**a0, **a1})
         else:
@@ -245,6 +246,7 @@ def record_setting(scene: Scene, name: str, old, before: Chain, after: Chain, ar
         detach(before)
         return SettingEdit(scene, index, name, old, new, before, after, who=who)
     now = snapshot(after)
+    assert arrays is not None  # an edit in place comes with the snapshot from before it
     was = changed(arrays, now)
     if old == new and not was:
         return None

@@ -68,8 +68,10 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
         iterations = f["iterations"][:, 0].astype(np.int64)
         before = tip_error(root, f["goal"], lengths, target)
         args = (root, f["goal"], lengths, target, iterations, f["tolerance"][:, 0], limits)
+        engine = SOLVER_KINDS[solver].engine
+        assert engine is not None  # an iterative solver has one (SolverKind checks)
         t0 = time.perf_counter()
-        desired, solved, used = SOLVER_KINDS[solver].engine(*args, f)
+        desired, solved, used = engine(*args, f)
         if has_pole:
             desired = mirrored_toward_batch(root, desired, lengths, target, poles, limits)
         seconds = time.perf_counter() - t0
