@@ -24,7 +24,9 @@ class SceneAside:
         self.app = app
         self._kept: Scene | None = None  # the user's scene
 
-    on: bool
+    @property
+    def on(self) -> bool:
+        raise NotImplementedError
 
     def forget(self) -> None:
         raise NotImplementedError
