@@ -377,7 +377,8 @@ def main(argv=None) -> int:
         frame = f"{s['frame_ms']:.2f}" if "frame_ms" in s else "-"
         render = f"{s['render_ms']:.2f}" if "render_ms" in s else "-"
         print(f"{s['chains']:>8}{frame:>10}{s['step_ms']:>10.2f}{render:>11}{s['rss_mb']:>9.0f}   {per}")
-    print(f"\n{'solver':>10}{'bones':>7}" + "".join(f"{'batch ' + str(b):>16}" for b in args.batches) + "   (per second)")
+    columns = "".join(f"{'batch ' + str(b):>16}" for b in args.batches)
+    print(f"\n{'solver':>10}{'bones':>7}" + columns + "   (per second)")
     for name in SOLVERS:
         rows = [r for r in report["solvers"] if r["solver"] == name]
         print(f"{name:>10}{rows[0]['bones']:>7}" + "".join(f"{r['per_s']:>16,.0f}" for r in rows))

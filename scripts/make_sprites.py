@@ -56,7 +56,8 @@ def bone_surface() -> pygame.Surface:
         pygame.draw.line(big, (255, 255, 255, 255), (x0, cy - half * 0.55), (x1, cy - half * 0.55), 2 * k)
     for x in (16 * k, (W - 16) * k):
         pygame.draw.circle(big, (150, 150, 150, 255), (x, cy), 4 * k)
-        pygame.draw.arc(big, (255, 255, 255, 255), (x - 8 * k, cy - 8 * k, 16 * k, 16 * k), math.radians(40), math.radians(140), 2 * k)
+        pygame.draw.arc(big, (255, 255, 255, 255), (x - 8 * k, cy - 8 * k, 16 * k, 16 * k), math.radians(40),
+                        math.radians(140), 2 * k)
     s.blit(pygame.transform.smoothscale(big, (W, H)), (0, 0))
     return s
 

@@ -4,7 +4,8 @@ The README's run line is ``pip install . && python -m ikplayground`` typed in th
 clone's folder, where Python imports the source folder ``ikplayground/`` (the
 current directory comes first on ``sys.path``), not the installed copy. So the
 data the App needs (the top-level ``assets/``) must be found beside that folder,
-and the installed package must ship the same files inside itself. ``.ci/run`` runs the README line itself on a plain install;
+and the installed package must ship the same files inside itself. ``.ci/run`` runs the README line itself
+on a plain install;
 these tests pin down why it works.
 """
 
@@ -107,7 +108,8 @@ def test_the_repository_cites_no_file_outside_itself():
 def test_importing_the_app_starts_no_thread_and_opens_no_window():
     """No import-time side effects: the compiled kernels load when an App is made (or a big batch asks), not when
     a module is imported (the file format's size bounds once set the kernels compiling at import)."""
-    code = ("import threading, sys; import ikplayground.app.app, ikplayground.scene.files.scene_file, ikplayground.solvers; "
+    code = ("import threading, sys; "
+            "import ikplayground.app.app, ikplayground.scene.files.scene_file, ikplayground.solvers; "
             "print(threading.active_count(), 'pygame.display' in sys.modules and "
             "sys.modules['pygame'].display.get_init())")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=_env(), capture_output=True, text=True,

@@ -289,7 +289,8 @@ class App:
         chain = self.scene.selected
         if chain is None or not (action == "solver" or action in SETTINGS):
             return
-        new = self.undo.setting(chain, action, value)  # the table of settings checks, clamps, skips what the solver lacks
+        # the table of settings checks, clamps, skips what the solver lacks
+        new = self.undo.setting(chain, action, value)
         if new is not chain or action == "solver" or SETTINGS[action].kind == "flag":  # a flag may enable others
             self.selected_changed()
 

@@ -24,17 +24,8 @@ from typing import Any, Callable, NamedTuple
 from ikplayground.app import keymap, undo
 from ikplayground.app.draw import screenshot
 from ikplayground.app.panel import buttons
-from ikplayground.scene import (
-    PRESETS,
-    SOLVER_LABELS,
-    SceneFileError,
-    SceneFull,
-    axis_name,
-    load_scene,
-    save_scene,
-    shown,
-    shown_name,
-)
+from ikplayground.scene import (PRESETS, SOLVER_LABELS, SceneFileError, SceneFull, axis_name, load_scene, save_scene,
+                                shown, shown_name)
 from ikplayground.scene import load_preset as preset_scene
 from ikplayground.scene.edit import edits
 
@@ -263,8 +254,10 @@ COMMANDS: tuple[Command, ...] = (
             lambda app, on=None: app.race.set_moving(on)),
     Command("map_pose", "set the selected two-bone arm to a pose picked on the joint-space map",
             lambda app, angles: app.undo.map_pose(angles)),
-    Command("record", "record every step to a CSV file beside the scene file; again to stop and save it", lambda app, value=None: app.record.toggle()),
-    Command("export_animation", "bake the last recording into a JSON file of keyframes beside it", lambda app, value=None: app.export.export()),
+    Command("record", "record every step to a CSV file beside the scene file; again to stop and save it",
+            lambda app, value=None: app.record.toggle()),
+    Command("export_animation", "bake the last recording into a JSON file of keyframes beside it",
+            lambda app, value=None: app.export.export()),
     Command("export_selected", "Export animation bakes only the selected chain",
             lambda app, on=None: app.export.set_selected_only(on)),
     Command("screenshot", "save the window as a PNG, named by the time, in the scene file's folder", take_screenshot),

@@ -36,7 +36,8 @@ class StatusLine:
 def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: float, stress: bool,
                  paused: bool, stepping: str = "", keeping: tuple[str, ...] = ()) -> str:
     """The facts on the left of the status line: frame rate (None: "fixed step"), chains, the selected
-    chain, its error, its status and the iterations its last solve used, what a step and a drawing cost (per solver, too, under the stress test),
+    chain, its error, its status and the iterations its last solve used, what a step and a drawing cost
+    (per solver, too, under the stress test),
     where a step-through is (``stepping``) while paused, and what a replay and a recording are at
     (``keeping``: "Recording run.csv: 1234 steps"; empty texts are left out)."""
     parts = ["fixed step" if fps is None else f"{fps:4.0f} FPS", f"{len(scene.chains)} chains"]

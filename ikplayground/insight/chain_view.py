@@ -110,7 +110,8 @@ def error_line(chain) -> list:
 
 
 def goal_points(chain) -> np.ndarray:
-    """The joints (n + 1, 2) px of the solver's desired pose: forward kinematics of ``goal``, bones scaled by ``scale``."""
+    """The joints (n + 1, 2) px of the solver's desired pose: forward kinematics of ``goal``, bones scaled by
+    ``scale``."""
     f = chain.fields
     rx, ry = f["root"].tolist()
     scale = float(f["scale"][0])

@@ -29,20 +29,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ikplayground.insight.metrics import ChainMetrics
-from ikplayground.scene import (
-    DEFAULT_ITERATIONS,
-    DEFAULT_RATE_DEG,
-    DEFAULT_TOLERANCE,
-    PALETTE_SIZE,
-    SOLVER_KINDS,
-    SOLVER_LABELS,
-    SOLVER_TABLE,
-    STEP,
-    Chain,
-    Scene,
-    default_limits,
-    make_ik_chain,
-)
+from ikplayground.scene import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, PALETTE_SIZE, SOLVER_KINDS,
+                                SOLVER_LABELS, SOLVER_TABLE, STEP, Chain, Scene, default_limits, make_ik_chain)
 
 DEFAULT_BONES = 7  # the default template: scene.default_scene's tentacles
 DEFAULT_LENGTH = 36.0  # px

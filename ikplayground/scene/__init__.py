@@ -20,15 +20,8 @@ from ikplayground.scene.build.build import default_limits, make_ik_chain, refres
 from ikplayground.scene.build.presets import PRESETS, available_presets, is_preset, load_preset
 from ikplayground.scene.build.stress import drive_stress, stress_scene
 from ikplayground.scene.core.chain import STATUSES, Chain, clamped_joints, is_reached
-from ikplayground.scene.core.constants import (
-    DEFAULT_ITERATIONS,
-    DEFAULT_RATE_DEG,
-    DEFAULT_TOLERANCE,
-    IK_SOLVERS,
-    PALETTE_SIZE,
-    SOLVER_LABELS,
-    SOLVERS,
-)
+from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
+                                               PALETTE_SIZE, SOLVER_LABELS, SOLVERS)
 from ikplayground.scene.core.mirror import axis_name
 from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.core.scene import MAX_CHAINS, STEP, Scene, SceneFull

@@ -8,7 +8,8 @@ Each kernel loops over chains (in parallel: chains are independent) and runs the
 step for step as :func:`.ccd.ccd_loop` and :func:`.fabrik.fabrik_loop`
 (limited form, with its stall escape) and :func:`._batch_parts.limit_pose` do. The FABRIK kernel is built of
 the same steps as the numpy passes of :mod:`.fabrik_arrays` (``_forward``, ``_turn``, ``_pull``, ``_backward``,
-the escape), each here for one chain; its ``_pull`` is the single-chain walks' own :func:`.fabrik.pull`, compiled. Shapes and units as in
+the escape), each here for one chain; its ``_pull`` is the single-chain walks' own :func:`.fabrik.pull`,
+compiled. Shapes and units as in
 :func:`.batched.ccd_batch`; ``angles`` is limited and solved in place, and
 ``error`` / ``used`` are filled. ``stall_sweeps``, ``stall_gain`` and
 (FABRIK) ``stall_escapes`` and ``rounding`` are :data:`.results.STALL_SWEEPS`,

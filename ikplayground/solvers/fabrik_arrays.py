@@ -174,7 +174,8 @@ def _heading(want, rel, lim):
 
 
 def _pull(x, y, dx, dy, length, sx, sy):
-    """The point ``length`` px from ``(x, y)`` toward ``(x + dx, y + dy)``; along ``(sx, sy)`` where that is ``(x, y)``."""
+    """The point ``length`` px from ``(x, y)`` toward ``(x + dx, y + dy)``; along ``(sx, sy)`` where that is ``(x,
+    y)``."""
     d = np.hypot(dx, dy)
     moved = d > 0
     with np.errstate(over="ignore"):

@@ -12,7 +12,8 @@ chosen because it is exact, cheap and never fights the solver.
 "Which side" is measured by the sum of the inner joints' signed distances
 from the line, and the pole's side by its own signed distance; a pole on the
 line (to within ``ON_LINE``, so rounding never picks a side), a chain with no
-inner joint, or a target on the root leaves the pose as it is. With joint limits a mirror image outside them is not taken.
+inner joint, or a target on the root leaves the pose as it is. With joint limits a mirror image outside them
+is not taken.
 
 Mirror image of relative angles (radians, y down): with ``phi`` the direction
 from root to target, the absolute angles ``theta`` become ``2 phi - theta``, so

@@ -11,8 +11,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .validate import (BOUND, FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list, limits_list,
-                        non_negative, plain_list, point, positive_int, wrap)
+from .validate import (BOUND, FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list,
+                       limits_list, non_negative, plain_list, point, positive_int, wrap)
 from .pole import mirrored_toward
 from .results import IKSolution, ik_status
 

@@ -179,7 +179,8 @@ class EventFuzzer(Gestures, SingleEvents):
         if r < 0.08:
             self._count("pos_outside")
             x = rng.choice((rng.randint(-400, -1), rng.randint(w, w + 400), rng.randint(0, w - 1)))
-            y = rng.choice((rng.randint(-400, -1), rng.randint(h, h + 400))) if 0 <= x < w else rng.randint(-300, h + 300)
+            y = (rng.choice((rng.randint(-400, -1), rng.randint(h, h + 400))) if 0 <= x < w
+                 else rng.randint(-300, h + 300))
             return x, y
         if r < 0.35:
             p = self._chain_point()

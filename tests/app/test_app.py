@@ -19,27 +19,9 @@ from ikplayground import cli
 from ikplayground.app import commands
 from ikplayground.app.app import App
 from ikplayground.scene.core.constants import SOLVER_LABELS, SOLVERS
-from tests.app.conftest import (
-    check,
-    choose,
-    click,
-    ctrl,
-    drag,
-    frames,
-    inside,
-    key_down,
-    key_up,
-    mouse_down,
-    mouse_up,
-    move_mouse,
-    post,
-    press_button,
-    rect_centre,
-    select_solver,
-    slide,
-    tap,
-    wrapped,
-)
+from tests.app.conftest import (check, choose, click, ctrl, drag, frames, inside, key_down, key_up, mouse_down,
+                                mouse_up, move_mouse, post, press_button, rect_centre, select_solver, slide, tap,
+                                wrapped)
 
 IK_SOLVERS = ("two-bone", "ccd", "fabrik", "dls")
 

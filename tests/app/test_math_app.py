@@ -303,7 +303,8 @@ def test_the_map_is_only_for_two_bone_arms(app):
 @pytest.mark.slow
 def test_the_help_lists_every_key_of_the_math(app):
     rows = dict((text, keys) for keys, text in commands.help_rows())
-    for name, key in (("show_math", "G"), ("step", ". (period)"), ("step_sweep", ", (comma)"), ("step_finish", "/ (slash)"),
+    for name, key in (("show_math", "G"), ("step", ". (period)"), ("step_sweep", ", (comma)"),
+                      ("step_finish", "/ (slash)"),
                       ("race", "R"), ("moving_target", "T")):
         assert key in rows[commands.BY_NAME[name].help].split(" / ")
 

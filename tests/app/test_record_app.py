@@ -181,4 +181,5 @@ def test_record_and_replay_from_the_command_line(tmp_path, capsys):
     assert err.startswith("ikplayground: Not replayed: a.csv: line 2: step 0 does not match the scene: chain ")
     assert err.count("\n") == 1
     assert run_cli("--scene", scene_file, "--record", tmp_path / "no" / "x.csv", "--frames", 5) == 2
-    assert capsys.readouterr().err == "ikplayground: Not recording: x.csv: cannot be written (No such file or directory)\n"
+    assert capsys.readouterr().err == ("ikplayground: Not recording: x.csv: cannot be written "
+                                       "(No such file or directory)\n")

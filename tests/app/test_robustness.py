@@ -14,20 +14,8 @@ from ikplayground.app import app as app_module
 from ikplayground.app import commands
 from ikplayground.scene.core.constants import SOLVERS
 from ikplayground.scene.core.settings import SETTINGS
-from tests.app.conftest import (
-    choose,
-    ctrl,
-    frames,
-    key_down,
-    key_up,
-    mouse_down,
-    move_mouse,
-    post,
-    press_button,
-    select_solver,
-    slide,
-    tap,
-)
+from tests.app.conftest import (choose, ctrl, frames, key_down, key_up, mouse_down, move_mouse, post, press_button,
+                                select_solver, slide, tap)
 from tests.scene.scene_cases import assert_scene_ok
 
 

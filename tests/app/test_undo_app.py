@@ -11,21 +11,8 @@ import pygame
 import pytest
 
 from ikplayground.scene.edit.history import MAX_ENTRIES
-from tests.app.conftest import (
-    check,
-    choose,
-    click,
-    drag,
-    frames,
-    mouse_down,
-    mouse_up,
-    move_mouse,
-    press_button,
-    rect_centre,
-    select_solver,
-    slide,
-    tap,
-)
+from tests.app.conftest import (check, choose, click, drag, frames, mouse_down, mouse_up, move_mouse, press_button,
+                                rect_centre, select_solver, slide, tap)
 
 CTRL, SHIFT = pygame.KMOD_CTRL, pygame.KMOD_SHIFT
 

@@ -9,20 +9,8 @@ import sys
 import numpy as np
 import pytest
 
-from ikplayground.insight.chain_view import (
-    AT_END,
-    GHOST_FADE,
-    LABEL_GAP,
-    SIDE_WORDS,
-    error_line,
-    ghost_pose,
-    goal_points,
-    limit_arcs,
-    math_overlay,
-    pole_side,
-    pole_view,
-    snake_view,
-)
+from ikplayground.insight.chain_view import (AT_END, GHOST_FADE, LABEL_GAP, SIDE_WORDS, error_line, ghost_pose,
+                                             goal_points, limit_arcs, math_overlay, pole_side, pole_view, snake_view)
 from ikplayground.insight.primitives import ROLES, Circle, Label, Polygon
 from ikplayground.scene.build.build import make_ik_chain, make_snake, straight_snake
 from ikplayground.scene.core.scene import Scene

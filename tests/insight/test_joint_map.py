@@ -9,15 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.insight.joint_map import (
-    MapFrame,
-    apply_pose,
-    branches,
-    limit_box,
-    pose_from_map,
-    row_angles,
-    shade_rows,
-)
+from ikplayground.insight.joint_map import (MapFrame, apply_pose, branches, limit_box, pose_from_map, row_angles,
+                                            shade_rows)
 from ikplayground.scene.build.build import make_ik_chain
 from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import forward_kinematics, solve_two_bone

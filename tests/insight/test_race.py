@@ -9,15 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.insight.race import (
-    FIGURE_CENTRE,
-    FIGURE_PERIOD,
-    FIGURE_SIZE,
-    ROOT_MARGIN,
-    Race,
-    figure_eight,
-    race_solvers,
-)
+from ikplayground.insight.race import (FIGURE_CENTRE, FIGURE_PERIOD, FIGURE_SIZE, ROOT_MARGIN, Race, figure_eight,
+                                       race_solvers)
 from ikplayground.scene.build import build
 from ikplayground.scene.core.chain import FULL
 from ikplayground.scene.core.constants import SOLVER_LABELS

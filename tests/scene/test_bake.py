@@ -245,9 +245,11 @@ GOOD = [",".join(HEADER),
         "1,0,ccd,0,-90.0,10.0,20.0,5.0,5.0",
         "1,0,ccd,1,10.0,10.0,50.0,5.0,5.0"]
 BAD = [
-    ("header", lambda r: ["step,chain,solver,joint,angle,x,y,target_x,target_y"] + r[1:], "line 1: not a recording: the first line must be"),
+    ("header", lambda r: ["step,chain,solver,joint,angle,x,y,target_x,target_y"] + r[1:],
+     "line 1: not a recording: the first line must be"),
     ("empty", lambda r: [], "line 1: the file is empty"),
-    ("a field short", lambda r: r[:2] + ["0,0,ccd,1,10.0,10.0,50.0,5.0"] + r[3:], "line 3: 8 columns where the header has 9"),
+    ("a field short", lambda r: r[:2] + ["0,0,ccd,1,10.0,10.0,50.0,5.0"] + r[3:],
+     "line 3: 8 columns where the header has 9"),
     ("not a number", lambda r: r[:2] + ["0,0,ccd,1,ten,10.0,50.0,5.0,5.0"] + r[3:],
      "line 3: angle_deg: not a number"),
     ("nan", lambda r: r[:3] + ["1,0,ccd,0,-90.0,nan,20.0,5.0,5.0"] + r[4:], "line 4: x: must be a finite number"),

@@ -285,7 +285,8 @@ def test_a_hostile_document_is_refused_with_file_place_and_reason(text, message)
     assert refused(text) == f"scene.json: {message}"
 
 
-@pytest.mark.parametrize(("text", "message"), [case[1:] for case in HOSTILE[:12]], ids=[case[0] for case in HOSTILE[:12]])
+@pytest.mark.parametrize(("text", "message"), [case[1:] for case in HOSTILE[:12]],
+                         ids=[case[0] for case in HOSTILE[:12]])
 def test_load_scene_gives_the_same_messages_as_parse_scene(tmp_path, text, message):
     path = tmp_path / "my scene.json"
     path.write_text(text, encoding="utf-8")
@@ -306,7 +307,8 @@ def test_a_byte_order_mark_is_allowed(tmp_path):
 def test_null_optional_fields_take_their_defaults_but_a_null_rate_limit_turns_it_off():
     nulls = [(["chains", 0, "mirror"], None), (["chains", 1, "limits"], None), (["chains", 1, "iterations"], None),
              (["chains", 1, "tolerance"], None), (["chains", 3, "lengths"], None), (["chains", 3, "heading"], None),
-             (["chains", 3, "bend_limits"], None), (["chains", 3, "max_speed"], None), (["chains", 3, "turn_rate"], None)]
+             (["chains", 3, "bend_limits"], None), (["chains", 3, "max_speed"], None),
+             (["chains", 3, "turn_rate"], None)]
     missing = [(path, DELETE) for path, _ in nulls]
     a, b = loads(text_with(*nulls)), loads(text_with(*missing))
     assert scene_file.scene_to_text(a) == scene_file.scene_to_text(b)
@@ -663,7 +665,8 @@ RAW_TOKENS = ["NaN", "Infinity", "-Infinity", "1e400", "-1e400", "1e-400", "-0.0
 EDGE_NUMBERS = [0, -0.0, 1, -1, 2, 3, 64, 65, 180, -180, 180.0001, 1000, 1001, 1e6, 1e6 + 1, -1e6, 1e-300, 5e-324,
                 10**20, 2.5]
 KEYS = ["format", "version", "chains", "solver", "root", "lengths", "angles", "target", "mirror", "rate_limit",
-        "rate_limit_setting", "limits", "iterations", "tolerance", "points", "heading", "bend_limits", "max_speed", "turn_rate",
+        "rate_limit_setting", "limits", "iterations", "tolerance", "points", "heading", "bend_limits", "max_speed",
+        "turn_rate",
         "pole", "mix", "softness", "stretch", "auto_bend", "damping"]
 SOLVER_NAMES = ["two-bone", "ccd", "fabrik", "dls", "snake", "ikplayground-scene"]
 

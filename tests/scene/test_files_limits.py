@@ -103,7 +103,8 @@ def extreme_chains(draw):
     if solver == "walker":
         m = pick([2, 3], 1)[0]
         return {"solver": "walker", "body": pick(COORDS, 2), "lengths": pick(POSITIVE, m), "facing": -1,
-                "legs": pick([2, 8], 1)[0], "leg_bones": m, "step_threshold": pick([1000, 999.9995, 1.2345678901234567], 1)[0],
+                "legs": pick([2, 8], 1)[0], "leg_bones": m,
+                "step_threshold": pick([1000, 999.9995, 1.2345678901234567], 1)[0],
                 "step_height": pick([1000, 999.9995, 5e-324], 1)[0], "walk_speed": pick([100, 99.9995, 5e-324], 1)[0],
                 "auto_walk": pick([True, False], 1)[0]}
     d = {"solver": solver, "root": pick(COORDS, 2), "lengths": pick(POSITIVE, n), "angles": pick(COORDS, n),
@@ -336,7 +337,7 @@ def test_one_giant_list_in_a_chain_is_refused_before_it_is_decoded(monkeypatch, 
     real = msgspec.json.decode
     monkeypatch.setattr(file_decode.msgspec.json, "decode", lambda raw, **kw: (
         (_ for _ in ()).throw(AssertionError("a giant chain was decoded")) if len(raw) > BIG and "type" in kw
-        and kw["type"] is file_decode.CHAIN else real(raw, **kw)))
+        and kw["type"] is file_decode.chain_union() else real(raw, **kw)))
     chain = ('{"solver": "ccd", "root": [1, 2], "lengths": [3], "angles": [0], "target": [4, 5], '
              f'"{field}": [' + ",".join([unit] * 600_000) + "]}")
     message = refused(HEAD + chain + "]}")

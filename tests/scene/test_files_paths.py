@@ -43,7 +43,8 @@ def test_a_name_of_250_bytes_saves_and_loads(tmp_path, monkeypatch):
     assert len(path.name.encode()) == 250
     temps = []
     real = os.replace
-    monkeypatch.setattr(scene_file.os, "replace", lambda src, dst: temps.append(os.path.basename(src)) or real(src, dst))
+    monkeypatch.setattr(scene_file.os, "replace",
+                        lambda src, dst: temps.append(os.path.basename(src)) or real(src, dst))
     save_scene(default_scene(), path)
     monkeypatch.undo()
     assert len(temps) == 1 and temps[0].startswith(".") and len(temps[0]) <= 32

@@ -101,7 +101,8 @@ def test_a_failing_rename_keeps_the_old_file_and_cleans_up(existing, monkeypatch
         save_scene(small_scene(), path)
     monkeypatch.undo()
     assert_untouched(path, old)
-    assert info.value.strerror == "cannot replace scene.json with the new file; scene.json was not changed (Permission denied)"
+    assert info.value.strerror == ("cannot replace scene.json with the new file; scene.json was not changed "
+                                   "(Permission denied)")
 
 
 def test_a_failing_fsync_keeps_the_old_file_and_cleans_up(existing, monkeypatch):

@@ -15,17 +15,8 @@ from hypothesis import strategies as st
 from ikplayground.scene.build import build
 from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.core.scene import Scene
-from tests.scene.scene_cases import (
-    IK_SOLVERS,
-    SOLVER_ORDER,
-    STAGE,
-    assert_chain_ok,
-    assert_scene_ok,
-    bounding_box,
-    boxes_intersect,
-    solvers,
-    stage_points,
-)
+from tests.scene.scene_cases import (IK_SOLVERS, SOLVER_ORDER, STAGE, assert_chain_ok, assert_scene_ok, bounding_box,
+                                     boxes_intersect, solvers, stage_points)
 
 FEW = settings(max_examples=40)
 

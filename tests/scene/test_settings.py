@@ -37,7 +37,8 @@ from tests.scene.scene_cases import assert_chain_ok
 
 FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs" / "scene-format.md"
 HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['
-SHAPE_KEYS = {"ik": {"solver", "root", "lengths", "angles", "target"}, "snake": {"solver", "points", "lengths", "heading"},
+SHAPE_KEYS = {"ik": {"solver", "root", "lengths", "angles", "target"},
+              "snake": {"solver", "points", "lengths", "heading"},
               "walker": {"solver", "body", "lengths", "facing"}}
 APPLIES = [(s, solver) for s in SETTINGS for solver in SOLVERS if s.applies(solver)]
 DOES_NOT_APPLY = [(s, solver) for s in SETTINGS for solver in SOLVERS if not s.applies(solver)]
@@ -221,7 +222,8 @@ def test_a_setting_the_solver_lacks_is_ignored(s, solver):
     assert not set(widest) & set(line)  # not written
     extra = dict(line, **widest)
     plain = scene_file.parse_scene(HEAD + json.dumps(line) + "]}")
-    assert scene_file.scene_to_text(scene_file.parse_scene(HEAD + json.dumps(extra) + "]}")) == scene_file.scene_to_text(plain)
+    loaded = scene_file.parse_scene(HEAD + json.dumps(extra) + "]}")
+    assert scene_file.scene_to_text(loaded) == scene_file.scene_to_text(plain)
 
 
 # --- the file -------------------------------------------------------------------------------

@@ -12,18 +12,8 @@ from hypothesis import strategies as st
 from ikplayground.scene.build import build
 from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.core.scene import Scene
-from tests.scene.scene_cases import (
-    SEED_ACCEL,
-    SEED_BEND_DEG,
-    SEED_DECAY,
-    SEED_MAX_SPEED,
-    SEED_SEGMENT,
-    SEED_TURN_DEG,
-    assert_chain_ok,
-    segment_lengths,
-    snake_bends,
-    wrap,
-)
+from tests.scene.scene_cases import (SEED_ACCEL, SEED_BEND_DEG, SEED_DECAY, SEED_MAX_SPEED, SEED_SEGMENT, SEED_TURN_DEG,
+                                     assert_chain_ok, segment_lengths, snake_bends, wrap)
 
 BIG = (4000.0, 4000.0)  # room to drive without meeting a wall
 

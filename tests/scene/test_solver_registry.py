@@ -14,20 +14,8 @@ import numpy as np
 import pytest
 
 from ikplayground.insight.race import Race, race_solvers
-from ikplayground.scene import (
-    IK_SOLVERS,
-    SETTINGS,
-    SOLVER_KINDS,
-    SOLVER_LABELS,
-    SOLVERS,
-    Scene,
-    SolverKind,
-    load_scene,
-    make_ik_chain,
-    register,
-    save_scene,
-    unregister,
-)
+from ikplayground.scene import (IK_SOLVERS, SETTINGS, SOLVER_KINDS, SOLVER_LABELS, SOLVERS, Scene, SolverKind,
+                                load_scene, make_ik_chain, register, save_scene, unregister)
 from ikplayground.solvers import chain_points_batch  # front door after the solvers merge
 
 TOY = "toy"

@@ -13,16 +13,8 @@ from hypothesis import strategies as st
 from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import solve_ccd, solve_fabrik
-from tests.scene.scene_cases import (
-    IK_SOLVERS,
-    SOLVER_ORDER,
-    assert_chain_ok,
-    assert_scene_ok,
-    segment_lengths,
-    snake_bends,
-    stage_points,
-    total_reach,
-)
+from tests.scene.scene_cases import (IK_SOLVERS, SOLVER_ORDER, assert_chain_ok, assert_scene_ok, segment_lengths,
+                                     snake_bends, stage_points, total_reach)
 
 PAIRS = [(a, b) for a, b in itertools.permutations(SOLVER_ORDER, 2)]
 FEW = settings(max_examples=15)

@@ -1,4 +1,3 @@
-import pytest
 """scripts/bench.py runs end to end at tiny sizes and writes the JSON the issue specifies.
 
 No time is asserted here (the machines are shared): only the file's shape and sense.
@@ -8,6 +7,8 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench.py"
 

@@ -1,4 +1,3 @@
-import pytest
 """scripts/convergence.py runs end to end and prints the Markdown table docs/solvers.md quotes.
 
 The rates themselves are asserted in tests/solvers/test_limited_convergence.py.
@@ -9,6 +8,8 @@ import sys
 from pathlib import Path
 
 from ikplayground import solvers
+
+import pytest
 
 SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "convergence.py"
 STATUSES = ("reached", "out of reach", "stalled", "iterations")

@@ -243,7 +243,8 @@ def random_unreachable_chain(rng: np.random.Generator) -> Chain:
     return Chain(root, start, lengths, target, None)
 
 
-def reach_rate(solver, limited: bool, iterations: int, count: int = 500, seed: int = 2024, tolerance: float = 0.5) -> float:
+def reach_rate(solver, limited: bool, iterations: int, count: int = 500, seed: int = 2024,
+               tolerance: float = 0.5) -> float:
     """Share of ``count`` seeded reachable chains the solver brings within tolerance."""
     rng = np.random.default_rng(seed)
     hits = 0

@@ -14,16 +14,8 @@ import math
 import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from .solver_cases import (
-    PI,
-    TAU,
-    angle_gap,
-    assert_within_limits,
-    assert_wrapped,
-    chains,
-    coordinate_scale,
-    reference_fk,
-)
+from .solver_cases import (PI, TAU, angle_gap, assert_within_limits, assert_wrapped, chains, coordinate_scale,
+                           reference_fk)
 from .test_iterative import clamp_start
 
 from ikplayground.solvers import solve_ccd

@@ -16,20 +16,8 @@ import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
-from .solver_cases import (
-    PI,
-    STATUSES,
-    Chain,
-    angle_gap,
-    assert_reported,
-    assert_within_limits,
-    assert_wrapped,
-    chains,
-    convergence,
-    coordinate_scale,
-    points2,
-    reference_fk,
-)
+from .solver_cases import (PI, STATUSES, Chain, angle_gap, assert_reported, assert_within_limits, assert_wrapped,
+                           chains, convergence, coordinate_scale, points2, reference_fk)
 from .test_iterative import clamp_start
 from .test_validation import BAD_POINTS, GOOD_IK, _drop
 

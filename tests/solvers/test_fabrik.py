@@ -19,14 +19,7 @@ import numpy as np
 import pytest
 from hypothesis import event, given, settings
 from hypothesis import strategies as st
-from .solver_cases import (
-    PI,
-    angle_gap,
-    assert_within_limits,
-    chains,
-    coordinate_scale,
-    reference_fk,
-)
+from .solver_cases import PI, angle_gap, assert_within_limits, chains, coordinate_scale, reference_fk
 
 from ikplayground.solvers import fabrik, solve_fabrik
 from ikplayground.solvers import STALL_ESCAPES

@@ -15,20 +15,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from .solver_cases import (
-    PI,
-    TAU,
-    angle_gap,
-    assert_lengths_kept,
-    assert_reported,
-    assert_within_limits,
-    assert_wrapped,
-    chains,
-    full_range_discrepancy,
-    reach_rate,
-    reference_fk,
-    stretch_figures,
-)
+from .solver_cases import (PI, TAU, angle_gap, assert_lengths_kept, assert_reported, assert_within_limits,
+                           assert_wrapped, chains, full_range_discrepancy, reach_rate, reference_fk, stretch_figures)
 
 from ikplayground.solvers import forward_kinematics, solve_ccd, solve_dls, solve_fabrik
 

@@ -8,15 +8,7 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from .solver_cases import (
-    PI,
-    assert_lengths_kept,
-    bone_lengths,
-    coordinate_scale,
-    in_angle_range,
-    points2,
-    signed_bends,
-)
+from .solver_cases import PI, assert_lengths_kept, bone_lengths, coordinate_scale, in_angle_range, points2, signed_bends
 
 from ikplayground.solvers import follow_snake
 
@@ -42,7 +34,8 @@ def snakes(draw, min_segments=1, max_segments=12):
     body = start + np.cumsum(np.array(offsets), axis=0)
     points = np.vstack([start, body])
     points = draw(st.one_of(st.just(points), st.lists(points2, min_size=n + 1, max_size=n + 1).map(np.array)))
-    head = draw(st.one_of(points2, st.tuples(st.floats(-20, 20), st.floats(-20, 20)).map(lambda d: points[0] + np.array(d))))
+    near = st.tuples(st.floats(-20, 20), st.floats(-20, 20)).map(lambda d: points[0] + np.array(d))
+    head = draw(st.one_of(points2, near))
     return points, head, lengths, draw(bend_ranges())
 
 

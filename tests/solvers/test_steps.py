@@ -17,17 +17,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .solver_cases import (
-    PI,
-    angle_gap,
-    assert_lengths_kept,
-    assert_within_limits,
-    chains,
-    coordinate_scale,
-    random_reachable_chain,
-    random_unreachable_chain,
-    reference_fk,
-)
+from .solver_cases import (PI, angle_gap, assert_lengths_kept, assert_within_limits, chains, coordinate_scale,
+                           random_reachable_chain, random_unreachable_chain, reference_fk)
 
 from ikplayground.solvers import CCDStep, FabrikStep, ccd_steps, fabrik_steps, solve_ccd, solve_fabrik
 from ikplayground.solvers import DIRECTIONS

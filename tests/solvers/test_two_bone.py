@@ -368,7 +368,8 @@ def test_a_batch_broadcasts_a_single_target_and_per_row_lengths(batch, target):
 
 def test_numpy_scalars_give_the_same_single_answer():
     plain = solve_two_bone((10.0, 20.0), (150.0, 90.0), 100.0, 80.0, -1)
-    numpy = solve_two_bone(np.array([10.0, 20.0]), np.array([150.0, 90.0]), np.float64(100.0), np.float64(80.0), np.int64(-1))
+    numpy = solve_two_bone(np.array([10.0, 20.0]), np.array([150.0, 90.0]), np.float64(100.0), np.float64(80.0),
+                           np.int64(-1))
     assert np.shape(numpy.knee) == (2,)
     assert np.ndim(numpy.theta1) == 0 and np.ndim(numpy.reached) == 0
     np.testing.assert_allclose(numpy.knee, plain.knee, atol=1e-12)

@@ -371,7 +371,8 @@ DEGENERATE_TWO_BONE = [
     pytest.param((3.0, 4.0), (3.0, 4.0), 80.0, 30.0, id="target-on-root-unequal"),
     pytest.param((0.0, 0.0), (100.0, 0.0), 60.0, 40.0, id="on-outer-edge"),
     pytest.param((0.0, 0.0), (0.0, -20.0), 60.0, 40.0, id="on-inner-edge"),
-    pytest.param((1.0, 1.0), (1.0 + 30.0 * math.sqrt(0.5), 1.0 + 30.0 * math.sqrt(0.5)), 15.0, 15.0, id="diagonal-edge"),
+    pytest.param((1.0, 1.0), (1.0 + 30.0 * math.sqrt(0.5), 1.0 + 30.0 * math.sqrt(0.5)), 15.0, 15.0,
+                 id="diagonal-edge"),
     pytest.param((0.0, 0.0), (1e-300, 0.0), 50.0, 50.0, id="tiny-distance"),
     pytest.param((0.0, 0.0), (1e6, -1e6), 1e-3, 1e-3, id="far-and-tiny"),
 ]

@@ -36,7 +36,8 @@ CAPSULE_RATIO = 0.3  # a capsule's thickness per px of bone length ...
 CAPSULE_THICKNESS = (6.0, 30.0)  # ... kept within this, px
 CAPSULE_EDGE = 1.5  # px: a capsule's lighter rim
 BODY_HALF_WIDTH = 11.0  # px: the snake body's widest half width
-BODY_PROFILE = ((0.0, 0.04, 0.09, 0.2, 0.45, 1.0), (0.95, 0.95, 0.74, 1.0, 0.9, 0.12))  # (place head 0 .. tail 1, share of the widest)
+# (place head 0 .. tail 1, share of the widest)
+BODY_PROFILE = ((0.0, 0.04, 0.09, 0.2, 0.45, 1.0), (0.95, 0.95, 0.74, 1.0, 0.9, 0.12))
 BODY_SAMPLES = 4  # spline samples per spine segment
 BODY_RIM = 1.5  # px: the body's lighter rim
 SNOUT = 1.35  # how far the head's round end reaches forward, in head half widths

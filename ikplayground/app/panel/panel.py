@@ -18,16 +18,8 @@ from ikplayground.app.panel import buttons, tips
 from ikplayground.app.panel.keep_page import KeepPage
 from ikplayground.app.panel.math_page import MathPage
 from ikplayground.app.panel.panel_events import command_of
-from ikplayground.app.panel.param_widgets import (
-    PAD,
-    ROW,
-    WIDE_INNER,
-    SettingRows,
-    column_widths,
-    fit,
-    make_label,
-    rows_height,
-)
+from ikplayground.app.panel.param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, column_widths, fit, make_label,
+                                                  rows_height)
 from ikplayground.app.panel.path_entry import PathEntry
 from ikplayground.app.panel.tips import TippedDropDown
 from ikplayground.scene import SOLVER_KINDS, SOLVER_LABELS, SOLVERS, Chain, available_presets

@@ -38,7 +38,8 @@ MATH_HELP = (
                     "trail, the unreachable shading; click or drag on it to pose the arm"),
 )
 
-# the Keep page's controls (app/panel/keep_page.py; each is a button or box of buttons.py, so the command help lists it too)
+# the Keep page's controls (app/panel/keep_page.py; each is a button or box of buttons.py, so the command help lists
+# it too)
 KEEP_HELP = (
     ("Record, Export animation", "record every step to a CSV beside the scene file ([the format](recording.md)); "
                                  "bake the last recording into a JSON file of keyframes "
@@ -56,5 +57,6 @@ def panel_table() -> str:
     """The panel's controls as docs/controls.md's Markdown table (links relative to docs/): the solver, every
     setting's row (as the F1 help describes it, from the table of settings), the scene's, then the Math page's."""
     lines = ["| Panel | What it does |", "| --- | --- |"]
-    lines += [f"| {name} | {text} |" for name, text in (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP, *MATH_HELP, *KEEP_HELP)]
+    rows = (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP, *MATH_HELP, *KEEP_HELP)
+    lines += [f"| {name} | {text} |" for name, text in rows]
     return "\n".join(lines)

@@ -16,18 +16,9 @@ from ikplayground.scene.build import walker_build
 from ikplayground.scene.build.build_batch import make_ik_chains, make_snakes, snakes_are_sound, wander_phase  # noqa: F401 (re-exported)
 from ikplayground.scene.core import ik_options
 from ikplayground.scene.core.chain import FULL, Chain, checked_rate, clamped_joints, field_shapes, is_reached
-from ikplayground.scene.core.constants import (
-    DEFAULT_IK_BONES,
-    DEFAULT_ITERATIONS,
-    DEFAULT_JOINT_LIMIT_DEG,
-    DEFAULT_RATE_DEG,
-    DEFAULT_TOLERANCE,
-    ITERATIVE,
-    SNAKE_BEND_DEG,
-    SNAKE_MAX_SPEED,
-    SNAKE_SEGMENT,
-    SNAKE_TURN_DEG,
-)
+from ikplayground.scene.core.constants import (DEFAULT_IK_BONES, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG,
+                                               DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, ITERATIVE, SNAKE_BEND_DEG,
+                                               SNAKE_MAX_SPEED, SNAKE_SEGMENT, SNAKE_TURN_DEG)
 from ikplayground.scene.core.stage import clamp_point
 from ikplayground.solvers import wrap_array
 from ikplayground.solvers import snake_batch

@@ -17,16 +17,9 @@ import numpy as np
 
 from ikplayground.scene.core import ik_options
 from ikplayground.scene.core.chain import FULL, Chain, checked_rate, clamped_joints, field_shapes, is_reached
-from ikplayground.scene.core.constants import (
-    DEFAULT_ITERATIONS,
-    DEFAULT_JOINT_LIMIT_DEG,
-    DEFAULT_RATE_DEG,
-    DEFAULT_TOLERANCE,
-    ITERATIVE,
-    SNAKE_BEND_DEG,
-    SNAKE_MAX_SPEED,
-    SNAKE_TURN_DEG,
-)
+from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,
+                                               DEFAULT_TOLERANCE, ITERATIVE, SNAKE_BEND_DEG, SNAKE_MAX_SPEED,
+                                               SNAKE_TURN_DEG)
 from ikplayground.solvers import wrap_array
 from ikplayground.solvers import snake_batch
 from ikplayground.solvers import chain_points_batch
@@ -166,7 +159,8 @@ def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.nd
 
 
 def make_snakes(snakes: list[Any], consume: bool = False) -> list[Chain]:
-    """Many snakes at once: what :func:`~ikplayground.scene.build.build.make_snake` makes from each dict of its arguments.
+    """Many snakes at once: what :func:`~ikplayground.scene.build.build.make_snake` makes from each dict of its
+    arguments.
 
     The snakes come out as ``make_snake(**kw)`` would make them one by one,
     but the fields are filled, the nodes checked (:func:`snakes_are_sound`)
@@ -242,8 +236,10 @@ def make_snakes(snakes: list[Any], consume: bool = False) -> list[Chain]:
     return cast("list[Chain]", out)  # every entry filled
 
 
-def straight_snakes(heads, headings, nodes: int, segments, palette_indices) -> tuple[dict[str, np.ndarray], list[Chain]]:
-    """Many straight snakes at once: what :func:`~ikplayground.scene.build.build.straight_snake` makes, field for field.
+def straight_snakes(heads, headings, nodes: int, segments,
+                    palette_indices) -> tuple[dict[str, np.ndarray], list[Chain]]:
+    """Many straight snakes at once: what :func:`~ikplayground.scene.build.build.straight_snake` makes, field
+    for field.
 
     Parameters
     ----------

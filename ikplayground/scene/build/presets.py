@@ -51,7 +51,8 @@ def is_preset(name: str) -> bool:
 def load_preset(name: str, stage=(980.0, 720.0)) -> Scene:
     """The preset ``name`` as a new scene; :class:`~.files.SceneFileError` if it is not one (or its file is bad)."""
     if not is_preset(name):
-        raise scene_file.SceneFileError(f"{name}: no such preset (there are {', '.join(available_presets()) or 'none'})")
+        there = ", ".join(available_presets()) or "none"
+        raise scene_file.SceneFileError(f"{name}: no such preset (there are {there})")
     return scene_file.load_scene(asset_path(f"scenes/{name}.json"), stage)
 
 

@@ -20,14 +20,8 @@ import math
 import numpy as np
 
 from ikplayground.scene.core.chain import Chain, field_shapes
-from ikplayground.scene.core.constants import (
-    MAX_WALKER_LEGS,
-    WALKER_LEG,
-    WALKER_LEGS,
-    WALKER_SPEED,
-    WALKER_STEP_HEIGHT,
-    WALKER_THRESHOLD,
-)
+from ikplayground.scene.core.constants import (MAX_WALKER_LEGS, WALKER_LEG, WALKER_LEGS, WALKER_SPEED,
+                                               WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
 from ikplayground.scene.step.walker import RIDE, solve_legs
 
 MIN_WALKER_LEGS = 2
@@ -125,7 +119,8 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones:
 def walker_kw(chain: Chain) -> dict:
     """The keyword arguments of :func:`make_walker` that rebuild ``chain`` (a walker) as it is set."""
     f = chain.fields
-    return {"lengths": f["lengths"][0].copy(), "leg_bones": f["lengths"].shape[1], "facing": float(f["facing"][0]), "threshold": float(f["threshold"][0]),
+    return {"lengths": f["lengths"][0].copy(), "leg_bones": f["lengths"].shape[1], "facing": float(f["facing"][0]),
+            "threshold": float(f["threshold"][0]),
             "step_height": float(f["step_height"][0]), "speed": float(f["speed"][0]),
             "auto_walk": bool(f["auto"][0] > 0), "palette_index": chain.palette_index}
 

@@ -16,15 +16,8 @@ from typing import cast
 import numpy as np
 
 from ikplayground.scene.core import ik_options
-from ikplayground.scene.core.constants import (
-    DEFAULT_IK_BONES,
-    DEFAULT_JOINT_LIMIT_DEG,
-    DEFAULT_RATE_DEG,
-    IK_SOLVERS,
-    MAX_BONES,
-    MAX_RATE_DEG,
-    SOLVERS,
-)
+from ikplayground.scene.core.constants import (DEFAULT_IK_BONES, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, IK_SOLVERS,
+                                               MAX_BONES, MAX_RATE_DEG, SOLVERS)
 from ikplayground.scene.core.settings import KEPT_DEFAULTS
 from ikplayground.solvers import FULL_CIRCLE
 
@@ -72,7 +65,8 @@ SNAKE_FIELDS: FieldSpec = {
 # a walker (scene/step/walker.py), n legs of m bones each (2: thigh and shin; 3: thigh, shin and tarsus):
 # the body (centre px, velocity px/step, facing +-1, tilt rad), per leg its hip (body frame, px), its
 # foot's rest spot ("home": px ahead of the body's centre), its bones (px), joint angles (the first
-# absolute, the others relative, rad), "points" (hip, knee[, ankle], foot of each leg in turn), the foot target and its state (0 planted, 1 stepping; the step's start,
+# absolute, the others relative, rad), "points" (hip, knee[, ankle], foot of each leg in turn), the foot target and
+# its state (0 planted, 1 stepping; the step's start,
 # end and progress 0..1), its gait group (0 or 1); then its settings and the arrow keys' input
 WALKER_FIELDS: FieldSpec = {
     "body": (2,), "velocity": (1,), "facing": (1,), "tilt": (1,),
@@ -209,12 +203,14 @@ class Chain:
         return {name: getattr(self, name) for name in KEPT_DEFAULTS}
 
     def ik_options(self) -> dict:
-        """An IK chain's solver options (:mod:`.ik_options`) as keywords of ``make_ik_chain``; {} for a snake or walker."""
+        """An IK chain's solver options (:mod:`.ik_options`) as keywords of ``make_ik_chain``; {} for a snake or
+        walker."""
         return {} if not self.is_ik else ik_options.read(self.fields)
 
     @property
     def status(self) -> str:
-        """Why the shown tip is not on the target, one of ``STATUSES`` ("reached" when it is; a snake or walker: "reached")."""
+        """Why the shown tip is not on the target, one of ``STATUSES`` ("reached" when it is; a snake or walker:
+        "reached")."""
         return "reached" if not self.is_ik else STATUSES[int(self.fields["status"][0])]
 
     @property

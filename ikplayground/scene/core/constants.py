@@ -1,4 +1,5 @@
-"""The solvers a chain can have (from :mod:`.solver_kinds`'s table), and the numbers its settings, its builders and its file share.
+"""The solvers a chain can have (from :mod:`.solver_kinds`'s registry), and the numbers its settings, its builders
+and its file share.
 
 Plain values, no imports from the rest of the scene, so that every module of it
 (:mod:`.chain`, :mod:`.settings`, :mod:`.file_fields`) can use them;

@@ -133,7 +133,7 @@ class PushMemory:
         if record is None or record[0] is not chain:
             return now
         _, home, left = record
-        return tuple(h if _same(n, l) else n for h, n, l in zip(home, now, left))
+        return tuple(h if _same(n, was) else n for h, n, was in zip(home, now, left))
 
     def fit(self, chains: list[Chain], stage: tuple[float, float], groups=None) -> None:
         """Put every chain back home, then onto ``stage``; remember the ones it pushed.
