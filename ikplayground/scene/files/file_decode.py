@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any, NoReturn, cast
 
 import msgspec
 import numpy as np
@@ -33,7 +34,7 @@ from ikplayground.scene.core.settings import FILE_SETTINGS
 from ikplayground.scene.core.solver_kinds import on_change
 from ikplayground.scene.files import json_scan, strict_json
 from ikplayground.scene.files.file_errors import SceneFileError, show_value
-from ikplayground.scene.files.file_fields import Refused, whole
+from ikplayground.scene.files.file_fields import Field, Refused, whole
 from ikplayground.scene.files.file_format import BUDGETS, CHAIN_BOUNDS, FORMAT, MAX_CHAIN_BYTES, TERRAIN_BYTES, VERSION
 from ikplayground.scene.files.file_messages import PARSED_MOST, Unread, described, value_at
 from ikplayground.scene.files.file_schema import SEED, TerrainValue, chain_union
@@ -54,7 +55,7 @@ class Chains:
         self.specs, self.terrain, self.seed = specs, terrain, seed
 
 
-def _fail(name: str, where: str, message: str):
+def _fail(name: str, where: str, message: str) -> NoReturn:
     text = f"{where}: {message}" if where else message
     raise SceneFileError(f"{name}: {text}" if name else text)
 
@@ -75,7 +76,9 @@ _KEYS: dict[str, list] = {}
 
 def _keys() -> None:
     _KEYS.clear()
-    _KEYS.update({solver: [(setting, [key for key, *_ in setting.file.types(setting)]) for setting in settings]
+    # cast: FILE_SETTINGS holds only the settings the file keeps (their field is never None)
+    _KEYS.update({solver: [(setting, [key for key, *_ in cast(Field, setting.file).types(setting)])
+                           for setting in settings]
                   for solver, settings in FILE_SETTINGS.items()})
 
 
@@ -186,7 +189,7 @@ def check_header(doc: dict, name: str) -> None:
         _fail(name, "version", f"must be {VERSION} (got {show_value(version)}); this ikplayground reads version {VERSION}")
 
 
-def _too_many_chains(name: str, count: int):
+def _too_many_chains(name: str, count: int) -> NoReturn:
     _fail(name, "chains", f"must have at most {MAX_CHAINS} entries (got {count})")
 
 
@@ -222,7 +225,7 @@ def check_shape(raw: bytes, name: str) -> json_scan.Shape | None:
     return shape
 
 
-def _syntax_error(raw: bytes, text: str | None, name: str, error: msgspec.DecodeError):
+def _syntax_error(raw: bytes, text: str | None, name: str, error: msgspec.DecodeError) -> NoReturn:
     """Refuse ``raw``, which msgspec found is not JSON: in the words of Python's parser (line and column,
     the numbers that are no finite float with their place) for a file it can parse cheaply, else msgspec's."""
     if len(raw) <= _WHOLE_PARSE_BYTES:
@@ -251,7 +254,7 @@ def _first_bad_number(members: dict, name: str) -> None:
     """Refuse a document holding a number that is no finite float (1e400, a 400-digit integer), wherever
     it is, unknown fields too: each member, and each chain, parsed alone by :func:`~.strict_json.parse`."""
     for key, raw in members.items():
-        parts = [(None, raw)]
+        parts: list[tuple[str | None, Any]] = [(None, raw)]
         if key == "chains" and memoryview(raw)[:1].tobytes() == b"[":
             parts = [(f"chains[{i}]", chain) for i, chain in enumerate(_decoded(raw, _CHAINS, name, "chains"))]
         for where, part in parts:
@@ -262,7 +265,9 @@ def _first_bad_number(members: dict, name: str) -> None:
                                  "more than a scene file's member may hold; not a scene file")
             value, bad = strict_json.parse(bytes(part).decode("utf-8", "surrogatepass"), bytes(part), name)
             if bad:
-                place, number = strict_json.first_bad_number({key: value} if where is None else value)
+                # None if a repeated key replaced the bad number: not handled here (a TypeError), unlike _syntax_error
+                place, number = strict_json.first_bad_number(  # type: ignore[misc]
+                    {key: value} if where is None else value)
                 if where is not None:
                     place = where + (place if not place or place.startswith("[") else "." + place)
                 _fail(name, place, f"must be a finite number (got {number.shown()})")
@@ -284,10 +289,10 @@ def read_document(raw: bytes, name: str, text: str | None = None) -> Chains:
     check_header(members, name)
     if _suspect(raw):
         _first_bad_number(members, name)
-    seed = members.get("seed")
+    seed: Any = members.get("seed")  # its bytes, then its value
     seed = 0 if seed is None else _decoded(seed, SEED, name, "seed")
     seed = 0 if seed is None else _whole(seed, name, "seed")
-    terrain = members.get("terrain")
+    terrain: Any = members.get("terrain")  # its bytes, then its value, then the Terrain
     if terrain is not None:
         if len(terrain) > TERRAIN_BYTES:
             _held(terrain, 2 * (3 * MAX_TERRAIN_POINTS + 4) + 8, name, "terrain")

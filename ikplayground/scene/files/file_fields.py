@@ -21,7 +21,7 @@ lists or objects (joint limits, a snake's bend range, a pole, a motion) are in
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Literal
+from typing import Annotated, Any, Callable, ClassVar, Literal
 
 import numpy as np
 from msgspec import UNSET, Meta, UnsetType
@@ -107,6 +107,7 @@ class Field:
     ``n`` the chain's bone count."""
 
     key: str
+    kw: str | None  # the constructor's argument, for the fields that have one (None: the setting's name)
 
     def write(self, setting, chains: list) -> list[tuple[str, list]]:
         """``(key, column)`` pairs: the value of each of ``chains`` (of one solver and bone
@@ -140,7 +141,7 @@ class _Plain(Field):
     key: str
     kw: str | None = None  # the constructor's argument (None: the setting's name)
     omit_default: bool = False
-    cast = staticmethod(bool)
+    cast: ClassVar[Callable[[Any], Any]] = staticmethod(bool)
 
     def write(self, setting, chains):
         column = [self.cast(setting.read(c)) for c in chains]

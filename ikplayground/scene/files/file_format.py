@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import cast
 
 import numpy as np
 
@@ -79,6 +80,7 @@ def chains_to_dicts(chains: list[Chain]) -> list[dict]:
         rows = [{"solver": solver} for _ in cs]
         columns = list(_shape_columns(solver, cs).items())
         for setting in FILE_SETTINGS[solver]:
+            assert setting.file is not None  # FILE_SETTINGS holds only the settings the file keeps
             columns += setting.file.write(setting, cs)
         for key, column in columns:
             for row, value in zip(rows, column):
@@ -86,7 +88,7 @@ def chains_to_dicts(chains: list[Chain]) -> list[dict]:
                     row[key] = value
         for i, row in zip(members, rows):
             out[i] = row
-    return out
+    return cast("list[dict]", out)  # every chain is in a group: no slot is left None
 
 
 def scene_to_dict(scene: Scene) -> dict:
@@ -159,6 +161,7 @@ def widest_chain_dict(solver: str) -> dict:
         widest = _WIDEST
     d = {k: _widened(v, widest.get(k, WIDEST_FLOAT)) for k, v in chain_to_dict(chain).items()}
     for setting in FILE_SETTINGS[solver]:
+        assert setting.file is not None  # FILE_SETTINGS holds only the settings the file keeps
         d.update(setting.file.widest(setting, chain.bones))
     return d
 

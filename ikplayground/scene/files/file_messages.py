@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from ikplayground.scene.core.constants import SOLVERS
 from ikplayground.scene.files import strict_json
@@ -61,6 +62,7 @@ def described(error: str, raw: bytes, member: str = "") -> tuple[str, str]:
     (``path`` relative to ``raw``: ``.lengths[1]``, ``""``); ``member``: the top-level key ``raw`` is
     the value of (``seed``), if it is not a chain."""
     at = _AT.match(error)
+    assert at is not None  # _AT matches any text
     what, path = at["what"], at["path"] or ""
     missing = re.fullmatch(r"Object missing required field `(.*)`", what)
     if missing:
@@ -71,7 +73,7 @@ def described(error: str, raw: bytes, member: str = "") -> tuple[str, str]:
     value = value_at(raw, path)
     got = show_value(value)
     key = re.sub(r"\[\d+\]", "", member + path).lstrip(".")
-    solver = value_at(raw, ".solver") if isinstance(value_at(raw, ""), dict) else None
+    solver: Any = value_at(raw, ".solver") if isinstance(value_at(raw, ""), dict) else None
     choices = SOLVERS if key == "solver" else CHOICES.get((solver, key))
     if choices is not None:
         got = got if key == "solver" else f"{value!r:.40}"

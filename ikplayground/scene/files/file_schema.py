@@ -58,6 +58,7 @@ def _shape(solver: str) -> list[tuple]:
 def _struct(solver: str) -> type:
     fields = list(_shape(solver))
     for setting in FILE_SETTINGS[solver]:
+        assert setting.file is not None  # FILE_SETTINGS holds only the settings the file keeps
         fields += setting.file.types(setting)
     name = "".join(part.title() for part in solver.split("-")) + "Chain"
     return msgspec.defstruct(name, fields, kw_only=True, tag_field="solver", tag=solver)

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from typing import Any
 
 from ikplayground.scene.files.file_errors import SceneFileError
 
@@ -22,11 +23,11 @@ MAX_INT_DIGITS = 400  # longer integers are out of range whatever the field
 
 # Bytes mapped so that a number that may overflow a float shows as a fixed pattern:
 # every digit becomes "0", "E" becomes "e" and "-" becomes "+".
-_FOLD = bytearray(range(256))
+_fold = bytearray(range(256))
 for _digit in b"0123456789":
-    _FOLD[_digit] = ord("0")
-_FOLD[ord("E")], _FOLD[ord("-")] = ord("e"), ord("+")
-_FOLD = bytes(_FOLD)
+    _fold[_digit] = ord("0")
+_fold[ord("E")], _fold[ord("-")] = ord("e"), ord("+")
+_FOLD = bytes(_fold)
 _SUSPECT = (b"0" * 100, b"e000", b"e+000")  # 100 digits in a row, or a 3-digit exponent
 _SUSPECT_CHUNK = 1 << 22
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -101,7 +102,7 @@ def parse(text: str, raw: bytes, name: str):
         return v
 
     # The hooks cost a Python call a number; skip them when no number can overflow.
-    hooks = {"parse_float": parse_float, "parse_int": parse_int} if may_overflow(raw) else {}
+    hooks: dict[str, Any] = {"parse_float": parse_float, "parse_int": parse_int} if may_overflow(raw) else {}
     try:
         return json.loads(text, parse_constant=bad_number, **hooks), bad
     except json.JSONDecodeError as e:

@@ -101,9 +101,9 @@ def _track(raw: msgspec.Raw, name: str) -> AnimationTrack:
         raise ValueError(f"{name}: lengths must be > 0 px (null only for bone 0)")
     steps = _array(t.steps, f"{name}: steps", (frames,))
     angles = _array(t.angles, f"{name}: angles", (frames, *lengths.shape))
-    roots = t.roots
-    if roots is not None:
-        roots = _array(roots, f"{name}: roots", (frames, *lengths.shape[:-1], 2))
+    roots: np.ndarray | None = None
+    if t.roots is not None:
+        roots = _array(t.roots, f"{name}: roots", (frames, *lengths.shape[:-1], 2))
     elif not np.isnan(lengths).any():
         raise ValueError(f"{name}: roots is null but every bone length is known")
     targets = _array(t.targets, f"{name}: targets", (frames, 2))

@@ -16,7 +16,7 @@ target changes from row to row.
 from __future__ import annotations
 
 import itertools
-from typing import Iterator, NamedTuple
+from typing import Generator, Iterator, NamedTuple, NoReturn
 
 import numpy as np
 
@@ -76,7 +76,7 @@ class _Checker:
     def __init__(self, name: str):
         self.name = name
 
-    def fail(self, line: int, message: str):
+    def fail(self, line: int, message: str) -> NoReturn:
         raise RecordingError(f"{self.name}: line {line}: {message}")
 
     def integers(self, rows: list, column: int, first_line: int) -> np.ndarray:
@@ -132,6 +132,7 @@ class _Checker:
         ok = np.where(new, (chain == prev_chain + 1) & (joint == 0), joint == prev_joint + 1)
         if not ok.all():
             i = int(np.argmin(ok))
+            due: str | int  # the chain due, or the joint number due
             if new[i] and chain[i] != prev_chain[i] + 1:
                 due = "chain 0" if i == 0 else (f"chain {prev_chain[i] + 1} or joint {prev_joint[i] + 1} of "
                                                 f"chain {prev_chain[i]}")
@@ -162,7 +163,7 @@ class _Checker:
         return RecordedStep(number, first_line, chain, joint, solver, values)
 
 
-def read_steps(path) -> Iterator[RecordedStep]:
+def read_steps(path) -> Generator[RecordedStep, None, None]:
     """The steps of the recording at ``path``, in order, each checked as it is read.
 
     Raises
@@ -190,6 +191,7 @@ def _steps(file, name: str) -> Iterator[RecordedStep]:
     if first[1] != HEADER.strip():
         raise RecordingError(f"{name}: line 1: not a recording: the first line must be {HEADER.strip()} "
                              f"(got {_shown(first[1])})")
+    rows: list[list[str]]
     number, rows, start, step_text = -1, [], 0, None
     for line_no, text in lines:
         row = text.split(",")
