@@ -1,5 +1,5 @@
 """The shape of the package (docs/design.md, "Layers"): imports point down, packages meet at
-their front doors, and packages stay shallow.
+their front doors, modules stay small and packages shallow.
 
 These read the source with :mod:`ast`; nothing is imported.
 """
@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "ikplayground"
 LAYERS = ("solvers", "scene", "insight", "app")  # low to high: a layer imports only those before it
 MAX_DIRECT_MODULES = 12
+MAX_MODULE_LINES = 350
 
 
 def modules() -> list[Path]:
@@ -79,6 +80,12 @@ def test_no_module_imports_another_packages_private_module(path):
                     bad.append(name)
                 break
     assert not bad, f"{here} imports private modules of another package: {bad}"
+
+
+@pytest.mark.parametrize("path", modules(), ids=lambda p: dotted(p))
+def test_no_module_is_over_the_size_limit(path):
+    lines = len(path.read_text(encoding="utf-8").splitlines())
+    assert lines <= MAX_MODULE_LINES, f"{path.relative_to(ROOT)} has {lines} lines (limit {MAX_MODULE_LINES})"
 
 
 @pytest.mark.parametrize("package", ["scene", "app"])

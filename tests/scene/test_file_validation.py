@@ -156,6 +156,12 @@ HOSTILE = [
     ("NaN under a replaced duplicate key",
      '{"format": "ikplayground-scene", "version": 1, "x": NaN, "x": 1, "chains": []}',
      "NaN is not a finite number (under a repeated key)"),
+    ("1e400 under a replaced duplicate key inside a member",
+     '{"format": "ikplayground-scene", "version": 1, "chains": [], "x": {"a": 1e400, "a": 1}}',
+     "x: holds a number that is no finite float under a repeated key (got 1e400, out of range)"),
+    ("1e400 under a replaced duplicate key inside a chain",
+     '{"format": "ikplayground-scene", "version": 1, "chains": [{"solver": "ccd", "q": 1e400, "q": 2}]}',
+     "chains[0]: holds a number that is no finite float under a repeated key (got 1e400, out of range)"),
     # finite numbers too large for the stage
     ("root 1e300", text_with((["chains", 0, "root", 0], 1e300)),
      "chains[0].root[0]: must be <= 1000000 (got 1e+300)"),

@@ -30,8 +30,7 @@ IK_FIELDS: FieldSpec = {
     "root": (2,), "target": (2,), "lengths": ("n",), "angles": ("n",), "limits": ("n", 2),
     "rate": (1,), "bend": (1,), "iterations": (1,), "tolerance": (1,),
     "points": ("n+1", 2), "error": (1,), "reached": (1,),
-    # the solver's own last answer: the next solve starts from it, and the shown
-    # angles (rate-limited) move toward it
+    # the solver's own last answer: the next solve starts from it, the shown angles (rate-limited) move toward it
     "goal": ("n",),
     # the solver options (ik_options.py): a pole (NaN: none), and one number for each option of the
     # settings table (mix, the two-bone arm's softness, stretch and auto bend, DLS damping...)
@@ -39,8 +38,7 @@ IK_FIELDS: FieldSpec = {
     # per-step state: the auto-bend side (+-1), the two-bone bone scale, the
     # status code (STATUSES) and the iterations the last solve used
     "side": (1,), "scale": (1,), "status": (1,), "used": (1,),
-    # microseconds the last step's solver call took, per chain (the batched group
-    # call's time divided by the group's chain count); measured, never saved
+    # microseconds the last step's solver call took, per chain (the group call's time / its chains); never saved
     "solve_us": (1,),
     # the animated target (target_motion.py): the path's code (PATHS), its speed (px/step) and size
     # (px), a curve's centre (px), phase (rad) and way round (1: backward, a mirror flip's), a bounce's

@@ -186,7 +186,8 @@ def check_header(doc: dict, name: str) -> None:
     version = doc["version"]
     version = _head_value(version) if isinstance(version, msgspec.Raw) else version
     if isinstance(version, bool) or not isinstance(version, (int, float)) or version != VERSION:
-        _fail(name, "version", f"must be {VERSION} (got {show_value(version)}); this ikplayground reads version {VERSION}")
+        _fail(name, "version",
+              f"must be {VERSION} (got {show_value(version)}); this ikplayground reads version {VERSION}")
 
 
 def _too_many_chains(name: str, count: int) -> NoReturn:
@@ -265,9 +266,11 @@ def _first_bad_number(members: dict, name: str) -> None:
                                  "more than a scene file's member may hold; not a scene file")
             value, bad = strict_json.parse(bytes(part).decode("utf-8", "surrogatepass"), bytes(part), name)
             if bad:
-                # None if a repeated key replaced the bad number: not handled here (a TypeError), unlike _syntax_error
-                place, number = strict_json.first_bad_number(  # type: ignore[misc]
-                    {key: value} if where is None else value)
+                found = strict_json.first_bad_number({key: value} if where is None else value)
+                if found is None:  # only under a key that a later repeat of the key replaced
+                    _fail(name, where or key, "holds a number that is no finite float under a repeated key "
+                                              f"(got {bad[0].shown()})")
+                place, number = found
                 if where is not None:
                     place = where + (place if not place or place.startswith("[") else "." + place)
                 _fail(name, place, f"must be a finite number (got {number.shown()})")

@@ -23,14 +23,8 @@ from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD, MAX_WALKER_LEGS, SOLVERS
 from ikplayground.scene.core.scene import MAX_CHAINS, MAX_SEED, Scene
 from ikplayground.scene.core.settings import FILE_SETTINGS
-from ikplayground.scene.files.file_fields import (
-    OMIT,
-    WIDEST_FLOAT,
-    degrees_array,
-    round_array,
-    round_number,
-    round_positive_array,
-)
+from ikplayground.scene.files.file_fields import (OMIT, WIDEST_FLOAT, degrees_array, round_array, round_number,
+                                                  round_positive_array)
 from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS
 
 FORMAT = "ikplayground-scene"

@@ -20,18 +20,8 @@ import numpy as np
 
 from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD
 from ikplayground.scene.files.file_errors import show_value
-from ikplayground.scene.files.file_fields import (
-    OMIT,
-    WIDEST_FLOAT,
-    Field,
-    Refused,
-    bounded,
-    degrees_array,
-    round_array,
-    round_number,
-    round_positive,
-    widest_number,
-)
+from ikplayground.scene.files.file_fields import (OMIT, WIDEST_FLOAT, Field, Refused, bounded, degrees_array,
+                                                  round_array, round_number, round_positive, widest_number)
 from ikplayground.scene.step import target_paths as tm
 
 COORD = bounded(-MAX_COORD, MAX_COORD)

@@ -34,18 +34,8 @@ from ikplayground.scene.files.atomic_write import write_atomically
 from ikplayground.scene.files.capped_read import limit_text, read_capped, size_text
 from ikplayground.scene.files.file_decode import build_chains, read_document
 from ikplayground.scene.files.file_errors import SceneFileError, shown, shown_name
-from ikplayground.scene.files.file_format import (
-    BUDGETS,
-    FORMAT,
-    MAX_CHAIN_BYTES,
-    MAX_COORD,
-    MAX_FILE_BYTES,
-    VERSION,
-    chain_to_dict,
-    doc_to_text,
-    scene_to_dict,
-    scene_to_text,
-)
+from ikplayground.scene.files.file_format import (BUDGETS, FORMAT, MAX_CHAIN_BYTES, MAX_COORD, MAX_FILE_BYTES, VERSION,
+                                                  chain_to_dict, doc_to_text, scene_to_dict, scene_to_text)
 from ikplayground.scene.files.json_scan import MAX_DEPTH
 from ikplayground.scene.files.strict_json import MAX_INT_DIGITS
 
@@ -60,7 +50,8 @@ _NOT_SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
 
 
 def _read(raw: bytes, text: str | None, name: str):
-    """The document ``raw`` (whose text is ``text``, decoded if None) read and checked (:func:`~.file_decode.read_document`)."""
+    """The document ``raw`` (whose text is ``text``, decoded if None) read and checked
+    (:func:`~.file_decode.read_document`)."""
     first = _NOT_SPACE.search(raw)  # Unicode whitespace too (as str.strip): decode only when it may matter
     if not first or (first.group() not in _JSON_STARTS and not raw.decode("utf-8", "surrogatepass").strip()):
         raise SceneFileError(f"{name}: the file is empty")
