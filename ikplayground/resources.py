@@ -16,8 +16,12 @@ _CHECKOUT = _PACKAGE.parent / "assets"  # a clone's folder or an editable instal
 
 
 def assets_dir() -> Path:
-    """The folder holding the data files: the installed copy where there is one, else the checkout's."""
-    return _INSTALLED if _INSTALLED.is_dir() else _CHECKOUT
+    """The folder holding the data files: the installed copy where there is one, else the checkout's.
+
+    The installed copy is known by its theme file, not by the folder alone: a checkout updated from
+    before the move may still hold an ``ikplayground/assets/`` of nothing but ``__pycache__``.
+    """
+    return _INSTALLED if (_INSTALLED / "theme.json").is_file() else _CHECKOUT
 
 
 def asset_path(name: str) -> Path:

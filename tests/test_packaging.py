@@ -69,6 +69,15 @@ def test_every_asset_file_is_shipped_by_the_package_data_patterns():
         assert asset_path(rel) == path
 
 
+def test_a_leftover_assets_folder_in_the_package_does_not_hide_the_checkouts(tmp_path, monkeypatch):
+    from ikplayground import resources
+
+    stale = tmp_path / "ikplayground" / "assets"
+    (stale / "__pycache__").mkdir(parents=True)  # what an update over an old checkout leaves behind
+    monkeypatch.setattr(resources, "_INSTALLED", stale)
+    assert resources.asset_path("theme.json") == ROOT / "assets" / "theme.json"
+
+
 def test_a_plain_install_maps_the_assets_folder_into_the_package():
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     assert re.search(r'^"ikplayground\.assets"\s*=\s*"assets"', text, flags=re.M), "assets/ is not mapped"
