@@ -337,7 +337,7 @@ class App:
         The events still queued are taken off first: pygame_gui's events hold
         their widgets, and through them the whole panel and UI manager, for as
         long as they sit in SDL's queue (a process that makes many Apps, the
-        tests, kept every closed App's UI: about 30 MB each); and pygame_gui
+        tests, kept every closed App's UI); and pygame_gui
         is told to forget this App's manager if it kept it as its default.
         """
         self.replay.stop()

@@ -1,23 +1,16 @@
 """Settling a new scene: its objects moved out of the cyclic garbage collector's way, as it is shown and
 again after its first frame.
 
-A scene's chains live long, and without this each full collection walks all
-of them and every other object of the App (when the crowd renderer still made
-lists of points, which set one off about once a frame, 5,000 loaded chains drew
-at 110 ms a frame, 63 frozen; the first frame of a 10,000-chain stress scene ran
-two full collections, 45 ms each). The frames make next to no containers now,
-so collections are rare, but each would still walk every chain. So a new
-scene of ``SETTLE_CHAINS`` chains or more has every object alive moved out of
-the collector's way (``gc.freeze``) as
-soon as it is shown (:func:`hold`: its first frame walks only what is new),
-and again after its first frame (:func:`settle`: its groups, caches and
-per-chain records made by then). ``gc.freeze`` costs nothing however many
-objects there are; no collection runs first (a full one costs 30 to 50 ms:
-more than the stress test's whole first frame). What garbage it freezes
-stays until a small scene unfreezes it: only reference cycles are garbage
-the collector must find (a dropped scene has none and is freed at once),
-measured a few dozen small text-layout objects of the panel per big scene.
-The first frame of a scene smaller than ``SETTLE_CHAINS`` unfreezes all.
+A scene's chains live long, and without this each full collection walks all of them and every
+other object of the App. So a new scene of ``SETTLE_CHAINS`` chains or more has every object
+alive moved out of the collector's way (``gc.freeze``) as soon as it is shown (:func:`hold`: its
+first frame walks only what is new), and again after its first frame (:func:`settle`: its
+groups, caches and per-chain records made by then). ``gc.freeze`` costs nothing however many
+objects there are; no collection runs first (a full one costs more than the stress test's whole
+first frame). What garbage it freezes stays until a small scene unfreezes it: only reference
+cycles are garbage the collector must find (a dropped scene has none and is freed at once), a
+few small text-layout objects of the panel per big scene. The first frame of a scene smaller
+than ``SETTLE_CHAINS`` unfreezes all. (The figures behind this are in ``docs/performance.md``.)
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The window's display surface: at least ``MIN_SIZE``, within the caps of limits.py, made again on a resize.
+"""The window's display surface: at least ``MIN_SIZE``, within the caps of size_caps.py, made again on a resize.
 
 :func:`open_window` makes the surface the App starts with; :func:`resized_window`
 the one a resize asks for. A size over the caps is set back to them (the window
@@ -9,8 +9,8 @@ in px.
 On X11 the window's pixels go to the X server by SDL's own shared-memory
 path (:func:`prefer_x11_framebuffer`), not through an OpenGL texture: with a
 software renderer (Mesa's llvmpipe, all a machine without a GPU driver has)
-the texture path costs about 3.5 ms a 1280x720 flip and 100 MB of memory for
-the GL libraries, the shared-memory one 0.2 ms (``scripts/bench.py --window``).
+the texture path costs many times the shared-memory one a flip, and loads the
+GL libraries (``docs/performance.md``; ``scripts/bench.py --window`` measures it).
 """
 
 from __future__ import annotations

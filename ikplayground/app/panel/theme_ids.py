@@ -4,9 +4,8 @@ pygame_gui 0.6.14's ``UIAppearanceTheme.build_all_combined_ids`` keys its
 cache with ``str(a).join(str(b).join(str(c)).join(str(d)))`` over the id
 lists of an element and its containers. ``join`` repeats the separator
 between every character, so the key grows as the product of those lists'
-lengths: a widget four containers deep gets a key of about 6 MB, the panel's
-keys came to 84 MB at start-up (172 MB after a long session), and building
-them took two thirds of every panel rebuild.
+lengths: a widget four containers deep gets a key of megabytes, and building
+the panel's keys took most of every panel rebuild.
 
 :func:`install` gives one theme a cache keyed by the id tuples themselves and
 computes the ids the way pygame_gui does (its ``_get_next_id_node`` walk,
