@@ -294,6 +294,16 @@ def broken(line: int, text: str | None) -> str:
     (broken(4, "0,+1,snake,0,0.0,5.0,6.0,7.0,8.0"), "bad.csv: line 4: chain: must be a whole number >= 0 (got '+1')"),
     (broken(3, "0,0,two-bone,1,87.0,3.5,4.5,10.0,20.5"),
      "bad.csv: line 3: target 10.0, 20.5 in chain 0, whose joint 0 has 10.0, 20.0: a chain has one target a step"),
+    (broken(4, "0,1,snake,0,0.0,5.0\r,6.0,7.0,8.0"), "bad.csv: line 4: a carriage return inside the line"),
+    (broken(4, "0," + "9" * 5000 + ",snake,0,0.0,5.0,6.0,7.0,8.0"),  # more digits than int() converts
+     "bad.csv: line 4: chain: must be a whole number >= 0 (got '" + "9" * 27 + "...')"),
+    (broken(4, "0,1,snake,0,0.0," + "5" * 200_000 + ",6.0,7.0,8.0"),
+     "bad.csv: line 4: field larger than field limit (131072)"),
+    (broken(3, '0,0,two-bone,1,"87.0",3.5,4.5,10.0,20.0'), "bad.csv: line 3: angle_deg: not a number (got '\"87.0\"')"),
+    (broken(4, '0,1,"snake",0,0.0,5.0,6.0,7.0,8.0'),
+     "bad.csv: line 4: solver: must be one of two-bone, ccd, fabrik, dls, snake, walker (got '\"snake\"')"),
+    (broken(4, "0,1,jacobian,0,nan,5.0,6.0,7.0,8.0"),  # two bad values on a line: the first one's column
+     "bad.csv: line 4: solver: must be one of two-bone, ccd, fabrik, dls, snake, walker (got 'jacobian')"),
 ])
 def test_a_bad_file_is_refused_in_one_line_naming_the_line(tmp_path, text, message):
     path = tmp_path / "bad.csv"

@@ -1,22 +1,21 @@
-"""Reading a recording (docs/recording.md) back, one step at a time, checking every line.
+"""Reading a recording (docs/recording.md: "The file", "Errors") back, a step at a time, checking every line.
 
 The one reader of the recording CSV: the replay (:mod:`.replay`) and the bake
-(:mod:`.bake`) both read through :func:`read_steps`. It streams a file written
-by :class:`.recording.Recorder`: it holds one step's rows at a time, never the
-whole run, so a replay or a bake of a long recording costs little memory. A
-file that is not a recording stops it with a
-:class:`~.recording.RecordingError` (a ``ValueError``) of one line that names
-the file and the line (``run.csv: line 7: angle_deg: not a number (got
-'abc')``): a wrong header, a row of the wrong width, a bad number (not one,
-not finite, or beyond +-``MAX_NUMBER``), steps out of order, chains or joints
-out of order, too many joints, an unknown solver, a chain whose solver or
-target changes from row to row.
+(:mod:`.bake`) both read through :func:`read_steps`. The binary file's lines are
+decoded one at a time (a bad byte is named with its line) and parsed by a
+:func:`csv.reader` without quoting (a ``"`` is a character like any other, so a
+quoted field is a bad value); it holds one step's rows at a time, never the
+whole run. A file that is not a recording stops it with a
+:class:`~.recording.RecordingError` (a ``ValueError``) of one line naming the
+file and the line (``run.csv: line 7: angle_deg: not a number (got 'abc')``).
 """
 
 from __future__ import annotations
 
+import csv
 import itertools
-from typing import Generator, Iterator, NamedTuple, NoReturn
+import math
+from typing import IO, Generator, Iterator, NamedTuple, NoReturn
 
 import numpy as np
 
@@ -24,9 +23,10 @@ from ikplayground.scene.core.constants import MAX_BONES, SOLVERS
 from ikplayground.scene.files.file_errors import shown_name
 from ikplayground.scene.record.recording import COLUMNS, HEADER, RecordingError
 
+MAX_NUMBER = 1e300  # px or degrees: as the solvers, so that no difference or sum overflows
+_WHOLE_MAX = 2**62  # a step, chain or joint number is below it
 _WIDTH = len(COLUMNS)
 _SHOWN = 30  # characters of a bad value a message shows
-MAX_NUMBER = 1e300  # px or degrees: as the solvers, so that no difference or sum overflows
 
 
 class RecordedStep(NamedTuple):
@@ -65,106 +65,18 @@ class RecordedStep(NamedTuple):
         return self.values[self.joint == 0, 3:5]
 
 
-def _shown(text: str) -> str:
-    """``text`` quoted, cut to ``_SHOWN`` characters."""
-    return repr(text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "...")
-
-
-class _Checker:
-    """Parses and checks the rows of one step (lists of strings) for the file ``name``."""
-
-    def __init__(self, name: str):
-        self.name = name
-
-    def fail(self, line: int, message: str) -> NoReturn:
-        raise RecordingError(f"{self.name}: line {line}: {message}")
-
-    def integers(self, rows: list, column: int, first_line: int) -> np.ndarray:
-        texts = [r[column] for r in rows]
-        try:
-            out = np.fromiter(map(int, texts), np.int64, len(texts))
-        except (ValueError, OverflowError):
-            out = None
-        joined = "".join(texts)  # digits only: int() would take "+1", " 1" and "1_0" too
-        if out is not None and (out >= 0).all() and joined.isascii() and joined.isdigit():
-            return out
-        for i, t in enumerate(texts):
-            ok = t.isascii() and t.isdigit() and int(t) < 2**62
-            if not ok:
-                self.fail(first_line + i, f"{COLUMNS[column]}: must be a whole number >= 0 (got {_shown(t)})")
-        return np.array([int(t) for t in texts], dtype=np.int64)
-
-    def numbers(self, rows: list, first_line: int) -> np.ndarray:
-        texts = [r[4:] for r in rows]
-        try:
-            out = np.fromiter(map(float, itertools.chain.from_iterable(texts)), float, 5 * len(rows))
-        except ValueError:
-            out = None
-        if out is not None:
-            out = out.reshape(len(rows), 5)
-        if (out is not None and np.isfinite(out).all() and (np.abs(out) <= MAX_NUMBER).all()
-                and "_" not in "".join(itertools.chain.from_iterable(texts))):  # float() takes "1_0"
-            return out
-        for i, row in enumerate(texts):
-            for j, t in enumerate(row):
-                try:
-                    v = float(t)
-                except ValueError:
-                    v = None
-                if v is None or "_" in t:
-                    self.fail(first_line + i, f"{COLUMNS[4 + j]}: not a number (got {_shown(t)})")
-                if not np.isfinite(v):
-                    self.fail(first_line + i, f"{COLUMNS[4 + j]}: must be a finite number (got {_shown(t)})")
-                if abs(v) > MAX_NUMBER:
-                    self.fail(first_line + i, f"{COLUMNS[4 + j]}: must be within +-{MAX_NUMBER:g} (got {_shown(t)})")
-        raise AssertionError("unreachable: a number failed the fast check only")  # pragma: no cover
-
-    def step(self, number: int, rows: list, first_line: int) -> RecordedStep:
-        """Check one step's rows: chains 0, 1, 2... in order, each one's joints 0, 1, 2... of one solver
-        and one target."""
-        chain = self.integers(rows, 1, first_line)
-        joint = self.integers(rows, 3, first_line)
-        solver = [r[2] for r in rows]
-        values = self.numbers(rows, first_line)
-        prev_chain = np.r_[-1, chain[:-1]]
-        prev_joint = np.r_[-1, joint[:-1]]
-        new = chain != prev_chain
-        ok = np.where(new, (chain == prev_chain + 1) & (joint == 0), joint == prev_joint + 1)
-        if not ok.all():
-            i = int(np.argmin(ok))
-            due: str | int  # the chain due, or the joint number due
-            if new[i] and chain[i] != prev_chain[i] + 1:
-                due = "chain 0" if i == 0 else (f"chain {prev_chain[i] + 1} or joint {prev_joint[i] + 1} of "
-                                                f"chain {prev_chain[i]}")
-                self.fail(first_line + i, f"chain {chain[i]} where {due} was due: a step's chains are 0, 1, 2... "
-                                          "in order")
-            due = 0 if new[i] else prev_joint[i] + 1
-            self.fail(first_line + i, f"joint {joint[i]} of chain {chain[i]} where joint {due} was due: a chain's "
-                                      "joints are 0, 1, 2... in order")
-        known = set(SOLVERS)
-        for i, s in enumerate(solver):
-            if s not in known:
-                self.fail(first_line + i, f"solver: must be one of {', '.join(SOLVERS)} (got {_shown(s)})")
-            if not new[i] and s != solver[i - 1]:
-                self.fail(first_line + i, f"solver {s} in chain {chain[i]}, whose joint 0 is {solver[i - 1]}")
-        starts = np.flatnonzero(new)
-        head = starts[np.cumsum(new) - 1]  # each row's chain's first row
-        moved = (values[:, 3:5] != values[head, 3:5]).any(axis=1)
-        if moved.any():
-            i = int(np.argmax(moved))
-            here, first = values[i, 3:5].tolist(), values[head[i], 3:5].tolist()
-            self.fail(first_line + i, f"target {here[0]!r}, {here[1]!r} in chain {chain[i]}, whose joint 0 has "
-                                      f"{first[0]!r}, {first[1]!r}: a chain has one target a step")
-        counts = np.diff(np.append(starts, len(rows)))
-        for s, k in zip(starts.tolist(), counts.tolist()):
-            if (solver[s] == "two-bone" and k != 2) or k > MAX_BONES:
-                most = "2" if solver[s] == "two-bone" else f"at most {MAX_BONES}"
-                self.fail(first_line + s + k - 1, f"chain {chain[s]} ({solver[s]}) has {k} joints; it may have {most}")
-        return RecordedStep(number, first_line, chain, joint, solver, values)
-
-
 def read_steps(path) -> Generator[RecordedStep, None, None]:
     """The steps of the recording at ``path``, in order, each checked as it is read.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The recording (docs/recording.md).
+
+    Yields
+    ------
+    RecordedStep
+        Each step, once all its rows are read and checked.
 
     Raises
     ------
@@ -179,53 +91,130 @@ def read_steps(path) -> Generator[RecordedStep, None, None]:
     except (OSError, ValueError) as e:
         raise RecordingError(f"{name}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
     with file:
-        yield from _steps(file, name)
+        rows = csv.reader(_lines(file, name), quoting=csv.QUOTE_NONE)
+        try:
+            header = next(rows, None)
+            if header is None:
+                _fail(name, 1, f"the file is empty; a recording starts with the line {HEADER.strip()}")
+            if tuple(header) != COLUMNS:
+                _fail(name, 1, f"not a recording: the first line must be {HEADER.strip()} "
+                               f"(got {_shown(','.join(header))})")
+            group: list[list[str]] = []  # the rows of one step (one step text)
+            start, last = 2, -1  # the group's first line, the step before it
+            for row in rows:
+                if len(row) != _WIDTH:
+                    _fail(name, rows.line_num, f"{len(row)} columns where the header has {_WIDTH}")
+                if group and row[0] != group[0][0]:
+                    step = _step(name, group, start, last)
+                    yield step
+                    group, start, last = [], rows.line_num, step.step
+                group.append(row)
+            if group:
+                yield _step(name, group, start, last)
+        except csv.Error as e:  # a field beyond csv.field_size_limit(), which bounds a value's size
+            _fail(name, rows.line_num, str(e))
 
 
-def _steps(file, name: str) -> Iterator[RecordedStep]:
-    checker = _Checker(name)
-    lines = iter(_lines(file, name))
-    first = next(lines, None)
-    if first is None:
-        raise RecordingError(f"{name}: line 1: the file is empty; a recording starts with the line {HEADER.strip()}")
-    if first[1] != HEADER.strip():
-        raise RecordingError(f"{name}: line 1: not a recording: the first line must be {HEADER.strip()} "
-                             f"(got {_shown(first[1])})")
-    rows: list[list[str]]
-    number, rows, start, step_text = -1, [], 0, None
-    for line_no, text in lines:
-        row = text.split(",")
-        if len(row) != _WIDTH:
-            checker.fail(line_no, f"{len(row)} columns where the header has {_WIDTH}")
-        if row[0] != step_text:
-            if rows:
-                yield checker.step(number, rows, start)
-                rows = []
-            got = int(checker.integers([row], 0, line_no)[0])
-            if step_text is not None and got <= number:
-                checker.fail(line_no, f"step {got} after step {number}: steps must come in order, each once")
-            number, step_text, start = got, row[0], line_no
-        rows.append(row)
-    if rows:
-        yield checker.step(number, rows, start)
+def _lines(file: IO[bytes], name: str) -> Iterator[str]:
+    """Each line of the binary ``file``, decoded, without its line end.
 
-
-def _lines(file, name: str):
-    """(line number, text without its line end) of each line of the binary ``file``, decoded one at a
-    time (a bad byte is named with its line; a leading byte order mark is allowed); an empty last line is
-    no line."""
-    line_no = 0
+    A bad byte is refused naming its line, and so is an empty line (an empty
+    last line is no line); the first line may start with a byte order mark.
+    """
+    number = 0
     try:
-        for line_no, raw in enumerate(file, 1):
+        for number, raw in enumerate(file, 1):
             try:
                 text = raw.decode("utf-8").rstrip("\r\n")
             except UnicodeDecodeError as e:
-                raise RecordingError(f"{name}: line {line_no}: not UTF-8 text (bad byte {raw[e.start:e.start + 1]!r})"
-                                     ) from None
-            if line_no == 1:
-                text = text.removeprefix("\ufeff")
+                _fail(name, number, f"not UTF-8 text (bad byte {raw[e.start:e.start + 1]!r})")
+            text = text.removeprefix("\ufeff") if number == 1 else text
             if not text:
-                raise RecordingError(f"{name}: line {line_no}: an empty line; a recording has none")
-            yield line_no, text
+                _fail(name, number, "an empty line; a recording has none")
+            if "\r" in text:  # the csv module would take it for a line end
+                _fail(name, number, "a carriage return inside the line")
+            yield text
     except OSError as e:
-        raise RecordingError(f"{name}: line {line_no + 1}: could not be read ({e.strerror or e})") from None
+        _fail(name, number + 1, f"could not be read ({e.strerror or e})")
+
+
+def _fail(name: str, line: int, message: str) -> NoReturn:
+    raise RecordingError(f"{name}: line {line}: {message}")
+
+
+def _shown(text: str) -> str:
+    """``text`` quoted, cut to ``_SHOWN`` characters."""
+    return repr(text if len(text) <= _SHOWN else text[:_SHOWN - 3] + "...")
+
+
+def _refusal(column: int, text: str) -> str | None:
+    """Why ``text`` is no value of column ``column`` (an index into ``COLUMNS``), or None when it is one."""
+    if column == 2:
+        return None if text in SOLVERS else f"must be one of {', '.join(SOLVERS)}"
+    if column < 4:  # step, chain, joint: plain digits (int() would take "+1", " 1" and "1_0" too)
+        digits = text.lstrip("0") or "0"  # int() converts at most 4300 digits
+        whole = text.isascii() and text.isdigit() and len(digits) < 20 and int(digits) < _WHOLE_MAX
+        return None if whole else "must be a whole number >= 0"
+    try:
+        value = float(text.replace("_", "?"))  # float() takes "1_0"
+    except ValueError:
+        return "not a number"
+    if not math.isfinite(value):
+        return "must be a finite number"
+    return None if abs(value) <= MAX_NUMBER else f"must be within +-{MAX_NUMBER:g}"
+
+
+def _step(name: str, rows: list[list[str]], line: int, last: int) -> RecordedStep:
+    """One step's rows (lists of strings, the first at file line ``line``, after step ``last``) checked.
+
+    Checked: the step number (a whole number above ``last``); every value
+    (all at once, then row by row to name the first bad one); chains 0, 1, 2... in order, each
+    one's joints 0, 1, 2... of one solver and one target, as many as its solver may have.
+    """
+    if (why := _refusal(0, rows[0][0])) is not None:
+        _fail(name, line, f"step: {why} (got {_shown(rows[0][0])})")
+    number = int(rows[0][0])
+    if number <= last:
+        _fail(name, line, f"step {number} after step {last}: steps must come in order, each once")
+    columns = list(zip(*rows))
+    digits, numbers = "".join(columns[1] + columns[3]), list(itertools.chain.from_iterable(columns[4:]))
+    try:
+        chain, joint = (np.fromiter(map(int, columns[c]), np.int64, len(rows)) for c in (1, 3))
+        values = np.fromiter(map(float, numbers), float, len(numbers)).reshape(5, -1).T.copy()
+        ok = (digits.isascii() and digits.isdigit() and max(chain.max(), joint.max()) < _WHOLE_MAX
+              and bool((np.abs(values) <= MAX_NUMBER).all()) and "_" not in "".join(numbers)
+              and set(columns[2]) <= set(SOLVERS))
+    except (ValueError, OverflowError):
+        ok = False
+    if not ok:
+        for i, row in enumerate(rows):
+            for c, text in enumerate(row):
+                if (why := _refusal(c, text)) is not None:
+                    _fail(name, line + i, f"{COLUMNS[c]}: {why} (got {_shown(text)})")
+        raise AssertionError("unreachable: a value failed the check of all at once only")  # pragma: no cover
+    solver = list(columns[2])
+    prev_chain, prev_joint = (np.concatenate(([-1], a[:-1])) for a in (chain, joint))
+    new = chain != prev_chain
+    in_order = np.where(new, (chain == prev_chain + 1) & (joint == 0), joint == prev_joint + 1)
+    if not in_order.all():
+        i = int(np.argmin(in_order))
+        if new[i] and chain[i] != prev_chain[i] + 1:
+            due = f"chain {prev_chain[i] + 1} or joint {prev_joint[i] + 1} of chain {prev_chain[i]}" if i else "chain 0"
+            _fail(name, line + i, f"chain {chain[i]} where {due} was due: a step's chains are 0, 1, 2... in order")
+        _fail(name, line + i, f"joint {joint[i]} of chain {chain[i]} where joint {0 if new[i] else prev_joint[i] + 1} "
+                              "was due: a chain's joints are 0, 1, 2... in order")
+    for i in (i for i in range(1, len(rows)) if solver[i] != solver[i - 1] and not new[i]):
+        _fail(name, line + i, f"solver {solver[i]} in chain {chain[i]}, whose joint 0 is {solver[i - 1]}")
+    starts = np.flatnonzero(new)
+    head = starts[np.cumsum(new) - 1]  # each row's chain's first row
+    moved = (values[:, 3:5] != values[head, 3:5]).any(axis=1)
+    if moved.any():
+        i = int(np.argmax(moved))
+        (x, y), (x0, y0) = values[i, 3:5].tolist(), values[head[i], 3:5].tolist()
+        _fail(name, line + i, f"target {x!r}, {y!r} in chain {chain[i]}, whose joint 0 has {x0!r}, {y0!r}: "
+                              "a chain has one target a step")
+    for s, k in zip(starts.tolist(), np.diff(np.append(starts, len(rows))).tolist()):
+        if (solver[s] == "two-bone" and k != 2) or k > MAX_BONES:
+            most = "2" if solver[s] == "two-bone" else f"at most {MAX_BONES}"
+            _fail(name, line + s + k - 1, f"chain {chain[s]} ({solver[s]}) has {k} joints; it may have {most}")
+    return RecordedStep(number, line, chain, joint, solver, values)
