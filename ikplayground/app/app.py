@@ -8,7 +8,7 @@ drags on the stage grab targets and roots (``drag.py``). Then the scene advances
 by as many 1/60 s steps as have accrued (one a frame when not in real time, so
 headless runs are exact); then the stage, the panel and the overlays are drawn
 and the display flipped. The window's size and its resizes are ``window.py``'s;
-a new big scene is settled as it is shown and after its first frame by ``settle.py``.
+a new big scene is settled as it is shown and after its first frame by ``gc_freeze.py``.
 """
 
 from __future__ import annotations
@@ -110,7 +110,7 @@ class App:
             self.say(capped)
         self.step_ms = 0.0
         self.render_ms = 0.0
-        self.settle = True  # a new scene: after its first frame, settle.py moves it out of the collector's way
+        self.settle = True  # a new scene: after its first frame, gc_freeze.py moves it out of the collector's way
 
     # --- geometry ------------------------------------------------------------
     def stage_size(self, window_size) -> tuple[float, float]:
@@ -273,7 +273,7 @@ class App:
         self.scene.resize(self.stage_size(self.screen.get_size()))
         self.drag = None
         self.selected_changed()
-        hold(len(scene.chains))  # a big scene: its first frame's collections walk only what is new (settle.py)
+        hold(len(scene.chains))  # a big scene: its first frame's collections walk only what is new (gc_freeze.py)
         self.settle = True
 
     def chain_replaced(self, old, new) -> None:

@@ -4,7 +4,7 @@ The geometry and the numbers come from :mod:`ikplayground.insight` (no
 pygame); this class holds the App's side of them: whether "Show the math" is
 on, the selected chain's metrics (recorded after every step), the step-through
 session of the selected CCD or FABRIK chain, and the painter that draws the
-primitives (:mod:`.math_draw`).
+primitives (:mod:`ikplayground.app.draw.math_draw`).
 """
 
 from __future__ import annotations

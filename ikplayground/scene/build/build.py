@@ -55,7 +55,7 @@ def make_ik_chain(solver, root, angles, lengths, target, *, limits=None, mirror=
     joint_limit : degrees or None: the joint-limit setting (None: the widest
         ``limits`` past the root of a CCD/FABRIK chain, else the default)
     preferred_bones : int or None: the bone count as a CCD/FABRIK chain (see :class:`Chain`)
-    **options : the solver options of :mod:`.ik_options` (``pole``, ``mix``, ``softness``,
+    **options : the solver options of :mod:`ikplayground.scene.core.ik_options` (``pole``, ``mix``, ``softness``,
         ``stretch``, ``auto_bend``, ``damping``) and the kept settings (see :class:`Chain`)
     """
     solver_options, options = ik_options.split(options)
@@ -92,7 +92,8 @@ def make_ik_chain(solver, root, angles, lengths, target, *, limits=None, mirror=
 
 
 def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
-    """Recompute joint positions, error and reached (:func:`.chain.is_reached`) from angles (one chain)."""
+    """Recompute joint positions, error and reached (:func:`~ikplayground.scene.core.chain.is_reached`) from angles
+    (one chain)."""
     lengths = f["lengths"] * f["scale"][0]  # a two-bone arm's bones as stretched now
     f["points"][:] = chain_points_batch(f["root"][None], f["angles"][None], lengths[None])[0]
     f["error"][0] = math.dist(f["points"][-1], f["target"])

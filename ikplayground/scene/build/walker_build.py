@@ -1,4 +1,5 @@
-"""Making walkers (the procedural walk of :mod:`.walker`): the body, the legs' layout, the gait groups.
+"""Making walkers (the procedural walk of :mod:`ikplayground.scene.step.walker`): the body, the legs' layout,
+the gait groups.
 
 A walker of ``legs`` legs, each of ``leg_bones`` bones: a thigh and a shin
 (px), or a thigh, a shin and a tarsus. A three-bone leg made from a two-bone
@@ -87,7 +88,7 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones:
     facing : float
         The way it walks on its own: > 0 right, else left.
     threshold, step_height, speed : float
-        px, px, px per step (see :mod:`.walker`).
+        px, px, px per step (see :mod:`ikplayground.scene.step.walker`).
     auto_walk : bool
         Walk back and forth on its own when no arrow key drives it.
     posed : bool

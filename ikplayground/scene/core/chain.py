@@ -40,7 +40,7 @@ IK_FIELDS: FieldSpec = {
     "side": (1,), "scale": (1,), "status": (1,), "used": (1,),
     # microseconds the last step's solver call took, per chain (the group call's time / its chains); never saved
     "solve_us": (1,),
-    # the animated target (target_motion.py): the path's code (PATHS), its speed (px/step) and size
+    # the animated target (target_paths.py): the path's code (PATHS), its speed (px/step) and size
     # (px), a curve's centre (px), phase (rad) and way round (1: backward, a mirror flip's), a bounce's
     # velocity (px/step); held: 1 while the user drags the target (the motion waits)
     "motion": (1,), "motion_speed": (1,), "motion_size": (1,), "motion_centre": (2,), "motion_phase": (1,),

@@ -2,7 +2,7 @@
 and its file share.
 
 Plain values, no imports from the rest of the scene, so that every module of it
-(:mod:`.chain`, :mod:`.settings`, :mod:`.file_fields`) can use them;
+(:mod:`.chain`, :mod:`.settings`, :mod:`ikplayground.scene.files.file_fields`) can use them;
 :mod:`.chain` re-exports them. Sources: the pygame CCD tutorial (the rate
 limit) and the Flash snake tutorial (the snake's numbers), as named in
 docs/sources.md.

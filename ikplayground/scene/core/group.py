@@ -29,7 +29,7 @@ class Group:
     def of_arrays(cls, solver: str, members: list[Chain], fields: dict[str, np.ndarray]) -> Group:
         """The group of ``members`` whose fields are already the rows of ``fields`` (member ``i``'s
         ``fields[name]`` a view of ``fields[name][i]``, as the batch builders of
-        :mod:`.build_batch` make them): the arrays are taken as they are, nothing is copied."""
+        :mod:`ikplayground.scene.build.build_batch` make them): the arrays are taken as they are, nothing is copied."""
         group = cls.__new__(cls)
         group.solver = solver
         group.members = members

@@ -13,9 +13,9 @@ one-number options are the IK rows of the settings table that name a ``field``
 * ``softness`` px and ``stretch`` (x): the two-bone arm's soft reach and
   largest bone scale (Spine's two-bone softness and stretch);
 * ``auto_bend`` 0 or 1: the two-bone knee's side follows the target (the
-  raylib demo's autoBend), with hysteresis (:mod:`.motion`);
+  raylib demo's autoBend), with hysteresis (:mod:`ikplayground.scene.step.group_step`);
 * ``damping``: the DLS solver's damping factor;
-* ``motion``: the animated target (:mod:`.target_motion`), a dict of its
+* ``motion``: the animated target (:mod:`ikplayground.scene.step.target_paths`), a dict of its
   path, speed and size (and state), or None for none.
 
 The defaults are the settings table's (:mod:`.settings`), where the panel, the

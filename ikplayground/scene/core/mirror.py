@@ -38,7 +38,7 @@ state flags, error, status, the measured ``solve_us``):
 * snake: ``points`` mirrored about the head; ``heading`` as an angle;
   ``bend_limits`` as a relative range; ``turn`` (the arrow keys' input) to
   ``-turn``; ``wander_mirror`` toggled, so a wandering snake wishes for the
-  mirror image of its wish (:func:`.motion.wander_steer`) and wanders as the
+  mirror image of its wish (:func:`~ikplayground.scene.step.group_step.wander_steer`) and wanders as the
   mirror image until it nears the stage's edge, where it heads for the
   stage's middle like any other (a mirror image only for a head on the
   stage's middle vertical); its head is kept on the stage by the same rule.
@@ -46,7 +46,7 @@ state flags, error, status, the measured ``solve_us``):
   negated; ``hips`` (body frame) and ``home`` (ahead of the centre) to
   ``-x``, so front legs become back legs and the other way round, still
   bending outward as an insect's (a leg's side is the sign of its ``home``,
-  a centre leg's ``-0.0`` included: :mod:`.walker`); ``points``, ``foot``,
+  a centre leg's ``-0.0`` included: :mod:`ikplayground.scene.step.walker`); ``points``, ``foot``,
   ``step_from`` and ``step_to`` mirrored; ``angles`` per leg as angles (the
   first a heading); ``settled`` to 0, so that its next step stands it on the
   ground again (the ground under the mirrored feet is not the mirror image of

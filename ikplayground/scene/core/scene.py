@@ -38,11 +38,11 @@ class Scene:
         Width and height of the stage in pixels; targets, roots and snake
         heads are kept inside it.
     terrain : terrain.Terrain or None
-        The ground the walkers walk on (None: :func:`.terrain.generated` for
+        The ground the walkers walk on (None: :func:`~ikplayground.scene.step.terrain.generated` for
         the stage and the seed, made again whenever the stage's size changes).
     seed : int
         What the scene's random parts take (0 to ``MAX_SEED``; the scene
-        file's ``seed``): the wandering snakes' rule (:func:`.motion.wander_offset`),
+        file's ``seed``): the wandering snakes' rule (:func:`~ikplayground.scene.step.group_step.wander_offset`),
         the generated ground (``TERRAIN_SEED + seed``) and the stress test's
         scene. The same file and seed give the same run.
     """
@@ -248,7 +248,8 @@ class Scene:
 
     def steer(self, throttle: bool, turn: int) -> Chain | None:
         """Set the arrow-key input of the driven snake or walker (the selected one, else the only snake,
-        else the only walker; a walker's Left / Right walk, Up runs); returns it (or None). See :mod:`.steering`."""
+        else the only walker; a walker's Left / Right walk, Up runs); returns it (or None).
+        See :mod:`ikplayground.scene.step.steering`."""
         return steering.steer(self.groups, self.chains, self.selected, throttle, turn)
 
     def resize(self, stage) -> None:
@@ -324,8 +325,9 @@ class Scene:
         self._dirty = False
 
     def step(self) -> None:
-        """Advance every chain by one fixed step of 1/60 s (:func:`.scene_step.step_groups`); ``solver_ms`` keeps
-        what each solver's groups cost in this step, in milliseconds (the status line shows it under stress)."""
+        """Advance every chain by one fixed step of 1/60 s (:func:`~ikplayground.scene.step.scene_step.step_groups`);
+        ``solver_ms`` keeps what each solver's groups cost in this step, in milliseconds (the status line shows
+        it under stress)."""
         self.solver_ms = step_groups(self.groups, self.stage, self.seed, self.terrain)
         self.steps += 1
 

@@ -7,8 +7,9 @@ and its field in the scene file. From the table come the panel's sliders,
 check boxes and value labels (:mod:`ikplayground.app.panel.param_widgets`), the App's handling of a panel change
 (one call, :meth:`~ikplayground.scene.core.scene.Scene.set_setting`, which
 validates and clamps the value here, once), the scene file's fields for the
-settings (written by :mod:`.file_format`, read as the msgspec Structs of
-:mod:`.file_schema`, through :mod:`.file_fields` and :mod:`.file_list_fields`) and the F1 help's
+settings (written by :mod:`ikplayground.scene.files.file_format`, read as the msgspec Structs of
+:mod:`ikplayground.scene.files.file_schema`, through :mod:`ikplayground.scene.files.file_fields` and
+:mod:`ikplayground.scene.files.file_list_fields`) and the F1 help's
 description of the panel.
 
 The per-step path never looks here: a setting's value lives where the step

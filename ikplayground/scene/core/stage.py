@@ -22,7 +22,7 @@ def clamp_point(pos, stage: tuple[float, float]) -> np.ndarray:
 
 def shift_root(chain: Chain, root, clamp=None) -> None:
     """Translate an IK chain so its root is exactly ``root`` (2,) px; its target and pole move along
-    (``clamp``-ed), and so does a moving target's centre (:mod:`.target_motion`)."""
+    (``clamp``-ed), and so does a moving target's centre (:mod:`ikplayground.scene.step.target_paths`)."""
     offset = root - chain.fields["root"]
     chain.fields["motion_centre"] += offset
     chain.fields["points"] += offset

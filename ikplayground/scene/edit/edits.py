@@ -140,7 +140,7 @@ class ChainRemoved(Edit):
 
 class Flipped(Edit):
     """The chain at ``index`` of ``scene`` was mirror-flipped (H): undone and redone by flipping it again,
-    which gives it back bit for bit while nothing has moved it since (:mod:`.mirror`)."""
+    which gives it back bit for bit while nothing has moved it since (:mod:`ikplayground.scene.core.mirror`)."""
 
     def __init__(self, scene: Scene, index: int, chain: Chain):
         super().__init__(f"mirror flip of {chain_label(chain)}")

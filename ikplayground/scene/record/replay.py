@@ -5,10 +5,10 @@ A recording (:mod:`.recording`) holds, for every step, each chain's target
 step the :class:`Replay` puts them where the recording has them for that step:
 
 * an IK chain's ``target``, with ``held`` set so its animated motion waits
-  (:mod:`.target_motion`): the solve sees exactly the recorded target;
+  (:mod:`ikplayground.scene.step.target_paths`): the solve sees exactly the recorded target;
 * a snake's ``replay_head`` (the step puts the head there instead of steering
-  it, :func:`.motion.step_snakes`), then its body follows as it did;
-* a walker's ``replay_body`` (:func:`.walker.step_walkers`: the body goes to
+  it, :func:`~ikplayground.scene.step.group_step.step_snakes`), then its body follows as it did;
+* a walker's ``replay_body`` (:func:`~ikplayground.scene.step.walker.step_walkers`: the body goes to
   the recorded x where its own walk took it elsewhere, and to the recorded
   height; the feet and legs follow from there).
 

@@ -19,7 +19,7 @@ A chain's motion is one of :data:`PATHS`:
 
 A curve may run backward (``motion_reverse`` 1: the phase shrinks by as much a
 step): the mirror image of a clockwise circle goes round anticlockwise (the
-mirror flip, :mod:`.mirror`, sets it).
+mirror flip, :mod:`ikplayground.scene.core.mirror`, sets it).
 
 Starting a motion (:func:`start`) puts its centre where the target is, phase 0:
 a figure-eight starts at its centre, a circle goes round the spot the target
