@@ -89,14 +89,21 @@ def make_ik_chains(chains: list[Any], consume: bool = False) -> list[Chain]:
     ValueError
         A rate limit ``make_ik_chain`` refuses (see :func:`~ikplayground.scene.core.chain.checked_rate`).
     """
-    out: list[Chain | None] = [None] * len(chains)
-    for (solver, n), members in _groups((kw["solver"], len(kw["lengths"])) for kw in chains).items():
+    return _batched(chains, lambda kw: (kw["solver"], len(kw["lengths"])),
+                    lambda key, kws: ik_group(key[0], key[1], kws), consume)
+
+
+def _batched(kws: list[Any], key, group, consume: bool) -> list[Chain]:
+    """The chains of ``kws`` in order, made by ``group(key(kw), kws)`` (returning (fields, chains)) for up to
+    ``_BATCH`` entries of one key at a time; with ``consume`` each entry of ``kws`` becomes None once built."""
+    out: list[Chain | None] = [None] * len(kws)
+    for k, members in _groups(map(key, kws)).items():
         for start in range(0, len(members), _BATCH):
             part = members[start:start + _BATCH]
-            for i, chain in zip(part, ik_group(solver, n, [chains[i] for i in part])[1]):
+            for i, chain in zip(part, group(k, [kws[i] for i in part])[1]):
                 out[i] = chain
                 if consume:
-                    chains[i] = None
+                    kws[i] = None
     return cast("list[Chain]", out)  # every entry filled
 
 
@@ -203,8 +210,8 @@ def make_snakes(snakes: list[Any], consume: bool = False) -> list[Chain]:
     snakes : list of dict
         Keyword arguments of :func:`~ikplayground.scene.build.build.make_snake` (``points`` required).
     consume : bool
-        Set each entry of ``snakes`` to None once it is read, so that a
-        large batch's arguments are let go as its fields fill.
+        Set each entry of ``snakes`` to None once its snake is built, so that
+        a large batch's arguments are let go as its groups fill.
 
     Returns
     -------
@@ -212,33 +219,25 @@ def make_snakes(snakes: list[Any], consume: bool = False) -> list[Chain]:
         In the order of ``snakes``. Their fields are views into arrays shared
         by their group (as a scene's groups keep them).
     """
-    out: list[Chain | None] = [None] * len(snakes)
-    for nodes, members in _groups(len(kw["points"]) for kw in snakes).items():
-        f = empty_fields("snake", nodes - 1, rows=len(members))
-        derived = []  # rows whose lengths come from their points
-        kws = []  # the arguments but the nodes, lengths and heading
-        for row, i in enumerate(members):
-            kw = snakes[i]
-            pts = f["points"][row]
-            pts[:] = np.asarray(kw["points"], dtype=float)
-            if kw.get("lengths") is None:
-                derived.append(row)
-            else:
-                f["lengths"][row] = kw["lengths"]
-            heading = kw.get("heading")
-            if heading is None:  # from node 1 to the head
-                d = pts[0] - pts[1]
-                heading = math.atan2(d[1], d[0]) if (d[0] or d[1]) else 0.0
-            f["heading"][row, 0] = heading
-            kws.append({k: v for k, v in kw.items() if k not in ("points", "lengths", "heading")})
-            if consume:
-                snakes[i] = None
-        for start in range(0, len(derived), _BATCH):  # batches bound the temporary arrays
-            derived_rows = derived[start:start + _BATCH]
-            f["lengths"][derived_rows] = np.linalg.norm(np.diff(f["points"][derived_rows], axis=1), axis=2)
-        for i, chain in zip(members, _snake_group(f, kws)):
-            out[i] = chain
-    return cast("list[Chain]", out)  # every entry filled
+    return _batched(snakes, lambda kw: len(kw["points"]), snake_group, consume)
+
+
+def snake_group(nodes: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], list[Chain]]:
+    """The snakes of ``kws`` (keyword arguments of ``make_snake``), all of ``nodes`` nodes, and the arrays
+    they share: (fields, chains), as :func:`ik_group`'s."""
+    f = empty_fields("snake", nodes - 1, rows=len(kws))
+    f["points"][:] = [kw["points"] for kw in kws]
+    derived = [row for row, kw in enumerate(kws) if kw.get("lengths") is None]  # lengths from the points
+    f["lengths"][derived] = np.linalg.norm(np.diff(f["points"][derived], axis=1), axis=2)
+    for row, kw in enumerate(kws):
+        if kw.get("lengths") is not None:
+            f["lengths"][row] = kw["lengths"]
+        heading = kw.get("heading")
+        if heading is None:  # from node 1 to the head
+            d = f["points"][row, 0] - f["points"][row, 1]
+            heading = math.atan2(d[1], d[0]) if (d[0] or d[1]) else 0.0
+        f["heading"][row, 0] = heading
+    return f, _snake_group(f, kws)
 
 
 def _snake_group(f: dict[str, np.ndarray], kws: list[dict]) -> list[Chain]:
