@@ -68,12 +68,9 @@ def make_ik_chains(chains: list[Any], consume: bool = False) -> list[Chain]:
     Parameters
     ----------
     chains : list of dict
-        Keyword arguments of ``make_ik_chain``, its positional ones by name
-        too: ``solver``, ``root`` (2,) px, ``angles`` (n,) rad relative,
-        ``lengths`` (n,) px, ``target`` (2,) px; optional ``limits`` (n, 2)
-        rad, ``mirror``, ``rate_limit`` (deg per step or None; here absent
-        means None, off), ``iterations``, ``tolerance`` (px), ``palette_index``,
-        ``rate_deg``, ``joint_limit`` (deg), ``preferred_bones`` and the kept settings.
+        Keyword arguments of ``make_ik_chain`` (see there), its positional ones
+        (``solver``, ``root``, ``angles``, ``lengths``, ``target``) by name too;
+        an absent ``rate_limit`` is None (off).
     consume : bool
         Set each entry of ``chains`` to None once its chain is built.
 
@@ -113,9 +110,8 @@ def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray
     of each the fields of ``chains[i]`` (so a scene's group can take them as they are)."""
     rates = [None if kw.get("rate_limit") is None else checked_rate(kw["rate_limit"], "rate_limit") for kw in kws]
     f = empty_fields(solver, n, rows=len(kws))
-    f["root"][:] = [kw["root"] for kw in kws]
-    f["target"][:] = [kw["target"] for kw in kws]
-    f["lengths"][:] = [kw["lengths"] for kw in kws]
+    for name in ("root", "target", "lengths"):
+        f[name][:] = [kw[name] for kw in kws]
     lim = f["limits"]
     given = np.array([kw.get("limits") is not None for kw in kws])
     if given.any():
@@ -136,8 +132,8 @@ def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray
     f["goal"][:] = f["angles"]
     f["bend"][:, 0] = [-1.0 if kw.get("mirror", False) else 1.0 for kw in kws]
     f["rate"][:, 0] = [math.inf if r is None else math.radians(r) for r in rates]
-    f["iterations"][:, 0] = [kw.get("iterations", DEFAULT_ITERATIONS) for kw in kws]
-    f["tolerance"][:, 0] = [kw.get("tolerance", DEFAULT_TOLERANCE) for kw in kws]
+    f["iterations"][:, 0] = _column(kws, "iterations", DEFAULT_ITERATIONS)
+    f["tolerance"][:, 0] = _column(kws, "tolerance", DEFAULT_TOLERANCE)
     ik_options.fill(f, kws)
     refresh_ik_points(f)
     args = []
@@ -199,11 +195,8 @@ def make_snakes(snakes: list[Any], consume: bool = False) -> list[Chain]:
     """Many snakes at once: what :func:`~ikplayground.scene.build.build.make_snake` makes from each dict of its
     arguments (``make_snake`` is this with one entry).
 
-    The fields are filled, the nodes checked (:func:`snakes_are_sound`)
-    and the unsound snakes laid out again after their heads with one numpy
-    call per group of snakes with the same node count (up to ``_BATCH``
-    at a time), not one per snake: a file of 20,000 hand-made snakes loads in
-    a fraction of the time.
+    One numpy call per group of snakes of one node count (up to ``_BATCH`` at a
+    time) fills, checks (:func:`snakes_are_sound`) and lays out again the unsound.
 
     Parameters
     ----------
