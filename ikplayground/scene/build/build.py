@@ -2,8 +2,9 @@
 
 A conversion keeps the chain where it is on screen: the new chain's joints are
 laid along the old chain's polyline (same anchor, same tip side, same total
-reach) and its angles are read back from those points. Many chains at once
-(a scene file's): :mod:`~ikplayground.scene.build.build_batch`, re-exported here.
+reach) and its angles are read back from those points. The constructors of
+one chain are those of many (:mod:`~ikplayground.scene.build.build_batch`,
+re-exported here) called with one entry.
 """
 
 from __future__ import annotations
@@ -13,35 +14,18 @@ import math
 import numpy as np
 
 from ikplayground.scene.build import walker_build
-from ikplayground.scene.build.build_batch import make_ik_chains, make_snakes, snakes_are_sound, wander_phase  # noqa: F401 (re-exported)
-from ikplayground.scene.core import ik_options
-from ikplayground.scene.core.chain import FULL, Chain, checked_rate, clamped_joints, field_shapes, is_reached
-from ikplayground.scene.core.constants import (DEFAULT_IK_BONES, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG,
-                                               DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, ITERATIVE, SNAKE_BEND_DEG,
-                                               SNAKE_MAX_SPEED, SNAKE_SEGMENT, SNAKE_TURN_DEG)
+from ikplayground.scene.build.build_batch import (default_limits, empty_fields, ik_group, make_ik_chains,  # noqa: F401
+                                                  make_snakes, refresh_ik_points, snakes_are_sound, straight_points,
+                                                  wander_phase)  # (re-exported)
+from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.constants import DEFAULT_IK_BONES, DEFAULT_RATE_DEG, SNAKE_BEND_DEG, SNAKE_SEGMENT
 from ikplayground.scene.core.stage import clamp_point
 from ikplayground.solvers import wrap_array
 from ikplayground.solvers import snake_batch
-from ikplayground.solvers import chain_points_batch
 
 
-def empty_fields(solver: str, n: int) -> dict[str, np.ndarray]:
-    return {name: np.zeros(shape) for name, shape in field_shapes(solver, n).items()}
-
-
-def default_limits(solver: str, n: int, joint_deg: float = DEFAULT_JOINT_LIMIT_DEG) -> np.ndarray:
-    """Full circle at the root; +-``joint_deg`` at the other joints of CCD/FABRIK chains."""
-    lim = np.empty((n, 2))
-    lim[:] = FULL
-    if solver in ITERATIVE:
-        lim[1:] = (-math.radians(joint_deg), math.radians(joint_deg))
-    return lim
-
-
-def make_ik_chain(solver, root, angles, lengths, target, *, limits=None, mirror=False,
-                  rate_limit=DEFAULT_RATE_DEG, iterations=DEFAULT_ITERATIONS, tolerance=DEFAULT_TOLERANCE,
-                  palette_index=0, rate_deg=None, joint_limit=None, preferred_bones=None, **options) -> Chain:
-    """A two-bone, CCD or FABRIK chain.
+def make_ik_chain(solver, root, angles, lengths, target, *, rate_limit=DEFAULT_RATE_DEG, **kw) -> Chain:
+    """A two-bone, CCD or FABRIK chain: :func:`~.build_batch.make_ik_chains` of one.
 
     Parameters
     ----------
@@ -49,89 +33,34 @@ def make_ik_chain(solver, root, angles, lengths, target, *, limits=None, mirror=
     angles : (n,) radians, relative
     lengths : (n,) pixels
     limits : (n, 2) radians or None for the solver's default (+-``joint_limit`` past the root)
+    mirror : bool
     rate_limit : degrees per step or None (off); > 0 and <= 180, else ValueError
+    iterations : int
+    tolerance : pixels
+    palette_index : int
     rate_deg : degrees per step or None: the setting kept while the limit is off
         (a limit that is on is its own setting; None: the default)
     joint_limit : degrees or None: the joint-limit setting (None: the widest
         ``limits`` past the root of a CCD/FABRIK chain, else the default)
     preferred_bones : int or None: the bone count as a CCD/FABRIK chain (see :class:`Chain`)
-    **options : the solver options of :mod:`ikplayground.scene.core.ik_options` (``pole``, ``mix``, ``softness``,
+    **kw : also the solver options of :mod:`ikplayground.scene.core.ik_options` (``pole``, ``mix``, ``softness``,
         ``stretch``, ``auto_bend``, ``damping``) and the kept settings (see :class:`Chain`)
     """
-    solver_options, options = ik_options.split(options)
-    lengths = np.asarray(lengths, dtype=float)
-    n = lengths.shape[0]
-    if rate_limit is not None:
-        rate_limit = checked_rate(rate_limit, "rate_limit")
-    if joint_limit is None:
-        joint_limit = DEFAULT_JOINT_LIMIT_DEG
-        if limits is not None and n >= 2 and solver in ITERATIVE:
-            joint_limit = math.degrees(float(np.max(np.asarray(limits, dtype=float)[1:, 1])))
-    f = empty_fields(solver, n)
-    f["root"][:] = root
-    f["target"][:] = target
-    f["lengths"][:] = lengths
-    f["limits"][:] = default_limits(solver, n, joint_limit) if limits is None else limits
-    lo, hi = f["limits"][:, 0], f["limits"][:, 1]
-    raw = np.asarray(angles, dtype=float)
-    a = wrap_array(raw)
-    # an angle already inside its range is kept as given (so -pi stays -pi under
-    # a limit that starts at -pi); others are wrapped, then clamped
-    inside = (raw >= lo) & (raw <= hi)
-    f["angles"][:] = np.where(clamped_joints(f["limits"]), np.where(inside, raw, np.clip(a, lo, hi)), a)
-    f["goal"][:] = f["angles"]
-    f["bend"][0] = -1.0 if mirror else 1.0
-    f["rate"][0] = math.inf if rate_limit is None else math.radians(rate_limit)
-    f["iterations"][0] = iterations
-    f["tolerance"][0] = tolerance
-    ik_options.fill({name: a[None] for name, a in f.items()}, [solver_options])
-    refresh_ik_points(f)
-    rate = rate_limit if rate_limit is not None else (DEFAULT_RATE_DEG if rate_deg is None else rate_deg)
-    return Chain(solver, f, palette_index=palette_index, rate_deg=rate, joint_limit=joint_limit,
-                 preferred_bones=preferred_bones, **options)
+    kw.update(solver=solver, root=root, angles=angles, lengths=lengths, target=target, rate_limit=rate_limit)
+    return ik_group(solver, len(lengths), [kw])[1][0]
 
 
-def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
-    """Recompute joint positions, error and reached (:func:`~ikplayground.scene.core.chain.is_reached`) from angles
-    (one chain)."""
-    lengths = f["lengths"] * f["scale"][0]  # a two-bone arm's bones as stretched now
-    f["points"][:] = chain_points_batch(f["root"][None], f["angles"][None], lengths[None])[0]
-    f["error"][0] = math.dist(f["points"][-1], f["target"])
-    f["reached"][0] = float(is_reached(f["error"][0], f["tolerance"][0]))
+def make_snake(points, **kw) -> Chain:
+    """A snake from its nodes (``points[0]`` is the head): :func:`~.build_batch.make_snakes` of one.
 
-
-def make_snake(points, *, lengths=None, heading=None, bend_deg=SNAKE_BEND_DEG,
-               max_speed=SNAKE_MAX_SPEED, turn_deg=SNAKE_TURN_DEG, palette_index=0, bend_limits=None,
-               wander=False, **settings) -> Chain:
-    """A snake from its nodes (``points[0]`` is the head).
-
-    ``heading`` (radians) defaults to the direction from node 1 to the head.
-    ``bend_limits`` (radians) overrides the symmetric ``bend_deg``. ``wander``:
-    it steers itself (:func:`~.motion.wander_steer`).
-    ``settings`` are the IK settings it keeps for a later conversion
+    ``lengths`` default to the nodes' distances. ``heading`` (radians) defaults
+    to the direction from node 1 to the head. ``bend_limits`` (radians)
+    overrides the symmetric ``bend_deg``; ``max_speed``, ``turn_deg``.
+    ``wander``: it steers itself (:func:`~.motion.wander_steer`).
+    ``palette_index`` and the IK settings it keeps for a later conversion
     (``rate_deg``, ``joint_limit``, ``preferred_bones``) and its kept settings: see :class:`Chain`.
     """
-    pts = np.asarray(points, dtype=float)
-    n = pts.shape[0] - 1
-    f = empty_fields("snake", n)
-    f["points"][:] = pts
-    f["lengths"][:] = np.linalg.norm(np.diff(pts, axis=0), axis=1) if lengths is None else lengths
-    if heading is None:
-        d = pts[0] - pts[1]
-        heading = math.atan2(d[1], d[0]) if (d[0] or d[1]) else 0.0
-    f["heading"][0] = heading
-    r = math.radians(bend_deg)
-    f["bend_limits"][:] = (-r, r) if bend_limits is None else bend_limits
-    if not snake_is_sound(f["points"], f["lengths"], f["bend_limits"]):
-        # e.g. a hand-edited file: lay the body after the head, so lengths and
-        # bends hold from the first frame
-        relay_snake(f)
-    f["max_speed"][0] = max_speed
-    f["turn_rate"][0] = math.radians(turn_deg)
-    f["wander"][0] = float(wander)
-    f["wander_phase"][0] = wander_phase(f["points"][0])
-    return Chain("snake", f, palette_index=palette_index, **settings)
-
+    return make_snakes([dict(kw, points=points)])[0]
 
 
 def relay_snake(f: dict[str, np.ndarray]) -> None:
@@ -143,19 +72,12 @@ def relay_snake(f: dict[str, np.ndarray]) -> None:
 
 def snake_is_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray, tol: float = 1e-9) -> bool:
     """True when nodes sit ``lengths`` apart (relative ``tol``) and every bend is inside the range (``tol`` rad)."""
-    d = np.diff(points, axis=0)
-    seg = np.hypot(d[:, 0], d[:, 1])
-    if not np.all(np.abs(seg - lengths) <= tol * lengths):
-        return False
-    ang = np.arctan2(d[:, 1], d[:, 0])
-    bend = (np.diff(ang) + math.pi) % (2 * math.pi) - math.pi
-    return bool(np.all(bend >= bend_limits[0] - tol) and np.all(bend <= bend_limits[1] + tol))
+    return bool(snakes_are_sound(points[None], lengths[None], np.asarray(bend_limits)[None], tol)[0])
 
 
 def straight_snake(head, heading, nodes=10, segment=SNAKE_SEGMENT, **kw) -> Chain:
     """A straight snake of ``nodes`` nodes whose head is at ``head`` facing ``heading``."""
-    back = np.array((-math.cos(heading), -math.sin(heading)))
-    pts = np.asarray(head, dtype=float) + np.arange(nodes)[:, None] * segment * back
+    pts = straight_points([head], [heading], nodes, [segment])[0]
     return make_snake(pts, lengths=np.full(nodes - 1, segment), heading=heading, **kw)
 
 

@@ -1,11 +1,12 @@
-"""Making many chains at once: one numpy pass per group of chains of one solver and bone count.
+"""Making chains, many at once or one: one numpy pass per group of chains of one solver and bone count.
 
 A scene file of 20,000 chains would take seconds to build one chain at a
-time (:func:`~ikplayground.scene.build.build.make_ik_chain`,
-:func:`~ikplayground.scene.build.build.make_snake`): most of it is the fixed cost
-of many small numpy calls. Here the chains of one solver and size are filled,
-checked and laid out in shared arrays, ``_BATCH`` at a time, and each comes
-out equal, field for field, to the chain its one-at-a-time constructor makes.
+time: most of it is the fixed cost of many small numpy calls. Here the chains
+of one solver and size are filled, checked and laid out in shared arrays,
+``_BATCH`` at a time. The one-at-a-time constructors
+(:func:`~ikplayground.scene.build.build.make_ik_chain`,
+:func:`~ikplayground.scene.build.build.make_snake`) are these called with one
+entry, so the checks, defaults and layout exist once.
 """
 
 from __future__ import annotations
@@ -25,11 +26,32 @@ from ikplayground.solvers import snake_batch
 from ikplayground.solvers import chain_points_batch
 
 _BATCH = 4096  # chains filled by one pass (bounds the temporary arrays)
-_SNAKE_ARGS = ("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "palette_index", "bend_limits",
-               "wander")
+_SNAKE_ARGS = frozenset(("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "palette_index",
+                         "bend_limits", "wander"))
 _IK_ARGS = frozenset(("solver", "root", "angles", "lengths", "target", "limits", "mirror", "rate_limit", "iterations",
                       "tolerance", "palette_index", "rate_deg",
                       "joint_limit")) | ik_options.DEFAULTS.keys()  # the rest go to the Chain (see make_ik_chain)
+
+
+def empty_fields(solver: str, *dims: int, rows: int | None = None) -> dict[str, np.ndarray]:
+    """Zeroed fields of a chain of ``solver`` of size ``dims`` (:func:`~.chain.field_shapes`'s), or of
+    ``rows`` such chains (each field with a leading axis of ``rows``)."""
+    lead = () if rows is None else (rows,)
+    return {name: np.zeros(lead + shape) for name, shape in field_shapes(solver, *dims).items()}
+
+
+def default_limits(solver: str, n: int, joint_deg=DEFAULT_JOINT_LIMIT_DEG) -> np.ndarray:
+    """Full circle at the root; +-``joint_deg`` at the other joints of CCD/FABRIK chains.
+
+    (n, 2) radians, or (N, n, 2) for ``joint_deg`` an array of shape (N,).
+    """
+    r = np.radians(np.asarray(joint_deg, dtype=float))[..., None]
+    lim = np.empty(np.shape(joint_deg) + (n, 2))
+    lim[:] = FULL
+    if solver in ITERATIVE:
+        lim[..., 1:, 0] = -r
+        lim[..., 1:, 1] = r
+    return lim
 
 
 def _groups(keys) -> dict:
@@ -46,35 +68,39 @@ def make_ik_chains(chains: list[Any], consume: bool = False) -> list[Chain]:
     Parameters
     ----------
     chains : list of dict
-        Keyword arguments of ``make_ik_chain``, its positional ones by name
-        too: ``solver``, ``root`` (2,) px, ``angles`` (n,) rad relative,
-        ``lengths`` (n,) px, ``target`` (2,) px; optional ``limits`` (n, 2)
-        rad, ``mirror``, ``rate_limit`` (deg per step or None), ``iterations``,
-        ``tolerance`` (px), ``palette_index``, ``rate_deg``, ``joint_limit`` (deg),
-        ``preferred_bones`` and the kept settings.
+        Keyword arguments of ``make_ik_chain`` (see there), its positional ones
+        (``solver``, ``root``, ``angles``, ``lengths``, ``target``) by name too;
+        an absent ``rate_limit`` is None (off).
     consume : bool
         Set each entry of ``chains`` to None once its chain is built.
 
     Returns
     -------
     list of Chain
-        In the order of ``chains``, each equal field for field to
-        ``make_ik_chain(**kw)``; their fields are views into arrays shared by
-        up to ``_BATCH`` chains of one solver and bone count.
+        In the order of ``chains``, each as ``make_ik_chain(**kw)`` makes it
+        (``make_ik_chain`` is this with one entry); their fields are views into
+        arrays shared by up to ``_BATCH`` chains of one solver and bone count.
 
     Raises
     ------
     ValueError
         A rate limit ``make_ik_chain`` refuses (see :func:`~ikplayground.scene.core.chain.checked_rate`).
     """
-    out: list[Chain | None] = [None] * len(chains)
-    for (solver, n), members in _groups((kw["solver"], len(kw["lengths"])) for kw in chains).items():
+    return _batched(chains, lambda kw: (kw["solver"], len(kw["lengths"])),
+                    lambda key, kws: ik_group(key[0], key[1], kws), consume)
+
+
+def _batched(kws: list[Any], key, group, consume: bool) -> list[Chain]:
+    """The chains of ``kws`` in order, made by ``group(key(kw), kws)`` (returning (fields, chains)) for up to
+    ``_BATCH`` entries of one key at a time; with ``consume`` each entry of ``kws`` becomes None once built."""
+    out: list[Chain | None] = [None] * len(kws)
+    for k, members in _groups(map(key, kws)).items():
         for start in range(0, len(members), _BATCH):
             part = members[start:start + _BATCH]
-            for i, chain in zip(part, ik_group(solver, n, [chains[i] for i in part])[1]):
+            for i, chain in zip(part, group(k, [kws[i] for i in part])[1]):
                 out[i] = chain
                 if consume:
-                    chains[i] = None
+                    kws[i] = None
     return cast("list[Chain]", out)  # every entry filled
 
 
@@ -83,47 +109,53 @@ def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray
     and the arrays they share: (fields, chains), ``fields[name]`` of shape (len(kws), ...) and row ``i``
     of each the fields of ``chains[i]`` (so a scene's group can take them as they are)."""
     rates = [None if kw.get("rate_limit") is None else checked_rate(kw["rate_limit"], "rate_limit") for kw in kws]
-    f = {name: np.zeros((len(kws),) + shape) for name, shape in field_shapes(solver, n).items()}
-    f["root"][:] = [kw["root"] for kw in kws]
-    f["target"][:] = [kw["target"] for kw in kws]
-    f["lengths"][:] = [kw["lengths"] for kw in kws]
+    f = empty_fields(solver, n, rows=len(kws))
+    for name in ("root", "target", "lengths"):
+        f[name][:] = [kw[name] for kw in kws]
     lim = f["limits"]
-    lim[:] = FULL
     given = np.array([kw.get("limits") is not None for kw in kws])
     if given.any():
         lim[given] = [kw["limits"] for kw in kws if kw.get("limits") is not None]
     joint = np.array([DEFAULT_JOINT_LIMIT_DEG if kw.get("joint_limit") is None else kw["joint_limit"]
                       for kw in kws], dtype=float)
-    if solver in ITERATIVE and n >= 2:
+    if solver in ITERATIVE and n >= 2:  # no joint-limit setting: the widest given limit past the root
         derived = given & np.array([kw.get("joint_limit") is None for kw in kws])
         joint[derived] = np.degrees(np.max(lim[derived, 1:, 1], axis=1))
-        r = np.radians(joint[~given])[:, None]
-        lim[~given, 1:, 0] = -r
-        lim[~given, 1:, 1] = r
+    lim[~given] = default_limits(solver, n, joint[~given])
     lo, hi = lim[..., 0], lim[..., 1]
     raw = np.array([kw["angles"] for kw in kws], dtype=float).reshape(len(kws), n)
     a = wrap_array(raw)
-    # as make_ik_chain: an angle inside its range is kept as given; others are wrapped, then clamped
+    # an angle already inside its range is kept as given (so -pi stays -pi under
+    # a limit that starts at -pi); others are wrapped, then clamped
     inside = (raw >= lo) & (raw <= hi)
     f["angles"][:] = np.where(clamped_joints(lim), np.where(inside, raw, np.clip(a, lo, hi)), a)
     f["goal"][:] = f["angles"]
     f["bend"][:, 0] = [-1.0 if kw.get("mirror", False) else 1.0 for kw in kws]
     f["rate"][:, 0] = [math.inf if r is None else math.radians(r) for r in rates]
-    f["iterations"][:, 0] = [kw.get("iterations", DEFAULT_ITERATIONS) for kw in kws]
-    f["tolerance"][:, 0] = [kw.get("tolerance", DEFAULT_TOLERANCE) for kw in kws]
+    f["iterations"][:, 0] = _column(kws, "iterations", DEFAULT_ITERATIONS)
+    f["tolerance"][:, 0] = _column(kws, "tolerance", DEFAULT_TOLERANCE)
     ik_options.fill(f, kws)
-    f["points"][:] = chain_points_batch(f["root"], f["angles"], f["lengths"])
-    # math.dist per chain, as make_ik_chain (np.hypot may differ in the last bit)
-    f["error"][:, 0] = list(map(math.dist, f["points"][:, -1].tolist(), f["target"].tolist()))
-    f["reached"][:, 0] = is_reached(f["error"][:, 0], f["tolerance"][:, 0])
+    refresh_ik_points(f)
     args = []
     for kw, rate, joint_limit in zip(kws, rates, joint.tolist()):
-        setting = rate  # as make_ik_chain: a limit that is on is its own setting
+        setting = rate  # a limit that is on is its own setting
         if setting is None:
             setting = DEFAULT_RATE_DEG if kw.get("rate_deg") is None else kw["rate_deg"]
         rest = {k: v for k, v in kw.items() if k not in _IK_ARGS}
         args.append(dict(rest, palette_index=kw.get("palette_index", 0), rate_deg=setting, joint_limit=joint_limit))
     return f, chains_of_rows(solver, f, args)
+
+
+def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
+    """Recompute joint positions, error and reached (:func:`.chain.is_reached`) from angles, in place:
+    of one chain's fields, or of a group's (a leading axis, one row per chain)."""
+    g = f if f["root"].ndim == 2 else {k: f[k][None] for k in ("root", "angles", "lengths", "scale", "points",
+                                                                "target", "error", "reached", "tolerance")}
+    lengths = g["lengths"] * g["scale"]  # a two-bone arm's bones as stretched now
+    g["points"][:] = chain_points_batch(g["root"], g["angles"], lengths)
+    # math.dist per chain (np.hypot may differ in the last bit)
+    g["error"][:, 0] = list(map(math.dist, g["points"][:, -1].tolist(), g["target"].tolist()))
+    g["reached"][:, 0] = is_reached(g["error"][:, 0], g["tolerance"][:, 0])
 
 
 def chains_of_rows(solver: str, f: dict[str, np.ndarray], args: list[dict]) -> list[Chain]:
@@ -136,7 +168,8 @@ def chains_of_rows(solver: str, f: dict[str, np.ndarray], args: list[dict]) -> l
 
 def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray,
                      tol: float = 1e-9) -> np.ndarray:
-    """:func:`~ikplayground.scene.build.build.snake_is_sound` for a group of snakes of one node count at once.
+    """True where nodes sit ``lengths`` apart (relative ``tol``) and every bend is inside the range (``tol`` rad):
+    a group of snakes of one node count at once.
 
     Parameters
     ----------
@@ -160,22 +193,18 @@ def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.nd
 
 def make_snakes(snakes: list[Any], consume: bool = False) -> list[Chain]:
     """Many snakes at once: what :func:`~ikplayground.scene.build.build.make_snake` makes from each dict of its
-    arguments.
+    arguments (``make_snake`` is this with one entry).
 
-    The snakes come out as ``make_snake(**kw)`` would make them one by one,
-    but the fields are filled, the nodes checked (:func:`snakes_are_sound`)
-    and the unsound snakes laid out again after their heads with one numpy
-    call per group of snakes with the same node count (up to ``_BATCH``
-    at a time), not one per snake: a file of 20,000 hand-made snakes loads in
-    a fraction of the time.
+    One numpy call per group of snakes of one node count (up to ``_BATCH`` at a
+    time) fills, checks (:func:`snakes_are_sound`) and lays out again the unsound.
 
     Parameters
     ----------
     snakes : list of dict
         Keyword arguments of :func:`~ikplayground.scene.build.build.make_snake` (``points`` required).
     consume : bool
-        Set each entry of ``snakes`` to None once it is read, so that a
-        large batch's arguments are let go as its fields fill.
+        Set each entry of ``snakes`` to None once its snake is built, so that
+        a large batch's arguments are let go as its groups fill.
 
     Returns
     -------
@@ -183,57 +212,56 @@ def make_snakes(snakes: list[Any], consume: bool = False) -> list[Chain]:
         In the order of ``snakes``. Their fields are views into arrays shared
         by their group (as a scene's groups keep them).
     """
-    out: list[Chain | None] = [None] * len(snakes)
-    groups: dict[int, list[int]] = {}
-    for i, kw in enumerate(snakes):
-        groups.setdefault(len(kw["points"]), []).append(i)
-    extras: list[tuple | None] = [None] * len(snakes)  # palette_index and settings, once the arguments are let go
-    for nodes, members in groups.items():
-        f = {name: np.zeros((len(members),) + shape) for name, shape in field_shapes("snake", nodes - 1).items()}
-        derived = []  # rows whose lengths come from their points
-        for row, i in enumerate(members):
-            kw = snakes[i]
-            pts = f["points"][row]
-            pts[:] = np.asarray(kw["points"], dtype=float)
-            if kw.get("lengths") is None:
-                derived.append(row)
-            else:
-                f["lengths"][row] = kw["lengths"]
-            heading = kw.get("heading")
-            if heading is None:
-                d = pts[0] - pts[1]
-                heading = math.atan2(d[1], d[0]) if (d[0] or d[1]) else 0.0
-            f["heading"][row, 0] = heading
-            bend_limits = kw.get("bend_limits")
-            if bend_limits is None:
-                r = math.radians(kw.get("bend_deg", SNAKE_BEND_DEG))
-                bend_limits = (-r, r)
-            f["bend_limits"][row] = bend_limits
-            f["max_speed"][row, 0] = kw.get("max_speed", SNAKE_MAX_SPEED)
-            f["turn_rate"][row, 0] = math.radians(kw.get("turn_deg", SNAKE_TURN_DEG))
-            f["wander"][row, 0] = float(kw.get("wander", False))
-            f["wander_phase"][row, 0] = wander_phase(pts[0])
-            extras[i] = (kw.get("palette_index", 0), {k: v for k, v in kw.items() if k not in _SNAKE_ARGS})
-            if consume:
-                snakes[i] = None
-        for start in range(0, len(derived), _BATCH):  # batches bound the temporary arrays
-            derived_rows = derived[start:start + _BATCH]
-            f["lengths"][derived_rows] = np.linalg.norm(np.diff(f["points"][derived_rows], axis=1), axis=2)
-        for start in range(0, len(members), _BATCH):
-            part = slice(start, start + _BATCH)
-            rows = start + np.flatnonzero(~snakes_are_sound(f["points"][part], f["lengths"][part],
-                                                            f["bend_limits"][part]))
-            if rows.size:
-                pts, lim = f["points"][rows], f["bend_limits"][rows]
-                f["points"][rows] = snake_batch(pts, pts[:, 0], f["lengths"][rows], lim[:, 0], lim[:, 1])
-        for row, i in enumerate(members):
-            extra = extras[i]
-            assert extra is not None  # filled in the first loop over members
-            palette_index, settings = extra
-            extras[i] = None
-            out[i] = Chain("snake", {name: arr[row] for name, arr in f.items()}, palette_index=palette_index,
-                           **settings)
-    return cast("list[Chain]", out)  # every entry filled
+    return _batched(snakes, lambda kw: len(kw["points"]), snake_group, consume)
+
+
+def snake_group(nodes: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], list[Chain]]:
+    """The snakes of ``kws`` (keyword arguments of ``make_snake``), all of ``nodes`` nodes, and the arrays
+    they share: (fields, chains), as :func:`ik_group`'s."""
+    f = empty_fields("snake", nodes - 1, rows=len(kws))
+    f["points"][:] = [kw["points"] for kw in kws]
+    derived = [row for row, kw in enumerate(kws) if kw.get("lengths") is None]  # lengths from the points
+    f["lengths"][derived] = np.linalg.norm(np.diff(f["points"][derived], axis=1), axis=2)
+    for row, kw in enumerate(kws):
+        if kw.get("lengths") is not None:
+            f["lengths"][row] = kw["lengths"]
+        heading = kw.get("heading")
+        if heading is None:  # from node 1 to the head
+            d = f["points"][row, 0] - f["points"][row, 1]
+            heading = math.atan2(d[1], d[0]) if (d[0] or d[1]) else 0.0
+        f["heading"][row, 0] = heading
+    return f, _snake_group(f, kws)
+
+
+def _snake_group(f: dict[str, np.ndarray], kws: list[dict]) -> list[Chain]:
+    """The snakes of a group's fields ``f`` whose nodes, lengths and headings are set, the rest from ``kws``
+    (keyword arguments of ``make_snake``): an unsound body (e.g. a hand-edited file's) is laid out after
+    its head, so lengths and bends hold from the first frame."""
+    r = np.radians(_column(kws, "bend_deg", SNAKE_BEND_DEG))
+    f["bend_limits"][:, 0] = -r
+    f["bend_limits"][:, 1] = r
+    given = [row for row, kw in enumerate(kws) if kw.get("bend_limits") is not None]  # they override bend_deg
+    if given:
+        f["bend_limits"][given] = [kws[row]["bend_limits"] for row in given]
+    f["max_speed"][:, 0] = _column(kws, "max_speed", SNAKE_MAX_SPEED)
+    f["turn_rate"][:, 0] = np.radians(_column(kws, "turn_deg", SNAKE_TURN_DEG))
+    f["wander"][:, 0] = [float(kw.get("wander", False)) for kw in kws]
+    for start in range(0, len(kws), _BATCH):
+        part = slice(start, start + _BATCH)
+        rows = start + np.flatnonzero(~snakes_are_sound(f["points"][part], f["lengths"][part], f["bend_limits"][part]))
+        if rows.size:
+            pts, lim = f["points"][rows], f["bend_limits"][rows]
+            f["points"][rows] = snake_batch(pts, pts[:, 0], f["lengths"][rows], lim[:, 0], lim[:, 1])
+    f["wander_phase"][:, 0] = wander_phase(f["points"][:, 0])
+    args = [{"palette_index": kw.get("palette_index", 0)} if kw.keys() <= _SNAKE_ARGS else
+            dict({k: v for k, v in kw.items() if k not in _SNAKE_ARGS}, palette_index=kw.get("palette_index", 0))
+            for kw in kws]
+    return chains_of_rows("snake", f, args)
+
+
+def _column(kws: list[dict], key: str, default):
+    """``[kw.get(key, default) for kw in kws]``, or ``default`` alone when no ``kw`` has ``key`` (a fill)."""
+    return [kw.get(key, default) for kw in kws] if any(key in kw for kw in kws) else default
 
 
 def straight_snakes(heads, headings, nodes: int, segments,
@@ -260,31 +288,28 @@ def straight_snakes(heads, headings, nodes: int, segments,
         in order, snake ``i``'s fields views of row ``i``; the other arguments
         of ``make_snake`` take their defaults.
     """
-    heads = np.asarray(heads, dtype=float).reshape(-1, 2)
     headings = [float(a) for a in headings]
     seg = np.asarray(segments, dtype=float).reshape(-1)
-    f = {name: np.zeros((len(headings),) + shape) for name, shape in field_shapes("snake", nodes - 1).items()}
-    back = np.array([(-math.cos(a), -math.sin(a)) for a in headings]).reshape(-1, 2)  # math's, as straight_snake
-    f["points"][:] = heads[:, None, :] + (np.arange(nodes)[None, :, None] * seg[:, None, None]) * back[:, None, :]
+    f = empty_fields("snake", nodes - 1, rows=len(headings))
+    f["points"][:] = straight_points(heads, headings, nodes, seg)
     f["lengths"][:] = seg[:, None]
     f["heading"][:, 0] = headings
-    r = math.radians(SNAKE_BEND_DEG)
-    f["bend_limits"][:] = (-r, r)
-    for start in range(0, len(headings), _BATCH):  # as make_snake: an unsound body is laid out after its head
-        rows = start + np.flatnonzero(~snakes_are_sound(f["points"][start:start + _BATCH],
-                                                        f["lengths"][start:start + _BATCH],
-                                                        f["bend_limits"][start:start + _BATCH]))
-        if rows.size:
-            pts, lim = f["points"][rows], f["bend_limits"][rows]
-            f["points"][rows] = snake_batch(pts, pts[:, 0], f["lengths"][rows], lim[:, 0], lim[:, 1])
-    f["max_speed"][:, 0] = SNAKE_MAX_SPEED
-    f["turn_rate"][:, 0] = math.radians(SNAKE_TURN_DEG)
-    head = f["points"][:, 0]
-    f["wander_phase"][:, 0] = (0.0131 * head[:, 0] + 0.0173 * head[:, 1]) % (2 * math.pi)  # wander_phase's sum
-    return f, chains_of_rows("snake", f, [{"palette_index": int(p)} for p in palette_indices])
+    return f, _snake_group(f, [{"palette_index": int(p)} for p in palette_indices])
 
 
-def wander_phase(head) -> float:
+def straight_points(heads, headings, nodes: int, segments) -> np.ndarray:
+    """The nodes (N, nodes, 2) px of straight snakes with heads ``heads`` (N, 2) px facing ``headings`` (N,) rad,
+    ``segments`` (N,) px apart."""
+    heads = np.asarray(heads, dtype=float).reshape(-1, 2)
+    seg = np.asarray(segments, dtype=float).reshape(-1)
+    back = np.array([(-math.cos(a), -math.sin(a)) for a in headings]).reshape(-1, 2)
+    return heads[:, None, :] + (np.arange(nodes)[None, :, None] * seg[:, None, None]) * back[:, None, :]
+
+
+def wander_phase(head):
     """Where a wandering snake's rule starts (rad), from where its head is: deterministic, and apart for
-    snakes apart (a file gives the same wandering every time it is loaded)."""
-    return float((0.0131 * head[0] + 0.0173 * head[1]) % (2 * math.pi))
+    snakes apart (a file gives the same wandering every time it is loaded). ``head`` (2,) px gives a float,
+    (N, 2) px an array (N,)."""
+    head = np.asarray(head, dtype=float)
+    phase = (0.0131 * head[..., 0] + 0.0173 * head[..., 1]) % (2 * math.pi)
+    return float(phase) if phase.ndim == 0 else phase

@@ -20,7 +20,8 @@ import math
 
 import numpy as np
 
-from ikplayground.scene.core.chain import Chain, field_shapes
+from ikplayground.scene.build.build_batch import empty_fields
+from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.constants import (MAX_WALKER_LEGS, WALKER_LEG, WALKER_LEGS, WALKER_SPEED,
                                                WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
 from ikplayground.scene.step.walker import RIDE, solve_legs
@@ -104,7 +105,7 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones:
     if leg_bones not in LEG_BONES:
         raise ValueError(f"leg_bones: must be 2 or 3 (got {leg_bones!r})")
     pair = leg_lengths(lengths, int(leg_bones))
-    f = {name: np.zeros(shape) for name, shape in field_shapes("walker", legs, len(pair)).items()}
+    f = empty_fields("walker", legs, len(pair))
     f["body"][:] = body
     f["lengths"][:] = pair
     f["facing"][0] = 1.0 if facing > 0 else -1.0
