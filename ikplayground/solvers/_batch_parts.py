@@ -20,22 +20,11 @@ SMALL_BATCH = 4  # this few chains: the single-chain loops on floats beat numpy'
 def run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, per_chain=None):
     """A few chains, one at a time, by a single-chain loop on plain floats.
 
-    Parameters
-    ----------
-    row : callable
-        ``row(rx, ry, angles, lengths, tx, ty, iterations, tolerance, limits[, value])``
-        on one chain's floats and lists (px, rad; ``limits`` a list of
-        ``(lo, hi)`` or None), returning ``(angles, used, error)``.
-    roots, angles, lengths, targets, iterations, tolerance, limits
-        As :func:`.batched.ccd_batch`'s: (N, 2), (N, n), (N, n), (N, 2), (N,), (N,), (N, n, 2) or None.
-    per_chain : ndarray, shape (N,), optional
-        One more float argument per chain (DLS's damping).
-
-    Returns
-    -------
-    angles : ndarray, shape (N, n)
-    error : ndarray, shape (N,)
-    used : ndarray of int, shape (N,)
+    ``row(rx, ry, angles, lengths, tx, ty, iterations, tolerance, limits[, value])``
+    takes one chain's floats and lists (px, rad; ``limits`` a list of
+    ``(lo, hi)`` or None) and returns ``(angles, used, error)``; ``per_chain``
+    (N,) is one more float per chain (DLS's damping). The other arguments and
+    the returns are :func:`.batched.ccd_batch`'s.
     """
     count = len(angles)
     a = limit_pose(angles, limits)

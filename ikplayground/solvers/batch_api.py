@@ -28,16 +28,12 @@ import math
 
 import numpy as np
 
-from ._batch_parts import limit_pose
-from .validate import BOUND, _holds_bool, float_array, real
+from .validate import BOUND, SLACK, _holds_bool, float_array, non_negative, positive_int
 from .batched import ccd_batch, fabrik_batch, snake_batch
 from .dls import DEFAULT_DAMPING
 from .dls_batch import dls_batch
 from .pole import mirrored_toward_batch
 from .results import IKSolution, STATUSES
-
-_EPS = 1e-12
-
 
 def _chains(roots, angles, lengths, targets):
     """The checked chain arrays: roots (N, 2), angles (N, n) wrapped, lengths (N, n), targets (N, 2)."""
@@ -62,23 +58,23 @@ def _chains(roots, angles, lengths, targets):
     return r, a, ln, t
 
 
-def _per_chain(value, count: int, name: str, *, whole: bool = False, lo: float = 0.0) -> np.ndarray:
-    """One value for every chain, or one per chain: an (N,) array, each >= ``lo`` (whole numbers >= 1)."""
-    if np.ndim(value) == 0:
-        if whole:
-            if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or value < 1:
-                raise ValueError(f"{name}: must be an integer >= 1, got {value!r}")
-            return np.full(count, int(value), dtype=np.int64)
-        v = real(value, name)
-        if not math.isfinite(v) or v < lo:
-            raise ValueError(f"{name}: must be finite and >= {lo:g}, got {value!r}")
-        return np.full(count, v)
+def _numbers(value, name: str, expected: str) -> np.ndarray:
+    """``value`` as an array, unconverted: refused (naming ``name``) if it holds a boolean or is ragged."""
     if _holds_bool(value):
         raise ValueError(f"{name}: must be numbers, not booleans")
     try:
-        arr = np.asarray(value)
+        return np.asarray(value)
     except ValueError:  # ragged
-        raise ValueError(f"{name}: expected one value or shape ({count},), got a ragged list") from None
+        raise ValueError(f"{name}: expected {expected}, got a ragged list") from None
+
+
+def _per_chain(value, count: int, name: str, *, whole: bool = False) -> np.ndarray:
+    """One value for every chain, or one per chain: an (N,) array, each >= 0 (whole numbers >= 1)."""
+    if np.ndim(value) == 0:
+        if whole:
+            return np.full(count, positive_int(value, name), dtype=np.int64)
+        return np.full(count, non_negative(value, name))
+    arr = _numbers(value, name, f"one value or shape ({count},)")
     if arr.shape != (count,):
         raise ValueError(f"{name}: expected one value or shape ({count},), got shape {arr.shape}")
     if whole:
@@ -86,8 +82,8 @@ def _per_chain(value, count: int, name: str, *, whole: bool = False, lo: float =
             raise ValueError(f"{name}: must be integers >= 1")
         return arr.astype(np.int64)
     arr = float_array(value, name, ndim=1)
-    if count and arr.min() < lo:
-        raise ValueError(f"{name}: every value must be >= {lo:g}")
+    if count and arr.min() < 0:
+        raise ValueError(f"{name}: every value must be >= 0")
     return arr
 
 
@@ -100,7 +96,7 @@ def _limits(limits, count: int, n: int) -> np.ndarray | None:
     if (lim[..., 0] > lim[..., 1]).any():
         k, i = (int(v) for v in np.argwhere(lim[..., 0] > lim[..., 1])[0])
         raise ValueError(f"limits: chain {k}, joint {i} has lo > hi ({lim[k, i, 0]} > {lim[k, i, 1]})")
-    if (lim < -math.pi - _EPS).any() or (lim > math.pi + _EPS).any():
+    if (lim < -math.pi - SLACK).any() or (lim > math.pi + SLACK).any():
         raise ValueError("limits: every (lo, hi) must lie in [-pi, pi]")
     return np.clip(lim, -math.pi, math.pi)
 
@@ -108,12 +104,7 @@ def _limits(limits, count: int, n: int) -> np.ndarray | None:
 def _poles(poles, count: int) -> np.ndarray | None:
     if poles is None:
         return None
-    if _holds_bool(poles):
-        raise ValueError("poles: must be numbers, not booleans")
-    try:
-        p = np.asarray(poles)
-    except ValueError:  # ragged
-        raise ValueError(f"poles: expected shape {(count, 2)}, got a ragged list") from None
+    p = _numbers(poles, "poles", f"shape {(count, 2)}")
     if p.dtype.kind not in "fiu" or p.shape != (count, 2):
         raise ValueError(f"poles: expected real numbers of shape {(count, 2)}, got "
                          f"{p.dtype} of shape {p.shape}")
@@ -133,7 +124,6 @@ def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limit
     tol = _per_chain(tolerance, count, "tolerance")
     lim = _limits(limits, count, n)
     pole = _poles(poles, count)
-    a = limit_pose(a, lim)
     out, error, used = engine(r, a, ln, t, its, tol, lim, **extra)
     if pole is not None:
         out = mirrored_toward_batch(r, out, ln, t, pole, lim)
@@ -229,7 +219,7 @@ def follow_snake_batch(points, heads, lengths, bend_limits) -> np.ndarray:
     bl = np.broadcast_to(bl, (count, 2)) if bl.shape == (2,) else bl
     if bl.shape != (count, 2):
         raise ValueError(f"bend_limits: expected shape (2,) or {(count, 2)}, got {bl.shape}")
-    if (bl[:, 0] > bl[:, 1]).any() or (bl < -math.pi - _EPS).any() or (bl > math.pi + _EPS).any():
+    if (bl[:, 0] > bl[:, 1]).any() or (bl < -math.pi - SLACK).any() or (bl > math.pi + SLACK).any():
         raise ValueError("bend_limits: each (lo, hi) must have lo <= hi inside [-pi, pi]")
     if count and ((np.abs(pts) > BOUND).any() or (np.abs(h).max(axis=1) + ln.sum(axis=1) > BOUND).any()):
         raise ValueError(f"points, heads: every snake must lie within +-{BOUND:g} px")

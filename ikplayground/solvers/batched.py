@@ -18,12 +18,14 @@ a chain that stops improving drops out early and its sweep count matches.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 
 from . import jit
 from ._batch_parts import SMALL_BATCH, Stall, joint_modes, limit_joint, limit_pose, run_rows
 from .ccd import ccd_loop
+from .dls import dls_iterations
 from .fabrik import fabrik_loop
 from .fabrik_arrays import fabrik_arrays
 from .kinematics import chain_points_batch
@@ -35,24 +37,31 @@ PI = np.pi
 JIT_MIN_BATCH = 8  # smaller groups are cheap either way
 
 
-def _ccd_row(*args):
-    """:func:`.ccd.ccd_loop` on one chain, as :func:`._batch_parts.run_rows` wants it."""
-    a, used, error, _ = finish(ccd_loop(*args, False))
-    return a, used, error
-
-
-def _fabrik_row(rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
-    """:func:`.fabrik.fabrik_loop` on one chain, as :func:`._batch_parts.run_rows` wants it."""
-    a, used, (ex, ey), _ = finish(fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, False))
+def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim, *damping):
+    """``solver``'s single-chain loop on one chain's floats: ``(angles, used, error)``, the error in px."""
+    args = (rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
+    if solver == "dls":
+        return dls_iterations(*args, *damping)[:3]
+    if solver == "ccd":
+        return finish(ccd_loop(*args, False))[:3]
+    a, used, (ex, ey), _ = finish(fabrik_loop(*args, False))
     return a, used, math.hypot(tx - ex, ty - ey)
 
 
-def _run_compiled(solver, roots, angles, lengths, targets, iterations, tolerance, limits):
-    """The numba kernel's answer (see :mod:`.jit`), the row loop for a few chains, or None."""
+def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain):
+    """The answer of a group the array passes would not serve best, or None (then they run).
+
+    ``solver`` is "ccd", "fabrik" or "dls"; the arguments are the engine's
+    (:func:`ccd_batch`), ``per_chain`` DLS's damping, shape (N,). Up to
+    ``SMALL_BATCH`` chains run one at a time by the single-chain loop
+    (:func:`._batch_parts.run_rows`); a limited CCD or FABRIK group of
+    ``JIT_MIN_BATCH`` or more by the numba kernel (see :mod:`.jit`), once
+    compiled. Returns ``(angles, error, used)`` as the engines do.
+    """
     if len(angles) <= SMALL_BATCH:
-        row = _ccd_row if solver == "ccd" else _fabrik_row
-        return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits)
-    if limits is None or len(angles) < JIT_MIN_BATCH:
+        row = partial(_row, solver)
+        return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain)
+    if solver == "dls" or limits is None or len(angles) < JIT_MIN_BATCH:
         return None
     k = jit.kernels()
     if k is None:
@@ -99,7 +108,7 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     With numba installed (:mod:`.jit`), limited groups run a compiled loop
     instead.
     """
-    compiled = _run_compiled("ccd", roots, angles, lengths, targets, iterations, tolerance, limits)
+    compiled = run_small("ccd", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
         return compiled
     a = limit_pose(angles, limits)
@@ -162,7 +171,7 @@ def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=
     are done (or stalled) drop out of the working arrays, as in
     :func:`ccd_batch`. The numpy passes are in :mod:`.fabrik_arrays`.
     """
-    compiled = _run_compiled("fabrik", roots, angles, lengths, targets, iterations, tolerance, limits)
+    compiled = run_small("fabrik", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
         return compiled
     return fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits)

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._batch_parts import SMALL_BATCH, Stall, limit_pose, run_rows
+from ._batch_parts import SMALL_BATCH, Stall, limit_pose
+from .batched import run_small
 from .validate import FULL_CIRCLE, TAU
-from .dls import (AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, dls_iterations, escape,
-                  joint_bounds)
+from .dls import AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, escape, joint_bounds
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 
 PI = np.pi
@@ -51,7 +51,7 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     count, n = angles.shape
     damp = np.broadcast_to(np.asarray(DEFAULT_DAMPING if damping is None else damping, dtype=np.float64), (count,))
     if count <= SMALL_BATCH:
-        return run_rows(_dls_row, roots, angles, lengths, targets, iterations, tolerance, limits, damp)
+        return run_small("dls", roots, angles, lengths, targets, iterations, tolerance, limits, damp)
     a = limit_pose(angles, limits)
     error = np.zeros(count)
     used = np.zeros(count, dtype=np.int64)
@@ -65,16 +65,14 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
         hi = limits[..., 1]
         clamped = hi - lo < FULL_CIRCLE
     xs, ys = joint_points(roots[:, 0], roots[:, 1], a, lengths)
-    tx = targets[:, 0]
-    ty = targets[:, 1]
-    err = distance(tx - xs[:, n], ty - ys[:, n])
+    err = distance(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n])
     mu = np.ones(count)
     stall = Stall(lengths)
     stall.gain = STALL_GAIN * reach  # the single call's sum, joint by joint
-    # The working set: row numbers and compact copies of what each chain needs.
+    # The working set: row numbers, the state, and compact copies of what each chain needs (_one_step's order).
     rows = np.arange(count)
-    sa, rx, ry, ln, its, tol, dp, rc = a, roots[:, 0], roots[:, 1], lengths, iterations, tolerance, damp, reach
-    sub_lo, sub_hi, sub_cl = lo, hi, clamped
+    sa, its, tol = a, iterations, tolerance
+    fixed = (roots[:, 0], roots[:, 1], lengths, targets[:, 0], targets[:, 1], reach, damp, lo, hi, clamped)
     step = 0
     while True:
         active = err > tol
@@ -88,22 +86,11 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
             used[rows[done]] = step
             if not active.any():
                 break
-            rows = rows[active]
-            sa, xs, ys, err, mu = sa[active], xs[active], ys[active], err[active], mu[active]
-            rx, ry, ln, its, tol, dp, rc = rx[active], ry[active], ln[active], its[active], tol[active], dp[active], \
-                rc[active]
-            tx, ty = tx[active], ty[active]
-            if limits is not None:
-                sub_lo, sub_hi, sub_cl = sub_lo[active], sub_hi[active], sub_cl[active]
+            rows, sa, xs, ys, err, mu, its, tol = (v[active] for v in (rows, sa, xs, ys, err, mu, its, tol))
+            fixed = tuple(None if v is None else v[active] for v in fixed)
         step += 1
-        sa, xs, ys, err, mu = _one_step(sa, xs, ys, err, mu, rx, ry, ln, tx, ty, rc, dp, sub_lo, sub_hi, sub_cl)
+        sa, xs, ys, err, mu = _one_step(sa, xs, ys, err, mu, *fixed)
     return a, error, used
-
-
-def _dls_row(*args):
-    """:func:`.dls.dls_iterations` on one chain, as :func:`._batch_parts.run_rows` wants it."""
-    a, used, error, _ = dls_iterations(*args)
-    return a, used, error
 
 
 def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, clamped):

@@ -34,6 +34,7 @@ TAU = 2.0 * math.pi
 # the numba kernels and the playground's limit wedges.
 FULL_CIRCLE = TAU - 1e-9
 BOUND = 1e300  # px: the largest coordinate magnitude accepted (see the module docstring)
+SLACK = 1e-12  # rad: how far past +-pi a joint limit may lie (rounding) and be taken as +-pi
 _FLOAT64 = np.dtype(np.float64)
 _FAST = (float, int, np.float64)  # plain numbers the fast paths take as they are (bool is none of them)
 
@@ -98,12 +99,6 @@ def to_float64(value, name: str) -> np.ndarray:
     return out
 
 
-def within_bound(x: float, y: float, name: str) -> None:
-    """Refuse a point outside ``+-BOUND`` px (naming ``name``)."""
-    if not (-BOUND <= x <= BOUND and -BOUND <= y <= BOUND):
-        raise ValueError(f"{name}: coordinates must lie within +-{BOUND:g} px, got ({x:g}, {y:g})")
-
-
 def chain_extent(x: float, y: float, total: float, name: str = "lengths") -> None:
     """Refuse a chain rooted at (x, y) of ``total`` length that could reach past ``+-BOUND`` px."""
     if not max(abs(x), abs(y)) + total <= BOUND:
@@ -138,7 +133,8 @@ def point(value, name: str) -> tuple[float, float]:
     x, y = xy
     if not (math.isfinite(x) and math.isfinite(y)):
         raise ValueError(f"{name}: must be finite, got ({x}, {y})")
-    within_bound(x, y, name)
+    if not (-BOUND <= x <= BOUND and -BOUND <= y <= BOUND):
+        raise ValueError(f"{name}: coordinates must lie within +-{BOUND:g} px, got ({x:g}, {y:g})")
     return x, y
 
 
@@ -228,11 +224,10 @@ def limits_list(value, n: int, name: str = "limits") -> list[tuple[float, float]
     if arr.shape != (n, 2):
         raise ValueError(f"{name}: expected shape ({n}, 2) (one (lo, hi) per bone), got {arr.shape}")
     out = []
-    eps = 1e-12
     for i, (lo, hi) in enumerate(arr.tolist()):
         if lo > hi:
             raise ValueError(f"{name}: limits[{i}] has lo > hi ({lo} > {hi})")
-        if lo < -math.pi - eps or hi > math.pi + eps:
+        if lo < -math.pi - SLACK or hi > math.pi + SLACK:
             raise ValueError(f"{name}: limits[{i}] must lie in [-pi, pi], got ({lo}, {hi})")
         out.append((max(lo, -math.pi), min(hi, math.pi)))
     return out
