@@ -56,7 +56,7 @@ def make_snake(points, **kw) -> Chain:
     ``lengths`` default to the nodes' distances. ``heading`` (radians) defaults
     to the direction from node 1 to the head. ``bend_limits`` (radians)
     overrides the symmetric ``bend_deg``; ``max_speed``, ``turn_deg``.
-    ``wander``: it steers itself (:func:`~.motion.wander_steer`).
+    ``wander``: it steers itself (:func:`~ikplayground.scene.step.group_step.wander_steer`).
     ``palette_index`` and the IK settings it keeps for a later conversion
     (``rate_deg``, ``joint_limit``, ``preferred_bones``) and its kept settings: see :class:`Chain`.
     """

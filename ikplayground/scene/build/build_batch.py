@@ -34,8 +34,9 @@ _IK_ARGS = frozenset(("solver", "root", "angles", "lengths", "target", "limits",
 
 
 def empty_fields(solver: str, *dims: int, rows: int | None = None) -> dict[str, np.ndarray]:
-    """Zeroed fields of a chain of ``solver`` of size ``dims`` (:func:`~.chain.field_shapes`'s), or of
-    ``rows`` such chains (each field with a leading axis of ``rows``)."""
+    """Zeroed fields of a chain of ``solver`` of size ``dims``
+    (:func:`~ikplayground.scene.core.chain.field_shapes`'s), or of ``rows`` such chains (each field with a
+    leading axis of ``rows``)."""
     lead = () if rows is None else (rows,)
     return {name: np.zeros(lead + shape) for name, shape in field_shapes(solver, *dims).items()}
 
@@ -147,8 +148,8 @@ def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray
 
 
 def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
-    """Recompute joint positions, error and reached (:func:`.chain.is_reached`) from angles, in place:
-    of one chain's fields, or of a group's (a leading axis, one row per chain)."""
+    """Recompute joint positions, error and reached (:func:`ikplayground.scene.core.chain.is_reached`) from
+    angles, in place: of one chain's fields, or of a group's (a leading axis, one row per chain)."""
     g = f if f["root"].ndim == 2 else {k: f[k][None] for k in ("root", "angles", "lengths", "scale", "points",
                                                                 "target", "error", "reached", "tolerance")}
     lengths = g["lengths"] * g["scale"]  # a two-bone arm's bones as stretched now
