@@ -52,12 +52,10 @@ class KeepPage:
         y += 6
         self.widgets.append(UILabel(pygame.Rect(PAD, y, inner, 20), "HISTORY", m, box, object_id="#section"))
         y += 22
-        self.lines = [make_label(pygame.Rect(PAD, y + i * LINE, inner, LINE), "", m, box,
-                                 pygame_gui.core.ObjectID(f"#history_{i}", "@param_label"))
-                      for i in range(HISTORY_LINES)]
-        self.dim_lines = [make_label(pygame.Rect(PAD, y + i * LINE, inner, LINE), "", m, box,
-                                     pygame_gui.core.ObjectID(f"#history_redo_{i}", "@hint"))
-                          for i in range(HISTORY_LINES)]
+        self.lines, self.dim_lines = ([make_label(pygame.Rect(PAD, y + i * LINE, inner, LINE), "", m, box,
+                                                  pygame_gui.core.ObjectID(f"#history{kind}_{i}", style))
+                                       for i in range(HISTORY_LINES)]
+                                      for kind, style in (("", "@param_label"), ("_redo", "@hint")))
         self.widgets += self.lines + self.dim_lines
         self.shown: list[tuple[str, bool]] | None = None  # what the lines show now (set only when it changes)
         self.bottom = y + HISTORY_LINES * LINE + 8

@@ -31,7 +31,7 @@ class MathPage:
         m, box = panel.manager, panel.box
         panel.show_math_box = buttons.make_box("show_math_box", pygame.Rect(PAD, y + 4, 18, 18), m, box, shown)
         y += ROW
-        buttons.make_row(panel, ("step_button", "sweep_button", "finish_button"), PAD, y, inner, wide)
+        steps = buttons.make_row(panel, ("step_button", "sweep_button", "finish_button"), PAD, y, inner, wide)
         y += ROW + 4
         race_w = inner * 2 // 5
         panel.race_button = buttons.make("race_button", pygame.Rect(PAD, y, race_w, 28), m, box, wide)
@@ -43,8 +43,7 @@ class MathPage:
         self.image = UIImage(pygame.Rect(PAD, y, *self.card.size), self.card.surface, manager=m, container=box,
                              object_id="#math_card")
         self.bottom = y + self.card.size[1] + 8
-        self.widgets = [panel.show_math_box, panel.step_button, panel.sweep_button, panel.finish_button,
-                        panel.race_button, panel.moving_target_box, self.image]
+        self.widgets = [panel.show_math_box, *steps, panel.race_button, panel.moving_target_box, self.image]
         self.panel = panel
         self.dragging = False  # a press on the map, held
         self.show_race(race)

@@ -19,7 +19,7 @@ from ikplayground.app.panel.keep_page import KeepPage
 from ikplayground.app.panel.math_page import MathPage
 from ikplayground.app.panel.panel_events import command_of
 from ikplayground.app.panel.param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, column_widths, fit, make_label,
-                                                  enable_all, rows_height, show_all)
+                                                  enable_all, param_label, rows_height, show_all)
 from ikplayground.app.panel.path_entry import PathEntry
 from ikplayground.app.panel.tips import TippedDropDown
 from ikplayground.scene import SOLVER_KINDS, SOLVER_LABELS, SOLVERS, Chain, available_presets
@@ -185,8 +185,7 @@ class Panel:
 
     def _menu_label(self, name: str, text: str, tip: str, y: int, label_w: int, inner: int):
         """A menu's label (object id ``#<name>_label``) at ``y``, and the rect of the menu right of it."""
-        label = make_label(pygame.Rect(PAD, y, label_w, 28), text, self.manager, self.box,
-                           pygame_gui.core.ObjectID(f"#{name}_label", "@param_label"))
+        label = param_label(name, text, pygame.Rect(PAD, y, label_w, 28), self.manager, self.box)
         label.set_tooltip(tip)
         return label, pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
 

@@ -45,6 +45,11 @@ def make_label(rect, text: str, manager, container, object_id) -> UILabel:
     return label
 
 
+def param_label(name: str, text: str, rect, manager, container) -> UILabel:
+    """A row's label on the left (object id ``#<name>_label``, class ``@param_label``), cut to fit."""
+    return make_label(rect, text, manager, container, pygame_gui.core.ObjectID(f"#{name}_label", "@param_label"))
+
+
 def column_widths(inner: int) -> tuple[int, int]:
     """(label, value) column widths of a slider row in a panel ``inner`` px wide inside its padding."""
     if inner >= WIDE_INNER:
@@ -111,8 +116,7 @@ class SliderRow:
         label_w, value_w = column_widths(inner)
         slider_w = inner - label_w - value_w - 4
         self._x = (PAD, PAD + label_w + 2, PAD + inner - value_w)
-        self.label = make_label(pygame.Rect(PAD, y, label_w, 24), setting.label, manager, container,
-                                pygame_gui.core.ObjectID(f"#{name}_label", "@param_label"))
+        self.label = param_label(name, setting.label, pygame.Rect(PAD, y, label_w, 24), manager, container)
         lo, hi = setting.span
         value_range = (int(lo), int(hi)) if setting.kind == "whole" else (float(lo), float(hi))
         self.slider = UIHorizontalSlider(pygame.Rect(PAD + label_w + 2, y + 3, slider_w, 20), value_range[0],
@@ -181,8 +185,7 @@ class ChoiceRow:
         self.setting = setting
         self.manager, self.container = manager, container
         label_w, _ = column_widths(inner)
-        self.label = make_label(pygame.Rect(PAD, y, label_w, 24), setting.label, manager, container,
-                                pygame_gui.core.ObjectID(f"#{setting.name}_label", "@param_label"))
+        self.label = param_label(setting.name, setting.label, pygame.Rect(PAD, y, label_w, 24), manager, container)
         self.rect = pygame.Rect(PAD + label_w + 2, y - 1, inner - label_w - 2, 26)
         self.tip = setting_tip(setting)
         self.label.set_tooltip(self.tip)
