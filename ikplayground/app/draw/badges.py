@@ -14,6 +14,7 @@ import math
 import numpy as np
 import pygame
 
+from ikplayground.app.draw.shapes import dashes
 from ikplayground.scene import Chain, clamped_joints
 
 BADGE_TEXT = (20, 22, 28)
@@ -26,7 +27,6 @@ BADGE_COLOURS = {
 }
 PINNED = (240, 95, 105)
 POLE_RADIUS = 8  # px from the diamond's centre to a corner; also what a press must come within to grab it
-DASH = 6  # px: the dashed line's dashes and gaps
 AT_LIMIT = 1e-9  # rad: a joint this close to an end of its range sits at the limit
 
 
@@ -110,22 +110,11 @@ def draw_pole(surface: pygame.Surface, chain: Chain, colour, hot: bool = False) 
     if pole is None:
         return
     px, py = pole.tolist()
-    draw_dashed(surface, colour, pole_link(chain).tolist(), (px, py))
+    link = pole_link(chain)
+    if math.dist(link.tolist(), (px, py)) >= 1.0:  # a dashed line to the middle joint
+        for a, b in dashes(np.array([link, pole], float)):
+            pygame.draw.line(surface, colour, a, b, 1)
     r = POLE_RADIUS + (2 if hot else 0)
     corners = [(px, py - r), (px + r, py), (px, py + r), (px - r, py)]
     pygame.draw.polygon(surface, (30, 34, 44), corners)
     pygame.draw.polygon(surface, colour, corners, 2)
-
-
-def draw_dashed(surface: pygame.Surface, colour, a, b) -> None:
-    """A dashed line from ``a`` to ``b`` (px)."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length = math.hypot(dx, dy)
-    if length < 1.0:
-        return
-    ux, uy = dx / length, dy / length
-    s = 0.0
-    while s < length:
-        e = min(s + DASH, length)
-        pygame.draw.line(surface, colour, (a[0] + ux * s, a[1] + uy * s), (a[0] + ux * e, a[1] + uy * e), 1)
-        s += 2 * DASH

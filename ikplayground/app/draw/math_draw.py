@@ -17,6 +17,7 @@ import pygame
 
 from ikplayground.app.draw.overlay import render_text
 from ikplayground.app.draw.render import BACKGROUND
+from ikplayground.app.draw.shapes import dashes
 from ikplayground.insight.primitives import ROLES, Circle, Label, Polygon, Polyline, Ring
 
 COLOURS = {
@@ -39,7 +40,6 @@ COLOURS = {
 }
 FILL_ALPHA = 46  # of a filled shape at fade 1
 HUGE = 8  # a circle wider than this many views is not drawn
-DASH = 6  # px: dashes and gaps of a dashed line
 LABEL_CACHE = 256  # rendered labels kept (they change as the numbers change)
 assert set(COLOURS) == set(ROLES), "every role needs a colour"
 
@@ -147,25 +147,3 @@ class MathPainter:
         back.fill(BACKGROUND + (170,))
         surface.blit(back, (rect.x - 3, rect.y - 1))
         surface.blit(surf, rect)
-
-
-def dashes(points: np.ndarray) -> list[tuple[list, list]]:
-    """The dashes (pairs of end points) of a dashed line through ``points`` (k, 2) px."""
-    out = []
-    on, left = True, float(DASH)
-    for a, b in zip(points[:-1], points[1:]):
-        seg = b - a
-        length = float(math.hypot(*seg))
-        if length == 0.0:
-            continue
-        u = seg / length
-        pos = 0.0
-        while pos < length:
-            run = min(left, length - pos)
-            if on:
-                out.append(((a + u * pos).tolist(), (a + u * (pos + run)).tolist()))
-            pos += run
-            left -= run
-            if left <= 1e-9:
-                on, left = not on, float(DASH)
-    return out

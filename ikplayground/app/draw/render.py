@@ -67,10 +67,6 @@ def chain_colour(chain: Chain) -> tuple[int, int, int]:
     return PALETTE[chain.palette_index % len(PALETTE)]
 
 
-def lighter(colour, amount: float = 0.45) -> tuple[int, ...]:
-    return tuple(int(c + (255 - c) * amount) for c in colour[:3])
-
-
 class SceneRenderer:
     """Draws a :class:`~ikplayground.scene.core.scene.Scene` onto a surface, each chain by its own skin."""
 
@@ -80,11 +76,11 @@ class SceneRenderer:
         self._tinted: dict[int, pygame.Surface] = {}
         self._sprites: OrderedDict[tuple[int, int, int], pygame.Surface] = OrderedDict()
         self._sprite_bytes = 0
-        self._dots = [dot_sprite(lighter(c, 0.3), 3) for c in PALETTE]
+        self._dots = [dot_sprite(skins.shade(c, 0.3), 3) for c in PALETTE]
         self._anchors = [anchor_sprite(c) for c in PALETTE]
         self._target = target_sprite(TARGET)
         self._crowd = CrowdLayer(PALETTE, self._dots, self._anchors, self._target, fill=ANCHOR_FILL,
-                                 target_colour=TARGET, joint_colours=[lighter(c, 0.3) for c in PALETTE])
+                                 target_colour=TARGET, joint_colours=[skins.shade(c, 0.3) for c in PALETTE])
         self._badges = BadgeFont()
         self._ground = TerrainLayer()
 
@@ -212,13 +208,13 @@ class SceneRenderer:
             skins.draw_bone_lines(surface, plist, colour)
         else:  # "sprite", the default
             self.draw_sprites(surface, chain, colour)
-        pygame.draw.aacircle(surface, lighter(colour, 0.7), plist[-1], JOINT_RADIUS - 1)
+        pygame.draw.aacircle(surface, skins.shade(colour, 0.7), plist[-1], JOINT_RADIUS - 1)
         # the target, tied to the end effector while the chain misses it (the step's "reached")
         target = f["target"].tolist()
         if not f["reached"][0]:
             pygame.draw.aaline(surface, REACH_LINE, plist[-1], target, 1)
         draw_target(surface, target, hot)
-        draw_pole(surface, chain, lighter(colour, 0.3))
+        draw_pole(surface, chain, skins.shade(colour, 0.3))
         draw_status_badge(surface, chain, self._badges)
 
     def draw_sprites(self, surface: pygame.Surface, chain: Chain, colour) -> None:

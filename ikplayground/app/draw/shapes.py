@@ -1,4 +1,4 @@
-"""Shapes the renderer draws, as geometry: snake body quads, limit wedges, and the
+"""Shapes the renderer draws, as geometry: snake body quads, limit wedges, dashed lines, and the
 part of a drawing that shows in the window.
 
 Pixels with y down and angles in radians measured clockwise on screen
@@ -18,6 +18,15 @@ from ikplayground.scene import Chain, clamped_joints
 
 WEDGE_FILL = (255, 214, 102, 60)
 WEDGE_EDGE = (255, 214, 102)
+DASH = 6  # px: dashes and gaps of a dashed line
+
+
+def units(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Unit vectors of the rows of ``d`` (shape (k, 2); a zero row: +x) and their lengths, px."""
+    length = np.hypot(d[:, 0], d[:, 1])
+    u = d / np.where(length > 0, length, 1.0)[:, None]
+    u[length == 0] = (1.0, 0.0)
+    return u, length
 
 
 def snake_quads(points: np.ndarray) -> np.ndarray:
@@ -36,9 +45,7 @@ def snake_quads(points: np.ndarray) -> np.ndarray:
         narrowing toward the tail.
     """
     seg = points[:-1] - points[1:]  # toward the head
-    length = np.hypot(seg[:, 0], seg[:, 1])
-    u = seg / np.where(length > 0, length, 1.0)[:, None]
-    u[length == 0] = (1.0, 0.0)
+    u, length = units(seg)
     v = np.stack([-u[:, 1], u[:, 0]], axis=1)
     m = len(seg)
     half_w = (9.0 - 4.0 * np.arange(m) / max(m - 1, 1))[:, None]
@@ -109,3 +116,25 @@ def draw_wedge(surface: pygame.Surface, centre, lo: float, hi: float, radius: fl
         pygame.draw.polygon(patch, WEDGE_FILL, [(c, c)] + arc)
     pygame.draw.aalines(patch, WEDGE_EDGE, False, [arc[0], (c, c), arc[-1]])
     surface.blit(patch, (centre[0] - c, centre[1] - c))
+
+
+def dashes(points: np.ndarray) -> list[tuple[list, list]]:
+    """The dashes (pairs of end points) of a dashed line through ``points`` (k, 2) px."""
+    out = []
+    on, left = True, float(DASH)
+    for a, b in zip(points[:-1], points[1:]):
+        seg = b - a
+        length = float(math.hypot(*seg))
+        if length == 0.0:
+            continue
+        u = seg / length
+        pos = 0.0
+        while pos < length:
+            run = min(left, length - pos)
+            if on:
+                out.append(((a + u * pos).tolist(), (a + u * (pos + run)).tolist()))
+            pos += run
+            left -= run
+            if left <= 1e-9:
+                on, left = not on, float(DASH)
+    return out

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 import pygame
 
-from ikplayground.app.draw.shapes import snake_quads
+from ikplayground.app.draw.shapes import snake_quads, units
 
 BONE_WIDTH = 6
 JOINT_RADIUS = 5
@@ -51,14 +51,6 @@ def shade(colour, amount: float) -> tuple[int, ...]:
     if amount >= 0:
         return tuple(int(c + (255 - c) * amount) for c in colour[:3])
     return tuple(int(c * (1 + amount)) for c in colour[:3])
-
-
-def _units(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Unit vectors of the rows of ``d`` (shape (k, 2); a zero row: +x) and their lengths, px."""
-    length = np.hypot(d[:, 0], d[:, 1])
-    u = d / np.where(length > 0, length, 1.0)[:, None]
-    u[length == 0] = (1.0, 0.0)
-    return u, length
 
 
 # --- geometry -------------------------------------------------------------------------
@@ -112,7 +104,7 @@ def body_frame(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
         Unit vectors along the spine toward the tail, and to its left (y down: +90° on screen).
     """
     spine = catmull_rom(points, BODY_SAMPLES)
-    tangent, _ = _units(np.gradient(spine, axis=0))
+    tangent, _ = units(np.gradient(spine, axis=0))
     normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
     return spine, body_widths(len(spine)), tangent, normal
 

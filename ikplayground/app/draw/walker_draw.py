@@ -15,19 +15,14 @@ import math
 import numpy as np
 import pygame
 
+from ikplayground.app.draw.skins import shade
+
 GROUND = (33, 38, 46)
 GROUND_DEEP = (26, 29, 36)
 GROUND_EDGE = (96, 122, 108)
 GROUND_LIP = (58, 74, 70)
 EYE = (250, 250, 235)
 PUPIL = (20, 20, 24)
-
-
-def _shade(colour, amount: float) -> tuple[int, ...]:
-    """``colour`` toward black (amount < 0) or white (amount > 0)."""
-    if amount < 0:
-        return tuple(int(c * (1 + amount)) for c in colour[:3])
-    return tuple(int(c + (255 - c) * amount) for c in colour[:3])
 
 
 class TerrainLayer:
@@ -79,7 +74,7 @@ def leg_joints(f) -> np.ndarray:
 
 def _legs(surface, legs, colour, width: int) -> None:
     """Legs (k, m+1, 2) px: each bone a line, thinner toward the foot, its joints and foot as dots."""
-    joint = _shade(colour, 0.35)
+    joint = shade(colour, 0.35)
     for leg in legs.tolist():
         for i, (a, b) in enumerate(zip(leg, leg[1:])):
             pygame.draw.line(surface, colour, a, b, max(width - 2 * i, 2))
@@ -95,7 +90,7 @@ def draw_walker(surface: pygame.Surface, chain, colour) -> None:
     near = f["gait"] < 0.5
     reach = float(f["lengths"].sum(axis=1).mean())
     width = max(3, min(8, int(round(reach / 22))))
-    _legs(surface, legs[~near], _shade(colour, -0.45), width)
+    _legs(surface, legs[~near], shade(colour, -0.45), width)
     tilt = float(f["tilt"][0])
     facing = 1.0 if f["facing"][0] >= 0 else -1.0
     body = f["body"]
@@ -104,15 +99,15 @@ def draw_walker(surface: pygame.Surface, chain, colour) -> None:
     up = np.array((s, -c))
     abdomen = body - ahead * 0.17 * reach + up * 0.03 * reach
     head = body + ahead * 0.16 * reach
-    outline = _shade(colour, 0.5)
-    dark = _shade(colour, -0.25)
+    outline = shade(colour, 0.5)
+    dark = shade(colour, -0.25)
     for centre, rx, ry, fill in ((abdomen, 0.23, 0.16, dark), (head, 0.14, 0.10, colour)):
         pts = ellipse(centre, rx * reach, ry * reach, tilt)
         pygame.draw.polygon(surface, fill, pts)
         pygame.draw.aalines(surface, outline, True, pts)
     # a stripe on the abdomen, and eyes toward where it walks
     stripe = ellipse(abdomen + up * 0.04 * reach, 0.12 * reach, 0.035 * reach, tilt)
-    pygame.draw.polygon(surface, _shade(colour, 0.2), stripe)
+    pygame.draw.polygon(surface, shade(colour, 0.2), stripe)
     for k in (-1.0, 1.0):
         eye = head + ahead * 0.08 * reach + up * (0.035 + 0.02 * k) * reach
         r = max(2, int(round(reach * 0.022)))

@@ -103,6 +103,25 @@ def make_box(attr: str, rect: pygame.Rect, manager, container, state: bool) -> U
                       initial_state=state)
 
 
+def make_row(panel, attrs, x: int, y: int, width: int, wide: bool) -> list:
+    """The buttons and boxes ``attrs`` (e.g. ("undo_button", "redo_button")) side by side in equal widths
+    from (x, y) over ``width`` px in ``panel``'s box, each set as that attribute of ``panel``; a box
+    is ticked as ``panel.box_states`` keeps it."""
+    each = (width - 4 * (len(attrs) - 1)) // len(attrs)
+    made = []
+    for i, attr in enumerate(attrs):
+        at = x + i * (each + 4)
+        widget: UIButton | UICheckBox
+        if attr.endswith("_box"):
+            widget = make_box(attr, pygame.Rect(at, y + 5, 18, 18), panel.manager, panel.box,
+                              bool(panel.box_states.get(attr, False)))
+        else:
+            widget = make(attr, pygame.Rect(at, y, each, 28), panel.manager, panel.box, wide)
+        setattr(panel, attr, widget)
+        made.append(widget)
+    return made
+
+
 def box_command_of(panel, element, on: bool) -> tuple[str, object] | None:
     """The command a tick (``on``) or untick of ``element`` stands for, if it is one of ``panel``'s boxes."""
     for attr, spec in BOX_SPECS.items():

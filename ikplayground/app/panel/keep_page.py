@@ -15,7 +15,7 @@ import pygame_gui
 from pygame_gui.elements import UILabel
 
 from ikplayground.app.panel import buttons
-from ikplayground.app.panel.param_widgets import PAD, ROW, fit, make_label
+from ikplayground.app.panel.param_widgets import PAD, ROW, fit, make_label, show_all
 
 # Each row: attributes of the panel's buttons ("..._button", buttons.BUTTONS) and check
 # boxes ("..._box", buttons.BOXES), side by side. A new control is a spec in buttons.py
@@ -27,7 +27,6 @@ KEEP_ROWS: tuple[tuple[str, ...], ...] = (
     ("flip_button", "screenshot_button"),  # the exact mirror flip (H), F12
 )
 NO_RECORDING = "No recording yet: Record (Ctrl+R), then Export"
-BOX_SIDE = 18
 HISTORY_LINES = 8  # edits the page lists: the redo side (dim) above, then the undo side, the next undo first
 LINE = 20
 
@@ -48,27 +47,15 @@ class KeepPage:
         self.hint_text = NO_RECORDING
         y += 26
         for row in KEEP_ROWS:
-            width = (inner - 4 * (len(row) - 1)) // len(row)
-            for i, attr in enumerate(row):
-                x = PAD + i * (width + 4)
-                widget: pygame_gui.core.UIElement
-                if attr.endswith("_box"):
-                    widget = buttons.make_box(attr, pygame.Rect(x, y + 5, BOX_SIDE, BOX_SIDE), m, box,
-                                              bool(panel.box_states.get(attr, False)))
-                else:
-                    widget = buttons.make(attr, pygame.Rect(x, y, width, 28), m, box, wide)
-                setattr(panel, attr, widget)
-                self.widgets.append(widget)
+            self.widgets += buttons.make_row(panel, row, PAD, y, inner, wide)
             y += ROW + 4
         y += 6
         self.widgets.append(UILabel(pygame.Rect(PAD, y, inner, 20), "HISTORY", m, box, object_id="#section"))
         y += 22
-        self.lines = [make_label(pygame.Rect(PAD, y + i * LINE, inner, LINE), "", m, box,
-                                 pygame_gui.core.ObjectID(f"#history_{i}", "@param_label"))
-                      for i in range(HISTORY_LINES)]
-        self.dim_lines = [make_label(pygame.Rect(PAD, y + i * LINE, inner, LINE), "", m, box,
-                                     pygame_gui.core.ObjectID(f"#history_redo_{i}", "@hint"))
-                          for i in range(HISTORY_LINES)]
+        self.lines, self.dim_lines = ([make_label(pygame.Rect(PAD, y + i * LINE, inner, LINE), "", m, box,
+                                                  pygame_gui.core.ObjectID(f"#history{kind}_{i}", style))
+                                       for i in range(HISTORY_LINES)]
+                                      for kind, style in (("", "@param_label"), ("_redo", "@hint")))
         self.widgets += self.lines + self.dim_lines
         self.shown: list[tuple[str, bool]] | None = None  # what the lines show now (set only when it changes)
         self.bottom = y + HISTORY_LINES * LINE + 8
@@ -102,5 +89,4 @@ class KeepPage:
             fit(dim, text if is_redo else "")
 
     def set_visible(self, visible: bool) -> None:
-        for w in self.widgets:
-            w.show() if visible else w.hide()
+        show_all(self.widgets, visible)

@@ -14,10 +14,9 @@ from pygame_gui.elements import UIImage
 
 from ikplayground.app.panel import buttons
 from ikplayground.app.panel.math_card import MathCard
-from ikplayground.app.panel.param_widgets import PAD, ROW
+from ikplayground.app.panel.param_widgets import PAD, ROW, show_all
 
 CARD_MIN = 300  # px: the card's height when the panel scrolls (a short window)
-
 
 
 class MathPage:
@@ -30,12 +29,9 @@ class MathPage:
 
     def __init__(self, panel, y: int, inner: int, height: int, wide: bool, shown: bool, race: bool, moving: bool):
         m, box = panel.manager, panel.box
-        self.widgets = []
         panel.show_math_box = buttons.make_box("show_math_box", pygame.Rect(PAD, y + 4, 18, 18), m, box, shown)
         y += ROW
-        third = (inner - 8) // 3
-        for i, attr in enumerate(("step_button", "sweep_button", "finish_button")):
-            setattr(panel, attr, buttons.make(attr, pygame.Rect(PAD + i * (third + 4), y, third, 28), m, box, wide))
+        steps = buttons.make_row(panel, ("step_button", "sweep_button", "finish_button"), PAD, y, inner, wide)
         y += ROW + 4
         race_w = inner * 2 // 5
         panel.race_button = buttons.make("race_button", pygame.Rect(PAD, y, race_w, 28), m, box, wide)
@@ -47,8 +43,7 @@ class MathPage:
         self.image = UIImage(pygame.Rect(PAD, y, *self.card.size), self.card.surface, manager=m, container=box,
                              object_id="#math_card")
         self.bottom = y + self.card.size[1] + 8
-        self.widgets = [panel.show_math_box, panel.step_button, panel.sweep_button, panel.finish_button,
-                        panel.race_button, panel.moving_target_box, self.image]
+        self.widgets = [panel.show_math_box, *steps, panel.race_button, panel.moving_target_box, self.image]
         self.panel = panel
         self.dragging = False  # a press on the map, held
         self.show_race(race)
@@ -57,8 +52,7 @@ class MathPage:
         self.panel.race_button.set_text(buttons.RACE_LABELS[on][self.wide])
 
     def set_visible(self, visible: bool) -> None:
-        for w in self.widgets:
-            w.show() if visible else w.hide()
+        show_all(self.widgets, visible)
 
     @property
     def visible(self) -> bool:

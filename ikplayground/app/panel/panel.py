@@ -19,7 +19,7 @@ from ikplayground.app.panel.keep_page import KeepPage
 from ikplayground.app.panel.math_page import MathPage
 from ikplayground.app.panel.panel_events import command_of
 from ikplayground.app.panel.param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, column_widths, fit, make_label,
-                                                  rows_height)
+                                                  enable_all, param_label, rows_height, show_all)
 from ikplayground.app.panel.path_entry import PathEntry
 from ikplayground.app.panel.tips import TippedDropDown
 from ikplayground.scene import SOLVER_KINDS, SOLVER_LABELS, SOLVERS, Chain, available_presets
@@ -121,10 +121,7 @@ class Panel:
                      for i, page in enumerate(PAGES)}
         y += TAB_HEIGHT + 6
         page_top = y
-        solver_label = make_label(pygame.Rect(PAD, y, label_w, 28), "Solver", m, box,
-                                  pygame_gui.core.ObjectID("#solver_label", "@param_label"))
-        solver_label.set_tooltip(tips.SOLVER_TIP)
-        self.solver_rect = pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
+        solver_label, self.solver_rect = self._menu_label("solver", "Solver", tips.SOLVER_TIP, y, label_w, inner)
         self.solver = self._solver_menu("two-bone")
         y += ROW + 4
         self.setting_rows = SettingRows(y, inner, m, box)  # one check box or slider per setting
@@ -134,22 +131,14 @@ class Panel:
         y += 26
         section = UILabel(pygame.Rect(PAD, y, inner, 20), "SCENE", m, box, object_id="#section")
         y += 22
-        preset_label = make_label(pygame.Rect(PAD, y, label_w, 28), "Preset", m, box,
-                                  pygame_gui.core.ObjectID("#preset_label", "@param_label"))
-        preset_label.set_tooltip(tips.PRESET_TIP)
-        self.preset_rect = pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
+        preset_label, self.preset_rect = self._menu_label("preset", "Preset", tips.PRESET_TIP, y, label_w, inner)
         self.preset_menu = self._preset_menu()
         y += ROW + 6
-        new_label = make_label(pygame.Rect(PAD, y, label_w, 28), "New chain", m, box,
-                               pygame_gui.core.ObjectID("#new_chain_label", "@param_label"))
-        self.new_chain = TippedDropDown([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[self.new_solver],
-                                        pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28), m, box,
-                                        object_id="#new_chain", tip=tips.NEW_CHAIN_TIP)
-        new_label.set_tooltip(tips.NEW_CHAIN_TIP)
+        new_label, new_rect = self._menu_label("new_chain", "New chain", tips.NEW_CHAIN_TIP, y, label_w, inner)
+        self.new_chain = self._menu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[self.new_solver], new_rect,
+                                    "#new_chain", tips.NEW_CHAIN_TIP)
         y += ROW + 6
-        third = (inner - 8) // 3
-        for i, attr in enumerate(("add_button", "remove_button", "help_button")):
-            setattr(self, attr, buttons.make(attr, pygame.Rect(PAD + i * (third + 4), y, third, 28), m, box, wide))
+        buttons.make_row(self, ("add_button", "remove_button", "help_button"), PAD, y, inner, wide)
         y += ROW + 4
         self.stress_button = buttons.make("stress_button", pygame.Rect(PAD, y, inner, 28), m, box, wide)
         self.show_stress(self.stress_on)
@@ -185,10 +174,8 @@ class Panel:
     def show_page(self, page: str) -> None:
         """Show the page ``page`` of ``PAGES`` (its tab selected), hiding the other's widgets."""
         self.page = page
-        chain_page = page == "chain"
-        for w in (*self.chain_widgets, self.solver, self.preset_menu):
-            w.show() if chain_page else w.hide()
-        self.setting_rows.set_visible(chain_page)
+        show_all((*self.chain_widgets, self.solver, self.preset_menu), page == "chain")
+        self.setting_rows.set_visible(page == "chain")
         self.math_page.set_visible(page == "math")
         self.keep_page.set_visible(page == "keep")
         for name, tab in self.tabs.items():
@@ -196,19 +183,26 @@ class Panel:
         if not self.visible:
             self.root.hide()
 
-    def _solver_menu(self, solver: str) -> UIDropDownMenu:
-        menu = TippedDropDown([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[solver], self.solver_rect,
-                              self.manager, self.box, object_id="#solver", tip=tips.SOLVER_TIP)
+    def _menu_label(self, name: str, text: str, tip: str, y: int, label_w: int, inner: int):
+        """A menu's label (object id ``#<name>_label``) at ``y``, and the rect of the menu right of it."""
+        label = param_label(name, text, pygame.Rect(PAD, y, label_w, 28), self.manager, self.box)
+        label.set_tooltip(tip)
+        return label, pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
+
+    def _menu(self, options: list[str], chosen: str, rect, object_id: str, tip: str) -> UIDropDownMenu:
+        """A drop-down menu of the Chain page (hidden while another page is up)."""
+        menu = TippedDropDown(options, chosen, rect, self.manager, self.box, object_id=object_id, tip=tip)
         if self.page != "chain":
             menu.hide()
         return menu
 
+    def _solver_menu(self, solver: str) -> UIDropDownMenu:
+        return self._menu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[solver], self.solver_rect, "#solver",
+                          tips.SOLVER_TIP)
+
     def _preset_menu(self) -> UIDropDownMenu:
-        menu = TippedDropDown([NO_PRESET, *available_presets()], self.preset or NO_PRESET, self.preset_rect,
-                              self.manager, self.box, object_id="#preset", tip=tips.PRESET_TIP)
-        if self.page != "chain":
-            menu.hide()
-        return menu
+        return self._menu([NO_PRESET, *available_presets()], self.preset or NO_PRESET, self.preset_rect, "#preset",
+                          tips.PRESET_TIP)
 
     def show_preset(self, name: str | None) -> None:
         """Show ``name`` as the loaded preset (None: the scene is the user's own, or a file's)."""
@@ -261,8 +255,7 @@ class Panel:
         self.setting_rows.sync(chain, self.show_state)
         if chain is None:
             fit(self.title, "No chain selected")
-            for w in (self.solver, self.remove_button):
-                w.disable()
+            enable_all((self.solver, self.remove_button), False)
             fit(self.hint, "Press N to add a chain, or click one to select it.")
             return
         solver = chain.solver
@@ -271,8 +264,7 @@ class Panel:
             self.solver = self._solver_menu(solver)
             self._shown_solver = solver
         fit(self.title, f"{SOLVER_LABELS[solver]} chain #{chain.id}")
-        self.solver.enable()
-        self.remove_button.enable()
+        enable_all((self.solver, self.remove_button), True)
         fit(self.hint, SOLVER_KINDS[solver].hint)
 
     def show_state(self, box: UICheckBox, state: bool) -> None:

@@ -45,6 +45,11 @@ def make_label(rect, text: str, manager, container, object_id) -> UILabel:
     return label
 
 
+def param_label(name: str, text: str, rect, manager, container) -> UILabel:
+    """A row's label on the left (object id ``#<name>_label``, class ``@param_label``), cut to fit."""
+    return make_label(rect, text, manager, container, pygame_gui.core.ObjectID(f"#{name}_label", "@param_label"))
+
+
 def column_widths(inner: int) -> tuple[int, int]:
     """(label, value) column widths of a slider row in a panel ``inner`` px wide inside its padding."""
     if inner >= WIDE_INNER:
@@ -80,6 +85,18 @@ def set_tip(tip: str, *widgets) -> None:
             w.set_tooltip(tip)
 
 
+def show_all(widgets, visible: bool) -> None:
+    """Show ``widgets`` when ``visible``, else hide them."""
+    for w in widgets:
+        w.show() if visible else w.hide()
+
+
+def enable_all(widgets, enabled: bool) -> None:
+    """Enable ``widgets`` when ``enabled``, else disable them."""
+    for w in widgets:
+        w.enable() if enabled else w.disable()
+
+
 def row_height(setting: Setting) -> int:
     return FLAG_ROW if setting.kind == "flag" else ROW
 
@@ -99,8 +116,7 @@ class SliderRow:
         label_w, value_w = column_widths(inner)
         slider_w = inner - label_w - value_w - 4
         self._x = (PAD, PAD + label_w + 2, PAD + inner - value_w)
-        self.label = make_label(pygame.Rect(PAD, y, label_w, 24), setting.label, manager, container,
-                                pygame_gui.core.ObjectID(f"#{name}_label", "@param_label"))
+        self.label = param_label(name, setting.label, pygame.Rect(PAD, y, label_w, 24), manager, container)
         lo, hi = setting.span
         value_range = (int(lo), int(hi)) if setting.kind == "whole" else (float(lo), float(hi))
         self.slider = UIHorizontalSlider(pygame.Rect(PAD + label_w + 2, y + 3, slider_w, 20), value_range[0],
@@ -133,8 +149,7 @@ class SliderRow:
         v = min(max(value, lo), hi)
         self.slider.set_current_value(int(round(v)) if self.setting.kind == "whole" else float(v), warn=False)
         fit(self.value, format_value(self.setting, value) if enabled else "—")
-        for w in (self.label, self.slider, self.value):
-            w.enable() if enabled else w.disable()
+        enable_all(self.widgets, enabled)
 
     def read(self) -> float:
         """The slider's value (a whole number for a whole-number setting), its label updated."""
@@ -142,6 +157,19 @@ class SliderRow:
         v = int(round(v)) if self.setting.kind == "whole" else float(v)
         fit(self.value, format_value(self.setting, v))
         return v
+
+
+class FlagRow:
+    """One flag's row: a check box labelled with the setting's label."""
+
+    def __init__(self, setting: Setting, y: int, inner: int, manager, container):
+        self.setting = setting
+        self.box = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), setting.label, manager, container,
+                              object_id=f"#{setting.name}", tool_tip_text=setting_tip(setting))
+        self.widgets = (self.box,)
+
+    def move(self, y: int) -> None:
+        self.box.set_relative_position((PAD, y + 4))
 
 
 def _selected(menu) -> str:
@@ -157,8 +185,7 @@ class ChoiceRow:
         self.setting = setting
         self.manager, self.container = manager, container
         label_w, _ = column_widths(inner)
-        self.label = make_label(pygame.Rect(PAD, y, label_w, 24), setting.label, manager, container,
-                                pygame_gui.core.ObjectID(f"#{setting.name}_label", "@param_label"))
+        self.label = param_label(setting.name, setting.label, pygame.Rect(PAD, y, label_w, 24), manager, container)
         self.rect = pygame.Rect(PAD + label_w + 2, y - 1, inner - label_w - 2, 26)
         self.tip = setting_tip(setting)
         self.label.set_tooltip(self.tip)
@@ -183,32 +210,28 @@ class ChoiceRow:
             self.menu = self._make(value)
             if not visible:
                 self.menu.hide()
-        for w in self.widgets:
-            w.enable() if enabled else w.disable()
+        enable_all(self.widgets, enabled)
 
 
 class SettingRows:
     """The rows of every setting, from ``y`` down, ``inner`` px wide inside the panel's padding.
 
-    ``sliders`` and ``boxes`` hold them by setting name. Only the rows of the
+    ``rows`` holds them by setting name (``sliders``, ``boxes`` and ``menus``
+    the slider rows, check boxes and choice rows). Only the rows of the
     shown chain's solver are visible, packed from the top in the table's
     order (:meth:`arrange`); ``bottom`` is the y below the longest such list.
     """
 
     def __init__(self, y: int, inner: int, manager, container):
-        self.sliders: dict[str, SliderRow] = {}
-        self.boxes: dict[str, UICheckBox] = {}
-        self.menus: dict[str, ChoiceRow] = {}
+        kinds: dict[str, type[FlagRow | ChoiceRow | SliderRow]] = {"flag": FlagRow, "choice": ChoiceRow}
+        self.rows: dict[str, FlagRow | ChoiceRow | SliderRow] = {}
         self.top = y
         for s in SETTINGS:
-            if s.kind == "flag":
-                self.boxes[s.name] = UICheckBox(pygame.Rect(PAD, y + 4, 18, 18), s.label, manager, container,
-                                                object_id=f"#{s.name}", tool_tip_text=setting_tip(s))
-            elif s.kind == "choice":
-                self.menus[s.name] = ChoiceRow(s, y, inner, manager, container)
-            else:
-                self.sliders[s.name] = SliderRow(s, y, inner, manager, container)
+            self.rows[s.name] = kinds.get(s.kind, SliderRow)(s, y, inner, manager, container)
             y += row_height(s)
+        self.sliders = {n: r for n, r in self.rows.items() if isinstance(r, SliderRow)}
+        self.boxes = {n: r.box for n, r in self.rows.items() if isinstance(r, FlagRow)}
+        self.menus = {n: r for n, r in self.rows.items() if isinstance(r, ChoiceRow)}
         self.bottom = self.top + rows_height()
         self.visible = True  # False while the panel shows another page: every row hidden
         self._arranged: str | None = None
@@ -225,28 +248,14 @@ class SettingRows:
         """Show the rows of ``solver``'s settings, packed from the top; hide the others."""
         if solver == self._arranged:
             return
-        self._arranged = solver
-        self._solver = solver
+        self._arranged = self._solver = solver
         y = self.top
         for s in SETTINGS:
-            if s.kind == "flag":
-                widgets = (self.boxes[s.name],)
-                if s.applies(solver):
-                    widgets[0].set_relative_position((PAD, y + 4))
-            elif s.kind == "choice":
-                row: ChoiceRow | SliderRow = self.menus[s.name]
-                if s.applies(solver):
-                    row.move(y)
-                widgets = row.widgets
-            else:
-                row = self.sliders[s.name]
-                widgets = row.widgets
-                if s.applies(solver):
-                    row.move(y)
-            for w in widgets:
-                w.show() if s.applies(solver) and self.visible else w.hide()
+            row = self.rows[s.name]
             if s.applies(solver):
+                row.move(y)
                 y += row_height(s)
+            show_all(row.widgets, s.applies(solver) and self.visible)
 
     def sync(self, chain, show_state) -> None:
         """Show ``chain``'s settings; with None, disable every control.
@@ -259,15 +268,14 @@ class SettingRows:
         for s in SETTINGS:
             applies = chain is not None and s.applies(chain.solver)
             enabled = applies and (s.needs is None or bool(SETTINGS_BY_NAME[s.needs].read(chain)))
-            if s.kind == "flag":
-                box = self.boxes[s.name]
+            row = self.rows[s.name]
+            if isinstance(row, FlagRow):
                 if chain is not None:
-                    show_state(box, bool(s.read(chain)) if applies else False)
-                box.enable() if enabled else box.disable()
-            elif s.kind == "choice":
-                self.menus[s.name].show(s.read(chain) if applies else None, enabled)
+                    show_state(row.box, bool(s.read(chain)) if applies else False)
+                enable_all(row.widgets, enabled)
+            elif isinstance(row, ChoiceRow):
+                row.show(s.read(chain) if applies else None, enabled)
             else:
-                row = self.sliders[s.name]
                 row.show(s.read(chain) if applies else s.span[0], enabled)
 
     def process(self, event, element) -> tuple[str, object] | None:
