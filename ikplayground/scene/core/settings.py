@@ -98,9 +98,10 @@ class Setting:
         chain's shape carries it.
     field : str or None
         The chain's one-number array field that holds the value as it is (``get`` and ``put``
-        come from it). An IK setting with a field is an *option* of the IK chains
-        (:mod:`.ik_options`): every IK chain gets the field, its default, and its place in
-        conversions, edits and undo from this row alone.
+        come from it, and, unless ``file`` says otherwise, its scene-file field: the setting's
+        name, a number to 4 decimals or a flag written when on). An IK setting with a field is an
+        *option* of the IK chains (:mod:`.ik_options`): every IK chain gets the field, its default,
+        and its place in conversions, edits, undo and the file from this row alone.
     field_type : type
         ``float`` or ``bool``: what ``get`` gives of the field's number.
     choices : tuple of str
@@ -132,6 +133,11 @@ class Setting:
         if self.field is not None and self.get is None:
             for key, fn in field_setting(self.field, self.field_type).items():
                 object.__setattr__(self, key, fn)
+        if self.field is not None and self.file is None:  # kept in the file under its name, as it is
+            kw = None if self.field == self.name else self.field
+            file = ff.Flag(self.name, kw=kw, omit_default=True) if self.field_type is bool else \
+                ff.Number(self.name, kw=kw, digits=4)
+            object.__setattr__(self, "file", file)
 
     @property
     def kept(self) -> bool:
