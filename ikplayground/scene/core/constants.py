@@ -1,9 +1,9 @@
 """The solvers a chain can have (from :mod:`.solver_kinds`'s registry), and the numbers its settings, its builders
 and its file share.
 
-Plain values, no imports from the rest of the scene, so that every module of it
-(:mod:`.chain`, :mod:`.settings`, :mod:`ikplayground.scene.files.file_fields`) can use them;
-:mod:`.chain` re-exports them. Sources: the pygame CCD tutorial (the rate
+Plain values; the solver lists are the registry's (the same objects), and nothing else of the
+scene is imported, so that every module of it (:mod:`.chain`, :mod:`.settings`,
+:mod:`ikplayground.scene.files.file_fields`) can use them. Sources: the pygame CCD tutorial (the rate
 limit) and the Flash snake tutorial (the snake's numbers), as named in
 docs/sources.md.
 """

@@ -25,8 +25,7 @@ from typing import Callable
 
 import numpy as np
 
-from ikplayground.solvers import ccd_batch, fabrik_batch
-from ikplayground.solvers import dls_batch
+from ikplayground.solvers import ccd_batch, dls_batch, fabrik_batch
 
 # engine(root (N,2), goal (N,n) rad, lengths (N,n) px, target (N,2), iterations (N,) int64,
 #        tolerance (N,) px, limits (N,n,2) rad, fields) -> (angles (N,n) rad, error (N,) px, iterations used (N,))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, NoReturn, cast
+from typing import Any, NoReturn
 
 import msgspec
 import numpy as np
@@ -30,14 +30,12 @@ import numpy as np
 from ikplayground.scene.build import build, walker_build
 from ikplayground.scene.core.constants import MAX_COORD
 from ikplayground.scene.core.scene import MAX_CHAINS
-from ikplayground.scene.core.settings import FILE_SETTINGS
-from ikplayground.scene.core.solver_kinds import on_change
 from ikplayground.scene.files import json_scan, strict_json
 from ikplayground.scene.files.file_errors import SceneFileError, show_value
-from ikplayground.scene.files.file_fields import Field, Refused, whole
+from ikplayground.scene.files.file_fields import Refused, whole
 from ikplayground.scene.files.file_format import BUDGETS, CHAIN_BOUNDS, FORMAT, MAX_CHAIN_BYTES, TERRAIN_BYTES, VERSION
 from ikplayground.scene.files.file_messages import PARSED_MOST, Unread, described, value_at
-from ikplayground.scene.files.file_schema import SEED, TerrainValue, chain_union
+from ikplayground.scene.files.file_schema import SEED, SETTING_KEYS, TerrainValue, chain_union
 from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS, Terrain
 
 _MEMBERS = dict[str, msgspec.Raw]
@@ -70,26 +68,12 @@ def _decoded(raw, kind, name: str, where: str):
 
 
 # --- the chains ---------------------------------------------------------------------
-# per solver, each setting the file keeps with the key(s) of its field, in the table's order
-_KEYS: dict[str, list] = {}
-
-
-def _keys() -> None:
-    _KEYS.clear()
-    # cast: FILE_SETTINGS holds only the settings the file keeps (their field is never None)
-    _KEYS.update({solver: [(setting, [key for key, *_ in cast(Field, setting.file).types(setting)])
-                           for setting in settings]
-                  for solver, settings in FILE_SETTINGS.items()})
-
-
-_keys()
-on_change(_keys)
 
 
 def _settings(c, solver: str, n: int) -> dict:
     """The constructor's keyword arguments from the settings' fields of the decoded chain ``c``."""
     kw: dict = {}
-    for setting, keys in _KEYS[solver]:
+    for setting, keys in SETTING_KEYS[solver]:
         value = getattr(c, keys[0]) if len(keys) == 1 else tuple(getattr(c, key) for key in keys)
         kw.update(setting.file.kwargs(setting, value, n))
     return kw

@@ -57,14 +57,19 @@ def _shape(solver: str) -> list[tuple]:
 
 def _struct(solver: str) -> type:
     fields = list(_shape(solver))
+    keys = SETTING_KEYS[solver] = []
     for setting in FILE_SETTINGS[solver]:
         assert setting.file is not None  # FILE_SETTINGS holds only the settings the file keeps
-        fields += setting.file.types(setting)
+        types = setting.file.types(setting)
+        fields += types
+        keys.append((setting, [key for key, *_ in types]))
     name = "".join(part.title() for part in solver.split("-")) + "Chain"
     return msgspec.defstruct(name, fields, kw_only=True, tag_field="solver", tag=solver)
 
 
-# one Struct per registered solver, and their union: made again when a solver is registered or removed
+# one Struct per registered solver, and their union; per solver, each setting the file keeps with the
+# key(s) of its field, in the table's order: made again when a solver is registered or removed
+SETTING_KEYS: dict[str, list] = {}
 CHAIN_TYPES: dict[str, type] = {}
 CHAIN: object = None
 
@@ -91,6 +96,7 @@ CHOICES: dict[tuple[str, str], tuple[str, ...]] = {}
 def _rebuild() -> None:
     global CHAIN
     CHAIN_TYPES.clear()
+    SETTING_KEYS.clear()
     CHAIN_TYPES.update({solver: _struct(solver) for solver in SOLVERS})
     CHAIN = Union[tuple(CHAIN_TYPES.values())]  # noqa: UP007 (a runtime union of Struct types)
     CHOICES.clear()
