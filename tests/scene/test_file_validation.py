@@ -472,7 +472,7 @@ def test_the_fast_nesting_scan_agrees_with_a_plain_one(text, chunk):
     old = json_scan._CHUNK
     json_scan._CHUNK = chunk  # scan in small chunks: the state carried across chunks is tested too
     try:
-        got = json_scan.too_deep(text.encode())
+        got = json_scan.scan(text.encode()).deep
     finally:
         json_scan._CHUNK = old
     if isinstance(expected, tuple):

@@ -40,6 +40,7 @@ from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS, Terrain
 
 _MEMBERS = dict[str, msgspec.Raw]
 _CHAINS = list[msgspec.Raw]
+_MOST_MEMBERS = 100_000  # a file with more top-level members is refused for its counts alone
 _HEAD_VALUE_BYTES = 4096  # a longer "format" or "version" is wrong whatever it holds
 _WHOLE_PARSE_BYTES = 8 << 20  # JSON syntax errors of files up to this size are worded by Python's parser
 # the most values one chain may hold (twice the widest the writer writes, as the budgets)
@@ -178,17 +179,25 @@ def _too_many_chains(name: str, count: int) -> NoReturn:
     _fail(name, "chains", f"must have at most {MAX_CHAINS} entries (got {count})")
 
 
-def check_shape(raw: bytes, name: str) -> json_scan.Shape | None:
+def _members(raw: bytes, shape: json_scan.Shape) -> dict:
+    """The top-level object's members as their bytes ({} if ``raw`` is no JSON object or has very many)."""
+    if shape.top_colons > _MOST_MEMBERS:
+        return {}
+    try:
+        return msgspec.json.decode(raw, type=_MEMBERS)
+    except (msgspec.ValidationError, msgspec.DecodeError):
+        return {}
+
+
+def check_shape(raw: bytes, name: str) -> None:
     """Refuse ``raw`` for its nesting or for holding more than any scene file may, before anything is built.
 
-    The counts come from :func:`~.json_scan.scan`; when one is over its budget, the
-    header and the number of chains are read from the raw bytes first, so that the
-    message is the one a decode would give. Returns the scan, or None for a file
-    with too few brackets to need one.
+    When a count of :func:`~.json_scan.scan`'s is over its budget, the header and the number of chains are
+    checked first (members kept as their bytes), so that the message is the one a decode would give.
     """
     brackets = raw.count(b"[") + raw.count(b"{")
     if brackets <= json_scan.MAX_DEPTH and raw.count(b",") <= MAX_CHAINS and raw.count(b'"') // 2 <= BUDGETS["strings"]:
-        return None
+        return
     shape = json_scan.scan(raw)
     if shape.deep is not None:
         _fail(name, strict_json.line_col(raw, shape.deep),
@@ -196,18 +205,17 @@ def check_shape(raw: bytes, name: str) -> json_scan.Shape | None:
     counts = {"lists": shape.lists, "objects": shape.objects, "strings": shape.strings, "values": shape.values}
     over = [(what, count) for what, count in counts.items() if count > BUDGETS[what]]
     if over or shape.commas > MAX_CHAINS:  # it may hold more chains than a scene: count them
-        members = json_scan.top_members(raw, shape)
+        members = _members(raw, shape)
         if members:
-            check_header({key: msgspec.Raw(raw[start:end]) for key, start, end in members
-                          if key in ("format", "version")}, name)
-        chains = [(start, end) for key, start, end in members if key == "chains"]
-        count = json_scan.entries(raw, *chains[-1]) if chains else None
-        if count is not None and count > MAX_CHAINS:
-            _too_many_chains(name, count)
+            check_header(members, name)
+        chains = members.get("chains")
+        if chains is not None and memoryview(chains)[:1].tobytes() == b"[":
+            count = json_scan.scan(chains).top_commas + 1
+            if count > MAX_CHAINS:
+                _too_many_chains(name, count)
     if over:
         what, count = over[0]
         _fail(name, "", f"{count:,} {what} are more than a scene file may hold ({BUDGETS[what]:,}); not a scene file")
-    return shape
 
 
 def _syntax_error(raw: bytes, text: str | None, name: str, error: msgspec.DecodeError) -> NoReturn:
