@@ -1,11 +1,9 @@
 """Writing a file atomically: a temporary file beside it, flushed and fsynced, then renamed over it.
 
-At every moment the target is either the old file or the complete new one;
-a failure leaves the old file byte for byte as it was and removes the
-temporary file. Only a regular file (or a name that does not exist yet) is
-ever replaced: a named pipe, a device, a socket or a looping symbolic link
-is refused and left alone, as the loader refuses to read one. Every failure
-is an ``OSError`` whose ``strerror`` says in plain words what went wrong.
+A failure leaves the old file byte for byte as it was and no temporary file.
+Only a regular file (or a new name) is replaced; a pipe, a device, a socket or
+a looping link is refused. Every failure is an ``OSError`` whose ``strerror``
+says in plain words what went wrong.
 """
 
 from __future__ import annotations
@@ -81,19 +79,14 @@ def _write_all(fd: int, data: bytes) -> None:
 def write_atomically(path, data: bytes) -> None:
     """Replace the file ``path`` with ``data`` in one step (temporary file, fsync, rename).
 
-    The temporary file is created in the target's folder, so the final
-    ``os.replace`` is a rename within one file system. A target that is a
-    symbolic link is written through (the file it points to is replaced); an
-    existing file keeps its permission bits.
+    A symbolic link is written through; an existing file keeps its permission bits.
 
     Raises
     ------
     OSError
-        When the name is too long, the folder is missing or cannot be
-        written, a folder or anything else that is not a regular file is in
-        the way (a named pipe, a device, a looping link), or the disk fails;
-        ``strerror`` says why. The file that was there (if any) is left as it
-        was, and no temporary file is left behind.
+        The name is too long, the folder is missing or not writable, something
+        not a regular file is in the way, or the disk fails; ``strerror`` says
+        why. The old file is left as it was, and no temporary file is left.
     """
     path = Path(path)
     target, info = _target(path)

@@ -1,12 +1,4 @@
-"""Reading a file whole, but never more than a size limit, and only a regular file.
-
-:func:`read_capped` refuses a file by its size before reading it, opens it
-without blocking (a named pipe with no writer must not hang the program),
-refuses anything that is not a regular file (a folder, a pipe, a device), and
-stops at the limit if the file grows while it is read. Every failure is a
-:class:`~ikplayground.scene.files.file_errors.SceneFileError` whose message starts
-with the file's name.
-"""
+"""Reading a regular file whole, but never more than a size limit, without blocking on a named pipe."""
 
 from __future__ import annotations
 
@@ -48,18 +40,16 @@ def read_capped(path, name: str, limit: int) -> bytes:
     Parameters
     ----------
     path : str or os.PathLike
-        The file.
     name : str
-        How messages name it (see :func:`~ikplayground.scene.files.file_errors.shown_name`).
+        How messages name it (:func:`~.file_errors.shown_name`).
     limit : int
         The most bytes a usable file may hold.
 
     Raises
     ------
     SceneFileError
-        The file is missing, unreadable, not a regular file, or larger than
-        ``limit`` (by its size, before it is read; or while it is read, if it
-        grew).
+        Missing, unreadable, not a regular file, or over ``limit`` (by its size before it is read,
+        or as it grew while read).
     """
     over = limit_text(limit)
     flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)  # a FIFO must not block

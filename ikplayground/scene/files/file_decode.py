@@ -1,21 +1,12 @@
 """Reading a scene file's bytes: guards, a typed msgspec decode a chain at a time, the checks across fields.
 
-docs/scene-format.md ("Limits", "Error messages") says what is refused and
-how. The bytes are first held to the format's bounds without building
-anything (:mod:`.json_scan`: nesting, and the counts of lists, objects,
-strings and values), then split into the top-level members and the chains,
-each kept as its bytes (msgspec's docs, "Raw"): the number of chains is
-counted before a chain is decoded, and a chain or terrain longer than the
-writer ever writes has its values counted before it is. Each chain is then
-decoded into its solver's Struct (:mod:`.file_schema`; msgspec's docs,
-"Tagged Unions", "Constraints"), its cross-field checks made
-(:func:`chain_spec`), and dropped, so that a large file's memory goes as its
-chains are read.
-
-Every refusal is a :class:`~.file_errors.SceneFileError` of one line that names
-the file, the place and the value: msgspec's ``ValidationError`` carries
-the place (``... - at `$.lengths[1]```), which :func:`~.file_messages.described` words as the
-format's documentation does, with the value read from the chain's own bytes.
+docs/scene-format.md ("Limits", "Error messages") says what is refused and how.
+The raw bytes are first held to the format's bounds (:mod:`.json_scan`); the
+top-level members and the chains are then kept as their bytes (msgspec's
+"Raw"), and each chain is decoded into its solver's Struct (:mod:`.file_schema`;
+msgspec's "Tagged Unions", "Constraints"), checked across fields and dropped.
+A refusal is a one-line :class:`~.file_errors.SceneFileError` naming the file,
+the place and the value (:func:`~.file_messages.described`).
 """
 
 from __future__ import annotations
@@ -60,7 +51,7 @@ def _fail(name: str, where: str, message: str) -> NoReturn:
 
 
 def _decoded(raw, kind, name: str, where: str):
-    """``raw`` decoded as ``kind``; a SceneFileError that names ``where`` and the place inside it otherwise."""
+    """``raw`` decoded as ``kind``; a SceneFileError naming ``where`` and the place inside it otherwise."""
     try:
         return msgspec.json.decode(raw, type=kind)
     except msgspec.ValidationError as e:
@@ -103,9 +94,9 @@ def _snake(c) -> tuple:
 
 
 def chain_spec(c) -> tuple:
-    """``(make, kwargs)`` that build the decoded chain ``c`` (a :mod:`.file_schema` Struct), after the
-    checks its types cannot make (counts that must agree, pairs in order, whole numbers); :class:`Refused`
-    with the place inside the chain otherwise."""
+    """``(make, kwargs)`` that build the decoded chain ``c``, after the checks its types cannot make
+    (counts that agree, pairs in order, whole numbers); :class:`Refused` with the place otherwise.
+    """
     solver = type(c).__struct_config__.tag
     if solver == "snake":
         return _snake(c)
@@ -128,8 +119,7 @@ def chain_spec(c) -> tuple:
 
 
 def _held(raw, most: int, name: str, where: str) -> None:
-    """Refuse ``raw`` (a member's or a chain's bytes longer than the writer writes) for holding more
-    than ``most`` values, counted without building them."""
+    """Refuse ``raw`` (longer than the writer writes) for holding more than ``most`` values, counted unbuilt."""
     values = json_scan.scan(bytes(raw)).values
     if values > most:
         _fail(name, where, f"{values:,} values are more than it may hold ({most:,}); not a scene file")
@@ -149,7 +139,7 @@ def read_chain(raw, name: str, where: str) -> tuple:
 
 # --- the document -------------------------------------------------------------------
 def _head_value(raw):
-    """The value of ``raw`` (a member's bytes), parsed if it is short enough to be a format or a version."""
+    """The value of the member's bytes ``raw``, parsed if short enough to be a format or a version."""
     if len(raw) <= _HEAD_VALUE_BYTES:
         try:
             return value_at(raw, "")
@@ -159,7 +149,7 @@ def _head_value(raw):
 
 
 def check_header(doc: dict, name: str) -> None:
-    """Refuse a document whose ``format`` or ``version`` (parsed values, or their bytes) is not this one's."""
+    """Refuse a document whose ``format`` or ``version`` (values, or their bytes) is not this one's."""
     if "format" not in doc:
         _fail(name, "", f'not an ikplayground scene file (no "format": "{FORMAT}")')
     fmt = doc["format"]
@@ -219,8 +209,9 @@ def check_shape(raw: bytes, name: str) -> None:
 
 
 def _syntax_error(raw: bytes, text: str | None, name: str, error: msgspec.DecodeError) -> NoReturn:
-    """Refuse ``raw``, which msgspec found is not JSON: in the words of Python's parser (line and column,
-    the numbers that are no finite float with their place) for a file it can parse cheaply, else msgspec's."""
+    """Refuse ``raw``, which is not JSON: in Python's parser's words (with the place of a number that
+    is no finite float) for a file small enough to parse whole again, else msgspec's.
+    """
     if len(raw) <= _WHOLE_PARSE_BYTES:
         doc, bad = strict_json.parse(raw.decode("utf-8", "surrogatepass") if text is None else text, raw, name)
         if isinstance(doc, dict) and bad:
@@ -244,8 +235,7 @@ def _suspect(raw: bytes) -> bool:
 
 
 def _first_bad_number(members: dict, name: str) -> None:
-    """Refuse a document holding a number that is no finite float (1e400, a 400-digit integer), wherever
-    it is, unknown fields too: each member, and each chain, parsed alone by :func:`~.strict_json.parse`."""
+    """Refuse a document holding a number that is no finite float anywhere (each member, each chain)."""
     for key, raw in members.items():
         parts: list[tuple[str | None, Any]] = [(None, raw)]
         if key == "chains" and memoryview(raw)[:1].tobytes() == b"[":
@@ -313,7 +303,7 @@ def _whole(value: float, name: str, where: str) -> int:
 
 
 def _built(name: str, where: str, make, *args, **kw):
-    """``make(*args, **kw)``; checked values should always build, but a file must never crash the caller."""
+    """``make(*args, **kw)``; a file must never crash the caller, even if checked values fail to build."""
     try:
         return make(*args, **kw)
     except (ValueError, TypeError, ArithmeticError, IndexError) as e:
@@ -321,9 +311,9 @@ def _built(name: str, where: str, make, *args, **kw):
 
 
 def build_chains(specs: list[tuple], name: str) -> list:
-    """The chains of ``specs`` (:func:`chain_spec`'s) in order: walkers one by one, the IK chains and the
-    snakes in batches (:func:`~ikplayground.scene.build.build.make_ik_chains`,
-    :func:`~ikplayground.scene.build.build.make_snakes`). ``specs`` is emptied as they are built."""
+    """The chains of ``specs`` (:func:`chain_spec`'s) in order: walkers one by one, IK chains and
+    snakes in batches. ``specs`` is emptied as they are built.
+    """
     chains: list = [None] * len(specs)
     for i, (make, kw) in enumerate(specs):  # walkers: a few
         if make is walker_build.make_walker:

@@ -1,9 +1,7 @@
 """The error a scene file is refused with, and how one-line messages show a file's name and a value.
 
-Every message about a scene file starts with the file's name. A name may hold
-anything a file system allows, a newline or an escape sequence too, so
-:func:`shown_name` escapes what is not printable (as ``repr`` does) and
-shortens a very long name: the message stays one readable line.
+A name may hold anything a file system allows (a newline, an escape sequence):
+:func:`shown_name` escapes what is not printable and shortens a long name.
 """
 
 from __future__ import annotations
@@ -26,22 +24,20 @@ def _escaped(ch: str) -> str:
 
 
 def shown(text: str, shorten: bool = True) -> str:
-    r"""``text`` fit for a one-line message: control characters escaped, a long text shortened.
+    r"""``text`` fit for a one-line message.
 
     Parameters
     ----------
     text : str
         A file name (or any text taken from outside).
     shorten : bool
-        Whether a long text is shortened (a folder's path is shown whole).
+        Whether a text over ``SHOWN_NAME_MAX`` characters is shortened to its start and end.
 
     Returns
     -------
     str
-        ``text`` with every character that is not printable written as
-        ``repr`` writes it (``\n``, ``\x1b``, ``\u202e``; a byte that was
-        not UTF-8 as ``\xff``), and, past ``SHOWN_NAME_MAX`` characters, its
-        start and end joined by ``...`` (if ``shorten``).
+        ``text`` with what is not printable written as ``repr`` writes it (``\n``, ``\x1b``;
+        a byte that was not UTF-8 as ``\xff``).
     """
     if not text.isprintable():
         text = "".join(map(_escaped, text))

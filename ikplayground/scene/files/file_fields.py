@@ -1,20 +1,11 @@
 """The scene file's fields of the per-chain settings: how each is written, and the type it is read as.
 
-Each entry of :data:`ikplayground.scene.core.settings.SETTINGS` that the file keeps
-names one of these fields (docs/scene-format.md, "Chains", gives every key). A
-field writes a whole group of chains of one solver and bone count at once
-(:meth:`Field.write`); for reading it gives its key(s) and msgspec type(s)
-(:meth:`Field.types`), from which :mod:`.file_schema` makes one msgspec Struct
-per solver (msgspec's docs, "Structs" and "Constraints": the bounds are
-``Meta(ge=..., le=...)``, checked in C while decoding), and turns the decoded
-value into keyword arguments of the chain's constructor (:meth:`Field.kwargs`,
-:class:`Refused` for what a type cannot say, such as a whole number).
-:meth:`Field.widest` gives the longest value the writer can write, from which
-the format's size bounds are derived (:mod:`~ikplayground.scene.files.file_format`).
-
-The number-writing helpers (rounding as the documentation says) are here too:
-the chains' positions and angles use them as well. The fields whose values are
-lists or objects (joint limits, a snake's bend range, a pole, a motion) are in
+Each row of :data:`ikplayground.scene.core.settings.SETTINGS` the file keeps
+names a :class:`Field` (docs/scene-format.md, "Chains"): it writes a group of
+chains at once, gives its msgspec types (msgspec's docs, "Structs",
+"Constraints"), turns the decoded value into the constructor's keywords, and
+gives the widest value the writer writes (the format's size bounds). The
+number-writing helpers are here too; list- and object-valued fields are in
 :mod:`.file_list_fields`.
 """
 
@@ -45,12 +36,7 @@ def round_positive(x: float, nd: int = 3) -> float:
 
 
 def round_array(a, nd: int = 3) -> list:
-    """The numbers of ``a`` rounded to ``nd`` decimals, as (nested) lists of floats.
-
-    One numpy call for the whole array (a scene of 20,000 chains of 64 bones
-    saves in seconds, not tens of seconds). A rounded number is the double
-    nearest a decimal of at most ``nd`` places, so it is written that short.
-    """
+    """The numbers of ``a`` rounded to ``nd`` decimals, as (nested) lists of floats (one numpy call)."""
     a = np.asarray(a, dtype=float)
     return np.where(np.abs(a) < 1e15, np.round(a, nd), a).tolist()  # larger: nothing to round (and no overflow)
 
@@ -72,7 +58,8 @@ def degrees_array(a) -> list:
 
 def widest_number(lo: float, hi: float, digits: int, positive: bool = False) -> float:
     """The value in ``[lo, hi]`` whose text is longest once rounded to ``digits`` decimals
-    (with ``positive``, by :func:`round_positive`, which keeps a tiny positive number's digits)."""
+    (with ``positive``, by :func:`round_positive`).
+    """
     step = 10.0 ** -digits
     candidates = [round(v, digits) for v in (lo, hi, lo + step, hi - step)]
     if positive:
@@ -82,8 +69,7 @@ def widest_number(lo: float, hi: float, digits: int, positive: bool = False) -> 
 
 # --- the file's types (msgspec) ---------------------------------------------------------
 def bounded(lo: float, hi: float, positive: bool = False):
-    """A number in ``[lo, hi]`` (``(lo, hi]`` if ``positive``), as a msgspec type with its bounds
-    (msgspec's docs, "Constraints": ``Meta(ge=..., le=...)``, checked in C while decoding)."""
+    """A number in ``[lo, hi]`` (``(lo, hi]`` if ``positive``) as a msgspec type with its bounds."""
     return Annotated[float, Meta(gt=lo, le=hi) if positive else Meta(ge=lo, le=hi)]
 
 
@@ -103,15 +89,15 @@ def whole(value: float, key: str) -> int:
 
 # --- the fields --------------------------------------------------------------------------
 class Field:
-    """A setting's field(s) in a chain's line. ``setting`` is the table entry that owns it,
-    ``n`` the chain's bone count."""
+    """A setting's field(s) in a chain's line; ``setting`` is the row that owns it, ``n`` the chain's bones."""
 
     key: str
     kw: str | None  # the constructor's argument, for the fields that have one (None: the setting's name)
 
     def write(self, setting, chains: list) -> list[tuple[str, list]]:
-        """``(key, column)`` pairs: the value of each of ``chains`` (of one solver and bone
-        count), in order; :data:`OMIT` leaves the key out of that chain's line."""
+        """``(key, column)`` pairs: the value of each of ``chains`` (of one solver and bone count),
+        :data:`OMIT` to leave the key out of that chain's line.
+        """
         raise NotImplementedError
 
     def types(self, setting) -> list[tuple]:
@@ -124,7 +110,8 @@ class Field:
 
     def kwargs(self, setting, value, n: int) -> dict:
         """The constructor's keyword arguments from the decoded ``value`` (None: missing or null);
-        :class:`Refused` for what the types cannot check."""
+        :class:`Refused` for what the types cannot check.
+        """
         return {self.kw or setting.name: setting.default if value is None else value}
 
     def widest(self, setting, n: int) -> dict:
@@ -134,9 +121,9 @@ class Field:
 
 @dataclass(frozen=True)
 class _Plain(Field):
-    """One plain value, written as ``cast`` makes the setting's value; optional (missing or null: the
-    setting's default). With ``omit_default``, written only when it is not the default (older files stay
-    as they were)."""
+    """One optional plain value (missing or null: the default), written as ``cast`` makes it; with
+    ``omit_default``, written only when it is not the default.
+    """
 
     key: str
     kw: str | None = None  # the constructor's argument (None: the setting's name)
@@ -161,8 +148,9 @@ class Flag(_Plain):
 
 @dataclass(frozen=True)
 class Number(Field):
-    """A number in the setting's range (> its low end if the setting is ``positive``), in the
-    setting's unit, written to ``digits`` decimals; optional (missing or null: the default)."""
+    """A number in the setting's range (> ``lo`` if ``positive``), written to ``digits`` decimals;
+    optional (missing or null: the default).
+    """
 
     key: str
     kw: str | None = None
@@ -200,9 +188,9 @@ class Whole(_Plain):
 
 @dataclass(frozen=True)
 class RateLimit(Field):
-    """The rate limit: ``rate_limit``, degrees per step or null (off; missing: the default), and
-    ``rate_limit_setting``, what turning an off limit on restores (optional; a number in
-    ``rate_limit`` is the setting too). Both in the setting's range, > 0."""
+    """``rate_limit``: degrees per step or null (off; missing: the default); ``rate_limit_setting``:
+    what turning an off limit on restores (optional). Both in the setting's range, > 0.
+    """
 
     key: str = "rate_limit"
     setting_key: str = "rate_limit_setting"

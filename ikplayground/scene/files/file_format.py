@@ -1,13 +1,10 @@
 """The scene file format, version 1 (docs/scene-format.md): chains to JSON text, and the format's bounds.
 
-Writing turns each chain into a dict of plain numbers (positions in stage
-pixels, angles in degrees, rounded as the documentation says) and the scene
-into one chain a line. The bounds are derived from the writer: the widest
-chain it can write (64 bones, every number as long as the loader accepts)
-times ``MAX_CHAINS`` gives ``MAX_FILE_BYTES``, so every scene the app can
-hold saves to a file the loader accepts; the most lists, objects, values and
-strings a chain can need give the budgets the loader holds a file's raw text
-to before it parses it (:mod:`ikplayground.scene.files.strict_json`).
+Writing turns each chain into a dict of plain numbers (stage pixels, degrees,
+rounded as documented) and the scene into one chain a line. The bounds come
+from the writer: its widest chain times ``MAX_CHAINS`` gives ``MAX_FILE_BYTES``
+(every scene the app holds saves and loads), and the most lists, objects,
+values and strings a chain needs give the loader's ``BUDGETS``.
 """
 
 from __future__ import annotations
@@ -59,11 +56,8 @@ def _shape_columns(solver: str, cs: list[Chain]) -> dict[str, list]:
 
 
 def chains_to_dicts(chains: list[Chain]) -> list[dict]:
-    """:func:`chain_to_dict` of each chain, in order, with one numpy pass per field of a group of
-    chains of one solver and bone count (a scene of 20,000 chains saves in a fraction of the time).
-
-    A line holds the solver, the chain's shape, then the fields of its solver's
-    settings (:data:`~ikplayground.scene.core.settings.FILE_SETTINGS`, in the table's order).
+    """:func:`chain_to_dict` of each chain, in order, one numpy pass per field of a group of one
+    solver and bone count: the solver, the shape, then the fields of the solver's settings (table order).
     """
     out: list[dict | None] = [None] * len(chains)
     groups: dict[tuple, list[int]] = {}
@@ -86,8 +80,9 @@ def chains_to_dicts(chains: list[Chain]) -> list[dict]:
 
 
 def scene_to_dict(scene: Scene) -> dict:
-    """The whole file as a dict: the header, every chain (:func:`chain_to_dict`) and, unless it is the
-    default one made for the stage, the terrain's points (px, 3 decimals)."""
+    """The whole file as a dict: the header, every chain and, unless it is the stage's default one,
+    the terrain's points (px, 3 decimals).
+    """
     doc = {"format": FORMAT, "version": VERSION}
     seed = int(getattr(scene, "seed", 0))
     if seed:  # written only when not 0, so files without it read as before
@@ -142,8 +137,7 @@ def _widened(value, widest):
 
 
 def widest_chain_dict(solver: str) -> dict:
-    """The longest chain of ``solver`` the writer can write: MAX_BONES bones, every number at its widest,
-    every optional field written."""
+    """The longest chain of ``solver`` the writer can write: MAX_BONES bones, every number widest."""
     if solver == "snake":
         chain, widest = build.straight_snake((0.0, 0.0), 0.0, nodes=MAX_BONES + 1), _WIDEST_SNAKE
     elif solver == "walker":
@@ -177,8 +171,9 @@ def _count(value, counts: dict) -> None:
 
 
 def chain_bounds() -> dict[str, int]:
-    """The most a written chain can take, over every solver: ``bytes`` of its line, and its
-    ``lists``, ``objects``, ``strings`` and ``values`` (each list item and object member is one)."""
+    """The most a written chain can take, over every solver: ``bytes`` of its line and its ``lists``,
+    ``objects``, ``strings`` and ``values`` (each list item and object member is one).
+    """
     out = dict.fromkeys(("bytes", "lists", "objects", "strings", "values"), 0)
     for solver in SOLVERS:
         d = widest_chain_dict(solver)

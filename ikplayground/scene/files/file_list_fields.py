@@ -1,12 +1,8 @@
-"""The scene file's list- and object-valued fields of the per-chain settings: limits, bend range, pole, motion.
+"""The list- and object-valued fields of the per-chain settings: limits, bend range, pole, motion.
 
-Fields of :mod:`.file_fields` (see there for what a field does) whose values are
-lists or an object: ``limits`` (a ``[lo, hi]`` pair of degrees per bone),
-``bend_limits`` (one pair), ``pole`` (a point in px) and ``motion`` (an IK
-chain's animated target, :mod:`~ikplayground.scene.step.target_paths`, as one
-object). docs/scene-format.md ("Chains", "Animated targets") gives every key;
-the types are msgspec's (msgspec's docs, "Supported Types": fixed-length
-tuples, nested Structs), the order of a pair is checked after the decode.
+See :mod:`.file_fields` for what a field does and docs/scene-format.md
+("Chains", "Animated targets") for every key. The types are msgspec's
+(fixed-length tuples, nested Structs); a pair's order is checked after the decode.
 """
 
 from __future__ import annotations
@@ -41,7 +37,8 @@ def ordered(pair, where: str) -> tuple[float, float]:
 @dataclass(frozen=True)
 class JointLimits(Field):
     """``limits``: one ``[lo, hi]`` pair of degrees per bone, ``-180 <= lo <= hi <= 180``;
-    optional (missing or null: the joint-limit default past the root, the root free)."""
+    optional (missing or null: the joint-limit default past the root, the root free).
+    """
 
     key: str = "limits"
 
@@ -69,8 +66,9 @@ class JointLimits(Field):
 
 @dataclass(frozen=True)
 class BendLimits(Field):
-    """``bend_limits``: ``[lo, hi]`` degrees, ``-180 <= lo <= hi <= 180``, written unrounded
-    (a snake's nodes must stay inside it); optional (missing or null: +-the setting's default)."""
+    """``bend_limits``: ``[lo, hi]`` degrees, written unrounded (a snake's nodes must stay inside it);
+    optional (missing or null: +-the setting's default).
+    """
 
     key: str = "bend_limits"
 
@@ -120,7 +118,7 @@ class MotionValue(msgspec.Struct, kw_only=True):
 
 
 def _object_of(value) -> dict:
-    """What a chain's line holds for its motion (:func:`~ikplayground.scene.step.target_paths.read`'s dict), rounded."""
+    """A chain's motion (:func:`~ikplayground.scene.step.target_paths.read`'s dict) as the file holds it."""
     out = {"path": value["path"], "speed": round_positive(value["speed"], 4), "size": round_positive(value["size"], 3)}
     if value["path"] in ("circle", "figure-eight"):
         out["centre"] = round_array(np.clip(value["centre"], -MAX_COORD, MAX_COORD))
@@ -134,10 +132,10 @@ def _object_of(value) -> dict:
 
 @dataclass(frozen=True)
 class Motion(Field):
-    """``motion``: ``{"path": "circle", "speed": 2.0, "size": 80, "centre": [400, 300], "phase": 57.3}``, or
-    missing / null for none (the default speed and size). Written only when the path is not ``none``
-    or the speed or size is not the default; the state (``centre``, ``phase``, ``reverse``,
-    ``heading``) so that a saved scene goes on where it was."""
+    """``motion``: ``{"path": "circle", "speed": 2.0, "size": 80, "centre": [400, 300], "phase": 57.3}``,
+    or missing / null for none; written unless still at the defaults, with its state so that a saved scene goes
+    on where it was.
+    """
 
     key: str = "motion"
 

@@ -1,11 +1,7 @@
-"""The words of a refusal: msgspec's ValidationError as the format's documentation says it.
+"""The words of a refusal: msgspec's ValidationError (msgspec's docs, "Errors") as docs/scene-format.md says it.
 
-msgspec's docs ("Usage", "Errors"): a ``ValidationError``'s message says what was
-expected and where (``Expected `float` > 0.0 - at `$.lengths[1]```). The scene
-file's messages (docs/scene-format.md, "Error messages") say it as
-``lengths[1]: must be > 0 (got -5)``: :func:`described` maps one to the other,
-reading the value at the place from the JSON bytes that were decoded (only when
-a decode failed, so it costs nothing on a good file).
+``Expected `float` > 0.0 - at `$.lengths[1]``` becomes ``lengths[1]: must be > 0 (got -5)``,
+the value read from the decoded bytes (only when a decode failed).
 """
 
 from __future__ import annotations
@@ -40,8 +36,8 @@ class Unread:
 def value_at(raw: bytes, path: str):
     """The value at msgspec's ``path`` (``.lengths[1]``) inside the JSON ``raw``; None if there is none.
 
-    ``raw`` longer than any chain or terrain the writer writes is not parsed (a refusal must not cost
-    more memory than a load): its value is an :class:`Unread`."""
+    ``raw`` longer than any chain or terrain the writer writes is not parsed: its value is an :class:`Unread`.
+    """
     if len(raw) > PARSED_MOST:
         return Unread(memoryview(raw)[:64].tobytes().lstrip()[:1] if not path else b"")
     value = strict_json.parse(bytes(raw).decode("utf-8", "surrogatepass"), bytes(raw), "")[0]
@@ -58,9 +54,9 @@ def _entries(n: int) -> str:
 
 
 def described(error: str, raw: bytes, member: str = "") -> tuple[str, str]:
-    """``(path, message)`` for msgspec's ValidationError text ``error`` about the JSON ``raw``
-    (``path`` relative to ``raw``: ``.lengths[1]``, ``""``); ``member``: the top-level key ``raw`` is
-    the value of (``seed``), if it is not a chain."""
+    """``(path, message)`` for msgspec's ValidationError text ``error`` about the JSON ``raw`` (``path``
+    relative to ``raw``); ``member``: the top-level key ``raw`` is the value of, if not a chain.
+    """
     at = _AT.match(error)
     assert at is not None  # _AT matches any text
     what, path = at["what"], at["path"] or ""

@@ -1,16 +1,9 @@
 """The scene file as msgspec types: one Struct per solver, a tagged union of them, the terrain.
 
-docs/scene-format.md gives every field; msgspec's docs give the machinery:
-"Structs" (``msgspec.defstruct``, ``kw_only``), "Tagged Unions" (the chain's
-``solver`` is the tag), "Constraints" (``Meta(ge=..., le=..., max_length=...)``:
-bounds checked in C while decoding) and "Raw" (a chain kept as its bytes
-until it is decoded). Each Struct holds the fields of its solver's shape
-(given here) and the fields of its solver's settings, one or two per row of
-the settings table (:data:`~ikplayground.scene.core.settings.FILE_SETTINGS`,
-each row's ``file``, :meth:`~.file_fields.Field.types`): a new setting is a
-row of that table, and its field follows. What a type cannot say (counts
-that must match, a ``[lo, hi]`` pair in order, whole numbers) is checked
-after the decode, in :mod:`.file_decode`.
+docs/scene-format.md gives every field; msgspec's docs the machinery ("Structs",
+"Tagged Unions" on ``solver``, "Constraints", "Raw"). A Struct holds its solver's
+shape (here) and its settings' fields (one row of the settings table each,
+:meth:`~.file_fields.Field.types`). What a type cannot say is checked in :mod:`.file_decode`.
 """
 
 from __future__ import annotations
@@ -51,7 +44,7 @@ SHAPES: dict[str, list[tuple]] = {
 
 
 def _shape(solver: str) -> list[tuple]:
-    """The shape fields of ``solver``'s chains: its own, or, for an iterative solver registered later, CCD's."""
+    """The shape fields of ``solver``'s chains: its own, or CCD's for an iterative solver registered later."""
     return SHAPES[solver] if solver in SHAPES else SHAPES["ccd"]
 
 

@@ -1,25 +1,10 @@
 """Scene files: format version 1 of docs/scene-format.md, read with full validation, written atomically.
 
-JSON people can read and edit: positions in stage pixels, angles in degrees
-(docs/scene-format.md describes every field). Loading either returns a
-complete new :class:`Scene` or raises :class:`SceneFileError` whose message
-starts with the file's name and names the place in it
-(``scene.json: chains[2].lengths[1]: must be > 0 (got -5)``); it never
-returns half a scene and never raises anything else, and what it may cost is
-bounded: the file's size, nesting and counts are checked on its raw bytes
-before anything is decoded. Saving first proves that the file will load again
-(it reads the very bytes it is about to write), then writes it atomically.
-
-The work is done by one module per job, re-exported here:
-:mod:`~ikplayground.scene.files.file_format` (chains to JSON and the format's
-bounds), :mod:`~ikplayground.scene.files.file_decode` (the guards, the typed
-decode with msgspec a chain at a time, the checks across fields, building the
-chains), :mod:`~ikplayground.scene.files.file_schema` (the msgspec Structs),
-:mod:`~ikplayground.scene.files.file_messages` (the words of a refusal),
-:mod:`~ikplayground.scene.files.json_scan` (the raw-byte scan),
-:mod:`~ikplayground.scene.files.strict_json` (non-finite numbers, Python's words for
-what is not JSON), :mod:`~ikplayground.scene.files.capped_read` (size-capped
-reading) and :mod:`~ikplayground.scene.files.atomic_write` (atomic writing).
+JSON people can read and edit: positions in stage pixels (y down), angles in
+degrees. Loading returns a complete new :class:`Scene` or raises
+:class:`SceneFileError` (``scene.json: chains[2].lengths[1]: must be > 0 (got -5)``),
+never anything else, at a cost bounded by checks on the raw bytes. Saving
+first proves that the very bytes it writes will load again.
 """
 
 from __future__ import annotations
@@ -50,8 +35,7 @@ _NOT_SPACE = re.compile(rb"[^ \t\n\r\x0b\x0c]")
 
 
 def _read(raw: bytes, text: str | None, name: str):
-    """The document ``raw`` (whose text is ``text``, decoded if None) read and checked
-    (:func:`~.file_decode.read_document`)."""
+    """The document ``raw`` (its text ``text``, decoded if None) read and checked."""
     first = _NOT_SPACE.search(raw)  # Unicode whitespace too (as str.strip): decode only when it may matter
     if not first or (first.group() not in _JSON_STARTS and not raw.decode("utf-8", "surrogatepass").strip()):
         raise SceneFileError(f"{name}: the file is empty")
@@ -60,12 +44,10 @@ def _read(raw: bytes, text: str | None, name: str):
 
 @contextlib.contextmanager
 def _no_cycle_collection():
-    """Pause Python's cyclic garbage collector (as it was before, after).
+    """Pause Python's cyclic garbage collector meanwhile (as it was before, after).
 
-    Parsing, checking and writing a large scene make millions of lists and
-    floats, none of them in a reference cycle; the collector would walk the
-    growing heap again and again meanwhile (a third or more of a 20,000-chain
-    load or save). Memory held only by cycles is collected once it runs again.
+    Loading or saving a large scene makes millions of objects in no cycle; the
+    collector would walk the growing heap again and again.
     """
     was_on = gc.isenabled()
     gc.disable()
@@ -98,11 +80,10 @@ def load_scene(path, stage=(980.0, 720.0)) -> Scene:
     Raises
     ------
     SceneFileError
-        For anything that makes the file unusable (missing, unreadable, not a
-        regular file, too large, not JSON, nested too deep, holding more than
-        any scene, not format version 1, a bad value); the message starts
-        with the file's name (control characters escaped) and names the
-        place. Nothing else is raised, whatever the file holds.
+        For anything that makes the file unusable (missing, not a regular
+        file, too large, not JSON, too deep, too many values, not version 1, a
+        bad value); the message starts with the file's name (escaped) and names
+        the place. Nothing else is raised.
     """
     try:
         name = shown_name(path)
@@ -119,23 +100,14 @@ def load_scene(path, stage=(980.0, 720.0)) -> Scene:
 def save_scene(scene: Scene, path) -> None:
     """Write ``scene`` to ``path`` so that it loads again, atomically (temporary file, fsync, rename).
 
-    Every chain is checked as the loader would check it before anything is
-    written, and the file is never larger than ``MAX_FILE_BYTES`` (the
-    writer's widest file of ``MAX_CHAINS`` chains), so every scene the app
-    holds saves and loads. See :func:`~ikplayground.scene.files.atomic_write.write_atomically`.
-
     Raises
     ------
     ValueError
-        A value the file could not hold or the loader would refuse (NaN, a
-        position past +-1,000,000): the message names the place; nothing is
-        written.
+        A value the loader would refuse (NaN, a position past +-1,000,000),
+        named by its place; nothing is written.
     OSError
-        When the name is too long, the folder is missing or cannot be
-        written, a folder, a named pipe, a device or a looping link is in the
-        way, or the disk fails; ``strerror`` says why in plain words. The
-        file that was there (if any) is left byte for byte as it was, and no
-        temporary file is left behind.
+        See :func:`~.atomic_write.write_atomically`: the old file is left as it
+        was and no temporary file is left behind.
     """
     with _no_cycle_collection():
         data = (doc_to_text(scene_to_dict(scene)) + "\n").encode("utf-8")

@@ -1,13 +1,9 @@
 """Strict JSON reading: numbers that are no finite float are caught and placed, not turned into inf.
 
-Python's parser accepts ``NaN``, ``Infinity`` and ``-Infinity`` (not JSON)
-and turns ``1e400`` into ``inf``; a 5000-digit integer makes it raise. Here
-each of those becomes a :class:`BadNumber` in the document, so that the
-format's checks can name the place of the number in the message
-(:func:`first_bad_number` finds one in a field nobody reads). The hooks that
-do this cost a Python call a number, so they run only when a cheap look at
-the raw bytes finds a number that could overflow. Nesting and size are
-checked before parsing (:mod:`ikplayground.scene.files.json_scan`).
+Python's parser accepts ``NaN`` and ``Infinity`` (not JSON), turns ``1e400``
+into ``inf`` and raises on a 5000-digit integer; here each becomes a
+:class:`BadNumber` so that a message can name its place. The hooks cost a call
+a number, so they run only when the raw bytes hold a number that may overflow.
 """
 
 from __future__ import annotations
@@ -34,11 +30,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 class BadNumber:
-    """Stands in for a number JSON's parser saw but that is no finite float (NaN, 1e400, a 400-digit integer).
-
-    The parser hooks return it instead of raising, so the checks can name the
-    place of the number in the message.
-    """
+    """Stands in for a number the parser saw that is no finite float (NaN, 1e400, a 400-digit integer)."""
 
     __slots__ = ("text",)
 
@@ -112,10 +104,7 @@ def parse(text: str, raw: bytes, name: str):
 
 
 def first_bad_number(doc) -> tuple[str, BadNumber] | None:
-    """The place and value of the first :class:`BadNumber` in ``doc`` (document order), if any.
-
-    Runs only when the parser made one; the depth check keeps the recursion short.
-    """
+    """The place and value of the first :class:`BadNumber` in ``doc`` (document order), if any."""
 
     def walk(value, where):
         if isinstance(value, BadNumber):
