@@ -1,63 +1,12 @@
 """Mirror flip: a chain turned, in place, into its mirror image about the vertical through its anchor.
 
-The axis is the vertical ``x = x0`` through an IK chain's root, a snake's head
-(``points[0]``) or a walker's body centre, so the anchor stays where it is.
-Pixels with y down, radians (docs/design.md, "Mirror flip"):
-
-* a point ``(x, y)`` goes to ``(x0 - (x - x0), y)``;
-* an absolute angle (a heading: an IK chain's ``angles[0]``, a snake's
-  ``heading``, a leg's first angle) ``a`` to ``pi - a``, kept in (-pi, pi] as
-  ``pi - a`` for ``a >= 0`` and ``-pi - a`` below (and by the same sums as its
-  range, so an angle on a bound lands on the mirrored bound);
-* a relative angle ``a`` (joints 1..n-1, a snake's bends) to ``-a``, and its
-  range ``(lo, hi)`` to ``(-hi, -lo)``;
-* joint 0's range ``(lo, hi)`` to ``(pi - hi, pi - lo)`` (a range at or above
-  0) or ``(-pi - hi, -pi - lo)`` (below 0); a range across 0 would cross +-pi
-  once mirrored, which a range cannot (-pi <= lo <= hi <= pi), so that flip
-  is refused (a ValueError, nothing changed) unless the range is the full
-  circle, which stays full as ``(-hi, -lo)``;
-* a side (+-1) to the other side.
-
-What each field does (``IK_FIELDS``, ``SNAKE_FIELDS``, ``WALKER_FIELDS`` of
-:mod:`.chain`; every other field is kept as it is: lengths, settings, speeds,
-state flags, error, status, the measured ``solve_us``):
-
-* IK chain: ``root`` stays; ``target``, ``points``, ``motion_centre`` and
-  ``pole`` (unless NaN: none) mirrored; ``angles`` and ``goal`` (the solver's
-  own last answer) as angles, ``limits`` as ranges; ``bend`` to ``-bend``
-  (the two-bone "Mirror" setting) unless auto bend is on, where ``bend``
-  means knee up or down, which a mirror keeps; ``side`` (the auto-bend side)
-  to ``-side``; ``motion_velocity`` (a bounce's) to ``(-vx, vy)``; a
-  circle's ``motion_phase`` ``p`` to ``pi - p`` with ``motion_reverse``
-  toggled (a clockwise circle's mirror image goes round anticlockwise), a
-  figure-eight's to ``p + pi`` (its mirror image runs the same way round),
-  both modulo 2 pi. So the target's path is the mirror image, step for step,
-  as long as neither it nor the mirror image meets the stage's edge (a
-  bounce turns at the stage's own edges, which mirror into each other only
-  for a root on the stage's middle vertical).
-* snake: ``points`` mirrored about the head; ``heading`` as an angle;
-  ``bend_limits`` as a relative range; ``turn`` (the arrow keys' input) to
-  ``-turn``; ``wander_mirror`` toggled, so a wandering snake wishes for the
-  mirror image of its wish (:func:`~ikplayground.scene.step.group_step.wander_steer`) and wanders as the
-  mirror image until it nears the stage's edge, where it heads for the
-  stage's middle like any other (a mirror image only for a head on the
-  stage's middle vertical); its head is kept on the stage by the same rule.
-* walker: ``body`` stays; ``velocity``, ``facing``, ``drive`` and ``tilt``
-  negated; ``hips`` (body frame) and ``home`` (ahead of the centre) to
-  ``-x``, so front legs become back legs and the other way round, still
-  bending outward as an insect's (a leg's side is the sign of its ``home``,
-  a centre leg's ``-0.0`` included: :mod:`ikplayground.scene.step.walker`); ``points``, ``foot``,
-  ``step_from`` and ``step_to`` mirrored; ``angles`` per leg as angles (the
-  first a heading); ``settled`` to 0, so that its next step stands it on the
-  ground again (the ground under the mirrored feet is not the mirror image of
-  the ground, as after a walker moved by hand).
-
-Flipping twice gives back the chain bit for bit: ``x0 - (x0 - x)`` and ``pi - (pi -
-a)`` are not always exact in floating point, so a chain keeps, in
-``Chain.flip_memo``, the state before its last flip and the state that flip
-made; a flip of a chain whose fields still equal the second exactly restores
-the first (any change in between, a step included, and the flip computes
-the mirror afresh).
+docs/design.md ("Mirror flip") gives the rules. The axis ``x = x0`` goes
+through an IK chain's root, a snake's head or a walker's body. Pixels (y down),
+radians: a point goes to ``(x0 - (x - x0), y)``; an absolute angle ``a`` to
+``pi - a`` (``-pi - a`` below 0), a relative one to ``-a`` and its range
+``(lo, hi)`` to ``(-hi, -lo)``; joint 0's range across 0 is refused unless it
+is the full circle; a side (+-1) to the other. Flipping twice gives back the
+chain bit for bit (``Chain.flip_memo`` keeps the state before the last flip).
 """
 
 from __future__ import annotations
@@ -90,8 +39,7 @@ def mirror_points(points, x0: float) -> np.ndarray:
 def mirror_headings(a, below=None) -> np.ndarray:
     """Absolute angles (any shape, rad) mirrored: ``pi - a`` for ``a >= 0``, ``-pi - a`` below, in (-pi, pi].
 
-    ``below`` (bool, same shape) marks angles whose range lies below 0: there
-    0 itself goes to ``-pi`` (the bound of the mirrored range), not ``pi``.
+    ``below`` (bool, same shape) marks angles whose range lies below 0: there 0 goes to ``-pi``.
     """
     a = np.asarray(a, dtype=float)
     low = a < 0 if below is None else np.where(below, a <= 0, a < 0)
@@ -125,8 +73,9 @@ def mirror_limits(limits) -> np.ndarray:
 
 
 def mirror_angles(angles, limits=None) -> np.ndarray:
-    """A chain's angles (n,) rad mirrored: joint 0's a heading (on a range below 0 if ``limits`` (n, 2)
-    say so, by the same sums as the range), the rest negated (a new array)."""
+    """A chain's angles (n,) rad mirrored (a new array): joint 0's a heading (below 0 if ``limits``
+    (n, 2) say so), the rest negated.
+    """
     a = np.array(angles, dtype=float)
     below = None
     if limits is not None:
@@ -151,13 +100,7 @@ def axis_name(chain: Chain) -> str:
 
 
 def mirrored_fields(chain: Chain) -> dict[str, np.ndarray]:
-    """The fields of ``chain``'s mirror image that differ from its own (new arrays; ``chain`` unchanged).
-
-    Raises
-    ------
-    ValueError
-        The chain cannot be mirrored (joint 0's range across 0).
-    """
+    """The fields of ``chain``'s mirror image that differ from its own (new arrays; ValueError if it has none)."""
     f = chain.fields
     x0 = axis_x(chain)
     if chain.is_snake:
@@ -220,8 +163,9 @@ def _same(fields: dict, kept: dict) -> bool:
 
 
 def off_stage(chain: Chain, fields: dict, stage) -> str | None:
-    """Which of an IK chain's target and pole ``fields`` (as a flip would leave them) put off a stage of
-    ``stage`` (width, height) px, in words ("the target (at x = -35 px)"), or None."""
+    """Which of an IK chain's target and pole (in ``fields``, as a flip would leave them) lie off a
+    ``stage`` (width, height) px, in words ("the target (at x = -35 px)"), or None.
+    """
     if not chain.is_ik:
         return None
     w, h = stage
@@ -233,25 +177,19 @@ def off_stage(chain: Chain, fields: dict, stage) -> str | None:
 
 
 def flip_chain(chain: Chain, stage=None) -> None:
-    """Turn ``chain`` into its mirror image about its anchor's vertical, in place (see the module docstring).
-
-    Its fields are written in place (they may be views of its group's arrays).
-    Flipping a chain that is still as its last flip left it gives back, bit
-    for bit, the state before that flip.
+    """Turn ``chain`` (IK, snake or walker) into its mirror image about its anchor's vertical, in place.
 
     Parameters
     ----------
     chain : Chain
-        Any chain: IK, snake or walker.
     stage : (float, float), optional
-        Width and height, px: an IK chain whose mirrored target or pole would
-        lie off it is not flipped.
+        Width and height, px: an IK chain whose mirrored target or pole would lie off it is not flipped.
 
     Raises
     ------
     ValueError
-        One line saying why the chain cannot be flipped (joint 0's range
-        across 0, or the target or pole off the stage); nothing is changed.
+        Why the chain cannot be flipped (joint 0's range across 0, target or pole off the stage);
+        nothing is changed.
     """
     memo = chain.flip_memo
     if memo is not None and _same(chain.fields, memo[1]):

@@ -1,9 +1,7 @@
 """The scene: the chains, which one is selected, and the fixed step.
 
 Chains of one solver and bone count form a group whose numbers live in shared
-arrays (each chain's fields are views into them), so one step solves a whole
-group with one batched call, however many chains it holds. Groups are rebuilt
-only when chains are added, removed or change shape.
+arrays (each chain's fields are views into them): one batched call a group a step.
 """
 
 from __future__ import annotations
@@ -35,16 +33,12 @@ class Scene:
     Parameters
     ----------
     stage : (float, float)
-        Width and height of the stage in pixels; targets, roots and snake
-        heads are kept inside it.
+        Width and height in pixels; targets, roots and snake heads are kept inside it.
     terrain : terrain.Terrain or None
-        The ground the walkers walk on (None: :func:`~ikplayground.scene.step.terrain.generated` for
-        the stage and the seed, made again whenever the stage's size changes).
+        The walkers' ground (None: generated for the stage and the seed, again when the stage resizes).
     seed : int
-        What the scene's random parts take (0 to ``MAX_SEED``; the scene
-        file's ``seed``): the wandering snakes' rule (:func:`~ikplayground.scene.step.group_step.wander_offset`),
-        the generated ground (``TERRAIN_SEED + seed``) and the stress test's
-        scene. The same file and seed give the same run.
+        0 to ``MAX_SEED`` (the file's ``seed``): the wandering snakes' rule, the generated ground
+        (``TERRAIN_SEED + seed``) and the stress scene take it.
     """
 
     def __init__(self, stage=(980.0, 720.0), terrain: Terrain | None = None, seed: int = 0):
@@ -88,9 +82,9 @@ class Scene:
             self.add(c, select=False)
 
     def add_grouped(self, chains: list[Chain], groups: list[Group]) -> None:
-        """Fill an empty scene (else ValueError) with ``chains``, bottom to top, unselected, and take
-        ``groups`` (:meth:`.Group.of_arrays`) as its groups, uncopied, when they are the ones it would make
-        (:func:`.group.grouped`; else it makes its own). SceneFull past ``MAX_CHAINS`` (it stays empty)."""
+        """Fill an empty scene (else ValueError) with ``chains``, unselected, taking ``groups``
+        (:meth:`.Group.of_arrays`) uncopied when they are the ones it would make. SceneFull past ``MAX_CHAINS``.
+        """
         if self.chains:
             raise ValueError("add_grouped: the scene must be empty")
         if len(chains) > MAX_CHAINS:
@@ -173,12 +167,8 @@ class Scene:
     def set_setting(self, chain: Chain, name: str, value) -> Chain:
         """Set the per-chain setting ``name`` of ``chain`` (:mod:`.settings`); returns the chain now in its place.
 
-        ``value`` is checked and clamped to the setting's range (a TypeError or
-        ValueError for a value the setting cannot take, changing nothing). A
-        setting that ``chain``'s solver does not have is ignored: ``chain``
-        comes back unchanged. An edit of the bone count builds a new chain in
-        the old one's place (same draw order, same selection); every other edit
-        changes ``chain`` itself, and its pose follows at once.
+        ``value`` is checked and clamped (TypeError or ValueError, nothing changed); a setting the
+        chain's solver lacks is ignored. A bone-count edit builds a new chain in the old one's place.
         """
         entry = settings.setting(name)
         value = entry.checked(value)
@@ -204,14 +194,14 @@ class Scene:
         return new
 
     def flip(self, chain: Chain) -> None:
-        """Mirror ``chain`` about its anchor's vertical (:func:`.mirror.flip_chain`, its target and pole kept
-        on the stage: a one-line ValueError, and nothing changed, where they would leave it)."""
+        """Mirror ``chain`` about its anchor's vertical (:func:`.mirror.flip_chain`): a one-line
+        ValueError, nothing changed, where its target or pole would leave the stage.
+        """
         flip_chain(chain, self.stage)
         self._pushed.forget(chain)  # the user's move: where it is now is its home
 
     def lay_out(self, chain: Chain) -> None:
-        """After an edit of a chain's lengths or limits: an IK chain's joints from its angles, a
-        snake's body dragged after its head again (inside its bend range)."""
+        """After an edit of a chain's lengths or limits, lay its joints out again (a snake after its head)."""
         if chain.is_snake:
             build.relay_snake(chain.fields)
         elif chain.is_walker:
@@ -220,8 +210,7 @@ class Scene:
             build.refresh_ik_points(chain.fields)
 
     def move_target(self, chain: Chain, pos, part: str = "target") -> None:
-        """Put an IK chain's target (or ``part="pole"``: its pole, if it has one) at ``pos``, kept
-        inside the stage (the user's move: see :meth:`resize`)."""
+        """Put an IK chain's target (or ``part="pole"``: its pole, if any) at ``pos``, kept on the stage."""
         if chain.is_ik and (part == "target" or chain.pole is not None):
             self._pushed.forget(chain)
             chain.fields[part][:] = self.clamp(pos)
@@ -229,11 +218,9 @@ class Scene:
                 target_paths.recentre(chain.fields)
 
     def move_chain(self, chain: Chain, anchor) -> None:
-        """Translate the whole chain (and its target) so its anchor lands on ``anchor``.
+        """Translate the whole chain (and its target) so its anchor lands on ``anchor`` (the user's move).
 
-        An IK chain's root stops at the stage's edge; a snake goes where it is
-        put as long as its head stays on the stage. This is the user's move:
-        the chain stays where it is put when the stage grows (see :meth:`resize`).
+        An IK chain's root stops at the stage's edge; a snake's head must stay on the stage.
         """
         self._pushed.forget(chain)
         if chain.is_walker:  # picked up and put down: its next step stands it on the ground there
@@ -247,20 +234,16 @@ class Scene:
         shift_root(chain, self.clamp(anchor), self.clamp)
 
     def steer(self, throttle: bool, turn: int) -> Chain | None:
-        """Set the arrow-key input of the driven snake or walker (the selected one, else the only snake,
-        else the only walker; a walker's Left / Right walk, Up runs); returns it (or None).
-        See :mod:`ikplayground.scene.step.steering`."""
+        """Set the arrow-key input of the driven snake or walker (:mod:`ikplayground.scene.step.steering`);
+        returns it (or None).
+        """
         return steering.steer(self.groups, self.chains, self.selected, throttle, turn)
 
     def resize(self, stage) -> None:
         """Change the stage size and pull roots, targets and snakes inside it.
 
-        A chain that a smaller stage pushed in goes back toward where it was
-        once the stage grows again, unless it was moved meanwhile (by the user,
-        the stress driver, or a snake by its own steering); so squashing the
-        window for a moment loses no layout. Each resize starts from those
-        homes, so resizing twice to the same size gives the same scene. Growing
-        the stage moves nothing else.
+        A chain a smaller stage pushed in goes back toward where it was once the stage
+        grows again, unless it was moved meanwhile; resizing twice to one size gives one scene.
         """
         self.stage = (float(stage[0]), float(stage[1]))
         self._pushed.fit(self.chains, self.stage, self.groups)  # by group: a chain on the stage is passed over
@@ -279,12 +262,7 @@ class Scene:
                 c.fields["settled"][0] = 0.0
 
     def keep_on_stage(self, chain: Chain) -> None:
-        """Pull what must stay on the stage back onto it, moving as little as it can.
-
-        An IK chain's root and target must be on the stage (the chain moves
-        with its root); a snake's head must (its body follows, its tail may
-        hang off an edge).
-        """
+        """Pull an IK chain's root and target, or a snake's head, back onto the stage, moving as little as it can."""
         keep_on_stage(chain, self.stage)
 
     def free_spot(self, margin: float = 60.0) -> np.ndarray:
@@ -297,11 +275,7 @@ class Scene:
 
     # --- queries -------------------------------------------------------------
     def target_at(self, pos, radius: float) -> Chain | None:
-        """The topmost IK chain whose target lies within ``radius`` of ``pos``.
-
-        One array test per group (the App asks every frame, for the hover
-        highlight), then the hit drawn last wins (:func:`.hit_test.target_at`).
-        """
+        """The topmost IK chain whose target lies within ``radius`` of ``pos`` (one array test per group)."""
         groups = self.groups  # first: it makes the draw order when the groups are made again
         return target_at(groups, self._order, pos, radius)
 
@@ -325,9 +299,9 @@ class Scene:
         self._dirty = False
 
     def step(self) -> None:
-        """Advance every chain by one fixed step of 1/60 s (:func:`~ikplayground.scene.step.scene_step.step_groups`);
-        ``solver_ms`` keeps what each solver's groups cost in this step, in milliseconds (the status line shows
-        it under stress)."""
+        """Advance every chain by one fixed step of 1/60 s; ``solver_ms`` keeps each solver's cost
+        in it (ms).
+        """
         self.solver_ms = step_groups(self.groups, self.stage, self.seed, self.terrain)
         self.steps += 1
 
