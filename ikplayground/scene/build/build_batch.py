@@ -21,13 +21,15 @@ from ikplayground.scene.core.chain import FULL, Chain, checked_rate, clamped_joi
 from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,
                                                DEFAULT_TOLERANCE, ITERATIVE, SNAKE_BEND_DEG, SNAKE_MAX_SPEED,
                                                SNAKE_TURN_DEG)
+from ikplayground.scene.core.settings import field_settings, fill_fields
 from ikplayground.solvers import wrap_array
 from ikplayground.solvers import snake_batch
 from ikplayground.solvers import chain_points_batch
 
 _BATCH = 4096  # chains filled by one pass (bounds the temporary arrays)
+_SNAKE_OPTIONS = field_settings("snake")  # the settings kept in a one-number field (a keyword of make_snake each)
 _SNAKE_ARGS = frozenset(("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "palette_index",
-                         "bend_limits", "wander"))
+                         "bend_limits", *(s.field for s in _SNAKE_OPTIONS)))
 _IK_ARGS = frozenset(("solver", "root", "angles", "lengths", "target", "limits", "mirror", "rate_limit", "iterations",
                       "tolerance", "palette_index", "rate_deg",
                       "joint_limit")) | ik_options.DEFAULTS.keys()  # the rest go to the Chain (see make_ik_chain)
@@ -246,7 +248,7 @@ def _snake_group(f: dict[str, np.ndarray], kws: list[dict]) -> list[Chain]:
         f["bend_limits"][given] = [kws[row]["bend_limits"] for row in given]
     f["max_speed"][:, 0] = _column(kws, "max_speed", SNAKE_MAX_SPEED)
     f["turn_rate"][:, 0] = np.radians(_column(kws, "turn_deg", SNAKE_TURN_DEG))
-    f["wander"][:, 0] = [float(kw.get("wander", False)) for kw in kws]
+    fill_fields(f, _SNAKE_OPTIONS, kws)
     for start in range(0, len(kws), _BATCH):
         part = slice(start, start + _BATCH)
         rows = start + np.flatnonzero(~snakes_are_sound(f["points"][part], f["lengths"][part], f["bend_limits"][part]))

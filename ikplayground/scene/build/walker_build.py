@@ -17,15 +17,18 @@ feet on the scene's terrain (``settled`` 0). Pixels, y down, radians.
 from __future__ import annotations
 
 import math
+from typing import cast
 
 import numpy as np
 
 from ikplayground.scene.build.build_batch import empty_fields
 from ikplayground.scene.core.chain import Chain
-from ikplayground.scene.core.constants import (MAX_WALKER_LEGS, WALKER_LEG, WALKER_LEGS, WALKER_SPEED,
-                                               WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
+from ikplayground.scene.core.constants import MAX_WALKER_LEGS, WALKER_LEG, WALKER_LEGS
+from ikplayground.scene.core.settings import field_settings
 from ikplayground.scene.step.walker import RIDE, solve_legs
 
+# the settings kept in a one-number field, by field (a keyword of make_walker each)
+OPTIONS = {cast(str, s.field): s for s in field_settings("walker")}
 MIN_WALKER_LEGS = 2
 LEG_BONES = (2, 3)  # a leg's bones: the two-bone formula, or CCD
 SPLIT = (0.45, 0.35, 0.3)  # a three-bone leg's bones, as shares of a two-bone leg's thigh + shin
@@ -73,9 +76,7 @@ def leg_lengths(lengths, leg_bones: int) -> np.ndarray:
 
 
 def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones: int = 2, facing: float = 1.0,
-                threshold: float = WALKER_THRESHOLD, step_height: float = WALKER_STEP_HEIGHT,
-                speed: float = WALKER_SPEED, auto_walk: bool = True, palette_index: int = 0, posed: bool = True,
-                **settings) -> Chain:
+                palette_index: int = 0, posed: bool = True, **settings) -> Chain:
     """A walker whose body's centre is at ``body`` (2,) px.
 
     Parameters
@@ -83,21 +84,16 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones:
     legs : int
         2 .. ``MAX_WALKER_LEGS`` (else ValueError).
     lengths : (float, float) or (float, float, float)
-        Every leg's bones, px > 0 (2 for a three-bone leg: split as ``SPLIT``; see :func:`leg_lengths`).
+        Every leg's bones, px > 0 (see :func:`leg_lengths`).
     leg_bones : int
         Each leg's bones, 2 or 3 (else ValueError).
     facing : float
         The way it walks on its own: > 0 right, else left.
-    threshold, step_height, speed : float
-        px, px, px per step (see :mod:`ikplayground.scene.step.walker`).
-    auto_walk : bool
-        Walk back and forth on its own when no arrow key drives it.
     posed : bool
-        Lay the legs out (:func:`lay_out`: feet planted, legs solved); False
-        leaves every angle and point 0, for a chain only its shape is wanted
-        of (the file format's size bounds, worked out at import).
+        Lay the legs out (:func:`lay_out`); False leaves every angle and point 0 (a chain wanted for its shape).
     **settings
-        What the chain keeps for a later conversion (see :class:`Chain`).
+        The walker's settings by their field (``threshold``, ``step_height`` px, ``speed`` px per step,
+        ``auto``: :data:`OPTIONS`; missing or None: the default), and what the chain keeps (:class:`Chain`).
     """
     legs = int(legs)
     if not MIN_WALKER_LEGS <= legs <= MAX_WALKER_LEGS:
@@ -109,10 +105,9 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones:
     f["body"][:] = body
     f["lengths"][:] = pair
     f["facing"][0] = 1.0 if facing > 0 else -1.0
-    f["threshold"][0] = threshold
-    f["step_height"][0] = step_height
-    f["speed"][0] = speed
-    f["auto"][0] = 1.0 if auto_walk else 0.0
+    for field, s in OPTIONS.items():
+        value = settings.pop(field, None)
+        f[field][0] = s.default if value is None else s.field_type(value)
     if posed:
         lay_out(f)
     return Chain("walker", f, palette_index=palette_index, **settings)
@@ -122,9 +117,7 @@ def walker_kw(chain: Chain) -> dict:
     """The keyword arguments of :func:`make_walker` that rebuild ``chain`` (a walker) as it is set."""
     f = chain.fields
     return {"lengths": f["lengths"][0].copy(), "leg_bones": f["lengths"].shape[1], "facing": float(f["facing"][0]),
-            "threshold": float(f["threshold"][0]),
-            "step_height": float(f["step_height"][0]), "speed": float(f["speed"][0]),
-            "auto_walk": bool(f["auto"][0] > 0), "palette_index": chain.palette_index}
+            **{field: s.field_type(f[field][0]) for field, s in OPTIONS.items()}, "palette_index": chain.palette_index}
 
 
 def with_leg_bones(chain: Chain, m: int) -> Chain:

@@ -18,13 +18,14 @@ import numpy as np
 from ikplayground.scene.core import ik_options
 from ikplayground.scene.core.constants import (DEFAULT_IK_BONES, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, IK_SOLVERS,
                                                MAX_BONES, MAX_RATE_DEG, SOLVERS)
-from ikplayground.scene.core.settings import KEPT_DEFAULTS
+from ikplayground.scene.core.settings import KEPT_DEFAULTS, field_settings
 from ikplayground.solvers import FULL_CIRCLE
 
 FULL = (-math.pi, math.pi)
 REACH_SLACK = 1e-9  # px: the solvers compare their own error with the tolerance, rounded another way
 
-# Per-solver array fields: name -> shape, with "n" the bone count.
+# Per-solver array fields: name -> shape, with "n" the bone count. Every row of the settings table with a
+# ``field`` adds a one-number field to the chains of its solvers (settings.field_settings).
 FieldSpec = dict[str, tuple[int | str, ...]]
 IK_FIELDS: FieldSpec = {
     "root": (2,), "target": (2,), "lengths": ("n",), "angles": ("n",), "limits": ("n", 2),
@@ -32,17 +33,13 @@ IK_FIELDS: FieldSpec = {
     "points": ("n+1", 2), "error": (1,), "reached": (1,),
     # the solver's own last answer: the next solve starts from it, the shown angles (rate-limited) move toward it
     "goal": ("n",),
-    # the solver options (ik_options.py): a pole (NaN: none), and one number for each option of the
-    # settings table (mix, the two-bone arm's softness, stretch and auto bend, DLS damping...)
-    "pole": (2,), **{cast(str, s.field): (1,) for s in ik_options.OPTION_SETTINGS},  # each has a field
-    # per-step state: the auto-bend side (+-1), the two-bone bone scale, the
-    # status code (STATUSES) and the iterations the last solve used
-    "side": (1,), "scale": (1,), "status": (1,), "used": (1,),
-    # microseconds the last step's solver call took, per chain (the group call's time / its chains); never saved
-    "solve_us": (1,),
-    # the animated target (target_paths.py): the path's code (PATHS), its speed (px/step) and size
-    # (px), a curve's centre (px), phase (rad) and way round (1: backward, a mirror flip's), a bounce's
-    # velocity (px/step); held: 1 while the user drags the target (the motion waits)
+    # the solver options (ik_options.py): a pole (NaN: none), and the settings' fields
+    "pole": (2,), **{cast(str, s.field): (1,) for s in ik_options.OPTION_SETTINGS},
+    # per-step state: the auto-bend side (+-1), the two-bone bone scale, the status code (STATUSES), the
+    # iterations the last solve used, and the microseconds its solver call took (never saved)
+    "side": (1,), "scale": (1,), "status": (1,), "used": (1,), "solve_us": (1,),
+    # the animated target (target_paths.py): path code (PATHS), speed (px/step), size (px), a curve's centre
+    # (px), phase (rad) and way round (1: backward), a bounce's velocity (px/step); held: 1 while dragged
     "motion": (1,), "motion_speed": (1,), "motion_size": (1,), "motion_centre": (2,), "motion_phase": (1,),
     "motion_reverse": (1,), "motion_velocity": (2,), "held": (1,),
 }
@@ -51,30 +48,22 @@ STATUSES = ("reached", "out of reach", "stalled", "iterating", "mixed", "eased")
 SNAKE_FIELDS: FieldSpec = {
     "points": ("n+1", 2), "lengths": ("n",), "heading": (1,), "speed": (1,),
     "bend_limits": (2,), "max_speed": (1,), "turn_rate": (1,), "throttle": (1,), "turn": (1,),
-    # wander (1: it steers itself, motion.wander_steer), where its wander rule is (rad), whether
-    # the rule is seen in a mirror (1: a mirror flip's; not saved, as the phase is not), and
-    # whether the arrow keys drive it this step (1: they do, and its wandering waits)
-    "wander": (1,), "wander_phase": (1,), "wander_mirror": (1,), "steered": (1,),
-    # a replay's head for the coming step (replay.py): where "replayed" is 1 the step puts the head at
-    # "replay_head" (px) instead of steering it, then clears "replayed"
-    "replay_head": (2,), "replayed": (1,),
+    # where its wander rule is (rad), whether the rule is seen in a mirror (1: after a mirror flip), whether
+    # the arrow keys drive it this step; a replay's head for the coming step (px), used where "replayed" is 1
+    "wander_phase": (1,), "wander_mirror": (1,), "steered": (1,), "replay_head": (2,), "replayed": (1,),
+    **{cast(str, s.field): (1,) for s in field_settings("snake")},
 }
-
-# a walker (scene/step/walker.py), n legs of m bones each (2: thigh and shin; 3: thigh, shin and tarsus):
-# the body (centre px, velocity px/step, facing +-1, tilt rad), per leg its hip (body frame, px), its
-# foot's rest spot ("home": px ahead of the body's centre), its bones (px), joint angles (the first
-# absolute, the others relative, rad), "points" (hip, knee[, ankle], foot of each leg in turn), the foot target and
-# its state (0 planted, 1 stepping; the step's start,
-# end and progress 0..1), its gait group (0 or 1); then its settings and the arrow keys' input
+# a walker (scene/step/walker.py), n legs of m bones each: the body (centre px, velocity px/step, facing +-1,
+# tilt rad); per leg its hip (body frame, px), its foot's rest spot ("home": px ahead of the centre), bones
+# (px), angles (the first absolute, rad), "points" (hip, knee[, ankle], foot of each leg), the foot and its
+# step (state 0 planted / 1 stepping, start, end, progress 0..1), its gait group (0 or 1); the arrow keys'
+# input; a replay's body centre for the coming step (px, used where "replayed" is 1)
 WALKER_FIELDS: FieldSpec = {
     "body": (2,), "velocity": (1,), "facing": (1,), "tilt": (1,),
     "hips": ("n", 2), "home": ("n",), "lengths": ("n", "m"), "angles": ("n", "m"), "points": ("(m+1)n", 2),
     "foot": ("n", 2), "state": ("n",), "step_from": ("n", 2), "step_to": ("n", 2), "progress": ("n",),
-    "gait": ("n",), "threshold": (1,), "step_height": (1,), "speed": (1,), "auto": (1,),
-    "drive": (1,), "run": (1,), "settled": (1,),
-    # a replay's body centre for the coming step (replay.py): where "replayed" is 1 the step puts the
-    # body there (px), then clears "replayed"
-    "replay_body": (2,), "replayed": (1,),
+    "gait": ("n",), "drive": (1,), "run": (1,), "settled": (1,), "replay_body": (2,), "replayed": (1,),
+    **{cast(str, s.field): (1,) for s in field_settings("walker")},
 }
 SPECS: dict[str, FieldSpec] = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS}
 

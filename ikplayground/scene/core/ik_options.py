@@ -30,7 +30,7 @@ from typing import cast
 import numpy as np
 
 from ikplayground.scene.core.constants import IK_SOLVERS
-from ikplayground.scene.core.settings import SETTINGS
+from ikplayground.scene.core.settings import SETTINGS, fill_fields
 from ikplayground.scene.step import target_paths
 from ikplayground.solvers import limit_headings
 
@@ -44,9 +44,7 @@ REST_ANGLE = -math.pi / 2  # the rest pose: straight up from the root (y down)
 def fill(f: dict[str, np.ndarray], kws: list[dict]) -> None:
     """Set the option fields of a group's arrays ``f`` (leading axis: one row per chain) from ``kws``."""
     f["pole"][:] = [(math.nan, math.nan) if kw.get("pole") is None else kw["pole"] for kw in kws]
-    for s in OPTION_SETTINGS:
-        assert s.field is not None  # OPTION_SETTINGS holds only settings with a field
-        f[s.field][:, 0] = [s.default if kw.get(s.field) is None else s.field_type(kw[s.field]) for kw in kws]
+    fill_fields(f, OPTION_SETTINGS, kws)
     f["side"][:, 0] = 1.0
     f["scale"][:, 0] = 1.0
     target_paths.fill(f, [kw.get("motion") for kw in kws])

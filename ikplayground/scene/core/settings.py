@@ -1,23 +1,11 @@
 """The per-chain settings, in one table: what the panel shows, what an edit sets, what the file keeps.
 
-Each :class:`Setting` gives a setting's name, label, unit, range, step and
-default; the solvers it applies to; how to read it from a chain and how to
-set it through the scene (the ``put`` functions are :mod:`.setting_puts`'s);
-and its field in the scene file. From the table come the panel's sliders,
-check boxes and value labels (:mod:`ikplayground.app.panel.param_widgets`), the App's handling of a panel change
-(one call, :meth:`~ikplayground.scene.core.scene.Scene.set_setting`, which
-validates and clamps the value here, once), the scene file's fields for the
-settings (written by :mod:`ikplayground.scene.files.file_format`, read as the msgspec Structs of
-:mod:`ikplayground.scene.files.file_schema`, through :mod:`ikplayground.scene.files.file_fields` and
-:mod:`ikplayground.scene.files.file_list_fields`) and the F1 help's
-description of the panel.
-
-The per-step path never looks here: a setting's value lives where the step
-and the renderer read it directly (the chain's arrays, or its attributes).
-Adding a setting is one entry here plus the code that uses its value. A
-*kept* setting (no ``get`` / ``put``) is stored on the chain itself, as an
-attribute of its name (``chain.show_limits``): the chain starts at its
-default and keeps it through edits and conversions (``Chain.options``).
+Each :class:`Setting` row gives a setting's name, label, unit, range, default,
+solvers, how to read and set it (:mod:`.setting_puts`) and its scene-file
+field; the panel, :meth:`~ikplayground.scene.core.scene.Scene.set_setting`,
+the file and the F1 help all come from it. Adding a setting is one row here
+plus the code that uses its value. A *kept* setting (no ``get`` / ``put``) is
+an attribute of its name on the chain (``chain.show_limits``).
 """
 
 from __future__ import annotations
@@ -54,58 +42,36 @@ class Setting:
 
     Parameters
     ----------
-    name : str
-        The setting's name: ``Scene.set_setting``'s, the panel's command and
-        widget id, and a kept setting's attribute on the chain.
-    label : str
-        What the panel and the help call it.
+    name, label : str
+        ``Scene.set_setting``'s name (the panel's command, a kept setting's attribute); what the panel calls it.
     solvers : tuple of str
-        The solvers it applies to, by name or by trait (:mod:`.solver_kinds`: ``"ik"``,
-        ``"iterative"``, ``"snake"``, ``"walker"``, ``"all"``), so that a solver registered later
-        gets the settings of its kind; on a chain of another solver it is ignored
-        (the panel disables it, ``Scene.set_setting`` leaves the chain alone,
-        the file neither writes nor reads it).
+        The solvers it applies to, by name or trait (``"ik"``, ``"iterative"``, ``"snake"``, ``"walker"``, ``"all"``).
     kind : {"number", "whole", "flag", "choice"}
-        A slider of real numbers, of whole numbers, a check box, or a
-        drop-down menu of ``choices``.
     lo, hi : float
-        The range a chain may hold: ``Scene.set_setting`` clamps to it and the
-        file refuses a value outside it. ``positive``: values must be > ``lo``.
+        The range a chain may hold (values are clamped to it; the file refuses values outside it);
+        ``positive``: values must be > ``lo``.
     unit : str
-        Shown after the value.
     default : object
-        What a new chain and a file without the field get; None where the
-        chain's shape decides it (its bone count, its bone lengths).
-    slider : (float, float) or None
-        The slider's span, inside [lo, hi] (None: [lo, hi]).
-    step : float or None
-        What a click beside the slider's handle adds (None: a fiftieth of
-        the span; 1 for whole numbers).
-    digits : int
-        Decimals of the value label.
+        What a new chain and a file without the field get (None: the chain's shape decides).
+    slider, step, digits
+        The slider's span (None: [lo, hi]), a click's step (None: a fiftieth of it; 1 for whole
+        numbers), the value label's decimals.
     help : str
-        What it does, in a few lower-case words: the check box's tool tip and the F1 help.
+        The tool tip and the F1 help, in a few lower-case words.
     needs : str or None
         The flag that must be on for this control to be enabled.
-    get : callable or None
-        ``get(chain)``, the value in the setting's unit (None: a kept setting).
-    put : callable or None
-        ``put(scene, chain, value)`` with a value already checked and
-        clamped; returns the chain that replaces ``chain`` or None (None: a
-        kept setting).
+    get, put : callable or None
+        ``get(chain)`` in the setting's unit; ``put(scene, chain, value)`` with a checked value,
+        returning the chain that replaces ``chain`` or None. None: a kept setting.
     file : file_fields.Field or None
-        Its field in the scene file; None when another entry's field or the
-        chain's shape carries it.
-    field : str or None
-        The chain's one-number array field that holds the value as it is (``get`` and ``put``
-        come from it, and, unless ``file`` says otherwise, its scene-file field: the setting's
-        name, a number to 4 decimals or a flag written when on). An IK setting with a field is an
-        *option* of the IK chains (:mod:`.ik_options`): every IK chain gets the field, its default,
-        and its place in conversions, edits, undo and the file from this row alone.
-    field_type : type
-        ``float`` or ``bool``: what ``get`` gives of the field's number.
+        Its field in the scene file (None: another row's field or the chain's shape carries it).
+    field, field_type
+        The chain's one-number array field holding the value as it is (``float`` or ``bool``):
+        ``get``, ``put`` and, unless ``file`` is given, the file's field (its name; 4 decimals, or a flag
+        written when on) come from it, and for an IK, snake or walker setting the chain's field, the
+        constructor's keyword and its default too.
     choices : tuple of str
-        A choice's values, in the menu's order (its ``default`` is one).
+        A choice's values, in the menu's order.
     """
 
     name: str
@@ -141,8 +107,7 @@ class Setting:
 
     @property
     def kept(self) -> bool:
-        """Stored on the chain itself, as an attribute of the setting's name (``chain.show_limits``;
-        ``Chain.options`` gives them all), not read or set by code of its own."""
+        """Stored on the chain itself, as an attribute of the setting's name (``chain.show_limits``)."""
         return self.get is None
 
     @property
@@ -171,16 +136,14 @@ class Setting:
         return getattr(chain, self.name) if self.kept else self.get(chain)
 
     def checked(self, value):
-        """``value`` as this setting holds it: a bool for a flag, one of ``choices`` for a choice, else a
-        number clamped to [lo, hi].
+        """``value`` as this setting holds it: a bool, one of ``choices``, or a number clamped to [lo, hi].
 
         Raises
         ------
         TypeError
-            Not a bool for a flag; not a string for a choice; not a real number (or a bool) for a number.
+            Not of the setting's kind.
         ValueError
-            A number that is not finite, or not > ``lo`` for a ``positive`` setting; a string that is
-            not one of ``choices``.
+            Not finite, not > ``lo`` for a ``positive`` setting, or not one of ``choices``.
         """
         if self.kind == "choice":
             if not isinstance(value, str):
@@ -224,13 +187,12 @@ SETTINGS: tuple[Setting, ...] = (
             get=lambda c: c.mirror, put=set_mirror, file=ff.Flag("mirror")),
     Setting("auto_bend", "Auto bend", ("two-bone",), "flag", default=False,
             help="keep the knee on top as the target crosses the root (Mirror flips it)",
-            file=ff.Flag("auto_bend", omit_default=True), field="auto_bend", field_type=bool),
+            field="auto_bend", field_type=bool),
     Setting("softness", "Softness", ("two-bone",), lo=0.0, hi=MAX_COORD, unit="px", slider=(0.0, 100.0), digits=0,
             default=0.0, help="ease the last pixels of reach instead of snapping straight",
             file=ff.Number("softness"), field="softness"),
     Setting("stretch", "Stretch", ("two-bone",), lo=1.0, hi=MAX_STRETCH, unit="×", slider=(1.0, 3.0), digits=2,
-            default=1.0, help="the most the bones may lengthen to reach past full reach",
-            file=ff.Number("stretch", digits=4), field="stretch"),
+            default=1.0, help="the most the bones may lengthen to reach past full reach", field="stretch"),
     Setting("joint_limit", "Joint limit ±", ("iterative",), lo=0.0, hi=180.0, unit="°", digits=0,
             default=DEFAULT_JOINT_LIMIT_DEG, help="the range of every joint after the first",
             get=lambda c: c.joint_limit, put=set_joint_limit, file=fl.JointLimits()),
@@ -252,10 +214,9 @@ SETTINGS: tuple[Setting, ...] = (
             get=lambda c: c.tolerance, put=set_tolerance, file=ff.Number("tolerance", digits=4)),
     Setting("damping", "Damping", ("dls",), lo=0.0, hi=100.0, slider=(0.0, 2.0), digits=2,
             default=DEFAULT_DAMPING, help="DLS: the damping is this times the error (more: steadier, slower)",
-            file=ff.Number("damping", digits=4), field="damping"),
+            field="damping"),
     Setting("mix", "Mix", ("ik",), lo=0.0, hi=1.0, digits=2, default=1.0,
-            help="blend the rest pose (0: straight up) with the IK pose (1)",
-            file=ff.Number("mix", digits=4), field="mix"),
+            help="blend the rest pose (0: straight up) with the IK pose (1)", field="mix"),
     Setting("pole_on", "Pole", ("ik",), "flag", default=False,
             help="a handle that chooses the side the chain bends toward (drag the diamond)",
             get=lambda c: c.pole is not None, put=set_pole_on, file=fl.Pole()),
@@ -278,7 +239,7 @@ SETTINGS: tuple[Setting, ...] = (
             file=ff.Number("turn_rate", kw="turn_deg", digits=4)),
     Setting("wander", "Wander", ("snake",), "flag", default=False,
             help="the snake steers itself around the stage (the arrow keys still drive the selected one)",
-            file=ff.Flag("wander", omit_default=True), field="wander", field_type=bool),
+            field="wander", field_type=bool),
     Setting("legs", "Legs", ("walker",), "whole", lo=2, hi=MAX_WALKER_LEGS, default=WALKER_LEGS,
             help="the walker's legs (in two gait groups, alternate legs)",
             get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n),
@@ -298,7 +259,7 @@ SETTINGS: tuple[Setting, ...] = (
             file=ff.Number("walk_speed", kw="speed"), field="speed"),
     Setting("auto_walk", "Auto walk", ("walker",), "flag", default=True,
             help="walk back and forth on its own when no arrow key drives it",
-            file=ff.Flag("auto_walk"), field="auto", field_type=bool),
+            file=ff.Flag("auto_walk", kw="auto"), field="auto", field_type=bool),
     Setting("show_limits", "Show limits", ("iterative", "snake"), "flag", default=False,
             help="keep this chain's limit wedges drawn when it is not selected",
             file=ff.Flag("show_limits", omit_default=True)),
@@ -324,6 +285,18 @@ def _file_settings() -> None:
 
 _file_settings()
 on_change(_file_settings)
+
+
+def field_settings(solver: str) -> tuple[Setting, ...]:
+    """The rows of ``solver``'s chains held as they are in a one-number ``field`` of the chain."""
+    return tuple(s for s in SETTINGS if s.field is not None and s.applies(solver))
+
+
+def fill_fields(f: dict, rows: tuple[Setting, ...], kws: list[dict]) -> None:
+    """Set the ``field`` of each of ``rows`` in a group's arrays ``f`` (one row a chain) from its keyword in
+    ``kws`` (missing or None: the default)."""
+    for s in rows:
+        f[s.field][:, 0] = [s.default if kw.get(s.field) is None else s.field_type(kw[s.field]) for kw in kws]
 
 
 def setting(name: str) -> Setting:
