@@ -1,10 +1,8 @@
 """Making chains: constructors for each solver and conversions between solvers.
 
-A conversion keeps the chain where it is on screen: the new chain's joints are
-laid along the old chain's polyline (same anchor, same tip side, same total
-reach) and its angles are read back from those points. The constructors of
-one chain are those of many (:mod:`~ikplayground.scene.build.build_batch`,
-re-exported here) called with one entry.
+A conversion keeps the chain where it is on screen: the new chain's joints lie
+along the old one's polyline (same anchor, tip side and reach). The one-chain
+constructors are :mod:`.build_batch`'s (re-exported here) with one entry.
 """
 
 from __future__ import annotations
@@ -15,8 +13,7 @@ import numpy as np
 
 from ikplayground.scene.build import walker_build
 from ikplayground.scene.build.build_batch import (default_limits, empty_fields, ik_group, make_ik_chains,  # noqa: F401
-                                                  make_snakes, refresh_ik_points, snakes_are_sound, straight_points,
-                                                  wander_phase)  # (re-exported)
+                                                  make_snakes, refresh_ik_points, straight_points, wander_phase)
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.constants import DEFAULT_IK_BONES, DEFAULT_RATE_DEG, SNAKE_BEND_DEG, SNAKE_SEGMENT
 from ikplayground.scene.core.stage import clamp_point
@@ -25,40 +22,30 @@ from ikplayground.solvers import snake_batch
 
 
 def make_ik_chain(solver, root, angles, lengths, target, *, rate_limit=DEFAULT_RATE_DEG, **kw) -> Chain:
-    """A two-bone, CCD or FABRIK chain: :func:`~.build_batch.make_ik_chains` of one.
+    """A two-bone, CCD, FABRIK or DLS chain: :func:`~.build_batch.make_ik_chains` of one.
 
     Parameters
     ----------
-    root, target : (2,) pixels
-    angles : (n,) radians, relative
-    lengths : (n,) pixels
-    limits : (n, 2) radians or None for the solver's default (+-``joint_limit`` past the root)
-    mirror : bool
-    rate_limit : degrees per step or None (off); > 0 and <= 180, else ValueError
-    iterations : int
-    tolerance : pixels
-    palette_index : int
-    rate_deg : degrees per step or None: the setting kept while the limit is off
-        (a limit that is on is its own setting; None: the default)
-    joint_limit : degrees or None: the joint-limit setting (None: the widest
-        ``limits`` past the root of a CCD/FABRIK chain, else the default)
-    preferred_bones : int or None: the bone count as a CCD/FABRIK chain (see :class:`Chain`)
-    **kw : also the solver options of :mod:`ikplayground.scene.core.ik_options` (``pole``, ``mix``, ``softness``,
-        ``stretch``, ``auto_bend``, ``damping``) and the kept settings (see :class:`Chain`)
+    root, target : (2,) px
+    angles : (n,) rad, relative
+    lengths : (n,) px
+    rate_limit : degrees per step, or None (off); > 0 and <= 180, else ValueError
+    **kw
+        ``limits`` ((n, 2) rad; None: +-``joint_limit`` past the root), ``mirror``, ``iterations``,
+        ``tolerance`` (px), ``palette_index``, ``rate_deg``, ``joint_limit`` (degrees; None: the widest
+        ``limits`` past the root), ``preferred_bones``, the solver options of :mod:`~.ik_options` and the
+        kept settings (see :class:`Chain`).
     """
     kw.update(solver=solver, root=root, angles=angles, lengths=lengths, target=target, rate_limit=rate_limit)
     return ik_group(solver, len(lengths), [kw])[1][0]
 
 
 def make_snake(points, **kw) -> Chain:
-    """A snake from its nodes (``points[0]`` is the head): :func:`~.build_batch.make_snakes` of one.
+    """A snake from its nodes (``points[0]`` the head): :func:`~.build_batch.make_snakes` of one.
 
-    ``lengths`` default to the nodes' distances. ``heading`` (radians) defaults
-    to the direction from node 1 to the head. ``bend_limits`` (radians)
-    overrides the symmetric ``bend_deg``; ``max_speed``, ``turn_deg``.
-    ``wander``: it steers itself (:func:`~ikplayground.scene.step.group_step.wander_steer`).
-    ``palette_index`` and the IK settings it keeps for a later conversion
-    (``rate_deg``, ``joint_limit``, ``preferred_bones``) and its kept settings: see :class:`Chain`.
+    ``lengths`` default to the nodes' distances, ``heading`` (rad) to node 1 -> head; ``bend_limits`` (rad)
+    overrides the symmetric ``bend_deg``; ``max_speed``, ``turn_deg``, ``wander``, ``palette_index`` and the
+    settings the chain keeps (see :class:`Chain`).
     """
     return make_snakes([dict(kw, points=points)])[0]
 
@@ -68,11 +55,6 @@ def relay_snake(f: dict[str, np.ndarray]) -> None:
     pts = f["points"]
     lim = f["bend_limits"]
     pts[:] = snake_batch(pts[None], pts[None, 0], f["lengths"][None], lim[None, 0], lim[None, 1])[0]
-
-
-def snake_is_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray, tol: float = 1e-9) -> bool:
-    """True when nodes sit ``lengths`` apart (relative ``tol``) and every bend is inside the range (``tol`` rad)."""
-    return bool(snakes_are_sound(points[None], lengths[None], np.asarray(bend_limits)[None], tol)[0])
 
 
 def straight_snake(head, heading, nodes=10, segment=SNAKE_SEGMENT, **kw) -> Chain:
@@ -111,12 +93,10 @@ def polyline(chain: Chain) -> np.ndarray:
 
 
 def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
-    """A new chain of solver ``solver`` lying where ``chain`` lies on screen.
+    """A new chain of solver ``solver`` lying where ``chain`` lies on screen, its settings kept.
 
-    Two-bone gets two equal bones with the same total reach; CCD/FABRIK get
-    the chain's preferred bone count (``bones`` when given); a snake gets
-    40 px segments. The chain's settings (rate limit, joint limit, preferred
-    bone count) go along, so converting back restores them.
+    Two-bone gets two equal bones of the same reach; CCD/FABRIK the preferred bone count (or ``bones``);
+    a snake 40 px segments.
     """
     common = {"palette_index": chain.palette_index, **chain.settings()}
     if solver == "walker":  # a default walker where the chain is anchored
@@ -166,10 +146,8 @@ def _knee_for(root, tip, half, hint):
 
 
 def with_bone_count(chain: Chain, n: int) -> Chain:
-    """The same chain with ``n`` bones: the first bones kept, new ones straight on.
-
-    New joints of a CCD/FABRIK chain get its joint-limit setting; ``n``
-    becomes its preferred bone count (see :class:`Chain`).
+    """The same chain with ``n`` bones: the first kept, new ones straight on (new joints get the
+    joint-limit setting; ``n`` becomes the preferred count).
     """
     settings = {**chain.settings(), "preferred_bones": n}
     if chain.is_walker:
@@ -205,11 +183,8 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
 
 
 def new_chain(solver: str, at, stage, terrain, palette_index: int = 0) -> Chain:
-    """A new chain of the playground's defaults for ``solver``, anchored at ``at`` (2,) px on ``stage``.
-
-    A snake faces away from the stage's middle (its body lies toward it); a
-    walker stands over ``terrain`` at ``at``'s x; an IK chain points up with
-    its target just beside its tip.
+    """A new chain of the playground's defaults for ``solver``, anchored at ``at`` (2,) px on ``stage``:
+    a snake faces away from the middle, a walker stands over ``terrain``, an IK chain points up.
     """
     x, y = float(at[0]), float(at[1])
     if solver == "snake":

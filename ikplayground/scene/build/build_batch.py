@@ -1,12 +1,8 @@
 """Making chains, many at once or one: one numpy pass per group of chains of one solver and bone count.
 
-A scene file of 20,000 chains would take seconds to build one chain at a
-time: most of it is the fixed cost of many small numpy calls. Here the chains
-of one solver and size are filled, checked and laid out in shared arrays,
-``_BATCH`` at a time. The one-at-a-time constructors
-(:func:`~ikplayground.scene.build.build.make_ik_chain`,
-:func:`~ikplayground.scene.build.build.make_snake`) are these called with one
-entry, so the checks, defaults and layout exist once.
+The chains of one solver and size are filled, checked and laid out in shared
+arrays, ``_BATCH`` at a time (a 20,000-chain file builds in a fraction of a
+second); the one-chain constructors of :mod:`.build` are these with one entry.
 """
 
 from __future__ import annotations
@@ -36,17 +32,16 @@ _IK_ARGS = frozenset(("solver", "root", "angles", "lengths", "target", "limits",
 
 
 def empty_fields(solver: str, *dims: int, rows: int | None = None) -> dict[str, np.ndarray]:
-    """Zeroed fields of a chain of ``solver`` of size ``dims``
-    (:func:`~ikplayground.scene.core.chain.field_shapes`'s), or of ``rows`` such chains (each field with a
-    leading axis of ``rows``)."""
+    """Zeroed fields of a chain of ``solver`` of size ``dims`` (:func:`~.chain.field_shapes`), or of
+    ``rows`` such chains (a leading axis of ``rows``).
+    """
     lead = () if rows is None else (rows,)
     return {name: np.zeros(lead + shape) for name, shape in field_shapes(solver, *dims).items()}
 
 
 def default_limits(solver: str, n: int, joint_deg=DEFAULT_JOINT_LIMIT_DEG) -> np.ndarray:
-    """Full circle at the root; +-``joint_deg`` at the other joints of CCD/FABRIK chains.
-
-    (n, 2) radians, or (N, n, 2) for ``joint_deg`` an array of shape (N,).
+    """Full circle at the root; +-``joint_deg`` at the other joints of CCD/FABRIK chains:
+    (n, 2) radians, or (N, n, 2) for ``joint_deg`` of shape (N,).
     """
     r = np.radians(np.asarray(joint_deg, dtype=float))[..., None]
     lim = np.empty(np.shape(joint_deg) + (n, 2))
@@ -66,36 +61,33 @@ def _groups(keys) -> dict:
 
 
 def make_ik_chains(chains: list[Any], consume: bool = False) -> list[Chain]:
-    """Many two-bone, CCD and FABRIK chains at once: what :func:`~ikplayground.scene.build.build.make_ik_chain` makes.
+    """Many IK chains at once, each as :func:`~.build.make_ik_chain` makes it (in order).
 
     Parameters
     ----------
     chains : list of dict
-        Keyword arguments of ``make_ik_chain`` (see there), its positional ones
-        (``solver``, ``root``, ``angles``, ``lengths``, ``target``) by name too;
-        an absent ``rate_limit`` is None (off).
+        Keyword arguments of ``make_ik_chain``, its positional ones by name too (absent ``rate_limit``: off).
     consume : bool
         Set each entry of ``chains`` to None once its chain is built.
 
     Returns
     -------
     list of Chain
-        In the order of ``chains``, each as ``make_ik_chain(**kw)`` makes it
-        (``make_ik_chain`` is this with one entry); their fields are views into
-        arrays shared by up to ``_BATCH`` chains of one solver and bone count.
+        Their fields are views into arrays shared by up to ``_BATCH`` chains of one solver and bone count.
 
     Raises
     ------
     ValueError
-        A rate limit ``make_ik_chain`` refuses (see :func:`~ikplayground.scene.core.chain.checked_rate`).
+        A rate limit :func:`~.chain.checked_rate` refuses.
     """
     return _batched(chains, lambda kw: (kw["solver"], len(kw["lengths"])),
                     lambda key, kws: ik_group(key[0], key[1], kws), consume)
 
 
 def _batched(kws: list[Any], key, group, consume: bool) -> list[Chain]:
-    """The chains of ``kws`` in order, made by ``group(key(kw), kws)`` (returning (fields, chains)) for up to
-    ``_BATCH`` entries of one key at a time; with ``consume`` each entry of ``kws`` becomes None once built."""
+    """The chains of ``kws`` in order, made by ``group(key(kw), kws)`` (-> (fields, chains)) up to ``_BATCH``
+    of one key at a time; with ``consume`` each entry becomes None once built.
+    """
     out: list[Chain | None] = [None] * len(kws)
     for k, members in _groups(map(key, kws)).items():
         for start in range(0, len(members), _BATCH):
@@ -108,9 +100,9 @@ def _batched(kws: list[Any], key, group, consume: bool) -> list[Chain]:
 
 
 def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], list[Chain]]:
-    """The chains of ``kws`` (keyword arguments of ``make_ik_chain``), all of solver ``solver`` with ``n`` bones,
-    and the arrays they share: (fields, chains), ``fields[name]`` of shape (len(kws), ...) and row ``i``
-    of each the fields of ``chains[i]`` (so a scene's group can take them as they are)."""
+    """The chains of ``kws`` (keywords of ``make_ik_chain``), all of ``solver`` with ``n`` bones, and the
+    arrays they share: (fields, chains), ``fields[name]`` of shape (len(kws), ...), row ``i`` chain ``i``'s.
+    """
     rates = [None if kw.get("rate_limit") is None else checked_rate(kw["rate_limit"], "rate_limit") for kw in kws]
     f = empty_fields(solver, n, rows=len(kws))
     for name in ("root", "target", "lengths"):
@@ -150,8 +142,9 @@ def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray
 
 
 def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
-    """Recompute joint positions, error and reached (:func:`ikplayground.scene.core.chain.is_reached`) from
-    angles, in place: of one chain's fields, or of a group's (a leading axis, one row per chain)."""
+    """Recompute joint positions, error and reached from the angles, in place: of one chain's fields or
+    of a group's (one row a chain).
+    """
     g = f if f["root"].ndim == 2 else {k: f[k][None] for k in ("root", "angles", "lengths", "scale", "points",
                                                                 "target", "error", "reached", "tolerance")}
     lengths = g["lengths"] * g["scale"]  # a two-bone arm's bones as stretched now
@@ -162,8 +155,9 @@ def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
 
 
 def chains_of_rows(solver: str, f: dict[str, np.ndarray], args: list[dict]) -> list[Chain]:
-    """One chain per row of the group arrays ``f`` (each field of shape (N, ...)), its fields views of that
-    row; ``args[i]``: the other arguments of chain ``i``'s :class:`Chain` (``len(args) == N``)."""
+    """One chain per row of the group arrays ``f`` (fields views of that row); ``args[i]``: the other
+    arguments of chain ``i``'s :class:`Chain`.
+    """
     names = list(f)
     rows = zip(*(list(arr) for arr in f.values()))  # iterating an array gives its rows, as views
     return [Chain(solver, dict(zip(names, views)), **kw) for views, kw in zip(rows, args)]
@@ -171,8 +165,8 @@ def chains_of_rows(solver: str, f: dict[str, np.ndarray], args: list[dict]) -> l
 
 def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray,
                      tol: float = 1e-9) -> np.ndarray:
-    """True where nodes sit ``lengths`` apart (relative ``tol``) and every bend is inside the range (``tol`` rad):
-    a group of snakes of one node count at once.
+    """True where nodes sit ``lengths`` apart (relative ``tol``) and every bend is inside the range
+    (``tol`` rad).
 
     Parameters
     ----------
@@ -195,32 +189,18 @@ def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.nd
 
 
 def make_snakes(snakes: list[Any], consume: bool = False) -> list[Chain]:
-    """Many snakes at once: what :func:`~ikplayground.scene.build.build.make_snake` makes from each dict of its
-    arguments (``make_snake`` is this with one entry).
+    """Many snakes at once, each as :func:`~.build.make_snake` makes it from its keywords (in order).
 
-    One numpy call per group of snakes of one node count (up to ``_BATCH`` at a
-    time) fills, checks (:func:`snakes_are_sound`) and lays out again the unsound.
-
-    Parameters
-    ----------
-    snakes : list of dict
-        Keyword arguments of :func:`~ikplayground.scene.build.build.make_snake` (``points`` required).
-    consume : bool
-        Set each entry of ``snakes`` to None once its snake is built, so that
-        a large batch's arguments are let go as its groups fill.
-
-    Returns
-    -------
-    list of Chain
-        In the order of ``snakes``. Their fields are views into arrays shared
-        by their group (as a scene's groups keep them).
+    Unsound bodies are laid out again after their heads, one numpy call per node count. ``consume``:
+    set each entry to None once built. Their fields are views into their group's arrays.
     """
     return _batched(snakes, lambda kw: len(kw["points"]), snake_group, consume)
 
 
 def snake_group(nodes: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], list[Chain]]:
-    """The snakes of ``kws`` (keyword arguments of ``make_snake``), all of ``nodes`` nodes, and the arrays
-    they share: (fields, chains), as :func:`ik_group`'s."""
+    """The snakes of ``kws`` (keywords of ``make_snake``), all of ``nodes`` nodes, and the arrays they
+    share: (fields, chains), as :func:`ik_group`'s.
+    """
     f = empty_fields("snake", nodes - 1, rows=len(kws))
     f["points"][:] = [kw["points"] for kw in kws]
     derived = [row for row, kw in enumerate(kws) if kw.get("lengths") is None]  # lengths from the points
@@ -237,9 +217,9 @@ def snake_group(nodes: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], lis
 
 
 def _snake_group(f: dict[str, np.ndarray], kws: list[dict]) -> list[Chain]:
-    """The snakes of a group's fields ``f`` whose nodes, lengths and headings are set, the rest from ``kws``
-    (keyword arguments of ``make_snake``): an unsound body (e.g. a hand-edited file's) is laid out after
-    its head, so lengths and bends hold from the first frame."""
+    """The snakes of a group's fields ``f`` whose nodes, lengths and headings are set, the rest from
+    ``kws``; an unsound body (a hand-edited file's) is laid out after its head.
+    """
     r = np.radians(_column(kws, "bend_deg", SNAKE_BEND_DEG))
     f["bend_limits"][:, 0] = -r
     f["bend_limits"][:, 1] = r
@@ -269,27 +249,23 @@ def _column(kws: list[dict], key: str, default):
 
 def straight_snakes(heads, headings, nodes: int, segments,
                     palette_indices) -> tuple[dict[str, np.ndarray], list[Chain]]:
-    """Many straight snakes at once: what :func:`~ikplayground.scene.build.build.straight_snake` makes, field
-    for field.
+    """Many straight snakes at once, as :func:`~.build.straight_snake` makes them.
 
     Parameters
     ----------
     heads : array_like, shape (N, 2)
-        Each snake's head, px.
+        px.
     headings : sequence of float, length N
-        Where each one faces, rad (``atan2(dy, dx)``, y down).
+        rad (``atan2(dy, dx)``, y down).
     nodes : int
-        Nodes of every snake (``nodes - 1`` segments).
     segments : array_like, shape (N,)
-        Each one's segment length, px.
+        px.
     palette_indices : sequence of int, length N
 
     Returns
     -------
     (fields, chains)
-        The group arrays (``fields[name]`` of shape (N, ...)) and the snakes
-        in order, snake ``i``'s fields views of row ``i``; the other arguments
-        of ``make_snake`` take their defaults.
+        The group arrays (``fields[name]`` of shape (N, ...)) and the snakes, snake ``i``'s fields row ``i``.
     """
     headings = [float(a) for a in headings]
     seg = np.asarray(segments, dtype=float).reshape(-1)
@@ -310,9 +286,9 @@ def straight_points(heads, headings, nodes: int, segments) -> np.ndarray:
 
 
 def wander_phase(head):
-    """Where a wandering snake's rule starts (rad), from where its head is: deterministic, and apart for
-    snakes apart (a file gives the same wandering every time it is loaded). ``head`` (2,) px gives a float,
-    (N, 2) px an array (N,)."""
+    """Where a wandering snake's rule starts (rad), from its head (2,) or (N, 2) px: deterministic, and
+    apart for snakes apart.
+    """
     head = np.asarray(head, dtype=float)
     phase = (0.0131 * head[..., 0] + 0.0173 * head[..., 1]) % (2 * math.pi)
     return float(phase) if phase.ndim == 0 else phase

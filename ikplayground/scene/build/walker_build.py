@@ -1,17 +1,9 @@
-"""Making walkers (the procedural walk of :mod:`ikplayground.scene.step.walker`): the body, the legs' layout,
-the gait groups.
+"""Making walkers (the procedural walk of :mod:`ikplayground.scene.step.walker`): body, legs' layout, gait groups.
 
-A walker of ``legs`` legs, each of ``leg_bones`` bones: a thigh and a shin
-(px), or a thigh, a shin and a tarsus. A three-bone leg made from a two-bone
-one's lengths splits their sum as ``SPLIT`` (0.45, 0.35, 0.3 of it: the
-three-bone leg reaches a tenth further, since its bent tarsus shortens the
-stance); the other way round the sum shrinks back by as much and splits as the
-default thigh and shin. Hips spread evenly
-along the body (a quarter of a leg's reach either side of the centre), the
-feet's rest spots spread wider (three quarters of the reach either side), so
-the legs splay out as a spider's; alternate legs along the body form the two
-gait groups. A new walker is not yet on the ground: its first step plants its
-feet on the scene's terrain (``settled`` 0). Pixels, y down, radians.
+A leg has two bones (thigh, shin) or three (and a tarsus: a two-bone leg's
+lengths split as ``SPLIT``). Hips spread along the body, the feet's rest spots
+wider, as a spider's; alternate legs form the two gait groups. A new walker's
+first step plants its feet on the terrain (``settled`` 0). Pixels, y down, radians.
 """
 
 from __future__ import annotations
@@ -37,8 +29,9 @@ SPREAD = 0.62  # feet rest within +- this share of the reach of it
 
 
 def lay_out(f: dict[str, np.ndarray]) -> None:
-    """Hips, rest spots and gait groups of one walker's fields from its leg lengths, in place;
-    its feet hang below the hips until its first step plants them (``settled`` 0)."""
+    """Hips, rest spots and gait groups of one walker's fields from its leg lengths, in place; its feet
+    hang below the hips until its first step plants them.
+    """
     n, m = f["lengths"].shape
     reach = float(f["lengths"].sum(axis=1).mean())
     u = np.linspace(-1.0, 1.0, n)
@@ -63,8 +56,9 @@ def lay_out(f: dict[str, np.ndarray]) -> None:
 
 
 def leg_lengths(lengths, leg_bones: int) -> np.ndarray:
-    """A leg's ``leg_bones`` lengths (px) from ``lengths`` of 2 or 3 bones (see the module's notes on SPLIT);
-    ValueError unless they are 2 or 3 finite lengths > 0."""
+    """A leg's ``leg_bones`` lengths (px) from ``lengths`` of 2 or 3 bones (split or joined as ``SPLIT``);
+    ValueError unless they are 2 or 3 finite lengths > 0.
+    """
     pair = np.asarray(lengths, dtype=float).reshape(-1)
     if pair.shape not in ((2,), (3,)) or not np.all(pair > 0) or not np.isfinite(pair).all():
         raise ValueError(f"lengths: must be two or three lengths > 0 px (got {lengths!r})")
@@ -121,8 +115,7 @@ def walker_kw(chain: Chain) -> dict:
 
 
 def with_leg_bones(chain: Chain, m: int) -> Chain:
-    """``chain`` (a walker) rebuilt with legs of ``m`` bones (its first leg's lengths split or joined:
-    :func:`leg_lengths`), where it stands, as it is set."""
+    """``chain`` (a walker) rebuilt with legs of ``m`` bones (:func:`leg_lengths`), where it stands, as it is set."""
     kw = walker_kw(chain)
     kw["lengths"] = leg_lengths(kw["lengths"], m)
     kw["leg_bones"] = m

@@ -1,10 +1,8 @@
 """A chain in the scene: its solver, geometry, parameters and per-step state.
 
-A chain keeps every number the step needs in small numpy arrays (``fields``).
-When the scene groups chains of one solver and bone count for a batched step,
-those arrays become views into the group's big arrays, so a chain and its group
-always agree without copying back and forth. Everything is in pixels (y down)
-and radians; degrees appear only in :mod:`ikplayground.scene.files.scene_file` and the UI.
+Its numbers live in small numpy arrays (``fields``), which become views into a
+group's arrays when the scene steps chains of one solver and size together.
+Pixels (y down) and radians; degrees only in the scene file and the UI.
 """
 
 from __future__ import annotations
@@ -71,12 +69,8 @@ _ids = itertools.count(1)
 
 
 def clamped_joints(limits) -> np.ndarray:
-    """Which joints the solvers clamp to their range, rather than only wrap.
-
-    The one rule the scene and the renderer share with the solvers
-    (:func:`ikplayground.solvers.clamp_angle`, the batched and compiled
-    solvers): a range at least ``FULL_CIRCLE`` (2 pi - 1e-9) wide is the full
-    circle; any narrower range is a limit.
+    """Which joints the solvers clamp to their range, rather than only wrap: a range narrower than
+    ``FULL_CIRCLE`` (the rule the solvers and the renderer share).
 
     Parameters
     ----------
@@ -92,20 +86,13 @@ def clamped_joints(limits) -> np.ndarray:
 
 
 def is_reached(error, tolerance):
-    """Whether an end effector ``error`` px from its target is on it: within ``tolerance`` px.
-
-    Arrays broadcast (a whole group at once). Whatever holds a chain short
-    (the target out of reach, joint limits, the rate limit) it is not reached.
-    """
+    """Whether an end effector ``error`` px from its target is within ``tolerance`` px of it (arrays broadcast)."""
     return error <= tolerance + REACH_SLACK
 
 
 def checked_rate(degrees, name: str = "rate_limit") -> float:
-    """``degrees`` (per step) as a float when it is a usable rate limit, else a ValueError naming ``name``.
-
-    A rate limit must be a finite number > 0 and <= ``MAX_RATE_DEG``: a
-    negative one would push joints past their limits, and the scene file
-    could not load a larger one again.
+    """``degrees`` (per step) as a float when it is a usable rate limit (finite, > 0, <= ``MAX_RATE_DEG``),
+    else a ValueError naming ``name``.
     """
     try:
         value = float(degrees)
@@ -130,31 +117,19 @@ class Chain:
     Parameters
     ----------
     solver : {"two-bone", "ccd", "fabrik", "dls", "snake", "walker"}
-        The solver that drives it.
     fields : dict of str -> ndarray
-        Its arrays (see ``IK_FIELDS`` / ``SNAKE_FIELDS`` / ``WALKER_FIELDS``).
+        Its arrays (``IK_FIELDS`` / ``SNAKE_FIELDS`` / ``WALKER_FIELDS``).
     palette_index : int
-        Index into the renderer's palette.
     rate_deg : float
-        The rate-limit slider's value in degrees per step, kept while the
-        limit is off so that turning it on again restores it.
+        The rate limit's setting, degrees per step, kept while the limit is off.
     joint_limit : float
-        The joint-limit setting, +-degrees at joints 1..n-1 of a CCD or
-        FABRIK chain; kept while the chain has one bone or another solver,
-        so that growing it back or converting it back restores it.
+        The joint-limit setting, +-degrees past the root, kept across solvers and bone counts.
     preferred_bones : int or None
-        The bone count it gets back as a CCD or FABRIK chain (after being a
-        two-bone arm or a snake); None: its own count (``DEFAULT_IK_BONES``
-        for a two-bone arm).
+        The bone count it gets back as a CCD or FABRIK chain (None: its own).
     **options
-        The kept settings of :mod:`ikplayground.scene.core.settings` (those stored
-        on the chain, not in its arrays), by name; each one missing takes its
-        default. Each is a plain attribute (``chain.show_limits``: the
-        renderer reads it every frame); :attr:`options` gives them all.
+        The kept settings of :mod:`.settings` by name (missing: the default), plain attributes.
 
-    These settings travel with the chain through
-    :func:`ikplayground.scene.build.build.converted` and
-    :func:`~ikplayground.scene.build.build.with_bone_count` (see :meth:`settings`).
+    These travel with the chain through conversions and bone-count edits (:meth:`settings`).
     """
 
     # the kept settings (settings.KEPT_DEFAULTS), set by name in __init__: declared here for the type checker
@@ -190,14 +165,12 @@ class Chain:
         return {name: getattr(self, name) for name in KEPT_DEFAULTS}
 
     def ik_options(self) -> dict:
-        """An IK chain's solver options (:mod:`.ik_options`) as keywords of ``make_ik_chain``; {} for a snake or
-        walker."""
+        """An IK chain's solver options (:mod:`.ik_options`) as keywords of ``make_ik_chain``; {} otherwise."""
         return {} if not self.is_ik else ik_options.read(self.fields)
 
     @property
     def status(self) -> str:
-        """Why the shown tip is not on the target, one of ``STATUSES`` ("reached" when it is; a snake or walker:
-        "reached")."""
+        """Why the shown tip is not on the target, one of ``STATUSES`` ("reached" for a snake or walker)."""
         return "reached" if not self.is_ik else STATUSES[int(self.fields["status"][0])]
 
     @property
@@ -232,8 +205,7 @@ class Chain:
 
     @property
     def group_key(self) -> tuple:
-        """What chains stepped as one group share: the solver and the shape of the lengths (a walker:
-        its legs and each leg's bones)."""
+        """What chains stepped as one group share: the solver and the shape of the lengths."""
         return (self.solver,) + self.fields["lengths"].shape
 
     # --- arrays: chain.fields[name] (views; write in place with [...] to keep the group link)
@@ -273,8 +245,7 @@ class Chain:
 
     @rate_limit.setter
     def rate_limit(self, degrees: float | None) -> None:
-        """None turns the limit off; a number turns it on at that setting (see :func:`checked_rate`;
-        a ValueError changes nothing)."""
+        """None turns the limit off; a number turns it on at that setting (ValueError: nothing changes)."""
         if degrees is None:
             self.fields["rate"][0] = math.inf
         else:
@@ -283,10 +254,7 @@ class Chain:
 
     @property
     def rate_deg(self) -> float:
-        """The rate limit's setting in degrees per step: the limit while it is on, and kept while it is off.
-
-        The one place the setting is kept: the step's ``fields["rate"]`` (radians,
-        ``inf`` when off) is derived from it whenever either changes.
+        """The rate limit's setting in degrees per step (``fields["rate"]``, radians or ``inf`` when off, follows it).
         """
         return self._rate_deg
 

@@ -32,19 +32,11 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
     Parameters
     ----------
     solver : str
-        The group's solver: "two-bone", or an iterative one of the registry
-        (:mod:`ikplayground.scene.core.solver_kinds`), whose engine it calls.
+        "two-bone", or an iterative solver of the registry (:mod:`~ikplayground.scene.core.solver_kinds`).
     f : dict of str -> ndarray
-        The group's fields (``IK_FIELDS`` with a leading chain axis of N),
-        updated in place: ``goal`` (the solver's answer, rad), ``angles``
-        (shown, rad), ``points`` (px), ``error`` (px, the shown tip to the
-        target), ``reached`` (1 where that error is within the chain's
-        ``tolerance``, else 0), ``scale`` (the two-bone bones' stretch),
-        ``used`` (the solve's iterations), ``side`` (the auto-bend side),
-        ``status`` (a code of ``STATUSES``: why the tip is not on the target)
-        and ``solve_us`` (the solver call's time, microseconds, shared out
-        evenly over the group's chains: the two-bone formula, or the
-        iterative batch plus the pole mirror).
+        The group's fields (``IK_FIELDS``, leading axis N), updated in place: ``goal`` and ``angles``
+        (rad), ``points`` and ``error`` (px), ``reached``, ``scale``, ``used``, ``side``, ``status``
+        (``STATUSES``) and ``solve_us`` (the solver call's microseconds shared over the chains).
     """
     root, target, lengths, limits = f["root"], f["target"], f["lengths"], f["limits"]
     poles = f["pole"]
@@ -104,14 +96,9 @@ def tip_error(root: np.ndarray, angles: np.ndarray, lengths: np.ndarray, target:
 def status_codes(solver, f, reached, solved, stalled) -> np.ndarray:
     """Each chain's code in ``STATUSES``: why its shown tip is not on its target.
 
-    ``reached``: the shown tip is on it; ``solved``: the solver's answer is;
-    ``stalled``: the solver stopped by its stall rule, or gained less than
-    ``CRAWL_PX`` in the whole step. The first that applies
-    of: reached; out of reach (past the chain's full, stretched reach, or
-    inside a two-bone arm's inner hole); stalled; mixed (the answer is on the
-    target but mix holds the chain short); eased (a two-bone arm's soft
-    reach); iterating (the iterations ran out, or the rate limit is still
-    turning toward the answer).
+    The first that applies: reached; out of reach (past the full, stretched reach, or inside a
+    two-bone arm's hole); stalled (the stall rule, or less than ``CRAWL_PX`` gained in the step);
+    mixed (mix holds it short of a solved target); eased (a soft two-bone reach); iterating.
     """
     lengths = f["lengths"]
     dist = np.hypot(*(f["target"] - f["root"]).T)
@@ -132,12 +119,9 @@ def status_codes(solver, f, reached, solved, stalled) -> np.ndarray:
 def auto_bend_side(f: dict[str, np.ndarray]) -> np.ndarray:
     """The two-bone knee's side factor (+-1) per chain, updating ``side`` in place.
 
-    With ``auto_bend`` on, the knee stays on top (toward -y) whichever side of
-    the root the target is on, as the raylib demo's autoBend: the side turns
-    to +1 once the target is ``AUTO_BEND_BAND`` of the arm's reach right of
-    the root's vertical, to -1 once it is as far left, and holds in between
-    (hysteresis: a target hovering on the vertical never flips the knee). The
-    rate limit turns the switch. Chains with it off: 1 (``bend`` decides).
+    With ``auto_bend`` on the knee stays on top (toward -y), as the raylib demo's autoBend: the side
+    turns once the target is ``AUTO_BEND_BAND`` of the reach past the root's vertical, and holds in
+    between (hysteresis). Chains with it off: 1.
     """
     side = f["side"][:, 0]
     band = AUTO_BEND_BAND * f["lengths"].sum(axis=1)
@@ -147,10 +131,8 @@ def auto_bend_side(f: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def mixed(rest: np.ndarray, ik: np.ndarray, mix: np.ndarray, limits: np.ndarray) -> np.ndarray:
-    """The pose ``mix`` of the way from ``rest`` to ``ik`` (N, n) rad, per chain (``mix`` (N,), 0..1).
-
-    A joint with a full-circle range goes the shorter way round; a limited
-    joint stays inside its range (it never crosses the forbidden arc).
+    """The pose ``mix`` (N,) of the way from ``rest`` to ``ik`` (N, n) rad: the shorter way round on a
+    full circle, inside the range on a limited joint.
     """
     full = ~clamped_joints(limits)
     diff = ik - rest
@@ -182,18 +164,16 @@ def rate_limited(current: np.ndarray, desired: np.ndarray, rate: np.ndarray, lim
     Parameters
     ----------
     current, desired : ndarray, shape (N, n)
-        Relative joint angles in radians, both inside ``limits``.
+        Relative joint angles, rad, inside ``limits``.
     rate : ndarray, shape (N,)
-        Largest change per joint this step, radians (``inf`` = no limit).
+        Largest change per joint this step, rad (``inf``: no limit).
     limits : ndarray, shape (N, n, 2)
-        Joint ranges. A joint with a full-circle range takes the shorter way
-        round; a limited joint moves inside its range, never across the
-        forbidden arc.
+        A full-circle joint takes the shorter way round; a limited one never crosses its forbidden arc.
 
     Returns
     -------
     ndarray, shape (N, n)
-        New angles, wrapped to (-pi, pi], still inside ``limits``.
+        Wrapped to (-pi, pi], inside ``limits``.
     """
     full = ~clamped_joints(limits)
     diff = desired - current
@@ -214,14 +194,10 @@ def wander_offset(seed: int) -> float:
 def wander_steer(f: dict[str, np.ndarray], wander: np.ndarray, stage: tuple[float, float], seed: int = 0) -> None:
     """Set the throttle and turn of the wandering snakes (``wander``, (N,) bool) for this step, in place.
 
-    A seeded rule, deterministic with the fixed step: each snake's ``wander_phase``
-    advances by ``WANDER_RATE`` rad a step; with ``phase`` that plus
-    :func:`wander_offset` of the scene's ``seed``, its wished heading sways about a
-    slowly turning course, ``phase * 0.7 + 1.1 sin(phase * 2.3)`` (seen in a mirror, ``pi`` less
-    that, where ``wander_mirror`` is 1: a mirror-flipped snake's); within
-    ``WANDER_MARGIN`` px of the stage's edge it wishes for the stage's middle
-    instead. It turns (Left or Right) toward the wish when off by more than half
-    a turn step, and cruises at a throttle held on 3 steps in 4.
+    Deterministic: each ``wander_phase`` grows by ``WANDER_RATE`` a step; with :func:`wander_offset`
+    added, the wished heading is ``phase * 0.7 + 1.1 sin(phase * 2.3)`` (``pi`` less that in a mirror),
+    or the stage's middle within ``WANDER_MARGIN`` px of an edge. It turns toward the wish when off by
+    more than half a turn step, throttle on 3 steps in 4.
     """
     stored = f["wander_phase"][:, 0]
     stored[wander] += WANDER_RATE
@@ -241,13 +217,11 @@ def wander_steer(f: dict[str, np.ndarray], wander: np.ndarray, stage: tuple[floa
 
 
 def steer_snakes(f: dict[str, np.ndarray], stage: tuple[float, float], seed: int = 0) -> np.ndarray:
-    """Seed 004's steering for a group of snakes; returns the new head positions.
+    """Seed 004's steering for a group of snakes, ``heading`` and ``speed`` updated in place; returns
+    the new heads.
 
-    ``turn`` (-1, 0 or +1 per snake) turns the heading by ``turn_rate``;
-    ``throttle`` > 0 adds 1 px/step of speed up to ``max_speed``, otherwise the
-    speed decays by x0.8. The head moves along the heading and is kept inside
-    the stage ``(width, height)``. Updates ``heading`` and ``speed`` in place.
-    ``seed``: the scene's seed, which the wandering snakes' rule takes (:func:`wander_steer`).
+    ``turn`` (-1, 0, +1) turns by ``turn_rate``; ``throttle`` > 0 adds 1 px/step up to ``max_speed``,
+    else the speed decays by x0.8; the head is kept inside the stage ``(width, height)``.
     """
     heading = f["heading"][:, 0]
     speed = f["speed"][:, 0]

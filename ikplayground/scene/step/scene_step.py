@@ -1,9 +1,7 @@
-"""One step of the whole scene: each group by its kind of chain, and what each solver's groups cost.
+"""One step of the whole scene (1/60 s; docs/design.md, "Time and the per-step rate limit").
 
-The fixed step of 1/60 s (``docs/design.md``, "Time and the per-step rate limit"): a
-snake group follows its heads (the Flash snake tutorial), a walker group walks, an
-IK group moves its animated targets and then solves (:func:`.group_step.step_ik`,
-the solver's engine from the registry). Pixels, y down; radians.
+A snake group follows its heads (the Flash snake tutorial), a walker group
+walks, an IK group moves its targets then solves. Pixels, y down; radians.
 """
 
 from __future__ import annotations
@@ -16,18 +14,16 @@ from ikplayground.scene.step.group_step import step_ik, step_snakes
 
 
 def step_groups(groups, stage, seed, terrain) -> dict[str, float]:
-    """Step every group of a scene once, in order; the milliseconds each solver's groups took.
+    """Step every group (its arrays in place) once, in order; the milliseconds each solver's groups took.
 
     Parameters
     ----------
     groups : list of Group
-        The scene's groups (their arrays are stepped in place).
     stage : (float, float)
-        The stage's size, px.
+        px.
     seed : int
         The scene's seed (the wandering snakes' rule).
     terrain : Terrain
-        The ground the walkers walk on.
     """
     costs = dict.fromkeys(SOLVERS, 0.0)
     clock = time.perf_counter

@@ -1,10 +1,8 @@
-"""The arrow keys' input: which snake or walker they drive, and that input written into the groups' arrays.
+"""The arrow keys' input: which snake or walker they drive, written into the groups' arrays.
 
-The driven chain is the selected snake, else the only snake of the scene,
-else (or when a walker is selected) the selected or only walker. The snake's
-input is its ``throttle``, ``turn`` and ``steered`` fields (the Flash snake
-tutorial's Up and Left / Right); a walker's is set by :func:`.walker.steer`.
-Every other snake and walker gets none, with one array write per group.
+The driven chain is the selected snake, else the only snake, else the selected
+or only walker; a snake's input is its ``throttle``, ``turn`` and ``steered``
+(the Flash snake tutorial's Up and Left / Right). Every other one gets none.
 """
 
 from __future__ import annotations

@@ -2,38 +2,18 @@
 
 A chain's motion is one of :data:`PATHS`:
 
-* ``"bounce"``: the pygame CCD tutorial's target that moves by itself: a
-  constant velocity of ``speed`` px per step that reverses at the stage's
-  edges (the component across an edge flips, and the part of the step past
-  the edge is reflected back, so the target never leaves the stage). It
-  starts heading :data:`BOUNCE_HEADING` (30 degrees below +x: down-right, y
-  down); ``size`` is not used.
-* ``"circle"``: around its centre, ``centre + size (cos p, sin p)``: radius
-  ``size`` px, at ``speed`` px per step along the circle (the phase ``p``
-  grows by ``speed / size`` rad a step: clockwise on screen, y down).
-* ``"figure-eight"``: the Lissajous figure ``centre + (size sin p,
-  size/2 sin 2p)``: ``size`` px each side of the centre, half that above and
-  below; the phase grows by ``2 pi speed / (FIGURE_EIGHT_LENGTH size)`` rad a
-  step, so that the mean pace along the curve is ``speed`` px per step
-  (faster across the middle, slower at the ends).
+* ``"bounce"`` (the pygame CCD tutorial's moving target): ``speed`` px a step,
+  starting :data:`BOUNCE_HEADING`, reflected at the stage's edges;
+* ``"circle"``: ``centre + size (cos p, sin p)``, ``p`` growing by ``speed / size``
+  a step (clockwise on screen, y down);
+* ``"figure-eight"``: ``centre + (size sin p, size/2 sin 2p)``, at a mean pace
+  of ``speed`` px a step.
 
-A curve may run backward (``motion_reverse`` 1: the phase shrinks by as much a
-step): the mirror image of a clockwise circle goes round anticlockwise (the
-mirror flip, :mod:`ikplayground.scene.core.mirror`, sets it).
-
-Starting a motion (:func:`start`) puts its centre where the target is, phase 0:
-a figure-eight starts at its centre, a circle goes round the spot the target
-was on (its first step takes the target to the circle, ``size`` px to the
-right). While the user holds the target (``held``) the motion waits; a move of
-the target (:func:`recentre`, the user's drag through ``Scene.move_target``)
-moves the curve with it, so letting go resumes from the release point at the
-phase it had; a bounce keeps its velocity.
-
-Everything works on a group of chains at once (arrays with a leading chain
-axis, the fields of ``IK_FIELDS`` named ``motion*`` and ``held``). The step
-uses only the fixed step's arithmetic, no clock and no randomness, so the same
-scene stepped the same number of times gives the same targets, bit for bit.
-Pixels, y down; radians.
+A curve may run backward (``motion_reverse``: a mirror flip's). :func:`start`
+centres a motion on the target, phase 0; while the target is ``held`` the
+motion waits, and :func:`recentre` moves the curve with a dragged target. No
+clock, no randomness: the same steps give the same targets, bit for bit.
+Pixels (y down), radians; arrays with a leading chain axis.
 """
 
 from __future__ import annotations
@@ -51,9 +31,6 @@ MAX_SIZE = 10_000.0  # px
 BOUNCE_HEADING = math.radians(30.0)  # a new bounce's direction: down-right (y down)
 # the figure-eight's length over its size: the integral of sqrt(cos^2 p + cos^2 2p) over one turn
 FIGURE_EIGHT_LENGTH = 6.0972234701
-FIELDS = ("motion", "motion_speed", "motion_size", "motion_centre", "motion_phase", "motion_reverse", "motion_velocity",
-          "held")
-
 
 def offsets(code, phase, size) -> np.ndarray:
     """Where the curve puts the target relative to its centre: shape (N, 2) px.
@@ -86,12 +63,8 @@ def advance(f: dict[str, np.ndarray], stage) -> None:
     Parameters
     ----------
     f : dict of str -> ndarray
-        The group's fields (leading axis N): ``motion`` (a code of ``PATHS``),
-        ``held``, ``motion_speed`` (px/step), ``motion_size`` (px),
-        ``motion_centre`` (N, 2) px, ``motion_phase`` rad, ``motion_reverse``
-        (1: the phase runs backward) and ``motion_velocity`` (N, 2) px/step
-        are read; ``target``, and a curve's phase and a bounce's velocity,
-        are updated.
+        The group's fields (leading axis N): the ``motion*`` fields and ``held`` are read;
+        ``target``, a curve's phase and a bounce's velocity are updated.
     stage : (float, float)
         Width and height, px: a target stays on it.
     """
@@ -155,13 +128,10 @@ def hold(fields: dict[str, np.ndarray], on: bool) -> None:
 
 
 def fill(f: dict[str, np.ndarray], motions: list) -> None:
-    """Set the motion fields of a group's arrays ``f`` (their ``target`` already set), row by row.
+    """Set the motion fields of a group's arrays ``f`` (``target`` already set), row by row.
 
-    Each of ``motions`` is None (no motion, the default speed and size) or a
-    dict: ``path`` (one of ``PATHS``), ``speed`` (px/step), ``size`` (px) and,
-    optionally, ``centre`` (2,) px (else the target), ``phase`` rad (else 0),
-    ``reverse`` (a curve runs backward, else not) and ``heading`` rad (a
-    bounce's direction, else ``BOUNCE_HEADING``).
+    Each of ``motions`` is None (no motion) or a dict: ``path``, ``speed`` (px/step), ``size`` (px),
+    and optionally ``centre`` (2,) px, ``phase`` rad, ``reverse`` and ``heading`` rad (a bounce's).
     """
     f["held"][:, 0] = 0.0
     # no motion (None or {}) in every row first, with whole-column writes (a stress scene's thousands)

@@ -1,12 +1,8 @@
 """The ground the walkers walk on: a polyline across the stage with hills and steps.
 
-A terrain is a polyline of points sorted by x (px, y down); the ground's height
-at any x is the polyline's y there, by linear interpolation, and flat beyond
-its ends. :func:`generated` makes the default one from a seed, scaled to the
-stage: a few gentle hills (a sum of sines) and a few steps (the ground rising
-or falling by tens of pixels within 2 px). Pure numpy; the walkers' gait
-(:mod:`.walker`) reads it, the scene keeps it, the scene file may hold it
-(docs/scene-format.md, ``"terrain"``).
+Points sorted by x (px, y down); the height at any x is linearly interpolated,
+flat beyond the ends. :func:`generated` makes the default one from a seed; a
+scene file may hold one (docs/scene-format.md, ``"terrain"``).
 """
 
 from __future__ import annotations
@@ -25,10 +21,9 @@ class Terrain:
     Parameters
     ----------
     points : array_like, shape (m, 2)
-        Sorted by x here (stable), so a hand-edited file's order does not matter.
+        Sorted by x here (stable).
     generated_for : (float, float) or None
-        The stage size a generated terrain was made for (None: a file's,
-        kept as it is when the stage changes).
+        The stage size a generated terrain was made for (None: a file's, kept as the stage changes).
     """
 
     def __init__(self, points, generated_for=None):
@@ -46,10 +41,6 @@ class Terrain:
         """The ground's y (px, y down) at ``x`` (any shape): the polyline's, flat past its ends."""
         return np.interp(x, self._x, self._y)
 
-    def slope_at(self, x, dx: float = 8.0) -> np.ndarray:
-        """dy/dx of the ground about ``x`` (any shape), over +-``dx`` px."""
-        return (self.height_at(np.asarray(x) + dx) - self.height_at(np.asarray(x) - dx)) / (2 * dx)
-
     def __eq__(self, other) -> bool:
         return isinstance(other, Terrain) and np.array_equal(self.points, other.points)
 
@@ -57,12 +48,10 @@ class Terrain:
 
 
 def generated(stage=(980.0, 720.0), seed: int = 7) -> Terrain:
-    """The default terrain for a stage ``(width, height)``: hills and steps from ``seed``.
+    """The default terrain for a stage ``(width, height)``: deterministic hills and steps from ``seed``.
 
-    The ground lies about 80 % down the stage, hills of up to ~7 % of its
-    height (three sines of random phase), and four steps, each rising or
-    falling ``STEP_RISE`` of the height within 2 px, at random places away
-    from the edges. Deterministic for a seed and stage.
+    Ground about 80 % down the stage, hills of up to ~7 % of its height (three sines), and four steps
+    rising or falling ``STEP_RISE`` of the height within 2 px.
     """
     w, h = float(stage[0]), float(stage[1])
     rng = np.random.default_rng(seed)

@@ -1,28 +1,15 @@
 """One step of a group of walkers: a body over the terrain, legs solved with the two-bone formula.
 
-The procedural walk of game animation (the classic reason to learn IK): each
-foot has a *rest spot* on the ground under the body (``home`` px ahead of the
-body's centre). A planted foot stays exactly where it landed; once it is more
-than ``threshold`` px from its rest spot it *steps*: it lifts and moves on an
-arc (``step_height`` px high) to a spot on the terrain a little ahead of its
-rest spot, landing exactly on the ground. Feet are in two gait groups
-(alternate legs along the body); a group may lift only while every foot of the
-other is down, so the body is never left without a group's support. The body's
-height and tilt follow a line fitted through the supporting feet. A two-bone
-leg is a chain from its hip to its foot target, solved with the law of cosines
-of the raylib multi-chain demo (``solvers.two_bone.two_bone_arrays``, batched
-over every leg of the group) with a pole above and outside the leg, so knees
-bend up and out as a spider's. A three-bone leg (thigh, shin, tarsus) is solved
-by CCD (``solvers.batched.ccd_batch``, every leg of the group at once) from its
-last pose, its thigh rising out of the body and its knee and ankle bending one
-way only (outward: clockwise on screen for a leg on the front side; a leg
-behind is solved in a mirror about its hip), as an insect's; a
-leg CCD leaves off its foot (a stall against the limits) takes an exact pose
-instead: the tarsus hanging down and out, the thigh and shin by the two-bone
-formula toward the ankle (or shin and tarsus in line where that ankle cannot be).
-
-Everything works on a group's arrays (``WALKER_FIELDS`` with a leading axis of N
-walkers, legs on the second); pixels, y down, radians.
+The procedural walk of game animation: each foot has a rest spot (``home`` px
+ahead of the body's centre); a planted foot stays put until it is more than
+``threshold`` px from it, then steps on an arc ``step_height`` px high to the
+ground a little ahead. Two gait groups (alternate legs) take turns, so the
+body is always supported; its height and tilt follow the supporting feet. A
+two-bone leg is solved by the law of cosines of the raylib multi-chain demo
+(knees up and out, as a spider's); a three-bone leg by CCD from its last pose
+within one-way joint ranges (as an insect's), with an exact pose where CCD
+leaves a foot. Arrays of ``WALKER_FIELDS`` with a leading axis of N walkers,
+legs on the second; pixels, y down, radians.
 """
 
 from __future__ import annotations
@@ -59,7 +46,8 @@ def reach(f) -> np.ndarray:
 
 def settle(f, rows: np.ndarray, terrain) -> None:
     """Put the feet of walkers ``rows`` (bool (N,)) on the ground: group 0 at its rest spots, group 1
-    half a threshold ahead (so the groups step out of phase), the body over them, untilted."""
+    half a threshold ahead, the body over them, untilted.
+    """
     r = reach(f)[rows]
     facing = np.where(f["facing"][rows, 0] < 0, -1.0, 1.0)
     x = rest_x(f)[rows] + (f["gait"][rows] > 0) * (0.5 * f["threshold"][rows] * facing[:, None])
@@ -76,15 +64,12 @@ def settle(f, rows: np.ndarray, terrain) -> None:
 
 
 def drive(f, stage) -> np.ndarray:
-    """Move the bodies along x by their speed; returns the move (N,) px this step (the velocity,
-    but for a body stopped at an edge: the body's new x less its old, so a replay that puts the body
-    where a recording has it steps the feet alike, bit for bit).
+    """Move the bodies along x by their speed; returns the move (N,) px this step (what took the body
+    where it is, so that a replay steps the feet alike, bit for bit).
 
-    ``drive`` (-1, 0, +1: the arrow keys) walks that way at ``speed`` (twice
-    that while ``run``); without it a walker with ``auto`` walks on in its
-    ``facing`` direction, and stops otherwise. Speed changes by ``ACCEL`` of
-    the top speed a step. At the stage's edges a walker on its own turns
-    round; a driven one stops.
+    ``drive`` (-1, 0, +1) walks that way at ``speed`` (twice while ``run``); else a walker with ``auto``
+    walks on in its ``facing`` direction, turning round at the stage's edges (a driven one stops).
+    Speed changes by ``ACCEL`` of the top speed a step.
     """
     steer = f["drive"][:, 0]
     facing = f["facing"][:, 0]
@@ -227,10 +212,10 @@ def leg_points(hip: np.ndarray, angles: np.ndarray, lengths: np.ndarray) -> np.n
 
 
 def exact_pose(hip: np.ndarray, foot: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Angles (count, 3) rad of front-side three-bone legs (hips, feet (count, 2) px) on their feet: the
-    tarsus hanging down (leaning out), the thigh and shin by the two-bone formula toward the ankle, the
-    knee bent clockwise; where that ankle is out of reach or would bend backward, the shin and tarsus
-    in line (a two-bone leg of thigh and shin + tarsus)."""
+    """Angles (count, 3) rad of front-side three-bone legs (hips, feet (count, 2) px) on their feet:
+    the tarsus hanging down and out, thigh and shin by the two-bone formula toward the ankle (the shin and
+    tarsus in line where that ankle cannot be).
+    """
     l1, l2, l3 = lengths[:, 0], lengths[:, 1], lengths[:, 2]
     down = np.array([TARSUS, 1.0]) / np.hypot(TARSUS, 1.0)
     ankle = foot - l3[:, None] * down
@@ -243,9 +228,9 @@ def exact_pose(hip: np.ndarray, foot: np.ndarray, lengths: np.ndarray) -> np.nda
 
 
 def solve_three_bone_legs(f) -> None:
-    """Pose three-bone legs by CCD from their last pose within :func:`leg_limits` (a leg behind the body's
-    centre solved in a mirror about its hip), falling back to :func:`exact_pose` for a leg CCD leaves off
-    its foot."""
+    """Pose three-bone legs by CCD from their last pose within :func:`leg_limits` (legs
+    behind solved mirrored), an :func:`exact_pose` for a leg CCD leaves off its foot.
+    """
     hip = hips(f)
     foot = f["foot"]
     lengths = f["lengths"]
@@ -274,9 +259,8 @@ def step_walkers(f, stage, terrain) -> None:
     f : dict of str -> ndarray
         The group's ``WALKER_FIELDS`` with a leading axis of N walkers, changed in place.
     stage : (float, float)
-        Width and height (px): walkers turn or stop at its left and right edges.
+        Width and height, px: walkers turn or stop at its left and right edges.
     terrain : terrain.Terrain
-        The ground (``height_at``).
     """
     unsettled = f["settled"][:, 0] < 0.5
     if unsettled.any():
@@ -295,9 +279,9 @@ def step_walkers(f, stage, terrain) -> None:
 
 
 def follow_replay_x(f, replayed: np.ndarray, before: np.ndarray, move: np.ndarray) -> None:
-    """Put the bodies of the replayed walkers (bool (N,)) at the recorded x (``replay_body``) where
-    :func:`drive` left them elsewhere (keys drove the recorded walk), in place: ``move`` (N,) px, and
-    the velocity, become what took them there from ``before`` (N,) px; ``facing`` follows the move."""
+    """Put the replayed walkers' bodies (bool (N,)) at the recorded x (``replay_body``) in place:
+    ``move`` (N,) px and the velocity become what took them there from ``before``; ``facing`` follows.
+    """
     x = f["body"][:, 0]
     off = replayed & (x != f["replay_body"][:, 0])
     if not off.any():
@@ -310,8 +294,9 @@ def follow_replay_x(f, replayed: np.ndarray, before: np.ndarray, move: np.ndarra
 
 
 def steer(groups, driven, turn: int, run: bool) -> None:
-    """The arrow keys' input: ``driven`` (a walker or None) walks ``turn`` (-1, 0, +1), running with ``run``;
-    every other walker of the scene's ``groups`` gets none (one array write per group of walkers)."""
+    """The arrow keys' input: ``driven`` (a walker or None) walks ``turn`` (-1, 0, +1), running with
+    ``run``; every other walker of ``groups`` gets none.
+    """
     for g in groups:
         if g.solver == "walker":
             g.fields["drive"][:] = 0.0
