@@ -1,12 +1,8 @@
-"""The keyframe file (``"format": "ikplayground-animation"``): its constants and its reader.
+"""The keyframe file (``"format": "ikplayground-animation"``, docs/animation-format.md): constants and reader.
 
 ``bake.bake_recording`` writes it; :func:`load_animation` reads it back as
-:class:`AnimationTrack` records of numpy arrays, checked, ready for forward
-kinematics (``ikplayground.solvers.forward_kinematics(root,
-np.radians(angles), lengths * scale)``). docs/animation-format.md gives
-every key. The file is decoded by msgspec (msgspec's docs, "Structs", "Raw"):
-each track from its own bytes into a typed Struct, its arrays' shapes checked
-after; msgspec refuses ``NaN`` and ``Infinity``, which JSON does not allow.
+checked :class:`AnimationTrack` arrays, decoded by msgspec (each track from its
+own bytes into a Struct; msgspec refuses ``NaN`` and ``Infinity``).
 """
 
 from __future__ import annotations
@@ -27,13 +23,11 @@ UNITS = ("lengths and positions in stage pixels, origin top-left, y down; angles
 
 
 class AnimationTrack(NamedTuple):
-    """One track of a keyframe file, as arrays (F frames; n bones, or a walker's legs x m bones).
+    """One track, as arrays (F frames; n bones, or a walker's legs x m bones).
 
-    ``lengths`` (n,) or (legs, m) px, NaN where unknown (bone 0, then
-    ``roots`` is None); ``angles`` (F, n) or (F, legs, m) degrees; ``roots``
-    (F, 2) or (F, legs, 2) px; ``targets`` (F, 2) px; ``scales`` (F,) the bones'
-    stretch (a two-bone arm's; 1 for every other chain). Frame k's bones are
-    ``lengths * scales[k]``.
+    ``lengths`` (n,) or (legs, m) px (NaN where unknown, then ``roots`` is None); ``angles`` (F, n) or
+    (F, legs, m) degrees; ``roots`` (F, 2) or (F, legs, 2) px; ``targets`` (F, 2) px; ``scales`` (F,):
+    frame k's bones are ``lengths * scales[k]``.
     """
 
     chain: int
@@ -118,8 +112,7 @@ def load_animation(path) -> list[AnimationTrack]:
     Raises
     ------
     ValueError
-        Not JSON, not this format, a newer version, or a track whose keys or
-        shapes are wrong; the message names the file and the track.
+        Not JSON, not this format or version, or a bad track; the message names the file and the track.
     OSError
         The file cannot be read.
     """

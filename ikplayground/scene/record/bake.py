@@ -1,33 +1,15 @@
-"""Baking a recording (the recorder's CSV) into a JSON file of keyframes: bone lengths, roots, angles.
+"""Baking a recording (the recorder's CSV) into a JSON file of keyframes (docs/animation-format.md).
 
-A *track* is one chain index of the recording with one solver and one joint
-count over consecutive steps; a chain whose solver or bone count changes, which
-drops out for a while, or whose bone lengths change (the Bone length setting)
-starts a new track. Per track the file gives the bone lengths, and per step the
-angles (degrees, as the CSV has them), the root and the target, so forward
-kinematics (``ikplayground.solvers.forward_kinematics``) gives back every joint
-of the CSV (to 1e-9 px). The format is described in docs/animation-format.md.
-
-The CSV holds no root, so bone 0's length comes from the *rig* the recorder
-hands over (its bone lengths at each chain's first step). What the CSV alone
-shows is checked against it at every frame:
-
-- IK chains: bones 1.. are the distances between consecutive joints; the root
-  is the end of bone 0 less ``lengths[0]`` along angle 0. A two-bone arm's
-  bones stretch together (its Stretch setting): its per-frame ``scales`` are
-  bone 1's measured length over the rig's, and they scale both bones.
-- Snakes: the target is the head, so every length and the root are in the CSV.
-- Walkers: per leg, as an IK chain from its hip; the target is the body's centre.
-
-Where bone 0's length cannot be known it is ``null`` and so are the roots,
-and the track's ``note`` says why; nothing is guessed but one thing, said in
-the note: when bone lengths change during the recording and every bone the CSV
-shows has one length, bone 0 is taken to have it too (the Bone length setting
-sets every bone alike). The CSV is read, a step at a time, every row checked,
-by the recording reader (:func:`.recording_read.read_steps`). The file is
-written atomically (``atomic_write``): a bad CSV raises the reader's
-:class:`~.recording.RecordingError` (a ``ValueError``) naming the file and its
-line, and writes nothing.
+A *track* is one chain index with one solver and joint count over consecutive
+steps (a change of either, a gap or a change of bone lengths starts a new one).
+Per track: the bone lengths; per step the angles (degrees), the root and the
+target, so that forward kinematics gives back every joint of the CSV (to 1e-9
+px). The CSV holds no root, so bone 0's length comes from the recorder's *rig*
+and is checked against what the CSV shows; where it cannot be known it and the
+roots are ``null`` and the track's ``note`` says why. A two-bone arm's
+``scales`` are its stretch. A bad CSV raises the reader's
+:class:`~.recording.RecordingError` (a ``ValueError``) and nothing is written;
+the file is written atomically.
 """
 
 from __future__ import annotations
@@ -53,10 +35,8 @@ UNIT_SCALE = 1e-12  # a two-bone scale within this of 1 is 1 (rounding of the me
 
 
 class Frame(NamedTuple):
-    """One chain at one step of a recording.
-
-    ``angles`` (n,) degrees and ``points`` (n, 2) px (y down) are the rows'
-    ``angle_deg`` and ``x, y`` in joint order; ``target`` (2,) px.
+    """One chain at one step: ``angles`` (n,) degrees and ``points`` (n, 2) px (y down) in joint order;
+    ``target`` (2,) px.
     """
 
     line: int  # the line of the chain's first row (the header is line 1)
@@ -69,13 +49,8 @@ class Frame(NamedTuple):
 
 
 def read_frames(csv_path) -> Iterator[Frame]:
-    """The frames of the recording at ``csv_path``: each step's chains in chain order, the steps in order.
-
-    Raises
-    ------
-    RecordingError
-        The file cannot be read or is no recording (from
-        :func:`.recording_read.read_steps`; a ``ValueError``).
+    """The frames of the recording at ``csv_path``: each step's chains in chain order, the steps in order
+    (:class:`~.recording.RecordingError` for a bad file).
     """
     with closing(read_steps(csv_path)) as steps:
         for rec in steps:
@@ -266,22 +241,19 @@ def animation_json(tracks: list[dict]) -> str:
 
 
 def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
-    """Bake the recording CSV at ``csv_path`` into the keyframe file ``out_path`` (JSON, written atomically).
+    """Bake the recording CSV at ``csv_path`` into the keyframe file ``out_path`` (JSON, atomically).
 
     Parameters
     ----------
     csv_path : str or Path
-        The recorder's CSV (docs/recording.md gives its format).
+        The recorder's CSV (docs/recording.md).
     rig : dict or None
-        ``{(chain index, solver, joints): bone lengths px}``, the recorder's
-        lengths at each key's first step: shape (joints,) for an IK chain or
-        a snake, (legs, bones a leg) for a walker. A snake needs none; an IK
-        chain without one has no roots (bone 0's length is not in the CSV);
-        a walker without one is refused.
+        ``{(chain index, solver, joints): bone lengths px}`` at each key's first step: (joints,) for an
+        IK chain or snake, (legs, bones a leg) for a walker. A snake needs none; an IK chain without one
+        has no roots; a walker without one is refused.
     out_path : str or Path
-        The JSON file to write (replaced whole, or left as it was).
     chain : int, optional
-        Bake only this chain index; None bakes every chain.
+        Bake only this chain index (None: every chain).
 
     Returns
     -------
@@ -291,13 +263,10 @@ def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
     Raises
     ------
     ValueError
-        A CSV that cannot be read or is no recording (a
-        :class:`~.recording.RecordingError` naming the file and its line), a
-        bad rig entry, a walker without one, or a ``chain`` that the
-        recording does not hold. Nothing is written.
+        A bad CSV (:class:`~.recording.RecordingError`), a bad rig entry, a walker without one, or a
+        ``chain`` the recording lacks. Nothing is written.
     OSError
-        The file cannot be written (``strerror`` says why); a file already
-        at ``out_path`` is left as it was.
+        The file cannot be written; what was at ``out_path`` is left as it was.
     """
     csv_path, out_path = Path(csv_path), Path(out_path)
     if chain is not None and (isinstance(chain, bool) or not isinstance(chain, (int, np.integer)) or chain < 0):

@@ -1,34 +1,14 @@
 """Recording a run: every step's joints as rows of a CSV file (docs/recording.md).
 
-The file is long format, one row per joint per chain per step, with the
-columns ``COLUMNS``: ``step`` (0 for the first step recorded), ``chain`` (its
-index in ``scene.chains``, the draw order), ``solver``, ``joint`` (0 the root
-bone), ``angle_deg``, ``x, y`` (the joint's end point, stage px, y down) and
-``target_x, target_y``:
-
-* an IK chain: ``angle_deg`` its shown angle (``fields["angles"]``: joint 0
-  absolute, the others relative to the bone before), ``x, y``
-  ``fields["points"][j + 1]``, the target ``fields["target"]``;
-* a snake: joint j is segment j (``points[j]`` to ``points[j + 1]``, head
-  first); ``angle_deg`` the direction of segment 0 (atan2 of
-  ``points[1] - points[0]``) for j = 0 and the bend at node j (the signed turn
-  from segment j - 1 to segment j, wrapped to (-180, 180]) after, ``x, y``
-  ``points[j + 1]``, the target its head ``points[0]``;
-* a walker: joint ``leg * m + b`` over its legs of m bones, ``angle_deg`` the
-  leg's angles (each leg's first absolute), ``x, y`` the end of that bone, the
-  target its body's centre.
-
-Every number is written as ``repr`` writes it, so it reads back bit for bit
-(:mod:`.recording_read`). A step's rows are computed a group of chains at a
-time (one numpy pass per field) and formatted with one ``%`` of a format
-string made once per layout of the scene (the chains, their solvers and
-joint counts), so recording the default scene costs a few hundredths of a
-millisecond a step.
-
-The :class:`Recorder` writes to ``<FILE>.part`` beside the file, through a
-large buffer, and renames it to the file when it closes: a crash never
-leaves a half-written file under the real name, and nothing of past steps
-stays in memory but the :attr:`Recorder.rig`.
+Long format, one row per joint per chain per step, columns ``COLUMNS``: the
+step, the chain's index (draw order), its solver, the joint, ``angle_deg``, the
+joint's end ``x, y`` (stage px, y down) and ``target_x, target_y``. An IK
+chain's angles are its shown ones (joint 0 absolute); a snake's joint j is
+segment j, head first (segment 0's direction, then the bends), its target its
+head; a walker's joint ``leg * m + b``, its target its body's centre. Numbers
+are written as ``repr`` writes them (they read back bit for bit), a group at a
+time with one ``%`` of a format made once per layout. The :class:`Recorder`
+writes ``<FILE>.part`` and renames it when it closes.
 """
 
 from __future__ import annotations
@@ -50,8 +30,8 @@ _STEP_MARK = "\0"  # stands for the step number in a layout's format string
 class RecordingError(ValueError):
     """A recording that cannot be written or read: one line, naming the file (and the line).
 
-    A ``ValueError``, so that callers of the bake (:mod:`.bake`), which reads
-    through :mod:`.recording_read`, take a bad recording as any bad value."""
+    A ``ValueError``, so that the bake's callers take a bad recording as any bad value.
+    """
 
 
 def joints_of(group) -> int:
@@ -61,8 +41,9 @@ def joints_of(group) -> int:
 
 
 def group_values(group) -> tuple[np.ndarray, np.ndarray]:
-    """The numbers of ``group``'s rows: angle_deg, x, y (N * joints, 3), chain by chain (the group's
-    members in order) and joint by joint; and each chain's target_x, target_y (N, 2)."""
+    """The numbers of ``group``'s rows: angle_deg, x, y (N * joints, 3), chain by chain and joint by
+    joint; and each chain's target_x, target_y (N, 2).
+    """
     f = group.fields
     if group.solver == "snake":
         points = f["points"]  # (N, n + 1, 2), head first
@@ -85,8 +66,7 @@ def group_values(group) -> tuple[np.ndarray, np.ndarray]:
 
 
 def drawn_lengths(group) -> np.ndarray:
-    """Each chain's bone lengths (px) as drawn: (N, n); a walker's (N, legs, m); a two-bone arm's
-    times its stretch."""
+    """Each chain's bone lengths (px) as drawn: (N, n), a walker's (N, legs, m); a two-bone arm's stretched."""
     f = group.fields
     if group.solver in ("snake", "walker"):
         return f["lengths"]
@@ -94,17 +74,12 @@ def drawn_lengths(group) -> np.ndarray:
 
 
 class Layout:
-    """The rows a scene gives a step, in file order (by chain, then joint), for its current groups.
-
-    Made again only when the scene regroups its chains (a chain added,
-    removed, or changed in solver or bone count): :meth:`current` tells.
+    """The rows a scene gives a step, in file order (chain, then joint), for its current groups.
 
     Attributes
     ----------
     chain, joint : ndarray of int, shape (R,)
-        Each row's chain index and joint.
     solver : list of str, length R
-        Each row's solver.
     chains : list of (str, int)
         Each chain's solver and joint count, in draw order.
     """
@@ -137,8 +112,9 @@ class Layout:
 
     @property
     def format(self) -> str:
-        """The step's text with ``%r`` for each angle and point, ``%s`` for the target (both numbers,
-        written once a chain) and ``_STEP_MARK`` for the step (made on first use)."""
+        """The step's text with ``%r`` for each angle and point, ``%s`` for the target and ``_STEP_MARK`` for
+        the step (made on first use).
+        """
         if self._format is None:
             self._format = "".join(f"{_STEP_MARK},{c},{s},{j},%r,%r,%r,%s\n"
                                    for c, s, j in zip(self.chain.tolist(), self.solver, self.joint.tolist()))
@@ -164,27 +140,20 @@ class Layout:
 
 
 class Recorder:
-    """Writes a recording of a scene's steps to ``path`` (a CSV file, docs/recording.md).
-
-    Call :meth:`record` after each step and :meth:`close` at the end (the file
-    then gets its name). The text goes to ``<path>.part`` through a
-    ``BUFFER_BYTES`` buffer.
+    """Writes a recording of a scene's steps to ``path`` (:meth:`record` after each step, then :meth:`close`).
 
     Attributes
     ----------
     steps : int
         Steps recorded so far.
     rig : dict
-        ``{(chain index, solver, joints): bone lengths}``: each key's lengths
-        (px, an ndarray copy; a walker's shape (legs, m); a two-bone arm's as
-        drawn, times its stretch) as they were at the first step the key
-        appeared in. The CSV has no roots, so bone 0's length cannot be read
-        back from it.
+        ``{(chain index, solver, joints): bone lengths}`` (px, as drawn; a walker's (legs, m)) at the
+        first step each key appeared in: the CSV has no roots, so bone 0's length is not in it.
 
     Raises
     ------
     RecordingError
-        The file cannot be opened or written (the message names it and says why).
+        The file cannot be opened or written.
     """
 
     def __init__(self, path):

@@ -1,13 +1,10 @@
 """Reading a recording (docs/recording.md: "The file", "Errors") back, a step at a time, checking every line.
 
-The one reader of the recording CSV: the replay (:mod:`.replay`) and the bake
-(:mod:`.bake`) both read through :func:`read_steps`. The binary file's lines are
-decoded one at a time (a bad byte is named with its line) and parsed by a
-:func:`csv.reader` without quoting (a ``"`` is a character like any other, so a
-quoted field is a bad value); it holds one step's rows at a time, never the
-whole run. A file that is not a recording stops it with a
-:class:`~.recording.RecordingError` (a ``ValueError``) of one line naming the
-file and the line (``run.csv: line 7: angle_deg: not a number (got 'abc')``).
+The one reader of the CSV (the replay's and the bake's): one line at a time
+(a bad byte named with its line), :func:`csv.reader` without quoting, one
+step's rows held at a time. A file that is not a recording stops it with a
+one-line :class:`~.recording.RecordingError`
+(``run.csv: line 7: angle_deg: not a number (got 'abc')``).
 """
 
 from __future__ import annotations
@@ -35,16 +32,13 @@ class RecordedStep(NamedTuple):
     Attributes
     ----------
     step : int
-        Its number: the steps since the recording began, 0 the first (a step of an empty scene
-        has no rows, so its number is missing from the file).
+        The steps since the recording began (an empty scene's step has no rows).
     line : int
         The file's line (1-based) of its first row.
     chain, joint : ndarray of int, shape (R,)
-        Each row's chain index and joint.
     solver : list of str, length R
-        Each row's solver.
     values : ndarray, shape (R, 5)
-        Each row's angle_deg, x, y, target_x, target_y (degrees, px).
+        angle_deg, x, y, target_x, target_y (degrees, px).
     """
 
     step: int
@@ -66,24 +60,17 @@ class RecordedStep(NamedTuple):
 
 
 def read_steps(path) -> Generator[RecordedStep, None, None]:
-    """The steps of the recording at ``path``, in order, each checked as it is read.
-
-    Parameters
-    ----------
-    path : str or os.PathLike
-        The recording (docs/recording.md).
+    """The steps of the recording at ``path`` (str or os.PathLike), in order, each checked as it is read.
 
     Yields
     ------
     RecordedStep
-        Each step, once all its rows are read and checked.
 
     Raises
     ------
     RecordingError
-        The file cannot be read, or is not a recording: one line naming the
-        file and, for a bad line, the line. Raised when the bad step is
-        reached (the steps before it come first).
+        The file cannot be read or is not a recording (one line naming the file and the line), when the
+        bad step is reached.
     """
     name = shown_name(path)
     try:
@@ -116,10 +103,8 @@ def read_steps(path) -> Generator[RecordedStep, None, None]:
 
 
 def _lines(file: IO[bytes], name: str) -> Iterator[str]:
-    """Each line of the binary ``file``, decoded, without its line end.
-
-    A bad byte is refused naming its line, and so is an empty line (an empty
-    last line is no line); the first line may start with a byte order mark.
+    """Each line of the binary ``file``, decoded, without its line end; a bad byte or an empty line is
+    refused with its line (the first may start with a byte order mark).
     """
     number = 0
     try:
@@ -165,11 +150,8 @@ def _refusal(column: int, text: str) -> str | None:
 
 
 def _step(name: str, rows: list[list[str]], line: int, last: int) -> RecordedStep:
-    """One step's rows (lists of strings, the first at file line ``line``, after step ``last``) checked.
-
-    Checked: the step number (a whole number above ``last``); every value
-    (all at once, then row by row to name the first bad one); chains 0, 1, 2... in order, each
-    one's joints 0, 1, 2... of one solver and one target, as many as its solver may have.
+    """One step's rows (the first at file line ``line``, after step ``last``) checked: the step number,
+    every value, and chains 0, 1, 2... each with joints 0, 1, 2... of one solver and one target.
     """
     if (why := _refusal(0, rows[0][0])) is not None:
         _fail(name, line, f"step: {why} (got {_shown(rows[0][0])})")

@@ -1,26 +1,11 @@
 """Replaying a recording: a scene's targets, snake heads and walker bodies driven from the file.
 
-A recording (:mod:`.recording`) holds, for every step, each chain's target
-(an IK chain's target, a snake's head, a walker's body centre). Before each
-step the :class:`Replay` puts them where the recording has them for that step:
-
-* an IK chain's ``target``, with ``held`` set so its animated motion waits
-  (:mod:`ikplayground.scene.step.target_paths`): the solve sees exactly the recorded target;
-* a snake's ``replay_head`` (the step puts the head there instead of steering
-  it, :func:`~ikplayground.scene.step.group_step.step_snakes`), then its body follows as it did;
-* a walker's ``replay_body`` (:func:`~ikplayground.scene.step.walker.step_walkers`: the body goes to
-  the recorded x where its own walk took it elsewhere, and to the recorded
-  height; the feet and legs follow from there).
-
-Everything else a step does is the scene's own, so replaying a recording
-from the scene it started from (the same file, the same stage size) gives
-the same numbers again: recording the replay gives the same file. A group's
-targets are put with one array write.
-
-The first recorded step must match the scene (chain count, solvers, joint
-counts) or the replay is refused; a later step that does not (the recording
-added a chain the scene lacks) stops it. Both raise
-:class:`~.recording.RecordingError` with one line naming the first mismatch.
+Before each step the :class:`Replay` puts each chain's recorded target where
+the recording has it: an IK chain's ``target`` (``held``, so its motion
+waits), a snake's ``replay_head``, a walker's ``replay_body``. The rest of the
+step is the scene's own, so replaying from the scene the recording started
+from gives the same numbers again. A first step that does not match the scene
+refuses the replay, a later one stops it (:class:`~.recording.RecordingError`).
 """
 
 from __future__ import annotations
@@ -38,8 +23,9 @@ def _chain_text(solver: str, joints: int) -> str:
 
 
 def first_mismatch(recorded: list[tuple[str, int]], scene: list[tuple[str, int]]) -> str | None:
-    """The first difference between the recorded chains and the scene's (each a list of (solver, joints)
-    in chain order), in words; None when they match."""
+    """The first difference between the recorded chains and the scene's (lists of (solver, joints) in
+    chain order), in words; None when they match.
+    """
     for i, (rec, now) in enumerate(zip(recorded, scene)):
         if rec != now:
             return f"chain {i} is {_chain_text(*rec)} in the recording and {_chain_text(*now)} in the scene"
@@ -58,9 +44,7 @@ class Replay:
     Raises
     ------
     RecordingError
-        The file cannot be read or is no recording, holds no steps, or its
-        first step does not match ``scene`` (one line, naming the first
-        mismatch).
+        The file is no recording, holds no steps, or its first step does not match ``scene``.
     """
 
     def __init__(self, path, scene):
@@ -92,14 +76,8 @@ class Replay:
         raise RecordingError(f"{self.name}: line {rec.line}: step {rec.step} {what}: {mismatch}")
 
     def drive(self, scene) -> bool:
-        """Put the recorded targets of the coming step on ``scene``; False when the recording has ended
-        (the scene is let go: its targets' motions go on from where they are).
-
-        Raises
-        ------
-        RecordingError
-            The step does not match the scene, or the file goes bad there (the
-            scene is let go first).
+        """Put the recorded targets of the coming step on ``scene``; False when the recording has ended (the
+        scene is let go). RecordingError where the step does not match or the file goes bad.
         """
         try:
             rec = self._next if self._next is not None else next(self._reader, None)
@@ -131,8 +109,7 @@ class Replay:
         return True
 
     def close(self, scene=None) -> None:
-        """Stop: the file is closed and the targets it held in ``scene`` are let go (their curves follow
-        them, as after a drag). Safe to call twice."""
+        """Close the file and let go the targets it held in ``scene`` (as after a drag). Safe to call twice."""
         self._reader.close()
         held, self._held = self._held, {}
         if scene is None:
