@@ -1,11 +1,7 @@
-"""The preset scenes: the built-in default (:func:`default_scene`), and the scene files shipped in
-``assets/scenes/``, loaded by name.
+"""The preset scenes: the built-in default (:func:`default_scene`) and the scene files in ``assets/scenes/``.
 
-A preset is an ordinary scene file (docs/scene-format.md), made by
-``scripts/make_presets.py`` and found through the package whatever the
-current folder. The panel's "Scene" menu and ``--scene NAME`` load one;
-loading a preset never changes the user's scene file (Ctrl+S still saves to
-it). No pygame here.
+A preset is an ordinary scene file made by ``scripts/make_presets.py``, found
+through the package; loading one never changes the user's scene file.
 """
 
 from __future__ import annotations
@@ -57,8 +53,9 @@ def load_preset(name: str, stage=(980.0, 720.0)) -> Scene:
 
 
 def default_scene(stage=(980.0, 720.0)) -> Scene:
-    """One chain of each solver, apart; the CCD, FABRIK and DLS chains are alike (7 bones, joints
-    limited to +-45 degrees), with targets alike beside their roots, to watch side by side."""
+    """One chain of each solver, apart; the CCD, FABRIK and DLS chains alike (7 bones, joints +-45
+    degrees), to watch side by side.
+    """
     scene = Scene(stage)
     w, h = scene.stage
     arm = build.make_ik_chain("two-bone", (w * 0.13, h * 0.62), (-math.pi / 3, math.pi / 2), (120.0, 100.0),

@@ -1,10 +1,8 @@
 """A stress scene: many chains on scripted motion, for ``--stress N`` and the benchmark.
 
-A fifth each of two-bone arms, CCD, FABRIK and DLS chains (10 bones) and
-snakes (10 segments), laid on a grid over the stage. Every step each IK target moves
-along its own small Lissajous path around a point within reach, and every
-snake is steered by a scripted throttle and turn pattern, all with array
-operations over whole groups (no Python loop over chains).
+A fifth each of two-bone, CCD, FABRIK, DLS (10 bones) and snakes (10
+segments) on a grid over the stage; each step moves the targets on small
+Lissajous paths and steers the snakes, with array operations over whole groups.
 """
 
 from __future__ import annotations
@@ -23,14 +21,11 @@ SOLVER_ORDER = tuple(s for s in SOLVERS if s != "walker")  # in equal shares, in
 
 
 def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
-    """A scene of ``count`` chains, an equal share of each solver, spread over ``stage``; ``seed`` (the
-    user's scene's, in the App) sets the snakes' headings and becomes the stress scene's seed.
+    """A scene of ``count`` chains, an equal share of each solver, spread over ``stage``; ``seed`` sets the
+    snakes' headings and becomes the scene's seed.
 
-    Chain ``i`` (in draw order) has solver ``SOLVER_ORDER[i % 5]``, palette
-    colour ``i % PALETTE_SIZE`` and cell ``i`` of a grid over the stage, row
-    by row. Built a group at a time (:mod:`.build_batch`), its chains are
-    equal, field for field, to those ``build.make_ik_chain`` and
-    ``build.straight_snake`` would make one at a time (tests/scene/test_stress.py).
+    Chain ``i`` has solver ``SOLVER_ORDER[i % 5]``, colour ``i % PALETTE_SIZE`` and cell ``i`` of a grid,
+    row by row; built a group at a time, equal field for field to the one-at-a-time builders'.
     """
     rng = np.random.default_rng(seed)
     scene = Scene(stage, seed=seed)

@@ -1,11 +1,8 @@
-"""The solvers a chain can have (from :mod:`.solver_kinds`'s registry), and the numbers its settings, its builders
-and its file share.
+"""The solver lists (the registry's, :mod:`.solver_kinds`) and the numbers the settings, builders and file share.
 
-Plain values; the solver lists are the registry's (the same objects), and nothing else of the
-scene is imported, so that every module of it (:mod:`.chain`, :mod:`.settings`,
-:mod:`ikplayground.scene.files.file_fields`) can use them. Sources: the pygame CCD tutorial (the rate
-limit) and the Flash snake tutorial (the snake's numbers), as named in
-docs/sources.md.
+Nothing else of the scene is imported, so that every module can use them.
+Sources: the pygame CCD tutorial (the rate limit), the Flash snake tutorial
+(the snake's numbers); docs/sources.md.
 """
 
 from __future__ import annotations

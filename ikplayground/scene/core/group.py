@@ -1,10 +1,4 @@
-"""A group: chains of one solver and bone count whose numbers share arrays.
-
-Each field of the group is one array with a leading axis of N chains (for
-example ``root`` of shape (N, 2), ``angles`` of shape (N, n)); each member's
-fields become views of its row, so one batched solver call steps the whole
-group and every chain sees the result without copying.
-"""
+"""A group: chains of one solver and bone count whose fields are views into shared arrays (leading axis N)."""
 
 from __future__ import annotations
 
@@ -27,9 +21,9 @@ class Group:
 
     @classmethod
     def of_arrays(cls, solver: str, members: list[Chain], fields: dict[str, np.ndarray]) -> Group:
-        """The group of ``members`` whose fields are already the rows of ``fields`` (member ``i``'s
-        ``fields[name]`` a view of ``fields[name][i]``, as the batch builders of
-        :mod:`ikplayground.scene.build.build_batch` make them): the arrays are taken as they are, nothing is copied."""
+        """The group of ``members`` whose fields are already views of the rows of ``fields`` (as the batch
+        builders make them): nothing is copied.
+        """
         group = cls.__new__(cls)
         group.solver = solver
         group.members = members
@@ -38,8 +32,7 @@ class Group:
 
 
 def grouped(chains: list[Chain]) -> dict[tuple, list[Chain]]:
-    """``chains`` by :attr:`~.chain.Chain.group_key`, keys in order of first appearance, members in order:
-    the groups a scene makes of them."""
+    """``chains`` by :attr:`~.chain.Chain.group_key`, keys and members in order: the groups a scene makes."""
     by_key: dict[tuple, list[Chain]] = {}
     for c in chains:
         by_key.setdefault(c.group_key, []).append(c)

@@ -1,9 +1,4 @@
-"""Which chain is under a point of the stage: the topmost target near it, the topmost bone or joint near it.
-
-"Topmost" is the draw order: the chain drawn last (the scene's last) wins.
-The App asks :func:`target_at` every frame (the hover highlight), so it tests
-a whole group's targets with one array pass. Pixels, y down.
-"""
+"""Which chain is under a point of the stage; "topmost" is the chain drawn last. Pixels, y down."""
 
 from __future__ import annotations
 
@@ -15,10 +10,8 @@ from ikplayground.scene.core.chain import Chain
 
 
 def target_at(groups, order: dict[int, int], pos, radius: float) -> Chain | None:
-    """The topmost IK chain of ``groups`` whose target lies within ``radius`` px of ``pos``.
-
-    ``order`` maps ``id(chain)`` to its index in the draw order. One array
-    test per group, then the hit drawn last wins.
+    """The topmost IK chain of ``groups`` whose target lies within ``radius`` px of ``pos`` (``order``:
+    ``id(chain)`` -> draw order); one array test per group.
     """
     p = np.asarray(pos, dtype=float)
     best, best_index = None, -1
@@ -35,10 +28,8 @@ def target_at(groups, order: dict[int, int], pos, radius: float) -> Chain | None
 
 
 def chain_at(chains: list[Chain], pos, radius: float) -> tuple[Chain, str] | None:
-    """The topmost of ``chains`` (drawn last) with a bone or joint within ``radius`` px of ``pos``.
-
-    Returns ``(chain, part)`` where part is ``"anchor"`` for the root of an
-    IK chain or any part of a snake or walker, else ``"bone"``.
+    """The topmost of ``chains`` with a bone or joint within ``radius`` px of ``pos``: ``(chain, part)``,
+    part ``"anchor"`` for an IK chain's root or any part of a snake or walker, else ``"bone"``.
     """
     p = np.asarray(pos, dtype=float)
     for c in reversed(chains):

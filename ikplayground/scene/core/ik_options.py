@@ -1,25 +1,12 @@
 """The solver options of an IK chain that live in its arrays: pole, mix, softness, stretch, auto bend, damping.
 
-Each is a keyword of :func:`~ikplayground.scene.build.build.make_ik_chain` (and of
-:func:`~ikplayground.scene.build.build_batch.make_ik_chains`) and one field of the
-chain (``IK_FIELDS`` in :mod:`.chain`), so a group's step reads them as arrays. The
-one-number options are the IK rows of the settings table that name a ``field``
-(:data:`OPTION_SETTINGS`): a new one is one row there. They are now:
-
-* ``pole`` (2,) px, or NaN when the chain has none: the side it bends toward
-  (:mod:`ikplayground.solvers.pole`, and the two-bone solver's ``pole``);
-* ``mix`` 0..1: the rest pose (:func:`rest_pose`) blended with the IK pose
-  (Spine's mix, Unity's weight);
-* ``softness`` px and ``stretch`` (x): the two-bone arm's soft reach and
-  largest bone scale (Spine's two-bone softness and stretch);
-* ``auto_bend`` 0 or 1: the two-bone knee's side follows the target (the
-  raylib demo's autoBend), with hysteresis (:mod:`ikplayground.scene.step.group_step`);
-* ``damping``: the DLS solver's damping factor;
-* ``motion``: the animated target (:mod:`ikplayground.scene.step.target_paths`), a dict of its
-  path, speed and size (and state), or None for none.
-
-The defaults are the settings table's (:mod:`.settings`), where the panel, the
-file and the help find them. Pixels (y down), radians.
+Each is a keyword of :func:`~ikplayground.scene.build.build.make_ik_chain` and
+a field of ``IK_FIELDS``. The one-number options are the IK rows of the
+settings table with a ``field`` (:data:`OPTION_SETTINGS`); the others are the
+``pole`` (2,) px, NaN for none (:mod:`ikplayground.solvers.pole`) and the
+``motion`` of :mod:`ikplayground.scene.step.target_paths` (a dict, or None).
+Sources: Spine's mix, softness and stretch, the raylib demo's autoBend.
+Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -65,9 +52,9 @@ def split(options: dict) -> tuple[dict, dict]:
 
 
 def rest_pose(limits: np.ndarray) -> np.ndarray:
-    """The rest pose of chains with joint ranges ``limits`` (N, n, 2) rad: straight up from the root,
-    each angle put inside its range (joint 0's heading at the bound nearer round the circle, so that
-    a mirror-flipped chain rests as the mirror image). Shape (N, n), radians."""
+    """The rest pose (N, n) rad of chains with ranges ``limits`` (N, n, 2): straight up from the root,
+    inside each range (joint 0 at the bound nearer round the circle, so a mirror image rests mirrored).
+    """
     rest = np.clip(np.zeros(limits.shape[:-1]), limits[..., 0], limits[..., 1])
     rest[:, 0] = limit_headings(np.full(len(rest), REST_ANGLE), limits[:, 0, 0], limits[:, 0, 1])
     return rest

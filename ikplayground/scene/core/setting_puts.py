@@ -1,11 +1,8 @@
-"""How the settings that are not kept put a value on a chain: the ``get`` and ``put`` of their table entries.
+"""The ``get`` and ``put`` of the settings table's rows that are not kept on the chain as attributes.
 
-Each ``put(scene, chain, value)`` takes a value that :meth:`.settings.Setting.checked`
-has already checked and clamped, sets it where the step and the renderer read
-it (the chain's arrays or attributes) and lays the chain out again where its
-pose depends on it; it returns None (the chain stays; the bone counts, whose
-edits build a new chain, are the table's own lambdas). Degrees in, radians
-stored where the chain keeps radians.
+Each ``put(scene, chain, value)`` takes a checked, clamped value, sets it where
+the step and the renderer read it and lays the chain out again where its pose
+depends on it; it returns None. Degrees in, radians stored.
 """
 
 from __future__ import annotations
@@ -90,18 +87,8 @@ POLE_OFFSET = 0.5  # a new pole stands this share of the chain's reach off the r
 
 
 def pole_beside(fields: dict[str, np.ndarray]) -> np.ndarray:
-    """Where a chain's new pole goes: beside the middle of its root-target line, on the side the chain
-    bends now (its inner joints' signed distances summed; a straight chain: its +-y normal's upper side).
-
-    Parameters
-    ----------
-    fields : dict of str -> ndarray
-        One IK chain's fields (``root``, ``target``, ``points``, ``lengths``).
-
-    Returns
-    -------
-    ndarray, shape (2,)
-        px (y down), not yet kept on the stage.
+    """Where a chain's new pole goes (2,) px, y down, not yet kept on the stage: beside the middle of its
+    root-target line, on the side the chain bends now (``fields``: one IK chain's).
     """
     root, target, pts = fields["root"], fields["target"], fields["points"]
     u = target - root

@@ -1,21 +1,12 @@
 """The solvers a chain can have: one registry, one entry a solver.
 
-An entry names the solver as the scene, its files, the commands and the panel
-know it, says what kind of chain it drives (an IK chain reaching for a target,
-a snake, a walker) and whether it iterates over many bones with joint limits,
-gives the panel its label and one-line hint and the race its lane colour, and,
-for an iterative IK solver, the batched engine a group's step calls. The
-scene's lists of solvers (``SOLVERS``, ``IK_SOLVERS``, ``ITERATIVE``,
-``SOLVER_LABELS``) are kept from the registry; the settings table
-(:mod:`.settings`) gives each setting to the solvers of a kind or a trait
-(``"ik"``, ``"iterative"``), so an iterative solver registered here gets the
-iterative settings, the panel's menus, the race and the scene file with no
-other change. The tutorials and papers each solver comes from are named in
-``docs/sources.md``.
-
-Adding a solver (``docs/design.md``, "Recipes"): its math in
-:mod:`ikplayground.solvers`, then one :class:`SolverKind` in ``SOLVER_TABLE``
-(or :func:`register` at run time).
+An entry names the solver, its kind (IK, snake, walker), whether it iterates
+over many bones with joint limits, its label, hint and race colour and, for an
+iterative solver, the batched engine a group's step calls. ``SOLVERS``,
+``IK_SOLVERS``, ``ITERATIVE`` and ``SOLVER_LABELS`` are kept from it, and the
+settings table gives settings by kind or trait, so a solver registered here
+needs no other change. Sources: ``docs/sources.md``; adding one:
+``docs/design.md``, "Recipes".
 """
 
 from __future__ import annotations
@@ -39,22 +30,18 @@ class SolverKind:
 
     Parameters
     ----------
-    name : str
-        The solver's name in the scene, its files, the commands and the settings table.
-    label : str
-        What menus, titles and the race table call it.
+    name, label : str
+        Its name (scene, files, commands, settings) and what menus and the race call it.
     kind : {"ik", "snake", "walker"}
-        An IK chain (a root, bones and a target), a snake (follow-the-leader, steered) or a walker.
     hint : str
-        The panel's one line about it, under the chain's title.
+        The panel's one line about it.
     iterative : bool
-        Solves many bones in iterations, with joint limits: then ``engine`` is its batched solve.
+        Many bones in iterations, with joint limits: then ``engine`` is its batched solve.
     engine : callable or None
-        An iterative solver's batched call, as a group's step makes it (``Engine`` above: every array
-        with a leading chain axis of N; pixels, y down; radians). It starts from ``goal`` and stops
-        at the tolerance, the iterations or the stall rule (``docs/design.md``).
+        An ``Engine`` (arrays with a leading chain axis of N; pixels, y down; radians), starting from
+        ``goal`` and stopping at the tolerance, the iterations or the stall rule.
     colour : int
-        Its lane's colour in the race (an index into the renderer's palette).
+        Its race lane's palette index.
     """
 
     name: str

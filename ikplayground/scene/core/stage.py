@@ -1,9 +1,7 @@
-"""The stage's room: keeping chains on it as its size changes (remembering where a smaller
-stage pushed them from), and finding a free spot on it for a new chain.
+"""The stage's room: keeping chains on it as its size changes, and finding a free spot for a new chain.
 
-What must stay on the stage: an IK chain's root and target (the chain moves
-with its root), a snake's head (its body follows, its tail may hang off an
-edge). Pixels, y down; the stage is ``(width, height)`` from (0, 0).
+An IK chain's root and target must stay on the stage, a snake's head (its
+tail may hang off). Pixels, y down; the stage is ``(width, height)`` from (0, 0).
 """
 
 from __future__ import annotations
@@ -21,8 +19,9 @@ def clamp_point(pos, stage: tuple[float, float]) -> np.ndarray:
 
 
 def shift_root(chain: Chain, root, clamp=None) -> None:
-    """Translate an IK chain so its root is exactly ``root`` (2,) px; its target and pole move along
-    (``clamp``-ed), and so does a moving target's centre (:mod:`ikplayground.scene.step.target_paths`)."""
+    """Translate an IK chain so its root is exactly ``root`` (2,) px; its target, pole and a moving
+    target's centre move along (``clamp``-ed).
+    """
     offset = root - chain.fields["root"]
     chain.fields["motion_centre"] += offset
     chain.fields["points"] += offset
@@ -34,8 +33,7 @@ def shift_root(chain: Chain, root, clamp=None) -> None:
 
 
 def shift_walker(chain: Chain, body) -> None:
-    """Put a walker's body at ``body`` (2,) px, moving its feet and joints along; its next step
-    stands it on the ground there (``settled`` 0)."""
+    """Put a walker's body at ``body`` (2,) px, feet and joints along; its next step stands it on the ground."""
     f = chain.fields
     offset = np.asarray(body, dtype=float) - f["body"]
     for name in ("points", "foot", "step_from", "step_to"):
@@ -72,11 +70,8 @@ def keep_on_stage(chain: Chain, stage: tuple[float, float]) -> None:
 
 
 def free_spot(chains: list[Chain], stage: tuple[float, float], margin: float = 60.0) -> np.ndarray:
-    """A point of the stage as far as possible from every chain's joints: shape (2,), px.
-
-    Candidates are a grid over the stage kept ``margin`` px from its edges
-    (the lower part preferred, so upward chains fit); the first one of the
-    largest clearance wins, so the answer is deterministic.
+    """A point (2,) px of the stage as far as possible from every chain's joints: the first of a grid
+    ``margin`` px inside the edges (the lower part preferred) with the largest clearance.
     """
     w, h = stage
     xs = np.linspace(min(margin, w / 2), max(w - margin, w / 2), 12)
@@ -112,11 +107,8 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 class PushMemory:
-    """Chains a smaller stage pushed in, with where they were before (their home) and where they were left.
-
-    A part (root, target, a snake's body) that is still where the stage left
-    it goes back home when the stage grows again; one moved meanwhile (by the
-    user, the stress driver, a snake by its own steering) stays where it is.
+    """Chains a smaller stage pushed in, with where they were (home) and where they were left: what is
+    still where the stage left it goes back home when the stage grows again.
     """
 
     def __init__(self):
@@ -136,13 +128,8 @@ class PushMemory:
         return tuple(h if _same(n, was) else n for h, n, was in zip(home, now, left))
 
     def fit(self, chains: list[Chain], stage: tuple[float, float], groups=None) -> None:
-        """Put every chain back home, then onto ``stage``; remember the ones it pushed.
-
-        ``groups`` (optional: the scene's groups, holding ``chains``) lets a
-        chain that no stage pushed and that is on ``stage`` already be passed
-        over, found with one array test per group (:func:`on_stage_rows`): it
-        would not move. A big scene made for the stage it is shown on is
-        fitted without a Python step per chain.
+        """Put every chain back home, then onto ``stage``; remember the ones it pushed. ``groups`` (the
+        scene's) lets a chain already on the stage be passed over with one array test per group.
         """
         if groups is not None:
             pushed = {id(record[0]) for record in self._records.values()}
@@ -160,8 +147,9 @@ class PushMemory:
 
 
 def on_stage_rows(group, stage: tuple[float, float]) -> np.ndarray:
-    """Which members of ``group`` (its ``fields`` arrays, one row per chain) have on ``stage`` all that
-    :func:`keep_on_stage` pulls onto it (a NaN is not on it, but a NaN pole, which is none): shape (N,) bool."""
+    """Which members of ``group`` (one row per chain) have on ``stage`` all that :func:`keep_on_stage`
+    pulls onto it (a NaN pole is none): shape (N,) bool.
+    """
     w, h = stage
 
     def inside(p):

@@ -1,24 +1,12 @@
 """The scene's undoable edits: adding and removing a chain, a setting, a move, a pose.
 
-Each is an :class:`~.history.Edit` of one :class:`~.scene.Scene`, made just
-after the edit it records (the ``record_*`` helpers take what was there before
-and what is there now). A chain is named by its index in ``scene.chains``
-(draw order), which stays right under last-in-first-out undo: every entry
-newer than an edit is undone before it, and an add, a remove or a replace
-undone puts its chain back at its index. Entries that keep chains outside the
-scene keep them exactly as they were (pose included) with fields of their own
-(:func:`detach`), so a held chain holds no group's arrays.
-
-A setting edit that built a new chain (the bone count, a walker's legs or leg
-bones, a solver change that converts) keeps both chains and swaps them back
-with ``Scene.replace``. One that changed the chain in place keeps the arrays it
-changed, before and after. It is undone through ``Scene.set_setting`` with the
-old value (which keeps what the table's ``put`` keeps in step: a moving
-target's path, a pole's spot beside the chain), then the changed parameter
-arrays (``PARAMETERS``) get their old values exactly (uneven bone lengths, a
-file's own joint limits, a pole's spot), and so do the changed pose and state
-arrays still as the edit left them (a snake's body a new bone length relaid;
-not once it has crawled on).
+Each is an :class:`~.history.Edit` of one scene, made just after the edit it
+records. A chain is named by its index in ``scene.chains``, which stays right
+under last-in-first-out undo. Chains held outside the scene keep fields of
+their own (:func:`detach`). A setting edit that built a new chain swaps the two
+back (``Scene.replace``); one in place is undone through ``Scene.set_setting``
+with the old value, then the changed parameter arrays (``PARAMETERS``) and the
+pose still as the edit left it get their old values exactly.
 """
 
 from __future__ import annotations
@@ -139,8 +127,9 @@ class ChainRemoved(Edit):
 
 
 class Flipped(Edit):
-    """The chain at ``index`` of ``scene`` was mirror-flipped (H): undone and redone by flipping it again,
-    which gives it back bit for bit while nothing has moved it since (:mod:`ikplayground.scene.core.mirror`)."""
+    """The chain at ``index`` of ``scene`` was mirror-flipped (H): undone and redone by flipping it again
+    (bit for bit while nothing has moved it since).
+    """
 
     def __init__(self, scene: Scene, index: int, chain: Chain):
         super().__init__(f"mirror flip of {chain_label(chain)}")
@@ -160,10 +149,8 @@ class Flipped(Edit):
 class SettingEdit(Edit):
     """Setting ``name`` (or "solver") of the chain at ``index`` went from ``old`` to ``new``.
 
-    ``before`` is the chain as it was and ``after`` the chain in its place now:
-    two objects for an edit that built a new chain, the same one for an edit in
-    place, whose ``delta`` is then the arrays it changed, (before, after). Made by
-    :func:`record_setting`; ``who`` names the chain as it was ("CCD #3").
+    ``before`` and ``after``: the chain then and the chain in its place now (one object for an edit in
+    place, whose ``delta`` holds the arrays it changed, (before, after)); ``who`` names it ("CCD #3").
     """
 
     def __init__(self, scene: Scene, index: int, name: str, old, new, before: Chain, after: Chain,
@@ -188,9 +175,9 @@ class SettingEdit(Edit):
         return back
 
     def _set(self, value, want: dict, left: dict) -> Chain:
-        """Set ``value`` through the scene, then the arrays of ``want``: the parameters always, the pose
-        and state where they are still as the edit ``left`` them (a snake that crawled on since keeps its
-        place)."""
+        """Set ``value`` through the scene, then the arrays of ``want``: the parameters always, the pose and
+        state where still as the edit ``left`` them.
+        """
         chain = self.scene.chains[self.index]
         params = PARAMETERS[_kind(chain)]
         untouched = all(np.array_equal(chain.fields[k], left[k], equal_nan=True) for k in want if k not in params)
@@ -214,7 +201,8 @@ class SettingEdit(Edit):
 
     def absorb(self, newer: Edit) -> bool:
         """One entry for a slider dragged: ``newer`` edits the same setting of the chain this one left,
-        the same way (in place, or building a new chain)."""
+        the same way.
+        """
         if not (isinstance(newer, SettingEdit) and newer.scene is self.scene and newer.index == self.index
                 and newer.name == self.name and newer.before is self.after
                 and (self.before is self.after) == (newer.before is newer.after)):
@@ -237,9 +225,9 @@ def snapshot(chain: Chain) -> dict[str, np.ndarray]:
 
 def record_setting(scene: Scene, name: str, old, before: Chain, after: Chain, arrays: dict | None,
                    who: str | None = None) -> SettingEdit | None:
-    """The edit of setting ``name`` just made: ``before`` was the chain (``old`` its value, ``arrays``
-    its :func:`snapshot`, ``who`` its :func:`chain_label`), ``after`` is the chain in its place now; None
-    when nothing changed (the value was already that, or the solver has no such setting)."""
+    """The edit of setting ``name`` just made (``before``: the chain, ``old`` its value, ``arrays`` its
+    :func:`snapshot`, ``who`` its label; ``after``: the chain in its place now); None when nothing changed.
+    """
     new = read_setting(after, name)
     index = scene.chains.index(after)
     if before is not after:
@@ -254,8 +242,9 @@ def record_setting(scene: Scene, name: str, old, before: Chain, after: Chain, ar
 
 
 def set_recorded(scene: Scene, chain: Chain, name: str, value) -> tuple[Chain, SettingEdit | None]:
-    """Set ``name`` (a setting, or "solver") of ``chain`` to ``value`` through the scene, and make its edit:
-    (the chain now in its place, the edit or None when nothing changed)."""
+    """Set ``name`` (a setting, or "solver") of ``chain`` to ``value`` through the scene: (the chain now in
+    its place, its edit or None).
+    """
     if name != "solver" and not settings.setting(name).applies(chain.solver):
         return scene.set_setting(chain, name, value), None  # checks the value, changes nothing
     old, arrays, who = read_setting(chain, name), snapshot(chain), chain_label(chain)

@@ -1,19 +1,11 @@
 """Undo and redo: a bounded history of edits, each one able to undo and redo itself.
 
-An :class:`Edit` has a label (what the status line names: "bone count 7 → 4
-on CCD #3") and two actions; :meth:`Edit.undo` and :meth:`Edit.redo` return
-the chain the edit touched (the App selects it), or None. The history is two
-stacks, as in every editor: undoing moves the newest entry to the redo side,
-redoing moves it back, and a new edit clears the redo side.
-
-It is bounded two ways. At most ``max_entries`` entries are kept (the oldest
-go first), and an edit that holds chains out of the scene (a whole scene
-replaced by a load, a removed chain, the chain a bone-count edit replaced)
-has a ``weight``, the number of chains it holds; the oldest entries go while
-the weights of both sides add up to more than ``max_weight``, so a few loads of
-a 5,000-chain preset cannot pile up (a loaded chain costs about 13 kB). The
-newest entry always stays. No pygame here: the scene's edits are in
-:mod:`.edits`, the App's (a scene swap, the race) in ``app/undo.py``.
+Two stacks, as in every editor: undo moves the newest entry to the redo side,
+redo moves it back, a new edit clears the redo side. At most ``max_entries``
+entries are kept, and entries holding chains out of the scene (a ``weight``:
+a load, a removed chain) go oldest first while both sides weigh more than
+``max_weight``; the newest entry always stays. The scene's edits are in
+:mod:`.edits`, the App's in ``app/undo.py``.
 """
 
 from __future__ import annotations
@@ -26,8 +18,9 @@ MAX_WEIGHT = 20_000  # chains held out of the scene by all entries together (one
 
 
 class Refused(Exception):
-    """An edit that cannot undo or redo itself now (a flip whose mirror image would leave the stage): it
-    changed nothing and stays where it was in the history; the message says why in one line."""
+    """An edit that cannot undo or redo itself now (a flip that would leave the stage): it changed
+    nothing and stays where it was; the message says why in one line.
+    """
 
 
 class Edit:
@@ -38,15 +31,11 @@ class Edit:
     label : str
         What it did, as the status line names it after "Undid: " / "Redid: ".
     undo, redo : callable, optional
-        ``undo()`` and ``redo()``, each returning the chain to select or None
-        (a subclass overrides the methods instead).
+        Each returns the chain to select or None (a subclass overrides the methods instead).
     weight : int
-        Chains this entry holds that are not in the scene shown (see the
-        module docstring).
+        Chains this entry holds that are not in the scene shown.
 
-    Recording a generic edit (a mirror flip undone by flipping again, say)::
-
-        history.push(Edit("mirror flip on CCD #3", undo=flip, redo=flip))
+    Example: ``history.push(Edit("mirror flip on CCD #3", undo=flip, redo=flip))``.
     """
 
     def __init__(self, label: str, undo: Callable | None = None, redo: Callable | None = None, weight: int = 0):
@@ -70,7 +59,7 @@ class Edit:
 
 
 class History:
-    """The undo and redo stacks, bounded (see the module docstring).
+    """The undo and redo stacks, bounded.
 
     Parameters
     ----------
@@ -105,8 +94,9 @@ class History:
         return self._done[-1] if self._done else None
 
     def recent(self, k: int) -> tuple[list[str], list[str]]:
-        """The labels of the ``k`` entries undo reaches first (the next undo's first), and of the ``k``
-        entries redo reaches first (the next redo's first): what the Keep page lists."""
+        """The labels of the ``k`` entries undo reaches first, and of the ``k`` redo reaches first (the Keep
+        page's list).
+        """
         done = [self._done[-1 - i].label for i in range(min(k, len(self._done)))]
         undone = [e.label for e in self._undone[::-1][:k]]
         return done, undone
@@ -117,8 +107,9 @@ class History:
         return self._undone[-1] if self._undone else None
 
     def push(self, edit: Edit, merge: bool = False) -> None:
-        """Record ``edit`` (just made); the redo side is cleared. With ``merge``, an edit the newest
-        entry absorbs (:meth:`Edit.absorb`) makes no entry of its own."""
+        """Record ``edit`` (just made); the redo side is cleared. With ``merge``, an edit the newest entry
+        absorbs (:meth:`Edit.absorb`) makes no entry.
+        """
         self.clear_redo()
         if merge and self._done and self._done[-1].absorb(edit):
             return
@@ -151,8 +142,7 @@ class History:
             raise
 
     def drop(self, edit: Edit) -> bool:
-        """Forget ``edit`` if it is the newest entry (an edit that came to nothing, as a race ended by
-        hand); False otherwise."""
+        """Forget ``edit`` if it is the newest entry (an edit that came to nothing); False otherwise."""
         if not self._done or self._done[-1] is not edit:
             return False
         self._done.pop()

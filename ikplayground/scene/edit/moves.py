@@ -1,9 +1,7 @@
 """Undoable moves: one drag of a target, a pole or a root, and a two-bone arm posed on the joint-space map.
 
-Each is an :class:`~.history.Edit` of one scene, made when the drag ends (the
-``record_*`` helpers take what was there when it began); a chain is named by its
-index in ``scene.chains``, as in :mod:`.edits`. A drag on the map merges into one
-entry (:meth:`Posed.absorb`). Pixels, y down; radians.
+Each is an :class:`~.history.Edit` made when the drag ends; a chain is named by
+its index in ``scene.chains``. Pixels, y down; radians.
 """
 
 from __future__ import annotations
@@ -27,8 +25,7 @@ def where(chain: Chain, part: str) -> dict[str, np.ndarray]:
 
 
 class Moved(Edit):
-    """The mouse moved ``part`` ("target", "pole" or "root") of the chain at ``index`` from ``start``
-    to ``end`` (each a :func:`where`): one drag."""
+    """The mouse moved ``part`` ("target", "pole" or "root") of the chain at ``index`` from ``start`` to ``end``."""
 
     def __init__(self, scene: Scene, index: int, part: str, start: dict, end: dict, chain: Chain):
         super().__init__(f"{part} move on {chain_label(chain)}")
@@ -53,8 +50,9 @@ class Moved(Edit):
 
 
 def record_move(scene: Scene, chain: Chain, part: str, start: dict) -> Moved | None:
-    """The drag of ``part`` of ``chain`` that began at ``start`` (a :func:`where`) and ends now;
-    None when nothing moved, or the chain has left the scene."""
+    """The drag of ``part`` of ``chain`` from ``start`` (a :func:`where`) to now; None when nothing moved
+    or the chain has left the scene.
+    """
     if chain not in scene.chains or (part == "pole" and chain.pole is None):
         return None
     end = where(chain, part)
@@ -72,8 +70,7 @@ def pose(chain: Chain) -> dict[str, np.ndarray]:
 
 
 class Posed(Edit):
-    """The two-bone arm at ``index`` was posed on the joint-space map: ``start`` to ``end`` (each a
-    :func:`pose`); a drag on the map is one entry."""
+    """The two-bone arm at ``index`` was posed on the joint-space map, ``start`` to ``end``: one entry a drag."""
 
     def __init__(self, scene: Scene, index: int, start: dict, end: dict, chain: Chain):
         super().__init__(f"map pose on {chain_label(chain)}")
