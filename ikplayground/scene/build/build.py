@@ -44,8 +44,7 @@ def make_snake(points, **kw) -> Chain:
     """A snake from its nodes (``points[0]`` the head): :func:`~.build_batch.make_snakes` of one.
 
     ``lengths`` default to the nodes' distances, ``heading`` (rad) to node 1 -> head; ``bend_limits`` (rad)
-    overrides the symmetric ``bend_deg``; ``max_speed``, ``turn_deg``, ``wander``, ``palette_index`` and the
-    settings the chain keeps (see :class:`Chain`).
+    overrides ``bend_deg``; also ``max_speed``, ``turn_deg``, ``wander``, ``palette_index``, kept settings.
     """
     return make_snakes([dict(kw, points=points)])[0]
 
@@ -93,11 +92,7 @@ def polyline(chain: Chain) -> np.ndarray:
 
 
 def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
-    """A new chain of solver ``solver`` lying where ``chain`` lies on screen, its settings kept.
-
-    Two-bone gets two equal bones of the same reach; CCD/FABRIK the preferred bone count (or ``bones``);
-    a snake 40 px segments.
-    """
+    """A chain of ``solver`` lying where ``chain`` lies on screen, its settings kept (``bones``: a CCD/FABRIK count)."""
     common = {"palette_index": chain.palette_index, **chain.settings()}
     if solver == "walker":  # a default walker where the chain is anchored
         return walker_build.walker_from(chain.anchor, chain.palette_index, chain.settings())
@@ -146,9 +141,7 @@ def _knee_for(root, tip, half, hint):
 
 
 def with_bone_count(chain: Chain, n: int) -> Chain:
-    """The same chain with ``n`` bones: the first kept, new ones straight on (new joints get the
-    joint-limit setting; ``n`` becomes the preferred count).
-    """
+    """The same chain with ``n`` bones (the first kept, new ones straight on); ``n`` becomes its preferred count."""
     settings = {**chain.settings(), "preferred_bones": n}
     if chain.is_walker:
         return walker_build.make_walker(chain.fields["body"].copy(), legs=walker_build.leg_count(n),
@@ -183,9 +176,7 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
 
 
 def new_chain(solver: str, at, stage, terrain, palette_index: int = 0) -> Chain:
-    """A new chain of the playground's defaults for ``solver``, anchored at ``at`` (2,) px on ``stage``:
-    a snake faces away from the middle, a walker stands over ``terrain``, an IK chain points up.
-    """
+    """A new chain of the playground's defaults for ``solver``, anchored at ``at`` (2,) px on ``stage``."""
     x, y = float(at[0]), float(at[1])
     if solver == "snake":
         w, h = stage

@@ -32,17 +32,13 @@ _IK_ARGS = frozenset(("solver", "root", "angles", "lengths", "target", "limits",
 
 
 def empty_fields(solver: str, *dims: int, rows: int | None = None) -> dict[str, np.ndarray]:
-    """Zeroed fields of a chain of ``solver`` of size ``dims`` (:func:`~.chain.field_shapes`), or of
-    ``rows`` such chains (a leading axis of ``rows``).
-    """
+    """Zeroed fields of a chain of ``solver`` of size ``dims``, or of ``rows`` such chains (a leading axis)."""
     lead = () if rows is None else (rows,)
     return {name: np.zeros(lead + shape) for name, shape in field_shapes(solver, *dims).items()}
 
 
 def default_limits(solver: str, n: int, joint_deg=DEFAULT_JOINT_LIMIT_DEG) -> np.ndarray:
-    """Full circle at the root; +-``joint_deg`` at the other joints of CCD/FABRIK chains:
-    (n, 2) radians, or (N, n, 2) for ``joint_deg`` of shape (N,).
-    """
+    """Full circle at the root, +-``joint_deg`` past it (CCD/FABRIK): (n, 2) rad, or (N, n, 2) for (N,) degrees."""
     r = np.radians(np.asarray(joint_deg, dtype=float))[..., None]
     lim = np.empty(np.shape(joint_deg) + (n, 2))
     lim[:] = FULL
@@ -85,9 +81,7 @@ def make_ik_chains(chains: list[Any], consume: bool = False) -> list[Chain]:
 
 
 def _batched(kws: list[Any], key, group, consume: bool) -> list[Chain]:
-    """The chains of ``kws`` in order, made by ``group(key(kw), kws)`` (-> (fields, chains)) up to ``_BATCH``
-    of one key at a time; with ``consume`` each entry becomes None once built.
-    """
+    """The chains of ``kws`` in order, ``group(key(kw), kws)`` making up to ``_BATCH`` of one key at a time."""
     out: list[Chain | None] = [None] * len(kws)
     for k, members in _groups(map(key, kws)).items():
         for start in range(0, len(members), _BATCH):
@@ -100,9 +94,7 @@ def _batched(kws: list[Any], key, group, consume: bool) -> list[Chain]:
 
 
 def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], list[Chain]]:
-    """The chains of ``kws`` (keywords of ``make_ik_chain``), all of ``solver`` with ``n`` bones, and the
-    arrays they share: (fields, chains), ``fields[name]`` of shape (len(kws), ...), row ``i`` chain ``i``'s.
-    """
+    """(fields, chains) of ``kws``, all of ``solver`` with ``n`` bones: group arrays (N, ...), row i chain i's."""
     rates = [None if kw.get("rate_limit") is None else checked_rate(kw["rate_limit"], "rate_limit") for kw in kws]
     f = empty_fields(solver, n, rows=len(kws))
     for name in ("root", "target", "lengths"):
@@ -142,9 +134,7 @@ def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray
 
 
 def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
-    """Recompute joint positions, error and reached from the angles, in place: of one chain's fields or
-    of a group's (one row a chain).
-    """
+    """Recompute joints, error and reached from the angles, in place: of one chain's fields or a group's."""
     g = f if f["root"].ndim == 2 else {k: f[k][None] for k in ("root", "angles", "lengths", "scale", "points",
                                                                 "target", "error", "reached", "tolerance")}
     lengths = g["lengths"] * g["scale"]  # a two-bone arm's bones as stretched now
@@ -155,9 +145,7 @@ def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
 
 
 def chains_of_rows(solver: str, f: dict[str, np.ndarray], args: list[dict]) -> list[Chain]:
-    """One chain per row of the group arrays ``f`` (fields views of that row); ``args[i]``: the other
-    arguments of chain ``i``'s :class:`Chain`.
-    """
+    """One chain per row of the group arrays ``f`` (its fields views of the row), ``args[i]`` chain ``i``'s."""
     names = list(f)
     rows = zip(*(list(arr) for arr in f.values()))  # iterating an array gives its rows, as views
     return [Chain(solver, dict(zip(names, views)), **kw) for views, kw in zip(rows, args)]
@@ -189,18 +177,15 @@ def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.nd
 
 
 def make_snakes(snakes: list[Any], consume: bool = False) -> list[Chain]:
-    """Many snakes at once, each as :func:`~.build.make_snake` makes it from its keywords (in order).
+    """Many snakes at once, each as :func:`~.build.make_snake` makes it (in order), fields in shared arrays.
 
-    Unsound bodies are laid out again after their heads, one numpy call per node count. ``consume``:
-    set each entry to None once built. Their fields are views into their group's arrays.
+    ``consume``: set each entry to None once built.
     """
     return _batched(snakes, lambda kw: len(kw["points"]), snake_group, consume)
 
 
 def snake_group(nodes: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], list[Chain]]:
-    """The snakes of ``kws`` (keywords of ``make_snake``), all of ``nodes`` nodes, and the arrays they
-    share: (fields, chains), as :func:`ik_group`'s.
-    """
+    """(fields, chains) of ``kws`` (keywords of ``make_snake``), all of ``nodes`` nodes, as :func:`ik_group`'s."""
     f = empty_fields("snake", nodes - 1, rows=len(kws))
     f["points"][:] = [kw["points"] for kw in kws]
     derived = [row for row, kw in enumerate(kws) if kw.get("lengths") is None]  # lengths from the points
@@ -217,9 +202,7 @@ def snake_group(nodes: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], lis
 
 
 def _snake_group(f: dict[str, np.ndarray], kws: list[dict]) -> list[Chain]:
-    """The snakes of a group's fields ``f`` whose nodes, lengths and headings are set, the rest from
-    ``kws``; an unsound body (a hand-edited file's) is laid out after its head.
-    """
+    """The snakes of a group's fields ``f`` (nodes, lengths, headings set), an unsound body laid out again."""
     r = np.radians(_column(kws, "bend_deg", SNAKE_BEND_DEG))
     f["bend_limits"][:, 0] = -r
     f["bend_limits"][:, 1] = r
@@ -277,8 +260,7 @@ def straight_snakes(heads, headings, nodes: int, segments,
 
 
 def straight_points(heads, headings, nodes: int, segments) -> np.ndarray:
-    """The nodes (N, nodes, 2) px of straight snakes with heads ``heads`` (N, 2) px facing ``headings`` (N,) rad,
-    ``segments`` (N,) px apart."""
+    """The nodes (N, nodes, 2) px of straight snakes: heads (N, 2) px, headings (N,) rad, segments (N,) px."""
     heads = np.asarray(heads, dtype=float).reshape(-1, 2)
     seg = np.asarray(segments, dtype=float).reshape(-1)
     back = np.array([(-math.cos(a), -math.sin(a)) for a in headings]).reshape(-1, 2)
@@ -286,9 +268,7 @@ def straight_points(heads, headings, nodes: int, segments) -> np.ndarray:
 
 
 def wander_phase(head):
-    """Where a wandering snake's rule starts (rad), from its head (2,) or (N, 2) px: deterministic, and
-    apart for snakes apart.
-    """
+    """Where a wandering snake's rule starts (rad) from its head (2,) or (N, 2) px: deterministic."""
     head = np.asarray(head, dtype=float)
     phase = (0.0131 * head[..., 0] + 0.0173 * head[..., 1]) % (2 * math.pi)
     return float(phase) if phase.ndim == 0 else phase

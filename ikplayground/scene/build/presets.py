@@ -53,9 +53,7 @@ def load_preset(name: str, stage=(980.0, 720.0)) -> Scene:
 
 
 def default_scene(stage=(980.0, 720.0)) -> Scene:
-    """One chain of each solver, apart; the CCD, FABRIK and DLS chains alike (7 bones, joints +-45
-    degrees), to watch side by side.
-    """
+    """One chain of each solver; the CCD, FABRIK and DLS ones alike (7 bones, +-45 degrees), side by side."""
     scene = Scene(stage)
     w, h = scene.stage
     arm = build.make_ik_chain("two-bone", (w * 0.13, h * 0.62), (-math.pi / 3, math.pi / 2), (120.0, 100.0),

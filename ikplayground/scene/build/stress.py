@@ -21,11 +21,9 @@ SOLVER_ORDER = tuple(s for s in SOLVERS if s != "walker")  # in equal shares, in
 
 
 def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
-    """A scene of ``count`` chains, an equal share of each solver, spread over ``stage``; ``seed`` sets the
-    snakes' headings and becomes the scene's seed.
+    """A scene of ``count`` chains, an equal share of each solver on a grid over ``stage``, row by row.
 
-    Chain ``i`` has solver ``SOLVER_ORDER[i % 5]``, colour ``i % PALETTE_SIZE`` and cell ``i`` of a grid,
-    row by row; built a group at a time, equal field for field to the one-at-a-time builders'.
+    ``seed`` sets the snakes' headings and becomes the scene's seed; the chains equal the one-at-a-time builders'.
     """
     rng = np.random.default_rng(seed)
     scene = Scene(stage, seed=seed)

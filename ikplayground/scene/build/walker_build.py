@@ -29,9 +29,7 @@ SPREAD = 0.62  # feet rest within +- this share of the reach of it
 
 
 def lay_out(f: dict[str, np.ndarray]) -> None:
-    """Hips, rest spots and gait groups of one walker's fields from its leg lengths, in place; its feet
-    hang below the hips until its first step plants them.
-    """
+    """Hips, rest spots and gait groups of one walker's fields, in place; its feet hang until its first step."""
     n, m = f["lengths"].shape
     reach = float(f["lengths"].sum(axis=1).mean())
     u = np.linspace(-1.0, 1.0, n)
@@ -56,9 +54,7 @@ def lay_out(f: dict[str, np.ndarray]) -> None:
 
 
 def leg_lengths(lengths, leg_bones: int) -> np.ndarray:
-    """A leg's ``leg_bones`` lengths (px) from ``lengths`` of 2 or 3 bones (split or joined as ``SPLIT``);
-    ValueError unless they are 2 or 3 finite lengths > 0.
-    """
+    """A leg's ``leg_bones`` lengths (px) from 2 or 3 ``lengths`` (split or joined as ``SPLIT``); else ValueError."""
     pair = np.asarray(lengths, dtype=float).reshape(-1)
     if pair.shape not in ((2,), (3,)) or not np.all(pair > 0) or not np.isfinite(pair).all():
         raise ValueError(f"lengths: must be two or three lengths > 0 px (got {lengths!r})")

@@ -91,9 +91,7 @@ def is_reached(error, tolerance):
 
 
 def checked_rate(degrees, name: str = "rate_limit") -> float:
-    """``degrees`` (per step) as a float when it is a usable rate limit (finite, > 0, <= ``MAX_RATE_DEG``),
-    else a ValueError naming ``name``.
-    """
+    """``degrees`` per step as a float if a usable rate limit (finite, > 0, <= ``MAX_RATE_DEG``), else ValueError."""
     try:
         value = float(degrees)
     except (TypeError, ValueError):
@@ -254,8 +252,7 @@ class Chain:
 
     @property
     def rate_deg(self) -> float:
-        """The rate limit's setting in degrees per step (``fields["rate"]``, radians or ``inf`` when off, follows it).
-        """
+        """The rate limit's setting, degrees per step (kept while off; ``fields["rate"]`` follows it)."""
         return self._rate_deg
 
     @rate_deg.setter

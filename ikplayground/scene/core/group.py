@@ -21,9 +21,7 @@ class Group:
 
     @classmethod
     def of_arrays(cls, solver: str, members: list[Chain], fields: dict[str, np.ndarray]) -> Group:
-        """The group of ``members`` whose fields are already views of the rows of ``fields`` (as the batch
-        builders make them): nothing is copied.
-        """
+        """The group of ``members`` whose fields are already views of the rows of ``fields`` (no copy)."""
         group = cls.__new__(cls)
         group.solver = solver
         group.members = members

@@ -10,9 +10,7 @@ from ikplayground.scene.core.chain import Chain
 
 
 def target_at(groups, order: dict[int, int], pos, radius: float) -> Chain | None:
-    """The topmost IK chain of ``groups`` whose target lies within ``radius`` px of ``pos`` (``order``:
-    ``id(chain)`` -> draw order); one array test per group.
-    """
+    """The topmost IK chain of ``groups`` with its target within ``radius`` px of ``pos`` (``order``: draw order)."""
     p = np.asarray(pos, dtype=float)
     best, best_index = None, -1
     for g in groups:
@@ -29,7 +27,7 @@ def target_at(groups, order: dict[int, int], pos, radius: float) -> Chain | None
 
 def chain_at(chains: list[Chain], pos, radius: float) -> tuple[Chain, str] | None:
     """The topmost of ``chains`` with a bone or joint within ``radius`` px of ``pos``: ``(chain, part)``,
-    part ``"anchor"`` for an IK chain's root or any part of a snake or walker, else ``"bone"``.
+    ``part`` "anchor" (an IK root, any part of a snake or walker) or "bone".
     """
     p = np.asarray(pos, dtype=float)
     for c in reversed(chains):

@@ -52,9 +52,7 @@ def split(options: dict) -> tuple[dict, dict]:
 
 
 def rest_pose(limits: np.ndarray) -> np.ndarray:
-    """The rest pose (N, n) rad of chains with ranges ``limits`` (N, n, 2): straight up from the root,
-    inside each range (joint 0 at the bound nearer round the circle, so a mirror image rests mirrored).
-    """
+    """The rest pose (N, n) rad for ranges ``limits`` (N, n, 2): straight up from the root, inside each range."""
     rest = np.clip(np.zeros(limits.shape[:-1]), limits[..., 0], limits[..., 1])
     rest[:, 0] = limit_headings(np.full(len(rest), REST_ANGLE), limits[:, 0, 0], limits[:, 0, 1])
     return rest

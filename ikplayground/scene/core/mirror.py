@@ -37,10 +37,7 @@ def mirror_points(points, x0: float) -> np.ndarray:
 
 
 def mirror_headings(a, below=None) -> np.ndarray:
-    """Absolute angles (any shape, rad) mirrored: ``pi - a`` for ``a >= 0``, ``-pi - a`` below, in (-pi, pi].
-
-    ``below`` (bool, same shape) marks angles whose range lies below 0: there 0 goes to ``-pi``.
-    """
+    """Headings ``a`` (rad) mirrored into (-pi, pi]; ``below`` marks those whose range lies below 0 (0 to -pi)."""
     a = np.asarray(a, dtype=float)
     low = a < 0 if below is None else np.where(below, a <= 0, a < 0)
     return np.where(low, -PI - a, PI - a)
@@ -73,9 +70,7 @@ def mirror_limits(limits) -> np.ndarray:
 
 
 def mirror_angles(angles, limits=None) -> np.ndarray:
-    """A chain's angles (n,) rad mirrored (a new array): joint 0's a heading (below 0 if ``limits``
-    (n, 2) say so), the rest negated.
-    """
+    """A chain's angles (n,) rad mirrored: joint 0's as a heading (on its range, ``limits``), the rest negated."""
     a = np.array(angles, dtype=float)
     below = None
     if limits is not None:
@@ -163,9 +158,7 @@ def _same(fields: dict, kept: dict) -> bool:
 
 
 def off_stage(chain: Chain, fields: dict, stage) -> str | None:
-    """Which of an IK chain's target and pole (in ``fields``, as a flip would leave them) lie off a
-    ``stage`` (width, height) px, in words ("the target (at x = -35 px)"), or None.
-    """
+    """Which of an IK chain's mirrored target and pole (``fields``) lie off ``stage``, in words, or None."""
     if not chain.is_ik:
         return None
     w, h = stage

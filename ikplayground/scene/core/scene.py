@@ -82,9 +82,7 @@ class Scene:
             self.add(c, select=False)
 
     def add_grouped(self, chains: list[Chain], groups: list[Group]) -> None:
-        """Fill an empty scene (else ValueError) with ``chains``, unselected, taking ``groups``
-        (:meth:`.Group.of_arrays`) uncopied when they are the ones it would make. SceneFull past ``MAX_CHAINS``.
-        """
+        """Fill an empty scene with ``chains``, taking ``groups`` uncopied if they are the ones it would make."""
         if self.chains:
             raise ValueError("add_grouped: the scene must be empty")
         if len(chains) > MAX_CHAINS:
@@ -165,10 +163,9 @@ class Scene:
         return self._rebuilt(chain, build.converted(chain, solver))  # its tail or tip may be off stage
 
     def set_setting(self, chain: Chain, name: str, value) -> Chain:
-        """Set the per-chain setting ``name`` of ``chain`` (:mod:`.settings`); returns the chain now in its place.
+        """Set the per-chain setting ``name`` of ``chain``, checked and clamped; returns the chain now in its place.
 
-        ``value`` is checked and clamped (TypeError or ValueError, nothing changed); a setting the
-        chain's solver lacks is ignored. A bone-count edit builds a new chain in the old one's place.
+        TypeError or ValueError change nothing; a setting the chain's solver lacks is ignored.
         """
         entry = settings.setting(name)
         value = entry.checked(value)
@@ -194,9 +191,7 @@ class Scene:
         return new
 
     def flip(self, chain: Chain) -> None:
-        """Mirror ``chain`` about its anchor's vertical (:func:`.mirror.flip_chain`): a one-line
-        ValueError, nothing changed, where its target or pole would leave the stage.
-        """
+        """Mirror ``chain`` (:func:`.mirror.flip_chain`); ValueError, nothing changed, if it would leave the stage."""
         flip_chain(chain, self.stage)
         self._pushed.forget(chain)  # the user's move: where it is now is its home
 
@@ -218,10 +213,7 @@ class Scene:
                 target_paths.recentre(chain.fields)
 
     def move_chain(self, chain: Chain, anchor) -> None:
-        """Translate the whole chain (and its target) so its anchor lands on ``anchor`` (the user's move).
-
-        An IK chain's root stops at the stage's edge; a snake's head must stay on the stage.
-        """
+        """Translate the chain (and target) so its anchor lands on ``anchor``, kept on the stage (the user's move)."""
         self._pushed.forget(chain)
         if chain.is_walker:  # picked up and put down: its next step stands it on the ground there
             chain.fields["body"][:] = self.clamp(anchor)
@@ -234,16 +226,13 @@ class Scene:
         shift_root(chain, self.clamp(anchor), self.clamp)
 
     def steer(self, throttle: bool, turn: int) -> Chain | None:
-        """Set the arrow-key input of the driven snake or walker (:mod:`ikplayground.scene.step.steering`);
-        returns it (or None).
-        """
+        """Set the arrow-key input of the driven snake or walker (:mod:`~.steering`); returns it (or None)."""
         return steering.steer(self.groups, self.chains, self.selected, throttle, turn)
 
     def resize(self, stage) -> None:
         """Change the stage size and pull roots, targets and snakes inside it.
 
-        A chain a smaller stage pushed in goes back toward where it was once the stage
-        grows again, unless it was moved meanwhile; resizing twice to one size gives one scene.
+        A chain a smaller stage pushed in goes back once it grows again, unless it was moved meanwhile.
         """
         self.stage = (float(stage[0]), float(stage[1]))
         self._pushed.fit(self.chains, self.stage, self.groups)  # by group: a chain on the stage is passed over
@@ -299,9 +288,7 @@ class Scene:
         self._dirty = False
 
     def step(self) -> None:
-        """Advance every chain by one fixed step of 1/60 s; ``solver_ms`` keeps each solver's cost
-        in it (ms).
-        """
+        """Advance every chain by one fixed step of 1/60 s; ``solver_ms``: each solver's cost in it (ms)."""
         self.solver_ms = step_groups(self.groups, self.stage, self.seed, self.terrain)
         self.steps += 1
 

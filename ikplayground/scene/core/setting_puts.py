@@ -87,9 +87,7 @@ POLE_OFFSET = 0.5  # a new pole stands this share of the chain's reach off the r
 
 
 def pole_beside(fields: dict[str, np.ndarray]) -> np.ndarray:
-    """Where a chain's new pole goes (2,) px, y down, not yet kept on the stage: beside the middle of its
-    root-target line, on the side the chain bends now (``fields``: one IK chain's).
-    """
+    """Where an IK chain's new pole goes (2,) px: beside its root-target line's middle, on its bend's side."""
     root, target, pts = fields["root"], fields["target"], fields["points"]
     u = target - root
     dist = float(np.hypot(*u))

@@ -293,8 +293,7 @@ def field_settings(solver: str) -> tuple[Setting, ...]:
 
 
 def fill_fields(f: dict, rows: tuple[Setting, ...], kws: list[dict]) -> None:
-    """Set the ``field`` of each of ``rows`` in a group's arrays ``f`` (one row a chain) from its keyword in
-    ``kws`` (missing or None: the default)."""
+    """Set ``rows``' fields in a group's arrays ``f`` from ``kws`` (one dict a chain; missing or None: default)."""
     for s in rows:
         f[s.field][:, 0] = [s.default if kw.get(s.field) is None else s.field_type(kw[s.field]) for kw in kws]
 

@@ -19,9 +19,7 @@ def clamp_point(pos, stage: tuple[float, float]) -> np.ndarray:
 
 
 def shift_root(chain: Chain, root, clamp=None) -> None:
-    """Translate an IK chain so its root is exactly ``root`` (2,) px; its target, pole and a moving
-    target's centre move along (``clamp``-ed).
-    """
+    """Translate an IK chain so its root is ``root`` (2,) px; target, pole and a motion's centre move along."""
     offset = root - chain.fields["root"]
     chain.fields["motion_centre"] += offset
     chain.fields["points"] += offset
@@ -70,9 +68,7 @@ def keep_on_stage(chain: Chain, stage: tuple[float, float]) -> None:
 
 
 def free_spot(chains: list[Chain], stage: tuple[float, float], margin: float = 60.0) -> np.ndarray:
-    """A point (2,) px of the stage as far as possible from every chain's joints: the first of a grid
-    ``margin`` px inside the edges (the lower part preferred) with the largest clearance.
-    """
+    """A point (2,) px of a grid ``margin`` px inside the stage, as far as possible from every chain's joints."""
     w, h = stage
     xs = np.linspace(min(margin, w / 2), max(w - margin, w / 2), 12)
     ys = np.linspace(min(margin, h / 2), max(h - margin, h / 2), 8)[::-1]
@@ -107,9 +103,7 @@ def _same(a: np.ndarray, b: np.ndarray) -> bool:
 
 
 class PushMemory:
-    """Chains a smaller stage pushed in, with where they were (home) and where they were left: what is
-    still where the stage left it goes back home when the stage grows again.
-    """
+    """Chains a smaller stage pushed in: where they were and where they were left (they go back as it grows)."""
 
     def __init__(self):
         self._records: dict[int, tuple[Chain, tuple, tuple]] = {}  # id -> (chain, home, left)
@@ -128,9 +122,7 @@ class PushMemory:
         return tuple(h if _same(n, was) else n for h, n, was in zip(home, now, left))
 
     def fit(self, chains: list[Chain], stage: tuple[float, float], groups=None) -> None:
-        """Put every chain back home, then onto ``stage``; remember the ones it pushed. ``groups`` (the
-        scene's) lets a chain already on the stage be passed over with one array test per group.
-        """
+        """Put every chain back home, then onto ``stage``; remember the ones it pushed (``groups``: fewer tests)."""
         if groups is not None:
             pushed = {id(record[0]) for record in self._records.values()}
             off = {id(c) for g in groups for c, on in zip(g.members, on_stage_rows(g, stage).tolist()) if not on}
@@ -147,9 +139,7 @@ class PushMemory:
 
 
 def on_stage_rows(group, stage: tuple[float, float]) -> np.ndarray:
-    """Which members of ``group`` (one row per chain) have on ``stage`` all that :func:`keep_on_stage`
-    pulls onto it (a NaN pole is none): shape (N,) bool.
-    """
+    """Which members of ``group`` have on ``stage`` all :func:`keep_on_stage` pulls there: (N,) bool."""
     w, h = stage
 
     def inside(p):

@@ -127,9 +127,7 @@ class ChainRemoved(Edit):
 
 
 class Flipped(Edit):
-    """The chain at ``index`` of ``scene`` was mirror-flipped (H): undone and redone by flipping it again
-    (bit for bit while nothing has moved it since).
-    """
+    """The chain at ``index`` was mirror-flipped (H): undone and redone by flipping it again."""
 
     def __init__(self, scene: Scene, index: int, chain: Chain):
         super().__init__(f"mirror flip of {chain_label(chain)}")
@@ -175,9 +173,7 @@ class SettingEdit(Edit):
         return back
 
     def _set(self, value, want: dict, left: dict) -> Chain:
-        """Set ``value`` through the scene, then the arrays of ``want``: the parameters always, the pose and
-        state where still as the edit ``left`` them.
-        """
+        """Set ``value`` through the scene, then the arrays of ``want`` still as the edit ``left`` them."""
         chain = self.scene.chains[self.index]
         params = PARAMETERS[_kind(chain)]
         untouched = all(np.array_equal(chain.fields[k], left[k], equal_nan=True) for k in want if k not in params)
@@ -200,9 +196,7 @@ class SettingEdit(Edit):
         return self._set(self.new, self.delta[1], self.delta[0])
 
     def absorb(self, newer: Edit) -> bool:
-        """One entry for a slider dragged: ``newer`` edits the same setting of the chain this one left,
-        the same way.
-        """
+        """One entry for a slider dragged: ``newer`` edits the same setting of the chain, the same way."""
         if not (isinstance(newer, SettingEdit) and newer.scene is self.scene and newer.index == self.index
                 and newer.name == self.name and newer.before is self.after
                 and (self.before is self.after) == (newer.before is newer.after)):
@@ -225,8 +219,8 @@ def snapshot(chain: Chain) -> dict[str, np.ndarray]:
 
 def record_setting(scene: Scene, name: str, old, before: Chain, after: Chain, arrays: dict | None,
                    who: str | None = None) -> SettingEdit | None:
-    """The edit of setting ``name`` just made (``before``: the chain, ``old`` its value, ``arrays`` its
-    :func:`snapshot`, ``who`` its label; ``after``: the chain in its place now); None when nothing changed.
+    """The edit of setting ``name`` just made, from the chain ``before`` (``old``, ``arrays``, ``who``)
+    to ``after``; None when nothing changed.
     """
     new = read_setting(after, name)
     index = scene.chains.index(after)
@@ -242,9 +236,7 @@ def record_setting(scene: Scene, name: str, old, before: Chain, after: Chain, ar
 
 
 def set_recorded(scene: Scene, chain: Chain, name: str, value) -> tuple[Chain, SettingEdit | None]:
-    """Set ``name`` (a setting, or "solver") of ``chain`` to ``value`` through the scene: (the chain now in
-    its place, its edit or None).
-    """
+    """Set ``name`` (or "solver") of ``chain`` to ``value``: (the chain now in its place, its edit or None)."""
     if name != "solver" and not settings.setting(name).applies(chain.solver):
         return scene.set_setting(chain, name, value), None  # checks the value, changes nothing
     old, arrays, who = read_setting(chain, name), snapshot(chain), chain_label(chain)

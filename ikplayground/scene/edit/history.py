@@ -18,9 +18,7 @@ MAX_WEIGHT = 20_000  # chains held out of the scene by all entries together (one
 
 
 class Refused(Exception):
-    """An edit that cannot undo or redo itself now (a flip that would leave the stage): it changed
-    nothing and stays where it was; the message says why in one line.
-    """
+    """An edit that cannot undo or redo itself now: it changed nothing and stays; the message says why."""
 
 
 class Edit:
@@ -94,9 +92,7 @@ class History:
         return self._done[-1] if self._done else None
 
     def recent(self, k: int) -> tuple[list[str], list[str]]:
-        """The labels of the ``k`` entries undo reaches first, and of the ``k`` redo reaches first (the Keep
-        page's list).
-        """
+        """The labels of the ``k`` entries undo reaches first, and of the ``k`` redo reaches first."""
         done = [self._done[-1 - i].label for i in range(min(k, len(self._done)))]
         undone = [e.label for e in self._undone[::-1][:k]]
         return done, undone
@@ -107,9 +103,7 @@ class History:
         return self._undone[-1] if self._undone else None
 
     def push(self, edit: Edit, merge: bool = False) -> None:
-        """Record ``edit`` (just made); the redo side is cleared. With ``merge``, an edit the newest entry
-        absorbs (:meth:`Edit.absorb`) makes no entry.
-        """
+        """Record ``edit``, clearing the redo side (``merge``: the newest entry may absorb it)."""
         self.clear_redo()
         if merge and self._done and self._done[-1].absorb(edit):
             return

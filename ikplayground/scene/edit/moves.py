@@ -50,9 +50,7 @@ class Moved(Edit):
 
 
 def record_move(scene: Scene, chain: Chain, part: str, start: dict) -> Moved | None:
-    """The drag of ``part`` of ``chain`` from ``start`` (a :func:`where`) to now; None when nothing moved
-    or the chain has left the scene.
-    """
+    """The drag of ``part`` of ``chain`` from ``start`` (a :func:`where`); None if nothing moved."""
     if chain not in scene.chains or (part == "pole" and chain.pole is None):
         return None
     end = where(chain, part)

@@ -94,9 +94,7 @@ def _snake(c) -> tuple:
 
 
 def chain_spec(c) -> tuple:
-    """``(make, kwargs)`` that build the decoded chain ``c``, after the checks its types cannot make
-    (counts that agree, pairs in order, whole numbers); :class:`Refused` with the place otherwise.
-    """
+    """``(make, kwargs)`` of the decoded chain ``c`` after the checks types cannot make (:class:`Refused`)."""
     solver = type(c).__struct_config__.tag
     if solver == "snake":
         return _snake(c)
@@ -182,8 +180,7 @@ def _members(raw: bytes, shape: json_scan.Shape) -> dict:
 def check_shape(raw: bytes, name: str) -> None:
     """Refuse ``raw`` for its nesting or for holding more than any scene file may, before anything is built.
 
-    When a count of :func:`~.json_scan.scan`'s is over its budget, the header and the number of chains are
-    checked first (members kept as their bytes), so that the message is the one a decode would give.
+    Over a budget, the header and the number of chains are checked first (the message a decode would give).
     """
     brackets = raw.count(b"[") + raw.count(b"{")
     if brackets <= json_scan.MAX_DEPTH and raw.count(b",") <= MAX_CHAINS and raw.count(b'"') // 2 <= BUDGETS["strings"]:
@@ -209,9 +206,7 @@ def check_shape(raw: bytes, name: str) -> None:
 
 
 def _syntax_error(raw: bytes, text: str | None, name: str, error: msgspec.DecodeError) -> NoReturn:
-    """Refuse ``raw``, which is not JSON: in Python's parser's words (with the place of a number that
-    is no finite float) for a file small enough to parse whole again, else msgspec's.
-    """
+    """Refuse ``raw``, which is not JSON, in Python's parser's words if small enough, else msgspec's."""
     if len(raw) <= _WHOLE_PARSE_BYTES:
         doc, bad = strict_json.parse(raw.decode("utf-8", "surrogatepass") if text is None else text, raw, name)
         if isinstance(doc, dict) and bad:
@@ -311,9 +306,7 @@ def _built(name: str, where: str, make, *args, **kw):
 
 
 def build_chains(specs: list[tuple], name: str) -> list:
-    """The chains of ``specs`` (:func:`chain_spec`'s) in order: walkers one by one, IK chains and
-    snakes in batches. ``specs`` is emptied as they are built.
-    """
+    """The chains of ``specs`` in order (IK chains and snakes in batches), ``specs`` emptied as they are built."""
     chains: list = [None] * len(specs)
     for i, (make, kw) in enumerate(specs):  # walkers: a few
         if make is walker_build.make_walker:

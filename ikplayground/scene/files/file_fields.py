@@ -57,9 +57,7 @@ def degrees_array(a) -> list:
 
 
 def widest_number(lo: float, hi: float, digits: int, positive: bool = False) -> float:
-    """The value in ``[lo, hi]`` whose text is longest once rounded to ``digits`` decimals
-    (with ``positive``, by :func:`round_positive`).
-    """
+    """The value in ``[lo, hi]`` whose text is longest once rounded to ``digits`` decimals."""
     step = 10.0 ** -digits
     candidates = [round(v, digits) for v in (lo, hi, lo + step, hi - step)]
     if positive:
@@ -74,10 +72,7 @@ def bounded(lo: float, hi: float, positive: bool = False):
 
 
 class Refused(Exception):
-    """A value the types let through but the format does not (a check across fields, a whole number).
-
-    ``args``: the place inside the chain (``"limits[2]"``, ``""`` for the chain) and the message.
-    """
+    """A value the types let through but the format does not: ``args`` are the place in the chain and the message."""
 
 
 def whole(value: float, key: str) -> int:
@@ -95,9 +90,7 @@ class Field:
     kw: str | None  # the constructor's argument, for the fields that have one (None: the setting's name)
 
     def write(self, setting, chains: list) -> list[tuple[str, list]]:
-        """``(key, column)`` pairs: the value of each of ``chains`` (of one solver and bone count),
-        :data:`OMIT` to leave the key out of that chain's line.
-        """
+        """``(key, column)`` pairs: each of ``chains``' value, :data:`OMIT` to leave the key out of its line."""
         raise NotImplementedError
 
     def types(self, setting) -> list[tuple]:
@@ -109,9 +102,7 @@ class Field:
         raise NotImplementedError
 
     def kwargs(self, setting, value, n: int) -> dict:
-        """The constructor's keyword arguments from the decoded ``value`` (None: missing or null);
-        :class:`Refused` for what the types cannot check.
-        """
+        """The constructor's keywords from the decoded ``value`` (None: missing or null); :class:`Refused`."""
         return {self.kw or setting.name: setting.default if value is None else value}
 
     def widest(self, setting, n: int) -> dict:
@@ -121,9 +112,7 @@ class Field:
 
 @dataclass(frozen=True)
 class _Plain(Field):
-    """One optional plain value (missing or null: the default), written as ``cast`` makes it; with
-    ``omit_default``, written only when it is not the default.
-    """
+    """One optional value written as ``cast`` makes it (``omit_default``: only when not the default)."""
 
     key: str
     kw: str | None = None  # the constructor's argument (None: the setting's name)
@@ -148,9 +137,7 @@ class Flag(_Plain):
 
 @dataclass(frozen=True)
 class Number(Field):
-    """A number in the setting's range (> ``lo`` if ``positive``), written to ``digits`` decimals;
-    optional (missing or null: the default).
-    """
+    """A number in the setting's range (> ``lo`` if ``positive``) to ``digits`` decimals; optional."""
 
     key: str
     kw: str | None = None
@@ -188,8 +175,8 @@ class Whole(_Plain):
 
 @dataclass(frozen=True)
 class RateLimit(Field):
-    """``rate_limit``: degrees per step or null (off; missing: the default); ``rate_limit_setting``:
-    what turning an off limit on restores (optional). Both in the setting's range, > 0.
+    """``rate_limit``: degrees per step, null (off) or missing (default); ``rate_limit_setting``: what
+    turning it on restores (optional). Both in the setting's range, > 0.
     """
 
     key: str = "rate_limit"

@@ -56,9 +56,7 @@ def _shape_columns(solver: str, cs: list[Chain]) -> dict[str, list]:
 
 
 def chains_to_dicts(chains: list[Chain]) -> list[dict]:
-    """:func:`chain_to_dict` of each chain, in order, one numpy pass per field of a group of one
-    solver and bone count: the solver, the shape, then the fields of the solver's settings (table order).
-    """
+    """``chain_to_dict`` of each chain, in order, one numpy pass per field of a group (solver, bones)."""
     out: list[dict | None] = [None] * len(chains)
     groups: dict[tuple, list[int]] = {}
     for i, c in enumerate(chains):
@@ -80,9 +78,7 @@ def chains_to_dicts(chains: list[Chain]) -> list[dict]:
 
 
 def scene_to_dict(scene: Scene) -> dict:
-    """The whole file as a dict: the header, every chain and, unless it is the stage's default one,
-    the terrain's points (px, 3 decimals).
-    """
+    """The whole file as a dict: the header, every chain and a terrain not made for the stage (px)."""
     doc = {"format": FORMAT, "version": VERSION}
     seed = int(getattr(scene, "seed", 0))
     if seed:  # written only when not 0, so files without it read as before
@@ -171,9 +167,7 @@ def _count(value, counts: dict) -> None:
 
 
 def chain_bounds() -> dict[str, int]:
-    """The most a written chain can take, over every solver: ``bytes`` of its line and its ``lists``,
-    ``objects``, ``strings`` and ``values`` (each list item and object member is one).
-    """
+    """The most a written chain takes over every solver: ``bytes``, ``lists``, ``objects``, ``strings``, ``values``."""
     out = dict.fromkeys(("bytes", "lists", "objects", "strings", "values"), 0)
     for solver in SOLVERS:
         d = widest_chain_dict(solver)

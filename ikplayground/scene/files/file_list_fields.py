@@ -36,9 +36,7 @@ def ordered(pair, where: str) -> tuple[float, float]:
 
 @dataclass(frozen=True)
 class JointLimits(Field):
-    """``limits``: one ``[lo, hi]`` pair of degrees per bone, ``-180 <= lo <= hi <= 180``;
-    optional (missing or null: the joint-limit default past the root, the root free).
-    """
+    """``limits``: a ``[lo, hi]`` pair of degrees per bone; optional (the joint-limit default, the root free)."""
 
     key: str = "limits"
 
@@ -66,9 +64,7 @@ class JointLimits(Field):
 
 @dataclass(frozen=True)
 class BendLimits(Field):
-    """``bend_limits``: ``[lo, hi]`` degrees, written unrounded (a snake's nodes must stay inside it);
-    optional (missing or null: +-the setting's default).
-    """
+    """``bend_limits``: ``[lo, hi]`` degrees, unrounded; optional (+-the setting's default)."""
 
     key: str = "bend_limits"
 
@@ -133,8 +129,7 @@ def _object_of(value) -> dict:
 @dataclass(frozen=True)
 class Motion(Field):
     """``motion``: ``{"path": "circle", "speed": 2.0, "size": 80, "centre": [400, 300], "phase": 57.3}``,
-    or missing / null for none; written unless still at the defaults, with its state so that a saved scene goes
-    on where it was.
+    or missing / null for none; written with its state unless at the defaults.
     """
 
     key: str = "motion"

@@ -34,10 +34,7 @@ class Unread:
 
 
 def value_at(raw: bytes, path: str):
-    """The value at msgspec's ``path`` (``.lengths[1]``) inside the JSON ``raw``; None if there is none.
-
-    ``raw`` longer than any chain or terrain the writer writes is not parsed: its value is an :class:`Unread`.
-    """
+    """The value at msgspec's ``path`` (``.lengths[1]``) in the JSON ``raw`` (:class:`Unread` if too long), or None."""
     if len(raw) > PARSED_MOST:
         return Unread(memoryview(raw)[:64].tobytes().lstrip()[:1] if not path else b"")
     value = strict_json.parse(bytes(raw).decode("utf-8", "surrogatepass"), bytes(raw), "")[0]
@@ -54,9 +51,7 @@ def _entries(n: int) -> str:
 
 
 def described(error: str, raw: bytes, member: str = "") -> tuple[str, str]:
-    """``(path, message)`` for msgspec's ValidationError text ``error`` about the JSON ``raw`` (``path``
-    relative to ``raw``); ``member``: the top-level key ``raw`` is the value of, if not a chain.
-    """
+    """``(path, message)`` for msgspec's error ``error`` about ``raw`` (``member``: the top-level key it is)."""
     at = _AT.match(error)
     assert at is not None  # _AT matches any text
     what, path = at["what"], at["path"] or ""

@@ -48,8 +48,7 @@ class Shape:
 
 
 def _chunks(raw):
-    """Per chunk of ``raw``: classes, outside-a-string mask, nesting level after each byte looked at, and
-    offsets and the count of real (unescaped) quotes."""
+    """Per chunk of ``raw``: offsets, classes, outside-a-string mask, nesting levels and real quotes."""
     data = np.frombuffer(raw, dtype=np.uint8)
     in_string, carry, depth = 0, 0, 0  # carry: backslashes ending the previous chunk
     for start in range(0, data.size, _CHUNK):

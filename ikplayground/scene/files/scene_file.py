@@ -44,11 +44,7 @@ def _read(raw: bytes, text: str | None, name: str):
 
 @contextlib.contextmanager
 def _no_cycle_collection():
-    """Pause Python's cyclic garbage collector meanwhile (as it was before, after).
-
-    Loading or saving a large scene makes millions of objects in no cycle; the
-    collector would walk the growing heap again and again.
-    """
+    """Pause the cyclic garbage collector (a large scene makes millions of objects in no cycle)."""
     was_on = gc.isenabled()
     gc.disable()
     try:

@@ -23,11 +23,11 @@ UNITS = ("lengths and positions in stage pixels, origin top-left, y down; angles
 
 
 class AnimationTrack(NamedTuple):
-    """One track, as arrays (F frames; n bones, or a walker's legs x m bones).
+    """One track, as arrays (F frames; n bones, or a walker's legs x m bones): frame k's bones are
+    ``lengths * scales[k]``.
 
-    ``lengths`` (n,) or (legs, m) px (NaN where unknown, then ``roots`` is None); ``angles`` (F, n) or
-    (F, legs, m) degrees; ``roots`` (F, 2) or (F, legs, 2) px; ``targets`` (F, 2) px; ``scales`` (F,):
-    frame k's bones are ``lengths * scales[k]``.
+    ``lengths`` (n,) or (legs, m) px (NaN: unknown, then ``roots`` is None); ``angles`` (F, n) or (F, legs, m)
+    degrees; ``roots`` (F, 2) or (F, legs, 2) px; ``targets`` (F, 2) px; ``scales`` (F,).
     """
 
     chain: int

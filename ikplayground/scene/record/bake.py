@@ -35,9 +35,7 @@ UNIT_SCALE = 1e-12  # a two-bone scale within this of 1 is 1 (rounding of the me
 
 
 class Frame(NamedTuple):
-    """One chain at one step: ``angles`` (n,) degrees and ``points`` (n, 2) px (y down) in joint order;
-    ``target`` (2,) px.
-    """
+    """One chain at one step: ``angles`` (n,) degrees, ``points`` (n, 2) px in joint order, ``target`` (2,) px."""
 
     line: int  # the line of the chain's first row (the header is line 1)
     step: int
@@ -49,9 +47,7 @@ class Frame(NamedTuple):
 
 
 def read_frames(csv_path) -> Iterator[Frame]:
-    """The frames of the recording at ``csv_path``: each step's chains in chain order, the steps in order
-    (:class:`~.recording.RecordingError` for a bad file).
-    """
+    """The frames of the recording at ``csv_path``, step by step in chain order (RecordingError)."""
     with closing(read_steps(csv_path)) as steps:
         for rec in steps:
             starts = np.flatnonzero(rec.joint == 0)

@@ -28,10 +28,7 @@ _STEP_MARK = "\0"  # stands for the step number in a layout's format string
 
 
 class RecordingError(ValueError):
-    """A recording that cannot be written or read: one line, naming the file (and the line).
-
-    A ``ValueError``, so that the bake's callers take a bad recording as any bad value.
-    """
+    """A recording that cannot be written or read (a ValueError): one line naming the file (and line)."""
 
 
 def joints_of(group) -> int:
@@ -41,9 +38,7 @@ def joints_of(group) -> int:
 
 
 def group_values(group) -> tuple[np.ndarray, np.ndarray]:
-    """The numbers of ``group``'s rows: angle_deg, x, y (N * joints, 3), chain by chain and joint by
-    joint; and each chain's target_x, target_y (N, 2).
-    """
+    """``group``'s rows: angle_deg, x, y (N * joints, 3), chain by chain; each chain's target (N, 2)."""
     f = group.fields
     if group.solver == "snake":
         points = f["points"]  # (N, n + 1, 2), head first
@@ -112,9 +107,7 @@ class Layout:
 
     @property
     def format(self) -> str:
-        """The step's text with ``%r`` for each angle and point, ``%s`` for the target and ``_STEP_MARK`` for
-        the step (made on first use).
-        """
+        """The step's text: ``%r`` each angle and point, ``%s`` each target, ``_STEP_MARK`` the step."""
         if self._format is None:
             self._format = "".join(f"{_STEP_MARK},{c},{s},{j},%r,%r,%r,%s\n"
                                    for c, s, j in zip(self.chain.tolist(), self.solver, self.joint.tolist()))

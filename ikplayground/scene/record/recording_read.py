@@ -103,9 +103,7 @@ def read_steps(path) -> Generator[RecordedStep, None, None]:
 
 
 def _lines(file: IO[bytes], name: str) -> Iterator[str]:
-    """Each line of the binary ``file``, decoded, without its line end; a bad byte or an empty line is
-    refused with its line (the first may start with a byte order mark).
-    """
+    """Each line of the binary ``file``, decoded, without its end (a bad byte or empty line refused)."""
     number = 0
     try:
         for number, raw in enumerate(file, 1):
@@ -150,9 +148,7 @@ def _refusal(column: int, text: str) -> str | None:
 
 
 def _step(name: str, rows: list[list[str]], line: int, last: int) -> RecordedStep:
-    """One step's rows (the first at file line ``line``, after step ``last``) checked: the step number,
-    every value, and chains 0, 1, 2... each with joints 0, 1, 2... of one solver and one target.
-    """
+    """One step's rows (from file line ``line``, after step ``last``) checked: number, values, chains, joints."""
     if (why := _refusal(0, rows[0][0])) is not None:
         _fail(name, line, f"step: {why} (got {_shown(rows[0][0])})")
     number = int(rows[0][0])

@@ -23,9 +23,7 @@ def _chain_text(solver: str, joints: int) -> str:
 
 
 def first_mismatch(recorded: list[tuple[str, int]], scene: list[tuple[str, int]]) -> str | None:
-    """The first difference between the recorded chains and the scene's (lists of (solver, joints) in
-    chain order), in words; None when they match.
-    """
+    """The first difference between recorded and scene chains ((solver, joints) lists), in words, or None."""
     for i, (rec, now) in enumerate(zip(recorded, scene)):
         if rec != now:
             return f"chain {i} is {_chain_text(*rec)} in the recording and {_chain_text(*now)} in the scene"
@@ -76,8 +74,8 @@ class Replay:
         raise RecordingError(f"{self.name}: line {rec.line}: step {rec.step} {what}: {mismatch}")
 
     def drive(self, scene) -> bool:
-        """Put the recorded targets of the coming step on ``scene``; False when the recording has ended (the
-        scene is let go). RecordingError where the step does not match or the file goes bad.
+        """Put the recorded targets of the coming step on ``scene``; False when the recording has ended.
+        RecordingError (the scene let go) where the step does not match or the file goes bad.
         """
         try:
             rec = self._next if self._next is not None else next(self._reader, None)

@@ -94,11 +94,8 @@ def tip_error(root: np.ndarray, angles: np.ndarray, lengths: np.ndarray, target:
 
 
 def status_codes(solver, f, reached, solved, stalled) -> np.ndarray:
-    """Each chain's code in ``STATUSES``: why its shown tip is not on its target.
-
-    The first that applies: reached; out of reach (past the full, stretched reach, or inside a
-    two-bone arm's hole); stalled (the stall rule, or less than ``CRAWL_PX`` gained in the step);
-    mixed (mix holds it short of a solved target); eased (a soft two-bone reach); iterating.
+    """Each chain's code in ``STATUSES``, the first that applies: reached, out of reach, stalled (less
+    than ``CRAWL_PX`` gained), mixed, eased (a soft two-bone reach), iterating.
     """
     lengths = f["lengths"]
     dist = np.hypot(*(f["target"] - f["root"]).T)
@@ -117,11 +114,8 @@ def status_codes(solver, f, reached, solved, stalled) -> np.ndarray:
 
 
 def auto_bend_side(f: dict[str, np.ndarray]) -> np.ndarray:
-    """The two-bone knee's side factor (+-1) per chain, updating ``side`` in place.
-
-    With ``auto_bend`` on the knee stays on top (toward -y), as the raylib demo's autoBend: the side
-    turns once the target is ``AUTO_BEND_BAND`` of the reach past the root's vertical, and holds in
-    between (hysteresis). Chains with it off: 1.
+    """The two-bone knee's side (+-1) per chain (1 with auto bend off), ``side`` updated in place: it
+    turns once the target is ``AUTO_BEND_BAND`` of the reach past the root's vertical (the raylib demo's autoBend).
     """
     side = f["side"][:, 0]
     band = AUTO_BEND_BAND * f["lengths"].sum(axis=1)
@@ -131,9 +125,7 @@ def auto_bend_side(f: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def mixed(rest: np.ndarray, ik: np.ndarray, mix: np.ndarray, limits: np.ndarray) -> np.ndarray:
-    """The pose ``mix`` (N,) of the way from ``rest`` to ``ik`` (N, n) rad: the shorter way round on a
-    full circle, inside the range on a limited joint.
-    """
+    """The pose ``mix`` (N,) of the way from ``rest`` to ``ik`` (N, n) rad, inside limited ranges."""
     full = ~clamped_joints(limits)
     diff = ik - rest
     diff = np.where(full, wrap_array(diff), diff)
@@ -142,8 +134,7 @@ def mixed(rest: np.ndarray, ik: np.ndarray, mix: np.ndarray, limits: np.ndarray)
 
 
 def step_snakes(f: dict[str, np.ndarray], stage, seed: int = 0) -> None:
-    """One step of a group of snakes: steer the heads (a wandering one by the scene's ``seed``; a
-    replayed one to its ``replay_head``), drag the bodies."""
+    """One step of a group of snakes: steer the heads (wander, replay), drag the bodies."""
     heads = steer_snakes(f, stage, seed)
     replayed = f["replayed"][:, 0] > 0
     if replayed.any():  # a replay puts the head where the recording has it, exactly (replay.py)
@@ -186,18 +177,15 @@ def rate_limited(current: np.ndarray, desired: np.ndarray, rate: np.ndarray, lim
 
 
 def wander_offset(seed: int) -> float:
-    """What the scene's ``seed`` adds to every wandering snake's phase (rad): ``seed`` golden angles,
-    wrapped (seed 0: none), so that one file wanders alike on every run and another seed otherwise."""
+    """What the scene's ``seed`` adds to every wandering snake's phase (rad): ``seed`` golden angles, wrapped."""
     return (int(seed) % 1_000_003) * GOLDEN_ANGLE % (2 * np.pi)
 
 
 def wander_steer(f: dict[str, np.ndarray], wander: np.ndarray, stage: tuple[float, float], seed: int = 0) -> None:
-    """Set the throttle and turn of the wandering snakes (``wander``, (N,) bool) for this step, in place.
+    """Set the throttle and turn of the wandering snakes (``wander`` (N,) bool) for this step, in place.
 
-    Deterministic: each ``wander_phase`` grows by ``WANDER_RATE`` a step; with :func:`wander_offset`
-    added, the wished heading is ``phase * 0.7 + 1.1 sin(phase * 2.3)`` (``pi`` less that in a mirror),
-    or the stage's middle within ``WANDER_MARGIN`` px of an edge. It turns toward the wish when off by
-    more than half a turn step, throttle on 3 steps in 4.
+    The wished heading is ``phase * 0.7 + 1.1 sin(phase * 2.3)`` (mirrored: ``pi`` less that), or the stage's
+    middle within ``WANDER_MARGIN`` px of an edge; throttle on 3 steps in 4.
     """
     stored = f["wander_phase"][:, 0]
     stored[wander] += WANDER_RATE
@@ -217,11 +205,9 @@ def wander_steer(f: dict[str, np.ndarray], wander: np.ndarray, stage: tuple[floa
 
 
 def steer_snakes(f: dict[str, np.ndarray], stage: tuple[float, float], seed: int = 0) -> np.ndarray:
-    """Seed 004's steering for a group of snakes, ``heading`` and ``speed`` updated in place; returns
-    the new heads.
+    """Seed 004's steering for a group of snakes (``heading``, ``speed`` in place); returns the new heads.
 
-    ``turn`` (-1, 0, +1) turns by ``turn_rate``; ``throttle`` > 0 adds 1 px/step up to ``max_speed``,
-    else the speed decays by x0.8; the head is kept inside the stage ``(width, height)``.
+    ``turn`` (-1, 0, +1) turns by ``turn_rate``; ``throttle`` > 0 adds 1 px/step up to ``max_speed``, else x0.8.
     """
     heading = f["heading"][:, 0]
     speed = f["speed"][:, 0]

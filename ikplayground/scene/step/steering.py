@@ -14,8 +14,7 @@ from ikplayground.scene.step import walker
 
 
 def driven(chains: list[Chain], selected: Chain | None, solver: str = "snake") -> Chain | None:
-    """The chain of ``solver`` ("snake" or "walker") the arrow keys drive: ``selected`` when it is one,
-    else the only one of ``chains``, else None."""
+    """The ``solver`` chain ("snake" or "walker") the arrow keys drive: ``selected``, else the only one, or None."""
     if selected is not None and selected.solver == solver:
         return selected
     found = [c for c in chains if c.solver == solver]
@@ -23,8 +22,7 @@ def driven(chains: list[Chain], selected: Chain | None, solver: str = "snake") -
 
 
 def steer(groups, chains: list[Chain], selected: Chain | None, throttle: bool, turn: int) -> Chain | None:
-    """Set the arrow keys' input (Up: ``throttle``; Left / Right: ``turn`` -1, 0, +1) on the driven snake or
-    walker (a walker's Left / Right walk, Up runs), none on the others; returns the driven chain (or None)."""
+    """Set the arrow keys' input on the driven snake or walker, none on the others; returns it (or None)."""
     selected_walker = selected is not None and selected.is_walker
     snake = None if selected_walker else driven(chains, selected)
     strider = None if snake is not None else driven(chains, selected, "walker")

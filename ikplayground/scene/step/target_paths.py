@@ -101,8 +101,7 @@ def recentre(fields: dict[str, np.ndarray]) -> None:
 
 
 def start(fields: dict[str, np.ndarray], path: str) -> None:
-    """Set one chain's motion to ``path`` (one of ``PATHS``), starting where its target is now: the centre
-    there, phase 0, a bounce heading ``BOUNCE_HEADING`` at its speed."""
+    """Start one chain's motion ``path`` where its target is: the centre there, phase 0."""
     fields["motion"][0] = PATHS.index(path)
     fields["motion_centre"][:] = fields["target"]
     fields["motion_phase"][0] = 0.0
@@ -128,11 +127,9 @@ def hold(fields: dict[str, np.ndarray], on: bool) -> None:
 
 
 def fill(f: dict[str, np.ndarray], motions: list) -> None:
-    """Set the motion fields of a group's arrays ``f`` (``target`` already set), row by row.
-
-    Each of ``motions`` is None (no motion) or a dict: ``path``, ``speed`` (px/step), ``size`` (px),
-    and optionally ``centre`` (2,) px, ``phase`` rad, ``reverse`` and ``heading`` rad (a bounce's).
-    """
+    """Set the motion fields of a group's arrays ``f`` (``target`` set), row by row, from ``motions``: None
+    or a dict of ``path``, ``speed`` (px/step), ``size`` (px), optional ``centre`` px, ``phase``, ``heading`` rad,
+    ``reverse``."""
     f["held"][:, 0] = 0.0
     # no motion (None or {}) in every row first, with whole-column writes (a stress scene's thousands)
     f["motion"][:, 0] = PATHS.index("none")

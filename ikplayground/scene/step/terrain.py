@@ -48,10 +48,8 @@ class Terrain:
 
 
 def generated(stage=(980.0, 720.0), seed: int = 7) -> Terrain:
-    """The default terrain for a stage ``(width, height)``: deterministic hills and steps from ``seed``.
-
-    Ground about 80 % down the stage, hills of up to ~7 % of its height (three sines), and four steps
-    rising or falling ``STEP_RISE`` of the height within 2 px.
+    """The default terrain for a stage ``(width, height)`` from ``seed``: about 80 % down, hills of
+    ~7 % of the height, four steps of ``STEP_RISE``.
     """
     w, h = float(stage[0]), float(stage[1])
     rng = np.random.default_rng(seed)

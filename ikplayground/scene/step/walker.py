@@ -45,9 +45,7 @@ def reach(f) -> np.ndarray:
 
 
 def settle(f, rows: np.ndarray, terrain) -> None:
-    """Put the feet of walkers ``rows`` (bool (N,)) on the ground: group 0 at its rest spots, group 1
-    half a threshold ahead, the body over them, untilted.
-    """
+    """Put the feet of walkers ``rows`` (N,) on the ground (group 1 half a threshold ahead), the body over them."""
     r = reach(f)[rows]
     facing = np.where(f["facing"][rows, 0] < 0, -1.0, 1.0)
     x = rest_x(f)[rows] + (f["gait"][rows] > 0) * (0.5 * f["threshold"][rows] * facing[:, None])
@@ -64,12 +62,9 @@ def settle(f, rows: np.ndarray, terrain) -> None:
 
 
 def drive(f, stage) -> np.ndarray:
-    """Move the bodies along x by their speed; returns the move (N,) px this step (what took the body
-    where it is, so that a replay steps the feet alike, bit for bit).
+    """Move the bodies along x by their speed; returns the move (N,) px (so a replay steps feet alike).
 
-    ``drive`` (-1, 0, +1) walks that way at ``speed`` (twice while ``run``); else a walker with ``auto``
-    walks on in its ``facing`` direction, turning round at the stage's edges (a driven one stops).
-    Speed changes by ``ACCEL`` of the top speed a step.
+    ``drive`` (-1, 0, +1) walks that way (twice as fast while ``run``); else ``auto`` walks on its ``facing`` way.
     """
     steer = f["drive"][:, 0]
     facing = f["facing"][:, 0]
@@ -189,14 +184,12 @@ def solve_two_bone_legs(f) -> None:
 
 
 def leg_limits(count: int) -> np.ndarray:
-    """Joint ranges (count, 3, 2) rad of three-bone legs on the front side (behind: solved mirrored): the
-    thigh from up and back to a little below level, the knee and ankle bending clockwise only (y down)."""
+    """Joint ranges (count, 3, 2) rad of front-side three-bone legs: the knee and ankle bend clockwise only."""
     return np.broadcast_to(np.array([THIGH, KNEE, ANKLE]), (count, 3, 2)).copy()
 
 
 def mirrored(angles: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Leg angles (count, 3) rad seen in a mirror about the vertical through the hip where ``out`` < 0 (joint 0's
-    heading ``a`` as ``pi - a``, wrapped; the others negated)."""
+    """Leg angles (count, 3) rad mirrored about the hip where ``out`` < 0 (joint 0 as a heading)."""
     flip = out < 0
     m = angles.copy()
     m[flip, 0] = (np.pi - angles[flip, 0] + np.pi) % (2 * np.pi) - np.pi
@@ -212,10 +205,7 @@ def leg_points(hip: np.ndarray, angles: np.ndarray, lengths: np.ndarray) -> np.n
 
 
 def exact_pose(hip: np.ndarray, foot: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Angles (count, 3) rad of front-side three-bone legs (hips, feet (count, 2) px) on their feet:
-    the tarsus hanging down and out, thigh and shin by the two-bone formula toward the ankle (the shin and
-    tarsus in line where that ankle cannot be).
-    """
+    """Angles (count, 3) rad of front-side three-bone legs with feet (count, 2) px on the ground, tarsus down."""
     l1, l2, l3 = lengths[:, 0], lengths[:, 1], lengths[:, 2]
     down = np.array([TARSUS, 1.0]) / np.hypot(TARSUS, 1.0)
     ankle = foot - l3[:, None] * down
@@ -228,9 +218,7 @@ def exact_pose(hip: np.ndarray, foot: np.ndarray, lengths: np.ndarray) -> np.nda
 
 
 def solve_three_bone_legs(f) -> None:
-    """Pose three-bone legs by CCD from their last pose within :func:`leg_limits` (legs
-    behind solved mirrored), an :func:`exact_pose` for a leg CCD leaves off its foot.
-    """
+    """Pose three-bone legs by CCD from their last pose, :func:`exact_pose` where CCD leaves a foot."""
     hip = hips(f)
     foot = f["foot"]
     lengths = f["lengths"]
@@ -279,9 +267,7 @@ def step_walkers(f, stage, terrain) -> None:
 
 
 def follow_replay_x(f, replayed: np.ndarray, before: np.ndarray, move: np.ndarray) -> None:
-    """Put the replayed walkers' bodies (bool (N,)) at the recorded x (``replay_body``) in place:
-    ``move`` (N,) px and the velocity become what took them there from ``before``; ``facing`` follows.
-    """
+    """Put the replayed walkers' bodies (N,) at the recorded x; ``move`` and velocity follow, in place."""
     x = f["body"][:, 0]
     off = replayed & (x != f["replay_body"][:, 0])
     if not off.any():
@@ -294,9 +280,7 @@ def follow_replay_x(f, replayed: np.ndarray, before: np.ndarray, move: np.ndarra
 
 
 def steer(groups, driven, turn: int, run: bool) -> None:
-    """The arrow keys' input: ``driven`` (a walker or None) walks ``turn`` (-1, 0, +1), running with
-    ``run``; every other walker of ``groups`` gets none.
-    """
+    """The arrow keys' input: ``driven`` (a walker or None) walks ``turn`` (-1, 0, +1); the others get none."""
     for g in groups:
         if g.solver == "walker":
             g.fields["drive"][:] = 0.0
