@@ -1,19 +1,9 @@
-"""The scene: the model of the playground, with no window (no pygame).
+"""The scene: the model of the playground, with no window (no pygame); this is its front door.
 
-This is the front door: what the App, the insight layer, scripts and users
-import. The subpackages hold one concern each:
-
-- ``core``: a chain, its group arrays, the per-chain settings table, the scene
-  (add, remove, select, step), the stage, hit tests, mirror flips;
-- ``step``: what one step of 1/60 s does: solve a group, move animated
-  targets, steer snakes and walkers over the terrain;
-- ``build``: making chains, whole groups, the stress scene and the presets;
-- ``edit``: undoable edits and the undo history;
-- ``files``: the scene file (load, save, validation, atomic writes);
-- ``record``: recording a run to CSV, replaying it, baking keyframes.
-
-Pixels with y down and radians below the UI, as everywhere in the package
-(``docs/design.md``).
+Subpackages: ``core`` (chains, groups, settings, the scene, stage, hit tests,
+mirror), ``step`` (one 1/60 s step), ``build`` (chains, groups, stress scene,
+presets), ``edit`` (undo), ``files`` (the scene file), ``record`` (recording,
+replay, baking). Pixels with y down and radians below the UI (docs/design.md).
 """
 
 from ikplayground.scene.build.build import default_limits, make_ik_chain, refresh_ik_points, straight_snake

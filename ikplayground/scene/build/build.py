@@ -24,17 +24,10 @@ from ikplayground.solvers import snake_batch
 def make_ik_chain(solver, root, angles, lengths, target, *, rate_limit=DEFAULT_RATE_DEG, **kw) -> Chain:
     """A two-bone, CCD, FABRIK or DLS chain: :func:`~.build_batch.make_ik_chains` of one.
 
-    Parameters
-    ----------
-    root, target : (2,) px
-    angles : (n,) rad, relative
-    lengths : (n,) px
-    rate_limit : degrees per step, or None (off); > 0 and <= 180, else ValueError
-    **kw
-        ``limits`` ((n, 2) rad; None: +-``joint_limit`` past the root), ``mirror``, ``iterations``,
-        ``tolerance`` (px), ``palette_index``, ``rate_deg``, ``joint_limit`` (degrees; None: the widest
-        ``limits`` past the root), ``preferred_bones``, the solver options of :mod:`~.ik_options` and the
-        kept settings (see :class:`Chain`).
+    ``root``, ``target`` (2,) px; ``angles`` (n,) rad, relative; ``lengths`` (n,) px; ``rate_limit`` degrees
+    per step (> 0, <= 180, else ValueError) or None (off). ``kw``: ``limits`` ((n, 2) rad; None: +-``joint_limit``
+    past the root), ``mirror``, ``iterations``, ``tolerance`` (px), ``palette_index``, ``rate_deg``,
+    ``joint_limit`` (degrees), ``preferred_bones``, the options of :mod:`~.ik_options` and the kept settings.
     """
     kw.update(solver=solver, root=root, angles=angles, lengths=lengths, target=target, rate_limit=rate_limit)
     return ik_group(solver, len(lengths), [kw])[1][0]
@@ -102,9 +95,7 @@ def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
         n = max(1, min(63, round(reach / SNAKE_SEGMENT))) if bones is None else bones
         lengths = np.full(n, reach / n)
         r = math.radians(SNAKE_BEND_DEG)
-        # Unbend the resampled line into the snake's bend range, walking from
-        # the anchor (the tail stays put); the range is symmetric, so walking
-        # tail-first holds the same bends as walking head-first.
+        # unbent into the (symmetric) bend range from the anchor: the tail stays put
         along = resample(line, n)
         along = snake_batch(along[None], along[None, 0], lengths[None], np.array([-r]), np.array([r]))[0]
         return make_snake(along[::-1], lengths=lengths, **common)

@@ -57,24 +57,20 @@ def _groups(keys) -> dict:
 
 
 def make_ik_chains(chains: list[Any], consume: bool = False) -> list[Chain]:
-    """Many IK chains at once, each as :func:`~.build.make_ik_chain` makes it (in order).
+    """Many IK chains at once, each as :func:`~.build.make_ik_chain` makes it, in order.
 
     Parameters
     ----------
     chains : list of dict
-        Keyword arguments of ``make_ik_chain``, its positional ones by name too (absent ``rate_limit``: off).
+        Keywords of ``make_ik_chain``, the positional ones by name too (absent ``rate_limit``: off).
     consume : bool
-        Set each entry of ``chains`` to None once its chain is built.
+        Set each entry to None once its chain is built.
 
     Returns
     -------
     list of Chain
-        Their fields are views into arrays shared by up to ``_BATCH`` chains of one solver and bone count.
-
-    Raises
-    ------
-    ValueError
-        A rate limit :func:`~.chain.checked_rate` refuses.
+        Their fields are views into arrays shared by up to ``_BATCH`` chains of one solver and bone count
+        (ValueError for a rate limit :func:`~.chain.checked_rate` refuses).
     """
     return _batched(chains, lambda kw: (kw["solver"], len(kw["lengths"])),
                     lambda key, kws: ik_group(key[0], key[1], kws), consume)
@@ -112,8 +108,7 @@ def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray
     lo, hi = lim[..., 0], lim[..., 1]
     raw = np.array([kw["angles"] for kw in kws], dtype=float).reshape(len(kws), n)
     a = wrap_array(raw)
-    # an angle already inside its range is kept as given (so -pi stays -pi under
-    # a limit that starts at -pi); others are wrapped, then clamped
+    # an angle inside its range is kept as given (-pi stays -pi); others are wrapped, then clamped
     inside = (raw >= lo) & (raw <= hi)
     f["angles"][:] = np.where(clamped_joints(lim), np.where(inside, raw, np.clip(a, lo, hi)), a)
     f["goal"][:] = f["angles"]
@@ -153,18 +148,9 @@ def chains_of_rows(solver: str, f: dict[str, np.ndarray], args: list[dict]) -> l
 
 def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray,
                      tol: float = 1e-9) -> np.ndarray:
-    """True where nodes sit ``lengths`` apart (relative ``tol``) and every bend is inside the range
-    (``tol`` rad).
+    """True where nodes sit ``lengths`` apart (relative ``tol``) and bends are in range (``tol`` rad).
 
-    Parameters
-    ----------
-    points : ndarray, shape (N, n + 1, 2)
-    lengths : ndarray, shape (N, n)
-    bend_limits : ndarray, shape (N, 2)
-
-    Returns
-    -------
-    ndarray of bool, shape (N,)
+    ``points`` (N, n + 1, 2), ``lengths`` (N, n), ``bend_limits`` (N, 2); returns (N,) bool.
     """
     d = np.diff(points, axis=1)
     seg = np.hypot(d[..., 0], d[..., 1])
@@ -236,13 +222,10 @@ def straight_snakes(heads, headings, nodes: int, segments,
 
     Parameters
     ----------
-    heads : array_like, shape (N, 2)
-        px.
-    headings : sequence of float, length N
-        rad (``atan2(dy, dx)``, y down).
+    heads : array_like, shape (N, 2), px
+    headings : sequence of float, length N, rad (``atan2(dy, dx)``, y down)
     nodes : int
-    segments : array_like, shape (N,)
-        px.
+    segments : array_like, shape (N,), px
     palette_indices : sequence of int, length N
 
     Returns

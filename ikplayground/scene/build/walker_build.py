@@ -72,18 +72,15 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones:
     Parameters
     ----------
     legs : int
-        2 .. ``MAX_WALKER_LEGS`` (else ValueError).
-    lengths : (float, float) or (float, float, float)
-        Every leg's bones, px > 0 (see :func:`leg_lengths`).
-    leg_bones : int
-        Each leg's bones, 2 or 3 (else ValueError).
+        2 .. ``MAX_WALKER_LEGS``; ``leg_bones``: 2 or 3 (else ValueError).
+    lengths : 2 or 3 floats, px > 0 (see :func:`leg_lengths`)
     facing : float
         The way it walks on its own: > 0 right, else left.
     posed : bool
-        Lay the legs out (:func:`lay_out`); False leaves every angle and point 0 (a chain wanted for its shape).
+        Lay the legs out (:func:`lay_out`); False leaves the angles and points 0.
     **settings
-        The walker's settings by their field (``threshold``, ``step_height`` px, ``speed`` px per step,
-        ``auto``: :data:`OPTIONS`; missing or None: the default), and what the chain keeps (:class:`Chain`).
+        Its settings by field (``threshold``, ``step_height`` px, ``speed`` px/step, ``auto``:
+        :data:`OPTIONS`; missing or None: the default), and what the chain keeps (:class:`Chain`).
     """
     legs = int(legs)
     if not MIN_WALKER_LEGS <= legs <= MAX_WALKER_LEGS:

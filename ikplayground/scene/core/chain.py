@@ -69,17 +69,8 @@ _ids = itertools.count(1)
 
 
 def clamped_joints(limits) -> np.ndarray:
-    """Which joints the solvers clamp to their range, rather than only wrap: a range narrower than
-    ``FULL_CIRCLE`` (the rule the solvers and the renderer share).
-
-    Parameters
-    ----------
-    limits : array_like, shape (..., 2)
-        ``(lo, hi)`` ranges in radians.
-
-    Returns
-    -------
-    ndarray of bool, shape (...)
+    """Which joints the solvers clamp, rather than wrap: ranges ``limits`` (..., 2) rad narrower than
+    ``FULL_CIRCLE``; (...) bool.
     """
     limits = np.asarray(limits, dtype=float)
     return (limits[..., 1] - limits[..., 0]) < FULL_CIRCLE
@@ -118,16 +109,12 @@ class Chain:
     fields : dict of str -> ndarray
         Its arrays (``IK_FIELDS`` / ``SNAKE_FIELDS`` / ``WALKER_FIELDS``).
     palette_index : int
-    rate_deg : float
-        The rate limit's setting, degrees per step, kept while the limit is off.
-    joint_limit : float
-        The joint-limit setting, +-degrees past the root, kept across solvers and bone counts.
+    rate_deg, joint_limit : float
+        The rate limit's setting (degrees per step, kept while it is off) and the joint limit's (+-degrees).
     preferred_bones : int or None
         The bone count it gets back as a CCD or FABRIK chain (None: its own).
     **options
         The kept settings of :mod:`.settings` by name (missing: the default), plain attributes.
-
-    These travel with the chain through conversions and bone-count edits (:meth:`settings`).
     """
 
     # the kept settings (settings.KEPT_DEFAULTS), set by name in __init__: declared here for the type checker
@@ -153,8 +140,7 @@ class Chain:
         if preferred_bones is None:
             preferred_bones = DEFAULT_IK_BONES if solver == "two-bone" else self.bones
         self.preferred_bones = int(min(max(preferred_bones, 1), MAX_BONES))
-        # the state before the last mirror flip and the state that flip made (scene/core/mirror.py): a flip
-        # of a chain still in the second gives back the first exactly; None before any flip
+        # (the state before the last mirror flip, the state it made): flipping back restores the first exactly
         self.flip_memo: tuple[dict, dict] | None = None
 
     @property
@@ -183,7 +169,6 @@ class Chain:
         return {"rate_deg": self.rate_deg, "joint_limit": self._joint_limit, "preferred_bones": self.preferred_bones,
                 **self.options}
 
-    # --- shape -----------------------------------------------------------------
     @property
     def bones(self) -> int:
         return self.fields["lengths"].shape[0]
@@ -206,7 +191,7 @@ class Chain:
         """What chains stepped as one group share: the solver and the shape of the lengths."""
         return (self.solver,) + self.fields["lengths"].shape
 
-    # --- arrays: chain.fields[name] (views; write in place with [...] to keep the group link)
+    # chain.fields[name] are views: write in place with [...] to keep the group link
     @property
     def anchor(self) -> np.ndarray:
         """The fixed point: the root of an IK chain, the tail of a snake, a walker's body."""
@@ -221,7 +206,6 @@ class Chain:
             return self.fields["body"]
         return self.fields["points"][-1] if not self.is_snake else self.fields["points"][0]
 
-    # --- scalar parameters -----------------------------------------------------
     def _scalar(self, name: str) -> float:
         return float(self.fields[name][0])
 

@@ -23,7 +23,6 @@ PI = math.pi
 TAU = 2.0 * math.pi
 
 
-# --- the mirror of numbers ----------------------------------------------------------------------
 def mirror_x(x, x0: float):
     """``x`` (px, any shape) mirrored about the vertical ``x = x0``: ``x0 - (x - x0)``."""
     return x0 - (x - x0)
@@ -56,12 +55,8 @@ def _first_range(lo: float, hi: float) -> tuple[float, float]:
 
 
 def mirror_limits(limits) -> np.ndarray:
-    """A chain's joint ranges (n, 2) rad mirrored: joint 0's as a heading's, the rest ``(-hi, -lo)``.
-
-    Raises
-    ------
-    ValueError
-        Joint 0's range runs across 0 and is not the full circle.
+    """A chain's joint ranges (n, 2) rad mirrored: joint 0's as a heading's, the rest ``(-hi, -lo)``;
+    ValueError for joint 0's range across 0 (not the full circle).
     """
     lim = np.asarray(limits, dtype=float)
     out = np.stack([-lim[:, 1], -lim[:, 0]], axis=1)
@@ -81,7 +76,6 @@ def mirror_angles(angles, limits=None) -> np.ndarray:
     return a
 
 
-# --- the mirror of chains -----------------------------------------------------------------------
 def axis_x(chain: Chain) -> float:
     """The x (px) of the vertical a chain flips about: its root, a snake's head, a walker's body."""
     if chain.is_snake:
@@ -146,7 +140,6 @@ def _walker(f: dict, x0: float) -> dict:
     return out
 
 
-# --- flipping -----------------------------------------------------------------------------------
 def _snapshot(fields: dict) -> dict[str, np.ndarray]:
     return {name: np.array(v, copy=True) for name, v in fields.items()}
 
@@ -172,17 +165,8 @@ def off_stage(chain: Chain, fields: dict, stage) -> str | None:
 def flip_chain(chain: Chain, stage=None) -> None:
     """Turn ``chain`` (IK, snake or walker) into its mirror image about its anchor's vertical, in place.
 
-    Parameters
-    ----------
-    chain : Chain
-    stage : (float, float), optional
-        Width and height, px: an IK chain whose mirrored target or pole would lie off it is not flipped.
-
-    Raises
-    ------
-    ValueError
-        Why the chain cannot be flipped (joint 0's range across 0, target or pole off the stage);
-        nothing is changed.
+    ``stage`` (width, height) px, optional: an IK chain whose mirrored target or pole would lie off it is
+    not flipped. ValueError says why a chain cannot be flipped; nothing is changed then.
     """
     memo = chain.flip_memo
     if memo is not None and _same(chain.fields, memo[1]):

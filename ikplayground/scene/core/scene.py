@@ -54,7 +54,6 @@ class Scene:
         self._next_colour = 0
         self._pushed = PushMemory()  # chains a shrinking stage pushed in
 
-    # --- membership ----------------------------------------------------------
     def add(self, chain: Chain, select: bool = True) -> Chain:
         """Add a chain (it is drawn on top) and, by default, select it."""
         return self.insert(len(self.chains), chain, select)
@@ -132,7 +131,6 @@ class Scene:
         self._dirty = True
         return new
 
-    # --- selection -----------------------------------------------------------
     def select(self, chain: Chain | None) -> None:
         self.selected = chain
 
@@ -149,7 +147,6 @@ class Scene:
         """The snake (or ``solver="walker"``: walker) the arrow keys drive: the selected one, else the only one."""
         return steering.driven(self.chains, self.selected, solver)
 
-    # --- edits ---------------------------------------------------------------
     def set_solver(self, chain: Chain, solver: str) -> Chain:
         """Switch a chain's solver, keeping it where it is on screen."""
         if solver not in SOLVERS:
@@ -262,7 +259,6 @@ class Scene:
         """``pos`` pulled onto the stage (px, shape (2,))."""
         return clamp_point(pos, self.stage)
 
-    # --- queries -------------------------------------------------------------
     def target_at(self, pos, radius: float) -> Chain | None:
         """The topmost IK chain whose target lies within ``radius`` of ``pos`` (one array test per group)."""
         groups = self.groups  # first: it makes the draw order when the groups are made again
@@ -272,7 +268,6 @@ class Scene:
         """The topmost chain with a bone or joint within ``radius`` of ``pos`` (see :func:`.hit_test.chain_at`)."""
         return chain_at(self.chains, pos, radius)
 
-    # --- stepping ------------------------------------------------------------
     @property
     def groups(self) -> list[Group]:
         if self._dirty:

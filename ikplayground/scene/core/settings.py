@@ -47,29 +47,21 @@ class Setting:
     solvers : tuple of str
         The solvers it applies to, by name or trait (``"ik"``, ``"iterative"``, ``"snake"``, ``"walker"``, ``"all"``).
     kind : {"number", "whole", "flag", "choice"}
-    lo, hi : float
-        The range a chain may hold (values are clamped to it; the file refuses values outside it);
-        ``positive``: values must be > ``lo``.
-    unit : str
-    default : object
-        What a new chain and a file without the field get (None: the chain's shape decides).
-    slider, step, digits
-        The slider's span (None: [lo, hi]), a click's step (None: a fiftieth of it; 1 for whole
-        numbers), the value label's decimals.
-    help : str
-        The tool tip and the F1 help, in a few lower-case words.
-    needs : str or None
-        The flag that must be on for this control to be enabled.
+    lo, hi, positive
+        The range a chain may hold (clamped; the file refuses values outside it); ``positive``: > ``lo``.
+    unit, default, slider, step, digits
+        The unit shown; a new chain's value (None: its shape decides); the slider's span (None: [lo, hi]),
+        a click's step (None: a fiftieth of it; 1 for whole numbers), the value label's decimals.
+    help, needs
+        The tool tip and F1 help; the flag that must be on for the control to be enabled.
     get, put : callable or None
-        ``get(chain)`` in the setting's unit; ``put(scene, chain, value)`` with a checked value,
-        returning the chain that replaces ``chain`` or None. None: a kept setting.
+        ``get(chain)`` in the setting's unit; ``put(scene, chain, value)`` with a checked value, returning the
+        chain that replaces ``chain`` or None. None: a kept setting.
     file : file_fields.Field or None
         Its field in the scene file (None: another row's field or the chain's shape carries it).
     field, field_type
-        The chain's one-number array field holding the value as it is (``float`` or ``bool``):
-        ``get``, ``put`` and, unless ``file`` is given, the file's field (its name; 4 decimals, or a flag
-        written when on) come from it, and for an IK, snake or walker setting the chain's field, the
-        constructor's keyword and its default too.
+        The chain's one-number field holding the value as it is (``float`` or ``bool``): ``get``, ``put``, the
+        file's field (unless ``file``), and for an IK, snake or walker row the chain's field, keyword and default.
     choices : tuple of str
         A choice's values, in the menu's order.
     """
@@ -173,7 +165,6 @@ class Setting:
         return self.put(scene, chain, value)
 
 
-# --- the table (its order is the panel's, and the order of the fields in a chain's line) -----
 SETTINGS: tuple[Setting, ...] = (
     Setting("rate_on", "Rate limit on", ("ik",), "flag", default=True,
             help="cap how far any joint turns in one step",
@@ -272,8 +263,7 @@ SETTINGS: tuple[Setting, ...] = (
 )
 BY_NAME: dict[str, Setting] = {s.name: s for s in SETTINGS}
 KEPT_DEFAULTS: dict[str, object] = {s.name: s.default for s in SETTINGS if s.kept}
-# per solver, the settings the file keeps for it, in the order of a chain's line (made again when a
-# solver is registered or removed)
+# per solver, the settings the file keeps, in a chain's line's order (made again on a registry change)
 FILE_SETTINGS: dict[str, tuple[Setting, ...]] = {}
 
 

@@ -36,10 +36,8 @@ class SolverKind:
     hint : str
         The panel's one line about it.
     iterative : bool
-        Many bones in iterations, with joint limits: then ``engine`` is its batched solve.
-    engine : callable or None
-        An ``Engine`` (arrays with a leading chain axis of N; pixels, y down; radians), starting from
-        ``goal`` and stopping at the tolerance, the iterations or the stall rule.
+        Many bones, joint limits: then ``engine`` (an ``Engine``, arrays with a leading chain axis) is its
+        batched solve, from ``goal`` to the tolerance, the iterations or the stall rule.
     colour : int
         Its race lane's palette index.
     """
@@ -83,8 +81,7 @@ SOLVER_TABLE: list[SolverKind] = [
     SolverKind("walker", "Walker", "walker", "Walker: IK legs step over the ground; arrows walk.", colour=5),
 ]
 SOLVER_KINDS: dict[str, SolverKind] = {}
-# kept from the table by _sync: the same list and dict objects always, so a module that imported
-# them sees a solver registered later
+# kept from the table by _sync, always the same objects (an importer sees a solver registered later)
 SOLVERS: list[str] = []
 IK_SOLVERS: list[str] = []
 ITERATIVE: list[str] = []  # many bones, with joint limits and iterations

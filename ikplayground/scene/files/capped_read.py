@@ -37,19 +37,8 @@ def _read_at_most(fd: int, limit: int) -> bytes:
 def read_capped(path, name: str, limit: int) -> bytes:
     """The bytes of the regular file ``path``, refused when there are more than ``limit``.
 
-    Parameters
-    ----------
-    path : str or os.PathLike
-    name : str
-        How messages name it (:func:`~.file_errors.shown_name`).
-    limit : int
-        The most bytes a usable file may hold.
-
-    Raises
-    ------
-    SceneFileError
-        Missing, unreadable, not a regular file, or over ``limit`` (by its size before it is read,
-        or as it grew while read).
+    ``name`` names it in messages. SceneFileError: missing, unreadable, not a regular file, or over
+    ``limit`` (by its size before it is read, or as it grew while read).
     """
     over = limit_text(limit)
     flags = os.O_RDONLY | getattr(os, "O_BINARY", 0) | getattr(os, "O_NONBLOCK", 0)  # a FIFO must not block

@@ -59,9 +59,6 @@ def _decoded(raw, kind, name: str, where: str):
         _fail(name, f"{where}{path}" if where or not path else path.lstrip("."), message)
 
 
-# --- the chains ---------------------------------------------------------------------
-
-
 def _settings(c, solver: str, n: int) -> dict:
     """The constructor's keyword arguments from the settings' fields of the decoded chain ``c``."""
     kw: dict = {}
@@ -135,7 +132,6 @@ def read_chain(raw, name: str, where: str) -> tuple:
         _fail(name, f"{where}.{place}" if place else where, message)
 
 
-# --- the document -------------------------------------------------------------------
 def _head_value(raw):
     """The value of the member's bytes ``raw``, parsed if short enough to be a format or a version."""
     if len(raw) <= _HEAD_VALUE_BYTES:

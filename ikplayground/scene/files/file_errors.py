@@ -24,20 +24,9 @@ def _escaped(ch: str) -> str:
 
 
 def shown(text: str, shorten: bool = True) -> str:
-    r"""``text`` fit for a one-line message.
-
-    Parameters
-    ----------
-    text : str
-        A file name (or any text taken from outside).
-    shorten : bool
-        Whether a text over ``SHOWN_NAME_MAX`` characters is shortened to its start and end.
-
-    Returns
-    -------
-    str
-        ``text`` with what is not printable written as ``repr`` writes it (``\n``, ``\x1b``;
-        a byte that was not UTF-8 as ``\xff``).
+    r"""``text`` (a file name or any text from outside) fit for a one-line message: what is not printable
+    written as ``repr`` writes it (``\n``, ``\x1b``, a byte that was not UTF-8 as ``\xff``), and with ``shorten``
+    a text over ``SHOWN_NAME_MAX`` characters cut to its start and end.
     """
     if not text.isprintable():
         text = "".join(map(_escaped, text))

@@ -23,7 +23,6 @@ WIDEST_FLOAT = -2.2250738585072014e-308  # the longest text of a float: 24 chara
 _TINY_POSITIVE = 1.234e-300  # the longest text a positive number that rounds to 0 keeps (4 significant digits)
 
 
-# --- writing numbers -------------------------------------------------------------------
 def round_number(x: float, nd: int = 3) -> float:
     """``x`` rounded to ``nd`` decimals."""
     return round(float(x), nd)
@@ -65,7 +64,6 @@ def widest_number(lo: float, hi: float, digits: int, positive: bool = False) -> 
     return max(candidates, key=lambda v: len(repr(v)))
 
 
-# --- the file's types (msgspec) ---------------------------------------------------------
 def bounded(lo: float, hi: float, positive: bool = False):
     """A number in ``[lo, hi]`` (``(lo, hi]`` if ``positive``) as a msgspec type with its bounds."""
     return Annotated[float, Meta(gt=lo, le=hi) if positive else Meta(ge=lo, le=hi)]
@@ -82,7 +80,6 @@ def whole(value: float, key: str) -> int:
     return int(value)
 
 
-# --- the fields --------------------------------------------------------------------------
 class Field:
     """A setting's field(s) in a chain's line; ``setting`` is the row that owns it, ``n`` the chain's bones."""
 

@@ -33,7 +33,6 @@ CHAIN_SEPARATOR = ",\n  "
 _MB = 1024 * 1024
 
 
-# --- writing -------------------------------------------------------------------
 def chain_to_dict(c: Chain) -> dict:
     """The chain as the file holds it: plain numbers, degrees, every field of its solver."""
     return chains_to_dicts([c])[0]
@@ -47,8 +46,7 @@ def _shape_columns(solver: str, cs: list[Chain]) -> dict[str, list]:
         return {"body": round_array(field("body")), "lengths": round_positive_array(field("lengths")[:, 0]),
                 "facing": [1 if v > 0 else -1 for v in field("facing")[:, 0].tolist()]}
     if solver == "snake":
-        # unrounded: a snake's nodes must sit exactly one length apart and
-        # inside the bend range, which rounding would break
+        # unrounded: rounding would break a snake's lengths and bends
         return {"points": field("points").tolist(), "lengths": field("lengths").tolist(),
                 "heading": [round_number(math.degrees(h), 4) for h in field("heading")[:, 0].tolist()]}
     return {"root": round_array(field("root")), "lengths": round_positive_array(field("lengths")),
@@ -108,11 +106,7 @@ def scene_to_text(scene: Scene) -> str:
     return doc_to_text(scene_to_dict(scene))
 
 
-# --- bounds --------------------------------------------------------------------
-# The longest text a number of each field of a chain's shape can have once the
-# writer has rounded it, over every value the loader accepts there (a float's
-# text is at most 24 characters; a field not listed here is counted at that).
-# The settings' fields give their own (file_fields.Field.widest).
+# The longest text of a number of each shape field once rounded (others: a float's 24 characters).
 _WIDEST = {
     "root": -999999.999, "target": -999999.999,  # 3 decimals, within +-1e6
     "lengths": 1.234e-300,  # > 0 and <= 1e6, 3 decimals or 4 significant digits
@@ -183,13 +177,10 @@ CHAIN_BOUNDS = chain_bounds()
 MAX_CHAIN_BYTES = CHAIN_BOUNDS["bytes"]
 # The longest terrain the writer can write: MAX_TERRAIN_POINTS points at the widest.
 TERRAIN_BYTES = len(f',\n "terrain": {json.dumps({"points": [[-999999.999, -999999.999]] * MAX_TERRAIN_POINTS})}')
-# The file of MAX_CHAINS of the widest chains, the longest seed and terrain (and its final newline),
-# rounded up to whole MB.
+# The file of MAX_CHAINS of the widest chains, the longest seed and terrain, rounded up to whole MB.
 LARGEST_FILE = (len(HEAD) + len(f', "seed": {MAX_SEED}') + len("\n  ") + MAX_CHAINS * MAX_CHAIN_BYTES
                 + (MAX_CHAINS - 1) * len(CHAIN_SEPARATOR) + len("\n ]}") + TERRAIN_BYTES + 1)
 MAX_FILE_BYTES = -(-LARGEST_FILE // _MB) * _MB
-# What the loader lets a file's raw text hold before it parses it: twice what
-# MAX_CHAINS of the largest chains need, and a little more, so that fields a
-# later version adds (ignored here) still fit.
+# What a file's raw text may hold before it is parsed: twice what MAX_CHAINS of the largest chains need, and more.
 BUDGETS = {what: MAX_CHAINS * (2 * CHAIN_BOUNDS[what] + 8) + 1024 + 3 * MAX_TERRAIN_POINTS
            for what in ("lists", "objects", "strings", "values")}

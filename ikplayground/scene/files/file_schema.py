@@ -60,8 +60,7 @@ def _struct(solver: str) -> type:
     return msgspec.defstruct(name, fields, kw_only=True, tag_field="solver", tag=solver)
 
 
-# one Struct per registered solver, and their union; per solver, each setting the file keeps with the
-# key(s) of its field, in the table's order: made again when a solver is registered or removed
+# per registered solver its Struct and the settings the file keeps with their keys (made again on a change)
 SETTING_KEYS: dict[str, list] = {}
 CHAIN_TYPES: dict[str, type] = {}
 CHAIN: object = None

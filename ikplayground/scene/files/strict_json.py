@@ -17,8 +17,7 @@ from ikplayground.scene.files.file_errors import SceneFileError
 
 MAX_INT_DIGITS = 400  # longer integers are out of range whatever the field
 
-# Bytes mapped so that a number that may overflow a float shows as a fixed pattern:
-# every digit becomes "0", "E" becomes "e" and "-" becomes "+".
+# Bytes mapped so that a number that may overflow shows as a pattern: digits "0", "E" "e", "-" "+".
 _fold = bytearray(range(256))
 for _digit in b"0123456789":
     _fold[_digit] = ord("0")
@@ -93,7 +92,6 @@ def parse(text: str, raw: bytes, name: str):
             return bad_number(s)
         return v
 
-    # The hooks cost a Python call a number; skip them when no number can overflow.
     hooks: dict[str, Any] = {"parse_float": parse_float, "parse_int": parse_int} if may_overflow(raw) else {}
     try:
         return json.loads(text, parse_constant=bad_number, **hooks), bad

@@ -241,13 +241,11 @@ def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
 
     Parameters
     ----------
-    csv_path : str or Path
-        The recorder's CSV (docs/recording.md).
+    csv_path, out_path : str or Path
+        The recorder's CSV (docs/recording.md) and the file to write.
     rig : dict or None
         ``{(chain index, solver, joints): bone lengths px}`` at each key's first step: (joints,) for an
-        IK chain or snake, (legs, bones a leg) for a walker. A snake needs none; an IK chain without one
-        has no roots; a walker without one is refused.
-    out_path : str or Path
+        IK chain or snake, (legs, bones a leg) for a walker (required); an IK chain without one has no roots.
     chain : int, optional
         Bake only this chain index (None: every chain).
 
@@ -259,8 +257,8 @@ def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
     Raises
     ------
     ValueError
-        A bad CSV (:class:`~.recording.RecordingError`), a bad rig entry, a walker without one, or a
-        ``chain`` the recording lacks. Nothing is written.
+        A bad CSV (:class:`~.recording.RecordingError`), a bad or missing rig entry, or a ``chain`` the
+        recording lacks; nothing is written.
     OSError
         The file cannot be written; what was at ``out_path`` is left as it was.
     """

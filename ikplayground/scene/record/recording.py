@@ -135,18 +135,9 @@ class Layout:
 class Recorder:
     """Writes a recording of a scene's steps to ``path`` (:meth:`record` after each step, then :meth:`close`).
 
-    Attributes
-    ----------
-    steps : int
-        Steps recorded so far.
-    rig : dict
-        ``{(chain index, solver, joints): bone lengths}`` (px, as drawn; a walker's (legs, m)) at the
-        first step each key appeared in: the CSV has no roots, so bone 0's length is not in it.
-
-    Raises
-    ------
-    RecordingError
-        The file cannot be opened or written.
+    ``steps``: steps recorded so far. ``rig``: ``{(chain index, solver, joints): bone lengths}`` (px, as
+    drawn; a walker's (legs, m)) at each key's first step (bone 0's length is not in the CSV).
+    RecordingError when the file cannot be opened or written.
     """
 
     def __init__(self, path):

@@ -27,18 +27,9 @@ _SHOWN = 30  # characters of a bad value a message shows
 
 
 class RecordedStep(NamedTuple):
-    """One step of a recording.
-
-    Attributes
-    ----------
-    step : int
-        The steps since the recording began (an empty scene's step has no rows).
-    line : int
-        The file's line (1-based) of its first row.
-    chain, joint : ndarray of int, shape (R,)
-    solver : list of str, length R
-    values : ndarray, shape (R, 5)
-        angle_deg, x, y, target_x, target_y (degrees, px).
+    """One step of a recording: ``step`` (since the recording began), ``line`` (1-based, of its first row),
+    ``chain``, ``joint`` (R,) int, ``solver`` (R strings), ``values`` (R, 5): angle_deg, x, y, target_x,
+    target_y (degrees, px).
     """
 
     step: int
@@ -60,17 +51,9 @@ class RecordedStep(NamedTuple):
 
 
 def read_steps(path) -> Generator[RecordedStep, None, None]:
-    """The steps of the recording at ``path`` (str or os.PathLike), in order, each checked as it is read.
+    """The steps (:class:`RecordedStep`) of the recording at ``path``, in order, each checked as it is read.
 
-    Yields
-    ------
-    RecordedStep
-
-    Raises
-    ------
-    RecordingError
-        The file cannot be read or is not a recording (one line naming the file and the line), when the
-        bad step is reached.
+    RecordingError (one line naming the file and the line) when a bad step is reached.
     """
     name = shown_name(path)
     try:

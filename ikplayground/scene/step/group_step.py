@@ -54,9 +54,7 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
         solved = np.hypot(*(target - end).T)
         stalled = np.zeros(len(solved), dtype=bool)
     else:
-        # from the solver's own last answer, not the rate-limited pose: a
-        # solve from a lagging pose can stall short of the target (FABRIK at
-        # a joint limit returns the pose it was given)
+        # from the solver's own last answer: a lagging (rate-limited) pose can stall short of the target
         iterations = f["iterations"][:, 0].astype(np.int64)
         before = tip_error(root, f["goal"], lengths, target)
         args = (root, f["goal"], lengths, target, iterations, f["tolerance"][:, 0], limits)
@@ -68,8 +66,7 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
             desired = mirrored_toward_batch(root, desired, lengths, target, poles, limits)
         seconds = time.perf_counter() - t0
         f["used"][:, 0] = used
-        # stopped by its stall rule, or still going but gaining next to nothing a step (a chain
-        # its limits hold, crawling toward the pose they allow)
+        # stopped by its stall rule, or gaining next to nothing a step (crawling along its limits)
         stalled = (used < iterations) | (before - solved < CRAWL_PX)
     f["solve_us"][:, 0] = seconds * 1e6 / max(len(root), 1)
     f["goal"][:] = desired
@@ -150,21 +147,9 @@ def step_snakes(f: dict[str, np.ndarray], stage, seed: int = 0) -> None:
 
 
 def rate_limited(current: np.ndarray, desired: np.ndarray, rate: np.ndarray, limits: np.ndarray) -> np.ndarray:
-    """Move joint angles toward ``desired`` by at most ``rate`` each.
-
-    Parameters
-    ----------
-    current, desired : ndarray, shape (N, n)
-        Relative joint angles, rad, inside ``limits``.
-    rate : ndarray, shape (N,)
-        Largest change per joint this step, rad (``inf``: no limit).
-    limits : ndarray, shape (N, n, 2)
-        A full-circle joint takes the shorter way round; a limited one never crosses its forbidden arc.
-
-    Returns
-    -------
-    ndarray, shape (N, n)
-        Wrapped to (-pi, pi], inside ``limits``.
+    """Move joint angles ``current`` toward ``desired`` (N, n) rad by at most ``rate`` (N,) rad each (``inf``:
+    no limit): the shorter way round on a full circle, never across a range's forbidden arc (``limits``
+    (N, n, 2)). Returns (N, n) rad, wrapped to (-pi, pi], inside ``limits``.
     """
     full = ~clamped_joints(limits)
     diff = desired - current

@@ -14,16 +14,8 @@ from ikplayground.scene.step.group_step import step_ik, step_snakes
 
 
 def step_groups(groups, stage, seed, terrain) -> dict[str, float]:
-    """Step every group (its arrays in place) once, in order; the milliseconds each solver's groups took.
-
-    Parameters
-    ----------
-    groups : list of Group
-    stage : (float, float)
-        px.
-    seed : int
-        The scene's seed (the wandering snakes' rule).
-    terrain : Terrain
+    """Step every group (its arrays in place) once, in order, on ``stage`` (px) with the scene's ``seed``
+    and ``terrain``; the milliseconds each solver's groups took.
     """
     costs = dict.fromkeys(SOLVERS, 0.0)
     clock = time.perf_counter

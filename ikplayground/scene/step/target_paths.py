@@ -33,16 +33,8 @@ BOUNCE_HEADING = math.radians(30.0)  # a new bounce's direction: down-right (y d
 FIGURE_EIGHT_LENGTH = 6.0972234701
 
 def offsets(code, phase, size) -> np.ndarray:
-    """Where the curve puts the target relative to its centre: shape (N, 2) px.
-
-    Parameters
-    ----------
-    code : ndarray, shape (N,)
-        ``CIRCLE`` or ``FIGURE_EIGHT`` (anything else: the figure-eight).
-    phase : ndarray, shape (N,)
-        rad.
-    size : ndarray, shape (N,)
-        px: the circle's radius, the figure-eight's half-width.
+    """Where the curve puts the target relative to its centre, (N, 2) px: ``code`` (N,) ``CIRCLE`` or
+    ``FIGURE_EIGHT``, ``phase`` (N,) rad, ``size`` (N,) px (a circle's radius, a figure-eight's half-width).
     """
     code, phase, size = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (code, phase, size)))
     circle = code == CIRCLE
@@ -58,15 +50,8 @@ def phase_rate(code, speed, size) -> np.ndarray:
 
 
 def advance(f: dict[str, np.ndarray], stage) -> None:
-    """Move each moving target of a group by one step, in place.
-
-    Parameters
-    ----------
-    f : dict of str -> ndarray
-        The group's fields (leading axis N): the ``motion*`` fields and ``held`` are read;
-        ``target``, a curve's phase and a bounce's velocity are updated.
-    stage : (float, float)
-        Width and height, px: a target stays on it.
+    """Move each moving target of a group (fields ``f``, leading axis N) by one step, in place, kept on
+    ``stage`` (width, height) px: ``target``, a curve's phase and a bounce's velocity change.
     """
     code = f["motion"][:, 0]
     if not code.any():

@@ -16,14 +16,8 @@ STEP_RISE = 0.035  # a step's rise, as a share of the stage's height
 
 
 class Terrain:
-    """The ground: a polyline ``points`` (m, 2) px sorted by x, m >= 2.
-
-    Parameters
-    ----------
-    points : array_like, shape (m, 2)
-        Sorted by x here (stable).
-    generated_for : (float, float) or None
-        The stage size a generated terrain was made for (None: a file's, kept as the stage changes).
+    """The ground: a polyline ``points`` (m, 2) px, m >= 2, sorted by x here (stable); ``generated_for``:
+    the stage size a generated terrain was made for (None: a file's, kept as the stage changes).
     """
 
     def __init__(self, points, generated_for=None):

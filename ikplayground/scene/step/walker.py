@@ -223,8 +223,7 @@ def solve_three_bone_legs(f) -> None:
     foot = f["foot"]
     lengths = f["lengths"]
     count = foot.shape[0] * foot.shape[1]
-    # the side by the sign bit: a leg on the body's centre (home 0) of a mirror-flipped walker has
-    # home -0.0 and is solved as the mirror image of the leg it was (scene/core/mirror.py)
+    # the side by the sign bit: a mirror-flipped centre leg (home -0.0) is solved mirrored, as it was
     out = np.where(np.signbit(f["home"]), -1.0, 1.0).reshape(count)
     roots, targets, ln = hip.reshape(count, 2), foot.reshape(count, 2), lengths.reshape(count, 3)
     seen = targets.copy()  # the foot as the mirror shows it (the hip stays put)
@@ -242,13 +241,8 @@ def solve_three_bone_legs(f) -> None:
 def step_walkers(f, stage, terrain) -> None:
     """One step of a group of walkers: settle new ones, walk, step the feet, pose the body, solve the legs.
 
-    Parameters
-    ----------
-    f : dict of str -> ndarray
-        The group's ``WALKER_FIELDS`` with a leading axis of N walkers, changed in place.
-    stage : (float, float)
-        Width and height, px: walkers turn or stop at its left and right edges.
-    terrain : terrain.Terrain
+    ``f``: the group's ``WALKER_FIELDS`` (leading axis N), changed in place; ``stage`` (width, height) px:
+    walkers turn or stop at its edges; ``terrain``: the ground.
     """
     unsettled = f["settled"][:, 0] < 0.5
     if unsettled.any():
