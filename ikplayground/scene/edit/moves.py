@@ -28,7 +28,8 @@ class Moved(Edit):
     """The mouse moved ``part`` ("target", "pole" or "root") of the chain at ``index`` from ``start`` to ``end``."""
 
     def __init__(self, scene: Scene, index: int, part: str, start: dict, end: dict, chain: Chain):
-        super().__init__(f"{part} move on {chain_label(chain)}")
+        super().__init__(f"{part} move on {chain_label(chain)}", lambda: self._put(self.start),
+                         lambda: self._put(self.end))
         self.scene, self.index, self.part, self.start, self.end = scene, index, part, start, end
 
     def _put(self, spot: dict) -> Chain:
@@ -41,12 +42,6 @@ class Moved(Edit):
             if name in spot:
                 chain.fields[name][:] = spot[name]
         return chain
-
-    def undo(self):
-        return self._put(self.start)
-
-    def redo(self):
-        return self._put(self.end)
 
 
 def record_move(scene: Scene, chain: Chain, part: str, start: dict) -> Moved | None:
@@ -71,7 +66,8 @@ class Posed(Edit):
     """The two-bone arm at ``index`` was posed on the joint-space map, ``start`` to ``end``: one entry a drag."""
 
     def __init__(self, scene: Scene, index: int, start: dict, end: dict, chain: Chain):
-        super().__init__(f"map pose on {chain_label(chain)}")
+        super().__init__(f"map pose on {chain_label(chain)}", lambda: self._put(self.start),
+                         lambda: self._put(self.end))
         self.scene, self.index, self.start, self.end = scene, index, start, end
 
     def _put(self, p: dict) -> Chain:
@@ -81,12 +77,6 @@ class Posed(Edit):
         self.scene.move_target(chain, p["target"])
         self.scene.lay_out(chain)
         return chain
-
-    def undo(self):
-        return self._put(self.start)
-
-    def redo(self):
-        return self._put(self.end)
 
     def absorb(self, newer: Edit) -> bool:
         if not (isinstance(newer, Posed) and newer.scene is self.scene and newer.index == self.index):
