@@ -1,10 +1,4 @@
-"""Text made safe for a font: what SDL_ttf cannot take is replaced before it is drawn.
-
-A file name that is not valid UTF-8 reaches Python as lone surrogates
-(``'\\udcff'``, Python's surrogateescape), and the fonts raise on those; they raise
-on a NUL too, and on text that is all zero-width. Messages and labels that can
-hold a path or a file's words go through :func:`printable`.
-"""
+"""Text made safe for a font: lone surrogates (an undecodable file name) and control characters replaced."""
 
 from __future__ import annotations
 

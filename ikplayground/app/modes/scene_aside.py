@@ -1,8 +1,5 @@
-"""A mode that shows a scene of its own in place of the user's (the stress test, the race).
-
-The user's scene is kept aside while the mode runs and shown again, as it was,
-when it stops; saving meanwhile is refused (the file would get the mode's
-chains); loading a file forgets the mode (the file is the user's scene now).
+"""A mode that shows a scene of its own in place of the user's (the stress test, the race): the user's scene is
+kept aside and shown again when it stops; saving meanwhile is refused; a load forgets the mode.
 """
 
 from __future__ import annotations
@@ -11,11 +8,8 @@ from ikplayground.scene import Scene, default_scene
 
 
 class SceneAside:
-    """What the stress test and the race share: the kept scene, stopping, refusing saves.
-
-    A subclass has ``on``, ``forget()`` (leave the mode without touching the scene shown),
-    ``BACK`` (what the status line says when the kept scene is back) and
-    :meth:`refusal` (why a save to ``name`` is refused).
+    """What the stress test and the race share; a subclass has ``on``, ``forget()``, ``BACK`` (the words
+    when the kept scene is back) and ``refusal(name)``.
     """
 
     BACK = ""
@@ -36,7 +30,7 @@ class SceneAside:
 
     @property
     def kept(self) -> Scene | None:
-        """The user's scene, kept aside while the mode runs (None when it does not)."""
+        """The user's scene, kept aside while the mode runs."""
         return self._kept
 
     def stop(self) -> None:
@@ -49,7 +43,7 @@ class SceneAside:
         self.app.say(self.BACK)
 
     def refuses_save(self, name: str) -> bool:
-        """True (and the status line says why) when saving to ``name`` now would save the mode's scene."""
+        """True, saying why, when saving to ``name`` now would save the mode's scene."""
         if not self.on:
             return False
         self.app.say(self.refusal(name), error=True)

@@ -1,10 +1,4 @@
-"""The stress test in the App: a scene of scripted chains shown in place of the user's.
-
-Starting it keeps the user's scene aside and shows ``stress_scene(count)``;
-stopping it shows the kept scene again; loading a file forgets it (the file
-is the user's scene now). While it runs, the App steps the scripted motion
-and refuses to save (the file would get the scripted chains).
-"""
+"""The stress test in the App: ``stress_scene(count)``'s scripted chains shown in place of the user's scene."""
 
 from __future__ import annotations
 
@@ -29,7 +23,7 @@ class StressMode(SceneAside):
         return self.count > 0
 
     def start(self, count: int) -> None:
-        """Show a stress scene of ``count`` chains on scripted motion (the user's scene is kept)."""
+        """Show a stress scene of ``count`` chains (the user's scene is kept)."""
         app = self.app
         app.race.stop()  # its scene is not the user's: the race gives it back first
         if not self.on:
@@ -52,7 +46,7 @@ class StressMode(SceneAside):
         self.app.panel.show_stress(False)
 
     def drive(self) -> bool:
-        """Move the stress scene's targets and snakes for the coming step; False when it is not on."""
+        """Move the stress scene's targets for the coming step; False when it is not on."""
         if self.on:
             drive_stress(self.app.scene, self.app.scene.steps)
         return self.on

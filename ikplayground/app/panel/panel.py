@@ -1,11 +1,8 @@
-"""The control panel: pygame_gui widgets for the selected chain and the scene.
+"""The control panel: pygame_gui widgets for the selected chain and the scene, on three pages.
 
-Every widget has an ``object_id`` (styled in ``assets/theme.json``). The panel
-never touches the scene: :meth:`Panel.process` (``panel_events.py``) turns a widget's
-event into a command ``(name, value)`` for the App (a name of the table in ``commands.py``, or a
-setting of the selected chain), and :meth:`Panel.sync` shows a
-chain's current settings. Only the settings of the selected chain's solver
-are shown (the others are hidden and disabled), with a hint about the solver.
+Every widget has an ``object_id`` styled in ``assets/theme.json``. The panel never touches the scene:
+:meth:`Panel.process` turns a widget's event into a command ``(name, value)`` (``panel_events.py``) and
+:meth:`Panel.sync` shows a chain's settings.
 """
 
 from __future__ import annotations
@@ -53,15 +50,12 @@ class Panel:
     manager : pygame_gui.UIManager
     window_size : (int, int)
     new_solver : str
-        Solver that N adds, shown in the "New chain" selector.
+        The solver N adds.
     scene_path : str
         The scene file Ctrl+S writes.
 
-    The selected chain's settings are ``setting_rows``
-    (:class:`~ikplayground.app.panel.param_widgets.SettingRows`, one control per
-    entry of the table of settings): ``params`` holds its slider rows by
-    setting name, and a check box is an attribute of its setting's name
-    (``panel.mirror``).
+    ``setting_rows`` holds a control per setting (``params``: its slider rows by name); a check box is an
+    attribute of its setting's name (``panel.mirror``).
     """
 
     def __init__(self, manager, window_size, new_solver="ccd", scene_path=""):
@@ -83,7 +77,7 @@ class Panel:
         self.build(window_size)
 
     def __getattr__(self, name):
-        """A setting's check box by the setting's name (``panel.mirror``, ``panel.rate_on``)."""
+        """A setting's check box by the setting's name."""
         rows = self.__dict__.get("setting_rows")
         if rows is not None and name in rows.boxes:
             return rows.boxes[name]
@@ -172,7 +166,7 @@ class Panel:
         self.sync(self.chain)
 
     def show_page(self, page: str) -> None:
-        """Show the page ``page`` of ``PAGES`` (its tab selected), hiding the other's widgets."""
+        """Show page ``page`` (its tab selected), hiding the others' widgets."""
         self.page = page
         show_all((*self.chain_widgets, self.solver, self.preset_menu), page == "chain")
         self.setting_rows.set_visible(page == "chain")
@@ -184,7 +178,7 @@ class Panel:
             self.root.hide()
 
     def _menu_label(self, name: str, text: str, tip: str, y: int, label_w: int, inner: int):
-        """A menu's label (object id ``#<name>_label``) at ``y``, and the rect of the menu right of it."""
+        """A menu's label (``#<name>_label``) at ``y``, and the rect of the menu right of it."""
         label = param_label(name, text, pygame.Rect(PAD, y, label_w, 28), self.manager, self.box)
         label.set_tooltip(tip)
         return label, pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
@@ -205,7 +199,7 @@ class Panel:
                           tips.PRESET_TIP)
 
     def show_preset(self, name: str | None) -> None:
-        """Show ``name`` as the loaded preset (None: the scene is the user's own, or a file's)."""
+        """Show ``name`` as the loaded preset (None: the scene is the user's own)."""
         if name != self.preset:
             self.preset = name
             self.preset_menu.kill()
@@ -240,7 +234,7 @@ class Panel:
         self.show_state(self.moving_target_box, moving)
 
     def show_recording(self, on: bool) -> None:
-        """The Record button's label, as the recording is ("Stop recording" while on)."""
+        """The Record button's label, as the recording is."""
         self.recording = on
         self.record_button.set_text(buttons.RECORD_LABELS[on][self.keep_page.wide])
 
@@ -268,12 +262,7 @@ class Panel:
         fit(self.hint, SOLVER_KINDS[solver].hint)
 
     def show_state(self, box: UICheckBox, state: bool) -> None:
-        """Tick or untick ``box`` to show a setting, without it counting as a click.
-
-        pygame_gui's ``set_state`` posts a checked/unchecked event as a click
-        does; that echo is taken back off the queue at once, so it can never
-        reach the App as a command (for this chain or, later, another one).
-        """
+        """Tick or untick ``box`` without it counting as a click: pygame_gui's echo event is taken back."""
         if box.get_state() == state:
             return
         box.set_state(state)
@@ -284,9 +273,9 @@ class Panel:
 
     # --- events -> commands ---------------------------------------------------
     def process(self, event) -> tuple[str, object] | None:
-        """The command a pygame_gui event stands for, or None (see :func:`.panel_events.command_of`)."""
+        """The command a pygame_gui event stands for, or None."""
         return command_of(self, event)
 
     def typing(self) -> bool:
-        """True while a text field has the keyboard (keys must not reach the scene)."""
+        """True while a text field has the keyboard."""
         return self.path_entry.is_focused

@@ -1,10 +1,5 @@
-"""Tool tips of the panel's widgets that are not settings or buttons, and a drop-down menu that keeps its tip.
-
-Every panel widget has a one-sentence tip saying what it does (the settings'
-come from their table, ``param_widgets.setting_tip``; the buttons' and check
-boxes' from ``buttons.py``). pygame_gui 0.6's drop-down menu takes no tip and
-remakes its buttons whenever it opens or closes, so :class:`TippedDropDown`
-gives each new button the menu's tip.
+"""Tool tips of the panel's menus and path box, and a drop-down menu that keeps its tip (pygame_gui 0.6's takes
+none, and remakes its buttons whenever it opens or closes).
 """
 
 from __future__ import annotations
