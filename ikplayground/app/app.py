@@ -106,7 +106,6 @@ class App:
         self.render_ms = 0.0
         self.settle = True  # a new scene: after its first frame, gc_freeze.py moves it out of the collector's way
 
-    # --- geometry ------------------------------------------------------------
     def stage_size(self, window_size) -> tuple[float, float]:
         """The stage: the window left of the panel, above the status line."""
         w, h = window_size
@@ -121,7 +120,6 @@ class App:
     def on_stage(self, pos) -> bool:
         return self.stage_rect.collidepoint(pos)
 
-    # --- loop ----------------------------------------------------------------
     def run(self, max_frames: int | None = None) -> None:
         """Run until the window closes, Esc, or ``max_frames`` frames have been drawn."""
         while self.running and (max_frames is None or self.frames < max_frames):
@@ -146,8 +144,7 @@ class App:
             self.settle = False
             settle(len(self.scene.chains))
         if self.frames == 0 and self.realtime:  # the window is up: the compiled kernels (numba, if there) load
-            jit.warm_up()  # on a thread now, for a crowd later (started earlier, they would delay the first frame;
-            # a fixed-step run, headless or a test, loads them when a big batch first asks, as a library does)
+            jit.warm_up()  # on a thread, for a crowd later (a fixed-step run loads them when a batch first asks)
         self.frames += 1
 
     def advance(self, dt: float) -> None:
@@ -173,7 +170,6 @@ class App:
         if steps:
             self.step_ms = (time.perf_counter() - t0) * 1000.0 / steps
 
-    # --- input ---------------------------------------------------------------
     def handle_event(self, event) -> None:
         self.undo.see(event)  # which left press is down: a slider's or the map's drag is one undo entry
         if event.type == pygame.QUIT:
@@ -243,7 +239,6 @@ class App:
         on_stage = self.mouse is not None and self.on_stage(self.mouse)
         return self.scene.target_at(self.mouse, TARGET_RADIUS + 2) if on_stage else None
 
-    # --- commands ------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the status line (an error: in red, wrapped, for longer)."""
         self.status.say(text, error, self.time)
@@ -295,7 +290,6 @@ class App:
         self.panel.rebuild(size)  # first: the stage is what the panel leaves
         self.scene.resize(self.stage_size(size))
 
-    # --- drawing ---------------------------------------------------------------
     def draw(self) -> None:
         t0 = time.perf_counter()
         stage = self.stage_rect

@@ -34,7 +34,6 @@ class Command(NamedTuple):
     repeats: bool = False  # a held key runs it again at each auto-repeat
 
 
-# --- what the commands do ---------------------------------------------------------------
 def add_chain(app, value=None) -> None:
     """N: a chain under the mouse; while N is held, each further one at the freest spot."""
     on_stage = app.mouse is not None and app.on_stage(app.mouse)
@@ -207,7 +206,6 @@ def set_scene_path(app, text=None) -> None:
     app.scene_path = Path(text) if text else Path(DEFAULT_SCENE_PATH)
 
 
-# --- the table ---------------------------------------------------------------------------
 COMMANDS: tuple[Command, ...] = (
     Command("add_chain", "add a chain of the \"New chain\" solver at the mouse; held, more at free spots",
             add_chain, repeats=True),
@@ -281,7 +279,6 @@ class CommandRunner:
         return True
 
 
-# --- the help ---------------------------------------------------------------------------
 def how(name: str) -> str:
     """How the user runs command ``name``: its keys and panel buttons ("" for neither)."""
     return " / ".join(keymap.keys_for(name) + buttons.names_for(name))

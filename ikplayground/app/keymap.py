@@ -43,8 +43,7 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_y, True, "redo", "Ctrl+Y"),
 )
 
-# Held keys, read every step: they steer the selected snake (or the only one), else the
-# selected walker (or the only one).
+# held keys, read every step: they steer the selected (or only) snake, else walker
 STEER_KEYS = {pygame.K_UP: "throttle", pygame.K_LEFT: "left", pygame.K_RIGHT: "right"}
 STEER_HELP = ("Up / Left / Right", "snake: Up speeds up, Left/Right turn; walker: Left/Right walk, Up runs "
               "(the selected one)")

@@ -97,7 +97,6 @@ class Undo:
         """Whether edits are recorded: the user's own scene is shown."""
         return not (self.app.stress.on or self.app.race.on)
 
-    # --- recording ----------------------------------------------------------------
     def see(self, event) -> None:
         """Every event, first: which left press is down (an edit made meanwhile may merge)."""
         if event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 1:
@@ -188,7 +187,6 @@ class Undo:
             self.history.drop(self.race_entry)
             self.race_entry = None
 
-    # --- undo and redo ------------------------------------------------------------
     def undo(self) -> None:
         """Ctrl+Z: undo the newest edit, select the chain it touched, and say what it was."""
         app = self.app

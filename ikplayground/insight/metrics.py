@@ -104,7 +104,6 @@ class ChainMetrics:
         self._previous[:] = angles
         self.count += 1
 
-    # --- reading -------------------------------------------------------------
     def _oldest_first(self, ring: np.ndarray, capacity: int, k: int) -> np.ndarray:
         """The last ``k`` records of ``ring``, oldest first (a copy)."""
         end = self.count % capacity

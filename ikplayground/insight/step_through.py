@@ -87,7 +87,6 @@ class StepThrough:
                 and np.array_equal(f["lengths"], self.lengths) and np.array_equal(f["limits"], self.limits)
                 and chain.iterations == self.iterations and chain.tolerance == self.tolerance)
 
-    # --- taking records --------------------------------------------------------
     def step(self):
         """Take one record and show it on the chain; None (and nothing changes) once done."""
         record = self._take()
@@ -156,7 +155,6 @@ class StepThrough:
             return "out of reach"
         return "stalled" if self.done and self.solution.status == "stalled" else "iterating"
 
-    # --- what the App shows ----------------------------------------------------
     def describe(self) -> str:
         """The status line's text: what the last record did, or how the solve ended."""
         name = SOLVER_LABELS[self.solver]

@@ -1,11 +1,13 @@
-"""Text drawn over the stage: the status line and the F1 help (read from the command table and the settings table)."""
+"""Text drawn over the stage: the status line, the F1 help, and text made safe for a font (lone surrogates and
+control characters replaced)."""
 
 from __future__ import annotations
+
+import unicodedata
 
 import pygame
 
 from ikplayground.app.commands import help_rows
-from ikplayground.app.draw.glyphs import printable
 from ikplayground.app.panel.param_widgets import panel_help_rows
 
 STATUS_HEIGHT = 26
@@ -22,6 +24,19 @@ HELP_HEADING = (143, 184, 255)
 PANEL_HEADING = "The panel, for the selected chain"
 HEADING_GAP = 30  # px: the panel's heading and the space above it
 NO_CHAIN_HELP = "select a chain (click it, or Tab) to see its settings here"
+REPLACEMENT = "\ufffd"  # the Unicode replacement character (�)
+
+
+def undrawable(ch: str) -> bool:
+    """True for a character no font draws: a lone surrogate or a control character."""
+    return unicodedata.category(ch) in ("Cs", "Cc")
+
+
+def printable(text: str, replacement: str = REPLACEMENT) -> str:
+    """``text`` with lone surrogates and control characters replaced by ``replacement``."""
+    if text.isprintable():  # the common case: nothing to replace
+        return text
+    return "".join(replacement if undrawable(ch) else ch for ch in text)
 
 
 class Fonts:

@@ -75,7 +75,6 @@ class SceneRenderer:
         self._badges = BadgeFont()
         self._ground = TerrainLayer()
 
-    # --- cached layers -----------------------------------------------------
     def background(self, size: tuple[int, int]) -> pygame.Surface:
         """The stage's grid, redrawn only when the stage size changes."""
         if self._background is None or self._background.get_size() != size:
@@ -114,7 +113,6 @@ class SceneRenderer:
                 self._sprite_bytes -= old.get_width() * old.get_height() * 4
         return sprite
 
-    # --- drawing -----------------------------------------------------------
     def draw(self, surface: pygame.Surface, scene, *, hot_target: Chain | None = None,
              stage_size: tuple[int, int] | None = None) -> None:
         """Draw the background and every chain, later ones on top (past ``DETAIL_LIMIT``, as a crowd)."""

@@ -35,7 +35,6 @@ def shade(colour, amount: float) -> tuple[int, ...]:
     return tuple(int(c * (1 + amount)) for c in colour[:3])
 
 
-# --- geometry -------------------------------------------------------------------------
 def capsule_radii(points: np.ndarray) -> np.ndarray:
     """Half thicknesses (n,) px of the capsules over the bones between ``points`` (n + 1, 2): ``CAPSULE_RATIO``
     of each bone's length, within ``CAPSULE_THICKNESS``, halved.
@@ -102,7 +101,6 @@ def halo_width(chain) -> int:
     return 18
 
 
-# --- drawing --------------------------------------------------------------------------
 def draw_bone_lines(surface: pygame.Surface, plist: list, colour) -> None:
     """The IK ``lines`` skin: a line per bone, a ring at each inner joint."""
     for a, b in zip(plist[:-1], plist[1:]):

@@ -25,7 +25,6 @@ class MathView:
         self.session: StepThrough | None = None
         self.painter = MathPainter()
 
-    # --- commands ----------------------------------------------------------------
     def set_shown(self, on=None) -> None:
         """"Show the math" on, off, or (``None``: the key) switched."""
         self.shown = (not self.shown) if on is None else bool(on)
@@ -61,7 +60,6 @@ class MathView:
         if note:
             self.app.say(note)
 
-    # --- each step, each frame ----------------------------------------------------
     def after_step(self) -> None:
         """Record the selected chain's numbers of the step just taken."""
         chain = self.app.scene.selected

@@ -4,7 +4,7 @@ in place of the user's scene as the stress test is (the two exclude each other).
 
 from __future__ import annotations
 
-from ikplayground.app.modes.scene_aside import SceneAside
+from ikplayground.app.modes.stress_mode import SceneAside
 from ikplayground.insight.race import Race, RaceRow
 from ikplayground.scene import SOLVER_LABELS
 
@@ -31,7 +31,7 @@ class RaceMode(SceneAside):
         app = self.app
         app.stress.stop()  # its scene is not the user's
         template = app.scene.selected
-        self._kept = app.scene
+        self.kept = app.scene
         self.race = Race(app.scene.stage, template)
         self.race.set_moving(self.moving)
         app.show_scene(self.race.scene)
@@ -46,7 +46,7 @@ class RaceMode(SceneAside):
         if self.race is not None:
             self.app.undo.race_ended()  # its undo entry goes: the race changed nothing of the user's scene
         self.race = None
-        self._kept = None
+        self.kept = None
         self.app.panel.show_race(False, self.moving)
 
     def set_moving(self, on=None) -> None:

@@ -1,11 +1,52 @@
-"""The stress test in the App: ``stress_scene(count)``'s scripted chains shown in place of the user's scene."""
+"""The stress test in the App: ``stress_scene(count)``'s scripted chains shown in place of the user's scene.
+
+:class:`SceneAside` is what it shares with the race: the user's scene is kept aside and shown again when the mode
+stops; saving meanwhile is refused; a load forgets the mode.
+"""
 
 from __future__ import annotations
 
-from ikplayground.app.modes.scene_aside import SceneAside
-from ikplayground.scene import drive_stress, stress_scene
+from ikplayground.scene import Scene, default_scene, drive_stress, stress_scene
 
 STRESS_CHAINS = 1000  # what the panel's button starts
+
+
+class SceneAside:
+    """What the stress test and the race share; a subclass has ``on``, ``forget()``, ``BACK`` (the words
+    when the kept scene is back) and ``refusal(name)``.
+    """
+
+    BACK = ""
+
+    def __init__(self, app):
+        self.app = app
+        self.kept: Scene | None = None  # the user's scene, kept aside while the mode runs
+
+    @property
+    def on(self) -> bool:
+        raise NotImplementedError
+
+    def forget(self) -> None:
+        raise NotImplementedError
+
+    def refusal(self, name: str) -> str:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Show the scene that was there before the mode started."""
+        if not self.on:
+            return
+        scene = self.kept or default_scene(self.app.scene.stage)
+        self.forget()
+        self.app.show_scene(scene)
+        self.app.say(self.BACK)
+
+    def refuses_save(self, name: str) -> bool:
+        """True, saying why, when saving to ``name`` now would save the mode's scene."""
+        if not self.on:
+            return False
+        self.app.say(self.refusal(name), error=True)
+        return True
 
 
 class StressMode(SceneAside):
@@ -27,7 +68,7 @@ class StressMode(SceneAside):
         app = self.app
         app.race.stop()  # its scene is not the user's: the race gives it back first
         if not self.on:
-            self._kept = app.scene
+            self.kept = app.scene
         self.count = count
         app.show_scene(stress_scene(count, app.scene.stage, seed=app.scene.seed))
         app.panel.show_stress(True)
@@ -42,7 +83,7 @@ class StressMode(SceneAside):
     def forget(self) -> None:
         """Leave stress mode without touching the scene shown."""
         self.count = 0
-        self._kept = None
+        self.kept = None
         self.app.panel.show_stress(False)
 
     def drive(self) -> bool:

@@ -11,9 +11,7 @@ from pygame_gui.elements import UILabel
 from ikplayground.app.panel import buttons
 from ikplayground.app.panel.param_widgets import PAD, ROW, fit, make_label, show_all
 
-# Each row: attributes of the panel's buttons ("..._button", buttons.BUTTONS) and check
-# boxes ("..._box", buttons.BOXES), side by side. A new control is a spec in buttons.py
-# and its attribute here.
+# each row: the panel's buttons ("..._button") and boxes ("..._box") of buttons.py, side by side
 KEEP_ROWS: tuple[tuple[str, ...], ...] = (
     ("record_button", "export_button"),
     ("export_selected_box",),

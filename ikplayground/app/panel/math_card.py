@@ -52,7 +52,6 @@ class MathCard:
         self._heading = pygame.font.Font(None, 17)
         self._texts: dict[tuple, pygame.Surface] = {}
 
-    # --- the whole card -----------------------------------------------------------
     def render(self, chain, metrics, race_rows) -> pygame.Surface:
         """The card for ``chain`` (or None), its ``metrics`` and the race's rows."""
         s = self.surface
@@ -84,7 +83,6 @@ class MathCard:
         self.text(text, (0, y), HEADING, self._heading)
         return y + LINE
 
-    # --- the selected chain's numbers and plot -------------------------------------------
     def numbers(self, chain, metrics, y: int) -> int:
         if chain is None:
             y = self.heading("SELECTED CHAIN", y)
@@ -132,7 +130,6 @@ class MathCard:
         self.text("error, last 5 s", (rect.right - 92, rect.y + 2), DIM)
         return rect.bottom
 
-    # --- the race ------------------------------------------------------------------
     def race(self, rows, y: int) -> int:
         y = self.heading("RACE (LAST 5 S)", y)
         columns = [int(share * self.size[0]) for _, share in RACE_COLUMNS]  # narrower in a narrow panel
@@ -148,7 +145,6 @@ class MathCard:
         self.text("error px · mean iterations · µs a solve", (0, y), DIM)
         return y + LINE
 
-    # --- the joint-space map --------------------------------------------------------
     def joint_space(self, chain, metrics, y: int) -> int:
         y = self.heading("JOINT SPACE (θ1, θ2): CLICK TO POSE", y)
         side = min(self.size[0] - 30, self.size[1] - y - 22)

@@ -35,8 +35,7 @@ MATH_HELP = (
                     "trail, the unreachable shading; click or drag on it to pose the arm"),
 )
 
-# the Keep page's controls (app/panel/keep_page.py; each is a button or box of buttons.py, so the command help lists
-# it too)
+# the Keep page's controls (its buttons and boxes are in the command help too)
 KEEP_HELP = (
     ("Record, Export animation", "record every step to a CSV beside the scene file ([the format](recording.md)); "
                                  "bake the last recording into a JSON file of keyframes "

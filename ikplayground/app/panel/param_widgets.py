@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UICheckBox, UIHorizontalSlider, UILabel
+from pygame_gui.elements import UICheckBox, UIDropDownMenu, UIHorizontalSlider, UILabel
 
-from ikplayground.app.panel.tips import TippedDropDown
 from ikplayground.scene import IK_SOLVERS, SETTINGS, SETTINGS_BY_NAME, SOLVER_LABELS, SOLVERS, Setting
 
 PAD = 12
@@ -92,6 +91,21 @@ def enable_all(widgets, enabled: bool) -> None:
         w.enable() if enabled else w.disable()
 
 
+class TippedDropDown(UIDropDownMenu):
+    """A drop-down menu whose buttons show ``tip`` (pygame_gui 0.6's takes none, and remakes its buttons)."""
+
+    def __init__(self, *args, tip: str, **kwargs):
+        self.tip = tip
+        super().__init__(*args, **kwargs)
+        self.set_tooltip(tip)
+
+    def update(self, time_delta: float) -> None:
+        super().update(time_delta)
+        for button in getattr(self.current_state, "active_buttons", ()):
+            if button.tool_tip_text is None:
+                button.set_tooltip(self.tip)
+
+
 def row_height(setting: Setting) -> int:
     return FLAG_ROW if setting.kind == "flag" else ROW
 
@@ -123,9 +137,7 @@ class SliderRow:
                 getattr(slider, "left_button", None), getattr(slider, "right_button", None))
         holder = getattr(slider, "button_container", None)
         if holder is not None:
-            # pygame_gui 0.6's slider keeps its buttons in a container over its track, and a container
-            # takes the hover without showing a tip: let the hover through to the slider (its buttons,
-            # above the container, are hovered as before)
+            # pygame_gui 0.6's container over the track takes the hover without a tip: let it through
             holder.hover_point = lambda x, y: False
 
     @property

@@ -6,7 +6,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UITextEntryLine
 
-from ikplayground.app.draw.glyphs import REPLACEMENT, undrawable
+from ikplayground.app.draw.overlay import REPLACEMENT, undrawable
 from ikplayground.app.size_caps import PATH_MAX_BYTES
 
 PATH_NOTICE = pygame.event.custom_type()  # the path box's word for the status line: event.text
@@ -34,7 +34,6 @@ class PathEntry(UITextEntryLine):
         super().__init__(relative_rect, manager, container, **kwargs)
         self.set_text(path)
 
-    # --- what the box shows and gives ---------------------------------------------
     def drawable(self, ch: str) -> bool:
         """True when the box's font draws ``ch`` with some width."""
         if undrawable(ch) or self.font is None:
@@ -64,7 +63,6 @@ class PathEntry(UITextEntryLine):
         self._flush()
         return self._path if self.text == self._shown else self.text
 
-    # --- input --------------------------------------------------------------------------
     def process_event(self, event) -> bool:
         mine = self.is_enabled and self.is_focused
         if mine and event.type == pygame.TEXTINPUT:
