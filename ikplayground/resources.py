@@ -1,6 +1,5 @@
 """Where the data files live: ``assets/`` beside the package in a checkout, mapped into it as
-``ikplayground/assets`` by a plain install (pyproject.toml's ``package-dir``).
-"""
+``ikplayground/assets`` by a plain install (pyproject.toml's ``package-dir``)."""
 
 from __future__ import annotations
 

@@ -44,20 +44,9 @@ ERROR_MIN_WIDTH = 420  # px: an error box narrower than this spans the whole win
 
 
 class App:
-    """The playground window.
-
-    Parameters
-    ----------
-    size : (int, int)
-        Window size, px.
-    scene : Scene, optional
-        The scene to show; None: the default scene.
-    scene_path : str or Path
-        The file Ctrl+S writes and Ctrl+O reads.
-    realtime : bool
-        True: step by the wall clock at 60 steps/s, 60 frames/s at most. False: one step a frame, as fast as it
-        can (tests, headless runs).
-    """
+    """The playground window of ``size`` (w, h) px showing ``scene`` (None: the default one), saving to
+    ``scene_path``. ``realtime``: step by the wall clock at 60 steps/s; else one step a frame, as fast as it can
+    (tests, headless runs)."""
 
     def __init__(self, size=(1280, 720), scene: Scene | None = None, scene_path=DEFAULT_SCENE_PATH,
                  realtime: bool = True):
@@ -317,11 +306,7 @@ class App:
         pygame.image.save(self.screen, str(path))
 
     def close(self) -> None:
-        """Finish a recording and a replay, then close the window.
-
-        Queued events are dropped first (pygame_gui's events hold their widgets, and through them the whole UI), and
-        pygame_gui forgets this App's manager if it kept it as its default.
-        """
+        """Finish a recording and a replay, drop the queued events (they hold the UI) and close the window."""
         self.replay.stop()
         self.record.stop()
         self.export.wait()

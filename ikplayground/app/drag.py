@@ -49,8 +49,7 @@ def pole_at(scene: Scene, pos, radius: float) -> Chain | None:
 
 def grab(scene: Scene, pos, target_radius: float) -> tuple[Chain | None, Drag | None]:
     """What a left press at ``pos`` takes: (the chain to select or None, the drag or None); the topmost target,
-    else pole handle, else root (a snake: any node).
-    """
+    else pole handle, else root (a snake: any node)."""
     chain = scene.target_at(pos, target_radius)
     if chain is not None:
         return chain, Drag(chain, "target", np.asarray(chain.fields["target"]) - pos)

@@ -1,7 +1,6 @@
 """The keyboard, once the panel has passed a key on: an arrow key held for steering (``app.held``), or a
 key's command run. An auto-repeat runs only commands marked ``repeats``; while a text field is typed in,
-keys reach neither.
-"""
+keys reach neither."""
 
 from __future__ import annotations
 

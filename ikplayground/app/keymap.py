@@ -57,8 +57,7 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
 
 def command_for(key: int, mod: int) -> str | None:
     """The command bound to ``key`` with modifiers ``mod``, or None: Ctrl must match; Shift picks a Shift
-    binding where there is one (Ctrl+Shift+Z redo), else it is ignored.
-    """
+    binding where there is one (Ctrl+Shift+Z redo), else it is ignored."""
     ctrl = bool(mod & pygame.KMOD_CTRL)
     shift = bool(mod & pygame.KMOD_SHIFT)
     found = [b for b in KEYMAP if b.key == key and b.ctrl == ctrl and (b.shift == shift or not b.shift)]

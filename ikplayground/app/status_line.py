@@ -1,6 +1,5 @@
 """What the status line says: facts about the scene, and the latest message for ``MESSAGE_SECONDS`` (an error,
-drawn whole in a red box, for ``ERROR_SECONDS``). Text only; ``overlay.py`` draws it.
-"""
+drawn whole in a red box, for ``ERROR_SECONDS``). Text only; ``overlay.py`` draws it."""
 
 from __future__ import annotations
 
@@ -34,8 +33,7 @@ def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: flo
                  paused: bool, stepping: str = "", keeping: tuple[str, ...] = ()) -> str:
     """The status line's facts: frame rate (None: "fixed step"), chains, the selected chain's error,
     status and iterations, where a paused step-through is, ``keeping`` (replay, recording; empty ones left out),
-    what a step and a drawing cost (per solver under the stress test), PAUSED.
-    """
+    what a step and a drawing cost (per solver under the stress test), PAUSED."""
     parts = ["fixed step" if fps is None else f"{fps:4.0f} FPS", f"{len(scene.chains)} chains"]
     chain = scene.selected
     if chain is not None:

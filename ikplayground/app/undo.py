@@ -108,8 +108,7 @@ class Undo:
 
     def record(self, edit: Edit | None, merge: bool = False) -> None:
         """Push ``edit`` (None: nothing changed); with ``merge``, into the newest entry if it was made since the
-        left press that is still down.
-        """
+        left press that is still down."""
         if edit is None:
             return
         top = self.history.top
@@ -120,8 +119,7 @@ class Undo:
 
     def setting(self, chain, name: str, value):
         """Set ``name`` (a setting, or "solver") of ``chain`` to ``value``, recorded; returns the chain now in
-        its place.
-        """
+        its place."""
         app = self.app
         if self.recording:
             new, edit = edits.set_recorded(app.scene, chain, name, value)
@@ -144,8 +142,7 @@ class Undo:
 
     def hold(self, old, new) -> None:
         """``App.drag`` changed from ``old`` to ``new``: a hold that ends is one entry (if it moved something); a
-        hold moved onto a replacing chain (``Drag.onto``) goes on.
-        """
+        hold moved onto a replacing chain (``Drag.onto``) goes on."""
         if old is new:
             return
         going_on = old is not None and new is not None and new.offset is old.offset and new.part == old.part

@@ -30,11 +30,8 @@ FRAMEBUFFER_HINT = "SDL_FRAMEBUFFER_ACCELERATION"
 
 
 def prefer_x11_framebuffer() -> bool:
-    """On SDL's X11 driver, have the window shown by X11 shared memory, not an OpenGL texture.
-
-    Runs after ``pygame.display.init()`` and before the first ``set_mode``; a value set in the environment is
-    kept. Returns whether the hint is now off.
-    """
+    """On SDL's X11 driver, show the window by X11 shared memory, not an OpenGL texture (call after
+    ``pygame.display.init()``, before ``set_mode``; a value set in the environment is kept); True if in use."""
     if pygame.display.get_driver() != "x11":
         return False
     os.environ.setdefault(FRAMEBUFFER_HINT, "0")
@@ -50,18 +47,8 @@ def open_window(size) -> tuple[pygame.Surface, tuple[int, int], str | None]:
 
 
 def resized_window(screen, size, old) -> tuple[pygame.Surface, tuple[int, int], str | None, bool]:
-    """The window resized to ``size`` (within the limits) from ``old``, the size laid out for.
-
-    Returns
-    -------
-    screen : pygame.Surface
-    size : (int, int)
-        ``size`` within the limits, or ``old`` when SDL could not make it.
-    message : str or None
-        The status line's note: the cap, or why the size could not be had.
-    error : bool
-        Whether ``message`` is an error.
-    """
+    """The window resized to ``size`` from ``old`` (the size laid out for), as ``(screen, size, message,
+    error)``: the size within the limits (``old`` when SDL cannot make it), and the status line's note or None."""
     asked = asked_size(size)
     size = capped_size(asked)
     try:

@@ -30,8 +30,7 @@ WEDGE_SHARE = 1.0  # a snake wedge's radius as a share of the segment after its 
 
 def limit_arcs(chain) -> list:
     """Each clamped joint's range as an arc (role "limit") and a needle at its angle ("needle", "needle_hot"
-    within ``AT_END`` of an end); the range is relative to the parent bone. [] for snakes and free joints.
-    """
+    within ``AT_END`` of an end); the range is relative to the parent bone. [] for snakes and free joints."""
     if not chain.is_ik:
         return []
     f = chain.fields
@@ -131,8 +130,7 @@ def pole_view(chain) -> list:
 
 def snake_view(chain) -> list:
     """A snake's bend-range wedges (role "wedge") about each inner node, radius ``WEDGE_SHARE`` of the next
-    segment, and its follow distance: a circle about the head and a "40 px" label. [] for an IK chain.
-    """
+    segment, and its follow distance: a circle about the head and a "40 px" label. [] for an IK chain."""
     if not chain.is_snake:
         return []
     f = chain.fields

@@ -31,8 +31,7 @@ def branches(root, target, l1: float, l2: float) -> tuple[tuple[float, float], t
 
 class MapFrame(NamedTuple):
     """The map's rectangle ``(x, y, w, h)`` px: ``theta1`` from -pi (left) to pi, ``theta2`` from -pi (bottom)
-    to pi (top).
-    """
+    to pi (top)."""
 
     x: float
     y: float
@@ -58,8 +57,7 @@ class MapFrame(NamedTuple):
 
 def limit_box(limits) -> tuple[float, float, float, float] | None:
     """The allowed box ``(lo1, hi1, lo2, hi2)`` rad of ``limits`` (2, 2) (a free joint spans [-pi, pi]);
-    None when neither joint is clamped.
-    """
+    None when neither joint is clamped."""
     limits = np.asarray(limits, dtype=float)
     clamped = clamped_joints(limits)
     if not clamped.any():
@@ -87,8 +85,7 @@ def shade_rows(l1: float, l2: float, distance: float, rows: int) -> np.ndarray:
 
 def pose_from_map(chain, theta1: float, theta2: float) -> tuple[np.ndarray, np.ndarray]:
     """``(angles (2,) rad, end (2,) px)`` of a two-bone ``chain`` at a map point: wrapped, clamped joints
-    kept in range, the end by forward kinematics with unscaled bones.
-    """
+    kept in range, the end by forward kinematics with unscaled bones."""
     f = chain.fields
     limits = f["limits"]
     angles = np.array([wrap(float(theta1)), wrap(float(theta2))])
@@ -100,16 +97,9 @@ def pose_from_map(chain, theta1: float, theta2: float) -> tuple[np.ndarray, np.n
 
 
 def apply_pose(scene, chain, theta1: float, theta2: float) -> str | None:
-    """Pose a two-bone ``chain`` of ``scene`` at a map point so that the next steps keep it.
-
-    Sets ``angles`` and ``goal`` (in place), ``scale`` 1, moves the target to the end, sets Mirror bend to the branch
-    of ``theta2`` (0 leaves it) and lays the joints out.
-
-    Returns
-    -------
-    str or None
-        Why the next step may move the pose (auto bend, a pole, the end off the stage, soft reach), else None.
-    """
+    """Pose a two-bone ``chain`` of ``scene`` at a map point so that the next steps keep it: angles and goal
+    set, bones unstretched, the target at the end, Mirror bend the branch of ``theta2``. Returns why the next step
+    may move it anyway (auto bend, a pole, the stage's edge, soft reach), or None."""
     angles, end = pose_from_map(chain, theta1, theta2)
     f = chain.fields
     f["angles"][:] = angles

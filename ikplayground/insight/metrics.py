@@ -33,18 +33,8 @@ def wrapped_turn(after: np.ndarray, before: np.ndarray) -> np.ndarray:
 
 
 class ChainMetrics:
-    """Ring buffers of the last ``seconds`` of one chain's steps.
-
-    Parameters
-    ----------
-    seconds : float
-        History held, s (> 0).
-    step : float
-        The scene's step, s: the window holds ``round(seconds / step)`` records (at least 1).
-
-    Recording another chain (or one of another solver or bone count) starts over; a snake drops the history
-    and records nothing.
-    """
+    """Ring buffers of the last ``seconds`` of one chain's steps (``round(seconds / step)`` records, ``step``
+    the scene's, s). Another chain (or solver or bone count) starts over; a snake records nothing."""
 
     def __init__(self, seconds: float = 5.0, step: float = 1.0 / 60.0):
         if not seconds > 0 or not step > 0:

@@ -86,8 +86,7 @@ Primitive = Polyline | Polygon | Ring | Circle | Label
 
 def arc_points(centre, radius: float, start: float, stop: float, step: float = math.radians(6)) -> np.ndarray:
     """Points (k, 2) px along the arc of ``radius`` about ``centre`` from ``start`` to ``stop`` rad (clockwise on
-    screen where ``stop > start``), at least two, at most ``step`` rad apart.
-    """
+    screen where ``stop > start``), at least two, at most ``step`` rad apart."""
     count = max(2, int(math.ceil(abs(stop - start) / step)) + 1)
     t = np.linspace(start, stop, count)
     c = np.asarray(centre, dtype=float)

@@ -1,10 +1,8 @@
-"""The solver race: one chain of each IK solver, alike, in lanes side by side, chasing one shared target.
+"""The solver race: one chain of each IK solver, alike, in lanes side by side, chasing one shared target offset.
 
-The chains copy a template's bones, limits, iterations, tolerance and rate limit; the target is one offset from
-every root, standing still (a dragged target sets it for all) or on a figure-eight (a Lissajous curve,
-x = A sin(w t), y = B sin(2 w t)). :meth:`Race.table` compares the :class:`ChainMetrics` of each. The race's
-scene is an ordinary Scene the App shows in place of the user's, calling :meth:`Race.drive` before each step
-and :meth:`Race.record` after it. Pixels (y down), radians.
+The offset stands still (a dragged target sets it for all) or runs a figure-eight (a Lissajous curve
+x = A sin(w t), y = B sin(2 w t)); :meth:`Race.table` compares each chain's :class:`ChainMetrics`. The App shows
+the race's scene in place of the user's and calls :meth:`Race.drive` before each step, :meth:`Race.record` after.
 """
 
 from __future__ import annotations
@@ -50,8 +48,7 @@ def race_solvers(bones: int) -> tuple[str, ...]:
 
 def figure_eight(t: float, centre, size) -> np.ndarray:
     """The figure-eight's point (2,) px at ``t`` s: ``centre + (A sin(w t), B sin(2 w t))``, ``size`` ``(A, B)`` px,
-    ``w = 2 pi / FIGURE_PERIOD``.
-    """
+    ``w = 2 pi / FIGURE_PERIOD``."""
     w = 2.0 * math.pi / FIGURE_PERIOD
     c = np.asarray(centre, dtype=float)
     return np.array((c[0] + size[0] * math.sin(w * t), c[1] + size[1] * math.sin(2.0 * w * t)))
@@ -68,27 +65,11 @@ def _template_parts(template: Chain | None) -> dict:
 
 
 class Race:
-    """A scene of one chain per IK solver in lanes, with one shared target offset.
+    """A scene (``scene``) of one chain per IK solver (``solvers``) in lanes across ``stage`` (w, h) px.
 
-    Parameters
-    ----------
-    stage : (float, float)
-        The stage's size, px.
-    template : Chain or None
-        The chain every race chain copies; None or a snake: ``scene.default_scene``'s tentacles (7 bones of 36 px,
-        joints 1..6 within +-45 degrees).
-
-    Attributes
-    ----------
-    scene : Scene
-        The race's own scene, chains in race order.
-    solvers : tuple of str
-    reach : float
-        The template's reach, px.
-    offset : ndarray, shape (2,)
-        The shared target, px from each root.
-    moving : bool
-        Whether the target follows the figure-eight.
+    Every chain copies ``template``'s bones, limits, iterations, tolerance and rate limit (None or a snake:
+    ``scene.default_scene``'s tentacles); ``reach`` is its reach in px, ``offset`` (2,) the shared target, px from
+    each root, and ``moving`` whether it runs the figure-eight.
     """
 
     def __init__(self, stage, template: Chain | None = None):
@@ -154,8 +135,7 @@ class Race:
 
     def drive(self) -> None:
         """Place every lane's target for the coming step (call before each scene step): along the figure-eight,
-        or at the offset a dragged target set; roots the user moved take their targets along.
-        """
+        or at the offset a dragged target set; roots the user moved take their targets along."""
         chains = self.chains
         if self.moving:
             self._t += STEP

@@ -26,16 +26,14 @@ FABRIK_LABELS = {"forward": "forward: tip first", "backward": "backward: root fi
 
 def ghost_overlay(point_sets) -> list:
     """Earlier records' joints (n + 1, 2) px, newest first, as polylines (role "step_ghost") fading by
-    ``GHOST_FADE * GHOST_DECAY ** age``.
-    """
+    ``GHOST_FADE * GHOST_DECAY ** age``."""
     return [Polyline(np.asarray(points, dtype=float), "step_ghost", fade=GHOST_FADE * GHOST_DECAY ** age)
             for age, points in enumerate(point_sets)]
 
 
 def ccd_overlay(record, target) -> list:
     """One CCD turn (a ``CCDStep``): pivot to the end effector before ("step") and after it (dashed), pivot to
-    ``target`` ("step_target"), and the turn's arc with its degrees ("angle").
-    """
+    ``target`` ("step_target"), and the turn's arc with its degrees ("angle")."""
     pivot = np.asarray(record.pivot, dtype=float)
     before = np.asarray(record.effector_before, dtype=float)
     target = np.asarray(target, dtype=float)
@@ -59,8 +57,7 @@ def ccd_overlay(record, target) -> list:
 
 def fabrik_overlay(record, before) -> list:
     """One FABRIK half-pass (a ``FabrikStep``): the chain it left ("step"), circles at the joints that differ
-    from ``before`` (n + 1, 2) px, and a label naming the walk.
-    """
+    from ``before`` (n + 1, 2) px, and a label naming the walk."""
     points = np.asarray(record.points, dtype=float)
     moved = np.any(points != np.asarray(before, dtype=float), axis=1)
     out: list[Primitive] = [Polyline(points, "step", width=2)]

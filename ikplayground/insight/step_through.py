@@ -31,27 +31,9 @@ FABRIK_TEXTS = {
 
 
 class StepThrough:
-    """One solve of a CCD or FABRIK scene chain, taken a record at a time.
-
-    Parameters
-    ----------
-    chain : Chain
-        Solved from its shown angles toward its target, with its settings as they are now and no pole.
-
-    Attributes
-    ----------
-    records : int
-        Records taken so far.
-    current : CCDStep or FabrikStep or None
-        The last record taken.
-    solution : IKSolution or None
-        Once :attr:`done`, exactly ``solve_ccd`` / ``solve_fabrik``'s answer.
-
-    Raises
-    ------
-    ValueError
-        For another solver, or a chain the solver refuses.
-    """
+    """One solve of a CCD or FABRIK scene ``chain`` from its shown angles (its settings as they are, no pole),
+    taken a record at a time; ValueError for another solver. ``records`` counts those taken, ``current`` is the last
+    (a ``CCDStep`` or ``FabrikStep``), ``solution`` exactly ``solve_ccd`` / ``solve_fabrik``'s once :attr:`done`."""
 
     def __init__(self, chain):
         if chain.solver not in STEPPED:

@@ -25,8 +25,7 @@ AXIS_EXTRA = 14.0  # px: the +x reference ray reaches this far past the phi arc
 
 class Annulus(NamedTuple):
     """Reach radii (px) about the root: ``inner`` ``|l1 - l2|``, ``outer`` ``stretch * (l1 + l2)``, ``soft_start``
-    where the soft ease begins (``outer`` without softness).
-    """
+    where the soft ease begins (``outer`` without softness)."""
 
     inner: float
     outer: float
@@ -35,8 +34,7 @@ class Annulus(NamedTuple):
 
 class Triangle(NamedTuple):
     """One two-bone solve's triangle: corners ``root``, ``knee``, ``end`` (2,) px, side ``r`` px, angles (rad),
-    ``bend`` (+1 or -1, after the pole) and the bones' stretch ``scale``.
-    """
+    ``bend`` (+1 or -1, after the pole) and the bones' stretch ``scale``."""
 
     root: np.ndarray
     knee: np.ndarray
@@ -53,8 +51,7 @@ class Triangle(NamedTuple):
 
 def annulus(l1: float, l2: float, softness: float = 0.0, stretch: float = 1.0) -> Annulus:
     """The reach annulus of bones ``l1``, ``l2`` px with ``softness`` px and ``stretch`` (>= 1), from
-    :func:`~ikplayground.solvers.soft_reach`; ``soft_start`` kept within ``[inner, outer]``.
-    """
+    :func:`~ikplayground.solvers.soft_reach`; ``soft_start`` kept within ``[inner, outer]``."""
     total = float(l1) + float(l2)
     outer, _, limit = soft_reach(math.inf, total, float(softness), float(stretch))
     inner = abs(float(l1) - float(l2))
@@ -63,25 +60,9 @@ def annulus(l1: float, l2: float, softness: float = 0.0, stretch: float = 1.0) -
 
 def triangle(root, target, l1: float, l2: float, bend: float = 1, *, pole=None, softness: float = 0.0,
              stretch: float = 1.0) -> Triangle:
-    """The triangle ``solve_two_bone`` builds for these arguments, step by step.
-
-    Parameters
-    ----------
-    root, target : array_like, shape (2,)
-        px.
-    l1, l2 : float
-        Bone lengths, px, > 0.
-    bend : {1, -1}
-    pole : array_like (2,) or None
-        Picks the side as the solver's does (NaN: none).
-    softness, stretch : float
-        As the solver's.
-
-    Returns
-    -------
-    Triangle
-        Its angles, ``knee``, ``end`` and ``scale`` equal the solver's answer (to rounding).
-    """
+    """The triangle ``solve_two_bone`` builds for ``root``, ``target`` (2,) px, bones ``l1``, ``l2`` px, ``bend``
+    (+1 or -1), ``pole`` (2,) px (None or NaN: none), ``softness`` px and ``stretch``, step by step: its angles,
+    knee, end and scale equal the solver's answer (to rounding)."""
     rx, ry = (float(v) for v in root)
     dx, dy = float(target[0]) - rx, float(target[1]) - ry
     b = 1.0 if bend >= 0 else -1.0
@@ -109,8 +90,7 @@ def triangle(root, target, l1: float, l2: float, bend: float = 1, *, pole=None, 
 
 def goal_triangle(chain) -> Triangle:
     """The triangle of a two-bone scene chain's last solve: corners from ``fields["goal"]`` scaled by
-    ``fields["scale"]``; ``phi`` the target's direction, ``psi``, ``gamma`` and the side read off the corners.
-    """
+    ``fields["scale"]``; ``phi`` the target's direction, ``psi``, ``gamma`` and the side read off the corners."""
     f = chain.fields
     rx, ry = f["root"].tolist()
     tx, ty = f["target"].tolist()
@@ -127,8 +107,7 @@ def goal_triangle(chain) -> Triangle:
 def two_bone_overlay(chain) -> list:
     """The construction of a two-bone scene chain's solve: reach circles (role "reach") and the soft
     band ("soft"), the goal triangle ("guide") with ``r`` labelled and a +x ray, and the angles phi, psi and gamma
-    as labelled arcs ("angle"). A list of primitives, px.
-    """
+    as labelled arcs ("angle"). A list of primitives, px."""
     f = chain.fields
     root = f["root"].copy()
     l1, l2 = f["lengths"].tolist()

@@ -1,6 +1,5 @@
 """What the renderer draws of a chain's solve: a status badge by a tip off its target (red rings on a stalled
-chain's joints at their limits), and a pole's diamond tied to the middle joint. Pixels, y down.
-"""
+chain's joints at their limits), and a pole's diamond tied to the middle joint. Pixels, y down."""
 
 from __future__ import annotations
 
@@ -65,8 +64,7 @@ def draw_status_badge(surface: pygame.Surface, chain: Chain, font: BadgeFont) ->
 
 def badge_offset(along, size) -> np.ndarray:
     """Where a badge of ``size`` (w, h) goes from the tip: beside the last bone (``along`` (2,)), on its upper
-    side, clear of the bone.
-    """
+    side, clear of the bone."""
     d = math.hypot(*along)
     ux, uy = (along / d) if d > 0 else (1.0, 0.0)
     nx, ny = -uy, ux
@@ -78,17 +76,8 @@ def badge_offset(along, size) -> np.ndarray:
 
 
 def pinned_joints(points: np.ndarray, angles: np.ndarray, limits: np.ndarray) -> np.ndarray:
-    """The positions (k, 2) px of the joints at an end of their clamped range.
-
-    Parameters
-    ----------
-    points : ndarray, shape (n + 1, 2)
-        Joints, px.
-    angles : ndarray, shape (n,)
-        Relative angles, rad.
-    limits : ndarray, shape (n, 2)
-        ``(lo, hi)`` per joint, rad.
-    """
+    """The joints (k, 2) px at an end of their clamped range: ``points`` (n + 1, 2) px, relative ``angles``
+    (n,) rad, ``limits`` (n, 2) rad."""
     at = clamped_joints(limits) & ((np.abs(angles - limits[:, 0]) <= AT_LIMIT)
                                    | (np.abs(angles - limits[:, 1]) <= AT_LIMIT))
     return points[:-1][at]

@@ -1,11 +1,8 @@
-"""Drawing a crowd of chains in a few array passes: no Python call per chain (past ``render.DETAIL_LIMIT``).
+"""Drawing a crowd of chains (past ``render.DETAIL_LIMIT``) in a few array passes, no Python call per chain.
 
-Bones are rasterized with numpy into a stage-sized buffer of palette indices (each bone sampled at least once
-a pixel along its longer axis, as in DDA line drawing), widened by a maximum filter (3x3 for IK bones, an
-octagon of radius 3 for snakes) and shown by one blit of an 8-bit surface over the buffer. Joints, anchors
-and targets are ``render.py``'s sprites, one ``Surface.fblits`` per kind and colour. A dense group (chains
-reaching under ``SMALL_MIN_REACH``) gets thin snakes and shapes stamped into the buffer instead; bones under
-``DOT_MIN_BONE`` get no joint dots. Screen px, y down; ``points`` (N, K, 2).
+Bones are sampled a pixel apart (as in DDA line drawing) into a stage-sized buffer of palette indices, widened by
+a maximum filter and shown by one blit of an 8-bit surface; joints, anchors and targets are sprites blitted with
+one ``fblits`` per kind and colour, or, for a dense group, shapes stamped into the buffer. Px, y down.
 """
 
 from __future__ import annotations
@@ -44,8 +41,7 @@ def dilate_cross(buf: np.ndarray, tmp: np.ndarray) -> None:
 
 def clip_segments(a: np.ndarray, d: np.ndarray, w: float, h: float) -> None:
     """Cut segments ``a`` to ``a + d`` ((S, 2) px) to [-1, w] x [-1, h] in place (Liang-Barsky); a segment
-    wholly outside becomes the point (-2, -2).
-    """
+    wholly outside becomes the point (-2, -2)."""
     t0 = np.zeros(len(a))
     t1 = np.ones(len(a))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -66,21 +62,10 @@ def clip_segments(a: np.ndarray, d: np.ndarray, w: float, h: float) -> None:
 
 
 def bone_samples(points: np.ndarray, w: float, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Points along every bone's part on the stage, at most a pixel apart along its longer axis.
+    """Points along every bone's part on a ``w`` x ``h`` px stage, at most a pixel apart along its longer axis.
 
-    Parameters
-    ----------
-    points : ndarray, shape (N, K, 2)
-        Each chain's joints, px.
-    w, h : float
-        The stage's size, px: long bones are cut to it first.
-
-    Returns
-    -------
-    x, y : ndarray
-        The samples, px: (N, M) when every bone is short, else (P,) bone after bone.
-    owner : ndarray of intp
-        The row of ``points`` of each sample, broadcastable to ``x``: (N, 1) or (P,).
+    ``points`` (N, K, 2) px -> ``(x, y, owner)``: samples (N, M) when every bone is short, else (P,) bone after bone,
+    and the row of ``points`` of each, broadcastable to ``x``.
     """
     n, k = points.shape[:2]
     px, py = points[..., 0], points[..., 1]
@@ -168,8 +153,7 @@ JOINT_CROSS = np.array([(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)])
 
 def stamp(buf: np.ndarray, w: int, h: int, centres: np.ndarray, offsets: np.ndarray, values) -> None:
     """Set the pixels ``offsets`` (S, 2) about each of ``centres`` (M, 2) px in ``buf`` (w * h + 1,) to ``values``
-    (one index, or one per centre).
-    """
+    (one index, or one per centre)."""
     cx = np.floor(centres[:, 0] + 0.5)
     cy = np.floor(centres[:, 1] + 0.5)
     values = np.asarray(values, np.uint8)
@@ -188,20 +172,9 @@ def stamp(buf: np.ndarray, w: int, h: int, centres: np.ndarray, offsets: np.ndar
 
 
 class CrowdLayer:
-    """The crowd's bones as one palette-indexed buffer, and its sprites in batches.
-
-    Parameters
-    ----------
-    palette : sequence of (r, g, b)
-        The chains' colours, by ``palette_index % len(palette)``.
-    dots, anchors : sequence of pygame.Surface
-        A joint dot and an anchor sprite per colour.
-    target : pygame.Surface
-    fill, target_colour : (r, g, b)
-        A dense group's anchor insides and target rings.
-    joint_colours : sequence of (r, g, b)
-        A dense group's joint crosses, per colour.
-    """
+    """The crowd's bones as one palette-indexed buffer, and its sprites in batches: ``dots`` and ``anchors``
+    (a sprite per ``palette`` colour) and ``target``; a dense group's shapes in ``fill``, ``target_colour`` and
+    ``joint_colours`` (one per palette colour)."""
 
     def __init__(self, palette, dots, anchors, target, *, fill, target_colour, joint_colours):
         self.palette = [tuple(c[:3]) for c in palette]
@@ -244,8 +217,7 @@ class CrowdLayer:
 
     def draw(self, surface: pygame.Surface, groups, size: tuple[int, int]) -> None:
         """Every non-walker group of ``groups`` onto ``surface`` (a stage of ``size`` (w, h) px): bones first,
-        then joints, anchors and targets.
-        """
+        then joints, anchors and targets."""
         groups = [g for g in groups if g.solver != "walker" and len(g.members)]
         if not groups:
             return

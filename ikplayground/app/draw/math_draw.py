@@ -1,6 +1,5 @@
 """The draw adapter of the math overlays (after pymunk's ``pygame_util``): :mod:`ikplayground.insight.primitives`
-onto a surface, a colour per role, a fade blended toward the background, fills translucent on a patch.
-"""
+onto a surface, a colour per role, a fade blended toward the background, fills translucent on a patch."""
 
 from __future__ import annotations
 

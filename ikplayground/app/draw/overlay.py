@@ -111,8 +111,7 @@ def draw_error(surface: pygame.Surface, status: pygame.Rect, message: str, fonts
 
 def draw_help(surface: pygame.Surface, stage: pygame.Rect, fonts: Fonts, solver: str | None = None) -> None:
     """The F1 help: every control (the command table, keymap and buttons), then the panel's rows for
-    ``solver`` (None: no chain). In a short window the lines close up, and what still does not fit ends in "…".
-    """
+    ``solver`` (None: no chain). In a short window the lines close up, and what still does not fit ends in "…"."""
     panel = panel_help_rows(solver) if solver else [("", NO_CHAIN_HELP)]
     sections = [(None, help_rows(), fonts.body, fonts.body.get_linesize() + 4),
                 (PANEL_HEADING, panel, fonts.small, fonts.small.get_linesize() + 2)]

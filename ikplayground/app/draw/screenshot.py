@@ -51,13 +51,8 @@ def _give_name(tmp: Path, target: Path) -> bool:
 
 
 def save_screenshot(surface: pygame.Surface, folder, when: datetime | None = None) -> Path:
-    """Save ``surface`` as a new PNG in ``folder``, named by ``when`` (now); returns its path.
-
-    Raises
-    ------
-    OSError
-        The folder is missing or not writable, or the image cannot be saved; nothing is left behind.
-    """
+    """Save ``surface`` as a new PNG in ``folder``, named by ``when`` (now); returns its path. OSError when the
+    folder is missing or not writable or the image cannot be saved; nothing is left behind."""
     folder = Path(folder)
     when = when or datetime.now()
     if not folder.is_dir():

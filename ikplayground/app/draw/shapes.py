@@ -1,6 +1,5 @@
 """Shapes the renderer draws, as geometry: snake quads (the Flash snake tutorial), limit wedges (the solvers'
-clamping rule), dashed lines, and the part of a drawing in view. Pixels, y down; radians.
-"""
+clamping rule), dashed lines, and the part of a drawing in view. Pixels, y down; radians."""
 
 from __future__ import annotations
 
@@ -26,8 +25,7 @@ def units(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def snake_quads(points: np.ndarray) -> np.ndarray:
     """One rectangle per snake node: ``points`` (m, 2) px head first -> corners (m - 1, 4, 2), each centred
-    on its segment, as long as it, narrowing toward the tail.
-    """
+    on its segment, as long as it, narrowing toward the tail."""
     seg = points[:-1] - points[1:]  # toward the head
     u, length = units(seg)
     v = np.stack([-u[:, 1], u[:, 0]], axis=1)
@@ -41,8 +39,7 @@ def snake_quads(points: np.ndarray) -> np.ndarray:
 
 def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.Rect | None:
     """The part of ``view`` within ``margin`` px of the bounding box of ``points`` (n, 2) px; None when out of
-    view or not finite.
-    """
+    view or not finite."""
     if not np.isfinite(points).all():
         return None
     lo = np.floor(points.min(axis=0) - margin)
@@ -56,8 +53,7 @@ def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.
 
 def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]:
     """``(centre, lo, hi)`` absolute angle ranges (rad) of ``chain``'s clamped joints (about the parent bone),
-    or a snake's bend range at every inner node; [] for a walker.
-    """
+    or a snake's bend range at every inner node; [] for a walker."""
     f = chain.fields
     out: list[tuple[tuple[float, float], float, float]] = []
     if chain.is_walker:  # a walker's legs have no limits to show

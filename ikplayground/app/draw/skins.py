@@ -37,8 +37,7 @@ def shade(colour, amount: float) -> tuple[int, ...]:
 
 def capsule_radii(points: np.ndarray) -> np.ndarray:
     """Half thicknesses (n,) px of the capsules over the bones between ``points`` (n + 1, 2): ``CAPSULE_RATIO``
-    of each bone's length, within ``CAPSULE_THICKNESS``, halved.
-    """
+    of each bone's length, within ``CAPSULE_THICKNESS``, halved."""
     d = points[1:] - points[:-1]
     lo, hi = CAPSULE_THICKNESS
     return np.clip(np.hypot(d[:, 0], d[:, 1]) * CAPSULE_RATIO, lo, hi) / 2
@@ -46,8 +45,7 @@ def capsule_radii(points: np.ndarray) -> np.ndarray:
 
 def catmull_rom(points: np.ndarray, samples: int) -> np.ndarray:
     """A uniform Catmull-Rom spline through ``points`` (m, 2), ``samples`` per segment, ends mirrored:
-    ((m - 1) * samples + 1, 2).
-    """
+    ((m - 1) * samples + 1, 2)."""
     p = np.concatenate([2 * points[:1] - points[1:2], points, 2 * points[-1:] - points[-2:-1]])
     p0, p1, p2, p3 = p[:-3], p[1:-2], p[2:-1], p[3:]
     t = (np.arange(samples) / samples)[None, :, None]
@@ -64,16 +62,8 @@ def body_widths(count: int) -> np.ndarray:
 
 
 def body_frame(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A snake's spine resampled from its nodes (m, 2) px, head first.
-
-    Returns
-    -------
-    spine : ndarray, shape (k, 2), k = (m - 1) * BODY_SAMPLES + 1
-    widths : ndarray, shape (k,)
-        Half widths, px.
-    tangent, normal : ndarray, shape (k, 2)
-        Unit vectors toward the tail, and to its left (+90 degrees on screen).
-    """
+    """A snake's nodes (m, 2) px, head first, as ``(spine, widths, tangent, normal)``: the spline (k, 2) px,
+    k = (m - 1) * BODY_SAMPLES + 1, its half widths (k,) px, and unit vectors (k, 2) toward the tail and to its left."""
     spine = catmull_rom(points, BODY_SAMPLES)
     tangent, _ = units(np.gradient(spine, axis=0))
     normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
@@ -82,8 +72,7 @@ def body_frame(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 
 def body_outline(spine: np.ndarray, widths: np.ndarray, tangent: np.ndarray, normal: np.ndarray) -> np.ndarray:
     """The closed outline (j, 2) px round ``spine`` at ``widths`` (:func:`body_frame`'s arguments): left side
-    tail to head, a snout reaching ``SNOUT`` head half widths, right side, a pointed tail.
-    """
+    tail to head, a snout reaching ``SNOUT`` head half widths, right side, a pointed tail."""
     w = widths[:, None]
     left, right = spine + normal * w, spine - normal * w
     forward, side, w0 = -tangent[0], normal[0], float(widths[0])

@@ -15,8 +15,7 @@ from ikplayground.scene import bake_recording, shown_name
 
 def animation_path(csv_path, chain: int | None = None) -> Path:
     """Where the keyframes of ``csv_path`` go: ``<stem>-animation.json`` beside it
-    (``<stem>-chain<k>-animation.json`` for chain ``k`` alone).
-    """
+    (``<stem>-chain<k>-animation.json`` for chain ``k`` alone)."""
     csv_path = Path(csv_path)
     tail = "-animation.json" if chain is None else f"-chain{chain}-animation.json"
     return csv_path.with_name(csv_path.stem + tail)

@@ -1,6 +1,5 @@
 """The App's side of the math (:mod:`ikplayground.insight`): whether "Show the math" is on, the selected
-chain's metrics, the step-through session, and the painter of the overlays.
-"""
+chain's metrics, the step-through session, and the painter of the overlays."""
 
 from __future__ import annotations
 
@@ -35,8 +34,7 @@ class MathView:
 
     def step(self, kind: str) -> None:
         """Pause, then step the selected chain's solve: one record, one sweep or pass, or the rest; a new
-        session starts whenever the last one no longer matches the chain or is over.
-        """
+        session starts whenever the last one no longer matches the chain or is over."""
         app = self.app
         chain = app.scene.selected
         if chain is None or chain.solver not in STEPPED:

@@ -1,6 +1,5 @@
 """The solver race in the App: a :class:`~ikplayground.insight.race.Race` built from the selected chain, shown
-in place of the user's scene as the stress test is (the two exclude each other).
-"""
+in place of the user's scene as the stress test is (the two exclude each other)."""
 
 from __future__ import annotations
 

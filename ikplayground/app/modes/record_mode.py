@@ -1,7 +1,6 @@
 """Recording in the App (Ctrl+R, ``--record FILE``): a :class:`~ikplayground.scene.Recorder` gets the scene after
 each step, to ``<scene file stem>-<date>-<time>.csv`` beside the scene file (or FILE); stopping gives the file
-its name. A file that cannot be written stops the recording, in one status line.
-"""
+its name. A file that cannot be written stops the recording, in one status line."""
 
 from __future__ import annotations
 
@@ -13,8 +12,7 @@ from ikplayground.scene import Recorder, RecordingError, shown_name
 
 def recording_path(scene_path, now: datetime.datetime | None = None) -> Path:
     """Where Ctrl+R records: ``<stem>-<YYYYMMDD>-<HHMMSS>.csv`` beside the scene file (``-2``, ``-3``...
-    when taken).
-    """
+    when taken)."""
     scene_path = Path(scene_path)
     now = now or datetime.datetime.now()
     base = f"{scene_path.stem or 'ikplayground'}-{now:%Y%m%d-%H%M%S}"
@@ -59,8 +57,7 @@ class RecordMode:
 
     def start(self, path=None) -> str | None:
         """Record from the next step on to ``path`` (None: :func:`recording_path`); returns the error said,
-        or None.
-        """
+        or None."""
         if self.active:
             self.stop()
         if path is None:

@@ -1,7 +1,6 @@
 """Replay in the App: ``--replay FILE`` drives the targets, snake heads and walker bodies from a recording
 before each step; meanwhile the arrow keys steer nothing and a press only selects. A recording that does not
-match the scene is refused (or later stopped) in one line; showing another scene stops it.
-"""
+match the scene is refused (or later stopped) in one line; showing another scene stops it."""
 
 from __future__ import annotations
 

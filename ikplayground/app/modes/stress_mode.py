@@ -13,8 +13,7 @@ STRESS_CHAINS = 1000  # what the panel's button starts
 
 class SceneAside:
     """What the stress test and the race share; a subclass has ``on``, ``forget()``, ``BACK`` (the words
-    when the kept scene is back) and ``refusal(name)``.
-    """
+    when the kept scene is back) and ``refusal(name)``."""
 
     BACK = ""
 

@@ -1,6 +1,5 @@
 """The panel's buttons and command check boxes: each names a command of ``commands.py`` (Save and Load with the
-path in the box), and the F1 help lists it beside the command's keys.
-"""
+path in the box), and the F1 help lists it beside the command's keys."""
 
 from __future__ import annotations
 
@@ -102,8 +101,7 @@ def make_box(attr: str, rect: pygame.Rect, manager, container, state: bool) -> U
 
 def make_row(panel, attrs, x: int, y: int, width: int, wide: bool) -> list:
     """The buttons and boxes ``attrs`` side by side in equal widths from (x, y), each set as that attribute of
-    ``panel`` (a box ticked as ``panel.box_states`` keeps it).
-    """
+    ``panel`` (a box ticked as ``panel.box_states`` keeps it)."""
     each = (width - 4 * (len(attrs) - 1)) // len(attrs)
     made = []
     for i, attr in enumerate(attrs):

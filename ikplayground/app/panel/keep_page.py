@@ -1,6 +1,5 @@
 """The panel's Keep page: record, export, undo and redo, flip and screenshot (``KEEP_ROWS`` of ``buttons.py``'s
-specs), then the latest edits of the undo history.
-"""
+specs), then the latest edits of the undo history."""
 
 from __future__ import annotations
 
@@ -25,8 +24,7 @@ LINE = 20
 
 class KeepPage:
     """The Keep page's widgets, from ``y`` down, ``inner`` px wide; each button or box is an attribute of
-    ``panel``.
-    """
+    ``panel``."""
 
     def __init__(self, panel, y: int, inner: int, wide: bool):
         self.wide = wide
@@ -52,8 +50,7 @@ class KeepPage:
 
     def history_lines(self, history) -> list[tuple[str, bool]]:
         """(text, is a redo) lines for ``history``: the redo side first, then the undo side, the next
-        undo first.
-        """
+        undo first."""
         done, undone = history.recent(HISTORY_LINES)
         if not done and not undone:
             return [("Nothing to undo yet: your edits will be listed here", True)]
@@ -63,8 +60,7 @@ class KeepPage:
 
     def update(self, history, recording: str = "") -> None:
         """List the latest edits under ``recording``'s line while the page is up (labels change only when
-        their text does).
-        """
+        their text does)."""
         if not self.lines[0].visible and self.shown is not None:
             return
         hint = recording or NO_RECORDING

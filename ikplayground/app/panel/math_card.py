@@ -1,7 +1,6 @@
 """The Math page's card, drawn on one surface while the page is up: the selected chain's live numbers and
 error plot (:class:`~ikplayground.insight.metrics.ChainMetrics`), the race table, the joint-space map
-(:mod:`ikplayground.insight.joint_map`).
-"""
+(:mod:`ikplayground.insight.joint_map`)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The panel's Math page: "Show the math", the step-through and race controls (``buttons.py``'s specs), and
 the card of live numbers (:class:`~.math_card.MathCard`, a ``UIImage``); a press or drag on its joint-space
-map is the command ``("map_pose", (theta1, theta2))``.
-"""
+map is the command ``("map_pose", (theta1, theta2))``."""
 
 from __future__ import annotations
 
@@ -17,8 +16,7 @@ CARD_MIN = 300  # px: the card's height when the panel scrolls (a short window)
 
 class MathPage:
     """The Math page's widgets, from ``y`` down, ``inner`` px wide; its buttons and boxes are attributes of
-    ``panel``.
-    """
+    ``panel``."""
 
     def __init__(self, panel, y: int, inner: int, height: int, wide: bool, shown: bool, race: bool, moving: bool):
         m, box = panel.manager, panel.box
@@ -58,8 +56,7 @@ class MathPage:
 
     def map_command(self, event) -> tuple[str, object] | None:
         """``("map_pose", (theta1, theta2))`` for a press on the map and each move of a drag begun
-        there (outside the map, along its edge).
-        """
+        there (outside the map, along its edge)."""
         t = event.type
         if t == pygame.MOUSEBUTTONUP:
             self.dragging = False

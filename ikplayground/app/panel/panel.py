@@ -49,20 +49,9 @@ NO_PRESET = "—"  # the preset menu's entry while the scene is the user's own
 
 
 class Panel:
-    """The right-hand panel.
-
-    Parameters
-    ----------
-    manager : pygame_gui.UIManager
-    window_size : (int, int)
-    new_solver : str
-        The solver N adds.
-    scene_path : str
-        The scene file Ctrl+S writes.
-
-    ``setting_rows`` holds a control per setting (``params``: its slider rows by name); a check box is an
-    attribute of its setting's name (``panel.mirror``).
-    """
+    """The right-hand panel; ``new_solver``: the solver N adds, ``scene_path``: the file Ctrl+S writes.
+    ``setting_rows`` holds a control per setting (``params`` its sliders); a check box is also an attribute of its
+    setting's name (``panel.mirror``)."""
 
     def __init__(self, manager, window_size, new_solver="ccd", scene_path=""):
         self.manager = manager

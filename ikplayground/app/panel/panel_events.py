@@ -1,7 +1,6 @@
 """The panel's events as commands ``(name, value)``: buttons and command boxes (``buttons.py``), the setting
 rows, the menus, the typed scene path, a pose on the joint-space map. A tab shows its page and a click on a
-box's text ticks it; neither is a command.
-"""
+box's text ticks it; neither is a command."""
 
 from __future__ import annotations
 

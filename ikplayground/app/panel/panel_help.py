@@ -1,6 +1,5 @@
 """The panel's controls described for people: docs/controls.md's panel table (the settings' rows from the table
-of settings, the rest here).
-"""
+of settings, the rest here)."""
 
 from __future__ import annotations
 
@@ -51,8 +50,7 @@ KEEP_HELP = (
 
 def panel_table() -> str:
     """The panel's controls as docs/controls.md's Markdown table: the solver, the settings, the scene, the
-    Math and Keep pages.
-    """
+    Math and Keep pages."""
     lines = ["| Panel | What it does |", "| --- | --- |"]
     rows = (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP, *MATH_HELP, *KEEP_HELP)
     lines += [f"| {name} | {text} |" for name, text in rows]

@@ -221,8 +221,7 @@ class ChoiceRow:
 
 class SettingRows:
     """The rows of every setting, from ``y`` down, ``inner`` px wide: ``rows`` by name (``sliders``,
-    ``boxes``, ``menus`` by kind); only the shown solver's are visible, packed from the top.
-    """
+    ``boxes``, ``menus`` by kind); only the shown solver's are visible, packed from the top."""
 
     def __init__(self, y: int, inner: int, manager, container):
         kinds: dict[str, type[FlagRow | ChoiceRow | SliderRow]] = {"flag": FlagRow, "choice": ChoiceRow}
@@ -261,8 +260,7 @@ class SettingRows:
 
     def sync(self, chain, show_state) -> None:
         """Show ``chain``'s settings (None: every control disabled); ``show_state(box, state)`` ticks a box
-        without it counting as a click.
-        """
+        without it counting as a click."""
         if chain is not None:
             self.arrange(chain.solver)
         for s in SETTINGS:
@@ -305,8 +303,7 @@ def _solvers_text(solvers: tuple[str, ...]) -> str:
 
 def panel_help_rows(solver: str | None = None) -> list[tuple[str, str]]:
     """(control, what it does) rows of the setting controls for the F1 help: help, range and unit, and
-    solvers; with ``solver``, only that solver's.
-    """
+    solvers; with ``solver``, only that solver's."""
     rows = []
     for s in SETTINGS:
         if solver is not None and not s.applies(solver):

@@ -114,8 +114,7 @@ class PathEntry(UITextEntryLine):
 
     def insert(self, text: str, whole: bool) -> None:
         """Put ``text`` in for the selection or at the cursor, within the cap (``whole``: a paste, all or
-        nothing).
-        """
+        nothing)."""
         text, dropped = self.clean(text)
         words = []
         if dropped:
