@@ -91,8 +91,7 @@ class App:
         self.commands = commands.CommandRunner(self)  # .observe(fn) sees every command
         if capped:
             self.say(capped)
-        self.step_ms = 0.0
-        self.render_ms = 0.0
+        self.step_ms = self.render_ms = 0.0
         self.settle = True  # a new scene: after its first frame, gc_freeze.py moves it out of the collector's way
 
     def stage_size(self, window_size) -> tuple[float, float]:

@@ -171,8 +171,7 @@ def load_preset(app, name=None) -> None:
 
 
 def _replace_scene(app, read, preset, path, label: str) -> bool:
-    """Show ``read()``'s scene as the user's (ending a stress test or race), an undoable edit ``label``;
-    False, saying why and changing nothing, when it cannot be read."""
+    """Show ``read()``'s scene as the user's, an undoable edit ``label``; False, saying why, if unreadable."""
     try:
         scene = read()
     except SceneFileError as e:
@@ -284,8 +283,7 @@ def how(name: str) -> str:
 
 
 def help_rows() -> list[tuple[str, str]]:
-    """(how, what it does) rows of the F1 help and docs/controls.md: the mouse, steering, then every command
-    with a key or button."""
+    """(how, what it does) rows of the F1 help and docs/controls.md: mouse, steering, keyed commands."""
     rows = list(keymap.MOUSE_HELP) + [keymap.STEER_HELP]
     rows += [(how(c.name), c.help) for c in COMMANDS if how(c.name)]
     return rows

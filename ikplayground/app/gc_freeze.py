@@ -1,9 +1,6 @@
-"""Settling a new big scene: its objects moved out of the cyclic garbage collector's way (``gc.freeze``).
-
-A scene of ``SETTLE_CHAINS`` chains or more is frozen as it is shown (:func:`hold`) and again after its first
-frame (:func:`settle`), so full collections stop walking its long-lived chains; the first frame of a smaller
-scene unfreezes all. Figures in docs/performance.md.
-"""
+"""Settling a new big scene (``SETTLE_CHAINS`` chains or more): its objects are frozen out of the cyclic garbage
+collector's way (``gc.freeze``) as it is shown (:func:`hold`) and after its first frame (:func:`settle`); a
+smaller scene's first frame unfreezes all. Figures in docs/performance.md."""
 
 from __future__ import annotations
 

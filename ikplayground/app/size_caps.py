@@ -1,9 +1,6 @@
-"""How big the window and the scene-file path may get (plain Python: the command line checks ``--size``
-before pygame is imported).
-
-The window: ``MAX_PIXELS``, an 8K UHD screen (memory grows with the area), and ``MAX_SIDE``, the largest
-texture most GPUs take. The path: ``PATH_MAX_BYTES``, Linux's PATH_MAX without the closing NUL.
-"""
+"""How big the window and the scene-file path may get (plain Python: ``--size`` is checked before pygame loads).
+The window: ``MAX_PIXELS``, an 8K UHD screen (memory grows with the area), and ``MAX_SIDE``, the largest texture
+most GPUs take. The path: ``PATH_MAX_BYTES``, Linux's PATH_MAX without the closing NUL."""
 
 from __future__ import annotations
 

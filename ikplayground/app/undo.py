@@ -107,8 +107,7 @@ class Undo:
             self.pressed = False
 
     def record(self, edit: Edit | None, merge: bool = False) -> None:
-        """Push ``edit`` (None: nothing changed); with ``merge``, into the newest entry if it was made since the
-        left press that is still down."""
+        """Push ``edit`` (None: no change); with ``merge``, into the newest entry if made during the current press."""
         if edit is None:
             return
         top = self.history.top
@@ -118,8 +117,7 @@ class Undo:
         self._open = (self.presses, top) if merge and self.pressed else None
 
     def setting(self, chain, name: str, value):
-        """Set ``name`` (a setting, or "solver") of ``chain`` to ``value``, recorded; returns the chain now in
-        its place."""
+        """Set ``name`` (a setting or "solver") of ``chain`` to ``value``, recorded; returns the chain in its place."""
         app = self.app
         if self.recording:
             new, edit = edits.set_recorded(app.scene, chain, name, value)

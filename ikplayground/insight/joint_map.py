@@ -30,8 +30,7 @@ def branches(root, target, l1: float, l2: float) -> tuple[tuple[float, float], t
 
 
 class MapFrame(NamedTuple):
-    """The map's rectangle ``(x, y, w, h)`` px: ``theta1`` from -pi (left) to pi, ``theta2`` from -pi (bottom)
-    to pi (top)."""
+    """The map's rect ``(x, y, w, h)`` px: ``theta1`` -pi to pi left to right, ``theta2`` -pi to pi bottom to top."""
 
     x: float
     y: float

@@ -1,9 +1,6 @@
-"""Live metrics of one chain: its last few seconds of steps in preallocated ring buffers.
-
-Per record: the error (px), status, iterations used (0 for two-bone), the solve's time (``fields["solve_us"]``,
-microseconds), the largest and mean joint turn since the last record (degrees, for labels), whether it was
-reached; and 2 s of joint angles for the joint-space map's trail.
-"""
+"""Live metrics of one chain in preallocated ring buffers: per step its error (px), status, iterations (0 for
+two-bone), solve time (``fields["solve_us"]``, microseconds), largest and mean joint turn (degrees) and whether
+it was reached; and 2 s of joint angles for the joint-space map's trail."""
 
 from __future__ import annotations
 

@@ -3,6 +3,7 @@
 The offset stands still (a dragged target sets it for all) or runs a figure-eight (a Lissajous curve
 x = A sin(w t), y = B sin(2 w t)); :meth:`Race.table` compares each chain's :class:`ChainMetrics`. The App shows
 the race's scene in place of the user's and calls :meth:`Race.drive` before each step, :meth:`Race.record` after.
+The solvers' sources: docs/sources.md.
 """
 
 from __future__ import annotations

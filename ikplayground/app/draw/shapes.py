@@ -38,8 +38,7 @@ def snake_quads(points: np.ndarray) -> np.ndarray:
 
 
 def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.Rect | None:
-    """The part of ``view`` within ``margin`` px of the bounding box of ``points`` (n, 2) px; None when out of
-    view or not finite."""
+    """The part of ``view`` within ``margin`` px of the box round ``points`` (n, 2) px; None if none or not finite."""
     if not np.isfinite(points).all():
         return None
     lo = np.floor(points.min(axis=0) - margin)

@@ -44,7 +44,7 @@ def capsule_radii(points: np.ndarray) -> np.ndarray:
 
 
 def catmull_rom(points: np.ndarray, samples: int) -> np.ndarray:
-    """A uniform Catmull-Rom spline through ``points`` (m, 2), ``samples`` per segment, ends mirrored:
+    """A uniform Catmull-Rom spline through ``points`` (m, 2), ``samples`` a segment, ends mirrored:
     ((m - 1) * samples + 1, 2)."""
     p = np.concatenate([2 * points[:1] - points[1:2], points, 2 * points[-1:] - points[-2:-1]])
     p0, p1, p2, p3 = p[:-3], p[1:-2], p[2:-1], p[3:]

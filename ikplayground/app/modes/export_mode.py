@@ -1,9 +1,6 @@
-"""Export animation: the Keep page's button bakes the last recording into a JSON file of keyframes.
-
-The bake (:func:`ikplayground.scene.bake_recording`, docs/animation-format.md) of every chain, or of the selected
-one with "Selected chain only", runs on a worker thread (a running recording is stopped first);
-:meth:`ExportMode.poll`, once a frame, says how it ended.
-"""
+"""Export animation: the Keep page's button bakes the last recording (stopped first if running) into a JSON file
+of keyframes (:func:`ikplayground.scene.bake_recording`, docs/animation-format.md), of every chain or the
+selected one, on a worker thread; :meth:`ExportMode.poll`, once a frame, says how it ended."""
 
 from __future__ import annotations
 

@@ -11,8 +11,7 @@ from ikplayground.scene import Recorder, RecordingError, shown_name
 
 
 def recording_path(scene_path, now: datetime.datetime | None = None) -> Path:
-    """Where Ctrl+R records: ``<stem>-<YYYYMMDD>-<HHMMSS>.csv`` beside the scene file (``-2``, ``-3``...
-    when taken)."""
+    """Where Ctrl+R records: ``<stem>-<YYYYMMDD>-<HHMMSS>.csv`` beside the scene file (``-2``, ``-3``... when taken)."""
     scene_path = Path(scene_path)
     now = now or datetime.datetime.now()
     base = f"{scene_path.stem or 'ikplayground'}-{now:%Y%m%d-%H%M%S}"
@@ -56,8 +55,7 @@ class RecordMode:
         return self.recorder.rig if self.recorder is not None else self._last_rig
 
     def start(self, path=None) -> str | None:
-        """Record from the next step on to ``path`` (None: :func:`recording_path`); returns the error said,
-        or None."""
+        """Record from the next step on to ``path`` (None: :func:`recording_path`); returns the error said, or None."""
         if self.active:
             self.stop()
         if path is None:
@@ -74,13 +72,19 @@ class RecordMode:
         self.app.say(f"Recording every step to {shown_name(self.path)} (Ctrl+R stops and saves it)")
         return None
 
+    def _end(self) -> Recorder | None:
+        """Stop feeding the recorder, keeping its steps and rig; returns it (None if none ran)."""
+        recorder, self.recorder = self.recorder, None
+        if recorder is not None:
+            self._last_steps, self._last_rig = recorder.steps, recorder.rig
+            self.app.panel.show_recording(False)
+        return recorder
+
     def stop(self) -> None:
         """Finish the recording: the file gets its name."""
-        recorder, self.recorder = self.recorder, None
+        recorder = self._end()
         if recorder is None:
             return
-        self._last_steps, self._last_rig = recorder.steps, recorder.rig
-        self.app.panel.show_recording(False)
         try:
             recorder.close()
         except RecordingError as e:
@@ -93,15 +97,12 @@ class RecordMode:
 
     def after_step(self) -> None:
         """After a step: its rows go to the file (a failed write stops the recording)."""
-        recorder = self.recorder
-        if recorder is None:
+        if self.recorder is None:
             return
         try:
-            recorder.record(self.app.scene)
+            self.recorder.record(self.app.scene)
         except RecordingError as e:
-            self.recorder = None
-            self._last_steps, self._last_rig = recorder.steps, recorder.rig
-            self.app.panel.show_recording(False)
+            self._end()
             self.app.say(f"Recording stopped: {e}", error=True)
 
     def summary(self) -> str:
@@ -114,6 +115,5 @@ class RecordMode:
 
     def status_text(self) -> str:
         """The status line's words while it records."""
-        if self.recorder is None:
-            return ""
-        return f"Recording {shown_name(self.recorder.path)}: {self.recorder.steps} steps"
+        r = self.recorder
+        return "" if r is None else f"Recording {shown_name(r.path)}: {r.steps} steps"

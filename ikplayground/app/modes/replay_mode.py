@@ -70,6 +70,5 @@ class ReplayMode:
         return None if self.replay is not None else drag
 
     def status_text(self) -> str:
-        if self.replay is None:
-            return ""
-        return f"Replaying {self.replay.name}: step {self.replay.steps}"
+        r = self.replay
+        return "" if r is None else f"Replaying {r.name}: step {r.steps}"

@@ -1,8 +1,5 @@
-"""The stress test in the App: ``stress_scene(count)``'s scripted chains shown in place of the user's scene.
-
-:class:`SceneAside` is what it shares with the race: the user's scene is kept aside and shown again when the mode
-stops; saving meanwhile is refused; a load forgets the mode.
-"""
+"""The stress test in the App: ``stress_scene(count)``'s scripted chains shown in place of the user's scene, kept
+aside meanwhile by :class:`SceneAside` (shared with the race), which refuses saves; a load forgets the mode."""
 
 from __future__ import annotations
 

@@ -23,8 +23,7 @@ LINE = 20
 
 
 class KeepPage:
-    """The Keep page's widgets, from ``y`` down, ``inner`` px wide; each button or box is an attribute of
-    ``panel``."""
+    """The Keep page's widgets, from ``y`` down, ``inner`` px wide; each button or box is an attribute of ``panel``."""
 
     def __init__(self, panel, y: int, inner: int, wide: bool):
         self.wide = wide
@@ -49,8 +48,7 @@ class KeepPage:
         self.bottom = y + HISTORY_LINES * LINE + 8
 
     def history_lines(self, history) -> list[tuple[str, bool]]:
-        """(text, is a redo) lines for ``history``: the redo side first, then the undo side, the next
-        undo first."""
+        """(text, is a redo) lines for ``history``: the redo side first, then the undo side, the next undo first."""
         done, undone = history.recent(HISTORY_LINES)
         if not done and not undone:
             return [("Nothing to undo yet: your edits will be listed here", True)]
@@ -59,8 +57,7 @@ class KeepPage:
         return (redo + undo)[:HISTORY_LINES]
 
     def update(self, history, recording: str = "") -> None:
-        """List the latest edits under ``recording``'s line while the page is up (labels change only when
-        their text does)."""
+        """List the latest edits under ``recording``'s line while the page is up."""
         if not self.lines[0].visible and self.shown is not None:
             return
         hint = recording or NO_RECORDING

@@ -15,8 +15,7 @@ CARD_MIN = 300  # px: the card's height when the panel scrolls (a short window)
 
 
 class MathPage:
-    """The Math page's widgets, from ``y`` down, ``inner`` px wide; its buttons and boxes are attributes of
-    ``panel``."""
+    """The Math page's widgets from ``y`` down, ``inner`` px wide (buttons and boxes: ``panel``'s attributes)."""
 
     def __init__(self, panel, y: int, inner: int, height: int, wide: bool, shown: bool, race: bool, moving: bool):
         m, box = panel.manager, panel.box
@@ -55,8 +54,7 @@ class MathPage:
             self.image.set_image(self.card.render(chain, metrics, race_table()))
 
     def map_command(self, event) -> tuple[str, object] | None:
-        """``("map_pose", (theta1, theta2))`` for a press on the map and each move of a drag begun
-        there (outside the map, along its edge)."""
+        """``("map_pose", (theta1, theta2))`` for a press on the map, and each move of a drag begun there."""
         t = event.type
         if t == pygame.MOUSEBUTTONUP:
             self.dragging = False

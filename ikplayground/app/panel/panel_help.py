@@ -49,8 +49,7 @@ KEEP_HELP = (
 
 
 def panel_table() -> str:
-    """The panel's controls as docs/controls.md's Markdown table: the solver, the settings, the scene, the
-    Math and Keep pages."""
+    """The panel's controls (solver, settings, scene, Math and Keep pages) as docs/controls.md's table."""
     lines = ["| Panel | What it does |", "| --- | --- |"]
     rows = (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP, *MATH_HELP, *KEEP_HELP)
     lines += [f"| {name} | {text} |" for name, text in rows]

@@ -19,13 +19,10 @@ def utf8_size(text: str) -> int:
 class PathEntry(UITextEntryLine):
     """The scene file box: pygame_gui's text line, kept fast and safe for any input.
 
-    * Typing is gathered and goes in once a frame, a paste in one piece (pygame_gui lays the line out again for
-      every character it inserts).
-    * It holds at most ``PATH_MAX_BYTES`` of UTF-8: typing stops there, a paste that would not fit is refused
-      whole, and the App is told (a ``PATH_NOTICE`` event).
-    * Characters the font cannot draw are left out of typed and pasted text, and shown as � in a path set by
-      code (``get_text`` gives that path exactly until the box is edited).
-    * The App's key repeat is kept through focus changes.
+    Typing goes in once a frame and a paste in one piece (pygame_gui lays the line out again per character);
+    it holds at most ``PATH_MAX_BYTES`` of UTF-8 (typing stops, a paste too long is refused, a ``PATH_NOTICE``
+    says so); what the font cannot draw is left out, or shown as � in a path set by code (``get_text`` gives
+    that path exactly until edited); the App's key repeat survives focus changes.
     """
 
     def __init__(self, relative_rect, manager, container, path: str = "", **kwargs):
@@ -113,8 +110,7 @@ class PathEntry(UITextEntryLine):
             self.insert(text, whole=False)
 
     def insert(self, text: str, whole: bool) -> None:
-        """Put ``text`` in for the selection or at the cursor, within the cap (``whole``: a paste, all or
-        nothing)."""
+        """Put ``text`` in for the selection or at the cursor, within the cap (``whole``: a paste, all or nothing)."""
         text, dropped = self.clean(text)
         words = []
         if dropped:
