@@ -103,7 +103,8 @@ def ghost_pose(chain) -> list:
 
 
 def pole_side(root, target, pole) -> int:
-    """+1 if ``pole`` is right of the root-to-target line on screen (y down), -1 left, 0 on it (``ON_LINE``)."""
+    """+1 if ``pole`` is right of the root-to-target line on screen (y down), -1 left, 0 on it (``ON_LINE``) or
+    with the target on the root."""
     ux, uy = float(target[0]) - float(root[0]), float(target[1]) - float(root[1])
     px, py = float(pole[0]) - float(root[0]), float(pole[1]) - float(root[1])
     cross = ux * py - uy * px

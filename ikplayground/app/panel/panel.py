@@ -138,7 +138,7 @@ class Panel:
         self.load_button = buttons.make("load_button", pygame.Rect(PAD + inner - button_w, y, button_w, 28),
                                         m, box, wide)
         y += ROW + 8
-        # the Chain page's widgets but the setting rows and the menus (remade at times: see show_page)
+        # the Chain page's widgets but the setting rows and the solver and preset menus (remade: see show_page)
         self.chain_widgets = [solver_label, self.hint, section, preset_label, new_label, self.new_chain,
                               self.add_button, self.remove_button, self.help_button, self.stress_button,
                               self.path_entry, self.save_button, self.load_button]
