@@ -11,7 +11,7 @@ DEFAULT_SCENE_FILE = "ikplayground-scene.json"
 
 
 def parse_size(text: str) -> tuple[int, int]:
-    """Parse ``WxH`` (e.g. ``1280x720``) into two positive ints."""
+    """``WxH`` (e.g. ``1280x720``) as two positive ints, within the window caps."""
     try:
         w, h = (int(part) for part in text.lower().split("x"))
     except ValueError:
@@ -36,12 +36,7 @@ def positive_int(text: str) -> int:
 
 
 def scene_file_exists(path: Path) -> bool:
-    """Whether there is something at ``path`` to load: False only when nothing is there.
-
-    A path the system refuses to look up (a name too long, a NUL in it, a
-    loop of links) counts as there, so that loading it says what is wrong
-    in one line rather than the program starting with a file it can never save.
-    """
+    """False only when nothing is at ``path`` (a path that cannot be looked up counts as there)."""
     try:
         os.stat(path)
     except (FileNotFoundError, NotADirectoryError):

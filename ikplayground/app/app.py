@@ -1,14 +1,9 @@
 """The App: the window, the fixed-step loop, input -> commands, drawing.
 
-Each frame: events go to pygame_gui first (``process_events`` is True when the
-UI used the event); the panel turns its widgets' events into commands, the
-keymap turns keys into commands (``key_events.py``), and every command runs
-through the one table of ``commands.py`` (:meth:`App.apply`); mouse presses and
-drags on the stage grab targets and roots (``drag.py``). Then the scene advances
-by as many 1/60 s steps as have accrued (one a frame when not in real time, so
-headless runs are exact); then the stage, the panel and the overlays are drawn
-and the display flipped. The window's size and its resizes are ``window.py``'s;
-a new big scene is settled as it is shown and after its first frame by ``gc_freeze.py``.
+Each frame: events go to pygame_gui, then the panel (widgets -> commands), the keymap (``key_events.py``) and
+the stage (drags, ``drag.py``); every command runs through ``commands.py``'s table (:meth:`App.apply`). Then
+the scene takes the 1/60 s steps that have accrued (one a frame when not in real time, so headless runs are
+exact), and the stage, panel and overlays are drawn.
 """
 
 from __future__ import annotations
@@ -49,21 +44,9 @@ ERROR_MIN_WIDTH = 420  # px: an error box narrower than this spans the whole win
 
 
 class App:
-    """The playground window.
-
-    Parameters
-    ----------
-    size : (int, int)
-        Window size in pixels.
-    scene : Scene, optional
-        The scene to show; the default scene (one chain of each solver) if None.
-    scene_path : str or Path
-        The file Ctrl+S writes and Ctrl+O reads.
-    realtime : bool
-        True: step the scene by the wall clock at 60 steps/s and cap the frame
-        rate at 60. False: exactly one step a frame, as fast as it can (tests
-        and headless runs).
-    """
+    """The playground window of ``size`` (w, h) px showing ``scene`` (None: the default one), saving to
+    ``scene_path``. ``realtime``: step by the wall clock at 60 steps/s; else one step a frame, as fast as it can
+    (tests, headless runs)."""
 
     def __init__(self, size=(1280, 720), scene: Scene | None = None, scene_path=DEFAULT_SCENE_PATH,
                  realtime: bool = True):
@@ -108,11 +91,9 @@ class App:
         self.commands = commands.CommandRunner(self)  # .observe(fn) sees every command
         if capped:
             self.say(capped)
-        self.step_ms = 0.0
-        self.render_ms = 0.0
+        self.step_ms = self.render_ms = 0.0
         self.settle = True  # a new scene: after its first frame, gc_freeze.py moves it out of the collector's way
 
-    # --- geometry ------------------------------------------------------------
     def stage_size(self, window_size) -> tuple[float, float]:
         """The stage: the window left of the panel, above the status line."""
         w, h = window_size
@@ -127,7 +108,6 @@ class App:
     def on_stage(self, pos) -> bool:
         return self.stage_rect.collidepoint(pos)
 
-    # --- loop ----------------------------------------------------------------
     def run(self, max_frames: int | None = None) -> None:
         """Run until the window closes, Esc, or ``max_frames`` frames have been drawn."""
         while self.running and (max_frames is None or self.frames < max_frames):
@@ -152,8 +132,7 @@ class App:
             self.settle = False
             settle(len(self.scene.chains))
         if self.frames == 0 and self.realtime:  # the window is up: the compiled kernels (numba, if there) load
-            jit.warm_up()  # on a thread now, for a crowd later (started earlier, they would delay the first frame;
-            # a fixed-step run, headless or a test, loads them when a big batch first asks, as a library does)
+            jit.warm_up()  # on a thread, for a crowd later (a fixed-step run loads them when a batch first asks)
         self.frames += 1
 
     def advance(self, dt: float) -> None:
@@ -179,7 +158,6 @@ class App:
         if steps:
             self.step_ms = (time.perf_counter() - t0) * 1000.0 / steps
 
-    # --- input ---------------------------------------------------------------
     def handle_event(self, event) -> None:
         self.undo.see(event)  # which left press is down: a slider's or the map's drag is one undo entry
         if event.type == pygame.QUIT:
@@ -224,8 +202,7 @@ class App:
 
     @property
     def drag(self) -> Drag | None:
-        """What the mouse holds; however a hold ends, its target is let go (``drag.handed_over``) and its
-        move is one undo entry (``Undo.hold``)."""
+        """What the mouse holds; when a hold ends its target is let go and its move is one undo entry."""
         return self._drag
 
     @drag.setter
@@ -234,7 +211,7 @@ class App:
         self.undo.hold(old, self._drag)
 
     def press(self, pos) -> None:
-        """Left button down on the stage: grab a target, a root, or select a chain."""
+        """Left button down on the stage: grab a target, a pole or a root, or select a chain."""
         if not self.on_stage(pos):
             return
         chain, drag = grab(self.scene, pos, TARGET_RADIUS + 2)
@@ -244,13 +221,12 @@ class App:
             self.panel.sync(chain)
 
     def hot_target(self):
-        """The target under the mouse (or being dragged), drawn highlighted."""
+        """The target under the mouse (or dragged), drawn highlighted."""
         if self.drag is not None and self.drag.part == "target":
             return self.drag.chain
         on_stage = self.mouse is not None and self.on_stage(self.mouse)
         return self.scene.target_at(self.mouse, TARGET_RADIUS + 2) if on_stage else None
 
-    # --- commands ------------------------------------------------------------
     def say(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the status line (an error: in red, wrapped, for longer)."""
         self.status.say(text, error, self.time)
@@ -267,7 +243,7 @@ class App:
         self.panel.sync(self.scene.selected)
 
     def show_scene(self, scene: Scene) -> None:
-        """Show ``scene`` (a loaded one, the stress test's...) in place of the current one, fitted to the stage."""
+        """Show ``scene`` in place of the current one, fitted to the stage."""
         self.replay.stop()
         self.scene = scene
         self.scene.resize(self.stage_size(self.screen.get_size()))
@@ -277,13 +253,12 @@ class App:
         self.settle = True
 
     def chain_replaced(self, old, new) -> None:
-        """``new`` was built to replace ``old`` (a solver or bone count change): a hold on ``old`` moves to it."""
+        """``new`` replaced ``old`` (a solver or bone count change): a hold on ``old`` moves to it."""
         if self.drag is not None and self.drag.chain is old:
             self.drag = self.drag.onto(new)
 
     def apply(self, action: str, value=None) -> None:
-        """Carry out a command: one of the table (``commands.py``; its observers see every one),
-        else a setting of the selected chain (or its solver), recorded for undo."""
+        """Run a command of the table (its observers see it), else set a setting of the selected chain, for undo."""
         if self.commands.run(action, value):
             return
         chain = self.scene.selected
@@ -295,8 +270,7 @@ class App:
             self.selected_changed()
 
     def resize(self, size) -> None:
-        """The window was resized to ``size``: lay out for it, within MIN_SIZE and the caps of
-        limits.py (a bigger window is set back to the cap, and the status line says so; see window.py)."""
+        """Lay out for a window resized to ``size``, within the window's limits (``window.py``)."""
         self.screen, size, message, error = resized_window(self.screen, size, tuple(self.ui.window_resolution))
         if message:
             self.say(message, error=error)
@@ -304,7 +278,6 @@ class App:
         self.panel.rebuild(size)  # first: the stage is what the panel leaves
         self.scene.resize(self.stage_size(size))
 
-    # --- drawing ---------------------------------------------------------------
     def draw(self) -> None:
         t0 = time.perf_counter()
         stage = self.stage_rect
@@ -332,14 +305,7 @@ class App:
         pygame.image.save(self.screen, str(path))
 
     def close(self) -> None:
-        """Finish a recording (the file gets its name) and a replay, then close the window.
-
-        The events still queued are taken off first: pygame_gui's events hold
-        their widgets, and through them the whole panel and UI manager, for as
-        long as they sit in SDL's queue (a process that makes many Apps, the
-        tests, kept every closed App's UI); and pygame_gui
-        is told to forget this App's manager if it kept it as its default.
-        """
+        """Finish a recording and a replay, drop the queued events (they hold the UI) and close the window."""
         self.replay.stop()
         self.record.stop()
         self.export.wait()

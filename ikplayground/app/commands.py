@@ -1,18 +1,10 @@
 """The one table of commands: what keys, panel buttons and the help all name.
 
-A command has a name, one line of help, and what it does: a callable taking
-the App and an optional value (``None`` from a key; the path from the Save
-button, the solver from the "New chain" menu...). ``repeats`` says whether a
-held key runs it again at each auto-repeat. The keymap (``keymap.py``) binds
-keys to command names and the panel's buttons (``buttons.py``) name them too;
-the F1 help and docs/controls.md's controls table are :func:`help_rows`, read from
-those three tables.
-
-The App runs every command, a key's, a button's or a panel widget's, through
-its :class:`CommandRunner`: each observer registered with
-:meth:`CommandRunner.observe` sees the name and the value first (the App fuzz
-test and the soak watch the App that way). A name not in the table is a
-setting of the selected chain, which ``App.apply`` carries out itself.
+A command: a name, one line of help, ``run(app, value)`` (``value`` None from a key; the path from Save, the
+solver from "New chain"...) and whether a held key repeats it. The keymap (``keymap.py``) and the panel's
+buttons (``buttons.py``) name commands; the F1 help and docs/controls.md are :func:`help_rows`. Every command
+runs through :class:`CommandRunner`, whose observers see it first (the fuzz test and soak); a name not in the
+table is a setting of the selected chain, which ``App.apply`` sets.
 """
 
 from __future__ import annotations
@@ -42,7 +34,6 @@ class Command(NamedTuple):
     repeats: bool = False  # a held key runs it again at each auto-repeat
 
 
-# --- what the commands do ---------------------------------------------------------------
 def add_chain(app, value=None) -> None:
     """N: a chain under the mouse; while N is held, each further one at the freest spot."""
     on_stage = app.mouse is not None and app.on_stage(app.mouse)
@@ -87,8 +78,7 @@ def select_next(app, value=None) -> None:
 
 
 def mirror(app, on=None) -> None:
-    """The selected two-bone chain's bend (its "mirror" setting): flipped (the key), or set to ``on``
-    (the panel's check box)."""
+    """The selected two-bone chain's bend flipped (the key), or set to ``on`` (the check box)."""
     chain = app.scene.selected
     if chain is None or chain.solver != "two-bone":
         if on is None:
@@ -99,8 +89,7 @@ def mirror(app, on=None) -> None:
 
 
 def flip(app, value=None) -> None:
-    """H: the selected chain turned into its mirror image about its root's vertical (a snake's head's, a
-    walker's body's; :func:`ikplayground.scene.core.mirror.flip_chain`); H again gives it back exactly."""
+    """H: the selected chain turned into its mirror image about its root's vertical; H again gives it back."""
     chain = app.scene.selected
     if chain is None:
         app.say("Flip mirrors the selected chain: select one first (click it, or Tab)")
@@ -142,7 +131,7 @@ def escape(app, value=None) -> None:
 
 
 def _is_file(path: Path) -> bool:
-    """Whether ``path`` is a regular file; False when it cannot even be looked up (a name too long, say)."""
+    """Whether ``path`` is a regular file (False when it cannot be looked up)."""
     try:
         return path.is_file()
     except (OSError, ValueError):
@@ -150,7 +139,7 @@ def _is_file(path: Path) -> bool:
 
 
 def save(app, path=None) -> None:
-    """Save the scene to ``path`` (the scene file's path by default); every failure is one status line."""
+    """Save the scene to ``path`` (the scene file's by default); a failure is one status line."""
     path = Path(path) if path else app.scene_path
     name = shown_name(path)
     if app.stress.refuses_save(name) or app.race.refuses_save(name):
@@ -167,7 +156,7 @@ def save(app, path=None) -> None:
 
 
 def load(app, path=None) -> None:
-    """Replace the scene with the file at ``path`` (the scene file's path by default), or say why not."""
+    """Replace the scene with the file at ``path`` (the scene file's by default), or say why not."""
     path = Path(path) if path else app.scene_path
     name = shown_name(path)
     if _replace_scene(app, lambda: load_scene(path, app.scene.stage), None, path, f"load of {name}"):
@@ -175,16 +164,14 @@ def load(app, path=None) -> None:
 
 
 def load_preset(app, name=None) -> None:
-    """Replace the scene with the preset ``name`` (the panel's Preset menu); the scene file stays as it is."""
+    """Replace the scene with the preset ``name``; the scene file stays as it is."""
     if _replace_scene(app, lambda: preset_scene(name, app.scene.stage), name, app.scene_path,
                       f"preset {name}"):
         app.say(f"Preset {name}: {PRESETS[name]}. Ctrl+S saves to {shown_name(app.scene_path)}")
 
 
 def _replace_scene(app, read, preset, path, label: str) -> bool:
-    """Show the scene ``read()`` gives as the user's (a stress test or a race ends; the Preset menu shows
-    ``preset``, the scene file is ``path``), an undoable edit called ``label``; False, saying why and
-    changing nothing, when it cannot be read."""
+    """Show ``read()``'s scene as the user's, an undoable edit ``label``; False, saying why, if unreadable."""
     try:
         scene = read()
     except SceneFileError as e:
@@ -201,7 +188,7 @@ def _replace_scene(app, read, preset, path, label: str) -> bool:
 
 
 def take_screenshot(app, value=None) -> None:
-    """Draw the frame, then save the window as a PNG named by the date and time in the scene file's folder."""
+    """Draw the frame, then save the window as a PNG in the scene file's folder."""
     folder = app.scene_path.parent
     app.draw()  # the frame as it is now (the window may not have been drawn yet, headless)
     try:
@@ -217,7 +204,6 @@ def set_scene_path(app, text=None) -> None:
     app.scene_path = Path(text) if text else Path(DEFAULT_SCENE_PATH)
 
 
-# --- the table ---------------------------------------------------------------------------
 COMMANDS: tuple[Command, ...] = (
     Command("add_chain", "add a chain of the \"New chain\" solver at the mouse; held, more at free spots",
             add_chain, repeats=True),
@@ -276,8 +262,7 @@ class CommandRunner:
         self._observers: list[Callable[[str, Any], None]] = []
 
     def observe(self, observer: Callable[[str, Any], None]) -> Callable[[], None]:
-        """Call ``observer(name, value)`` before every command the App runs; returns a function
-        that stops it. It sees a chain setting's name too (one not in the table)."""
+        """Call ``observer(name, value)`` before every command (settings too); returns its remover."""
         self._observers.append(observer)
         return lambda: self._observers.remove(observer)
 
@@ -292,15 +277,13 @@ class CommandRunner:
         return True
 
 
-# --- the help ---------------------------------------------------------------------------
 def how(name: str) -> str:
-    """How the user runs command ``name``: its keys and panel buttons ("" when it has neither)."""
+    """How the user runs command ``name``: its keys and panel buttons ("" for neither)."""
     return " / ".join(keymap.keys_for(name) + buttons.names_for(name))
 
 
 def help_rows() -> list[tuple[str, str]]:
-    """(how, what it does) rows of the F1 help and docs/controls.md: the mouse, the steering keys,
-    then every command that has a key or a button."""
+    """(how, what it does) rows of the F1 help and docs/controls.md: mouse, steering, keyed commands."""
     rows = list(keymap.MOUSE_HELP) + [keymap.STEER_HELP]
     rows += [(how(c.name), c.help) for c in COMMANDS if how(c.name)]
     return rows

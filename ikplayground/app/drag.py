@@ -1,12 +1,4 @@
-"""What the mouse holds: a chain's target or root, grabbed at an offset.
-
-A left press on the stage grabs the topmost target under it, else the topmost
-pole handle, else selects the
-chain under it and grabs its root when the press is on the root (any node of
-a snake); each motion with the button held moves the grabbed part so that it
-keeps its offset from the mouse. A held target's motion waits (:func:`handed_over`).
-Pixels, y down.
-"""
+"""What the mouse holds: a chain's target, pole or root, grabbed at an offset. Pixels, y down."""
 
 from __future__ import annotations
 
@@ -29,15 +21,13 @@ class Drag(NamedTuple):
     offset: np.ndarray  # (2,) px from the mouse to the grabbed point
 
     def onto(self, new: Chain) -> Drag | None:
-        """The same hold on ``new``, a chain built to replace the held one (None: nothing to hold,
-        when an IK chain became a snake)."""
+        """The same hold on ``new``, which replaced the held chain (None when an IK chain became a snake)."""
         if not new.is_ik and self.chain.is_ik:
             return None
         return self._replace(chain=new)
 
     def move(self, scene: Scene, pos) -> bool:
-        """Move the held part so it keeps its offset from the mouse at ``pos``; False when the
-        chain has left the scene (nothing was moved)."""
+        """Move the held part to keep its offset from ``pos``; False when the chain has left the scene."""
         if self.chain not in scene.chains:
             return False
         goal = np.asarray(pos, dtype=float) + self.offset
@@ -58,7 +48,8 @@ def pole_at(scene: Scene, pos, radius: float) -> Chain | None:
 
 
 def grab(scene: Scene, pos, target_radius: float) -> tuple[Chain | None, Drag | None]:
-    """What a left press at ``pos`` takes: (the chain to select or None, the drag or None)."""
+    """What a left press at ``pos`` takes: (the chain to select or None, the drag or None); the topmost target,
+    else pole handle, else root (a snake: any node)."""
     chain = scene.target_at(pos, target_radius)
     if chain is not None:
         return chain, Drag(chain, "target", np.asarray(chain.fields["target"]) - pos)
@@ -73,8 +64,7 @@ def grab(scene: Scene, pos, target_radius: float) -> tuple[Chain | None, Drag | 
 
 
 def handed_over(old: Drag | None, new: Drag | None) -> Drag | None:
-    """``new``, what the mouse holds now in place of ``old``: ``old``'s target is let go (an animated
-    target's motion resumes from where it was left), ``new``'s target is held (its motion waits)."""
+    """``new`` in place of ``old``: ``old``'s target is let go (its motion resumes), ``new``'s held."""
     if old is not None and old.part == "target":
         target_paths.hold(old.chain.fields, False)
     if new is not None and new.part == "target":

@@ -1,9 +1,4 @@
-"""The keymap: keys bound to the names of commands (``commands.py``).
-
-The App's input handler looks keys up here; the F1 help and docs/controls.md's
-controls table show the same bindings (``commands.help_rows``), so what the
-help says is what the keys do.
-"""
+"""The keymap: keys bound to the names of commands (``commands.py``); the F1 help shows the same bindings."""
 
 from __future__ import annotations
 
@@ -48,8 +43,7 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_y, True, "redo", "Ctrl+Y"),
 )
 
-# Held keys, read every step: they steer the selected snake (or the only one), else the
-# selected walker (or the only one).
+# held keys, read every step: they steer the selected (or only) snake, else walker
 STEER_KEYS = {pygame.K_UP: "throttle", pygame.K_LEFT: "left", pygame.K_RIGHT: "right"}
 STEER_HELP = ("Up / Left / Right", "snake: Up speeds up, Left/Right turn; walker: Left/Right walk, Up runs "
               "(the selected one)")
@@ -62,10 +56,8 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
 
 
 def command_for(key: int, mod: int) -> str | None:
-    """The command bound to ``key`` with modifiers ``mod`` (pygame's KMOD bits), or None.
-
-    Ctrl must match the binding's; Shift picks a Shift binding of the key where there is one
-    (Ctrl+Shift+Z is redo, Ctrl+Z undo), else it is ignored (Ctrl+Shift+S saves)."""
+    """The command bound to ``key`` with modifiers ``mod``, or None: Ctrl must match; Shift picks a Shift
+    binding where there is one (Ctrl+Shift+Z redo), else it is ignored."""
     ctrl = bool(mod & pygame.KMOD_CTRL)
     shift = bool(mod & pygame.KMOD_SHIFT)
     found = [b for b in KEYMAP if b.key == key and b.ctrl == ctrl and (b.shift == shift or not b.shift)]

@@ -1,16 +1,6 @@
-"""How big the window and the scene-file path may get (plain Python: the command line
-checks ``--size`` with it before pygame is imported).
-
-Window: at most :data:`MAX_SIDE` px a side and :data:`MAX_PIXELS` pixels in all.
-The pixel cap is an 8K UHD screen (7680x4320, the largest sold), so any real
-monitor is filled at 1:1; the App's memory grows with the window's area (the
-screen, the stage background, pygame_gui's layers): about 0.46 GB at the peak at
-8K, against 4.8 GB for a 20000x20000 window. The side cap is 16384, the largest
-texture most GPUs take, which still lets a window span three 4K screens side by side.
-
-Path: :data:`PATH_MAX_BYTES`, Linux's PATH_MAX (4096 bytes with the closing NUL):
-no longer path can be opened there, so the box never refuses a path that works.
-"""
+"""How big the window and the scene-file path may get (plain Python: ``--size`` is checked before pygame loads).
+The window: ``MAX_PIXELS``, an 8K UHD screen (memory grows with the area), and ``MAX_SIDE``, the largest texture
+most GPUs take. The path: ``PATH_MAX_BYTES``, Linux's PATH_MAX without the closing NUL."""
 
 from __future__ import annotations
 

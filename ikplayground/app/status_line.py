@@ -1,9 +1,5 @@
-"""What the status line says: facts about the scene, and the latest message (or error) for a while.
-
-Text only, no drawing (``overlay.draw_status`` and ``overlay.draw_error`` draw it):
-a message shows for :data:`MESSAGE_SECONDS`, an error (drawn whole, in a red
-box) for :data:`ERROR_SECONDS`. Times are the App's clock in seconds.
-"""
+"""What the status line says: facts about the scene, and the latest message for ``MESSAGE_SECONDS`` (an error,
+drawn whole in a red box, for ``ERROR_SECONDS``). Text only; ``overlay.py`` draws it."""
 
 from __future__ import annotations
 
@@ -28,18 +24,16 @@ class StatusLine:
         self.until = now + (ERROR_SECONDS if error else MESSAGE_SECONDS)
 
     def shown(self, now: float) -> tuple[str, str]:
-        """(message, error) to draw at ``now``: one of them is empty, or both once the time is up."""
+        """(message, error) to draw at ``now``: one of them empty, or both once the time is up."""
         text = self.message if now < self.until else ""
         return ("", text) if self.is_error else (text, "")
 
 
 def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: float, stress: bool,
                  paused: bool, stepping: str = "", keeping: tuple[str, ...] = ()) -> str:
-    """The facts on the left of the status line: frame rate (None: "fixed step"), chains, the selected
-    chain, its error, its status and the iterations its last solve used, what a step and a drawing cost
-    (per solver, too, under the stress test),
-    where a step-through is (``stepping``) while paused, and what a replay and a recording are at
-    (``keeping``: "Recording run.csv: 1234 steps"; empty texts are left out)."""
+    """The status line's facts: frame rate (None: "fixed step"), chains, the selected chain's error,
+    status and iterations, where a paused step-through is, ``keeping`` (replay, recording; empty ones left out),
+    what a step and a drawing cost (per solver under the stress test), PAUSED."""
     parts = ["fixed step" if fps is None else f"{fps:4.0f} FPS", f"{len(scene.chains)} chains"]
     chain = scene.selected
     if chain is not None:

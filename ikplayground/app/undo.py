@@ -1,32 +1,10 @@
-"""Undo and redo in the App: what is recorded, when, and what Ctrl+Z and Ctrl+Shift+Z do.
+"""Undo and redo in the App: what is recorded into ``app.history``, when, and what Ctrl+Z and Ctrl+Shift+Z do.
 
-The history (:class:`~ikplayground.scene.edit.history.History`, ``app.history``)
-holds the scene's edits (:mod:`ikplayground.scene.edit.edits`) and two of the
-App's own, made here: :class:`SceneSwap` (a load or a preset: the scenes,
-scene file paths and Preset menu entries before and after) and
-:class:`RaceStarted`. :class:`Undo` (``app.undo``) records them from the
-App's hook points: :meth:`Undo.setting` (``App.apply`` and the M key, for every
-setting and the solver), :meth:`Undo.added` / :meth:`Undo.removed` (the
-commands), :meth:`Undo.hold` (``App.drag``'s setter, where every hold of a
-target, pole or root begins and ends: one entry a drag, if it moved
-something), :meth:`Undo.map_pose`, :meth:`Undo.toggle_race` and
-:func:`swap_from` / :meth:`SceneSwap.done` (``commands._replace_scene``).
-
-Edits made in the stress test's or the race's scene are not recorded. Undo
-is refused while the stress test runs; while the race runs, Ctrl+Z ends it
-(the race's own entry, which is always the newest then: a race ended by R or
-by a load leaves no entry, as it changed nothing of the user's scene). The
-edits of one slider drag, or of one press and drag on the joint-space map,
-make one entry: an edit made while the left button is down merges into the
-entry made since that press (``Edit.absorb``).
-
-Another feature records an edit of its own as::
-
-    if app.undo.recording:
-        app.undo.record(Edit("mirror flip on CCD #3", undo=flip, redo=flip))
-
-where ``flip()`` acts on ``app.scene.chains[index]`` (the index taken when the
-edit was made) and returns that chain, which the App then selects.
+The history holds the scene's edits (:mod:`ikplayground.scene.edit.edits`) and two of the App's: :class:`SceneSwap`
+(a load or preset) and :class:`RaceStarted`. Edits in the stress test's or the race's scene are not recorded;
+undo is refused during the stress test, and during the race Ctrl+Z ends it. An edit made while the left button
+is down merges into the entry made since that press (one slider or map drag, one entry). Another feature
+records its own edit as ``if app.undo.recording: app.undo.record(Edit(label, undo=f, redo=f))``.
 """
 
 from __future__ import annotations
@@ -43,8 +21,7 @@ NOT_DONE = {"undo": "Not undone", "redo": "Not redone"}
 
 
 class SceneSwap(Edit):
-    """The scene was replaced (a load, a preset): ``old`` and ``new`` are each (scene, scene file path,
-    the Preset menu's entry)."""
+    """The scene was replaced (a load, a preset): ``old`` and ``new`` are (scene, scene file path, preset)."""
 
     def __init__(self, app, label: str, old: tuple, new: tuple):
         super().__init__(label, weight=len(old[0].chains) + len(new[0].chains))
@@ -74,8 +51,7 @@ class SceneSwap(Edit):
 
 
 def swap_from(app, label: str) -> SceneSwap:
-    """A :class:`SceneSwap` from the user's scene as it is (the one kept aside while the stress test or
-    the race runs), to be :meth:`~SceneSwap.done` once the new scene is shown."""
+    """A :class:`SceneSwap` from the user's scene as it is (the one kept aside by the stress test or race)."""
     scene = next(s for s in (app.stress.kept, app.race.kept, app.scene) if s is not None)
     state = (scene, app.scene_path, app.panel.preset)
     return SceneSwap(app, label, state, state)
@@ -102,7 +78,7 @@ class RaceStarted(Edit):
 
 
 class Undo:
-    """What ``app`` records into ``app.history``, and its undo and redo (see the module docstring)."""
+    """What ``app`` records into ``app.history``, and its undo and redo."""
 
     def __init__(self, app):
         self.app = app
@@ -118,10 +94,9 @@ class Undo:
 
     @property
     def recording(self) -> bool:
-        """Edits are recorded: the user's own scene is shown (not the stress test's or the race's)."""
+        """Whether edits are recorded: the user's own scene is shown."""
         return not (self.app.stress.on or self.app.race.on)
 
-    # --- recording ----------------------------------------------------------------
     def see(self, event) -> None:
         """Every event, first: which left press is down (an edit made meanwhile may merge)."""
         if event.type == pygame.MOUSEBUTTONDOWN and getattr(event, "button", 0) == 1:
@@ -132,8 +107,7 @@ class Undo:
             self.pressed = False
 
     def record(self, edit: Edit | None, merge: bool = False) -> None:
-        """Push ``edit`` (None: nothing changed); with ``merge``, into the newest entry if that was made
-        since the left press that is still the last one (a slider or map drag)."""
+        """Push ``edit`` (None: no change); with ``merge``, into the newest entry if made during the current press."""
         if edit is None:
             return
         top = self.history.top
@@ -143,8 +117,7 @@ class Undo:
         self._open = (self.presses, top) if merge and self.pressed else None
 
     def setting(self, chain, name: str, value):
-        """Set ``name`` (a setting of ``scene/core/settings.py``, or "solver") of ``chain`` to ``value`` and record
-        it; returns the chain now in its place (a hold on the old one moves to it)."""
+        """Set ``name`` (a setting or "solver") of ``chain`` to ``value``, recorded; returns the chain in its place."""
         app = self.app
         if self.recording:
             new, edit = edits.set_recorded(app.scene, chain, name, value)
@@ -166,9 +139,8 @@ class Undo:
             self.record(edits.ChainRemoved(self.app.scene, index, chain))
 
     def hold(self, old, new) -> None:
-        """``App.drag`` changed from ``old`` to ``new``: a hold that ends is one entry (if it moved
-        something); one that begins notes where its part was. A hold moved onto the chain that replaced
-        its chain (``Drag.onto``: the same offset) goes on."""
+        """``App.drag`` changed from ``old`` to ``new``: a hold that ends is one entry (if it moved something); a
+        hold moved onto a replacing chain (``Drag.onto``) goes on."""
         if old is new:
             return
         going_on = old is not None and new is not None and new.offset is old.offset and new.part == old.part
@@ -193,7 +165,7 @@ class Undo:
             self.record(record_pose(app.scene, chain, start), merge=True)
 
     def toggle_race(self) -> None:
-        """The command race: start it (an entry) or end it (its entry goes: the race changed nothing)."""
+        """The command race: start it (an entry) or end it (its entry goes)."""
         race = self.app.race
         if race.on:
             race.stop()
@@ -205,12 +177,11 @@ class Undo:
             self.record(self.race_entry)
 
     def race_ended(self) -> None:
-        """The race ended (R, a load, the stress test): its entry goes, if it is the newest."""
+        """The race ended: its entry goes, if it is the newest."""
         if self.race_entry is not None:
             self.history.drop(self.race_entry)
             self.race_entry = None
 
-    # --- undo and redo ------------------------------------------------------------
     def undo(self) -> None:
         """Ctrl+Z: undo the newest edit, select the chain it touched, and say what it was."""
         app = self.app

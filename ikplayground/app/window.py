@@ -1,16 +1,8 @@
-"""The window's display surface: at least ``MIN_SIZE``, within the caps of size_caps.py, made again on a resize.
+"""The window's display surface: at least ``MIN_SIZE``, within ``size_caps.py``'s caps, made again on a resize.
 
-:func:`open_window` makes the surface the App starts with; :func:`resized_window`
-the one a resize asks for. A size over the caps is set back to them (the window
-itself shrunk), and a size SDL cannot make keeps the window as it was; each
-case comes back with the line the status line shows. Sizes are (width, height)
-in px.
-
-On X11 the window's pixels go to the X server by SDL's own shared-memory
-path (:func:`prefer_x11_framebuffer`), not through an OpenGL texture: with a
-software renderer (Mesa's llvmpipe, all a machine without a GPU driver has)
-the texture path costs many times the shared-memory one a flip, and loads the
-GL libraries (``docs/performance.md``; ``scripts/bench.py --window`` measures it).
+A size over the caps is set back to them, and a size SDL cannot make keeps the old one; each case comes with
+its status line. On X11 the window is shown by SDL's shared-memory path, not an OpenGL texture, which costs
+many times more with a software renderer (docs/performance.md). Sizes (w, h) px.
 """
 
 from __future__ import annotations
@@ -38,14 +30,8 @@ FRAMEBUFFER_HINT = "SDL_FRAMEBUFFER_ACCELERATION"
 
 
 def prefer_x11_framebuffer() -> bool:
-    """On SDL's X11 driver, have the window's surface shown by X11 shared memory, not an OpenGL texture.
-
-    SDL reads the hint when the window's surface is first made, so this runs
-    after ``pygame.display.init()`` and before the first ``set_mode``. A value
-    the user set in the environment is kept; other drivers are left alone (on
-    Wayland, for one, SDL 2 has no window surface but the texture). Returns
-    whether the hint is now off (the X11 path in use).
-    """
+    """On SDL's X11 driver, show the window by X11 shared memory, not an OpenGL texture (call after
+    ``pygame.display.init()``, before ``set_mode``; a value set in the environment is kept); True if in use."""
     if pygame.display.get_driver() != "x11":
         return False
     os.environ.setdefault(FRAMEBUFFER_HINT, "0")
@@ -53,8 +39,7 @@ def prefer_x11_framebuffer() -> bool:
 
 
 def open_window(size) -> tuple[pygame.Surface, tuple[int, int], str | None]:
-    """A resizable window of ``size`` (within the limits): its surface, its size, and the note that it was
-    capped (None when it was not)."""
+    """A resizable window of ``size`` within the limits: its surface, its size, and the capped note or None."""
     asked = asked_size(size)
     size = capped_size(asked)
     screen = pygame.display.set_mode(size, pygame.RESIZABLE)
@@ -62,19 +47,8 @@ def open_window(size) -> tuple[pygame.Surface, tuple[int, int], str | None]:
 
 
 def resized_window(screen, size, old) -> tuple[pygame.Surface, tuple[int, int], str | None, bool]:
-    """The window resized to ``size`` (within the limits) from the size ``old`` everything is laid out for.
-
-    Returns
-    -------
-    screen : pygame.Surface
-        The display surface now (``screen`` itself when the window already has the size).
-    size : (int, int)
-        The size to lay out for: ``size`` within the limits, or ``old`` when SDL could not make it.
-    message : str or None
-        What the status line says: the cap, or why the size could not be had.
-    error : bool
-        Whether ``message`` is an error.
-    """
+    """The window resized to ``size`` from ``old`` (the size laid out for), as ``(screen, size, message,
+    error)``: the size within the limits (``old`` when SDL cannot make it), and the status line's note or None."""
     asked = asked_size(size)
     size = capped_size(asked)
     try:

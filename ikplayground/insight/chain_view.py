@@ -1,15 +1,8 @@
-"""What "Show the math" draws over one chain, as geometry: limits, error, ghost, pole side, snake wedges.
+"""What "Show the math" draws over one chain, as primitives (:mod:`.primitives`).
 
-For IK chains (two-bone, CCD, FABRIK, DLS): each clamped joint's allowed range
-as an arc about the joint with a needle at its angle (the solvers' one clamping
-rule, :func:`~ikplayground.scene.core.chain.clamped_joints`, as the renderer's limit
-wedges); the error line from the end effector to the target with its length;
-the solver's desired pose (``goal``) as a ghost while the shown pose lags it
-(rate limit, Mix); a pole's line and the side it picks. For snakes (the Flash
-snake tutorial's follow-the-leader, :mod:`ikplayground.solvers.snake`): each
-node's bend-range wedge and the follow distance. A two-bone arm also gets its
-construction (:mod:`.two_bone_view`). Primitives of :mod:`.primitives`; pixels
-with y down, radians (positive turns clockwise on screen).
+IK chains: limit arcs with needles, the error line, the ghost of the solver's goal pose, the pole's side
+(and a two-bone arm's construction, :mod:`.two_bone_view`). Snakes (the Flash snake tutorial's
+follow-the-leader): bend-range wedges and the follow distance. Pixels, y down; radians.
 """
 
 from __future__ import annotations
@@ -21,8 +14,7 @@ import numpy as np
 from ikplayground.insight.primitives import Circle, Label, Polygon, Polyline, Primitive
 from ikplayground.insight.two_bone_view import two_bone_overlay
 from ikplayground.scene import clamped_joints
-from ikplayground.solvers import chain_points
-from ikplayground.solvers import ON_LINE
+from ikplayground.solvers import ON_LINE, chain_points
 
 LIMIT_RADIUS = 22.0  # px: a limit arc's radius at most (and 0.45 of the joint's bone)
 LIMIT_SHARE = 0.45
@@ -37,16 +29,8 @@ WEDGE_SHARE = 1.0  # a snake wedge's radius as a share of the segment after its 
 
 
 def limit_arcs(chain) -> list:
-    """The allowed range of each clamped joint as an arc, and a needle at its angle.
-
-    Joint i's range ``limits[i] = (lo, hi)`` is drawn about joint i relative to
-    its parent bone's direction (joint 0: absolute, from +x) as a ``Polyline``
-    arc of role "limit" of radius ``min(LIMIT_RADIUS, 0.45 * bone i)``; its
-    needle (a ``Polyline`` from the joint, role "needle") points along bone i
-    at the shown angle, role "needle_hot" within ``AT_END`` of ``lo`` or
-    ``hi``. A free joint (a full-circle range) gets nothing. Snakes: [] (see
-    :func:`snake_view`).
-    """
+    """Each clamped joint's range as an arc (role "limit") and a needle at its angle ("needle", "needle_hot"
+    within ``AT_END`` of an end); the range is relative to the parent bone. [] for snakes and free joints."""
     if not chain.is_ik:
         return []
     f = chain.fields
@@ -75,12 +59,7 @@ def limit_arcs(chain) -> list:
 
 def arcs_points(centres: np.ndarray, radius: np.ndarray, start: np.ndarray, stop: np.ndarray,
                 step: float = math.radians(6)) -> np.ndarray:
-    """:func:`~ikplayground.insight.primitives.arc_points` for ``k`` arcs at once: (k, m, 2) px.
-
-    ``centres`` (k, 2) px, ``radius``, ``start``, ``stop`` (k,) px and rad; all
-    arcs get the point count of the longest, so points are no more than
-    ``step`` rad apart on each.
-    """
+    """``k`` arcs at once: ``centres`` (k, 2) px, ``radius``, ``start``, ``stop`` (k,) -> (k, m, 2) px."""
     count = max(2, int(math.ceil(float(np.max(np.abs(stop - start), initial=0.0)) / step)) + 1)
     t = start[:, None] + (stop - start)[:, None] * np.linspace(0.0, 1.0, count)[None, :]
     r = radius[:, None]
@@ -88,12 +67,7 @@ def arcs_points(centres: np.ndarray, radius: np.ndarray, start: np.ndarray, stop
 
 
 def error_line(chain) -> list:
-    """The line from the end effector to the target (role "error") and its length "12.3 px" beside its middle.
-
-    The label sits ``LABEL_GAP`` px off the line's middle on its upper side
-    (y down), so the line does not strike it through. Nothing for a snake or
-    an error below ``ERROR_MIN_PX``.
-    """
+    """The end effector-to-target line (role "error") and its "12.3 px" label above its middle."""
     if not chain.is_ik:
         return []
     tip = chain.fields["points"][-1].copy()
@@ -110,8 +84,7 @@ def error_line(chain) -> list:
 
 
 def goal_points(chain) -> np.ndarray:
-    """The joints (n + 1, 2) px of the solver's desired pose: forward kinematics of ``goal``, bones scaled by
-    ``scale``."""
+    """The joints (n + 1, 2) px of the solver's goal pose, bones scaled by ``scale``."""
     f = chain.fields
     rx, ry = f["root"].tolist()
     scale = float(f["scale"][0])
@@ -119,13 +92,7 @@ def goal_points(chain) -> np.ndarray:
 
 
 def ghost_pose(chain) -> list:
-    """The solver's desired pose as a faint ``Polyline`` (role "ghost") while the shown pose differs from it.
-
-    The shown angles move toward the Mix-blended answer at the rate limit
-    (:mod:`ikplayground.scene.step.group_step`); the ghost is the answer itself
-    (``goal``). Shown when some joint of it lies ``GHOST_MIN_PX`` or more
-    from the shown joint; nothing for a snake.
-    """
+    """The goal pose as a faint polyline (role "ghost") while the shown pose lags it by ``GHOST_MIN_PX`` or more."""
     if not chain.is_ik:
         return []
     ghost = goal_points(chain)
@@ -136,13 +103,8 @@ def ghost_pose(chain) -> list:
 
 
 def pole_side(root, target, pole) -> int:
-    """The side of the root-to-target line the pole is on, as seen on screen looking from root to target.
-
-    +1 right, -1 left, 0 on the line: the sign of the cross product of
-    ``target - root`` and ``pole - root`` (y down, so a positive cross product
-    is to the right), 0 when its sine is within the solvers' ``ON_LINE``
-    (:mod:`ikplayground.solvers.pole`) or the target sits on the root.
-    """
+    """+1 if ``pole`` is right of the root-to-target line on screen (y down), -1 left, 0 on it (``ON_LINE``) or
+    with the target on the root."""
     ux, uy = float(target[0]) - float(root[0]), float(target[1]) - float(root[1])
     px, py = float(pole[0]) - float(root[0]), float(pole[1]) - float(root[1])
     cross = ux * py - uy * px
@@ -155,12 +117,7 @@ SIDE_WORDS = {1: "bends right", -1: "bends left", 0: "on the line: no side"}
 
 
 def pole_view(chain) -> list:
-    """A chain's pole, as the solver reads it: the line from the root-target line's middle to the pole
-    (role "pole") and a label beside the pole saying the side it picks (:func:`pole_side`).
-
-    The pole's own diamond and its dashed tie to the middle joint are the
-    renderer's (``app/draw/badges.py``): not drawn here. Nothing without a pole.
-    """
+    """The line from the root-target middle to the pole (role "pole") and a label of the side it picks."""
     pole = chain.pole
     if pole is None:
         return []
@@ -173,17 +130,8 @@ def pole_view(chain) -> list:
 
 
 def snake_view(chain) -> list:
-    """A snake's bend-range wedges and its follow distance.
-
-    With ``d_k = points[k+1] - points[k]`` (head to tail) the next segment
-    from node k (1 <= k < n) may point along ``angle(d_(k-1)) + b`` for a bend
-    ``b`` in ``bend_limits = (lo, hi)`` (:mod:`ikplayground.solvers.snake`): a
-    filled ``Polygon`` wedge (role "wedge") of those directions about node k,
-    of radius ``WEDGE_SHARE`` of segment k, and its arc as a ``Polyline``: where
-    node k+1 may sit. The follow distance: a faint
-    ``Circle`` of segment 0's length about the head (role "follow"; node 1
-    sits on it) and a label "40 px" beside segment 0's middle. [] for an IK chain.
-    """
+    """A snake's bend-range wedges (role "wedge") about each inner node, radius ``WEDGE_SHARE`` of the next
+    segment, and its follow distance: a circle about the head and a "40 px" label. [] for an IK chain."""
     if not chain.is_snake:
         return []
     f = chain.fields
@@ -208,12 +156,7 @@ def snake_view(chain) -> list:
 
 
 def math_overlay(chain) -> list:
-    """Everything "Show the math" draws over ``chain``, bottom to top.
-
-    A snake: :func:`snake_view`. An IK chain: a two-bone arm's construction
-    (:func:`~ikplayground.insight.two_bone_view.two_bone_overlay`), the ghost,
-    the limit arcs, the error line and the pole's side.
-    """
+    """Everything "Show the math" draws over ``chain``, bottom to top."""
     if chain.is_snake:
         return snake_view(chain)
     if chain.is_walker:

@@ -1,15 +1,9 @@
 """The two-bone arm's joint space: the (theta1, theta2) map, its two answers and what lies out of reach.
 
-Every pose of a two-bone arm is a point ``(theta1, theta2)`` of the square
-``[-pi, pi] x [-pi, pi]`` (``theta1`` bone 1's absolute angle, ``theta2`` bone 2's
-angle relative to bone 1). A target within reach is met by two poses, the
-elbow's two branches: the law-of-cosines answers of ``bend = +1`` and ``-1``
-(the raylib multi-chain demo's formula, docs/sources.md; here
-:func:`~ikplayground.solvers.solve_two_bone` itself). The end effector's
-distance from the root depends on ``theta2`` alone,
-``r(theta2) = sqrt(l1^2 + l2^2 + 2 l1 l2 cos theta2)``, so the map's rows say how
-far each pose reaches. Picking a point of the map poses the arm there
-(:func:`apply_pose`). Pixels with y down, radians (positive turns clockwise on screen).
+A pose is a point of ``[-pi, pi]^2`` (``theta1`` bone 1's absolute angle, ``theta2`` bone 2's relative one); a
+target within reach has two, the elbow's branches (:func:`~ikplayground.solvers.solve_two_bone`, the raylib
+multi-chain demo's formula). The reach depends on ``theta2`` alone: ``r = sqrt(l1^2 + l2^2 + 2 l1 l2 cos theta2)``.
+Pixels, y down; radians.
 """
 
 from __future__ import annotations
@@ -21,20 +15,13 @@ import numpy as np
 
 from ikplayground.insight.two_bone_view import annulus
 from ikplayground.scene import clamped_joints
-from ikplayground.solvers import solve_two_bone
-from ikplayground.solvers import wrap
-from ikplayground.solvers import chain_points
+from ikplayground.solvers import chain_points, solve_two_bone, wrap
 
 TAU = 2.0 * math.pi
 
 
 def branches(root, target, l1: float, l2: float) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The two answers ``((theta1, theta2) of bend +1, (theta1, theta2) of bend -1)``, rad.
-
-    Exactly :func:`~ikplayground.solvers.solve_two_bone`'s (no pole, softness
-    or stretch). Bend +1 has ``theta2 >= 0``, bend -1 ``theta2 <= 0`` (but a
-    fully folded arm, ``theta2 = pi``, which both share).
-    """
+    """``((theta1, theta2) of bend +1, (theta1, theta2) of bend -1)`` rad, exactly ``solve_two_bone``'s."""
     up = solve_two_bone(root, target, l1, l2, 1)
     down = solve_two_bone(root, target, l1, l2, -1)
     # one arm, so floats (the solution's fields are arrays only for a batch)
@@ -43,8 +30,7 @@ def branches(root, target, l1: float, l2: float) -> tuple[tuple[float, float], t
 
 
 class MapFrame(NamedTuple):
-    """The map's rectangle on screen, ``(x, y, w, h)`` px: ``theta1`` runs left to right from -pi to
-    pi, ``theta2`` bottom to top from -pi to pi (up is positive, as on a plot; screen rows grow down)."""
+    """The map's rect ``(x, y, w, h)`` px: ``theta1`` -pi to pi left to right, ``theta2`` -pi to pi bottom to top."""
 
     x: float
     y: float
@@ -52,7 +38,7 @@ class MapFrame(NamedTuple):
     h: float
 
     def to_map(self, theta1, theta2):
-        """Map pixels ``(px, py)`` of the angles ``theta1``, ``theta2`` (rad, in [-pi, pi]; floats or arrays)."""
+        """Map pixels ``(px, py)`` of angles ``theta1``, ``theta2`` rad (floats or arrays)."""
         px = self.x + (np.asarray(theta1) + math.pi) / TAU * self.w
         py = self.y + (math.pi - np.asarray(theta2)) / TAU * self.h
         return px, py
@@ -69,8 +55,8 @@ class MapFrame(NamedTuple):
 
 
 def limit_box(limits) -> tuple[float, float, float, float] | None:
-    """The allowed box ``(lo1, hi1, lo2, hi2)`` rad of a two-bone arm's ``limits`` (2, 2), or None when
-    neither joint is clamped (:func:`~ikplayground.scene.core.chain.clamped_joints`); a free joint spans [-pi, pi]."""
+    """The allowed box ``(lo1, hi1, lo2, hi2)`` rad of ``limits`` (2, 2) (a free joint spans [-pi, pi]);
+    None when neither joint is clamped."""
     limits = np.asarray(limits, dtype=float)
     clamped = clamped_joints(limits)
     if not clamped.any():
@@ -80,20 +66,14 @@ def limit_box(limits) -> tuple[float, float, float, float] | None:
 
 
 def row_angles(rows: int) -> np.ndarray:
-    """The ``theta2`` (rows,) rad at the centres of ``rows`` map rows, top (near pi) to bottom (near -pi)."""
+    """``theta2`` (rows,) rad at the centres of ``rows`` map rows, top (near pi) first."""
     return math.pi - (np.arange(rows) + 0.5) / rows * TAU
 
 
 def shade_rows(l1: float, l2: float, distance: float, rows: int) -> np.ndarray:
-    """How unreachable the target is from each map row: (rows,) in [0, 1].
+    """How far each map row's poses miss a target ``distance`` px from the root: (rows,) in [0, 1].
 
-    Row i stands for ``theta2`` at its centre (:func:`row_angles`, as
-    :class:`MapFrame` lays it out). When the target's ``distance`` (px) from
-    the root is within reach (``|l1 - l2| <= distance <= l1 + l2``) some pose
-    reaches it: all zeros. Otherwise every pose misses, and row i gets
-    ``|r(theta2_i) - distance|`` divided by its largest value over the rows: 1
-    for the row farthest off, the least (but above 0) for the row that gets
-    nearest (theta2 = 0 past full reach, the fold inside the hole).
+    All zeros when the target is within reach; else ``|r(theta2_i) - distance|`` over its largest value.
     """
     if abs(l1 - l2) <= distance <= l1 + l2:
         return np.zeros(rows)
@@ -103,12 +83,8 @@ def shade_rows(l1: float, l2: float, distance: float, rows: int) -> np.ndarray:
 
 
 def pose_from_map(chain, theta1: float, theta2: float) -> tuple[np.ndarray, np.ndarray]:
-    """The pose ``(angles (2,) rad, end (2,) px)`` of a two-bone ``chain`` at a map point.
-
-    The angles are wrapped to (-pi, pi] and a clamped joint's put inside its
-    range; the end effector comes from forward kinematics with the chain's
-    bone lengths unscaled (scale 1).
-    """
+    """``(angles (2,) rad, end (2,) px)`` of a two-bone ``chain`` at a map point: wrapped, clamped joints
+    kept in range, the end by forward kinematics with unscaled bones."""
     f = chain.fields
     limits = f["limits"]
     angles = np.array([wrap(float(theta1)), wrap(float(theta2))])
@@ -120,22 +96,9 @@ def pose_from_map(chain, theta1: float, theta2: float) -> tuple[np.ndarray, np.n
 
 
 def apply_pose(scene, chain, theta1: float, theta2: float) -> str | None:
-    """Pose a two-bone ``chain`` of ``scene`` at a map point, so that the next steps keep it.
-
-    Its shown angles and ``goal`` become :func:`pose_from_map`'s (in place),
-    its bones unstretched (``scale`` 1); its target moves to the end effector
-    (``scene.move_target``, which keeps it on the stage); Mirror bend is set to
-    the branch of ``theta2`` (``theta2 < 0`` is bend -1, mirrored; ``theta2 =
-    0``, the straight arm, leaves it); the joints are laid out again.
-
-    Returns
-    -------
-    str or None
-        A note when the next step may not keep the pose: auto bend or a pole
-        picks the elbow's side itself (left on: the step may flip the branch),
-        the end lay off the stage (the target was kept on it), or soft reach
-        eases an end near full reach. None otherwise.
-    """
+    """Pose a two-bone ``chain`` of ``scene`` at a map point so that the next steps keep it: angles and goal
+    set, bones unstretched, the target at the end, Mirror bend the branch of ``theta2``. Returns why the next step
+    may move it anyway (auto bend, a pole, the stage's edge, soft reach), or None."""
     angles, end = pose_from_map(chain, theta1, theta2)
     f = chain.fields
     f["angles"][:] = angles

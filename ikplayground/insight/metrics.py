@@ -1,19 +1,6 @@
-"""Live metrics of one chain: what its last few seconds of steps looked like.
-
-After each scene step, :meth:`ChainMetrics.record` copies a few numbers of one
-IK chain into preallocated ring buffers (numpy arrays and a write index; the
-history is never rebuilt): the end effector's error (px), the status code
-(``scene.chain.STATUSES``), the iterations the solve used (0 for a two-bone
-arm), the solver call's time (``fields["solve_us"]``, microseconds, see
-``scene.motion.step_ik``), how far the joints turned since the previous record
-(the largest and the mean wrapped change, degrees) and whether the tip was on
-its target. The last 2 s of joint angles are kept too, for a two-bone arm's
-trail in its joint-space map. The panel's live readout and the solver race
-(:mod:`.race`) read the window's means.
-
-Pixels (y down) and radians as in docs/design.md; degrees only in the
-returned joint changes, which are meant for labels.
-"""
+"""Live metrics of one chain in preallocated ring buffers: per step its error (px), status, iterations (0 for
+two-bone), solve time (``fields["solve_us"]``, microseconds), largest and mean joint turn (degrees) and whether
+it was reached; and 2 s of joint angles for the joint-space map's trail."""
 
 from __future__ import annotations
 
@@ -38,28 +25,13 @@ class MetricsRow(NamedTuple):
 
 
 def wrapped_turn(after: np.ndarray, before: np.ndarray) -> np.ndarray:
-    """The signed turn from ``before`` to ``after`` (rad, same shapes), the shorter way round: in [-pi, pi)."""
+    """The signed turn from ``before`` to ``after`` (rad, same shapes), the shorter way: in [-pi, pi)."""
     return np.mod(after - before + math.pi, 2.0 * math.pi) - math.pi
 
 
 class ChainMetrics:
-    """Ring buffers of the last ``seconds`` of one chain's steps.
-
-    Parameters
-    ----------
-    seconds : float
-        How much history the window holds, in seconds (> 0).
-    step : float
-        The scene's step, seconds; the window holds ``round(seconds / step)``
-        records (at least 1). The trail holds ``TRAIL_SECONDS`` of angles.
-
-    Notes
-    -----
-    One chain at a time: recording a different chain object, or one of
-    another bone count or solver, starts over (:meth:`reset`). A snake has
-    no target, error or solve: recording one drops the history and records
-    nothing, so :meth:`latest` is None and the window is empty.
-    """
+    """Ring buffers of the last ``seconds`` of one chain's steps (``round(seconds / step)`` records, ``step``
+    the scene's, s). Another chain (or solver or bone count) starts over; a snake records nothing."""
 
     def __init__(self, seconds: float = 5.0, step: float = 1.0 / 60.0):
         if not seconds > 0 or not step > 0:
@@ -78,30 +50,25 @@ class ChainMetrics:
         self._angles = np.zeros((self.trail_capacity, 0))  # (trail_capacity, n) once a chain is recorded
         self._previous = np.zeros(0)  # the angles of the last record (rad)
         self.count = 0  # records since the last reset (the buffers hold min(count, capacity))
-        self._chain: Chain | None = None
+        self.chain: Chain | None = None  # the chain being recorded
         self._identity: tuple | None = None
 
     def __len__(self) -> int:
         """How many records the window holds."""
         return min(self.count, self.capacity)
 
-    @property
-    def chain(self) -> Chain | None:
-        """The chain being recorded (None before the first record)."""
-        return self._chain
-
     def reset(self, chain: Chain | None = None) -> None:
         """Forget the history; the next record is the first (of ``chain``)."""
         self.count = 0
-        self._chain = chain
+        self.chain = chain
         self._identity = None if chain is None else (chain.solver, chain.bones)
         if chain is not None and chain.is_ik and self._angles.shape[1] != chain.bones:
             self._angles = np.zeros((self.trail_capacity, chain.bones))
             self._previous = np.zeros(chain.bones)
 
     def record(self, chain: Chain) -> None:
-        """Add ``chain``'s state after a scene step (see the class notes for another chain, or a snake)."""
-        if chain is not self._chain or (chain.solver, chain.bones) != self._identity:
+        """Add ``chain``'s state after a scene step."""
+        if chain is not self.chain or (chain.solver, chain.bones) != self._identity:
             self.reset(chain)
         if not chain.is_ik:
             return
@@ -124,9 +91,8 @@ class ChainMetrics:
         self._previous[:] = angles
         self.count += 1
 
-    # --- reading -------------------------------------------------------------
     def _oldest_first(self, ring: np.ndarray, capacity: int, k: int) -> np.ndarray:
-        """The last ``k`` records (k <= min(count, capacity)) of ``ring``, oldest first (a copy)."""
+        """The last ``k`` records of ``ring``, oldest first (a copy)."""
         end = self.count % capacity
         index = (np.arange(end - k, end)) % capacity
         return ring[index]
@@ -140,7 +106,7 @@ class ChainMetrics:
                           float(self._solve_us[i]), float(self._max_change[i]))
 
     def errors(self) -> np.ndarray:
-        """The error history (k,) px, oldest first; k = ``len(self)`` <= ``capacity``."""
+        """The error history (k,) px, oldest first."""
         return self._oldest_first(self._error, self.capacity, len(self))
 
     def trail(self, seconds: float = TRAIL_SECONDS) -> np.ndarray:
@@ -153,17 +119,17 @@ class ChainMetrics:
         return float(ring[:k].mean()) if k else 0.0  # a mean does not care about the order
 
     def reached_share(self) -> float:
-        """The share (0..1) of the window's records with the tip on the target; 0 when empty."""
+        """The share (0..1) of the window's records on the target."""
         return self._mean(self._reached)
 
     def mean_iterations(self) -> float:
-        """The mean of the iterations used over the window; 0 when empty."""
+        """The mean iterations used over the window."""
         return self._mean(self._iterations)
 
     def mean_solve_us(self) -> float:
-        """The mean solver time over the window, microseconds; 0 when empty."""
+        """The mean solver time over the window, microseconds."""
         return self._mean(self._solve_us)
 
     def jitter_deg(self) -> float:
-        """The mean over the window of each step's mean joint turn, degrees; 0 when empty."""
+        """The mean over the window of each step's mean joint turn, degrees."""
         return self._mean(self._mean_change)

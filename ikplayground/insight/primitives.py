@@ -1,11 +1,7 @@
-"""Draw primitives: what an overlay is made of, before anything is drawn.
+"""Draw primitives: what an overlay is made of, before anything is drawn (after pymunk's debug drawing).
 
-The modules of :mod:`ikplayground.insight` describe an overlay as a list of
-these small records (lines, filled shapes, rings, circles and labels) in stage
-pixels (y down), each with a *role* (what it shows, which the App's draw
-adapter turns into a colour) and a *fade* (1 opaque, toward 0 fainter). The
-idea is pymunk's: the model describes its shapes, a draw adapter of the view
-draws them, so the geometry is tested without a window.
+Lines, filled shapes, rings, circles and labels in stage pixels (y down), each with a *role* (the App's draw
+adapter gives it a colour) and a *fade* (1 opaque, toward 0 fainter).
 """
 
 from __future__ import annotations
@@ -89,12 +85,8 @@ Primitive = Polyline | Polygon | Ring | Circle | Label
 
 
 def arc_points(centre, radius: float, start: float, stop: float, step: float = math.radians(6)) -> np.ndarray:
-    """Points (k, 2) px along the arc of ``radius`` about ``centre`` from angle ``start`` to ``stop``.
-
-    Angles in radians as everywhere in the project: ``atan2(dy, dx)`` in
-    screen coordinates, so the arc turns clockwise on screen where ``stop >
-    start``. At least two points, no more than ``step`` rad apart.
-    """
+    """Points (k, 2) px along the arc of ``radius`` about ``centre`` from ``start`` to ``stop`` rad (clockwise on
+    screen where ``stop > start``), at least two, at most ``step`` rad apart."""
     count = max(2, int(math.ceil(abs(stop - start) / step)) + 1)
     t = np.linspace(start, stop, count)
     c = np.asarray(centre, dtype=float)

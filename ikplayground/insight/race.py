@@ -1,24 +1,9 @@
-"""The solver race: one chain of each IK solver, alike, side by side, chasing one shared target.
+"""The solver race: one chain of each IK solver, alike, in lanes side by side, chasing one shared target offset.
 
-Every IK solver of the playground gets a chain with the same bones, joint
-limits, iterations, tolerance and rate limit (copied from a template chain),
-its root at the bottom of its own lane of the stage, pointing up. The target
-is one *offset* from the root, the same in every lane, so every solver faces
-the same problem at the same moment; it stands still (a target the user drags
-in one lane becomes the new offset of all) or follows a figure-eight (a
-Lissajous curve, x = A sin(w t), y = B sin(2 w t)). A :class:`ChainMetrics`
-per chain keeps the last seconds of each, and :meth:`Race.table` compares
-them: error, iterations, solve time, jitter and how often each was on the
-target. The solvers are the two-bone law of cosines (the raylib multi-chain
-demo), CCD (the pygame CCD tutorial), FABRIK (Aristidou & Lasenby 2011) and
-damped least squares (docs/sources.md).
-
-The race's scene is an ordinary :class:`~ikplayground.scene.core.scene.Scene`:
-the App shows it in place of the user's (as it shows the stress test), calls
-:meth:`Race.drive` before each step and :meth:`Race.record` after it, and
-the user may drag targets and roots, remove chains or change their solver
-or bone count meanwhile: the race follows the scene's IK chains. Pixels
-(y down), radians (docs/design.md).
+The offset stands still (a dragged target sets it for all) or runs a figure-eight (a Lissajous curve
+x = A sin(w t), y = B sin(2 w t)); :meth:`Race.table` compares each chain's :class:`ChainMetrics`. The App shows
+the race's scene in place of the user's and calls :meth:`Race.drive` before each step, :meth:`Race.record` after.
+The solvers' sources: docs/sources.md.
 """
 
 from __future__ import annotations
@@ -58,25 +43,20 @@ class RaceRow(NamedTuple):
 
 
 def race_solvers(bones: int) -> tuple[str, ...]:
-    """The solvers that race chains of ``bones`` bones: every iterative IK solver of the registry, and
-    the two-bone solver for two bones."""
+    """Every iterative IK solver of the registry, and two-bone for two bones."""
     return tuple(s.name for s in SOLVER_TABLE if s.iterative or (s.name == "two-bone" and bones == 2))
 
 
 def figure_eight(t: float, centre, size) -> np.ndarray:
-    """A point (2,) px of the figure-eight at time ``t`` s: ``centre + (A sin(w t), B sin(2 w t))``.
-
-    ``size`` is ``(A, B)`` px; ``w = 2 pi / FIGURE_PERIOD``, so the curve
-    repeats every ``FIGURE_PERIOD`` seconds and stays inside the box
-    ``centre +- size``. A Lissajous curve of frequencies 1:2.
-    """
+    """The figure-eight's point (2,) px at ``t`` s: ``centre + (A sin(w t), B sin(2 w t))``, ``size`` ``(A, B)`` px,
+    ``w = 2 pi / FIGURE_PERIOD``."""
     w = 2.0 * math.pi / FIGURE_PERIOD
     c = np.asarray(centre, dtype=float)
     return np.array((c[0] + size[0] * math.sin(w * t), c[1] + size[1] * math.sin(2.0 * w * t)))
 
 
 def _template_parts(template: Chain | None) -> dict:
-    """The lengths (n,) px, limits (n, 2) rad, iterations, tolerance (px) and rate limit (deg or None) to copy."""
+    """The lengths, limits, iterations, tolerance and rate limit to copy (defaults without an IK template)."""
     if template is None or not template.is_ik:
         return {"lengths": np.full(DEFAULT_BONES, DEFAULT_LENGTH),
                 "limits": default_limits("ccd", DEFAULT_BONES, DEFAULT_JOINT_DEG),
@@ -86,36 +66,11 @@ def _template_parts(template: Chain | None) -> dict:
 
 
 class Race:
-    """A scene of one chain per IK solver in lanes, with one shared target offset.
+    """A scene (``scene``) of one chain per IK solver (``solvers``) in lanes across ``stage`` (w, h) px.
 
-    Parameters
-    ----------
-    stage : (float, float)
-        The stage's width and height, px.
-    template : Chain or None
-        The chain whose bone lengths, joint limits, iterations, tolerance and
-        rate limit every race chain copies; None or a snake: 7 bones of 36 px,
-        joints 1..6 limited to +-45 degrees (``scene.default_scene``'s tentacles).
-
-    Attributes
-    ----------
-    scene : Scene
-        The race's own scene (chains in race order, the first selected).
-    solvers : tuple of str
-        The racing solvers (:func:`race_solvers`).
-    reach : float
-        The template's reach (sum of its bone lengths), px.
-    offset : ndarray, shape (2,)
-        The shared target, px from each lane's root (y down).
-    moving : bool
-        Whether the target follows the figure-eight.
-
-    Notes
-    -----
-    The lanes are equal columns across the stage, each root in the middle of
-    its lane's bottom, ``ROOT_MARGIN`` above the edge. A chain's reach fits
-    inside its lane when it is at most half the lane's width; on a narrower
-    stage nothing is scaled and neighbouring chains may overlap.
+    Every chain copies ``template``'s bones, limits, iterations, tolerance and rate limit (None or a snake:
+    ``scene.default_scene``'s tentacles); ``reach`` is its reach in px, ``offset`` (2,) the shared target, px from
+    each root, and ``moving`` whether it runs the figure-eight.
     """
 
     def __init__(self, stage, template: Chain | None = None):
@@ -149,7 +104,7 @@ class Race:
 
     @property
     def chains(self) -> list[Chain]:
-        """The race's IK chains, in the scene's order (a snake the user made does not race)."""
+        """The race's IK chains, in the scene's order."""
         return [c for c in self.scene.chains if c.is_ik]
 
     def set_moving(self, on: bool) -> None:
@@ -168,11 +123,7 @@ class Race:
         self._placed = {c: c.fields["target"].copy() for c in chains}
 
     def _dragged(self, chains: list[Chain]) -> Chain | None:
-        """The chain whose target the user moved (the selected one first), or None.
-
-        A target is moved when it is neither where the race last put it nor
-        at its root + the offset (a root the user moved took its target along).
-        """
+        """The chain whose target the user moved (the selected one first), or None."""
         def moved(c: Chain) -> bool:
             target, placed = c.fields["target"], self._placed.get(c)
             return (placed is not None and np.abs(target - placed).max() > SAME_PX
@@ -184,14 +135,8 @@ class Race:
         return self.scene.selected if self.scene.selected in candidates else candidates[0]
 
     def drive(self) -> None:
-        """Place every lane's target for the coming step (call before each scene step).
-
-        Moving: the offset advances one step along the figure-eight about a
-        centre inside the reach. Still: a target the user dragged becomes the
-        offset of all. Then each target goes to its root + the offset, kept on
-        the stage (``Scene.move_target``); roots the user moved take their
-        targets along.
-        """
+        """Place every lane's target for the coming step (call before each scene step): along the figure-eight,
+        or at the offset a dragged target set; roots the user moved take their targets along."""
         chains = self.chains
         if self.moving:
             self._t += STEP
@@ -205,7 +150,7 @@ class Race:
         self._place(chains)
 
     def record(self) -> None:
-        """Record every race chain's step (call after each scene step); a chain gone from the scene is dropped."""
+        """Record every race chain's step (call after each scene step)."""
         chains = self.chains
         kept = {c: self._metrics.get(c) or ChainMetrics(WINDOW_SECONDS, STEP) for c in chains}
         for c, m in kept.items():
@@ -217,7 +162,7 @@ class Race:
         return self._metrics.get(chain)
 
     def table(self) -> list[RaceRow]:
-        """One row per race chain, in the scene's order (race order until the user edits the race)."""
+        """One row per race chain, in the scene's order."""
         rows = []
         for c in self.chains:
             m = self._metrics.get(c)

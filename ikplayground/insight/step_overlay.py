@@ -1,13 +1,8 @@
-"""The overlay of a step-through: what one CCD or FABRIK record moved, and the chain's recent past.
+"""The step-through's overlay: what one CCD or FABRIK record moved, and the chain's recent past, as primitives.
 
-Geometry only, as draw primitives (:mod:`.primitives`) in stage pixels (y
-down), angles in radians (``atan2(dy, dx)``, positive clockwise on screen),
-degrees in labels. A CCD record (:class:`~ikplayground.solvers.CCDStep`, the
-pygame CCD tutorial's one joint turn) shows the pivot's lines to the end
-effector and to the target and the arc of the turn between them; a FABRIK
-record (:class:`~ikplayground.solvers.FabrikStep`, a half-pass of Aristidou &
-Lasenby 2011) shows the chain it left with the joints it moved. The chains of
-earlier records fade behind them (:func:`ghost_overlay`).
+A CCD record (the pygame CCD tutorial's one joint turn) shows the pivot's lines to the effector and target and
+the turn's arc; a FABRIK half-pass (Aristidou & Lasenby 2011) the chain it left and the joints it moved.
+Pixels, y down; radians (degrees in labels).
 """
 
 from __future__ import annotations
@@ -30,33 +25,15 @@ FABRIK_LABELS = {"forward": "forward: tip first", "backward": "backward: root fi
 
 
 def ghost_overlay(point_sets) -> list:
-    """The chains of earlier records as fading polylines, newest first.
-
-    Parameters
-    ----------
-    point_sets : iterable of ndarray, shape (n + 1, 2)
-        Joint positions in px, the most recent first.
-
-    Returns
-    -------
-    list of Polyline
-        Role "step_ghost", fade ``GHOST_FADE * GHOST_DECAY ** age`` (age 0 for the newest).
-    """
+    """Earlier records' joints (n + 1, 2) px, newest first, as polylines (role "step_ghost") fading by
+    ``GHOST_FADE * GHOST_DECAY ** age``."""
     return [Polyline(np.asarray(points, dtype=float), "step_ghost", fade=GHOST_FADE * GHOST_DECAY ** age)
             for age, points in enumerate(point_sets)]
 
 
 def ccd_overlay(record, target) -> list:
-    """One CCD turn: pivot to the end effector before it ("step"), and after it (dashed),
-    pivot to the target ("step_target"), and the turn's arc with its value in degrees ("angle").
-
-    Parameters
-    ----------
-    record : CCDStep
-        The turn (pivot, effector before and after in px, turn in rad).
-    target : array_like, shape (2,)
-        The target, px.
-    """
+    """One CCD turn (a ``CCDStep``): pivot to the end effector before ("step") and after it (dashed), pivot to
+    ``target`` ("step_target"), and the turn's arc with its degrees ("angle")."""
     pivot = np.asarray(record.pivot, dtype=float)
     before = np.asarray(record.effector_before, dtype=float)
     target = np.asarray(target, dtype=float)
@@ -79,17 +56,8 @@ def ccd_overlay(record, target) -> list:
 
 
 def fabrik_overlay(record, before) -> list:
-    """One FABRIK half-pass: the chain it left ("step"), small circles at the joints it moved,
-    and a label saying which walk it was, beside the middle of the chain (the end effector and
-    the root carry the status badge and the anchor).
-
-    Parameters
-    ----------
-    record : FabrikStep
-        The half-pass (points (n + 1, 2) px, direction).
-    before : ndarray, shape (n + 1, 2)
-        The joints before it, px: a joint counts as moved where it differs.
-    """
+    """One FABRIK half-pass (a ``FabrikStep``): the chain it left ("step"), circles at the joints that differ
+    from ``before`` (n + 1, 2) px, and a label naming the walk."""
     points = np.asarray(record.points, dtype=float)
     moved = np.any(points != np.asarray(before, dtype=float), axis=1)
     out: list[Primitive] = [Polyline(points, "step", width=2)]

@@ -1,14 +1,8 @@
-"""Step through one CCD or FABRIK solve of a scene chain: the session behind the App's step keys.
+"""Step through one CCD or FABRIK solve of a scene chain: the session behind the App's ``.``, ``,`` and ``/``.
 
-The App's ``.`` takes one record (one joint's turn of CCD, after the pygame
-CCD tutorial; one half-pass of FABRIK, Aristidou & Lasenby 2011), ``,`` a
-whole sweep or pass and ``/`` the rest. The records come from
-:func:`ikplayground.solvers.ccd_steps` and
-:func:`ikplayground.solvers.fabrik_steps`, which end exactly where
-``solve_ccd`` / ``solve_fabrik`` end; each record that has angles is shown
-on the chain itself. No pygame: the App draws :meth:`StepThrough.overlay`
-and shows :meth:`StepThrough.describe` on its status line. Pixels (y down),
-radians; degrees only in the texts.
+Records come from :func:`~ikplayground.solvers.ccd_steps` / :func:`~ikplayground.solvers.fabrik_steps`
+(one joint turn of CCD, the pygame CCD tutorial; one half-pass of FABRIK, Aristidou & Lasenby 2011), which end
+where ``solve_ccd`` / ``solve_fabrik`` end; each record with angles is shown on the chain. Pixels, radians.
 """
 
 from __future__ import annotations
@@ -20,8 +14,7 @@ import numpy as np
 
 from ikplayground.insight.step_overlay import ccd_overlay, fabrik_overlay, ghost_overlay
 from ikplayground.scene import SOLVER_LABELS, STATUSES, clamped_joints, is_reached, refresh_ik_points
-from ikplayground.solvers import ccd_steps, fabrik_steps
-from ikplayground.solvers import chain_points
+from ikplayground.solvers import ccd_steps, chain_points, fabrik_steps
 
 GHOSTS = 6  # earlier records whose chains the overlay shows, fading
 STEPPED = {"ccd": ccd_steps, "fabrik": fabrik_steps}
@@ -38,36 +31,9 @@ FABRIK_TEXTS = {
 
 
 class StepThrough:
-    """One solve of a CCD or FABRIK scene chain, taken a record at a time.
-
-    Parameters
-    ----------
-    chain : ikplayground.scene.core.chain.Chain
-        A "ccd" or "fabrik" chain. The solve starts from its shown angles
-        (``fields["angles"]``, rad) toward ``fields["target"]`` (px), with its
-        root, bone lengths, limits (none when no joint is clamped, see
-        :func:`~ikplayground.scene.core.chain.clamped_joints`), iterations and
-        tolerance as they are now, and no pole.
-
-    Attributes
-    ----------
-    records : int
-        Records taken so far.
-    current : CCDStep or FabrikStep or None
-        The last record taken (None before the first).
-    solution : IKSolution or None
-        The solve's answer once :attr:`done`, exactly ``solve_ccd`` /
-        ``solve_fabrik`` from the same start.
-
-    Raises
-    ------
-    ValueError
-        For another solver, or (from the solver's checks) a chain it refuses.
-
-    Each record with angles is written into the chain in place (``[:]``, its
-    fields may be views into a group's arrays): ``angles`` and ``goal``, then
-    its joints, ``error``, ``reached`` and ``status``.
-    """
+    """One solve of a CCD or FABRIK scene ``chain`` from its shown angles (its settings as they are, no pole),
+    taken a record at a time; ValueError for another solver. ``records`` counts those taken, ``current`` is the last
+    (a ``CCDStep`` or ``FabrikStep``), ``solution`` exactly ``solve_ccd`` / ``solve_fabrik``'s once :attr:`done`."""
 
     def __init__(self, chain):
         if chain.solver not in STEPPED:
@@ -91,12 +57,11 @@ class StepThrough:
 
     @property
     def done(self) -> bool:
-        """True once every record has been taken (the solution is then known)."""
+        """True once every record has been taken."""
         return self.solution is not None
 
     def matches(self, chain) -> bool:
-        """Whether ``chain`` still poses this session's problem: the same chain object and solver, and
-        root, target, lengths, limits, iterations and tolerance as they were at the start."""
+        """Whether ``chain`` still poses this session's problem (the same chain, solver and settings)."""
         if chain is not self.chain or chain.solver != self.solver:
             return False
         f = chain.fields
@@ -104,7 +69,6 @@ class StepThrough:
                 and np.array_equal(f["lengths"], self.lengths) and np.array_equal(f["limits"], self.limits)
                 and chain.iterations == self.iterations and chain.tolerance == self.tolerance)
 
-    # --- taking records --------------------------------------------------------
     def step(self):
         """Take one record and show it on the chain; None (and nothing changes) once done."""
         record = self._take()
@@ -113,12 +77,7 @@ class StepThrough:
         return record
 
     def sweep(self) -> list:
-        """Take records to the end of the current sweep (CCD) or pass (FABRIK), or to the end of the solve.
-
-        Returns the records taken: ``n`` from the start of a CCD sweep, two
-        (forward and backward) for a FABRIK pass, plus a FABRIK "mirror"
-        record starting the pass or a "best" one ending the solve; [] once done.
-        """
+        """Take records to the end of the current CCD sweep or FABRIK pass (or of the solve); returns them."""
         first = self._take()
         if first is None:
             return []
@@ -157,8 +116,7 @@ class StepThrough:
         return record
 
     def _show(self, record) -> None:
-        """Pose the chain at ``record``'s angles (the last record with angles for one without; the
-        solution once done) and bring its joints, error, reached and status along."""
+        """Pose the chain at ``record``'s angles (the solution once done) with its joints, error and status."""
         if self.done:
             angles = self.solution.angles
         elif record.angles is not None:
@@ -172,16 +130,15 @@ class StepThrough:
         f["status"][0] = STATUSES.index(self._status(float(f["error"][0])))
 
     def _status(self, error: float) -> str:
-        """The chain's status (``scene.chain.STATUSES``) at an error of ``error`` px."""
+        """The chain's status at an error of ``error`` px."""
         if is_reached(error, self.tolerance):
             return "reached"
         if math.dist(self.root, self.target) > float(self.lengths.sum()) + self.tolerance:
             return "out of reach"
         return "stalled" if self.done and self.solution.status == "stalled" else "iterating"
 
-    # --- what the App shows ----------------------------------------------------
     def describe(self) -> str:
-        """One line for the status line: what the last record did, or how the solve ended."""
+        """The status line's text: what the last record did, or how the solve ended."""
         name = SOLVER_LABELS[self.solver]
         one, many = UNITS[self.solver]
         if self.done:
@@ -198,8 +155,7 @@ class StepThrough:
         return f"FABRIK pass {r.iteration}, {FABRIK_TEXTS[r.direction]}"
 
     def overlay(self) -> list:
-        """Draw primitives (:mod:`.primitives`) of the last record and, fading, the chain at up to
-        ``GHOSTS`` records before it; [] before the first record."""
+        """Primitives of the last record and, fading, up to ``GHOSTS`` records before it."""
         r = self.current
         if r is None:
             return []
@@ -210,7 +166,7 @@ class StepThrough:
         return out + fabrik_overlay(r, before)
 
     def _points(self, record) -> np.ndarray:
-        """The joints (n + 1, 2) px at ``record`` (forward kinematics of a CCD record's angles); the start for None."""
+        """The joints (n + 1, 2) px at ``record`` (None: the start)."""
         if record is not None and self.solver == "fabrik":
             return record.points
         angles = self.start if record is None else record.angles

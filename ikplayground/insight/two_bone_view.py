@@ -1,18 +1,9 @@
-"""The two-bone arm's construction, as geometry: its reach annulus, its triangle and the angles phi, psi, gamma.
+"""The two-bone arm's construction, as primitives: its reach annulus, its triangle and the angles phi, psi, gamma.
 
-The formula is the raylib multi-chain demo's law of cosines (docs/sources.md,
-:mod:`ikplayground.solvers.two_bone`): with ``t = target - root``, ``r = |t|``
-clamped into the annulus ``[|l1 - l2|, l1 + l2]``, ``phi = atan2(t_y, t_x)``,
-``psi`` the angle at the root between bone 1 and the root-target line and
-``gamma`` the angle at the knee inside the triangle, both by the law of cosines;
-then ``theta1 = phi - bend * psi`` and ``theta2 = bend * (pi - gamma)``. Soft
-reach and stretch come first, through the solver's own
-:func:`~ikplayground.solvers.soft_reach`, and a pole picks the bend
-through :func:`~ikplayground.solvers.pole_bend`.
-
-:func:`two_bone_overlay` turns a scene chain's current solve into draw
-primitives (:mod:`.primitives`). Pixels with y down, radians (positive turns
-clockwise on screen); degrees only in the labels.
+The raylib multi-chain demo's law of cosines (docs/sources.md, :mod:`ikplayground.solvers.two_bone`): with
+``t = target - root``, ``r = |t|`` clamped into ``[|l1 - l2|, l1 + l2]``, ``phi = atan2(t_y, t_x)``, ``psi`` the
+root's angle and ``gamma`` the knee's, ``theta1 = phi - bend * psi``, ``theta2 = bend * (pi - gamma)``.
+Pixels, y down; radians (degrees only in labels).
 """
 
 from __future__ import annotations
@@ -23,10 +14,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ikplayground.insight.primitives import Circle, Label, Polyline, Ring, arc_points
-from ikplayground.solvers import wrap
-from ikplayground.solvers import chain_points
-from ikplayground.solvers import pole_bend
-from ikplayground.solvers import soft_reach
+from ikplayground.solvers import chain_points, pole_bend, soft_reach, wrap
 
 PHI_RADIUS = 56.0  # px: the phi arc's radius at most (and 0.6 of bone 1)
 PSI_SHARE = 0.65  # the psi arc's radius as a share of the phi arc's
@@ -36,12 +24,8 @@ AXIS_EXTRA = 14.0  # px: the +x reference ray reaches this far past the phi arc
 
 
 class Annulus(NamedTuple):
-    """Where a two-bone arm's end can go, as radii (px) about its root.
-
-    ``inner``: ``|l1 - l2|`` (the hole); ``outer``: the full, stretched reach
-    ``stretch * (l1 + l2)``; ``soft_start``: where the soft ease begins (the
-    largest target distance the end still lands on), ``outer`` without softness.
-    """
+    """Reach radii (px) about the root: ``inner`` ``|l1 - l2|``, ``outer`` ``stretch * (l1 + l2)``, ``soft_start``
+    where the soft ease begins (``outer`` without softness)."""
 
     inner: float
     outer: float
@@ -49,14 +33,8 @@ class Annulus(NamedTuple):
 
 
 class Triangle(NamedTuple):
-    """The law-of-cosines triangle of one two-bone solve.
-
-    ``root``, ``knee``, ``end``: the corners (2,) px; ``r``: the side from the
-    root to the end (the target's distance clamped into the annulus), px;
-    ``phi``, ``psi``, ``gamma``, ``theta1``, ``theta2``: radians as in the
-    module docstring; ``bend``: the side used (+1 or -1, after the pole);
-    ``scale``: the bones' stretch factor (1 without stretch).
-    """
+    """One two-bone solve's triangle: corners ``root``, ``knee``, ``end`` (2,) px, side ``r`` px, angles (rad),
+    ``bend`` (+1 or -1, after the pole) and the bones' stretch ``scale``."""
 
     root: np.ndarray
     knee: np.ndarray
@@ -72,15 +50,8 @@ class Triangle(NamedTuple):
 
 
 def annulus(l1: float, l2: float, softness: float = 0.0, stretch: float = 1.0) -> Annulus:
-    """The reach annulus of bones ``l1``, ``l2`` (px) with ``softness`` (px) and ``stretch`` (>= 1).
-
-    The definitions of :func:`~ikplayground.solvers.soft_reach`
-    (called here): ``outer`` is its maximum reach ``M = stretch * (l1 + l2)``
-    and ``soft_start`` its ``limit`` ``M - s`` (``s`` the softness, counted up
-    to ``l1 + l2``), then kept within ``[inner, outer]`` for drawing (a soft
-    zone wider than the arm starts at the hole). The ease itself reaches
-    ``outer`` only for targets ``s`` px past it.
-    """
+    """The reach annulus of bones ``l1``, ``l2`` px with ``softness`` px and ``stretch`` (>= 1), from
+    :func:`~ikplayground.solvers.soft_reach`; ``soft_start`` kept within ``[inner, outer]``."""
     total = float(l1) + float(l2)
     outer, _, limit = soft_reach(math.inf, total, float(softness), float(stretch))
     inner = abs(float(l1) - float(l2))
@@ -89,27 +60,9 @@ def annulus(l1: float, l2: float, softness: float = 0.0, stretch: float = 1.0) -
 
 def triangle(root, target, l1: float, l2: float, bend: float = 1, *, pole=None, softness: float = 0.0,
              stretch: float = 1.0) -> Triangle:
-    """The triangle ``solve_two_bone`` builds for these arguments (the same formula, step by step).
-
-    Parameters
-    ----------
-    root, target : array_like, shape (2,)
-        px.
-    l1, l2 : float
-        Bone lengths, px, > 0.
-    bend : {1, -1}
-        The side, as :func:`~ikplayground.solvers.solve_two_bone`'s.
-    pole : array_like (2,) or None
-        A pole (NaN: none) that picks the side, as the solver's.
-    softness, stretch : float
-        As the solver's.
-
-    Returns
-    -------
-    Triangle
-        ``theta1``, ``theta2``, ``knee``, ``end`` and ``scale`` equal the
-        solver's answer (to rounding).
-    """
+    """The triangle ``solve_two_bone`` builds for ``root``, ``target`` (2,) px, bones ``l1``, ``l2`` px, ``bend``
+    (+1 or -1), ``pole`` (2,) px (None or NaN: none), ``softness`` px and ``stretch``, step by step: its angles,
+    knee, end and scale equal the solver's answer (to rounding)."""
     rx, ry = (float(v) for v in root)
     dx, dy = float(target[0]) - rx, float(target[1]) - ry
     b = 1.0 if bend >= 0 else -1.0
@@ -136,16 +89,8 @@ def triangle(root, target, l1: float, l2: float, bend: float = 1, *, pole=None, 
 
 
 def goal_triangle(chain) -> Triangle:
-    """The triangle of a two-bone scene chain's current solve, read from its solver answer.
-
-    The corners are the forward kinematics of ``fields["goal"]`` (the solver's
-    answer of the last step, which the rate limit and Mix may not show yet)
-    with the bones scaled by ``fields["scale"]``; ``phi`` is the target's
-    direction, ``psi``, ``gamma`` and the side are read off those corners, so
-    what is drawn and what is labelled agree. After a step they equal
-    :func:`triangle` of the chain's settings with its effective bend (Mirror
-    bend, the auto-bend side, the pole).
-    """
+    """The triangle of a two-bone scene chain's last solve: corners from ``fields["goal"]`` scaled by
+    ``fields["scale"]``; ``phi`` the target's direction, ``psi``, ``gamma`` and the side read off the corners."""
     f = chain.fields
     rx, ry = f["root"].tolist()
     tx, ty = f["target"].tolist()
@@ -160,28 +105,9 @@ def goal_triangle(chain) -> Triangle:
 
 
 def two_bone_overlay(chain) -> list:
-    """The construction of a two-bone scene chain's solve, as draw primitives.
-
-    * its annulus about the root: ``Circle`` edges of role "reach" at the outer
-      (stretched) reach and at the hole (when there is one), a faint one at
-      the unstretched reach when stretch > 1, and the soft zone as a ``Ring``
-      of role "soft" when softness > 0;
-    * the triangle root-knee-end of :func:`goal_triangle` (closed ``Polyline``,
-      role "guide") with its side ``r`` labelled, and a short dashed ray along
-      +x from the root (phi's zero);
-    * the angles as arcs with labels (role "angle"): phi at the root from +x
-      to the target's direction, psi at the root from that line to bone 1,
-      gamma at the knee inside the triangle, in degrees.
-
-    Parameters
-    ----------
-    chain : Chain
-        A two-bone chain of the scene (``chain.solver == "two-bone"``).
-
-    Returns
-    -------
-    list of primitives (:mod:`.primitives`), px.
-    """
+    """The construction of a two-bone scene chain's solve: reach circles (role "reach") and the soft
+    band ("soft"), the goal triangle ("guide") with ``r`` labelled and a +x ray, and the angles phi, psi and gamma
+    as labelled arcs ("angle"). A list of primitives, px."""
     f = chain.fields
     root = f["root"].copy()
     l1, l2 = f["lengths"].tolist()
@@ -215,8 +141,7 @@ def two_bone_overlay(chain) -> list:
 
 def _angle(centre, radius: float, start: float, stop: float, name: str, value: float, outside: bool = False,
            gap: float = LABEL_GAP) -> list:
-    """An angle's arc from ``start`` to ``stop`` (rad) about ``centre`` and its label "name 12.3°" beyond its
-    middle (``outside``: on the far side of ``centre``, out of the way of what lies inside the angle)."""
+    """An arc from ``start`` to ``stop`` rad about ``centre`` and its label past the middle (``outside``: opposite)."""
     centre = np.asarray(centre, dtype=float)
     middle = (start + stop) / 2 + (math.pi if outside else 0.0)
     pos = centre + (radius + gap) * np.array((math.cos(middle), math.sin(middle)))
@@ -225,7 +150,7 @@ def _angle(centre, radius: float, start: float, stop: float, name: str, value: f
 
 
 def _normal(v, side: float) -> np.ndarray:
-    """The unit normal (2,) of ``v`` turned +90 degrees (clockwise on screen) times ``side``; 0 for a zero ``v``."""
+    """The unit normal (2,) of ``v`` turned +90 degrees on screen, times ``side``; 0 for a zero ``v``."""
     n = math.hypot(v[0], v[1])
     if n == 0.0:
         return np.zeros(2)

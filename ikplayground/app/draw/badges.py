@@ -1,11 +1,5 @@
-"""What the renderer draws about a chain's solve: its status badge, the joints that pin it, its pole handle.
-
-A chain whose tip is not on its target gets a small badge beside the tip that
-says why (``Chain.status``: out of reach, stalled, iterating, mixed, eased); a
-stalled chain also gets a red ring on each joint that sits at a limit of its
-range, the joints that hold it. A chain with a pole gets the pole's diamond,
-tied to the chain's middle joint by a dashed line. Pixels, y down.
-"""
+"""What the renderer draws of a chain's solve: a status badge by a tip off its target (red rings on a stalled
+chain's joints at their limits), and a pole's diamond tied to the middle joint. Pixels, y down."""
 
 from __future__ import annotations
 
@@ -31,7 +25,7 @@ AT_LIMIT = 1e-9  # rad: a joint this close to an end of its range sits at the li
 
 
 class BadgeFont:
-    """The badges' font, made on first use (pygame's default font at a small size) and its rendered words kept."""
+    """The badges' font (made on first use) and its rendered badges."""
 
     def __init__(self):
         self._font = None
@@ -54,7 +48,7 @@ class BadgeFont:
 
 
 def draw_status_badge(surface: pygame.Surface, chain: Chain, font: BadgeFont) -> None:
-    """The badge beside ``chain``'s tip when it is not reached, and a stalled chain's pinned joints."""
+    """The badge beside ``chain``'s tip when not reached, and a stalled chain's pinned joints."""
     status = chain.status
     if status == "reached":
         return
@@ -69,8 +63,8 @@ def draw_status_badge(surface: pygame.Surface, chain: Chain, font: BadgeFont) ->
 
 
 def badge_offset(along, size) -> np.ndarray:
-    """Where a badge of ``size`` (w, h) px goes from the tip: beside the last bone (direction
-    ``along``, (2,)), on its upper side (y down), clear of the bone and of a target on its line."""
+    """Where a badge of ``size`` (w, h) goes from the tip: beside the last bone (``along`` (2,)), on its upper
+    side, clear of the bone."""
     d = math.hypot(*along)
     ux, uy = (along / d) if d > 0 else (1.0, 0.0)
     nx, ny = -uy, ux
@@ -82,30 +76,21 @@ def badge_offset(along, size) -> np.ndarray:
 
 
 def pinned_joints(points: np.ndarray, angles: np.ndarray, limits: np.ndarray) -> np.ndarray:
-    """The positions (k, 2) px of the joints whose angle sits at an end of a limited range.
-
-    Parameters
-    ----------
-    points : ndarray, shape (n + 1, 2)
-        The chain's joints, px; joint i turns bone i.
-    angles : ndarray, shape (n,)
-        Relative angles, rad.
-    limits : ndarray, shape (n, 2)
-        ``(lo, hi)`` per joint, rad.
-    """
+    """The joints (k, 2) px at an end of their clamped range: ``points`` (n + 1, 2) px, relative ``angles``
+    (n,) rad, ``limits`` (n, 2) rad."""
     at = clamped_joints(limits) & ((np.abs(angles - limits[:, 0]) <= AT_LIMIT)
                                    | (np.abs(angles - limits[:, 1]) <= AT_LIMIT))
     return points[:-1][at]
 
 
 def pole_link(chain: Chain) -> np.ndarray:
-    """The joint the pole's dashed line starts from: the chain's middle joint (the knee of a two-bone arm)."""
+    """The joint the pole's dashed line starts from: the middle one (a two-bone arm's knee)."""
     pts = chain.fields["points"]
     return pts[max(1, (len(pts) - 1) // 2)]
 
 
 def draw_pole(surface: pygame.Surface, chain: Chain, colour, hot: bool = False) -> None:
-    """``chain``'s pole: a diamond tied to its middle joint by a dashed line (nothing when it has none)."""
+    """``chain``'s pole: a diamond tied to its middle joint by a dashed line."""
     pole = chain.pole
     if pole is None:
         return

@@ -1,28 +1,8 @@
-"""Drawing a crowd of chains in a few array passes: no Python call per chain.
+"""Drawing a crowd of chains (past ``render.DETAIL_LIMIT``) in a few array passes, no Python call per chain.
 
-Past ``render.DETAIL_LIMIT`` chains (the stress test, a crowd scene) every
-chain but the selected one is drawn from its group's arrays:
-
-- **bones** are rasterized with numpy into a stage-sized buffer of palette
-  indices (0 = nothing): each bone is sampled at least once a pixel along its
-  longer axis (a digital differential analyser, as in Bresenham's and DDA
-  line drawing), the samples' pixels are set to the chain's colour, and the
-  buffer is then widened by a maximum filter (a morphological dilation:
-  3x3 for an IK chain's 3 px bones, an octagon of radius 3 for a snake's
-  7 px body). The buffer is shown by one blit of an 8-bit surface over it
-  (``pygame.image.frombuffer``, colour key 0);
-- **joints, anchors and targets** are the antialiased sprites of
-  ``render.py``, blitted with one ``Surface.fblits`` per sprite kind and
-  colour, their positions fed lazily from one flat list (no list per point, so
-  the cyclic garbage collector is not set off).
-
-Level of detail: where a group's bones are shorter than ``DOT_MIN_BONE`` its
-joint dots would only hide them and are left out; where its chains reach less
-than ``SMALL_MIN_REACH`` (a dense crowd: 5,000 chains on a 980x694 stage
-reach 14 px) its snakes are 3 px strokes, and its joints, anchors and targets
-are small shapes stamped into the index buffer (5 px squares and rings, no
-blit at all), so that each chain still shows apart from its neighbours.
-Arrays are y-down screen px, ``points`` (N, K, 2).
+Bones are sampled a pixel apart (as in DDA line drawing) into a stage-sized buffer of palette indices, widened by
+a maximum filter and shown by one blit of an 8-bit surface; joints, anchors and targets are sprites blitted with
+one ``fblits`` per kind and colour, or, for a dense group, shapes stamped into the buffer. Px, y down.
 """
 
 from __future__ import annotations
@@ -40,7 +20,7 @@ SMALL_MIN_REACH = 24.0  # px: a group whose chains reach less is dense: thin sna
 
 
 def dilate_square(buf: np.ndarray, tmp: np.ndarray) -> None:
-    """``buf`` (h, w) replaced by its 3x3 maximum filter, in place (``tmp`` the same shape, scratch)."""
+    """``buf`` (h, w) replaced by its 3x3 maximum filter, in place (``tmp``: scratch of its shape)."""
     tmp[...] = buf
     np.maximum(tmp[:, 1:], buf[:, :-1], out=tmp[:, 1:])
     np.maximum(tmp[:, :-1], buf[:, 1:], out=tmp[:, :-1])
@@ -60,10 +40,8 @@ def dilate_cross(buf: np.ndarray, tmp: np.ndarray) -> None:
 
 
 def clip_segments(a: np.ndarray, d: np.ndarray, w: float, h: float) -> None:
-    """Cut segments ``a`` to ``a + d`` to the box [-1, w] x [-1, h], in place (Liang and Barsky's clipping).
-
-    ``a`` and ``d`` are (S, 2) px; a segment wholly outside becomes the point ``(-2, -2)``.
-    """
+    """Cut segments ``a`` to ``a + d`` ((S, 2) px) to [-1, w] x [-1, h] in place (Liang-Barsky); a segment
+    wholly outside becomes the point (-2, -2)."""
     t0 = np.zeros(len(a))
     t1 = np.ones(len(a))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
@@ -84,24 +62,10 @@ def clip_segments(a: np.ndarray, d: np.ndarray, w: float, h: float) -> None:
 
 
 def bone_samples(points: np.ndarray, w: float, h: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Points along every bone's part on the stage, at most a pixel apart along the bone's longer axis.
+    """Points along every bone's part on a ``w`` x ``h`` px stage, at most a pixel apart along its longer axis.
 
-    Parameters
-    ----------
-    points : ndarray, shape (N, K, 2)
-        Each chain's joints, px (y down).
-    w, h : float
-        The stage's size, px: a long bone is cut to it first (:func:`clip_segments`).
-
-    Returns
-    -------
-    x, y : ndarray of float
-        The samples, px: shape (N, M) when every bone of the group is short
-        (each bone sampled alike from its start, in a row's order that is
-        quickest to compute, and the chain's last joint at its end), else
-        (P,), bone after bone.
-    owner : ndarray of intp
-        The row of ``points`` of each sample, broadcastable to ``x``: (N, 1) or (P,).
+    ``points`` (N, K, 2) px -> ``(x, y, owner)``: samples (N, M) when every bone is short, else (P,) bone after bone,
+    and the row of ``points`` of each, broadcastable to ``x``.
     """
     n, k = points.shape[:2]
     px, py = points[..., 0], points[..., 1]
@@ -146,7 +110,7 @@ def bone_samples(points: np.ndarray, w: float, h: float) -> tuple[np.ndarray, np
 
 
 def pixel_index(x: np.ndarray, y: np.ndarray, w: int, h: int) -> np.ndarray:
-    """The flat index ``row * w + column`` of the pixel nearest each point (x, y) px; ``w * h`` off the stage."""
+    """The flat index ``row * w + column`` of the pixel nearest each point; ``w * h`` off the stage."""
     xi = np.floor(x + 0.5)
     yi = np.floor(y + 0.5)
     flat = yi * w + xi
@@ -155,14 +119,13 @@ def pixel_index(x: np.ndarray, y: np.ndarray, w: int, h: int) -> np.ndarray:
 
 
 def dense(group) -> bool:
-    """Whether ``group``'s chains are small (mean reach under ``SMALL_MIN_REACH`` px): a dense crowd,
-    drawn with thin snakes and stamped shapes."""
+    """Whether ``group``'s chains reach less than ``SMALL_MIN_REACH`` px on average."""
     lengths = group.fields["lengths"]
     return not lengths.size or float(lengths.sum()) < SMALL_MIN_REACH * len(lengths)
 
 
 def has_dots(group) -> bool:
-    """Whether ``group``'s joints get dots: its mean bone is ``DOT_MIN_BONE`` px or longer."""
+    """Whether ``group``'s mean bone is ``DOT_MIN_BONE`` px or longer."""
     lengths = group.fields["lengths"]
     return bool(lengths.size) and float(lengths.sum()) >= DOT_MIN_BONE * lengths.size
 
@@ -174,7 +137,7 @@ def joints(group) -> np.ndarray:
 
 
 def _ring(r_in: float, r_out: float) -> np.ndarray:
-    """Offsets (S, 2) of the pixels of a (2R+1)-square whose centres lie between radii ``r_in`` and ``r_out``."""
+    """Pixel offsets (S, 2) whose centres lie between radii ``r_in`` and ``r_out``."""
     k = int(np.ceil(r_out))
     dx, dy = np.meshgrid(np.arange(-k, k + 1), np.arange(-k, k + 1))
     r = np.hypot(dx, dy)
@@ -189,8 +152,8 @@ JOINT_CROSS = np.array([(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)])
 
 
 def stamp(buf: np.ndarray, w: int, h: int, centres: np.ndarray, offsets: np.ndarray, values) -> None:
-    """Set the pixels ``offsets`` (S, 2) around each of ``centres`` (M, 2) px in ``buf`` (w * h + 1,) to
-    ``values``: a palette index, or one per centre (M,)."""
+    """Set the pixels ``offsets`` (S, 2) about each of ``centres`` (M, 2) px in ``buf`` (w * h + 1,) to ``values``
+    (one index, or one per centre)."""
     cx = np.floor(centres[:, 0] + 0.5)
     cy = np.floor(centres[:, 1] + 0.5)
     values = np.asarray(values, np.uint8)
@@ -209,21 +172,9 @@ def stamp(buf: np.ndarray, w: int, h: int, centres: np.ndarray, offsets: np.ndar
 
 
 class CrowdLayer:
-    """The crowd's bones as one palette-indexed buffer, and its sprites in batches.
-
-    Parameters
-    ----------
-    palette : sequence of (r, g, b)
-        The chains' colours; a chain's is ``palette[palette_index % len(palette)]``.
-    dots, anchors : sequence of pygame.Surface
-        A joint dot and an anchor sprite per palette colour.
-    target : pygame.Surface
-        The target sprite.
-    fill, target_colour : (r, g, b)
-        A dense group's anchor squares' inside and its target rings.
-    joint_colours : sequence of (r, g, b)
-        A dense group's joint crosses, per palette colour.
-    """
+    """The crowd's bones as one palette-indexed buffer, and its sprites in batches: ``dots`` and ``anchors``
+    (a sprite per ``palette`` colour) and ``target``; a dense group's shapes in ``fill``, ``target_colour`` and
+    ``joint_colours`` (one per palette colour)."""
 
     def __init__(self, palette, dots, anchors, target, *, fill, target_colour, joint_colours):
         self.palette = [tuple(c[:3]) for c in palette]
@@ -237,13 +188,11 @@ class CrowdLayer:
         self._colours: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
     def colours(self, group) -> np.ndarray:
-        """Palette indices (N,) of ``group``'s members, kept per group (a changed membership is a new group)."""
+        """Palette indices (N,) of ``group``'s members."""
         return self._kept(group)[0]
 
     def _kept(self, group) -> tuple:
-        """``(colours (N,), by_colour)`` of ``group``: ``by_colour`` lists (colour, rows) with the rows (R,) of
-        each colour in order. Worked out once per group and kept while the group lives (weakly: a dropped
-        scene's groups are not held)."""
+        """``(colours (N,), [(colour, rows)])`` of ``group``, kept weakly while the group lives."""
         kept = self._colours.get(group)
         if kept is None:
             k = len(self.palette)
@@ -253,8 +202,7 @@ class CrowdLayer:
         return kept
 
     def _buffers(self, size: tuple[int, int]):
-        """Two index buffers (thin strokes, wide strokes) and a scratch one, each (w * h + 1,) bytes, and the
-        8-bit surface over the first (palette and colour key set once; it shares the buffer's memory)."""
+        """Index buffers (thin, wide, scratch), each (w * h + 1,) bytes, and the 8-bit surface over the first."""
         bufs = self._bufs.get(size)
         if bufs is None:
             self._bufs.clear()
@@ -268,10 +216,8 @@ class CrowdLayer:
         return bufs
 
     def draw(self, surface: pygame.Surface, groups, size: tuple[int, int]) -> None:
-        """Every non-walker group of ``groups`` onto ``surface``: bones first, then joints, anchors, targets.
-
-        ``size`` is the stage's (w, h) in px: the bone buffer covers it, from (0, 0).
-        """
+        """Every non-walker group of ``groups`` onto ``surface`` (a stage of ``size`` (w, h) px): bones first,
+        then joints, anchors and targets."""
         groups = [g for g in groups if g.solver != "walker" and len(g.members)]
         if not groups:
             return
@@ -301,15 +247,13 @@ class CrowdLayer:
                 self._sprites(surface, g)
 
     def _rasterize(self, buf: np.ndarray, group, w: int, h: int) -> bool:
-        """Set the pixels of ``group``'s bones in ``buf`` (w * h + 1,: the stage's rows, then a cell for what
-        falls off it) to its chains' palette index + 1."""
+        """Set ``group``'s bone pixels in ``buf`` to its chains' palette index + 1; False if none."""
         x, y, owner = bone_samples(group.fields["points"], w, h)
         buf[pixel_index(x, y, w, h)] = (self.colours(group) + 1).astype(np.uint8)[owner]
         return x.size > 0
 
     def _sprites(self, surface: pygame.Surface, group) -> None:
-        """Joint dots (unless the bones are too short for them), anchors and targets of a sparse ``group``:
-        antialiased sprites."""
+        """A sparse ``group``'s joint dots, anchors and targets as antialiased sprites."""
         f = group.fields
         if has_dots(group):
             self._blit_by_colour(surface, self._dots, group, joints(group), 3)
@@ -319,8 +263,7 @@ class CrowdLayer:
         self._blit_all(surface, self._target, f["target"], self._target.get_width() // 2)
 
     def _stamps(self, buf: np.ndarray, group, w: int, h: int) -> None:
-        """Joint dots (unless the bones are too short for them), anchors and targets of a dense ``group``:
-        small shapes stamped into the index buffer ``buf`` (w * h + 1,)."""
+        """A dense ``group``'s joint dots, anchors and targets stamped into ``buf``."""
         f = group.fields
         colours = self.colours(group)
         if has_dots(group):
@@ -334,7 +277,7 @@ class CrowdLayer:
         stamp(buf, w, h, f["target"], TARGET_RING, self._target_index)
 
     def _blit_by_colour(self, surface, sprites, group, at: np.ndarray, half: int) -> None:
-        """``sprites[c]`` centred on every point of ``at`` (N, J, 2) whose row's chain of ``group`` has colour c."""
+        """``sprites[c]`` centred on every point of ``at`` (N, J, 2) of a chain of colour c."""
         for c, rows in self._kept(group)[1]:
             self._blit_all(surface, sprites[c], at[rows], half)
 

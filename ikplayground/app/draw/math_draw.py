@@ -1,12 +1,5 @@
-"""The draw adapter of the math overlays: :mod:`ikplayground.insight.primitives` onto a pygame surface.
-
-The insight modules describe what to show as primitives with a role; this
-module owns the look: a colour per role, and a fade that blends a line toward
-the stage's background (cheap, and on a dark stage it reads as transparency).
-Filled shapes are drawn translucent on a patch the size of their bounding box.
-As pymunk's ``pygame_util`` draws a space it knows nothing of, this draws
-overlays the model computed without pygame.
-"""
+"""The draw adapter of the math overlays (after pymunk's ``pygame_util``): :mod:`ikplayground.insight.primitives`
+onto a surface, a colour per role, a fade blended toward the background, fills translucent on a patch."""
 
 from __future__ import annotations
 
@@ -70,8 +63,7 @@ class MathPainter:
         return surf
 
     def draw(self, surface: pygame.Surface, primitives) -> None:
-        """Draw ``primitives`` in order (later ones on top); circles and rings far bigger than the view are
-        left out (a scene file may hold bones a million px long; pygame's circles cost their radius)."""
+        """Draw ``primitives`` in order; circles far bigger than the view are left out."""
         clip = surface.get_clip()
         too_big = HUGE * max(clip.width, clip.height, 1)
         for p in primitives:

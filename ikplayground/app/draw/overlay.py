@@ -1,11 +1,13 @@
-"""Text drawn over the stage: the status line and the F1 help (read from the command table and the settings table)."""
+"""Text drawn over the stage: the status line, the F1 help, and text made safe for a font (lone surrogates and
+control characters replaced)."""
 
 from __future__ import annotations
+
+import unicodedata
 
 import pygame
 
 from ikplayground.app.commands import help_rows
-from ikplayground.app.draw.glyphs import printable
 from ikplayground.app.panel.param_widgets import panel_help_rows
 
 STATUS_HEIGHT = 26
@@ -22,6 +24,19 @@ HELP_HEADING = (143, 184, 255)
 PANEL_HEADING = "The panel, for the selected chain"
 HEADING_GAP = 30  # px: the panel's heading and the space above it
 NO_CHAIN_HELP = "select a chain (click it, or Tab) to see its settings here"
+REPLACEMENT = "\ufffd"  # the Unicode replacement character (�)
+
+
+def undrawable(ch: str) -> bool:
+    """True for a character no font draws: a lone surrogate or a control character."""
+    return unicodedata.category(ch) in ("Cs", "Cc")
+
+
+def printable(text: str, replacement: str = REPLACEMENT) -> str:
+    """``text`` with lone surrogates and control characters replaced by ``replacement``."""
+    if text.isprintable():  # the common case: nothing to replace
+        return text
+    return "".join(replacement if undrawable(ch) else ch for ch in text)
 
 
 class Fonts:
@@ -34,9 +49,7 @@ class Fonts:
 
 
 def render_text(font: pygame.font.Font, text: str, colour) -> pygame.Surface:
-    """``text`` drawn by ``font``; what a font cannot take (lone surrogates from an
-    undecodable file name, NUL and other control characters, text that is all
-    zero-width) is replaced or drawn as nothing instead of raising."""
+    """``text`` drawn by ``font``, what a font cannot take replaced or drawn as nothing instead of raising."""
     text = printable(text)
     if font.size(text)[0] == 0:
         return pygame.Surface((0, font.get_height()), pygame.SRCALPHA)
@@ -44,10 +57,7 @@ def render_text(font: pygame.font.Font, text: str, colour) -> pygame.Surface:
 
 
 def draw_status(surface: pygame.Surface, rect: pygame.Rect, facts: str, message: str, fonts: Fonts) -> None:
-    """The status strip: facts on the left, the latest message after them (cut at the strip's end).
-
-    Errors are not drawn here but by ``draw_error``, whole, in a red box.
-    """
+    """The status strip: the facts, then the latest message, cut at the strip's end (errors: ``draw_error``)."""
     pygame.draw.rect(surface, STATUS_BG, rect)
     text = render_text(fonts.small, facts, STATUS_TEXT)
     y = rect.y + (rect.height - text.get_height()) // 2
@@ -60,8 +70,7 @@ def draw_status(surface: pygame.Surface, rect: pygame.Rect, facts: str, message:
 
 
 def wrap_text(text: str, font: pygame.font.Font, width: int, max_lines: int | None = None) -> list[str]:
-    """``text`` broken into lines no wider than ``width`` px (long words are cut); with
-    ``max_lines``, only the first that many (a long file name costs no more to draw than a short one)."""
+    """``text`` in lines at most ``width`` px wide (long words cut); only the first ``max_lines``."""
     lines: list[str] = []
     line = ""
     for word in text.split():
@@ -101,10 +110,8 @@ def draw_error(surface: pygame.Surface, status: pygame.Rect, message: str, fonts
 
 
 def draw_help(surface: pygame.Surface, stage: pygame.Rect, fonts: Fonts, solver: str | None = None) -> None:
-    """The help overlay: every control, as the command table, the keymap and the buttons define it,
-    then the panel's controls for the selected chain (of solver ``solver``; None: no chain), as the
-    table of settings defines them. In a window too short for it the lines close up, and rows that
-    still do not fit end in an ellipsis above the closing hint: nothing is drawn over anything."""
+    """The F1 help: every control (the command table, keymap and buttons), then the panel's rows for
+    ``solver`` (None: no chain). In a short window the lines close up, and what still does not fit ends in "…"."""
     panel = panel_help_rows(solver) if solver else [("", NO_CHAIN_HELP)]
     sections = [(None, help_rows(), fonts.body, fonts.body.get_linesize() + 4),
                 (PANEL_HEADING, panel, fonts.small, fonts.small.get_linesize() + 2)]

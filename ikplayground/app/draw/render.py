@@ -1,18 +1,9 @@
 """Drawing a scene onto a pygame surface (an adapter: the scene knows nothing of it).
 
-Each chain is drawn by its own skin (``chain.skin`` / ``chain.snake_skin``, a
-setting of the chain): an IK chain's bones as the shipped bone sprite tinted with
-the chain's colour (the Game Maker tutorial draws a sprite over each bone), as
-rounded capsules or as antialiased lines; a snake as a block per node (the Flash
-snake tutorial), a smooth body or plain lines (``skins.py`` draws all but the
-sprites, which are cached here). The selected chain gets a halo and a wedge at
-every joint the solvers clamp (a chain whose "Show limits" setting is on gets
-the wedges whether selected or not); a target the chain misses (out of reach,
-held by joint limits or by the rate limit) is tied to the end effector by a thin line, with a badge saying why
-(``badges.py``, which also draws a chain's pole handle). Past ``DETAIL_LIMIT``
-chains (the stress test, a crowd) all but the selected one are drawn the fast
-way, whatever their skins. A walker and, while the scene has one, the ground it walks on are
-``walker_draw.py``'s. The background grid is drawn once per stage size and reused.
+Each chain by its skin (``skins.py``; the tinted bone sprite, after the Game Maker tutorial, cached here); the
+selected one with a halo and limit wedges (any chain with "Show limits" gets the wedges); a missed target tied
+to the tip, with a status badge (``badges.py``). Past ``DETAIL_LIMIT`` chains all but the selected one are
+drawn as a crowd (``crowd_draw.py``); walkers and their ground are ``walker_draw.py``'s.
 """
 
 from __future__ import annotations
@@ -84,7 +75,6 @@ class SceneRenderer:
         self._badges = BadgeFont()
         self._ground = TerrainLayer()
 
-    # --- cached layers -----------------------------------------------------
     def background(self, size: tuple[int, int]) -> pygame.Surface:
         """The stage's grid, redrawn only when the stage size changes."""
         if self._background is None or self._background.get_size() != size:
@@ -99,7 +89,7 @@ class SceneRenderer:
         return self._background
 
     def bone_sprite(self, colour_index: int, length: float, angle: float) -> pygame.Surface:
-        """The bone sprite tinted, stretched to ``length`` px and turned to ``angle`` (radians)."""
+        """The bone sprite tinted, stretched to ``length`` px and turned to ``angle`` rad (LRU-cached)."""
         step = ANGLE_STEP_DEG
         deg = int(round(math.degrees(angle) / step)) * step % 360
         key = (colour_index, int(round(length)), deg)
@@ -123,15 +113,9 @@ class SceneRenderer:
                 self._sprite_bytes -= old.get_width() * old.get_height() * 4
         return sprite
 
-    # --- drawing -----------------------------------------------------------
     def draw(self, surface: pygame.Surface, scene, *, hot_target: Chain | None = None,
              stage_size: tuple[int, int] | None = None) -> None:
-        """Draw the stage background and every chain (later chains on top).
-
-        Up to ``DETAIL_LIMIT`` chains are drawn in full (skin, anchors, reach
-        lines); past that, every chain but the selected one is drawn the fast
-        way (:meth:`draw_crowd`) so hundreds of chains still draw in a few ms.
-        """
+        """Draw the background and every chain, later ones on top (past ``DETAIL_LIMIT``, as a crowd)."""
         size = stage_size or surface.get_size()
         surface.blit(self.background(size), (0, 0))
         terrain = getattr(scene, "terrain", None)
@@ -161,7 +145,7 @@ class SceneRenderer:
             draw_target(surface, hot_target.fields["target"].tolist(), True)
 
     def draw_crowd(self, surface: pygame.Surface, scene, size: tuple[int, int] | None = None) -> None:
-        """Every chain in a few array passes (:class:`~.crowd_draw.CrowdLayer`); walkers a group at a time."""
+        """Every chain in a few array passes; walkers a group at a time."""
         for g in scene.groups:
             if g.solver == "walker":
                 draw_walker_group(surface, g.fields, [PALETTE[c] for c in self._crowd.colours(g).tolist()])
@@ -184,7 +168,7 @@ class SceneRenderer:
         self.draw_wedges(surface, chain)
 
     def draw_wedges(self, surface: pygame.Surface, chain: Chain) -> None:
-        """A wedge at every limited joint of ``chain`` that is in view (:func:`limit_wedges`)."""
+        """A wedge at every limited joint of ``chain`` in view."""
         view = surface.get_clip().inflate(2 * WEDGE_RADIUS + 8, 2 * WEDGE_RADIUS + 8)
         for centre, lo, hi in limit_wedges(chain):
             if view.collidepoint(centre):
@@ -218,7 +202,7 @@ class SceneRenderer:
         draw_status_badge(surface, chain, self._badges)
 
     def draw_sprites(self, surface: pygame.Surface, chain: Chain, colour) -> None:
-        """The ``sprite`` skin: the tinted bone sprite over each bone (a line for a bone too long to turn)."""
+        """The ``sprite`` skin: the tinted bone sprite over each bone (a line for one too long)."""
         f = chain.fields
         pts = f["points"]
         plist = pts.tolist()
@@ -233,7 +217,7 @@ class SceneRenderer:
             surface.blit(sprite, sprite.get_rect(center=(mx, my)))
 
     def draw_snake(self, surface: pygame.Surface, chain: Chain) -> None:
-        """A snake by its skin (``chain.snake_skin``): blocks, a smooth body, or lines."""
+        """A snake by its skin: blocks, a smooth body, or lines."""
         draw = SNAKE_SKINS.get(chain.snake_skin, skins.draw_blocks)
         draw(surface, chain.fields["points"], chain_colour(chain))
 
@@ -250,14 +234,14 @@ def draw_target(surface: pygame.Surface, target, hot: bool) -> None:
 
 
 def dot_sprite(colour, radius: int) -> pygame.Surface:
-    """A small antialiased disc, pre-rendered for batched joint blits."""
+    """A small antialiased disc, for batched joint blits."""
     surf = pygame.Surface((2 * radius + 1, 2 * radius + 1), pygame.SRCALPHA)
     pygame.draw.aacircle(surf, colour, (radius, radius), radius)
     return surf
 
 
 def anchor_sprite(colour) -> pygame.Surface:
-    """A 13 px anchor square in the chain's colour, for batched root blits."""
+    """A 13 px anchor square in ``colour``, for batched root blits."""
     surf = pygame.Surface((13, 13), pygame.SRCALPHA)
     pygame.draw.rect(surf, ANCHOR_FILL, surf.get_rect(), border_radius=3)
     pygame.draw.rect(surf, colour, surf.get_rect(), 2, border_radius=3)
@@ -265,7 +249,7 @@ def anchor_sprite(colour) -> pygame.Surface:
 
 
 def target_sprite(colour) -> pygame.Surface:
-    """A small target ring for crowded scenes (9 px radius)."""
+    """A small target ring (9 px radius) for crowds."""
     surf = pygame.Surface((19, 19), pygame.SRCALPHA)
     pygame.draw.aacircle(surf, colour, (9, 9), 8, 2)
     pygame.draw.aacircle(surf, colour, (9, 9), 2)

@@ -1,12 +1,7 @@
-"""Screenshots (F12): the window as drawn, saved as a PNG named by the date and time.
+"""Screenshots (F12): the window saved as ``ikplayground-YYYY-MM-DD-HHMMSS.png`` in the scene file's folder.
 
-The file goes in the scene file's folder as ``ikplayground-YYYY-MM-DD-HHMMSS.png``;
-a name already taken gets ``-2``, ``-3``... so an existing file is never
-replaced. The PNG is written to a temporary name with the ``.png`` suffix in
-the same folder (pygame picks the image format from the suffix), flushed to
-disk and then given its name by a hard link (which refuses a name taken
-meanwhile) or, where the file system has no links, ``os.replace``: the file
-appears whole or not at all.
+Written to a temporary ``.png`` beside it, fsynced, then named by a hard link (``os.replace`` without links):
+the file appears whole or not at all, and a taken name gets ``-2``, ``-3``... instead of being replaced.
 """
 
 from __future__ import annotations
@@ -26,7 +21,7 @@ MAX_TRIES = 1000  # names tried (-2, -3, ...) before giving up
 
 
 def screenshot_name(when: datetime, n: int = 1) -> str:
-    """The file name of a screenshot taken at ``when``; the ``n``-th one of that second gets ``-n``."""
+    """The file name of the ``n``-th screenshot taken in the second ``when``."""
     return f"{PREFIX}{when:%Y-%m-%d-%H%M%S}" + (f"-{n}" if n > 1 else "") + ".png"
 
 
@@ -39,7 +34,7 @@ def _fsync(path: Path) -> None:
 
 
 def _give_name(tmp: Path, target: Path) -> bool:
-    """Give ``tmp`` the name ``target`` unless that name is taken; False when it is."""
+    """Give ``tmp`` the name ``target`` unless it is taken; False when it is."""
     try:
         os.link(tmp, target)
     except FileExistsError:
@@ -56,15 +51,8 @@ def _give_name(tmp: Path, target: Path) -> bool:
 
 
 def save_screenshot(surface: pygame.Surface, folder, when: datetime | None = None) -> Path:
-    """Save ``surface`` as a new PNG in ``folder``, named by ``when`` (now by default); returns its path.
-
-    Raises
-    ------
-    OSError
-        The folder is missing, is not a folder or cannot be written, or the
-        image cannot be saved; ``strerror`` says which. No file is left
-        behind, and no existing file is changed.
-    """
+    """Save ``surface`` as a new PNG in ``folder``, named by ``when`` (now); returns its path. OSError when the
+    folder is missing or not writable or the image cannot be saved; nothing is left behind."""
     folder = Path(folder)
     when = when or datetime.now()
     if not folder.is_dir():

@@ -1,11 +1,5 @@
-"""Shapes the renderer draws, as geometry: snake body quads, limit wedges, dashed lines, and the
-part of a drawing that shows in the window.
-
-Pixels with y down and angles in radians measured clockwise on screen
-(docs/design.md); the wedges follow the solvers' one clamping rule
-(:func:`ikplayground.scene.core.chain.clamped_joints`), and the snake's rectangles
-one per node follow the Flash snake tutorial.
-"""
+"""Shapes the renderer draws, as geometry: snake quads (the Flash snake tutorial), limit wedges (the solvers'
+clamping rule), dashed lines, and the part of a drawing in view. Pixels, y down; radians."""
 
 from __future__ import annotations
 
@@ -22,7 +16,7 @@ DASH = 6  # px: dashes and gaps of a dashed line
 
 
 def units(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Unit vectors of the rows of ``d`` (shape (k, 2); a zero row: +x) and their lengths, px."""
+    """Unit vectors of the rows of ``d`` (k, 2) (a zero row: +x) and their lengths, px."""
     length = np.hypot(d[:, 0], d[:, 1])
     u = d / np.where(length > 0, length, 1.0)[:, None]
     u[length == 0] = (1.0, 0.0)
@@ -30,20 +24,8 @@ def units(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def snake_quads(points: np.ndarray) -> np.ndarray:
-    """One oriented rectangle per snake node (the Flash snake tutorial), as corner arrays.
-
-    Parameters
-    ----------
-    points : ndarray, shape (m, 2)
-        The nodes, head first, pixels.
-
-    Returns
-    -------
-    ndarray, shape (m - 1, 4, 2)
-        For node k (head to the last but one), the corners of a rectangle
-        centred between node k and node k + 1, as long as that segment and
-        narrowing toward the tail.
-    """
+    """One rectangle per snake node: ``points`` (m, 2) px head first -> corners (m - 1, 4, 2), each centred
+    on its segment, as long as it, narrowing toward the tail."""
     seg = points[:-1] - points[1:]  # toward the head
     u, length = units(seg)
     v = np.stack([-u[:, 1], u[:, 0]], axis=1)
@@ -56,17 +38,7 @@ def snake_quads(points: np.ndarray) -> np.ndarray:
 
 
 def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.Rect | None:
-    """The part of ``view`` within ``margin`` px of the points' bounding box; None when out of view (or not finite).
-
-    Parameters
-    ----------
-    points : ndarray, shape (n, 2)
-        Pixel positions (any size, also far off the surface).
-    margin : float
-        Pixels added on every side of the bounding box.
-    view : pygame.Rect
-        The drawable area.
-    """
+    """The part of ``view`` within ``margin`` px of the box round ``points`` (n, 2) px; None if none or not finite."""
     if not np.isfinite(points).all():
         return None
     lo = np.floor(points.min(axis=0) - margin)
@@ -79,12 +51,8 @@ def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.
 
 
 def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]:
-    """``(centre, lo, hi)`` absolute angle ranges (radians) of the chain's limited joints.
-
-    For IK chains: each joint the solvers clamp (:func:`~ikplayground.scene.core.chain.clamped_joints`),
-    around its parent bone's direction. For snakes: the bend range at every
-    inner node, around the direction of the segment before it.
-    """
+    """``(centre, lo, hi)`` absolute angle ranges (rad) of ``chain``'s clamped joints (about the parent bone),
+    or a snake's bend range at every inner node; [] for a walker."""
     f = chain.fields
     out: list[tuple[tuple[float, float], float, float]] = []
     if chain.is_walker:  # a walker's legs have no limits to show
@@ -106,7 +74,7 @@ def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]
 
 
 def draw_wedge(surface: pygame.Surface, centre, lo: float, hi: float, radius: float) -> None:
-    """A translucent pie slice from angle ``lo`` to ``hi`` (radians, y down)."""
+    """A translucent pie slice from ``lo`` to ``hi`` rad about ``centre``."""
     size = int(radius * 2 + 4)
     patch = pygame.Surface((size, size), pygame.SRCALPHA)
     c = size / 2

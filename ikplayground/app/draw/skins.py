@@ -1,26 +1,8 @@
-"""The chains' skins but the bone sprite: how a chain's points become shapes on the stage.
+"""The chains' skins but the bone sprite (``render.py`` caches that): how a chain's points become shapes.
 
-Each chain has its own skin, a kept setting (``chain.skin`` for an IK chain,
-``chain.snake_skin`` for a snake; :mod:`ikplayground.scene.core.settings`):
-
-- IK ``lines``: an antialiased line per bone, a circle at each inner joint.
-- IK ``capsules``: a rounded capsule per bone (a thick line with a disc on
-  each end), as thick as a fraction of the bone's length within 6-30 px
-  (:func:`capsule_radii`), rimmed a shade lighter, with a pin at every joint.
-- IK ``sprite``: the Game Maker tutorial's bone sprite (the renderer's own
-  cache draws it, ``render.py``).
-- snake ``blocks``: an oriented rectangle per node (the Flash snake tutorial,
-  :func:`~ikplayground.app.draw.shapes.snake_quads`), eyes on the head.
-- snake ``body``: one smooth closed outline around the spine
-  (:func:`body_frame`, :func:`body_outline`): the spine is resampled with a
-  uniform Catmull-Rom spline through the nodes, each sample is pushed out
-  along the spine's normal by a half width (:func:`body_widths`: a head, a
-  neck, widest just behind it, tapering to the tail), and the head gets a
-  rounded snout; filled over a lighter rim, a darker stripe down the back, eyes.
-- snake ``lines``: a polyline through the nodes with a dot at each.
-
-Pixels with y down (docs/design.md). The geometry is numpy on whole arrays;
-pygame only fills and strokes it.
+IK ``lines`` (a line per bone) and ``capsules`` (a rimmed capsule per bone, a pin at each joint); snake
+``blocks`` (a rectangle per node, the Flash snake tutorial), ``body`` (one smooth outline round a Catmull-Rom
+spine, with a head, a taper and a stripe) and ``lines``. Pixels, y down; numpy geometry, pygame strokes.
 """
 
 from __future__ import annotations
@@ -53,24 +35,17 @@ def shade(colour, amount: float) -> tuple[int, ...]:
     return tuple(int(c * (1 + amount)) for c in colour[:3])
 
 
-# --- geometry -------------------------------------------------------------------------
 def capsule_radii(points: np.ndarray) -> np.ndarray:
-    """Half thicknesses (px) of the capsules over the bones between ``points`` (shape (n + 1, 2), px).
-
-    Returns shape (n,): ``CAPSULE_RATIO / 2`` of each bone's length, within
-    half of ``CAPSULE_THICKNESS``.
-    """
+    """Half thicknesses (n,) px of the capsules over the bones between ``points`` (n + 1, 2): ``CAPSULE_RATIO``
+    of each bone's length, within ``CAPSULE_THICKNESS``, halved."""
     d = points[1:] - points[:-1]
     lo, hi = CAPSULE_THICKNESS
     return np.clip(np.hypot(d[:, 0], d[:, 1]) * CAPSULE_RATIO, lo, hi) / 2
 
 
 def catmull_rom(points: np.ndarray, samples: int) -> np.ndarray:
-    """A uniform Catmull-Rom spline through ``points`` (shape (m, 2), m >= 2), ``samples`` per segment.
-
-    Returns shape ((m - 1) * samples + 1, 2): the points themselves at every
-    ``samples``-th place, the curve between; the ends are extended by mirroring.
-    """
+    """A uniform Catmull-Rom spline through ``points`` (m, 2), ``samples`` a segment, ends mirrored:
+    ((m - 1) * samples + 1, 2)."""
     p = np.concatenate([2 * points[:1] - points[1:2], points, 2 * points[-1:] - points[-2:-1]])
     p0, p1, p2, p3 = p[:-3], p[1:-2], p[2:-1], p[3:]
     t = (np.arange(samples) / samples)[None, :, None]
@@ -81,28 +56,14 @@ def catmull_rom(points: np.ndarray, samples: int) -> np.ndarray:
 
 
 def body_widths(count: int) -> np.ndarray:
-    """Half widths (px) of a snake body along ``count`` places, head first (``BODY_PROFILE``)."""
+    """Half widths (count,) px of a snake body, head first (``BODY_PROFILE``)."""
     place = np.linspace(0.0, 1.0, count)
     return np.interp(place, *BODY_PROFILE) * BODY_HALF_WIDTH
 
 
 def body_frame(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A snake's spine resampled, with its half widths and directions.
-
-    Parameters
-    ----------
-    points : ndarray, shape (m, 2), m >= 2
-        The nodes, head first, px.
-
-    Returns
-    -------
-    spine : ndarray, shape (k, 2), k = (m - 1) * BODY_SAMPLES + 1
-        The spline through the nodes (:func:`catmull_rom`), head first, px.
-    widths : ndarray, shape (k,)
-        Half widths, px (:func:`body_widths`).
-    tangent, normal : ndarray, shape (k, 2)
-        Unit vectors along the spine toward the tail, and to its left (y down: +90° on screen).
-    """
+    """A snake's nodes (m, 2) px, head first, as ``(spine, widths, tangent, normal)``: the spline (k, 2) px,
+    k = (m - 1) * BODY_SAMPLES + 1, its half widths (k,) px, and unit vectors (k, 2) toward the tail and to its left."""
     spine = catmull_rom(points, BODY_SAMPLES)
     tangent, _ = units(np.gradient(spine, axis=0))
     normal = np.stack([-tangent[:, 1], tangent[:, 0]], axis=1)
@@ -110,11 +71,8 @@ def body_frame(points: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 
 
 def body_outline(spine: np.ndarray, widths: np.ndarray, tangent: np.ndarray, normal: np.ndarray) -> np.ndarray:
-    """The closed outline (shape (j, 2), px) around ``spine`` at ``widths``: the left side tail to head,
-    a rounded snout reaching ``SNOUT`` head half widths forward, the right side head to tail, a pointed tail.
-
-    The arguments are :func:`body_frame`'s (``widths`` may be scaled or grown for a rim or a stripe).
-    """
+    """The closed outline (j, 2) px round ``spine`` at ``widths`` (:func:`body_frame`'s arguments): left side
+    tail to head, a snout reaching ``SNOUT`` head half widths, right side, a pointed tail."""
     w = widths[:, None]
     left, right = spine + normal * w, spine - normal * w
     forward, side, w0 = -tangent[0], normal[0], float(widths[0])
@@ -124,7 +82,7 @@ def body_outline(spine: np.ndarray, widths: np.ndarray, tangent: np.ndarray, nor
 
 
 def halo_width(chain) -> int:
-    """How wide (px) the selection's halo under ``chain`` is: 6 px on each side past its skin."""
+    """The selection halo's width under ``chain``, px: 6 px each side past its skin."""
     if chain.is_snake:
         return int(2 * (BODY_HALF_WIDTH + BODY_RIM)) + 12 if chain.snake_skin == "body" else 26
     if chain.skin == "capsules" and len(chain.fields["points"]) > 1:
@@ -132,9 +90,8 @@ def halo_width(chain) -> int:
     return 18
 
 
-# --- drawing --------------------------------------------------------------------------
 def draw_bone_lines(surface: pygame.Surface, plist: list, colour) -> None:
-    """The ``lines`` skin of an IK chain: an antialiased line per bone, a ring at each inner joint."""
+    """The IK ``lines`` skin: a line per bone, a ring at each inner joint."""
     for a, b in zip(plist[:-1], plist[1:]):
         pygame.draw.aaline(surface, colour, a, b, BONE_WIDTH)
     joint = shade(colour, 0.45)
@@ -143,11 +100,7 @@ def draw_bone_lines(surface: pygame.Surface, plist: list, colour) -> None:
 
 
 def draw_capsules(surface: pygame.Surface, points: np.ndarray, colour) -> None:
-    """The ``capsules`` skin: a capsule per bone, root first (each over its parent), then a pin at each joint.
-
-    A capsule is a thick antialiased line with a disc on each end, drawn twice:
-    in a lighter shade, then ``CAPSULE_EDGE`` px thinner in the chain's colour.
-    """
+    """The ``capsules`` skin: a capsule per bone root first (a light rim, then the colour), pins at the joints."""
     r = capsule_radii(points)
     edge, pin, hole = shade(colour, 0.45), shade(colour, 0.65), shade(colour, -0.6)
     plist = points.tolist()
@@ -164,7 +117,7 @@ def draw_capsules(surface: pygame.Surface, points: np.ndarray, colour) -> None:
 
 
 def draw_blocks(surface: pygame.Surface, points: np.ndarray, colour) -> None:
-    """The ``blocks`` skin of a snake: a rectangle per node, tail first, dark eyes on the head's front corners."""
+    """The snake ``blocks`` skin: a rectangle per node, tail first, eyes on the head."""
     outline = shade(colour, 0.55)
     quads = snake_quads(points)
     for quad in quads[::-1].tolist():  # tail first, head on top
@@ -178,7 +131,7 @@ def draw_blocks(surface: pygame.Surface, points: np.ndarray, colour) -> None:
 
 
 def draw_body(surface: pygame.Surface, points: np.ndarray, colour) -> None:
-    """The ``body`` skin of a snake: a lighter rim, the body, a darker stripe down the back, eyes."""
+    """The snake ``body`` skin: a light rim, the body, a dark stripe down the back, eyes."""
     spine, widths, tangent, normal = body_frame(points)
     back = slice(BODY_SAMPLES, None)  # the stripe starts behind the head
     for shape, c in ((body_outline(spine, widths + BODY_RIM, tangent, normal), shade(colour, 0.5)),
@@ -196,7 +149,7 @@ def draw_body(surface: pygame.Surface, points: np.ndarray, colour) -> None:
 
 
 def draw_snake_lines(surface: pygame.Surface, points: np.ndarray, colour) -> None:
-    """The ``lines`` skin of a snake: an antialiased polyline through the nodes, a dot at each, the head's bigger."""
+    """The snake ``lines`` skin: a polyline through the nodes, a dot at each, the head's bigger."""
     plist = points.tolist()
     for a, b in zip(plist[:-1], plist[1:]):
         pygame.draw.aaline(surface, colour, a, b, 3)

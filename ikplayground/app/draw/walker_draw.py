@@ -1,11 +1,7 @@
-"""Drawing walkers and the ground they walk on (an adapter of :mod:`ikplayground.scene.step.walker`).
+"""Drawing walkers and their ground (an adapter of :mod:`ikplayground.scene.step.walker`).
 
-The terrain is a filled band under its polyline with a lit top edge, drawn once
-per terrain and stage size and reused. A walker is drawn back to front: the legs
-of gait group 1 in a darker shade (the far side), the body (an abdomen and a
-head, ellipses turned by its tilt, eyes toward where it walks), then the legs of
-group 0 (the near side): thick thighs and shins, knee joints, feet dots. A crowd
-of walkers gets one polyline per leg and a dot per body.
+The ground: a band under the terrain's polyline, drawn once per terrain and stage size. A walker: far legs
+(darker), body (abdomen and head turned by its tilt, eyes ahead), near legs. A crowd's walkers: a line per leg.
 """
 
 from __future__ import annotations
@@ -41,7 +37,7 @@ class TerrainLayer:
 
 
 def terrain_surface(terrain, size: tuple[int, int]) -> pygame.Surface:
-    """The ground under ``terrain``'s polyline across a stage of ``size`` (transparent above it)."""
+    """The ground under ``terrain``'s polyline across a stage of ``size`` (transparent above)."""
     w, h = max(int(size[0]), 1), max(int(size[1]), 1)
     surf = pygame.Surface((w, h), pygame.SRCALPHA)
     xs = np.concatenate([[0.0], terrain.points[:, 0][(terrain.points[:, 0] > 0) & (terrain.points[:, 0] < w)], [w]])
@@ -67,13 +63,13 @@ def ellipse(centre, rx: float, ry: float, angle: float, count: int = 20) -> list
 
 
 def leg_joints(f) -> np.ndarray:
-    """A walker's (or a group's) legs as joints (..., legs, bones + 1, 2) px: hip, knee[, ankle], foot."""
+    """A walker's (or group's) legs as joints (..., legs, bones + 1, 2) px."""
     m = f["lengths"].shape[-1]
     return f["points"].reshape(f["points"].shape[:-2] + (-1, m + 1, 2))
 
 
 def _legs(surface, legs, colour, width: int) -> None:
-    """Legs (k, m+1, 2) px: each bone a line, thinner toward the foot, its joints and foot as dots."""
+    """Legs (k, m + 1, 2) px: bones thinner toward the foot, dots at the joints and foot."""
     joint = shade(colour, 0.35)
     for leg in legs.tolist():
         for i, (a, b) in enumerate(zip(leg, leg[1:])):
@@ -84,7 +80,7 @@ def _legs(surface, legs, colour, width: int) -> None:
 
 
 def draw_walker(surface: pygame.Surface, chain, colour) -> None:
-    """One walker: far legs, body, near legs (see the module's notes)."""
+    """One walker: far legs, body, near legs."""
     f = chain.fields
     legs = leg_joints(f)
     near = f["gait"] < 0.5
@@ -117,7 +113,7 @@ def draw_walker(surface: pygame.Surface, chain, colour) -> None:
 
 
 def draw_walker_group(surface: pygame.Surface, fields, colours) -> None:
-    """A crowd's walkers of one group: a polyline per leg and a disc per body (cheap)."""
+    """A crowd's walkers of one group: a polyline per leg, a disc per body."""
     legs = leg_joints(fields).tolist()
     bodies = fields["body"].tolist()
     for colour, walker_legs, body in zip(colours, legs, bodies):
@@ -127,7 +123,7 @@ def draw_walker_group(surface: pygame.Surface, fields, colours) -> None:
 
 
 def walker_halo(chain) -> list:
-    """The selection halo's polylines of a walker: each leg, and the body's outline."""
+    """The selection halo's polylines of a walker: each leg and the body's outline."""
     f = chain.fields
     reach = float(f["lengths"].sum(axis=1).mean())
     body = ellipse(f["body"], 0.38 * reach, 0.17 * reach, float(f["tilt"][0]))

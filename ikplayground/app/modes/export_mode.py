@@ -1,13 +1,6 @@
-"""Export animation: the Keep page's button bakes the last recording into a JSON file of keyframes.
-
-The recording (``record_mode.py``) is the CSV of every step; the bake
-(:func:`ikplayground.scene.record.bake.bake_recording`, format in docs/animation-format.md)
-turns it into bone lengths and per-step angles, for every chain or, with the
-"Selected chain only" box ticked, for the selected one. A recording still
-running is stopped (and saved) first. The bake reads the whole CSV, which takes
-a while for a long recording, so it runs on a worker thread and the window goes
-on; :meth:`ExportMode.poll`, once a frame, says how it ended.
-"""
+"""Export animation: the Keep page's button bakes the last recording (stopped first if running) into a JSON file
+of keyframes (:func:`ikplayground.scene.bake_recording`, docs/animation-format.md), of every chain or the
+selected one, on a worker thread; :meth:`ExportMode.poll`, once a frame, says how it ended."""
 
 from __future__ import annotations
 
@@ -18,8 +11,8 @@ from ikplayground.scene import bake_recording, shown_name
 
 
 def animation_path(csv_path, chain: int | None = None) -> Path:
-    """Where the keyframes of the recording ``csv_path`` go: ``<stem>-animation.json`` beside it
-    (``<stem>-chain<k>-animation.json`` for the chain of index ``k`` alone)."""
+    """Where the keyframes of ``csv_path`` go: ``<stem>-animation.json`` beside it
+    (``<stem>-chain<k>-animation.json`` for chain ``k`` alone)."""
     csv_path = Path(csv_path)
     tail = "-animation.json" if chain is None else f"-chain{chain}-animation.json"
     return csv_path.with_name(csv_path.stem + tail)
@@ -44,7 +37,7 @@ class ExportMode:
         self.app.panel.box_states["export_selected_box"] = self.selected_only
 
     def export(self) -> None:
-        """Bake the current or last recording (stopping a running one first), on a worker thread."""
+        """Bake the current or last recording on a worker thread."""
         app = self.app
         if self.busy:
             app.say("Still exporting the last animation: a moment", error=True)
@@ -72,7 +65,7 @@ class ExportMode:
         app.say(f"Exporting {shown_name(csv_path)} to {shown_name(out)}...")
 
     def _bake(self, csv_path, rig, out, chain) -> None:
-        """On the worker thread: bake, and keep the line the status line will show."""
+        """On the worker thread: bake, and keep the status line's words."""
         try:
             baked = bake_recording(csv_path, rig, out, chain=chain)
         except (ValueError, OSError) as e:

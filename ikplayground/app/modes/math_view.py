@@ -1,11 +1,5 @@
-"""What the App shows of the math: the stage overlays, the selected chain's live numbers, the step-through.
-
-The geometry and the numbers come from :mod:`ikplayground.insight` (no
-pygame); this class holds the App's side of them: whether "Show the math" is
-on, the selected chain's metrics (recorded after every step), the step-through
-session of the selected CCD or FABRIK chain, and the painter that draws the
-primitives (:mod:`ikplayground.app.draw.math_draw`).
-"""
+"""The App's side of the math (:mod:`ikplayground.insight`): whether "Show the math" is on, the selected
+chain's metrics, the step-through session, and the painter of the overlays."""
 
 from __future__ import annotations
 
@@ -21,7 +15,7 @@ STEP_KINDS = {"record": "step", "sweep": "sweep", "finish": "finish"}  # command
 
 
 class MathView:
-    """The App's math overlays, metrics and step-through (see the module docstring)."""
+    """The App's math overlays, metrics and step-through."""
 
     def __init__(self, app):
         self.app = app
@@ -30,7 +24,6 @@ class MathView:
         self.session: StepThrough | None = None
         self.painter = MathPainter()
 
-    # --- commands ----------------------------------------------------------------
     def set_shown(self, on=None) -> None:
         """"Show the math" on, off, or (``None``: the key) switched."""
         self.shown = (not self.shown) if on is None else bool(on)
@@ -40,13 +33,8 @@ class MathView:
             self.app.say("Show the math: select a chain (click it, or Tab) to see its geometry")
 
     def step(self, kind: str) -> None:
-        """Step-through of the selected chain's solve: one record, one sweep or pass, or the rest.
-
-        Pauses the scene first (the steps stop, so the stepped solve stays on
-        screen). A new solve starts from the chain's shown pose whenever the
-        last one no longer matches it (another chain, a moved target or root,
-        a changed setting) or is over.
-        """
+        """Pause, then step the selected chain's solve: one record, one sweep or pass, or the rest; a new
+        session starts whenever the last one no longer matches the chain or is over."""
         app = self.app
         chain = app.scene.selected
         if chain is None or chain.solver not in STEPPED:
@@ -61,7 +49,7 @@ class MathView:
         getattr(s, STEP_KINDS[kind])()  # the status line shows where it is (status_text)
 
     def set_pose(self, angles) -> None:
-        """The joint-space map was clicked: pose the selected two-bone arm at ``angles`` (theta1, theta2) rad."""
+        """The joint-space map was clicked: pose the selected two-bone arm at ``angles`` rad."""
         chain = self.app.scene.selected
         if chain is None or chain.solver != "two-bone":
             return
@@ -70,7 +58,6 @@ class MathView:
         if note:
             self.app.say(note)
 
-    # --- each step, each frame ----------------------------------------------------
     def after_step(self) -> None:
         """Record the selected chain's numbers of the step just taken."""
         chain = self.app.scene.selected
@@ -78,7 +65,7 @@ class MathView:
             self.metrics.record(chain)
 
     def status_text(self) -> str:
-        """What the status line adds: where the step-through is, while it is on."""
+        """Where the step-through is, while it is on (else "")."""
         s = self.session
         if s is None:
             return ""
@@ -89,7 +76,7 @@ class MathView:
         return s.describe()
 
     def draw(self, surface) -> None:
-        """The overlays of the selected chain (when shown) and the step-through's (while it is on)."""
+        """The selected chain's overlays (when shown) and the step-through's (while on)."""
         chain = self.app.scene.selected
         if chain is None:
             return

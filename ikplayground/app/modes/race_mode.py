@@ -1,23 +1,15 @@
-"""The solver race in the App: a race scene shown in place of the user's, as the stress test does.
-
-Starting it keeps the user's scene aside and shows a :class:`~ikplayground.insight.race.Race`
-built from the selected chain (its bones, limits, iterations, tolerance and
-rate limit); stopping it shows the kept scene again, as it was; loading a file
-forgets it. The race and the stress test exclude each other: starting one
-ends the other first, so the scene kept aside is always the user's. While the
-race runs, the App drives its shared target before each step and records its
-table after, and saving is refused.
-"""
+"""The solver race in the App: a :class:`~ikplayground.insight.race.Race` built from the selected chain, shown
+in place of the user's scene as the stress test is (the two exclude each other)."""
 
 from __future__ import annotations
 
-from ikplayground.app.modes.scene_aside import SceneAside
+from ikplayground.app.modes.stress_mode import SceneAside
 from ikplayground.insight.race import Race, RaceRow
 from ikplayground.scene import SOLVER_LABELS
 
 
 class RaceMode(SceneAside):
-    """Whether the race runs in ``app``, its state, and the scene it keeps aside meanwhile."""
+    """Whether the race runs in ``app``, its state, and the scene it keeps aside."""
 
     BACK = "Race over: your scene is back"
 
@@ -38,7 +30,7 @@ class RaceMode(SceneAside):
         app = self.app
         app.stress.stop()  # its scene is not the user's
         template = app.scene.selected
-        self._kept = app.scene
+        self.kept = app.scene
         self.race = Race(app.scene.stage, template)
         self.race.set_moving(self.moving)
         app.show_scene(self.race.scene)
@@ -49,15 +41,15 @@ class RaceMode(SceneAside):
                 "R again for your scene")
 
     def forget(self) -> None:
-        """Leave the race without touching the scene shown (a file was loaded over it)."""
+        """Leave the race without touching the scene shown."""
         if self.race is not None:
             self.app.undo.race_ended()  # its undo entry goes: the race changed nothing of the user's scene
         self.race = None
-        self._kept = None
+        self.kept = None
         self.app.panel.show_race(False, self.moving)
 
     def set_moving(self, on=None) -> None:
-        """The moving target on, off, or (``None``: the key) switched."""
+        """The moving target on, off, or (None: the key) switched."""
         self.moving = (not self.moving) if on is None else bool(on)
         if self.race is not None:
             self.race.set_moving(self.moving)
@@ -69,7 +61,7 @@ class RaceMode(SceneAside):
             self.app.say("Moving target off: drag the target")
 
     def drive(self) -> None:
-        """Before a step: put the shared target where it goes (moving, or where it was dragged)."""
+        """Before a step: put the shared target where it goes."""
         if self.race is not None:
             self.race.drive()
 

@@ -1,14 +1,6 @@
-"""Recording in the App: Ctrl+R (or the Keep page's button, or ``--record FILE``) records every step.
-
-While it records, the App hands the scene to a :class:`~ikplayground.scene.record.recording.Recorder`
-after each step (:meth:`RecordMode.after_step`) and the status line shows the
-file and the step count. Ctrl+R records to ``<scene file stem>-<date>-<time>.csv``
-beside the scene file; ``--record FILE`` records to FILE from the first step
-(Ctrl+R then stops it, and the next Ctrl+R records to a new file).
-Stopping (Ctrl+R again, or closing the App) gives the file its name. A file
-that cannot be opened or written is one status line; the recording stops and
-nothing else is lost.
-"""
+"""Recording in the App (Ctrl+R, ``--record FILE``): a :class:`~ikplayground.scene.Recorder` gets the scene after
+each step, to ``<scene file stem>-<date>-<time>.csv`` beside the scene file (or FILE); stopping gives the file
+its name. A file that cannot be written stops the recording, in one status line."""
 
 from __future__ import annotations
 
@@ -19,8 +11,7 @@ from ikplayground.scene import Recorder, RecordingError, shown_name
 
 
 def recording_path(scene_path, now: datetime.datetime | None = None) -> Path:
-    """Where Ctrl+R records: ``<stem>-<YYYYMMDD>-<HHMMSS>.csv`` in the scene file's folder (``-2``,
-    ``-3``... added when that file exists)."""
+    """Where Ctrl+R records: ``<stem>-<YYYYMMDD>-<HHMMSS>.csv`` beside the scene file (``-2``, ``-3``... when taken)."""
     scene_path = Path(scene_path)
     now = now or datetime.datetime.now()
     base = f"{scene_path.stem or 'ikplayground'}-{now:%Y%m%d-%H%M%S}"
@@ -40,13 +31,7 @@ def _exists(path: Path) -> bool:
 
 
 class RecordMode:
-    """Whether ``app`` records, and the current (or last) recording.
-
-    Attributes
-    ----------
-    path : Path or None
-        The current or last recording's file (None before any).
-    """
+    """Whether ``app`` records; ``path``: the current or last recording's file (None before any)."""
 
     def __init__(self, app):
         self.app = app
@@ -66,12 +51,11 @@ class RecordMode:
 
     @property
     def rig(self) -> dict:
-        """The current (or last) recorder's rig (:attr:`~ikplayground.scene.record.recording.Recorder.rig`)."""
+        """The current (or last) recorder's rig."""
         return self.recorder.rig if self.recorder is not None else self._last_rig
 
     def start(self, path=None) -> str | None:
-        """Record from the next step on to ``path`` (None: :func:`recording_path`, a new file beside the
-        scene file); returns the error said on the status line, or None."""
+        """Record from the next step on to ``path`` (None: :func:`recording_path`); returns the error said, or None."""
         if self.active:
             self.stop()
         if path is None:
@@ -88,13 +72,19 @@ class RecordMode:
         self.app.say(f"Recording every step to {shown_name(self.path)} (Ctrl+R stops and saves it)")
         return None
 
-    def stop(self) -> None:
-        """Finish the recording: the file gets its name, and the status line says so."""
+    def _end(self) -> Recorder | None:
+        """Stop feeding the recorder, keeping its steps and rig; returns it (None if none ran)."""
         recorder, self.recorder = self.recorder, None
+        if recorder is not None:
+            self._last_steps, self._last_rig = recorder.steps, recorder.rig
+            self.app.panel.show_recording(False)
+        return recorder
+
+    def stop(self) -> None:
+        """Finish the recording: the file gets its name."""
+        recorder = self._end()
         if recorder is None:
             return
-        self._last_steps, self._last_rig = recorder.steps, recorder.rig
-        self.app.panel.show_recording(False)
         try:
             recorder.close()
         except RecordingError as e:
@@ -106,16 +96,13 @@ class RecordMode:
         self.stop() if self.active else self.start()
 
     def after_step(self) -> None:
-        """After a step: its rows go to the file (a write that fails stops the recording, saying why)."""
-        recorder = self.recorder
-        if recorder is None:
+        """After a step: its rows go to the file (a failed write stops the recording)."""
+        if self.recorder is None:
             return
         try:
-            recorder.record(self.app.scene)
+            self.recorder.record(self.app.scene)
         except RecordingError as e:
-            self.recorder = None
-            self._last_steps, self._last_rig = recorder.steps, recorder.rig
-            self.app.panel.show_recording(False)
+            self._end()
             self.app.say(f"Recording stopped: {e}", error=True)
 
     def summary(self) -> str:
@@ -127,7 +114,6 @@ class RecordMode:
         return f"Last recording ({self._last_steps} steps): {shown_name(self.path)}"
 
     def status_text(self) -> str:
-        """What the status line shows while it records ("" when it does not)."""
-        if self.recorder is None:
-            return ""
-        return f"Recording {shown_name(self.recorder.path)}: {self.recorder.steps} steps"
+        """The status line's words while it records."""
+        r = self.recorder
+        return "" if r is None else f"Recording {shown_name(r.path)}: {r.steps} steps"

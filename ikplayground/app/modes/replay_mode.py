@@ -1,13 +1,6 @@
-"""Replay in the App: ``--replay FILE`` drives the scene's targets from a recording.
-
-Before each step the App lets the :class:`~ikplayground.scene.record.replay.Replay`
-put the recorded targets, snake heads and walker bodies (:meth:`ReplayMode.drive`);
-meanwhile the arrow keys steer nothing and a press on the stage only selects
-(no target or chain is dragged), so the replay is the recording's run. When
-the recording ends the status line says so and the scene runs on as usual;
-a recording that does not match the scene is refused (or, later, stopped)
-with one line naming the first mismatch. Showing another scene stops it.
-"""
+"""Replay in the App: ``--replay FILE`` drives the targets, snake heads and walker bodies from a recording
+before each step; meanwhile the arrow keys steer nothing and a press only selects. A recording that does not
+match the scene is refused (or later stopped) in one line; showing another scene stops it."""
 
 from __future__ import annotations
 
@@ -30,12 +23,11 @@ class ReplayMode:
 
     @property
     def steps(self) -> int:
-        """Steps the current replay has driven (0 when none runs)."""
+        """Steps the current replay has driven."""
         return self.replay.steps if self.replay is not None else 0
 
     def start(self, path) -> str | None:
-        """Drive the scene from the recording at ``path`` from the next step on; returns the error said
-        on the status line (the recording does not match the scene, or is no recording), or None."""
+        """Drive the scene from the recording at ``path``; returns the error said, or None."""
         self.stop()
         try:
             self.replay = Replay(path, self.app.scene)
@@ -55,7 +47,7 @@ class ReplayMode:
             replay.close(self.app.scene)
 
     def drive(self) -> None:
-        """Before a step: the recorded targets for it; at the recording's end the replay ends, saying so."""
+        """Before a step: the recorded targets; at the recording's end, the replay ends."""
         replay = self.replay
         if replay is None:
             return
@@ -78,6 +70,5 @@ class ReplayMode:
         return None if self.replay is not None else drag
 
     def status_text(self) -> str:
-        if self.replay is None:
-            return ""
-        return f"Replaying {self.replay.name}: step {self.replay.steps}"
+        r = self.replay
+        return "" if r is None else f"Replaying {r.name}: step {r.steps}"

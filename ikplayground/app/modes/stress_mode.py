@@ -1,17 +1,48 @@
-"""The stress test in the App: a scene of scripted chains shown in place of the user's.
-
-Starting it keeps the user's scene aside and shows ``stress_scene(count)``;
-stopping it shows the kept scene again; loading a file forgets it (the file
-is the user's scene now). While it runs, the App steps the scripted motion
-and refuses to save (the file would get the scripted chains).
-"""
+"""The stress test in the App: ``stress_scene(count)``'s scripted chains shown in place of the user's scene, kept
+aside meanwhile by :class:`SceneAside` (shared with the race), which refuses saves; a load forgets the mode."""
 
 from __future__ import annotations
 
-from ikplayground.app.modes.scene_aside import SceneAside
-from ikplayground.scene import drive_stress, stress_scene
+from ikplayground.scene import Scene, default_scene, drive_stress, stress_scene
 
 STRESS_CHAINS = 1000  # what the panel's button starts
+
+
+class SceneAside:
+    """What the stress test and the race share; a subclass has ``on``, ``forget()``, ``BACK`` (the words
+    when the kept scene is back) and ``refusal(name)``."""
+
+    BACK = ""
+
+    def __init__(self, app):
+        self.app = app
+        self.kept: Scene | None = None  # the user's scene, kept aside while the mode runs
+
+    @property
+    def on(self) -> bool:
+        raise NotImplementedError
+
+    def forget(self) -> None:
+        raise NotImplementedError
+
+    def refusal(self, name: str) -> str:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        """Show the scene that was there before the mode started."""
+        if not self.on:
+            return
+        scene = self.kept or default_scene(self.app.scene.stage)
+        self.forget()
+        self.app.show_scene(scene)
+        self.app.say(self.BACK)
+
+    def refuses_save(self, name: str) -> bool:
+        """True, saying why, when saving to ``name`` now would save the mode's scene."""
+        if not self.on:
+            return False
+        self.app.say(self.refusal(name), error=True)
+        return True
 
 
 class StressMode(SceneAside):
@@ -29,11 +60,11 @@ class StressMode(SceneAside):
         return self.count > 0
 
     def start(self, count: int) -> None:
-        """Show a stress scene of ``count`` chains on scripted motion (the user's scene is kept)."""
+        """Show a stress scene of ``count`` chains (the user's scene is kept)."""
         app = self.app
         app.race.stop()  # its scene is not the user's: the race gives it back first
         if not self.on:
-            self._kept = app.scene
+            self.kept = app.scene
         self.count = count
         app.show_scene(stress_scene(count, app.scene.stage, seed=app.scene.seed))
         app.panel.show_stress(True)
@@ -48,11 +79,11 @@ class StressMode(SceneAside):
     def forget(self) -> None:
         """Leave stress mode without touching the scene shown."""
         self.count = 0
-        self._kept = None
+        self.kept = None
         self.app.panel.show_stress(False)
 
     def drive(self) -> bool:
-        """Move the stress scene's targets and snakes for the coming step; False when it is not on."""
+        """Move the stress scene's targets for the coming step; False when it is not on."""
         if self.on:
             drive_stress(self.app.scene, self.app.scene.steps)
         return self.on

@@ -1,9 +1,5 @@
-"""The panel's buttons: each one names a command of the table (``commands.py``).
-
-A press becomes ``(command, value)`` for the App: the value is the path in the
-scene file box for Save and Load, else None. The F1 help lists each button
-beside the keys of the same command (``commands.help_rows``).
-"""
+"""The panel's buttons and command check boxes: each names a command of ``commands.py`` (Save and Load with the
+path in the box), and the F1 help lists it beside the command's keys."""
 
 from __future__ import annotations
 
@@ -84,13 +80,13 @@ BOX_SPECS = {f"{b.id}_box": b for b in BOXES}
 
 
 def names_for(command: str) -> list[str]:
-    """The labels of the buttons and check boxes that run ``command`` (as the help shows them)."""
+    """The help's labels of the buttons and boxes that run ``command``."""
     return ([f"{b.name} button" for b in BUTTONS if b.command == command]
             + [f"{b.name.split(' (')[0]} box" for b in BOXES if b.command == command])
 
 
 def make(attr: str, rect: pygame.Rect, manager, container, wide: bool) -> UIButton:
-    """The button ``attr`` (e.g. "add_button") at ``rect``, labelled for a roomy panel or a narrow one."""
+    """The button ``attr`` (e.g. "add_button") at ``rect``, labelled for a roomy or a narrow panel."""
     spec = SPECS[attr]
     return UIButton(rect, spec.wide if wide else spec.name, manager, container, object_id=f"#{spec.id}",
                     tool_tip_text=spec.tip)
@@ -104,9 +100,8 @@ def make_box(attr: str, rect: pygame.Rect, manager, container, state: bool) -> U
 
 
 def make_row(panel, attrs, x: int, y: int, width: int, wide: bool) -> list:
-    """The buttons and boxes ``attrs`` (e.g. ("undo_button", "redo_button")) side by side in equal widths
-    from (x, y) over ``width`` px in ``panel``'s box, each set as that attribute of ``panel``; a box
-    is ticked as ``panel.box_states`` keeps it."""
+    """The buttons and boxes ``attrs`` side by side in equal widths from (x, y), each set as that attribute of
+    ``panel`` (a box ticked as ``panel.box_states`` keeps it)."""
     each = (width - 4 * (len(attrs) - 1)) // len(attrs)
     made = []
     for i, attr in enumerate(attrs):
@@ -123,7 +118,7 @@ def make_row(panel, attrs, x: int, y: int, width: int, wide: bool) -> list:
 
 
 def box_command_of(panel, element, on: bool) -> tuple[str, object] | None:
-    """The command a tick (``on``) or untick of ``element`` stands for, if it is one of ``panel``'s boxes."""
+    """The command a tick (``on``) or untick of ``element`` stands for, if it is one of the boxes."""
     for attr, spec in BOX_SPECS.items():
         if element is getattr(panel, attr, None):
             panel.box_states[attr] = on  # kept through a rebuild of the panel
@@ -132,7 +127,7 @@ def box_command_of(panel, element, on: bool) -> tuple[str, object] | None:
 
 
 def command_of(panel, element) -> tuple[str, object] | None:
-    """The command a press of ``element`` stands for, if it is one of ``panel``'s buttons."""
+    """The command a press of ``element`` stands for, if it is one of the buttons."""
     for spec in BUTTONS:
         if element is getattr(panel, spec.attr, None):
             value = panel.path_entry.get_text() if spec.command in TAKE_THE_PATH else None

@@ -1,12 +1,5 @@
-"""The panel's Keep page: what keeps a pose or a motion once found.
-
-Recording and replay, baking a recording to keyframes, undo and redo, the
-exact mirror flip and screenshots each have a row here. The rows are
-``KEEP_ROWS``: each row names buttons and check boxes of the tables in
-``buttons.py`` (so every one runs a command of ``commands.py`` and the F1 help
-lists it beside its key), laid side by side in equal widths. Under them the page lists the latest edits
-(the undo history: what Ctrl+Z undoes next, and what Redo would bring back).
-"""
+"""The panel's Keep page: record, export, undo and redo, flip and screenshot (``KEEP_ROWS`` of ``buttons.py``'s
+specs), then the latest edits of the undo history."""
 
 from __future__ import annotations
 
@@ -17,9 +10,7 @@ from pygame_gui.elements import UILabel
 from ikplayground.app.panel import buttons
 from ikplayground.app.panel.param_widgets import PAD, ROW, fit, make_label, show_all
 
-# Each row: attributes of the panel's buttons ("..._button", buttons.BUTTONS) and check
-# boxes ("..._box", buttons.BOXES), side by side. A new control is a spec in buttons.py
-# and its attribute here.
+# each row: the panel's buttons ("..._button") and boxes ("..._box") of buttons.py, side by side
 KEEP_ROWS: tuple[tuple[str, ...], ...] = (
     ("record_button", "export_button"),
     ("export_selected_box",),
@@ -32,11 +23,7 @@ LINE = 20
 
 
 class KeepPage:
-    """The Keep page's widgets, from ``y`` down in ``panel``'s box, ``inner`` px wide.
-
-    Each button or box is an attribute of ``panel`` (``panel.record_button``), as every
-    button of the panel is, so that ``buttons.command_of`` finds it.
-    """
+    """The Keep page's widgets, from ``y`` down, ``inner`` px wide; each button or box is an attribute of ``panel``."""
 
     def __init__(self, panel, y: int, inner: int, wide: bool):
         self.wide = wide
@@ -61,8 +48,7 @@ class KeepPage:
         self.bottom = y + HISTORY_LINES * LINE + 8
 
     def history_lines(self, history) -> list[tuple[str, bool]]:
-        """The page's lines for ``history``: (text, is a redo) pairs, the redo side first (the next redo
-        nearest the undo side), then the undo side with the next undo first."""
+        """(text, is a redo) lines for ``history``: the redo side first, then the undo side, the next undo first."""
         done, undone = history.recent(HISTORY_LINES)
         if not done and not undone:
             return [("Nothing to undo yet: your edits will be listed here", True)]
@@ -71,8 +57,7 @@ class KeepPage:
         return (redo + undo)[:HISTORY_LINES]
 
     def update(self, history, recording: str = "") -> None:
-        """List the latest edits while the page is up, under ``recording`` (what the recording is, or
-        was last: its file and steps); labels change only when what they show does."""
+        """List the latest edits under ``recording``'s line while the page is up."""
         if not self.lines[0].visible and self.shown is not None:
             return
         hint = recording or NO_RECORDING

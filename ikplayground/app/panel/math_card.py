@@ -1,12 +1,6 @@
-"""The Math page's card: the selected chain's live numbers and error plot, the race table, the joint-space map.
-
-Drawn with pygame onto one surface that the panel shows (a pygame_gui
-``UIImage``), only while the Math page is up. The numbers come from
-:class:`~ikplayground.insight.metrics.ChainMetrics` and
-:meth:`~ikplayground.insight.race.Race.table`; the map's geometry from
-:mod:`ikplayground.insight.joint_map`. The plot draws the metrics' ring
-buffer as it is, each frame: no history is redrawn or kept here.
-"""
+"""The Math page's card, drawn on one surface while the page is up: the selected chain's live numbers and
+error plot (:class:`~ikplayground.insight.metrics.ChainMetrics`), the race table, the joint-space map
+(:mod:`ikplayground.insight.joint_map`)."""
 
 from __future__ import annotations
 
@@ -41,13 +35,13 @@ RACE_COLUMNS = (("solver", 0.0), ("error", 0.203), ("it", 0.355), ("µs", 0.471)
 
 
 def point(frame, theta1: float, theta2: float) -> tuple[float, float]:
-    """Where (theta1, theta2) rad lies on the map ``frame``, in card pixels."""
+    """Where (theta1, theta2) rad lies on the map ``frame``, card px."""
     x, y = frame.to_map(theta1, theta2)
     return float(x), float(y)
 
 
 class MathCard:
-    """Renders the card at ``size`` (w, h) px; :attr:`map_rect` is where the map is, in card pixels."""
+    """Renders the card at ``size`` (w, h) px; ``map_rect``: the map, in card px."""
 
     def __init__(self, size):
         self.size = (max(int(size[0]), 1), max(int(size[1]), 1))
@@ -57,9 +51,8 @@ class MathCard:
         self._heading = pygame.font.Font(None, 17)
         self._texts: dict[tuple, pygame.Surface] = {}
 
-    # --- the whole card -----------------------------------------------------------
     def render(self, chain, metrics, race_rows) -> pygame.Surface:
-        """The card for the selected ``chain`` (or None), its ``metrics`` and the race's rows (empty: no race)."""
+        """The card for ``chain`` (or None), its ``metrics`` and the race's rows."""
         s = self.surface
         s.fill(BG)
         self.map_rect = None
@@ -75,8 +68,7 @@ class MathCard:
         return s
 
     def text(self, text: str, pos, colour=TEXT, font=None) -> int:
-        """Draw ``text`` with its top-left at ``pos``; returns its width. Rendered texts are kept a while:
-        most of the card's words and many of its numbers are the same from one frame to the next."""
+        """Draw ``text`` at ``pos`` (top-left); returns its width. Rendered texts are kept a while."""
         key = (text, colour, font is None)
         surf = self._texts.get(key)
         if surf is None:
@@ -90,7 +82,6 @@ class MathCard:
         self.text(text, (0, y), HEADING, self._heading)
         return y + LINE
 
-    # --- the selected chain's numbers and plot -------------------------------------------
     def numbers(self, chain, metrics, y: int) -> int:
         if chain is None:
             y = self.heading("SELECTED CHAIN", y)
@@ -138,7 +129,6 @@ class MathCard:
         self.text("error, last 5 s", (rect.right - 92, rect.y + 2), DIM)
         return rect.bottom
 
-    # --- the race ------------------------------------------------------------------
     def race(self, rows, y: int) -> int:
         y = self.heading("RACE (LAST 5 S)", y)
         columns = [int(share * self.size[0]) for _, share in RACE_COLUMNS]  # narrower in a narrow panel
@@ -154,7 +144,6 @@ class MathCard:
         self.text("error px · mean iterations · µs a solve", (0, y), DIM)
         return y + LINE
 
-    # --- the joint-space map --------------------------------------------------------
     def joint_space(self, chain, metrics, y: int) -> int:
         y = self.heading("JOINT SPACE (θ1, θ2): CLICK TO POSE", y)
         side = min(self.size[0] - 30, self.size[1] - y - 22)
@@ -203,7 +192,7 @@ class MathCard:
         return rect.bottom + LINE
 
     def map_trail(self, trail: np.ndarray, frame) -> None:
-        """The last 2 s of poses; broken where a joint wraps across the map's edge."""
+        """The last 2 s of poses, broken where a joint wraps."""
         x, y = frame.to_map(trail[:, 0], trail[:, 1])
         pts = np.stack([x, y], axis=1)
         jumps = np.flatnonzero(np.abs(np.diff(pts, axis=0)).max(axis=1) > frame.w / 2) + 1
@@ -212,7 +201,7 @@ class MathCard:
                 pygame.draw.aalines(self.surface, TRAIL, False, part.tolist())
 
     def map_angles(self, pos) -> tuple[float, float] | None:
-        """The (theta1, theta2) rad under card pixel ``pos``, or None when ``pos`` is off the map."""
+        """The (theta1, theta2) rad at card pixel ``pos``, or None off the map."""
         if self.map_rect is None or not self.map_rect.collidepoint(pos):
             return None
         t1, t2 = joint_map.MapFrame(*self.map_rect).from_map(pos[0], pos[1])

@@ -1,11 +1,6 @@
-"""The panel's Math page: "Show the math", the step-through and race controls, and the card of live numbers.
-
-Its buttons and check boxes come from the tables of ``buttons.py`` (each
-names a command, so the F1 help lists them beside their keys); the card is a
-``UIImage`` whose picture :class:`~ikplayground.app.panel.math_card.MathCard` draws
-each frame while the page is up. A click or a drag on the card's joint-space
-map becomes the command ``("map_pose", (theta1, theta2))``.
-"""
+"""The panel's Math page: "Show the math", the step-through and race controls (``buttons.py``'s specs), and
+the card of live numbers (:class:`~.math_card.MathCard`, a ``UIImage``); a press or drag on its joint-space
+map is the command ``("map_pose", (theta1, theta2))``."""
 
 from __future__ import annotations
 
@@ -20,12 +15,7 @@ CARD_MIN = 300  # px: the card's height when the panel scrolls (a short window)
 
 
 class MathPage:
-    """The Math page's widgets, from ``y`` down in ``panel``'s box, ``inner`` px wide.
-
-    The buttons and boxes are attributes of ``panel`` (``panel.race_button``,
-    ``panel.show_math_box``), as every button of the panel is, so that
-    ``buttons.command_of`` finds them.
-    """
+    """The Math page's widgets from ``y`` down, ``inner`` px wide (buttons and boxes: ``panel``'s attributes)."""
 
     def __init__(self, panel, y: int, inner: int, height: int, wide: bool, shown: bool, race: bool, moving: bool):
         m, box = panel.manager, panel.box
@@ -59,13 +49,12 @@ class MathPage:
         return self.image.visible
 
     def update(self, chain, metrics, race_table) -> None:
-        """Draw the card for this frame, only while the page is up (``race_table()``: the race's rows)."""
+        """Draw the card, while the page is up."""
         if self.visible:
             self.image.set_image(self.card.render(chain, metrics, race_table()))
 
     def map_command(self, event) -> tuple[str, object] | None:
-        """``("map_pose", (theta1, theta2))`` for a press on the map, and for each move of a drag that
-        began there (held outside the map, the pose follows along its edge)."""
+        """``("map_pose", (theta1, theta2))`` for a press on the map, and each move of a drag begun there."""
         t = event.type
         if t == pygame.MOUSEBUTTONUP:
             self.dragging = False

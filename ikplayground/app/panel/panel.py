@@ -1,11 +1,8 @@
-"""The control panel: pygame_gui widgets for the selected chain and the scene.
+"""The control panel: pygame_gui widgets for the selected chain and the scene, on three pages.
 
-Every widget has an ``object_id`` (styled in ``assets/theme.json``). The panel
-never touches the scene: :meth:`Panel.process` (``panel_events.py``) turns a widget's
-event into a command ``(name, value)`` for the App (a name of the table in ``commands.py``, or a
-setting of the selected chain), and :meth:`Panel.sync` shows a
-chain's current settings. Only the settings of the selected chain's solver
-are shown (the others are hidden and disabled), with a hint about the solver.
+Every widget has an ``object_id`` styled in ``assets/theme.json``. The panel never touches the scene:
+:meth:`Panel.process` turns a widget's event into a command ``(name, value)`` (``panel_events.py``) and
+:meth:`Panel.sync` shows a chain's settings.
 """
 
 from __future__ import annotations
@@ -14,14 +11,13 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UIButton, UICheckBox, UIDropDownMenu, UILabel, UIPanel, UIScrollingContainer
 
-from ikplayground.app.panel import buttons, tips
+from ikplayground.app.panel import buttons
 from ikplayground.app.panel.keep_page import KeepPage
 from ikplayground.app.panel.math_page import MathPage
 from ikplayground.app.panel.panel_events import command_of
-from ikplayground.app.panel.param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, column_widths, fit, make_label,
-                                                  enable_all, param_label, rows_height, show_all)
+from ikplayground.app.panel.param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, TippedDropDown, column_widths,
+                                                  enable_all, fit, make_label, param_label, rows_height, show_all)
 from ikplayground.app.panel.path_entry import PathEntry
-from ikplayground.app.panel.tips import TippedDropDown
 from ikplayground.scene import SOLVER_KINDS, SOLVER_LABELS, SOLVERS, Chain, available_presets
 
 WIDTH = 300  # the panel's width in a roomy window
@@ -35,6 +31,13 @@ TAB_LABELS = {"chain": "Chain", "math": "Math", "keep": "Keep"}
 TAB_TIPS = {"chain": "The selected chain's solver and settings, and the scene",
             "math": "See the math: overlays, live numbers, step-through, the race, the joint-space map",
             "keep": "Keep what you make: record and replay, bake to keyframes, undo, mirror, screenshots"}
+SOLVER_TIP = ("The solver that drives the selected chain: Two-bone (exact), CCD, FABRIK, DLS or Snake; "
+              "the chain stays where it is.")
+NEW_CHAIN_TIP = "The solver of the chains that N and the Add button make."
+PRESET_TIP = ("Load a preset scene: default, seeds, tentacles, snakes, spider or crowd; your scene file is left "
+              "as it is.")
+PATH_TIP = "The scene file that Save (Ctrl+S) writes and Load (Ctrl+O) reads; Enter keeps a typed path."
+MENUS = {"solver": ("Solver", SOLVER_TIP), "preset": ("Preset", PRESET_TIP), "new_chain": ("New chain", NEW_CHAIN_TIP)}
 
 
 def panel_width(window_width: int) -> int:
@@ -46,23 +49,9 @@ NO_PRESET = "—"  # the preset menu's entry while the scene is the user's own
 
 
 class Panel:
-    """The right-hand panel.
-
-    Parameters
-    ----------
-    manager : pygame_gui.UIManager
-    window_size : (int, int)
-    new_solver : str
-        Solver that N adds, shown in the "New chain" selector.
-    scene_path : str
-        The scene file Ctrl+S writes.
-
-    The selected chain's settings are ``setting_rows``
-    (:class:`~ikplayground.app.panel.param_widgets.SettingRows`, one control per
-    entry of the table of settings): ``params`` holds its slider rows by
-    setting name, and a check box is an attribute of its setting's name
-    (``panel.mirror``).
-    """
+    """The right-hand panel; ``new_solver``: the solver N adds, ``scene_path``: the file Ctrl+S writes.
+    ``setting_rows`` holds a control per setting (``params`` its sliders); a check box is also an attribute of its
+    setting's name (``panel.mirror``)."""
 
     def __init__(self, manager, window_size, new_solver="ccd", scene_path=""):
         self.manager = manager
@@ -83,7 +72,7 @@ class Panel:
         self.build(window_size)
 
     def __getattr__(self, name):
-        """A setting's check box by the setting's name (``panel.mirror``, ``panel.rate_on``)."""
+        """A setting's check box by the setting's name."""
         rows = self.__dict__.get("setting_rows")
         if rows is not None and name in rows.boxes:
             return rows.boxes[name]
@@ -93,7 +82,6 @@ class Panel:
     def rect(self) -> pygame.Rect:
         return pygame.Rect(self.root.get_abs_rect())  # (typed Rect | FRect by pygame_gui; a copy)
 
-    # --- layout --------------------------------------------------------------
     def build(self, window_size) -> None:
         """Lay the widgets out for ``window_size``: narrower in a small window, scrolling in a short one."""
         w, h = window_size
@@ -102,9 +90,7 @@ class Panel:
         width = max(self.width, MIN_WIDTH)
         self.root = UIPanel(pygame.Rect(w - self.width, 0, width, h), manager=m, object_id="#panel")
         scrolls = h < CONTENT_HEIGHT
-        # A scrolling container only when the window is too short: pygame_gui
-        # builds theme ids that grow steeply with nesting (megabytes per
-        # widget at this depth), so a roomy window keeps the panel flat.
+        # a scroller only in a short window: pygame_gui's theme ids grow steeply with nesting
         self.scroller = (UIScrollingContainer(pygame.Rect(0, 0, width - 2, h - 2), m, container=self.root,
                                               object_id="#panel_scroll", allow_scroll_x=False)
                          if scrolls else None)
@@ -121,8 +107,9 @@ class Panel:
                      for i, page in enumerate(PAGES)}
         y += TAB_HEIGHT + 6
         page_top = y
-        solver_label, self.solver_rect = self._menu_label("solver", "Solver", tips.SOLVER_TIP, y, label_w, inner)
-        self.solver = self._solver_menu("two-bone")
+        self._menu_rects: dict[str, pygame.Rect] = {}
+        solver_label = self._menu_label("solver", y, label_w, inner)
+        self.solver = self._menu("solver", SOLVER_LABELS["two-bone"])
         y += ROW + 4
         self.setting_rows = SettingRows(y, inner, m, box)  # one check box or slider per setting
         self.params = self.setting_rows.sliders
@@ -131,12 +118,11 @@ class Panel:
         y += 26
         section = UILabel(pygame.Rect(PAD, y, inner, 20), "SCENE", m, box, object_id="#section")
         y += 22
-        preset_label, self.preset_rect = self._menu_label("preset", "Preset", tips.PRESET_TIP, y, label_w, inner)
-        self.preset_menu = self._preset_menu()
+        preset_label = self._menu_label("preset", y, label_w, inner)
+        self.preset_menu = self._menu("preset", self.preset or NO_PRESET)
         y += ROW + 6
-        new_label, new_rect = self._menu_label("new_chain", "New chain", tips.NEW_CHAIN_TIP, y, label_w, inner)
-        self.new_chain = self._menu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[self.new_solver], new_rect,
-                                    "#new_chain", tips.NEW_CHAIN_TIP)
+        new_label = self._menu_label("new_chain", y, label_w, inner)
+        self.new_chain = self._menu("new_chain", SOLVER_LABELS[self.new_solver])
         y += ROW + 6
         buttons.make_row(self, ("add_button", "remove_button", "help_button"), PAD, y, inner, wide)
         y += ROW + 4
@@ -146,14 +132,13 @@ class Panel:
         button_w = 52 if wide else 44
         self.path_entry = PathEntry(pygame.Rect(PAD, y, inner - 2 * button_w - 8, 28), m, box,
                                     path=self.scene_path, object_id="#scene_path")
-        self.path_entry.set_tooltip(tips.PATH_TIP)
+        self.path_entry.set_tooltip(PATH_TIP)
         self.save_button = buttons.make("save_button", pygame.Rect(PAD + inner - 2 * button_w - 4, y, button_w, 28),
                                         m, box, wide)
         self.load_button = buttons.make("load_button", pygame.Rect(PAD + inner - button_w, y, button_w, 28),
                                         m, box, wide)
         y += ROW + 8
-        # the Chain page's widgets but the setting rows (SettingRows shows those) and the solver menu (remade
-        # at each solver change: see show_page)
+        # the Chain page's widgets but the setting rows and the solver and preset menus (remade: see show_page)
         self.chain_widgets = [solver_label, self.hint, section, preset_label, new_label, self.new_chain,
                               self.add_button, self.remove_button, self.help_button, self.stress_button,
                               self.path_entry, self.save_button, self.load_button]
@@ -172,7 +157,7 @@ class Panel:
         self.sync(self.chain)
 
     def show_page(self, page: str) -> None:
-        """Show the page ``page`` of ``PAGES`` (its tab selected), hiding the other's widgets."""
+        """Show page ``page`` (its tab selected), hiding the others' widgets."""
         self.page = page
         show_all((*self.chain_widgets, self.solver, self.preset_menu), page == "chain")
         self.setting_rows.set_visible(page == "chain")
@@ -183,41 +168,35 @@ class Panel:
         if not self.visible:
             self.root.hide()
 
-    def _menu_label(self, name: str, text: str, tip: str, y: int, label_w: int, inner: int):
-        """A menu's label (object id ``#<name>_label``) at ``y``, and the rect of the menu right of it."""
+    def _menu_label(self, name: str, y: int, label_w: int, inner: int) -> UILabel:
+        """Menu ``name``'s label (``#<name>_label``) at ``y``; the menu's rect, right of it, is kept."""
+        text, tip = MENUS[name]
         label = param_label(name, text, pygame.Rect(PAD, y, label_w, 28), self.manager, self.box)
         label.set_tooltip(tip)
-        return label, pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
+        self._menu_rects[name] = pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
+        return label
 
-    def _menu(self, options: list[str], chosen: str, rect, object_id: str, tip: str) -> UIDropDownMenu:
-        """A drop-down menu of the Chain page (hidden while another page is up)."""
-        menu = TippedDropDown(options, chosen, rect, self.manager, self.box, object_id=object_id, tip=tip)
+    def _menu(self, name: str, chosen: str) -> UIDropDownMenu:
+        """The Chain page's drop-down menu ``name`` (``#<name>``) showing ``chosen``, hidden off its page."""
+        options = [NO_PRESET, *available_presets()] if name == "preset" else [SOLVER_LABELS[k] for k in SOLVERS]
+        menu = TippedDropDown(options, chosen, self._menu_rects[name], self.manager, self.box, object_id=f"#{name}",
+                              tip=MENUS[name][1])
         if self.page != "chain":
             menu.hide()
         return menu
 
-    def _solver_menu(self, solver: str) -> UIDropDownMenu:
-        return self._menu([SOLVER_LABELS[k] for k in SOLVERS], SOLVER_LABELS[solver], self.solver_rect, "#solver",
-                          tips.SOLVER_TIP)
-
-    def _preset_menu(self) -> UIDropDownMenu:
-        return self._menu([NO_PRESET, *available_presets()], self.preset or NO_PRESET, self.preset_rect, "#preset",
-                          tips.PRESET_TIP)
-
     def show_preset(self, name: str | None) -> None:
-        """Show ``name`` as the loaded preset (None: the scene is the user's own, or a file's)."""
+        """Show ``name`` as the loaded preset (None: the scene is the user's own)."""
         if name != self.preset:
             self.preset = name
             self.preset_menu.kill()
-            self.preset_menu = self._preset_menu()
+            self.preset_menu = self._menu("preset", name or NO_PRESET)
 
     def rebuild(self, window_size) -> None:
         """Lay the panel out again for a new window size, keeping its state."""
         self.scene_path = self.path_entry.get_text()
         self.root.kill()
-        # pygame_gui 0.6.14 appends every killed widget's rect to its sprite
-        # group's lostsprites and never reads the list: empty it, or each
-        # rebuild leaks a few KB
+        # pygame_gui 0.6.14 never empties its sprite group's lostsprites: each rebuild would leak a few KB
         group = self.manager.get_sprite_group()
         if isinstance(getattr(group, "lostsprites", None), list):
             group.lostsprites.clear()
@@ -228,7 +207,6 @@ class Panel:
         self.visible = visible
         self.rebuild(window_size)
 
-    # --- showing the selected chain ---------------------------------------------
     def show_stress(self, on: bool) -> None:
         self.stress_on = on
         self.stress_button.set_text(buttons.STRESS_LABELS[on])
@@ -240,7 +218,7 @@ class Panel:
         self.show_state(self.moving_target_box, moving)
 
     def show_recording(self, on: bool) -> None:
-        """The Record button's label, as the recording is ("Stop recording" while on)."""
+        """The Record button's label, as the recording is."""
         self.recording = on
         self.record_button.set_text(buttons.RECORD_LABELS[on][self.keep_page.wide])
 
@@ -261,19 +239,14 @@ class Panel:
         solver = chain.solver
         if self._shown_solver != solver:
             self.solver.kill()
-            self.solver = self._solver_menu(solver)
+            self.solver = self._menu("solver", SOLVER_LABELS[solver])
             self._shown_solver = solver
         fit(self.title, f"{SOLVER_LABELS[solver]} chain #{chain.id}")
         enable_all((self.solver, self.remove_button), True)
         fit(self.hint, SOLVER_KINDS[solver].hint)
 
     def show_state(self, box: UICheckBox, state: bool) -> None:
-        """Tick or untick ``box`` to show a setting, without it counting as a click.
-
-        pygame_gui's ``set_state`` posts a checked/unchecked event as a click
-        does; that echo is taken back off the queue at once, so it can never
-        reach the App as a command (for this chain or, later, another one).
-        """
+        """Tick or untick ``box`` without it counting as a click: pygame_gui's echo event is taken back."""
         if box.get_state() == state:
             return
         box.set_state(state)
@@ -282,11 +255,10 @@ class Panel:
         for e in others:
             pygame.event.post(e)
 
-    # --- events -> commands ---------------------------------------------------
     def process(self, event) -> tuple[str, object] | None:
-        """The command a pygame_gui event stands for, or None (see :func:`.panel_events.command_of`)."""
+        """The command a pygame_gui event stands for, or None."""
         return command_of(self, event)
 
     def typing(self) -> bool:
-        """True while a text field has the keyboard (keys must not reach the scene)."""
+        """True while a text field has the keyboard."""
         return self.path_entry.is_focused

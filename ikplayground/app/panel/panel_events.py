@@ -1,13 +1,6 @@
-"""The panel's events as commands: which command a pygame_gui event on the panel stands for.
-
-:func:`command_of` (``Panel.process``) maps a widget's event to a command
-``(name, value)`` for the App: a name of the table in ``commands.py`` (buttons and
-command check boxes through ``buttons.py``), a setting of the selected chain (the
-setting rows), the solver or the new chain's solver from their menus, a preset,
-the typed scene path; a drag on the Math page's joint-space map is a pose. A
-press of a tab shows its page and a click on a check box's text ticks the box
-(:func:`toggle_by_label`); neither is a command.
-"""
+"""The panel's events as commands ``(name, value)``: buttons and command boxes (``buttons.py``), the setting
+rows, the menus, the typed scene path, a pose on the joint-space map. A tab shows its page and a click on a
+box's text ticks it; neither is a command."""
 
 from __future__ import annotations
 
@@ -23,9 +16,7 @@ MAP_EVENTS = (pygame.MOUSEBUTTONDOWN, pygame.MOUSEMOTION, pygame.MOUSEBUTTONUP)
 
 
 def toggle_by_label(panel, pos) -> bool:
-    """A click on a check box's text ticks it, as in any desktop toolkit (pygame_gui only
-    reacts to the box itself). The toggle posts pygame_gui's own event, so it becomes a
-    command the same way a click on the box does. True if a box was toggled."""
+    """A click on a check box's text ticks it, through pygame_gui's own event; True if one was."""
     if not panel.box.rect.collidepoint(pos):  # scrolled out of view, or the panel hidden
         return False
     boxes = [getattr(panel, attr) for attr in buttons.BOX_SPECS if attr in panel.__dict__]
@@ -39,9 +30,7 @@ def toggle_by_label(panel, pos) -> bool:
 
 
 def command_of(panel, event) -> tuple[str, object] | None:
-    """The command ``(name, value)`` that ``event`` on the :class:`~.panel.Panel` ``panel`` stands for, or None
-    (a tab pressed shows its page; a click on a check box's text ticks it).
-    """
+    """The command that ``event`` on ``panel`` stands for, or None."""
     t = event.type
     pose = panel.math_page.map_command(event) if t in MAP_EVENTS else None
     if pose is not None:

@@ -1,9 +1,5 @@
-"""The panel's controls described for people: the panel table of docs/controls.md.
-
-The settings' rows are described from the table of settings (as the F1 help
-describes them, ``param_widgets.panel_help_rows``); the rest of the panel's
-controls, on its Chain page and its Math page, are described here.
-"""
+"""The panel's controls described for people: docs/controls.md's panel table (the settings' rows from the table
+of settings, the rest here)."""
 
 from __future__ import annotations
 
@@ -38,8 +34,7 @@ MATH_HELP = (
                     "trail, the unreachable shading; click or drag on it to pose the arm"),
 )
 
-# the Keep page's controls (app/panel/keep_page.py; each is a button or box of buttons.py, so the command help lists
-# it too)
+# the Keep page's controls (its buttons and boxes are in the command help too)
 KEEP_HELP = (
     ("Record, Export animation", "record every step to a CSV beside the scene file ([the format](recording.md)); "
                                  "bake the last recording into a JSON file of keyframes "
@@ -54,8 +49,7 @@ KEEP_HELP = (
 
 
 def panel_table() -> str:
-    """The panel's controls as docs/controls.md's Markdown table (links relative to docs/): the solver, every
-    setting's row (as the F1 help describes it, from the table of settings), the scene's, then the Math page's."""
+    """The panel's controls (solver, settings, scene, Math and Keep pages) as docs/controls.md's table."""
     lines = ["| Panel | What it does |", "| --- | --- |"]
     rows = (SOLVER_HELP, *panel_help_rows(), *SCENE_HELP, *MATH_HELP, *KEEP_HELP)
     lines += [f"| {name} | {text} |" for name, text in rows]

@@ -1,22 +1,17 @@
-"""The panel's controls for the selected chain's settings, made from the table of settings.
+"""The panel's controls for the selected chain's settings, made from the table of settings, and the small
+layout helpers the whole panel uses.
 
-One row per entry of :data:`ikplayground.scene.core.settings.SETTINGS`, in its
-order: a check box for a flag, else a slider row (label, slider, value with
-its unit). :class:`SettingRows` builds them, shows a chain's values (only the
-rows of the chain's solver are shown; a control is disabled where the chain's
-solver lacks the setting, or where the flag it ``needs`` is off), and turns a control's event into the command
-``(setting name, value)``, which the App hands to ``Scene.set_setting``.
-:func:`panel_help_rows` describes the same controls for the F1 help. The
-small layout helpers the whole panel uses live here too.
+One row per setting (a check box for a flag, a menu for a choice, else a slider with its value and unit); only
+the rows of the chain's solver are shown, disabled where the flag a setting ``needs`` is off. A control's event
+becomes ``(setting name, value)`` for ``Scene.set_setting``; :func:`panel_help_rows` describes the rows.
 """
 
 from __future__ import annotations
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UICheckBox, UIHorizontalSlider, UILabel
+from pygame_gui.elements import UICheckBox, UIDropDownMenu, UIHorizontalSlider, UILabel
 
-from ikplayground.app.panel.tips import TippedDropDown
 from ikplayground.scene import IK_SOLVERS, SETTINGS, SETTINGS_BY_NAME, SOLVER_LABELS, SOLVERS, Setting
 
 PAD = 12
@@ -28,7 +23,7 @@ FLAG_ROW = ROW - 2  # a check box's row is a little shorter than a slider's
 
 
 def fit(label: UILabel, text: str) -> None:
-    """Set ``text`` on ``label``, cut with an ellipsis where it would not fit its width."""
+    """Set ``text`` on ``label``, cut with an ellipsis where it would not fit."""
     font = label.font
     width = label.relative_rect.width - 4
     if font is not None and font.get_rect(text).width > width:
@@ -46,12 +41,12 @@ def make_label(rect, text: str, manager, container, object_id) -> UILabel:
 
 
 def param_label(name: str, text: str, rect, manager, container) -> UILabel:
-    """A row's label on the left (object id ``#<name>_label``, class ``@param_label``), cut to fit."""
+    """A row's label (object id ``#<name>_label``, class ``@param_label``), cut to fit."""
     return make_label(rect, text, manager, container, pygame_gui.core.ObjectID(f"#{name}_label", "@param_label"))
 
 
 def column_widths(inner: int) -> tuple[int, int]:
-    """(label, value) column widths of a slider row in a panel ``inner`` px wide inside its padding."""
+    """(label, value) column widths of a slider row ``inner`` px wide."""
     if inner >= WIDE_INNER:
         return LABEL_W, VALUE_W
     return inner * 2 // 5, inner // 4
@@ -64,8 +59,7 @@ def format_value(setting: Setting, value: float) -> str:
 
 
 def setting_tip(setting: Setting) -> str:
-    """The one-sentence tool tip of a setting's controls: what it does, its unit and its slider's range
-    (a choice: its choices)."""
+    """The tool tip of a setting's controls: what it does, and its unit and range (or choices)."""
     text = setting.help[:1].upper() + setting.help[1:]
     if setting.kind == "flag":
         return text + "."
@@ -97,18 +91,32 @@ def enable_all(widgets, enabled: bool) -> None:
         w.enable() if enabled else w.disable()
 
 
+class TippedDropDown(UIDropDownMenu):
+    """A drop-down menu whose buttons show ``tip`` (pygame_gui 0.6's takes none, and remakes its buttons)."""
+
+    def __init__(self, *args, tip: str, **kwargs):
+        self.tip = tip
+        super().__init__(*args, **kwargs)
+        self.set_tooltip(tip)
+
+    def update(self, time_delta: float) -> None:
+        super().update(time_delta)
+        for button in getattr(self.current_state, "active_buttons", ()):
+            if button.tool_tip_text is None:
+                button.set_tooltip(self.tip)
+
+
 def row_height(setting: Setting) -> int:
     return FLAG_ROW if setting.kind == "flag" else ROW
 
 
 def rows_height() -> int:
-    """The height the setting rows take, in px: those of the solver with the most (only the selected
-    chain's solver's rows are shown)."""
+    """The setting rows' height, px: that of the solver with the most."""
     return max(sum(row_height(s) for s in SETTINGS if s.applies(solver)) for solver in SOLVERS)
 
 
 class SliderRow:
-    """One slider row: the setting's label on the left, the slider, its value and unit on the right."""
+    """One slider row: label, slider, value and unit."""
 
     def __init__(self, setting: Setting, y: int, inner: int, manager, container):
         self.setting = setting
@@ -129,9 +137,7 @@ class SliderRow:
                 getattr(slider, "left_button", None), getattr(slider, "right_button", None))
         holder = getattr(slider, "button_container", None)
         if holder is not None:
-            # pygame_gui 0.6's slider keeps its buttons in a container over its track, and a container
-            # takes the hover without showing a tip: let the hover through to the slider (its buttons,
-            # above the container, are hovered as before)
+            # pygame_gui 0.6's container over the track takes the hover without a tip: let it through
             holder.hover_point = lambda x, y: False
 
     @property
@@ -144,7 +150,7 @@ class SliderRow:
             w.set_relative_position((x, y + dy))
 
     def show(self, value: float, enabled: bool) -> None:
-        """Put the handle at ``value`` (at an end of the slider if outside it), the label at its text."""
+        """Put the handle at ``value`` (within the slider), the label at its text."""
         lo, hi = self.setting.span
         v = min(max(value, lo), hi)
         self.slider.set_current_value(int(round(v)) if self.setting.kind == "whole" else float(v), warn=False)
@@ -152,7 +158,7 @@ class SliderRow:
         enable_all(self.widgets, enabled)
 
     def read(self) -> float:
-        """The slider's value (a whole number for a whole-number setting), its label updated."""
+        """The slider's value (whole for a whole-number setting), its label updated."""
         v = self.slider.get_current_value()
         v = int(round(v)) if self.setting.kind == "whole" else float(v)
         fit(self.value, format_value(self.setting, v))
@@ -173,13 +179,13 @@ class FlagRow:
 
 
 def _selected(menu) -> str:
-    """The text of a drop-down menu's selected option (pygame_gui 0.6 keeps a (text, id) pair)."""
+    """The text of a drop-down menu's selected option."""
     option = menu.selected_option
     return option[0] if isinstance(option, tuple) else option
 
 
 class ChoiceRow:
-    """One choice's row: the setting's label on the left, a drop-down menu of its choices on the right."""
+    """One choice's row: its label, and a drop-down menu of its choices."""
 
     def __init__(self, setting: Setting, y: int, inner: int, manager, container):
         self.setting = setting
@@ -214,13 +220,8 @@ class ChoiceRow:
 
 
 class SettingRows:
-    """The rows of every setting, from ``y`` down, ``inner`` px wide inside the panel's padding.
-
-    ``rows`` holds them by setting name (``sliders``, ``boxes`` and ``menus``
-    the slider rows, check boxes and choice rows). Only the rows of the
-    shown chain's solver are visible, packed from the top in the table's
-    order (:meth:`arrange`); ``bottom`` is the y below the longest such list.
-    """
+    """The rows of every setting, from ``y`` down, ``inner`` px wide: ``rows`` by name (``sliders``,
+    ``boxes``, ``menus`` by kind); only the shown solver's are visible, packed from the top."""
 
     def __init__(self, y: int, inner: int, manager, container):
         kinds: dict[str, type[FlagRow | ChoiceRow | SliderRow]] = {"flag": FlagRow, "choice": ChoiceRow}
@@ -239,7 +240,7 @@ class SettingRows:
         self.arrange("ccd")
 
     def set_visible(self, visible: bool) -> None:
-        """Show the rows (those of the last solver arranged) or hide them all."""
+        """Show the rows (of the last solver arranged) or hide them all."""
         self.visible = visible
         self._arranged = None
         self.arrange(self._solver)
@@ -258,11 +259,8 @@ class SettingRows:
             show_all(row.widgets, s.applies(solver) and self.visible)
 
     def sync(self, chain, show_state) -> None:
-        """Show ``chain``'s settings; with None, disable every control.
-
-        ``show_state(box, state)`` ticks a box without it counting as a click
-        (:meth:`~ikplayground.app.panel.panel.Panel.show_state`).
-        """
+        """Show ``chain``'s settings (None: every control disabled); ``show_state(box, state)`` ticks a box
+        without it counting as a click."""
         if chain is not None:
             self.arrange(chain.solver)
         for s in SETTINGS:
@@ -279,7 +277,7 @@ class SettingRows:
                 row.show(s.read(chain) if applies else s.span[0], enabled)
 
     def process(self, event, element) -> tuple[str, object] | None:
-        """``(setting name, value)`` when ``event`` moved one of the sliders or ticked one of the boxes."""
+        """``(setting name, value)`` when ``event`` moved a slider, ticked a box or chose a choice."""
         if event.type == pygame_gui.UI_HORIZONTAL_SLIDER_MOVED:
             for name, row in self.sliders.items():
                 if element is row.slider:
@@ -304,9 +302,8 @@ def _solvers_text(solvers: tuple[str, ...]) -> str:
 
 
 def panel_help_rows(solver: str | None = None) -> list[tuple[str, str]]:
-    """(control, what it does) rows describing the setting controls, for the F1 help: each
-    setting's help, its slider's range and unit, and the solvers it applies to; with ``solver``,
-    only the settings of that solver (the rows the panel shows for its chains)."""
+    """(control, what it does) rows of the setting controls for the F1 help: help, range and unit, and
+    solvers; with ``solver``, only that solver's."""
     rows = []
     for s in SETTINGS:
         if solver is not None and not s.applies(solver):

@@ -6,7 +6,7 @@ import pygame
 import pygame_gui
 from pygame_gui.elements import UITextEntryLine
 
-from ikplayground.app.draw.glyphs import REPLACEMENT, undrawable
+from ikplayground.app.draw.overlay import REPLACEMENT, undrawable
 from ikplayground.app.size_caps import PATH_MAX_BYTES
 
 PATH_NOTICE = pygame.event.custom_type()  # the path box's word for the status line: event.text
@@ -19,21 +19,10 @@ def utf8_size(text: str) -> int:
 class PathEntry(UITextEntryLine):
     """The scene file box: pygame_gui's text line, kept fast and safe for any input.
 
-    * Typing is gathered and goes into the box once a frame. pygame_gui lays out
-      and draws the whole line again for every character it inserts (its cost
-      grows with the text's length), so text that arrives as many characters in
-      one frame (a typing tool, a held key, a long TEXTINPUT) would cost that
-      once per character. Paste (Ctrl+V) goes in as one piece too.
-    * The box holds at most :data:`PATH_MAX_BYTES` bytes of UTF-8 (Linux's
-      PATH_MAX): typing stops there, and a paste that would not fit is refused
-      whole; either way the App is told (a :data:`PATH_NOTICE` event).
-    * Characters the font cannot draw (lone surrogates, control characters
-      such as a pasted line break, zero-width ones, ones without a glyph) are
-      left out of typed and pasted text, and shown as � (or ?) in a path set by
-      code, e.g. a file name that is not valid UTF-8. ``get_text`` still gives
-      that path exactly until the box is edited.
-    * The App's key repeat is kept (pygame_gui sets its own on focus and turns
-      repeat off on unfocus, which would leave held keys dead in the scene).
+    Typing goes in once a frame and a paste in one piece (pygame_gui lays the line out again per character);
+    it holds at most ``PATH_MAX_BYTES`` of UTF-8 (typing stops, a paste too long is refused, a ``PATH_NOTICE``
+    says so); what the font cannot draw is left out, or shown as � in a path set by code (``get_text`` gives
+    that path exactly until edited); the App's key repeat survives focus changes.
     """
 
     def __init__(self, relative_rect, manager, container, path: str = "", **kwargs):
@@ -42,10 +31,8 @@ class PathEntry(UITextEntryLine):
         super().__init__(relative_rect, manager, container, **kwargs)
         self.set_text(path)
 
-    # --- what the box shows and gives ---------------------------------------------
     def drawable(self, ch: str) -> bool:
-        """True when the box's font draws ``ch`` with some width (pygame_gui's own test
-        for a typed character, plus control characters, surrogates and zero width)."""
+        """True when the box's font draws ``ch`` with some width."""
         if undrawable(ch) or self.font is None:
             return False
         metrics = self.font.get_metrics(ch)
@@ -57,8 +44,7 @@ class PathEntry(UITextEntryLine):
         return kept, len(text) - len(kept)
 
     def set_text(self, text: str | None) -> None:
-        """Show ``text``: what cannot be drawn as �, and past the length cap only its end.
-        :meth:`get_text` gives ``text`` itself as long as the box is not edited."""
+        """Show ``text``: what cannot be drawn as �, past the length cap only its end."""
         self._pending.clear()
         path = text or ""
         mark = REPLACEMENT if self.drawable(REPLACEMENT) else "?"
@@ -70,11 +56,10 @@ class PathEntry(UITextEntryLine):
         super().set_text(shown)
 
     def get_text(self) -> str:
-        """The path in the box (the path set by code, while the box still shows it)."""
+        """The path in the box (the path set by code while the box still shows it)."""
         self._flush()
         return self._path if self.text == self._shown else self.text
 
-    # --- input --------------------------------------------------------------------------
     def process_event(self, event) -> bool:
         mine = self.is_enabled and self.is_focused
         if mine and event.type == pygame.TEXTINPUT:
@@ -125,10 +110,7 @@ class PathEntry(UITextEntryLine):
             self.insert(text, whole=False)
 
     def insert(self, text: str, whole: bool) -> None:
-        """Put ``text`` in for the selection or at the cursor, within the length cap.
-
-        ``whole``: a paste, all or nothing; else typing, which stops at the cap.
-        """
+        """Put ``text`` in for the selection or at the cursor, within the cap (``whole``: a paste, all or nothing)."""
         text, dropped = self.clean(text)
         words = []
         if dropped:
@@ -160,8 +142,7 @@ class PathEntry(UITextEntryLine):
             self.notice(" ".join(words))
 
     def _put(self, final: str, new: str, at: int) -> None:
-        """Make the text ``final`` by putting ``new`` in at ``at`` (for the selection, if any):
-        one insertion into the line's layout, as pygame_gui's own paste does, however much came."""
+        """Make the text ``final`` by one insertion of ``new`` at ``at``, as pygame_gui's paste does."""
         shape = self.drawable_shape
         layout = shape.text_box_layout if shape is not None else None
         self.text = final

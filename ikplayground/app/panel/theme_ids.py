@@ -1,16 +1,8 @@
-"""A compact cache for pygame_gui's combined theme ids (a work-around).
+"""A compact cache for pygame_gui 0.6.14's combined theme ids (a work-around).
 
-pygame_gui 0.6.14's ``UIAppearanceTheme.build_all_combined_ids`` keys its
-cache with ``str(a).join(str(b).join(str(c)).join(str(d)))`` over the id
-lists of an element and its containers. ``join`` repeats the separator
-between every character, so the key grows as the product of those lists'
-lengths: a widget four containers deep gets a key of megabytes, and building
-the panel's keys took most of every panel rebuild.
-
-:func:`install` gives one theme a cache keyed by the id tuples themselves and
-computes the ids the way pygame_gui does (its ``_get_next_id_node`` walk,
-then the shorter suffixes). Where that private method is missing (another
-pygame_gui version), nothing is changed.
+Its ``build_all_combined_ids`` keys its cache with nested ``str.join`` over the id lists, so the key grows
+as the product of their lengths (megabytes four containers deep). :func:`install` keys the cache by the id
+tuples and builds the ids as pygame_gui does; without its private ``_get_next_id_node``, nothing changes.
 """
 
 from __future__ import annotations
