@@ -201,7 +201,7 @@ def _parsed(name: str, lines: list[str], line: int) -> tuple[np.ndarray, np.ndar
 
 
 def _step(name: str, lines: list[str], line: int, last: int) -> RecordedStep:
-    """One step's lines (the first at file line ``line``, after step ``last``) checked.
+    """One step's lines (the first at file line ``line``, after step ``last``) checked; ``lines`` is emptied.
 
     Checked: the step number (a whole number above ``last``); every value
     (all at once, then row by row to name the first bad one); chains 0, 1, 2... in order, each
@@ -213,8 +213,11 @@ def _step(name: str, lines: list[str], line: int, last: int) -> RecordedStep:
     if number <= last:
         _fail(name, line, f"step {number} after step {last}: steps must come in order, each once")
     parts = [_parsed(name, lines[i:i + _CHUNK], line + i) for i in range(0, len(lines), _CHUNK)]
+    count = len(lines)
+    lines.clear()  # the text is parsed: let it go before the arrays are joined
     chain, joint, values = (np.concatenate([part[k] for part in parts]) for k in (0, 1, 3))
     solver = list(itertools.chain.from_iterable(part[2] for part in parts))
+    del parts
     prev_chain, prev_joint = (np.concatenate(([-1], a[:-1])) for a in (chain, joint))
     new = chain != prev_chain
     in_order = np.where(new, (chain == prev_chain + 1) & (joint == 0), joint == prev_joint + 1)
@@ -225,7 +228,7 @@ def _step(name: str, lines: list[str], line: int, last: int) -> RecordedStep:
             _fail(name, line + i, f"chain {chain[i]} where {due} was due: a step's chains are 0, 1, 2... in order")
         _fail(name, line + i, f"joint {joint[i]} of chain {chain[i]} where joint {0 if new[i] else prev_joint[i] + 1} "
                               "was due: a chain's joints are 0, 1, 2... in order")
-    for i in (i for i in range(1, len(lines)) if solver[i] != solver[i - 1] and not new[i]):
+    for i in (i for i in range(1, count) if solver[i] != solver[i - 1] and not new[i]):
         _fail(name, line + i, f"solver {solver[i]} in chain {chain[i]}, whose joint 0 is {solver[i - 1]}")
     starts = np.flatnonzero(new)
     head = starts[np.cumsum(new) - 1]  # each row's chain's first row
@@ -235,7 +238,7 @@ def _step(name: str, lines: list[str], line: int, last: int) -> RecordedStep:
         (x, y), (x0, y0) = values[i, 3:5].tolist(), values[head[i], 3:5].tolist()
         _fail(name, line + i, f"target {x!r}, {y!r} in chain {chain[i]}, whose joint 0 has {x0!r}, {y0!r}: "
                               "a chain has one target a step")
-    for s, k in zip(starts.tolist(), np.diff(np.append(starts, len(lines))).tolist()):
+    for s, k in zip(starts.tolist(), np.diff(np.append(starts, count)).tolist()):
         if (solver[s] == "two-bone" and k != 2) or k > MAX_BONES:
             most = "2" if solver[s] == "two-bone" else f"at most {MAX_BONES}"
             _fail(name, line + s + k - 1, f"chain {chain[s]} ({solver[s]}) has {k} joints; it may have {most}")
