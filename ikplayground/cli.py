@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import os
 import sys
 from pathlib import Path
@@ -44,6 +45,15 @@ def scene_file_exists(path: Path) -> bool:
     except (OSError, ValueError):
         return True
     return True
+
+
+def unknown_scene(name: str, presets: list[str]) -> str:
+    """The message for ``--scene NAME`` where NAME is neither a file nor a preset: the presets, and the
+    closest one."""
+    close = difflib.get_close_matches(name, presets, n=1)
+    hint = f" Did you mean {close[0]}?" if close else ""
+    return (f"--scene {name}: no such file or preset (the presets are {', '.join(presets)}; a new scene file "
+            f"needs a suffix, such as {name}.json).{hint}")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -96,8 +106,10 @@ def main(argv: list[str] | None = None) -> int:
         except SceneFileError as e:
             print(f"ikplayground: {e}", file=sys.stderr)
             return 2
-    elif args.scene is None:
-        preset = "default" if is_preset("default") else None  # the opening scene, already in motion
+    elif not scene_path.suffix and len(scene_path.parts) == 1:  # a bare word: a preset's name mistyped
+        parser.exit(2, f"ikplayground: {unknown_scene(args.scene, list(PRESETS))}\n")
+    else:  # a file to come: it starts as the opening scene, already in motion, and Ctrl+S creates it
+        preset = "default" if is_preset("default") else None
     if preset is not None:
         scene = load_preset(preset)
     from ikplayground.app.app import App  # imports pygame: only now
@@ -107,7 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         app.stress.start(args.stress)
     elif preset is not None:
         app.panel.show_preset(preset)
-        app.say(f"Preset {preset}: {PRESETS[preset]}. Ctrl+S saves to {shown_name(scene_path)}")
+        saves = "saves to" if scene_file_exists(scene_path) else "creates"
+        app.say(f"Preset {preset}: {PRESETS[preset]}. Ctrl+S {saves} {shown_name(scene_path)}")
     elif scene is None:
         app.say(f"New scene: Ctrl+S will create {shown_name(scene_path)}")
     else:

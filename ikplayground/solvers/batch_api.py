@@ -28,7 +28,7 @@ import math
 
 import numpy as np
 
-from .validate import BOUND, SLACK, _holds_bool, float_array, non_negative, positive_int
+from .validate import BOUND, MAX_COUNT, SLACK, _holds_bool, float_array, non_negative, positive_int
 from .batched import ccd_batch, fabrik_batch, snake_batch
 from .dls import DEFAULT_DAMPING
 from .dls_batch import dls_batch
@@ -78,8 +78,8 @@ def _per_chain(value, count: int, name: str, *, whole: bool = False) -> np.ndarr
     if arr.shape != (count,):
         raise ValueError(f"{name}: expected one value or shape ({count},), got shape {arr.shape}")
     if whole:
-        if arr.dtype.kind not in "iu" or (count and arr.min() < 1):
-            raise ValueError(f"{name}: must be integers >= 1")
+        if arr.dtype.kind not in "iu" or (count and (arr.min() < 1 or arr.max() > MAX_COUNT)):
+            raise ValueError(f"{name}: must be integers from 1 to {MAX_COUNT:,}")
         return arr.astype(np.int64)
     arr = float_array(value, name, ndim=1)
     if count and arr.min() < 0:

@@ -233,10 +233,13 @@ def limits_list(value, n: int, name: str = "limits") -> list[tuple[float, float]
     return out
 
 
+MAX_COUNT = 2**31 - 1  # the most iterations (or any count) a call takes: an int32, so no array of them wraps
+
+
 def positive_int(value, name: str) -> int:
-    """Return ``value`` as an int >= 1."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{name}: must be an integer >= 1, got {value!r}")
+    """Return ``value`` as an int in ``[1, MAX_COUNT]``."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or not 1 <= value <= MAX_COUNT:
+        raise ValueError(f"{name}: must be an integer from 1 to {MAX_COUNT:,}, got {value!r}")
     return int(value)
 
 

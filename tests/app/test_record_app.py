@@ -6,6 +6,7 @@ The App is driven by posted events; the command line is run through ``cli.main``
 from __future__ import annotations
 
 import csv
+import os
 import re
 
 import numpy as np
@@ -183,3 +184,28 @@ def test_record_and_replay_from_the_command_line(tmp_path, capsys):
     assert run_cli("--scene", scene_file, "--record", tmp_path / "no" / "x.csv", "--frames", 5) == 2
     assert capsys.readouterr().err == ("ikplayground: Not recording: x.csv: cannot be written "
                                        "(No such file or directory)\n")
+
+
+@pytest.mark.parametrize("case", ["the scene file", "a folder", "a named pipe to replay", "a device to replay"])
+def test_the_command_line_refuses_what_it_must_not_record_to_or_replay(tmp_path, capsys, case):
+    scene_file = tmp_path / "s.json"
+    save_scene(presets.load_preset("default"), scene_file)
+    before = scene_file.read_bytes()
+    if case == "the scene file":
+        args, message = ("--record", scene_file), "s.json: holds something that is not a recording"
+    elif case == "a folder":
+        (tmp_path / "out").mkdir()
+        args, message = ("--record", tmp_path / "out"), "out: is a folder"
+    elif case == "a named pipe to replay":
+        if not hasattr(os, "mkfifo"):
+            pytest.skip("no named pipes here")
+        os.mkfifo(tmp_path / "pipe.csv")
+        args, message = ("--replay", tmp_path / "pipe.csv"), "pipe.csv: is not a regular file"
+    else:
+        if not os.path.exists("/dev/zero"):
+            pytest.skip("no /dev/zero here")
+        args, message = ("--replay", "/dev/zero"), "zero: is not a regular file"
+    assert run_cli("--scene", scene_file, "--frames", 3, *args) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+    assert scene_file.read_bytes() == before

@@ -303,7 +303,7 @@ BAD = [
     ({"path": "circle", "speed": 0}, "chains[0].motion.speed: must be > 0 (got 0)"),
     ({"path": "circle", "speed": 1001}, "chains[0].motion.speed: must be <= 1000 (got 1001)"),
     ({"path": "bounce", "speed": "fast"}, 'chains[0].motion.speed: must be a number (got "fast")'),
-    ({"path": "circle", "size": -5}, "chains[0].motion.size: must be > 0 (got -5)"),
+    ({"path": "circle", "size": -5}, "chains[0].motion.size: must be >= 1 (got -5)"),
     ({"path": "circle", "size": 10001}, "chains[0].motion.size: must be <= 10000 (got 10001)"),
     ({"path": "circle", "centre": [1, 2, 3]}, "chains[0].motion.centre: must have 2 entries (got 3)"),
     ({"path": "circle", "centre": [1, 2e6]}, "chains[0].motion.centre[1]: must be <= 1000000 (got 2000000)"),
@@ -333,7 +333,7 @@ def test_a_bad_motion_is_refused_naming_the_place_and_the_scene_stays(tmp_path, 
 
 @pytest.mark.parametrize("motion", [None, {"path": "none"}, {"path": "bounce", "speed": 5, "heading": -45},
                                     {"path": "circle", "speed": 2.5, "size": 30, "centre": [1, 2], "phase": 90},
-                                    {"path": "figure-eight", "size": 1e-3, "later": [1]}])
+                                    {"path": "figure-eight", "size": 1, "later": [1]}])
 def test_a_good_motion_loads_with_its_path(motion):
     d = {"solver": "fabrik", "root": [300, 600], "lengths": [60, 60], "angles": [-90, 0], "target": [320, 450],
          "motion": motion}

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from ikplayground.solvers import follow_snake, forward_kinematics, solve_ccd, solve_dls, solve_fabrik, solve_two_bone
 from ikplayground.solvers import ccd_batch, fabrik_batch, snake_batch
-from ikplayground.solvers import dls_batch
+from ikplayground.solvers import dls_batch, solve_ccd_batch, solve_dls_batch, solve_fabrik_batch
 from ikplayground.solvers import two_bone_arrays
 
 PI = math.pi
@@ -248,3 +248,27 @@ def test_any_magnitudes_are_refused_by_name_or_give_finite_answers(coords, lengt
     assert_refused_or_finite(lambda: solve_two_bone(np.array([root]), np.array([target]), lengths[0], l2)[:4])
     points = ([root, target] * n)[: n + 1]
     assert_refused_or_finite(lambda: follow_snake(points, target, lengths, (-0.5, 0.5)))
+
+
+# ----------------------------------------------------------------------------
+# Counts too large for the arrays that hold them
+# ----------------------------------------------------------------------------
+
+HUGE_COUNTS = [10**30, 2**31, np.uint64(2**64 - 1), np.int64(2**62)]
+
+
+@pytest.mark.parametrize("solver", IK_SOLVERS)
+@pytest.mark.parametrize("value", HUGE_COUNTS)
+def test_an_iteration_count_beyond_the_largest_is_refused_naming_it(solver, value):
+    with pytest.raises(ValueError, match=r"^iterations: must be an integer from 1 to 2,147,483,647"):
+        call(solver.__name__, iterations=value)
+
+
+@pytest.mark.parametrize("batch", [solve_ccd_batch, solve_fabrik_batch, solve_dls_batch])
+@pytest.mark.parametrize("value", HUGE_COUNTS + [np.array([3, 2**64 - 1], dtype=np.uint64),
+                                                  np.array([3, 2**40], dtype=np.int64)])
+def test_a_batched_iteration_count_beyond_the_largest_is_refused_not_wrapped(batch, value):
+    roots, targets = np.zeros((2, 2)), np.full((2, 2), 30.0)
+    angles, lengths = np.zeros((2, 3)), np.full((2, 3), 20.0)
+    with pytest.raises(ValueError, match=r"^iterations: must be (an integer|integers) from 1 to 2,147,483,647"):
+        batch(roots, angles, lengths, targets, iterations=value)

@@ -90,7 +90,10 @@ class RecordMode:
         except RecordingError as e:
             self.app.say(f"Recording lost: {e}", error=True)
             return
-        self.app.say(f"Saved {recorder.steps} steps to {shown_name(recorder.path)}")
+        kept = ""
+        if recorder.replaced is not None:
+            kept = f" ({shown_name(recorder.replaced)} changed while it recorded, so it is kept)"
+        self.app.say(f"Saved {recorder.steps} steps to {shown_name(recorder.path)}{kept}")
 
     def toggle(self) -> None:
         self.stop() if self.active else self.start()

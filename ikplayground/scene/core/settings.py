@@ -217,7 +217,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("motion_speed", "Path speed", ("ik",), lo=0.0, hi=tm.MAX_SPEED, positive=True, unit="px/step",
             slider=(0.1, 10.0), default=tm.DEFAULT_SPEED, help="how fast the moving target goes along its path",
             get=lambda c: float(c.fields["motion_speed"][0]), put=set_motion_speed),
-    Setting("motion_size", "Path size", ("ik",), lo=0.0, hi=tm.MAX_SIZE, positive=True, unit="px",
+    Setting("motion_size", "Path size", ("ik",), lo=tm.MIN_SIZE, hi=tm.MAX_SIZE, unit="px",
             slider=(10.0, 300.0), digits=0, default=tm.DEFAULT_SIZE,
             help="the circle's radius, the figure-eight's half-width",
             **field_setting("motion_size")),  # the target path's (target_paths.py), not an option

@@ -106,7 +106,7 @@ class MotionValue(msgspec.Struct, kw_only=True):
 
     path: Literal[tm.PATHS]
     speed: bounded(0.0, tm.MAX_SPEED, positive=True) | None = None
-    size: bounded(0.0, tm.MAX_SIZE, positive=True) | None = None
+    size: bounded(tm.MIN_SIZE, tm.MAX_SIZE) | None = None
     centre: POINT | None = None
     phase: COORD | None = None
     reverse: bool | None = None
@@ -161,6 +161,6 @@ class Motion(Field):
         angle = widest_number(-MAX_COORD, MAX_COORD, 4)
         return {self.key: {"path": max(tm.PATHS, key=len),
                            "speed": widest_number(0.0, tm.MAX_SPEED, 4, positive=True),
-                           "size": widest_number(0.0, tm.MAX_SIZE, 3, positive=True),
+                           "size": widest_number(tm.MIN_SIZE, tm.MAX_SIZE, 3),
                            "centre": [widest_number(-MAX_COORD, MAX_COORD, 3)] * 2, "phase": angle, "heading": angle,
                            "reverse": False}}

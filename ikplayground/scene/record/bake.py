@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import math
 import os
+from collections.abc import Mapping
 from contextlib import closing
 from pathlib import Path
 from typing import Iterator, NamedTuple
@@ -257,14 +258,17 @@ def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
     Raises
     ------
     ValueError
-        A bad CSV (:class:`~.recording.RecordingError`), a bad or missing rig entry, or a ``chain`` the
-        recording lacks; nothing is written.
+        A bad CSV (:class:`~.recording.RecordingError`), a rig that is no dict, a bad or missing rig
+        entry, or a ``chain`` the recording lacks; nothing is written.
     OSError
         The file cannot be written; what was at ``out_path`` is left as it was.
     """
     csv_path, out_path = Path(csv_path), Path(out_path)
     if chain is not None and (isinstance(chain, bool) or not isinstance(chain, (int, np.integer)) or chain < 0):
         raise ValueError(f"chain: must be a chain index >= 0 or None (got {chain!r})")
+    if rig is not None and not isinstance(rig, Mapping):
+        raise ValueError(f"rig: must be a dict of (chain, solver, joints) -> bone lengths, or None "
+                         f"(got a {type(rig).__name__})")
     if out_path.exists() and csv_path.exists() and os.path.samefile(csv_path, out_path):
         raise ValueError(f"{out_path.name}: the keyframes would replace the recording itself")
     tracks = _tracks(csv_path, rig if rig is not None else {}, None if chain is None else int(chain))

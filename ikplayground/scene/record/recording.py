@@ -8,12 +8,16 @@ segment j, head first (segment 0's direction, then the bends), its target its
 head; a walker's joint ``leg * m + b``, its target its body's centre. Numbers
 are written as ``repr`` writes them (they read back bit for bit), a group at a
 time with one ``%`` of a format made once per layout. The :class:`Recorder`
-writes ``<FILE>.part`` and renames it when it closes.
+writes ``<FILE>.part`` and renames it when it closes. It replaces only a
+recording: a folder, a special file or a file of other content at the path is
+refused at the start, and a file saved there while it records is kept, the
+recording taking the next free name.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 from pathlib import Path
 
 import numpy as np
@@ -144,6 +148,8 @@ class Recorder:
         self.path = Path(path)
         self.part = self.path.with_name(self.path.name + ".part")
         self.name = shown_name(self.path)
+        self.replaced: Path | None = None  # set by close() when the file was changed by another while recording
+        self._was = _stamp(self.path, self.name)  # what is at the path now; close() replaces only that
         self.steps = 0
         self.rig: dict[tuple[int, str, int], np.ndarray] = {}
         self._layout: Layout | None = None
@@ -189,6 +195,8 @@ class Recorder:
         file, self._file = self._file, None
         try:
             file.close()
+            if _stamp(self.path, self.name, check=False) != self._was:  # saved over while it recorded: keep that
+                self.replaced, self.path = self.path, _free_name(self.path)
             os.replace(self.part, self.path)
         except OSError as e:
             _remove(self.part)
@@ -204,6 +212,42 @@ class Recorder:
             except (OSError, ValueError):
                 pass
         _remove(self.part)
+
+
+def _stamp(path: Path, name: str, check: bool = True) -> tuple | None:
+    """What is at ``path`` (device, inode, size, time of change), None when nothing is.
+
+    With ``check``, refuse (:class:`RecordingError`) a path that holds anything but a
+    recording: a folder, a special file, or a file whose first line is not ``HEADER``.
+    """
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None
+    if check and stat.S_ISDIR(info.st_mode):
+        raise RecordingError(f"{name}: is a folder; name a .csv file to record to")
+    if check and not stat.S_ISREG(info.st_mode):
+        raise RecordingError(f"{name}: is not a regular file; name a .csv file to record to")
+    if check and info.st_size:
+        try:
+            with open(path, "rb") as file:
+                head = file.read(len(HEADER))
+        except OSError as e:
+            raise RecordingError(f"{name}: cannot be written ({_reason(e)})") from None
+        if head != HEADER.encode():
+            raise RecordingError(f"{name}: holds something that is not a recording; it is left as it is "
+                                 "(name another file)")
+    return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
+
+
+def _free_name(path: Path) -> Path:
+    """``path`` with ``-2``, ``-3``... before its suffix: the first name nothing holds."""
+    k = 2
+    while True:
+        other = path.with_name(f"{path.stem}-{k}{path.suffix}")
+        if _stamp(other, "", check=False) is None and not os.path.lexists(other):
+            return other
+        k += 1
 
 
 def _reason(e: Exception) -> str:

@@ -1,10 +1,11 @@
 """Reading a recording (docs/recording.md: "The file", "Errors") back, a step at a time, checking every line.
 
-The one reader of the CSV (the replay's and the bake's): one line at a time
-(a bad byte named with its line), :func:`csv.reader` without quoting, one
-step's rows held at a time. A file that is not a recording stops it with a
-one-line :class:`~.recording.RecordingError`
-(``run.csv: line 7: angle_deg: not a number (got 'abc')``).
+The one reader of the CSV (the replay's and the bake's). Only a regular file is
+opened, without blocking; each line is decoded (a bad byte named with its line)
+and split at commas with no quoting, no longer than the csv module's field limit
+allows; one step's lines are held at a time, no more than a scene can give
+(``MAX_ROWS``). A file that is not a recording stops it with a one-line
+:class:`~.recording.RecordingError` (``run.csv: line 7: angle_deg: not a number (got 'abc')``).
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from __future__ import annotations
 import csv
 import itertools
 import math
+import os
 from typing import IO, Generator, Iterator, NamedTuple, NoReturn
 
 import numpy as np
 
 from ikplayground.scene.core.constants import MAX_BONES, SOLVERS
+from ikplayground.scene.core.scene import MAX_CHAINS
+from ikplayground.scene.files.capped_read import open_regular
 from ikplayground.scene.files.file_errors import shown_name
 from ikplayground.scene.record.recording import COLUMNS, HEADER, RecordingError
 
@@ -24,12 +28,17 @@ MAX_NUMBER = 1e300  # px or degrees: as the solvers, so that no difference or su
 _WHOLE_MAX = 2**62  # a step, chain or joint number is below it
 _WIDTH = len(COLUMNS)
 _SHOWN = 30  # characters of a bad value a message shows
+MAX_ROWS = MAX_CHAINS * MAX_BONES  # the most rows a step of a scene can give
+_CHUNK = 1 << 14  # rows parsed at once: a step's parsed copy is made a chunk at a time
+_SOLVER_SET = {s: s for s in SOLVERS}  # each row's solver is one of these strings, not a copy
 
 
 class RecordedStep(NamedTuple):
-    """One step of a recording: ``step`` (since the recording began), ``line`` (1-based, of its first row),
-    ``chain``, ``joint`` (R,) int, ``solver`` (R strings), ``values`` (R, 5): angle_deg, x, y, target_x,
-    target_y (degrees, px).
+    """One step of a recording.
+
+    ``step`` its number (0 the first; an empty scene's step has no rows), ``line`` the file's line of
+    its first row, ``chain``, ``joint`` (R,) int, ``solver`` (R strings), ``values`` (R, 5): angle_deg,
+    x, y, target_x, target_y (degrees, px).
     """
 
     step: int
@@ -51,45 +60,44 @@ class RecordedStep(NamedTuple):
 
 
 def read_steps(path) -> Generator[RecordedStep, None, None]:
-    """The steps (:class:`RecordedStep`) of the recording at ``path``, in order, each checked as it is read.
+    """The steps of the recording at ``path``, in order, each checked as it is read.
 
-    RecordingError (one line naming the file and the line) when a bad step is reached.
+    RecordingError (one line naming the file and the line) when a bad step is reached, or a step
+    runs over ``MAX_ROWS`` rows; a folder, a named pipe or a device is refused before any read.
     """
     name = shown_name(path)
-    try:
-        file = open(path, "rb")
-    except (OSError, ValueError) as e:
-        raise RecordingError(f"{name}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
-    with file:
-        rows = csv.reader(_lines(file, name), quoting=csv.QUOTE_NONE)
-        try:
-            header = next(rows, None)
-            if header is None:
-                _fail(name, 1, f"the file is empty; a recording starts with the line {HEADER.strip()}")
-            if tuple(header) != COLUMNS:
-                _fail(name, 1, f"not a recording: the first line must be {HEADER.strip()} "
-                               f"(got {_shown(','.join(header))})")
-            group: list[list[str]] = []  # the rows of one step (one step text)
-            start, last = 2, -1  # the group's first line, the step before it
-            for row in rows:
-                if len(row) != _WIDTH:
-                    _fail(name, rows.line_num, f"{len(row)} columns where the header has {_WIDTH}")
-                if group and row[0] != group[0][0]:
-                    step = _step(name, group, start, last)
-                    yield step
-                    group, start, last = [], rows.line_num, step.step
-                group.append(row)
-            if group:
-                yield _step(name, group, start, last)
-        except csv.Error as e:  # a field beyond csv.field_size_limit(), which bounds a value's size
-            _fail(name, rows.line_num, str(e))
+    with os.fdopen(open_regular(path, name, "recording", RecordingError), "rb") as file:
+        lines = _lines(file, name)
+        header = next(lines, None)
+        if header is None:
+            _fail(name, 1, f"the file is empty; a recording starts with the line {HEADER.strip()}")
+        if header != HEADER.strip():
+            _fail(name, 1, f"not a recording: the first line must be {HEADER.strip()} (got {_shown(header)})")
+        group: list[str] = []  # the lines of one step, as read: one string a row holds least memory
+        start, last, key = 2, -1, ""  # the group's first line, the step before it, the group's step text
+        for number, text in enumerate(lines, 2):
+            step_text = text.partition(",")[0]
+            if group and step_text != key:
+                step = _step(name, group, start, last)
+                yield step
+                group, start, last = [], number, step.step
+            if len(group) == MAX_ROWS:
+                _fail(name, start, f"step {_shown(key)} has more than {MAX_ROWS:,} rows: a scene has at most "
+                                   f"{MAX_CHAINS:,} chains of at most {MAX_BONES} joints")
+            key = step_text
+            group.append(text)
+        if group:
+            yield _step(name, group, start, last)
 
 
 def _lines(file: IO[bytes], name: str) -> Iterator[str]:
-    """Each line of the binary ``file``, decoded, without its end (a bad byte or empty line refused)."""
-    number = 0
+    """Each line of the binary ``file``, decoded, without its end: a bad byte, an empty line, a field over
+    ``csv.field_size_limit()`` (read no further) or a wrong count of fields refused."""
+    number, field_cap = 0, csv.field_size_limit()
+    line_cap = _WIDTH * (field_cap + 1) + 2
     try:
-        for number, raw in enumerate(file, 1):
+        while raw := file.readline(line_cap):
+            number += 1
             try:
                 text = raw.decode("utf-8").rstrip("\r\n")
             except UnicodeDecodeError as e:
@@ -97,8 +105,13 @@ def _lines(file: IO[bytes], name: str) -> Iterator[str]:
             text = text.removeprefix("\ufeff") if number == 1 else text
             if not text:
                 _fail(name, number, "an empty line; a recording has none")
-            if "\r" in text:  # the csv module would take it for a line end
+            if "\r" in text:  # a csv reader would take it for a line end
                 _fail(name, number, "a carriage return inside the line")
+            fields = text.split(",")
+            if len(raw) == line_cap or max(map(len, fields)) > field_cap:
+                _fail(name, number, f"field larger than field limit ({field_cap})")
+            if number > 1 and len(fields) != _WIDTH:
+                _fail(name, number, f"{len(fields)} columns where the header has {_WIDTH}")
             yield text
     except OSError as e:
         _fail(name, number + 1, f"could not be read ({e.strerror or e})")
@@ -130,13 +143,10 @@ def _refusal(column: int, text: str) -> str | None:
     return None if abs(value) <= MAX_NUMBER else f"must be within +-{MAX_NUMBER:g}"
 
 
-def _step(name: str, rows: list[list[str]], line: int, last: int) -> RecordedStep:
-    """One step's rows (from file line ``line``, after step ``last``) checked: number, values, chains, joints."""
-    if (why := _refusal(0, rows[0][0])) is not None:
-        _fail(name, line, f"step: {why} (got {_shown(rows[0][0])})")
-    number = int(rows[0][0])
-    if number <= last:
-        _fail(name, line, f"step {number} after step {last}: steps must come in order, each once")
+def _parsed(name: str, lines: list[str], line: int) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray]:
+    """Some of a step's lines (the first at file line ``line``) as chain (R,), joint (R,), solver (R) and
+    values (R, 5), every value checked (all at once, then row by row to name the first bad one)."""
+    rows = [text.split(",") for text in lines]
     columns = list(zip(*rows))
     digits, numbers = "".join(columns[1] + columns[3]), list(itertools.chain.from_iterable(columns[4:]))
     try:
@@ -144,7 +154,7 @@ def _step(name: str, rows: list[list[str]], line: int, last: int) -> RecordedSte
         values = np.fromiter(map(float, numbers), float, len(numbers)).reshape(5, -1).T.copy()
         ok = (digits.isascii() and digits.isdigit() and max(chain.max(), joint.max()) < _WHOLE_MAX
               and bool((np.abs(values) <= MAX_NUMBER).all()) and "_" not in "".join(numbers)
-              and set(columns[2]) <= set(SOLVERS))
+              and set(columns[2]) <= _SOLVER_SET.keys())
     except (ValueError, OverflowError):
         ok = False
     if not ok:
@@ -153,7 +163,23 @@ def _step(name: str, rows: list[list[str]], line: int, last: int) -> RecordedSte
                 if (why := _refusal(c, text)) is not None:
                     _fail(name, line + i, f"{COLUMNS[c]}: {why} (got {_shown(text)})")
         raise AssertionError("unreachable: a value failed the check of all at once only")  # pragma: no cover
-    solver = list(columns[2])
+    return chain, joint, [_SOLVER_SET[s] for s in columns[2]], values
+
+
+def _step(name: str, lines: list[str], line: int, last: int) -> RecordedStep:
+    """One step's lines (from file line ``line``, after step ``last``) checked: number, values, chains,
+    joints; ``lines`` is emptied."""
+    if (why := _refusal(0, lines[0].partition(",")[0])) is not None:
+        _fail(name, line, f"step: {why} (got {_shown(lines[0].partition(',')[0])})")
+    number = int(lines[0].partition(",")[0])
+    if number <= last:
+        _fail(name, line, f"step {number} after step {last}: steps must come in order, each once")
+    parts = [_parsed(name, lines[i:i + _CHUNK], line + i) for i in range(0, len(lines), _CHUNK)]
+    count = len(lines)
+    lines.clear()  # the text is parsed: let it go before the arrays are joined
+    chain, joint, values = (np.concatenate([part[k] for part in parts]) for k in (0, 1, 3))
+    solver = list(itertools.chain.from_iterable(part[2] for part in parts))
+    del parts
     prev_chain, prev_joint = (np.concatenate(([-1], a[:-1])) for a in (chain, joint))
     new = chain != prev_chain
     in_order = np.where(new, (chain == prev_chain + 1) & (joint == 0), joint == prev_joint + 1)
@@ -164,7 +190,7 @@ def _step(name: str, rows: list[list[str]], line: int, last: int) -> RecordedSte
             _fail(name, line + i, f"chain {chain[i]} where {due} was due: a step's chains are 0, 1, 2... in order")
         _fail(name, line + i, f"joint {joint[i]} of chain {chain[i]} where joint {0 if new[i] else prev_joint[i] + 1} "
                               "was due: a chain's joints are 0, 1, 2... in order")
-    for i in (i for i in range(1, len(rows)) if solver[i] != solver[i - 1] and not new[i]):
+    for i in (i for i in range(1, count) if solver[i] != solver[i - 1] and not new[i]):
         _fail(name, line + i, f"solver {solver[i]} in chain {chain[i]}, whose joint 0 is {solver[i - 1]}")
     starts = np.flatnonzero(new)
     head = starts[np.cumsum(new) - 1]  # each row's chain's first row
@@ -174,7 +200,7 @@ def _step(name: str, rows: list[list[str]], line: int, last: int) -> RecordedSte
         (x, y), (x0, y0) = values[i, 3:5].tolist(), values[head[i], 3:5].tolist()
         _fail(name, line + i, f"target {x!r}, {y!r} in chain {chain[i]}, whose joint 0 has {x0!r}, {y0!r}: "
                               "a chain has one target a step")
-    for s, k in zip(starts.tolist(), np.diff(np.append(starts, len(rows))).tolist()):
+    for s, k in zip(starts.tolist(), np.diff(np.append(starts, count)).tolist()):
         if (solver[s] == "two-bone" and k != 2) or k > MAX_BONES:
             most = "2" if solver[s] == "two-bone" else f"at most {MAX_BONES}"
             _fail(name, line + s + k - 1, f"chain {chain[s]} ({solver[s]}) has {k} joints; it may have {most}")

@@ -27,6 +27,7 @@ BOUNCE, CIRCLE, FIGURE_EIGHT = 1, 2, 3
 DEFAULT_SPEED = 2.0  # px per step
 DEFAULT_SIZE = 80.0  # px
 MAX_SPEED = 1000.0  # px per step
+MIN_SIZE = 1.0  # px: a smaller curve would turn its phase by more than MAX_SPEED rad a step
 MAX_SIZE = 10_000.0  # px
 BOUNCE_HEADING = math.radians(30.0)  # a new bounce's direction: down-right (y down)
 # the figure-eight's length over its size: the integral of sqrt(cos^2 p + cos^2 2p) over one turn
