@@ -1,21 +1,12 @@
 """Pure 2-D inverse kinematics on numpy arrays: no pygame, no state, no printing.
 
-Screen coordinates (pixels, y down), radians, relative joint angles: see
-docs/design.md in the repository. Every function of the solver API (the first part of
-``__all__``) validates its inputs and raises ``ValueError`` naming the argument; none mutates its
-arguments. Numbers are real numbers (``int``, ``float``,
-numpy reals, ``Decimal``, ``Fraction``; never ``bool``, complex or strings), and coordinates,
-with every point a chain can reach, lie within +-1e300 px, so every answer is finite.
-:func:`solve_ccd`, :func:`solve_fabrik` and :func:`solve_dls` stop early once the error stops
-improving and say why they stopped in :attr:`IKSolution.status`; :func:`ccd_steps` and
-:func:`fabrik_steps` run CCD and FABRIK one joint or half-pass at a time, for watching a solve.
-
-The rest of ``__all__`` is this package's front door for the playground's own packages, scripts
-and tests: the unvalidated batch engines the scene steps with (``ccd_batch``, ``fabrik_batch``,
-``dls_batch``, ``snake_batch``, ``two_bone_arrays``: float64 arrays of the documented shapes, no
-checks), their helpers and the solvers' constants. Nothing outside this package imports its
-modules directly. Importing it starts no thread and compiles nothing (:mod:`.jit` loads the
-optional numba kernels only when asked).
+Pixels (y down), radians, relative joint angles (docs/design.md). The solver API (the first part of
+``__all__``) validates its inputs, raising ``ValueError`` naming the argument, and never mutates them;
+numbers are reals (never ``bool``, complex or strings) within +-1e300 px. The iterative solvers stop
+early once the error stalls and say why in :attr:`IKSolution.status`; :func:`ccd_steps` and
+:func:`fabrik_steps` run a solve one move at a time. The rest of ``__all__`` serves the playground's
+own packages: the unvalidated batch engines (float64 arrays of the documented shapes), their helpers
+and constants. Importing starts no thread and compiles nothing.
 
 >>> from ikplayground.solvers import solve_two_bone
 >>> sol = solve_two_bone((0, 0), (150, 0), 100, 100)

@@ -1,21 +1,10 @@
 """The numba kernels behind :mod:`.jit` (imported only when numba is there).
 
-CCD after the pygame CCD tutorial, FABRIK after Aristidou & Lasenby, "FABRIK: A fast, iterative solver for the
-Inverse Kinematics problem", Graphical Models 73 (2011), with this project's changes for joint limits
-(:mod:`.fabrik`). Pixels, y down; radians.
-
-Each kernel loops over chains (in parallel: chains are independent) and runs the single-chain algorithm on floats,
-step for step as :func:`.ccd.ccd_loop` and :func:`.fabrik.fabrik_loop`
-(limited form, with its stall escape) and :func:`._batch_parts.limit_pose` do. The FABRIK kernel is built of
-the same steps as the numpy passes of :mod:`.fabrik_arrays` (``_forward``, ``_turn``, ``_pull``, ``_backward``,
-the escape), each here for one chain; its ``_pull`` is the single-chain walks' own :func:`.fabrik.pull`,
-compiled. Shapes and units as in
-:func:`.batched.ccd_batch`; ``angles`` is limited and solved in place, and
-``error`` / ``used`` are filled. ``stall_sweeps``, ``stall_gain`` and
-(FABRIK) ``stall_escapes`` and ``rounding`` are :data:`.results.STALL_SWEEPS`,
-:data:`.results.STALL_GAIN`, :data:`.results.STALL_ESCAPES` and
-:data:`.results.ROUNDING` (the stall rule of :class:`.results.IKSolution`),
-passed in so the compiled code never keeps a stale copy.
+CCD after the pygame CCD tutorial and FABRIK after Aristidou & Lasenby 2011, with this project's limit
+changes: each kernel runs :func:`.ccd.ccd_loop` or :func:`.fabrik.fabrik_loop` (limited, with the
+escape) and :func:`._batch_parts.limit_pose` step for step on floats, one chain per parallel row.
+Shapes and units as :func:`.batched.ccd_batch`; ``angles`` is solved in place, ``error`` and ``used``
+filled. The stall constants of :mod:`.results` are passed in. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -72,8 +61,7 @@ def _limit_heading(v, lo, hi):
 
 @numba.njit(cache=True, inline="always")
 def _limit_start(v, lo, hi, i):
-    """:func:`._batch_parts.limit_pose` for joint ``i``'s starting angle: joint 0 a heading; pi on a range
-    from -pi is that bound."""
+    """:func:`._batch_parts.limit_pose` for joint ``i``'s starting angle."""
     if i == 0:
         return _limit_heading(v, lo, hi)
     if v == PI and lo <= -PI and hi - lo < FULL_CIRCLE:
@@ -172,8 +160,7 @@ _pull = numba.njit(cache=True, inline="always")(pull)  # the single-chain walks'
 
 @numba.njit(cache=True, inline="always")
 def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lo, hi):
-    """:func:`.fabrik_arrays._turn` for one joint: joint ``j - 1`` placed from joint ``j`` at ``(x, y)``, its bone
-    turned into joint ``j``'s range ``[lo, hi]`` about bone ``j`` (toward joint ``j + 1`` at ``(cx, cy)``)."""
+    """:func:`.fabrik_arrays._turn` for one joint, its range ``[lo, hi]``."""
     child = math.atan2(cy - y, cx - x)
     if dx != 0.0 or dy != 0.0:
         d = math.atan2(-dy, -dx)
@@ -185,8 +172,7 @@ def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lo, hi):
 
 @numba.njit(cache=True, inline="always")
 def _forward(xs, ys, lengths, limits, tx, ty, ux, uy):
-    """:func:`.fabrik_arrays._forward` for one chain: tip onto the target, each joint pulled after its child, the
-    bones of joints with a limit turned into their children's ranges."""
+    """:func:`.fabrik_arrays._forward` for one chain."""
     n = len(lengths)
     x = tx
     y = ty
@@ -205,7 +191,7 @@ def _forward(xs, ys, lengths, limits, tx, ty, ux, uy):
 
 @numba.njit(cache=True, inline="always")
 def _straight(xs, ys, lengths, rx, ry, ux, uy):
-    """The chain laid straight from the root along ``(ux, uy)`` (a target out of reach), as the numpy passes do."""
+    """The chain laid straight from the root along ``(ux, uy)`` (a target out of reach)."""
     along = 0.0
     for i in range(len(lengths)):
         along += lengths[i]
@@ -215,8 +201,7 @@ def _straight(xs, ys, lengths, rx, ry, ux, uy):
 
 @numba.njit(cache=True, inline="always")
 def _backward(xs, ys, a, lengths, limits, rx, ry):
-    """:func:`.fabrik_arrays._backward` for one (limited) chain: re-anchored at the root and walked out in
-    angles, each clamped into its range (joint 0 a heading)."""
+    """:func:`.fabrik_arrays._backward` for one limited chain."""
     x = rx
     y = ry
     xs[0] = x
@@ -243,8 +228,7 @@ def _backward(xs, ys, a, lengths, limits, rx, ry):
 
 @numba.njit(cache=True, inline="always")
 def _escape(a, limits, err, best, best_error):
-    """:meth:`.fabrik_arrays._Escapes.take` for one chain: mirror the bend; ``(mirrored, best_error)``, the
-    pose before kept in ``best`` when its error ``err`` beats ``best_error``."""
+    """:meth:`.fabrik_arrays._Escapes.take` for one chain: ``(mirrored, best_error)``, ``best`` updated."""
     left = a.copy()
     if not _mirror_bend(a, limits):
         return False, best_error

@@ -1,18 +1,9 @@
-"""The iterative solvers over many chains at once (one numpy call per joint).
+"""The iterative solvers over many chains at once: the scene's hot path (one numpy call per joint).
 
-These are the scene's hot path: ``N`` chains of the same bone count are
-solved together, with the joints visited by a Python loop of ``n`` steps and
-every chain advanced by array operations. Each function follows its
-single-chain counterpart step for step (:mod:`.ccd`, after the pygame CCD
-tutorial; :mod:`.fabrik`, after Aristidou & Lasenby, Graphical Models 73
-(2011); :mod:`.snake`, after the Flash snake tutorial), so a row of a batched
-result equals the single-chain call on that row to rounding.
-
-No validation: callers pass float64 arrays of the documented shapes, finite,
-with lengths > 0 and ``lo <= hi`` inside [-pi, pi]. The public, validated
-entry points are in :mod:`ikplayground.solvers`. CCD and FABRIK follow the
-same stall rule as the single-chain calls (:class:`~.results.IKSolution`), so
-a chain that stops improving drops out early and its sweep count matches.
+Step for step the single-chain calls (:mod:`.ccd`, after the pygame CCD tutorial; :mod:`.fabrik`,
+Aristidou & Lasenby 2011; :mod:`.snake`, after the Flash snake tutorial), with the same stall rule,
+so a row equals the single call to rounding. No validation: finite float64 arrays of the documented
+shapes, lengths > 0, ``lo <= hi`` inside [-pi, pi]. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -49,14 +40,11 @@ def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim, *damping):
 
 
 def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain):
-    """The answer of a group the array passes would not serve best, or None (then they run).
+    """The answer ``(angles, error, used)`` of a group the array passes would not serve best, or None.
 
-    ``solver`` is "ccd", "fabrik" or "dls"; the arguments are the engine's
-    (:func:`ccd_batch`), ``per_chain`` DLS's damping, shape (N,). Up to
-    ``SMALL_BATCH`` chains run one at a time by the single-chain loop
-    (:func:`._batch_parts.run_rows`); a limited CCD or FABRIK group of
-    ``JIT_MIN_BATCH`` or more by the numba kernel (see :mod:`.jit`), once
-    compiled. Returns ``(angles, error, used)`` as the engines do.
+    Up to ``SMALL_BATCH`` chains run one at a time by ``solver``'s single-chain loop ("ccd", "fabrik"
+    or "dls"; ``per_chain`` DLS's damping (N,)); a limited CCD or FABRIK group of ``JIT_MIN_BATCH`` or
+    more by the compiled kernel (:mod:`.jit`), once ready.
     """
     if len(angles) <= SMALL_BATCH:
         row = partial(_row, solver)
@@ -85,28 +73,23 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     Parameters
     ----------
     roots, targets : ndarray, shape (N, 2)
-        Pixels, y down.
+        px, y down.
     angles, lengths : ndarray, shape (N, n)
-        Relative joint angles (radians) and bone lengths (pixels).
+        Relative joint angles (rad) and bone lengths (px).
     iterations : ndarray of int, shape (N,)
-        Most sweeps for each chain.
+        Most sweeps per chain.
     tolerance : ndarray, shape (N,)
-        Each chain stops once its end effector is this close (pixels).
+        px that count as reached.
     limits : ndarray, shape (N, n, 2), optional
-        ``(lo, hi)`` per relative angle, radians.
+        ``(lo, hi)`` rad per relative angle.
 
     Returns
     -------
     angles : ndarray, shape (N, n)
     error : ndarray, shape (N,)
-        End effector to target distance in pixels.
+        End effector to target, px.
     used : ndarray of int, shape (N,)
         Sweeps each chain ran.
-
-    Chains that are done (close enough, stalled, or out of sweeps) drop out
-    of the arrays, so a sweep costs in proportion to the chains still working.
-    With numba installed (:mod:`.jit`), limited groups run a compiled loop
-    instead.
     """
     compiled = run_small("ccd", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
@@ -162,15 +145,7 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
 
 
 def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None):
-    """FABRIK passes for ``N`` chains of ``n`` bones.
-
-    Same parameters and returns as :func:`ccd_batch`. Unreachable targets get
-    the chain laid straight toward them in one pass; joint limits are applied
-    in both walks (and a stall may be escaped by mirroring the bend, as in
-    :mod:`.fabrik`), so the returned angles always satisfy them. Chains that
-    are done (or stalled) drop out of the working arrays, as in
-    :func:`ccd_batch`. The numpy passes are in :mod:`.fabrik_arrays`.
-    """
+    """FABRIK passes for ``N`` chains of ``n`` bones: parameters and returns as :func:`ccd_batch` (:mod:`.fabrik`)."""
     compiled = run_small("fabrik", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
         return compiled
@@ -183,13 +158,13 @@ def snake_batch(points, heads, lengths, lo, hi):
     Parameters
     ----------
     points : ndarray, shape (N, n + 1, 2)
-        Current nodes, ``[:, 0]`` the heads.
+        Current nodes, px, ``[:, 0]`` the heads.
     heads : ndarray, shape (N, 2)
-        New head positions.
+        New head positions, px.
     lengths : ndarray, shape (N, n)
-        Segment lengths in pixels.
+        Segment lengths, px.
     lo, hi : ndarray, shape (N,)
-        Bend range at every inner node, radians.
+        Bend range at every inner node, rad.
 
     Returns
     -------

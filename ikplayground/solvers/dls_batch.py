@@ -1,17 +1,8 @@
-"""Damped least squares (:mod:`.dls`) for many chains at once.
+"""Damped least squares (:mod:`.dls`; Wampler 1986, Buss 2004) for many chains at once.
 
-``N`` chains of the same bone count step together, every chain advanced by
-array operations and the joints visited by a Python loop of ``n`` steps. The
-arithmetic is the single-chain call's, operation for operation (the sums run
-joint by joint in the same order, the error is the same written-out hypot),
-so each row takes the same accept/reject decisions, stops by the same stall
-rule (:class:`~.results.IKSolution`) after the same number of steps, and
-equals :func:`~.dls.solve_dls` on that row to rounding. Chains that are done
-(close enough, stalled, or out of steps) drop out of the working arrays.
-
-No validation, as in :mod:`.batched`: float64 arrays of the documented
-shapes, finite, lengths > 0, ``lo <= hi`` inside [-pi, pi], damping >= 0.
-Pixels (y down), radians. Sources: see :mod:`.dls`.
+The single-chain call's arithmetic, operation for operation, over arrays (a Python loop over the
+``n`` joints), so each row equals :func:`~.dls.solve_dls` to rounding; chains that are done drop out.
+No validation: float64 arrays of the documented shapes. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -33,18 +24,16 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     Parameters
     ----------
     roots, angles, lengths, targets, iterations, tolerance, limits
-        As :func:`.batched.ccd_batch`'s: (N, 2) px (y down), (N, n) rad,
-        (N, n) px, (N, 2) px, the most steps (N,) (rejected steps count), the
-        px (N,) that count as reached, ``(lo, hi)`` (N, n, 2) rad or None.
-    damping : float or ndarray of shape (N,), optional
+        As :func:`.batched.ccd_batch`: (N, 2) px (y down), (N, n) rad, (N, n) px, (N, 2) px,
+        most steps (N,), px (N,), ``(lo, hi)`` (N, n, 2) rad or None.
+    damping : float or ndarray, shape (N,), optional
         As :func:`~.dls.solve_dls`; None means ``DEFAULT_DAMPING``.
 
     Returns
     -------
     angles : ndarray, shape (N, n)
-        Wrapped to (-pi, pi] and inside ``limits``.
     error : ndarray, shape (N,)
-        End effector to target distance in pixels.
+        px.
     used : ndarray of int, shape (N,)
         Steps each chain ran.
     """

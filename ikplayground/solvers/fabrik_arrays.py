@@ -1,16 +1,8 @@
-"""FABRIK passes over many chains at once, on numpy arrays (the numpy path of :func:`.batched.fabrik_batch`).
+"""FABRIK passes over many chains on numpy arrays (Aristidou & Lasenby 2011; :func:`.batched.fabrik_batch`).
 
-Aristidou & Lasenby, "FABRIK: A fast, iterative solver for the Inverse
-Kinematics problem", Graphical Models 73 (2011), with this project's two
-changes for joint limits (limits in the forward pass too, and the mirrored-bend
-stall escape): see :mod:`.fabrik`, which this follows step for step, so a row
-of the result equals :func:`.fabrik.fabrik_loop` on that row to rounding. The
-compiled kernel (:func:`._jit_kernels.fabrik_rows`) is built of the same steps
-for one chain at a time: :func:`_forward` (with :func:`_pull` and :func:`_turn`),
-the straight lay-out, :func:`_backward`, and the escapes of :class:`_Escapes`.
-
-No validation, as in :mod:`.batched`: float64 arrays of the documented
-shapes, radians, pixels (y down).
+Step for step :func:`.fabrik.fabrik_loop`, with this project's limit changes (see :mod:`.fabrik`), so
+a row equals the single call to rounding; :mod:`._jit_kernels` is built of the same steps. No
+validation: float64 arrays of the documented shapes, radians, pixels (y down).
 """
 
 from __future__ import annotations
@@ -94,9 +86,7 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
 
 
 def _forward(sx, sy, sb, ln, lim, tx, ty, ux, uy, turns, modes):
-    """Forward reaching over the working set, in place: each chain's tip onto its target, each joint pulled
-    after its child (:func:`_pull`), the bones of joints with a limit (``sb``) turned into their children's
-    ranges (:func:`_turn`). ``turns[j]`` says whether "all", "some" or "none" of the chains limit joint ``j``."""
+    """Forward reaching over the working set, in place; ``turns[j]``: "all", "some" or "none" chains limit ``j``."""
     n = ln.shape[1]
     x = tx.copy()
     y = ty.copy()
@@ -122,8 +112,7 @@ def _forward(sx, sy, sb, ln, lim, tx, ty, ux, uy, turns, modes):
 
 
 def _backward(sx, sy, sa, ln, lim, rx, ry, ux, uy, modes):
-    """Backward reaching over the working set, in place: re-anchored at the roots and walked out; with limits
-    in angles (``sa`` updated), each clamped into its range (joint 0 a heading)."""
+    """Backward reaching over the working set, in place; with limits in angles (``sa`` updated), joint 0 a heading."""
     n = ln.shape[1]
     x = rx.copy()
     y = ry.copy()
@@ -163,8 +152,7 @@ def _limited(rel, mode, lim, i):
 
 
 def _heading(want, rel, lim):
-    """Joint 0's angles ``rel`` (as :func:`_limited` clamps them) where the heading ``want`` lies outside its
-    range: the bound nearer round the circle (:func:`.validate.clamp_heading`)."""
+    """``rel`` with joint 0's headings ``want`` outside their range put on the bound nearer round the circle."""
     lo, hi = lim[:, 0, 0], lim[:, 0, 1]
     out = (want < lo) | (want > hi)  # (want from arctan2, in [-pi, pi]: its -pi is pi, which the modulo knows)
     out &= hi - lo < FULL_CIRCLE
@@ -174,8 +162,7 @@ def _heading(want, rel, lim):
 
 
 def _pull(x, y, dx, dy, length, sx, sy):
-    """The point ``length`` px from ``(x, y)`` toward ``(x + dx, y + dy)``; along ``(sx, sy)`` where that is ``(x,
-    y)``."""
+    """The point ``length`` px from ``(x, y)`` along ``(dx, dy)``; along ``(sx, sy)`` where that is zero."""
     d = np.hypot(dx, dy)
     moved = d > 0
     with np.errstate(over="ignore"):
@@ -193,8 +180,8 @@ def _pull(x, y, dx, dy, length, sx, sy):
 def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lim, j, mode):
     """Joint ``j - 1`` placed from joint ``j`` at ``(x, y)``, its bone turned into joint ``j``'s range.
 
-    ``(dx, dy)`` points from joint ``j`` to joint ``j - 1``'s old place, ``(cx, cy)``
-    is joint ``j + 1``; a joint on joint ``j`` takes the root-to-target direction ``(ux, uy)``.
+    ``(dx, dy)`` points to joint ``j - 1``'s old place, ``(cx, cy)`` is joint ``j + 1``; a joint on
+    joint ``j`` takes the root-to-target direction ``(ux, uy)``.
     """
     child = np.arctan2(cy - y, cx - x)
     d = np.arctan2(-dy, -dx)
@@ -207,12 +194,7 @@ def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lim, j, mode):
 
 
 class _Escapes:
-    """The stall escape over a batch (:func:`.fabrik.mirror_bend`, module docstring of :mod:`.fabrik`).
-
-    Per chain: the escapes left (``STALL_ESCAPES`` for a reachable target and
-    a joint the limits hold, else none), and the best pose an escape left
-    (``best``, radians) with its error (``best_error``, px; inf while none).
-    """
+    """The stall escape over a batch: escapes left per chain, the best pose (rad) an escape left and its error (px)."""
 
     def __init__(self, bent: np.ndarray, unreachable: np.ndarray):
         self.left = np.where(bent.any(axis=1) & ~unreachable, STALL_ESCAPES, 0)
@@ -220,12 +202,7 @@ class _Escapes:
         self.best_error = np.full(len(bent), np.inf)
 
     def take(self, stalled, rows, err, sa, sx, sy, rx, ry, ln, lim, stall, active) -> None:
-        """Mirror the bend of the ``stalled`` working rows that have escapes left.
-
-        Rows whose mirror changes the pose get it, their points recomputed, an
-        escape spent, the stall watch restarted and ``active`` set again; the
-        others stay stalled. The arrays are the working set's (rows ``rows``).
-        """
+        """Mirror the bend of the ``stalled`` working rows with escapes left; those it changes go on (``active``)."""
         idx = np.flatnonzero(stalled & (self.left[rows] > 0))
         old = sa[idx, 1:]
         new = limit_angles(-old, lim[idx, 1:])

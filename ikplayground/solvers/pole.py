@@ -1,23 +1,11 @@
-"""Poles: a point that chooses the side a chain bends toward.
+"""Poles: a point that chooses the side a chain bends toward (Godot's ``magnet``, Spine's ``bendDirection``).
 
-Godot's ``magnet`` and Spine's ``bendDirection``, given as a point (as Unity's
-and Maya's pole vectors are). In 2-D a solved pose and its mirror image across
-the root-target line put the end effector exactly as far from the target
-(reflection across a line through the target keeps distances to it), so the
-pole costs no accuracy: after an iterative solve (CCD, FABRIK, DLS), when the
-chain's inner joints lie on the other side of the root-target line from the
-pole, the pose is replaced by its mirror image. This is this project's method,
-chosen because it is exact, cheap and never fights the solver.
-
-"Which side" is measured by the sum of the inner joints' signed distances
-from the line, and the pole's side by its own signed distance; a pole on the
-line (to within ``ON_LINE``, so rounding never picks a side), a chain with no
-inner joint, or a target on the root leaves the pose as it is. With joint limits a mirror image outside them
-is not taken.
-
-Mirror image of relative angles (radians, y down): with ``phi`` the direction
-from root to target, the absolute angles ``theta`` become ``2 phi - theta``, so
-the first relative angle becomes ``2 phi - a0`` and every other ``-a_i``.
+This project's method for the iterative solvers: a pose and its mirror image across the root-target
+line leave the end equally far from the target, so when the inner joints (the sum of their signed
+distances from the line) lie on the other side from the pole, the mirror image is taken (not where it
+breaks a limit). A pole on the line (within ``ON_LINE``), no inner joint, or a target on the root
+changes nothing. Mirroring relative angles (rad, y down) about ``phi``, the root-target direction:
+``a0 -> 2 phi - a0`` and ``a_i -> -a_i``.
 """
 
 from __future__ import annotations
@@ -32,7 +20,7 @@ ON_LINE = 1e-9  # a pole this close to the root-target line (relative: the sine 
 
 
 def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: list, pole, lim) -> list:
-    """The pose ``a`` (relative angles, rad), or its mirror image when that puts the bend on the pole's side.
+    """The pose ``a`` (list, rad), or its mirror image (a new list) when that puts the bend on the pole's side.
 
     Parameters
     ----------
@@ -41,14 +29,9 @@ def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: l
     a, lens : list of float, length n
         Relative angles (rad) and bone lengths (px).
     pole : (float, float) or None
-        The pole, px; None leaves ``a`` as it is.
+        px; None leaves ``a`` as it is.
     lim : list of (lo, hi) or None
         Joint limits, rad; a mirror image outside them is not taken.
-
-    Returns
-    -------
-    list of float
-        ``a`` itself or a new list.
     """
     if pole is None or len(a) < 2:
         return a
@@ -78,7 +61,7 @@ def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: l
 
 def mirrored_toward_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.ndarray, targets: np.ndarray,
                           poles: np.ndarray | None, limits: np.ndarray | None) -> np.ndarray:
-    """:func:`mirrored_toward` for ``N`` chains at once.
+    """:func:`mirrored_toward` for ``N`` chains.
 
     Parameters
     ----------
@@ -87,9 +70,9 @@ def mirrored_toward_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.nda
     angles, lengths : ndarray, shape (N, n)
         Relative angles (rad) and bone lengths (px).
     poles : ndarray, shape (N, 2), or None
-        px; a row of NaN is no pole for that chain.
+        px; a row of NaN is no pole.
     limits : ndarray, shape (N, n, 2), or None
-        Joint limits, rad.
+        rad.
 
     Returns
     -------

@@ -1,8 +1,4 @@
-"""The checked arguments of one single-chain iterative solve (CCD, FABRIK, DLS).
-
-Both solvers take the same arguments and check them the same way; this is that
-check, once. Pixels with y down, radians, relative joint angles (docs/design.md).
-"""
+"""The checked arguments of one single-chain iterative solve (CCD, FABRIK, DLS); px (y down), rad."""
 
 from __future__ import annotations
 
@@ -33,22 +29,21 @@ class ChainProblem(NamedTuple):
     Attributes
     ----------
     rx, ry, tx, ty : float
-        Root and target, in pixels.
+        Root and target, px.
     lengths : list of float, length n
-        Bone lengths in pixels, each > 0.
+        Bone lengths, px, each > 0.
     reach : float
-        ``sum(lengths)``, in pixels.
+        ``sum(lengths)``, px.
     angles : list of float, length n
-        Starting relative angles in radians, already inside ``limits``.
+        Starting relative angles, rad, inside ``limits``.
     limits : list of (float, float) or None
-        Per-joint ``(lo, hi)`` in radians.
+        Per-joint ``(lo, hi)``, rad.
     iterations : int
         Most sweeps or passes (>= 1).
     tolerance : float
-        Distance in pixels that counts as reached (>= 0).
+        px that count as reached (>= 0).
     pole : (float, float) or None
-        The point, in pixels, whose side of the root-target line the chain
-        bends toward (:mod:`.pole`).
+        The point (px) the chain bends toward (:mod:`.pole`).
     """
 
     rx: float
@@ -64,25 +59,18 @@ class ChainProblem(NamedTuple):
     pole: tuple | None = None
 
     def solution(self, angles: list, error: float, used: int, stalled: bool) -> IKSolution:
-        """The :class:`IKSolution` of a solve that ended at ``angles``, ``error`` px from the target.
-
-        With a pole, ``angles`` becomes its mirror image when that puts the bend on the pole's side
-        (:func:`.pole.mirrored_toward`; the error is the same).
-        """
+        """The :class:`IKSolution` of a solve that ended at ``angles``, ``error`` px away (mirrored toward the pole)."""
         rx, ry, tx, ty, lens, reach, _, lim, iterations, tolerance, pole = self
         if pole is not None:
             angles = mirrored_toward(rx, ry, tx, ty, angles, lens, pole, lim)
-        # a stall found at the very last iteration is the budget's end too: "iterations", so that
-        # "stalled" always means "stopped before the budget ran out" (used < iterations), as the
-        # batched calls tell it
+        # a stall at the very last iteration is "iterations": "stalled" means used < iterations, as in a batch
         status = "reached" if error <= tolerance else ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach,
                                                                  stalled and used < iterations)
         return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, error <= tolerance, status))
 
 
 def finish(loop):
-    """The return value of a solver's loop run without watching (:func:`.ccd.ccd_loop`,
-    :func:`.fabrik.fabrik_loop`): such a loop yields nothing, so one ``next`` runs it to the end."""
+    """The return value of a solver loop run without watching (it yields nothing)."""
     try:
         next(loop)
     except StopIteration as done:
@@ -91,8 +79,7 @@ def finish(loop):
 
 
 def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole=None) -> ChainProblem:
-    """Check a single-chain solve's arguments (see :func:`~.ccd.solve_ccd`) and clamp the start into the limits
-    (joint 0, a heading, by :func:`~.validate.clamp_heading`).
+    """Check a single-chain solve's arguments (see :func:`~.ccd.solve_ccd`) and clamp the start into the limits.
 
     Raises
     ------
@@ -115,8 +102,7 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
     iterations = positive_int(iterations, "iterations")
     tolerance = non_negative(tolerance, "tolerance")
     if lim is not None:
-        # (a start of -pi, wrapped to pi above, is on a range's lower bound -pi: kept there, as the
-        # batched calls keep it, so that its mirror image, pi on an upper bound pi, is the same pose)
+        # (a start of pi on a range from -pi stays on that bound, as in a batch and in the mirror image)
         a = [clamp_heading(a[0], *lim[0])] + [lo if v == math.pi and lo <= -math.pi and hi - lo < FULL_CIRCLE
                                               else clamp_angle(v, lo, hi) for v, (lo, hi) in zip(a[1:], lim[1:])]
     if pole is not None:
@@ -125,9 +111,10 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
 
 
 def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> ChainProblem | None:
-    """:func:`chain_problem` for the common call in a fraction of its time: no limits or pole, root and target
-    float64 arrays of shape (2,), angles and lengths float64 vectors (or lists or tuples of floats), an int
-    ``iterations`` and a float ``tolerance``, all within range. None for anything else (the checks then name it)."""
+    """:func:`chain_problem` for the common call (no limits or pole, float64 arrays or float lists, in range), fast.
+
+    None for anything else (the checks then name it).
+    """
     f64 = _float64
     if not (root.dtype is f64 and target.dtype is f64 and root.shape == _PAIR and target.shape == _PAIR
             and iterations >= 1 and 0.0 <= tolerance < _INF):

@@ -1,13 +1,8 @@
-"""Follow-the-leader for a constrained snake.
+"""Follow-the-leader for a constrained snake, after the Flash snake tutorial.
 
-After the Flash snake tutorial (a constrained snake steered with the arrow keys): the head is
-put where it is told; each following point is pulled toward where it was until
-it sits exactly one segment length behind the point before it, and the bend at
-every inner point is clamped to a range, so the body never folds tighter than
-the range allows. The first segment turns freely.
-
-With ``d_k = points[k+1] - points[k]`` (head toward tail), the bend at point k
-(k >= 1) is the signed angle from ``d_(k-1)`` to ``d_k``, radians, y down.
+The head goes where it is told; each following node is pulled toward where it was until it sits one
+segment behind, with the bend at every inner node (the signed angle from ``d_(k-1)`` to ``d_k``,
+``d_k = points[k+1] - points[k]``, rad, y down) clamped to a range. The first segment turns freely.
 """
 
 from __future__ import annotations
@@ -32,27 +27,24 @@ def follow_snake(points, head, lengths, bend_limits) -> np.ndarray:
     Parameters
     ----------
     points : array_like, shape (n + 1, 2)
-        Current node positions in pixels; ``points[0]`` is the head.
+        Current nodes, px; ``points[0]`` is the head.
     head : array_like, shape (2,)
-        New head position in pixels.
+        New head position, px.
     lengths : array_like, shape (n,)
-        Segment lengths in pixels, each > 0.
+        Segment lengths, px, each > 0.
     bend_limits : (float, float)
-        ``(lo, hi)`` range in radians for the bend at every inner node,
-        ``-pi <= lo <= hi <= pi``.
+        ``(lo, hi)`` rad for the bend at every inner node, ``-pi <= lo <= hi <= pi``.
 
     Returns
     -------
     ndarray, shape (n + 1, 2)
-        New node positions (a new array; ``points`` is left as it was).
+        New nodes (a new array).
 
     Raises
     ------
     ValueError
-        Naming the argument: wrong shape, not real numbers (booleans, complex
-        numbers and strings are refused), non-finite, a length <= 0, a bad
-        range, or points (or the head plus the snake's length) past
-        ``+-1e300`` px.
+        Naming the argument: wrong shape, not real numbers, non-finite, a length <= 0, a bad range, or
+        a snake past ``+-1e300`` px.
     """
     flat = _plain_snake(points, head, lengths, bend_limits)
     if flat is None:
@@ -77,9 +69,7 @@ def _checked_snake(points, head, lengths, bend_limits) -> list:
 
 
 def _plain_snake(points, head, lengths, bend_limits) -> list | None:
-    """:func:`follow_snake`'s flat node list for the common call, checked in a fraction of the time: points
-    and head float64 arrays, lengths a float64 vector or a list of floats, bend_limits a tuple of two floats,
-    all within range. None for anything else (:func:`_checked_snake` then names it)."""
+    """:func:`follow_snake`'s flat node list for the common call (float64 arrays, float lists, in range); else None."""
     f64 = _float64
     if not (type(points) is _ndarray and type(head) is _ndarray and points.dtype is f64 and head.dtype is f64
             and points.ndim == 2 and head.shape == _PAIR and type(bend_limits) is tuple and len(bend_limits) == 2):
@@ -101,7 +91,7 @@ def _plain_snake(points, head, lengths, bend_limits) -> list | None:
 
 
 def points_list(value, name: str = "points") -> list[list[float]]:
-    """Return an ``(m, 2)`` array of finite points (m >= 2) as nested lists."""
+    """An ``(m, 2)`` array of finite points (m >= 2) as nested lists."""
     if type(value) is np.ndarray and value.dtype == np.float64 and value.ndim == 2:
         pts = value.tolist()
     else:
@@ -118,10 +108,9 @@ def points_list(value, name: str = "points") -> list[list[float]]:
 
 
 def snake_nodes(old, hx, hy, lens, lo, hi):
-    """Plain-float follow-the-leader: the new nodes as a flat ``[x0, y0, x1, y1, ...]`` list.
+    """Plain-float follow-the-leader: the new nodes flat ``[x0, y0, x1, y1, ...]`` from the old ones flat.
 
-    ``old`` holds the old nodes flat the same way. None when one of them is not finite or lies past
-    ``+-BOUND`` px (the caller's checks then name it).
+    None where a node is not finite or lies past ``+-BOUND`` px (the checks then name it).
     """
     atan2, cos, sin = math.atan2, math.cos, math.sin
     pi, tau, b = math.pi, 2.0 * math.pi, BOUND
