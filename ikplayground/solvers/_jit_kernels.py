@@ -85,24 +85,12 @@ def _points(rx, ry, a, lengths, xs, ys):
         ys[i + 1] = y
 
 
-@numba.njit(cache=True, inline="always")
-def _mirror_bend(a, limits):
-    """:func:`.fabrik.mirror_bend` on one chain's angles and ``(n, 2)`` limits."""
-    changed = False
-    for i in range(1, len(a)):
-        v = _limit(-a[i], limits[i, 0], limits[i, 1])
-        if v != a[i]:
-            a[i] = v
-            changed = True
-    return changed
-
-
 @numba.njit(cache=True, parallel=True)
 def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps, stall_gain):
     count, n = angles.shape
     for k in numba.prange(count):
-        xs = np.empty(n)
-        ys = np.empty(n)
+        xs = np.empty(n + 1)
+        ys = np.empty(n + 1)
         for i in range(n):
             angles[k, i] = _limit_start(angles[k, i], limits[k, i, 0], limits[k, i, 1], i)
         rx = roots[k, 0]
@@ -117,17 +105,9 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         gain *= stall_gain
         last = math.inf
         for sweep in range(iterations[k] + 1):
-            x = rx
-            y = ry
-            absolute = 0.0
-            for i in range(n):
-                xs[i] = x
-                ys[i] = y
-                absolute += angles[k, i]
-                x += lengths[k, i] * math.cos(absolute)
-                y += lengths[k, i] * math.sin(absolute)
-            ex = x
-            ey = y
+            _points(rx, ry, angles[k], lengths[k], xs, ys)
+            ex = xs[n]
+            ey = ys[n]
             err = math.hypot(tx - ex, ty - ey)
             if err <= tolerance[k]:
                 break
@@ -228,14 +208,18 @@ def _backward(xs, ys, a, lengths, limits, rx, ry):
 
 @numba.njit(cache=True, inline="always")
 def _escape(a, limits, err, best, best_error):
-    """:meth:`.fabrik_arrays._Escapes.take` for one chain: ``(mirrored, best_error)``, ``best`` updated."""
+    """:meth:`.fabrik_arrays._Escapes.take` (:func:`.fabrik.mirror_bend`) for one chain: ``(mirrored, best_error)``."""
     left = a.copy()
-    if not _mirror_bend(a, limits):
-        return False, best_error
-    if err < best_error:
+    changed = False
+    for i in range(1, len(a)):
+        v = _limit(-a[i], limits[i, 0], limits[i, 1])
+        if v != a[i]:
+            a[i] = v
+            changed = True
+    if changed and err < best_error:
         best[:] = left
         best_error = err
-    return True, best_error
+    return changed, best_error
 
 
 @numba.njit(cache=True, parallel=True)

@@ -231,23 +231,17 @@ def kicks(a: list, bounds: list):
     First each joint turned alone (root first), then each pair of neighbours folded (``+s``, ``-2 s``, ``s`` at
     most ``MAX_STEP / 2``), which shortens a straight chain toward a target on its own line.
     """
+    a = list(a)
     n = len(a)
     for size in KICKS:
-        for i in range(n):
-            pair = []
-            for turn in (size, -size):
-                b = list(a)
-                b[i] = turned(a[i] + turn, *bounds[i])
-                if b[i] != a[i]:
-                    pair.append(b)
-            yield pair
         fold = min(size, MAX_STEP / 2)  # the second joint turns twice as far: still within a step's cap
-        for i in range(n - 1):
+        moves = [((i, size),) for i in range(n)] + [((i, fold), (i + 1, -2.0 * fold)) for i in range(n - 1)]
+        for move in moves:
             pair = []
-            for turn in (fold, -fold):
+            for sign in (1.0, -1.0):
                 b = list(a)
-                b[i] = turned(a[i] + turn, *bounds[i])
-                b[i + 1] = turned(a[i + 1] - 2.0 * turn, *bounds[i + 1])
-                if b[i] != a[i] or b[i + 1] != a[i + 1]:
+                for j, turn in move:
+                    b[j] = turned(a[j] + sign * turn, *bounds[j])
+                if b != a:
                     pair.append(b)
             yield pair
