@@ -132,10 +132,8 @@ def solve_ccd_batch(roots, angles, lengths, targets, *, iterations=10, tolerance
         px, y down.
     angles, lengths : array_like, shape (N, n)
         Starting relative angles (rad) and bone lengths (px, each > 0).
-    iterations : int or array_like of int, shape (N,)
-        Most sweeps, >= 1.
-    tolerance : float or array_like, shape (N,)
-        px, >= 0.
+    iterations, tolerance : int and float, or array_like, shape (N,)
+        Most sweeps (>= 1) and the px that count as reached (>= 0).
     limits : array_like, shape (N, n, 2), optional
         ``(lo, hi)`` rad per relative angle, ``-pi <= lo <= hi <= pi``.
     poles : array_like, shape (N, 2), optional

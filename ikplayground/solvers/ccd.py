@@ -22,14 +22,10 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
 
     Parameters
     ----------
-    root : array_like, shape (2,)
-        Position of joint 0, px (y down).
-    angles : array_like, shape (n,)
-        Starting relative joint angles, rad.
-    lengths : array_like, shape (n,)
-        Bone lengths, px, each > 0.
-    target : array_like, shape (2,)
-        Goal for the end effector, px.
+    root, target : array_like, shape (2,)
+        Joint 0 and the end effector's goal, px (y down).
+    angles, lengths : array_like, shape (n,)
+        Starting relative joint angles (rad) and bone lengths (px, each > 0).
     iterations : int, optional
         Most sweeps (>= 1); fewer run once the error stalls (``status`` "stalled").
     tolerance : float, optional
@@ -37,8 +33,8 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     limits : array_like, shape (n, 2), optional
         ``(lo, hi)`` rad per relative angle, ``-pi <= lo <= hi <= pi``; the start is clamped into them.
     pole : array_like, shape (2,), optional
-        A point (px) the chain bends toward: the pose is mirrored across the root-target line when
-        that puts the bend on its side and keeps the limits (:mod:`.pole`).
+        A point (px) the chain bends toward: the pose is mirrored across the root-target line when that
+        puts the bend on its side and keeps the limits (:mod:`.pole`).
 
     Returns
     -------

@@ -84,19 +84,12 @@ class IKSolution(NamedTuple):
     reached : bool
         ``error <= tolerance``.
     status : str
-        Why the solver stopped, the first that applies (``""`` when built by hand):
-
-        ``"reached"``
-            ``error <= tolerance``.
-        ``"out of reach"``
-            The target lies farther than the chain's length plus the tolerance.
-        ``"stalled"``
-            Every ``STALL_SWEEPS`` (8) sweeps the error is compared with the checkpoint before; the
-            solve stops unless it dropped by more than ``STALL_GAIN`` (1e-9) times the chain's length.
-            (FABRIK also stops after its one straight pass at or past full reach, and first tries up to
-            ``STALL_ESCAPES`` mirrored bends on a limited chain.) Always below the budget.
-        ``"iterations"``
-            The budget ran out while the error was still improving.
+        Why the solver stopped, the first that applies (``""`` when built by hand): "reached";
+        "out of reach" (farther than the chain's length plus the tolerance); "stalled" (at a checkpoint
+        every ``STALL_SWEEPS`` (8) sweeps the error had not dropped by more than ``STALL_GAIN`` (1e-9)
+        times the chain's length since the last, before the budget ran out; FABRIK also stops after its
+        one straight pass at or past full reach, and first tries up to ``STALL_ESCAPES`` mirrored bends
+        on a limited chain); "iterations" (the budget ran out while the error still improved).
     """
 
     angles: np.ndarray

@@ -27,7 +27,7 @@ def follow_snake(points, head, lengths, bend_limits) -> np.ndarray:
     Parameters
     ----------
     points : array_like, shape (n + 1, 2)
-        Current nodes, px; ``points[0]`` is the head.
+        Current nodes, px (y down); ``points[0]`` is the head.
     head : array_like, shape (2,)
         New head position, px.
     lengths : array_like, shape (n,)

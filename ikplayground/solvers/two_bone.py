@@ -42,17 +42,15 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
     Parameters
     ----------
     root, target : array_like, shape (2,) or (N, 2)
-        Shoulder/hip and goal of the end effector, px (y down).
+        Shoulder/hip and the end effector's goal, px (y down).
     l1, l2 : float or array_like (N,)
         Bone lengths, px, each > 0.
     bend : {1, -1} or array_like (N,) of them
-        +1: the knee to the left of the root-to-target direction on screen; -1 mirrored.
+        +1: the knee left of the root-to-target direction on screen; -1 mirrored.
     pole : array_like, shape (2,) or (N, 2), optional
-        A point (px) the knee bends toward, deciding over ``bend`` unless on the root-target line;
-        a row of NaN is no pole.
+        A point (px) the knee bends toward, over ``bend`` unless on the root-target line; NaN: no pole.
     softness : float or array_like (N,), optional
-        Soft reach, px, >= 0: the end eases out toward full reach (:func:`soft_reach`); 0 is the hard
-        reach.
+        Soft reach, px, >= 0: the end eases toward full reach (:func:`soft_reach`); 0 is hard.
     stretch : float or array_like (N,), optional
         The largest bone scale, >= 1: past full reach both bones scale by up to this (1 is none).
 
@@ -212,23 +210,16 @@ def soft_reach(dist: float, total: float, softness: float, stretch: float) -> tu
 
     Parameters
     ----------
-    dist : float
-        Root to target, px (>= 0).
-    total : float
-        ``l1 + l2``, px (> 0).
-    softness : float
-        ``s``, px (>= 0; more than ``total`` counts as ``total``).
-    stretch : float
-        Largest bone scale (>= 1).
+    dist, total : float
+        Root to target (>= 0) and ``l1 + l2`` (> 0), px.
+    softness, stretch : float
+        ``s``, px (>= 0; more than ``total`` counts as ``total``), and the largest bone scale (>= 1).
 
     Returns
     -------
-    reach : float
-        ``d'``, px.
-    scale : float
-        Both bones' scale, ``clamp(d' / total, 1, stretch)``.
-    limit : float
-        The largest ``d`` with ``d' == d``, px (``M - s``, or ``M`` when ``s = 0``).
+    reach, scale, limit : float
+        ``d'`` (px); both bones' scale ``clamp(d' / total, 1, stretch)``; the largest ``d`` with
+        ``d' == d`` (px: ``M - s``, or ``M`` when ``s = 0``).
     """
     s = softness if softness < total else total
     m = stretch * total
