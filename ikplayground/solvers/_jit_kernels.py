@@ -170,16 +170,6 @@ def _forward(xs, ys, lengths, limits, tx, ty, ux, uy):
 
 
 @numba.njit(cache=True, inline="always")
-def _straight(xs, ys, lengths, rx, ry, ux, uy):
-    """The chain laid straight from the root along ``(ux, uy)`` (a target out of reach)."""
-    along = 0.0
-    for i in range(len(lengths)):
-        along += lengths[i]
-        xs[i + 1] = rx + ux * along
-        ys[i + 1] = ry + uy * along
-
-
-@numba.njit(cache=True, inline="always")
 def _backward(xs, ys, a, lengths, limits, rx, ry):
     """:func:`.fabrik_arrays._backward` for one limited chain."""
     x = rx
@@ -277,8 +267,12 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
             if passes == iterations[k]:
                 break
             passes += 1
-            if unreachable:
-                _straight(xs, ys, lens, rx, ry, ux, uy)
+            if unreachable:  # laid straight toward the target
+                along = 0.0
+                for i in range(n):
+                    along += lens[i]
+                    xs[i + 1] = rx + ux * along
+                    ys[i + 1] = ry + uy * along
             else:
                 _forward(xs, ys, lens, lim, tx, ty, ux, uy)
             _backward(xs, ys, a, lens, lim, rx, ry)

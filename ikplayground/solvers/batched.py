@@ -40,12 +40,7 @@ def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim, *damping):
 
 
 def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain):
-    """The answer ``(angles, error, used)`` of a group the array passes would not serve best, or None.
-
-    Up to ``SMALL_BATCH`` chains run one at a time by ``solver``'s single-chain loop ("ccd", "fabrik"
-    or "dls"; ``per_chain`` DLS's damping (N,)); a limited CCD or FABRIK group of ``JIT_MIN_BATCH`` or
-    more by the compiled kernel (:mod:`.jit`), once ready.
-    """
+    """``(angles, error, used)`` of up to ``SMALL_BATCH`` chains (row by row) or a limited group (kernel), or None."""
     if len(angles) <= SMALL_BATCH:
         row = partial(_row, solver)
         return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain)
@@ -68,28 +63,11 @@ def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, li
 
 
 def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None):
-    """CCD sweeps for ``N`` chains of ``n`` bones.
+    """CCD sweeps for ``N`` chains of ``n`` bones: ``(angles (N, n) rad, error (N,) px, sweeps used (N,))``.
 
-    Parameters
-    ----------
-    roots, targets : ndarray, shape (N, 2)
-        px, y down.
-    angles, lengths : ndarray, shape (N, n)
-        Relative joint angles (rad) and bone lengths (px).
-    iterations : ndarray of int, shape (N,)
-        Most sweeps per chain.
-    tolerance : ndarray, shape (N,)
-        px that count as reached.
-    limits : ndarray, shape (N, n, 2), optional
-        ``(lo, hi)`` rad per relative angle.
-
-    Returns
-    -------
-    angles : ndarray, shape (N, n)
-    error : ndarray, shape (N,)
-        End effector to target, px.
-    used : ndarray of int, shape (N,)
-        Sweeps each chain ran.
+    Arguments as :func:`~.batch_api.solve_ccd_batch`'s, as float64 arrays: roots and targets (N, 2) px
+    (y down), angles (N, n) rad, lengths (N, n) px, ``iterations`` (N,) int, ``tolerance`` (N,) px,
+    ``limits`` (N, n, 2) rad or None.
     """
     compiled = run_small("ccd", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
@@ -153,23 +131,10 @@ def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=
 
 
 def snake_batch(points, heads, lengths, lo, hi):
-    """Follow-the-leader for ``N`` snakes of ``n`` segments.
+    """Follow-the-leader for ``N`` snakes of ``n`` segments: the new nodes (N, n + 1, 2) px (a new array).
 
-    Parameters
-    ----------
-    points : ndarray, shape (N, n + 1, 2)
-        Current nodes, px, ``[:, 0]`` the heads.
-    heads : ndarray, shape (N, 2)
-        New head positions, px.
-    lengths : ndarray, shape (N, n)
-        Segment lengths, px.
-    lo, hi : ndarray, shape (N,)
-        Bend range at every inner node, rad.
-
-    Returns
-    -------
-    ndarray, shape (N, n + 1, 2)
-        New nodes (a new array).
+    ``points`` (N, n + 1, 2) px (``[:, 0]`` the heads), ``heads`` (N, 2) px, ``lengths`` (N, n) px, and
+    the bend range ``lo``, ``hi`` (N,) rad at every inner node.
     """
     count, m, _ = points.shape
     out = np.empty_like(points)

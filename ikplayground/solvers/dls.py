@@ -125,12 +125,8 @@ def joint_bounds(lim: list | None, n: int) -> list:
 
 def turned(value: float, lo: float, hi: float, clamped: bool) -> float:
     """A joint angle after a step from inside ``[lo, hi]``: clamped, or (free joint) wrapped once and then clamped."""
-    if clamped:
-        return lo if value < lo else hi if value > hi else value
-    if value > _PI:
-        value -= _TAU
-    elif value <= -_PI:
-        value += _TAU
+    if not clamped:  # wrapped by one turn
+        value = value - _TAU if value > _PI else value + _TAU if value <= -_PI else value
     return lo if value < lo else hi if value > hi else value
 
 

@@ -19,23 +19,9 @@ PI = np.pi
 
 
 def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, damping=None):
-    """Damped least squares steps for ``N`` chains of ``n`` bones.
+    """Damped least squares steps for ``N`` chains of ``n`` bones: ``(angles (N, n) rad, error (N,) px, steps (N,))``.
 
-    Parameters
-    ----------
-    roots, angles, lengths, targets, iterations, tolerance, limits
-        As :func:`.batched.ccd_batch`: (N, 2) px (y down), (N, n) rad, (N, n) px, (N, 2) px,
-        most steps (N,), px (N,), ``(lo, hi)`` (N, n, 2) rad or None.
-    damping : float or ndarray, shape (N,), optional
-        As :func:`~.dls.solve_dls`; None means ``DEFAULT_DAMPING``.
-
-    Returns
-    -------
-    angles : ndarray, shape (N, n)
-    error : ndarray, shape (N,)
-        px.
-    used : ndarray of int, shape (N,)
-        Steps each chain ran.
+    Arguments as :func:`.batched.ccd_batch`'s, and ``damping`` one value or (N,) (None: ``DEFAULT_DAMPING``).
     """
     count, n = angles.shape
     damp = np.broadcast_to(np.asarray(DEFAULT_DAMPING if damping is None else damping, dtype=np.float64), (count,))

@@ -73,15 +73,11 @@ def _compile() -> None:
             k = _jit_kernels.build()
             # one tiny call of each compiles (or loads from numba's cache) now, not mid-frame
             z = np.zeros((1, 2))
-            a = np.zeros((1, 1))
-            ln = np.ones((1, 1))
             lim = np.array([[[-math.pi, math.pi]]])
-            its = np.ones(1, dtype=np.int64)
-            tol = np.full(1, 0.5)
-            stall = (STALL_SWEEPS, STALL_GAIN)
-            k.ccd(z, a.copy(), ln, z + 1.0, its, tol, lim, np.zeros(1), np.zeros(1, dtype=np.int64), *stall)
-            k.fabrik(z, a.copy(), ln, z + 1.0, its, tol, lim, np.zeros(1), np.zeros(1, dtype=np.int64), *stall,
-                     STALL_ESCAPES, ROUNDING)
+            args = (z, np.zeros((1, 1)), np.ones((1, 1)), z + 1.0, np.ones(1, dtype=np.int64), np.full(1, 0.5), lim,
+                    np.zeros(1), np.zeros(1, dtype=np.int64), STALL_SWEEPS, STALL_GAIN)
+            k.ccd(*args)
+            k.fabrik(*args, STALL_ESCAPES, ROUNDING)
             _state["kernels"] = k
         except Exception:  # no numba, or it could not compile here: the numpy path stays
             _state["failed"] = True

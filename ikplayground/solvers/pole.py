@@ -20,18 +20,9 @@ ON_LINE = 1e-9  # a pole this close to the root-target line (relative: the sine 
 
 
 def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: list, pole, lim) -> list:
-    """The pose ``a`` (list, rad), or its mirror image (a new list) when that puts the bend on the pole's side.
+    """The pose ``a`` (rad), or its mirror image (a new list) when that puts the bend on the side of ``pole`` (px).
 
-    Parameters
-    ----------
-    rx, ry, tx, ty : float
-        Root and target, px.
-    a, lens : list of float, length n
-        Relative angles (rad) and bone lengths (px).
-    pole : (float, float) or None
-        px; None leaves ``a`` as it is.
-    lim : list of (lo, hi) or None
-        Joint limits, rad; a mirror image outside them is not taken.
+    Root ``rx, ry`` and target ``tx, ty`` px, bone lengths ``lens`` px, ``lim`` (lo, hi) pairs in rad or None.
     """
     if pole is None or len(a) < 2:
         return a
@@ -61,23 +52,10 @@ def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: l
 
 def mirrored_toward_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.ndarray, targets: np.ndarray,
                           poles: np.ndarray | None, limits: np.ndarray | None) -> np.ndarray:
-    """:func:`mirrored_toward` for ``N`` chains.
+    """:func:`mirrored_toward` for ``N`` chains: ``angles`` itself when no row changes, else a new (N, n) array.
 
-    Parameters
-    ----------
-    roots, targets : ndarray, shape (N, 2)
-        px.
-    angles, lengths : ndarray, shape (N, n)
-        Relative angles (rad) and bone lengths (px).
-    poles : ndarray, shape (N, 2), or None
-        px; a row of NaN is no pole.
-    limits : ndarray, shape (N, n, 2), or None
-        rad.
-
-    Returns
-    -------
-    ndarray, shape (N, n)
-        ``angles`` itself when no row changes, else a new array.
+    ``roots``, ``targets`` (N, 2) px, ``angles`` (N, n) rad, ``lengths`` (N, n) px, ``poles`` (N, 2) px
+    (NaN rows: no pole) or None, ``limits`` (N, n, 2) rad or None.
     """
     n = angles.shape[1]
     if poles is None or n < 2 or not len(angles):

@@ -26,24 +26,9 @@ _TENTH_BOUND = BOUND / 10
 class ChainProblem(NamedTuple):
     """A chain and its target as plain floats, every argument checked.
 
-    Attributes
-    ----------
-    rx, ry, tx, ty : float
-        Root and target, px.
-    lengths : list of float, length n
-        Bone lengths, px, each > 0.
-    reach : float
-        ``sum(lengths)``, px.
-    angles : list of float, length n
-        Starting relative angles, rad, inside ``limits``.
-    limits : list of (float, float) or None
-        Per-joint ``(lo, hi)``, rad.
-    iterations : int
-        Most sweeps or passes (>= 1).
-    tolerance : float
-        px that count as reached (>= 0).
-    pole : (float, float) or None
-        The point (px) the chain bends toward (:mod:`.pole`).
+    Root ``rx, ry`` and target ``tx, ty`` px; ``lengths`` (n floats, px) and their sum ``reach``;
+    starting relative ``angles`` (n floats, rad) inside ``limits`` (n (lo, hi) rad pairs, or None);
+    ``iterations`` (>= 1); ``tolerance`` px; ``pole`` (x, y) px or None.
     """
 
     rx: float

@@ -8,11 +8,10 @@ segment behind, with the bend at every inner node (the signed angle from ``d_(k-
 from __future__ import annotations
 
 import math
-from itertools import chain
 
 import numpy as np
 
-from .validate import BOUND, chain_extent, float_array, lengths_list, plain_list, point
+from .validate import BOUND, SLACK, chain_extent, float_array, lengths_list, plain_list, point
 
 _ndarray = np.ndarray
 _float64 = np.dtype(np.float64)
@@ -54,7 +53,12 @@ def follow_snake(points, head, lengths, bend_limits) -> np.ndarray:
 
 def _checked_snake(points, head, lengths, bend_limits) -> list:
     """:func:`follow_snake`'s flat node list, every argument checked (raising what is wrong)."""
-    pts = points_list(points)
+    pts = float_array(points, "points", ndim=2)
+    if len(pts) < 2 or pts.shape[1] != 2:
+        raise ValueError(f"points: expected shape (n + 1, 2) with n >= 1, got {pts.shape}")
+    largest = np.abs(pts).max()
+    if largest > BOUND:
+        raise ValueError(f"points: coordinates must lie within +-{BOUND:g} px, got {largest:g}")
     hx, hy = point(head, "head")
     lens = lengths_list(lengths)
     if len(lens) != len(pts) - 1:
@@ -63,9 +67,9 @@ def _checked_snake(points, head, lengths, bend_limits) -> list:
     lo, hi = point(bend_limits, "bend_limits")
     if lo > hi:
         raise ValueError(f"bend_limits: lo > hi ({lo} > {hi})")
-    if lo < -math.pi - 1e-12 or hi > math.pi + 1e-12:
+    if lo < -math.pi - SLACK or hi > math.pi + SLACK:
         raise ValueError(f"bend_limits: must lie in [-pi, pi], got ({lo}, {hi})")
-    return snake_nodes(list(chain.from_iterable(pts)), hx, hy, lens, max(lo, -math.pi), min(hi, math.pi))
+    return snake_nodes(pts.ravel().tolist(), hx, hy, lens, max(lo, -math.pi), min(hi, math.pi))
 
 
 def _plain_snake(points, head, lengths, bend_limits) -> list | None:
@@ -79,7 +83,7 @@ def _plain_snake(points, head, lengths, bend_limits) -> list | None:
     if lens is None or two != 2 or m < 2 or len(lens) != m - 1:
         return None
     lo, hi = bend_limits
-    if type(lo) is not float or type(hi) is not float or not (-_PI - 1e-12 <= lo <= hi <= _PI + 1e-12):
+    if type(lo) is not float or type(hi) is not float or not (-_PI - SLACK <= lo <= hi <= _PI + SLACK):
         return None
     hx, hy = head.tolist()
     reach = sum(lens)
@@ -88,23 +92,6 @@ def _plain_snake(points, head, lengths, bend_limits) -> list | None:
     if not (-h < hx < h and -h < hy < h and reach < h and min(lens) > 0.0):
         return None
     return snake_nodes(points.ravel().tolist(), hx, hy, lens, -_PI if -_PI > lo else lo, _PI if _PI < hi else hi)
-
-
-def points_list(value, name: str = "points") -> list[list[float]]:
-    """An ``(m, 2)`` array of finite points (m >= 2) as nested lists."""
-    if type(value) is np.ndarray and value.dtype == np.float64 and value.ndim == 2:
-        pts = value.tolist()
-    else:
-        pts = float_array(value, name, ndim=2).tolist()
-    if len(pts) < 2 or len(pts[0]) != 2:
-        shape = np.shape(value)
-        raise ValueError(f"{name}: expected shape (n + 1, 2) with n >= 1, got {shape}")
-    if not sum(map(abs, chain.from_iterable(pts))) <= BOUND:  # something non-finite or large: look closer
-        float_array(value, name)  # names the first non-finite entry
-        largest = max(map(abs, chain.from_iterable(pts)))
-        if largest > BOUND:
-            raise ValueError(f"{name}: coordinates must lie within +-{BOUND:g} px, got {largest:g}")
-    return pts
 
 
 def snake_nodes(old, hx, hy, lens, lo, hi):

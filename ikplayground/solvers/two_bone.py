@@ -18,7 +18,7 @@ import math
 import numpy as np
 
 from .results import TwoBoneSolution
-from .two_bone_arrays import CROSS_SAFE, CROSS_SHRINK, REACH_CAP, solve_arrays
+from .two_bone_arrays import _SAFE_HI, _SAFE_LO, CROSS_SAFE, CROSS_SHRINK, REACH_CAP, solve_arrays
 from .validate import BOUND, wrap
 
 _NUMBER = (int, float, np.float64)  # plain numbers for the fast path (bool is none of them)
@@ -26,9 +26,6 @@ _BOUND = BOUND
 _empty = np.empty
 _new_solution = tuple.__new__
 _atan2, _acos, _cos, _sin, _hypot, _PI = math.atan2, math.acos, math.cos, math.sin, math.hypot, math.pi
-# Bone lengths inside this range square and multiply without leaving float range.
-_SAFE_LO = 1e-100
-_SAFE_HI = 1e100
 # The defaults of softness and stretch, told apart by identity on the fast path.
 _NO_SOFTNESS = 0.0
 _NO_STRETCH = 1.0
@@ -78,9 +75,7 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
             dx = tx - rx
             dy = ty - ry
             return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), l1, l2, bend == 1)
-    # One chain given as plain numbers otherwise (the game-loop call). Anything unusual (arrays of
-    # chains, bad values, lengths so small or large that the law of cosines would overflow) falls
-    # through to the validated batch path.
+    # one chain of plain numbers otherwise; anything unusual (batches, bad values, extreme lengths) is checked below
     if type(l1) in _NUMBER and type(l2) in _NUMBER and type(bend) in _NUMBER and (bend == 1 or bend == -1):
         rx, ry = root if type(root) is tuple and len(root) == 2 else _plain_point(root)
         tx, ty = target if type(target) is tuple and len(target) == 2 else _plain_point(target)

@@ -25,28 +25,12 @@ CROSS_SHRINK = 2.0 ** -600
 
 def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=None, softness=None,
                     stretch=None):
-    """The two-bone formula on validated arrays, no checks.
+    """The two-bone formula on validated arrays, no checks: ``(knee, end, theta1, theta2, reached, scale)``.
 
-    Parameters
-    ----------
-    root, target : ndarray, shape (..., 2)
-        px, y down.
-    l1, l2, bend : ndarray broadcastable to shape (...)
-        Bone lengths (px) and bends (+1 or -1).
-    pole : ndarray broadcastable to shape (..., 2), optional
-        As :func:`~.two_bone.solve_two_bone`'s (NaN rows: no pole).
-    softness, stretch : ndarray broadcastable to shape (...), optional
-        As :func:`~.two_bone.solve_two_bone`'s; None is none.
-
-    Returns
-    -------
-    knee, end : ndarray, shape (..., 2)
-        px.
-    theta1, theta2 : ndarray, shape (...)
-        rad, wrapped to (-pi, pi].
-    reached : ndarray of bool, shape (...)
-    scale : ndarray, shape (...)
-        The bones' common scale (1 without stretch).
+    ``root``, ``target`` (..., 2) px (y down); ``l1``, ``l2`` (px), ``bend`` (+-1) and the optional
+    ``softness``, ``stretch`` broadcast to (...); ``pole`` (..., 2) px, NaN rows none. Returns knee and
+    end (..., 2) px, theta1 and theta2 (...) rad wrapped to (-pi, pi], reached (...) bool and the bones'
+    scale (...) (1 without stretch): :class:`~.results.TwoBoneSolution`'s fields.
     """
     if softness is not None and not np.any(softness):
         softness = None
@@ -180,10 +164,9 @@ def solve_arrays(root, target, l1, l2, bend, pole=None, softness=0.0, stretch=1.
     for arr, name in ((l1, "l1"), (l2, "l2"), (bend, "bend")):
         if arr.ndim > 1:
             raise ValueError(f"{name}: expected a scalar or shape (N,), got {arr.shape}")
-    if np.any(l1 <= 0):
-        raise ValueError(f"l1: every length must be > 0, got {l1[l1 <= 0].flat[0]}")
-    if np.any(l2 <= 0):
-        raise ValueError(f"l2: every length must be > 0, got {l2[l2 <= 0].flat[0]}")
+    for arr, name in ((l1, "l1"), (l2, "l2")):
+        if np.any(arr <= 0):
+            raise ValueError(f"{name}: every length must be > 0, got {arr[arr <= 0].flat[0]}")
     if np.any(np.abs(bend) != 1):
         raise ValueError(f"bend: must be +1 or -1, got {bend[np.abs(bend) != 1].flat[0]}")
     pole = None if pole is None else _pole_array(pole)

@@ -245,11 +245,10 @@ def clamp_heading(value: float, lo: float, hi: float) -> float:
     So a chain's mirror image (``a -> pi - a``) is clamped to the mirrored bound (docs/design.md,
     "Mirror flip"); inside the range, or with the full circle, as :func:`clamp_angle`; halfway, ``hi``.
     """
-    full = hi - lo >= FULL_CIRCLE
-    if lo <= value <= hi and not full:
-        return value  # (as clamp_angle returns it: a range that holds -pi and pi is the full circle)
-    if full:
+    if hi - lo >= FULL_CIRCLE:
         return clamp_angle(value, lo, hi)
+    if lo <= value <= hi:
+        return value
     w = value if -math.pi < value <= math.pi else wrap(value)
     if lo <= w <= hi:
         return w
