@@ -1,12 +1,9 @@
 """Pure 2-D inverse kinematics on numpy arrays: no pygame, no state, no printing.
 
 Pixels (y down), radians, relative joint angles (docs/design.md). The solver API (the first part of
-``__all__``) validates its inputs, raising ``ValueError`` naming the argument, and never mutates them;
-numbers are reals (never ``bool``, complex or strings) within +-1e300 px. The iterative solvers stop
-early once the error stalls and say why in :attr:`IKSolution.status`; :func:`ccd_steps` and
-:func:`fabrik_steps` run a solve one move at a time. The rest of ``__all__`` serves the playground's
-own packages: the unvalidated batch engines (float64 arrays of the documented shapes), their helpers
-and constants. Importing starts no thread and compiles nothing.
+``__all__``) validates its inputs (``ValueError`` naming the argument) and never mutates them; the
+rest serves the playground's own packages: the unvalidated batch engines (float64 arrays of the
+documented shapes), their helpers and constants. Importing starts no thread and compiles nothing.
 
 >>> from ikplayground.solvers import solve_two_bone
 >>> sol = solve_two_bone((0, 0), (150, 0), 100, 100)
@@ -24,9 +21,8 @@ from .dls_batch import dls_batch
 from .fabrik import fabrik_steps, solve_fabrik
 from .kinematics import chain_points, chain_points_batch, forward_kinematics
 from .pole import ON_LINE, mirrored_toward_batch
-from .problem import chain_problem
 from .results import (DIRECTIONS, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, STATUSES, CCDStep, FabrikStep, IKSolution,
-                      TwoBoneSolution)
+                      TwoBoneSolution, chain_problem)
 from .snake import follow_snake
 from .two_bone import pole_bend, soft_reach, solve_two_bone
 from .two_bone_arrays import two_bone_arrays

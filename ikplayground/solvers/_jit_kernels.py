@@ -16,7 +16,7 @@ import numba
 import numpy as np
 
 from .fabrik import pull
-from .validate import FULL_CIRCLE, TAU
+from .validate import FULL_CIRCLE, TAU, wrap
 
 PI = math.pi
 
@@ -31,10 +31,8 @@ def _stall_check(sweep, err, last, gain, stall_sweeps):
     return False, err
 
 
-@numba.njit(cache=True, inline="always")
-def _wrap(a):
-    w = (a + PI) % TAU - PI
-    return PI if w <= -PI else w
+_pull = numba.njit(cache=True, inline="always")(pull)  # the single-chain walks' own step, compiled
+_wrap = numba.njit(cache=True, inline="always")(wrap)
 
 
 @numba.njit(cache=True, inline="always")
@@ -99,10 +97,7 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         ty = targets[k, 1]
         sweeps = 0
         err = 0.0
-        gain = 0.0
-        for i in range(n):
-            gain += lengths[k, i]
-        gain *= stall_gain
+        gain = stall_gain * lengths[k].sum()
         last = math.inf
         for sweep in range(iterations[k] + 1):
             _points(rx, ry, angles[k], lengths[k], xs, ys)
@@ -135,7 +130,6 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         used[k] = sweeps
 
 
-_pull = numba.njit(cache=True, inline="always")(pull)  # the single-chain walks' own step, compiled
 
 
 @numba.njit(cache=True, inline="always")

@@ -1,12 +1,8 @@
-"""The public, validated batched solvers: ``N`` chains of ``n`` bones in one call.
+"""The public, validated batched solvers: ``N`` chains of ``n`` bones in one call (shapes as the calls say).
 
 Each row equals the single-chain call on it to rounding (1e-9 rad), with the same budget, stall rule
 and pole; FABRIK's array passes (more than ``SMALL_BATCH`` chains) round a hair differently, which can
 show on targets the limits keep out of reach or aimed at the root. Pixels (y down), radians.
-
-Shapes: roots and targets ``(N, 2)``, angles and lengths ``(N, n)``, limits ``(N, n, 2)`` or None,
-poles ``(N, 2)`` or None (a NaN row: no pole); ``iterations``, ``tolerance`` and ``damping`` one value
-or ``(N,)``.
 """
 
 from __future__ import annotations
@@ -173,7 +169,7 @@ def follow_snake_batch(points, heads, lengths, bend_limits) -> np.ndarray:
     Parameters
     ----------
     points : array_like, shape (N, n + 1, 2)
-        Current nodes, px, ``[:, 0]`` the heads.
+        Current nodes, px (y down), ``[:, 0]`` the heads.
     heads : array_like, shape (N, 2)
         New head positions, px.
     lengths : array_like, shape (N, n)
@@ -185,6 +181,11 @@ def follow_snake_batch(points, heads, lengths, bend_limits) -> np.ndarray:
     -------
     ndarray, shape (N, n + 1, 2)
         The new nodes (a new array).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: a wrong shape, values not finite real numbers, a length <= 0, a bad range.
     """
     pts = float_array(points, "points", ndim=3)
     count, m, two = pts.shape

@@ -1,9 +1,8 @@
 """The iterative solvers over many chains at once: the scene's hot path (one numpy call per joint).
 
-Step for step the single-chain calls (:mod:`.ccd`, after the pygame CCD tutorial; :mod:`.fabrik`,
-Aristidou & Lasenby 2011; :mod:`.snake`, after the Flash snake tutorial), with the same stall rule,
-so a row equals the single call to rounding. No validation: finite float64 arrays of the documented
-shapes, lengths > 0, ``lo <= hi`` inside [-pi, pi]. Pixels (y down), radians.
+Step for step :mod:`.ccd` (pygame CCD tutorial), :mod:`.fabrik` (Aristidou & Lasenby 2011) and
+:mod:`.snake` (Flash snake tutorial), so a row equals the single call to rounding. No validation:
+finite float64 arrays of the documented shapes. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -20,8 +19,7 @@ from .dls import dls_iterations
 from .fabrik import fabrik_loop
 from .fabrik_arrays import fabrik_arrays
 from .kinematics import chain_points_batch
-from .problem import finish
-from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
+from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, finish
 from .validate import TAU, wrap_array
 
 PI = np.pi

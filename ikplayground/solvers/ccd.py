@@ -12,8 +12,7 @@ from collections.abc import Generator
 
 import numpy as np
 
-from .problem import chain_problem, finish
-from .results import STALL_GAIN, STALL_SWEEPS, CCDStep, IKSolution
+from .results import STALL_GAIN, STALL_SWEEPS, CCDStep, IKSolution, chain_problem, finish
 from .validate import clamp_angle, wrap
 
 

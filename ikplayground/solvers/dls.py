@@ -15,10 +15,9 @@ from __future__ import annotations
 
 import math
 
-from .problem import chain_problem
 from .validate import FULL_CIRCLE, non_negative
 from .kinematics import joint_xy as joint_points
-from .results import ROUNDING, IKSolution, StallWatch
+from .results import ROUNDING, IKSolution, StallWatch, chain_problem
 
 DEFAULT_DAMPING = 0.5  # lambda = damping * mu * |e|; of 0.3, 0.5, 1.0 the fewest steps on the limited benchmark
 MAX_STEP = 0.5  # rad: the largest joint turn one step may make
@@ -39,27 +38,14 @@ def solve_dls(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
               pole=None) -> IKSolution:
     """Move a chain's end effector toward ``target`` by damped least squares steps.
 
+    The other arguments, the result and the errors are :func:`~.ccd.solve_ccd`'s (root and target (2,)
+    px, y down; angles and lengths (n,) rad and px; limits (n, 2) rad; pole (2,) px), ``iterations``
+    counting steps, rejected ones included (>= 1).
+
     Parameters
     ----------
-    root, angles, lengths, target, tolerance, pole
-        As :func:`~.ccd.solve_ccd`: points (2,) px (y down), relative angles (n,) rad, bone lengths
-        (n,) px, the px that count as reached, the point the chain bends toward.
-    iterations : int, optional
-        Most steps (>= 1), rejected ones included; fewer run once the error stalls.
-    limits : array_like, shape (n, 2), optional
-        ``(lo, hi)`` rad per relative angle, ``-pi <= lo <= hi <= pi``; the result lies inside them.
     damping : float, optional
         ``lambda = damping * mu * |e|`` (px), >= 0; None means ``DEFAULT_DAMPING``. 0 is undamped.
-
-    Returns
-    -------
-    IKSolution
-        Angles wrapped to (-pi, pi], error (px), steps used, ``reached`` and ``status``.
-
-    Raises
-    ------
-    ValueError
-        Naming the argument, as :func:`~.ccd.solve_ccd`, or for a negative damping.
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
     damping = DEFAULT_DAMPING if damping is None else non_negative(damping, "damping")

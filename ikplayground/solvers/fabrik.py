@@ -2,17 +2,11 @@
 
 Each pass drags the chain tip-first onto the target (forward reaching), then re-anchors it at the root
 and walks back out (backward reaching); a target out of reach gets the chain laid straight toward it.
-Joint limits, this project's own (the paper leaves them open):
-
-1. Both walks apply them: the backward walk clamps each relative angle (joint 0 as a heading,
-   :func:`~.validate.clamp_heading`); the forward walk turns each bone into its child's range.
-2. A stall escape: when the stall rule fires on a limited chain short of a reachable target, the bend
-   is mirrored (:func:`mirror_bend`) and the passes go on, at most ``STALL_ESCAPES`` times; the best pose
-   an escape left is the answer if the solve ends worse (by more than ``ROUNDING`` of the reach).
-
-The batched passes (:mod:`.fabrik_arrays`) and the kernel (:mod:`._jit_kernels`) do the same step for
-step. One loop (:func:`fabrik_loop`) serves :func:`solve_fabrik` and the step-through
-:func:`fabrik_steps`. Pixels (y down), radians, relative joint angles.
+Joint limits are this project's own: both walks apply them (joint 0 as a heading,
+:func:`~.validate.clamp_heading`; the forward walk turns each bone into its child's range), and a
+limited chain that stalls short of a reachable target mirrors its bend (:func:`mirror_bend`) up to
+``STALL_ESCAPES`` times, keeping the best pose an escape left. :mod:`.fabrik_arrays` and
+:mod:`._jit_kernels` do the same step for step. Pixels (y down), radians, relative joint angles.
 """
 
 from __future__ import annotations
@@ -23,8 +17,8 @@ from collections.abc import Generator
 import numpy as np
 
 from .kinematics import joint_xy as _points
-from .problem import chain_problem, finish
-from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, FabrikStep, IKSolution
+from .results import (ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, FabrikStep, IKSolution, chain_problem,
+                      finish)
 from .validate import FULL_CIRCLE, TAU, clamp_angle, clamp_heading, wrap
 
 _INF = math.inf
@@ -33,23 +27,9 @@ _INF = math.inf
 def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None) -> IKSolution:
     """Move a chain's end effector toward ``target`` by FABRIK passes.
 
-    Parameters
-    ----------
-    root, angles, lengths, target, tolerance, limits, pole
-        As :func:`~.ccd.solve_ccd`: points (2,) px (y down), relative angles (n,) rad, bone lengths (n,)
-        px, the px that count as reached, ``(lo, hi)`` (n, 2) rad, the point the chain bends toward.
-    iterations : int, optional
-        Most forward/backward passes (>= 1); fewer run once the error stalls.
-
-    Returns
-    -------
-    IKSolution
-        As :func:`~.ccd.solve_ccd`, with passes for sweeps.
-
-    Raises
-    ------
-    ValueError
-        As :func:`~.ccd.solve_ccd`.
+    Arguments, result and errors as :func:`~.ccd.solve_ccd`'s (root and target (2,) px, y down; angles
+    and lengths (n,) rad and px; limits (n, 2) rad; pole (2,) px), ``iterations`` counting forward and
+    backward passes (>= 1).
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
     rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
@@ -123,7 +103,7 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
                 last = inf
                 xs, ys = _points(rx, ry, a, lens)
                 if watch:
-                    yield FabrikStep(used + 1, "mirror", _array(xs, ys), np.array(a))
+                    yield FabrikStep(used + 1, "mirror", np.column_stack((xs, ys)), np.array(a))
             else:
                 last = error
         if used and unreachable:  # the straight pass is the answer
@@ -140,7 +120,7 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
                 xs[i + 1] = rx + ux * along
                 ys[i + 1] = ry + uy * along
             if watch:
-                yield FabrikStep(used, "straight", _array(xs, ys), None)
+                yield FabrikStep(used, "straight", np.column_stack((xs, ys)), None)
         else:
             # Forward reaching: tip onto the target, each joint pulled after its child.
             x, y = tx, ty
@@ -166,7 +146,7 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
                 xs[i] = x
                 ys[i] = y
             if watch:
-                yield FabrikStep(used, "forward", _array(xs, ys), None)
+                yield FabrikStep(used, "forward", np.column_stack((xs, ys)), None)
         # Backward reaching: re-anchor at the root and walk out.
         x, y = rx, ry
         xs[0] = x
@@ -197,12 +177,13 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
                 xs[i + 1] = x
                 ys[i + 1] = y
         if watch:
-            yield FabrikStep(used, "backward", _array(xs, ys), np.array(a if limited else _angles_of(xs, ys, a[:])))
+            angles = np.array(a if limited else _angles_of(xs, ys, a[:]))
+            yield FabrikStep(used, "backward", np.column_stack((xs, ys)), angles)
     if best is not None and best_error < hypot(tx - xs[n], ty - ys[n]) - ROUNDING * reach:  # escapes did no better
         a[:] = best
         xs, ys = _points(rx, ry, a, lens)
         if watch:
-            yield FabrikStep(used, "best", _array(xs, ys), np.array(a))
+            yield FabrikStep(used, "best", np.column_stack((xs, ys)), np.array(a))
     if used and lim is None:  # the passes worked on positions alone: read the angles back
         _angles_of(xs, ys, a)
     return a, used, (xs[n], ys[n]), stalled
@@ -245,8 +226,3 @@ def _angles_of(xs: list, ys: list, out: list) -> list:
         out[i] = pi if w <= -pi else w
         parent = absolute
     return out
-
-
-def _array(xs: list, ys: list) -> np.ndarray:
-    """The joints as an (n + 1, 2) array (a copy), px."""
-    return np.column_stack((xs, ys))

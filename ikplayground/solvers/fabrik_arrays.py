@@ -38,8 +38,7 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
         bent = (limits[..., 1] - limits[..., 0]) < FULL_CIRCLE  # joints the limits hold
     turns = ["all" if bent[:, j].all() else "some" if bent[:, j].any() else "none" for j in range(n)]
     escapes = _Escapes(bent, unreachable)
-    # The working set: views of the full arrays until some chains are done,
-    # then compact copies (written back into xs, ys, a at the end).
+    # the working set: views of the full arrays until some chains are done, then compact copies (written back)
     rows = np.arange(count)
     sx, sy, sa, sb = xs, ys, a, bent
     ln, rx, ry, tx, ty = lengths, roots[:, 0], roots[:, 1], targets[:, 0], targets[:, 1]

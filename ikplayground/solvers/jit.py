@@ -1,10 +1,9 @@
-"""Optional numba kernels for the batched CCD and FABRIK (the ``fast`` extra).
+"""Optional numba kernels for the batched CCD (pygame CCD tutorial) and FABRIK (Aristidou & Lasenby 2011).
 
-With numba installed, limited batched groups run :mod:`._jit_kernels` (the single-chain algorithms of
-:mod:`.ccd`, after the pygame CCD tutorial, and :mod:`.fabrik`, Aristidou & Lasenby 2011, one chain at
-a time). Without numba, or with ``IKPLAYGROUND_JIT=0``, :func:`kernels` returns None and numpy runs.
-:func:`warm_up` compiles on a background thread. ``OMP_WAIT_POLICY`` is set to ``passive`` (unless
-set) before the first kernel runs, so idle OpenMP threads sleep instead of taking the CPU.
+The ``fast`` extra (:mod:`._jit_kernels`). Without numba, or with ``IKPLAYGROUND_JIT=0``,
+:func:`kernels` returns None and numpy runs; :func:`warm_up` compiles on a background thread.
+``OMP_WAIT_POLICY`` is set to ``passive`` (unless set) before the first kernel runs, so idle OpenMP
+threads sleep instead of taking the CPU.
 """
 
 from __future__ import annotations

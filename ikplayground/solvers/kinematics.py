@@ -19,11 +19,9 @@ def forward_kinematics(root, angles, lengths) -> np.ndarray:
     Parameters
     ----------
     root : array_like, shape (2,)
-        Position of joint 0, px.
-    angles : array_like, shape (n,)
-        Relative joint angles, rad.
-    lengths : array_like, shape (n,)
-        Bone lengths, px, each > 0.
+        Position of joint 0, px (y down).
+    angles, lengths : array_like, shape (n,)
+        Relative joint angles (rad) and bone lengths (px, each > 0).
 
     Returns
     -------

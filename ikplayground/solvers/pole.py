@@ -1,11 +1,9 @@
 """Poles: a point that chooses the side a chain bends toward (Godot's ``magnet``, Spine's ``bendDirection``).
 
-This project's method for the iterative solvers: a pose and its mirror image across the root-target
-line leave the end equally far from the target, so when the inner joints (the sum of their signed
-distances from the line) lie on the other side from the pole, the mirror image is taken (not where it
-breaks a limit). A pole on the line (within ``ON_LINE``), no inner joint, or a target on the root
-changes nothing. Mirroring relative angles (rad, y down) about ``phi``, the root-target direction:
-``a0 -> 2 phi - a0`` and ``a_i -> -a_i``.
+This project's method for the iterative solvers: when the inner joints lie on the other side of the
+root-target line from the pole (beyond ``ON_LINE``), the pose is mirrored across that line (the end
+stays as far from the target; not where a limit breaks): ``a0 -> 2 phi - a0``, ``a_i -> -a_i`` (rad,
+y down, ``phi`` the root-target direction).
 """
 
 from __future__ import annotations
@@ -80,14 +78,12 @@ def mirrored_toward_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.nda
     mirror[:, 0] = 2.0 * phi - angles[flip, 0]
     mirror[:, 1:] = -angles[flip, 1:]
     mirror = wrap_array(mirror)
+    rows = np.flatnonzero(flip)
     if limits is not None:
         lim = limits[flip]
         inside = (lim[..., 1] - lim[..., 0] >= FULL_CIRCLE) | ((lim[..., 0] <= mirror) & (mirror <= lim[..., 1]))
         ok = inside.all(axis=1)
-        rows = np.flatnonzero(flip)[ok]
-        mirror = mirror[ok]
-    else:
-        rows = np.flatnonzero(flip)
+        rows, mirror = rows[ok], mirror[ok]
     out = angles.copy()
     out[rows] = mirror
     return out

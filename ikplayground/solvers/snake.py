@@ -1,8 +1,7 @@
 """Follow-the-leader for a constrained snake, after the Flash snake tutorial.
 
-The head goes where it is told; each following node is pulled toward where it was until it sits one
-segment behind, with the bend at every inner node (the signed angle from ``d_(k-1)`` to ``d_k``,
-``d_k = points[k+1] - points[k]``, rad, y down) clamped to a range. The first segment turns freely.
+The head goes where it is told; each node follows one segment behind the one before, the bend at
+every inner node (rad, y down; the first segment turns freely) clamped to a range.
 """
 
 from __future__ import annotations

@@ -1,14 +1,11 @@
 """Analytic two-bone IK by the law of cosines: the public call and one chain on plain floats.
 
-The formula of the raylib demo "IK (2D Multi-Chain IK Demo)", after "Inverse Kinematics In Game
-Maker": with ``t = target - root``, ``r = |t|`` clamped to ``[|l1 - l2|, l1 + l2]``,
-
-* ``psi = acos((r^2 + l1^2 - l2^2) / (2 l1 r))``, ``gamma = acos((l1^2 + l2^2 - r^2) / (2 l1 l2))``,
-* ``theta1 = atan2(t_y, t_x) - bend * psi``, ``theta2 = bend * (pi - gamma)``.
-
-A pole point (Godot's magnet, Spine's ``bendDirection``) picks ``bend`` (:func:`pole_bend`); soft
-reach and stretch (Spine's IkConstraint) change ``r`` and the lengths first (:func:`soft_reach`).
-Batches and their checks: :mod:`.two_bone_arrays`. Pixels (y down), radians.
+After the raylib demo "IK (2D Multi-Chain IK Demo)" and "Inverse Kinematics In Game Maker": with
+``t = target - root`` and ``r = |t|`` clamped to ``[|l1 - l2|, l1 + l2]``, ``theta1 = atan2(t_y, t_x)
+- bend * acos((r^2 + l1^2 - l2^2) / (2 l1 r))`` and ``theta2 = bend * (pi - acos((l1^2 + l2^2 - r^2)
+/ (2 l1 l2)))``. A pole (Godot's magnet, Spine's ``bendDirection``) picks ``bend`` (:func:`pole_bend`);
+soft reach and stretch (Spine's IkConstraint) change ``r`` and the lengths (:func:`soft_reach`).
+Pixels (y down), radians.
 """
 
 from __future__ import annotations

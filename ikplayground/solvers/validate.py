@@ -1,10 +1,8 @@
 """Argument checks shared by the solvers (this project's rules: docs/design.md, "The solver API").
 
-Every check raises :class:`ValueError` whose message starts with the argument's name, and returns
-plain floats or new float64 arrays. A number is a real number ``float()`` takes exactly enough
-(``int``, ``float``, numpy reals, ``Fraction``, ``Decimal``); booleans, complex numbers, strings and
-ints beyond float range are refused. Every coordinate, and every point a chain can reach, must lie
-within ``+-BOUND`` px, so every sum the solvers form stays finite.
+Messages start with the argument's name. Numbers are reals ``float()`` takes exactly (``int``,
+``float``, numpy reals, ``Fraction``, ``Decimal``; never booleans, complex, strings or ints beyond
+float range), and every point a chain can reach lies within ``+-BOUND`` px, so every sum stays finite.
 """
 
 from __future__ import annotations
