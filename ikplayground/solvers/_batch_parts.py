@@ -1,7 +1,6 @@
 """What the batched solvers share: joint limits over arrays, the stall rule, the few-chains path.
 
-This project's own conventions (docs/design.md, "The solver API"). No validation: float64 arrays,
-radians, pixels (y down).
+This project's conventions (docs/design.md, "The solver API"); float64 arrays, radians, pixels (y down).
 """
 
 from __future__ import annotations
@@ -16,12 +15,7 @@ SMALL_BATCH = 4  # this few chains: the single-chain loops on floats beat numpy'
 
 
 def run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, per_chain=None):
-    """A few chains, one at a time, by ``row``, a single-chain loop on plain floats.
-
-    ``row(rx, ry, angles, lengths, tx, ty, iterations, tolerance, limits[, value])`` returns
-    ``(angles, used, error)``; ``per_chain`` (N,) is the optional ``value`` per chain. Other arguments
-    and the returns as :func:`.batched.ccd_batch`.
-    """
+    """A few chains one by one through ``row``, a single-chain loop on floats: ``(angles, error, used)``."""
     count = len(angles)
     a = limit_pose(angles, limits)
     error = np.empty(count)

@@ -1,10 +1,8 @@
-"""The numba kernels behind :mod:`.jit` (imported only when numba is there).
+"""The numba kernels behind :mod:`.jit`: CCD (pygame CCD tutorial) and FABRIK (Aristidou & Lasenby 2011).
 
-CCD after the pygame CCD tutorial and FABRIK after Aristidou & Lasenby 2011, with this project's limit
-changes: each kernel runs :func:`.ccd.ccd_loop` or :func:`.fabrik.fabrik_loop` (limited, with the
-escape) and :func:`._batch_parts.limit_pose` step for step on floats, one chain per parallel row.
-Shapes and units as :func:`.batched.ccd_batch`; ``angles`` is solved in place, ``error`` and ``used``
-filled. The stall constants of :mod:`.results` are passed in. Pixels (y down), radians.
+Each runs :func:`.ccd.ccd_loop` or the limited :func:`.fabrik.fabrik_loop` step for step on floats,
+one chain per parallel row; shapes as :func:`.batched.ccd_batch`, ``angles`` solved in place, ``error``
+and ``used`` filled, the stall constants passed in. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -91,10 +89,7 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         ys = np.empty(n + 1)
         for i in range(n):
             angles[k, i] = _limit_start(angles[k, i], limits[k, i, 0], limits[k, i, 1], i)
-        rx = roots[k, 0]
-        ry = roots[k, 1]
-        tx = targets[k, 0]
-        ty = targets[k, 1]
+        rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
         sweeps = 0
         err = 0.0
         gain = stall_gain * lengths[k].sum()
@@ -217,10 +212,7 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         xs = np.empty(n + 1)
         ys = np.empty(n + 1)
         best = np.empty(n)
-        rx = roots[k, 0]
-        ry = roots[k, 1]
-        tx = targets[k, 0]
-        ty = targets[k, 1]
+        rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
         reach = 0.0
         limited = False
         for i in range(n):
@@ -231,12 +223,7 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         _points(rx, ry, a, lens, xs, ys)
         dist = math.hypot(tx - rx, ty - ry)
         unreachable = dist >= reach
-        if dist > 0.0:
-            ux = (tx - rx) / dist
-            uy = (ty - ry) / dist
-        else:
-            ux = 1.0
-            uy = 0.0
+        ux, uy = ((tx - rx) / dist, (ty - ry) / dist) if dist > 0.0 else (1.0, 0.0)
         escapes = stall_escapes if limited and not unreachable else 0
         best_error = math.inf  # the best pose an escape left (in best), and its error
         passes = 0

@@ -193,10 +193,9 @@ def follow_snake_batch(points, heads, lengths, bend_limits) -> np.ndarray:
         raise ValueError(f"points: expected shape (N, n + 1, 2) with n >= 1, got {pts.shape}")
     h = float_array(heads, "heads", ndim=2)
     ln = float_array(lengths, "lengths", ndim=2)
-    if h.shape != (count, 2):
-        raise ValueError(f"heads: expected shape {(count, 2)}, got {h.shape}")
-    if ln.shape != (count, m - 1):
-        raise ValueError(f"lengths: expected shape {(count, m - 1)}, got {ln.shape}")
+    for name, arr, shape in (("heads", h, (count, 2)), ("lengths", ln, (count, m - 1))):
+        if arr.shape != shape:
+            raise ValueError(f"{name}: expected shape {shape}, got {arr.shape}")
     if count and ln.min() <= 0:
         raise ValueError("lengths: every length must be > 0")
     bl = float_array(bend_limits, "bend_limits")

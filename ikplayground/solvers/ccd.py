@@ -25,10 +25,8 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
         Joint 0 and the end effector's goal, px (y down).
     angles, lengths : array_like, shape (n,)
         Starting relative joint angles (rad) and bone lengths (px, each > 0).
-    iterations : int, optional
-        Most sweeps (>= 1); fewer run once the error stalls (``status`` "stalled").
-    tolerance : float, optional
-        Distance (px) that counts as reached.
+    iterations, tolerance : int, float, optional
+        Most sweeps (>= 1; fewer run once the error stalls) and the distance (px) that counts as reached.
     limits : array_like, shape (n, 2), optional
         ``(lo, hi)`` rad per relative angle, ``-pi <= lo <= hi <= pi``; the start is clamped into them.
     pole : array_like, shape (2,), optional
@@ -71,10 +69,10 @@ def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
 
 
 def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
-    """Up to ``iterations`` CCD sweeps on plain floats (px, rad), turning the list ``a`` in place.
+    """Up to ``iterations`` CCD sweeps on plain floats (px, rad), ``a`` turned in place.
 
     Yields a :class:`CCDStep` per turn when ``watch``; returns ``(angles, sweeps used, error, stalled)``.
-    Forward kinematics, the stall rule and wrapping are inlined: the single-chain hot path.
+    Forward kinematics, the stall rule and wrapping are inlined (the hot path).
     """
     atan2, cos, sin, hypot = math.atan2, math.cos, math.sin, math.hypot
     pi, tau = math.pi, 2.0 * math.pi

@@ -1,14 +1,10 @@
-"""Damped least squares (DLS) inverse kinematics for a planar chain.
+"""Damped least squares (DLS) IK for a planar chain: Wampler 1986, Nakamura & Hanafusa 1986, after Buss 2004.
 
-Each step solves ``dtheta = J^T (J J^T + lambda^2 I)^-1 e`` (``e = target - end``, ``J`` the 2 x n
-Jacobian, column ``i`` the perpendicular of ``end - joint_i``), the 2 x 2 inverse in closed form.
-Sources: Wampler 1986 and Nakamura & Hanafusa 1986 (damped least squares), as surveyed by Buss 2004;
-the damping ``lambda = damping * mu * |e|`` adapts as in Levenberg 1944 / Marquardt 1963 (a rejected
-step grows ``mu`` fourfold, an accepted one halves it, down to 1). The largest turn is capped at
-``MAX_STEP``; joints pushed against a bound leave the Jacobian for one re-solve. A step of almost
-nothing toward a reachable target is followed by this project's :func:`escape`. Decisions within
-rounding (``ROUNDING``, ``AT_BOUND``) are made symmetric so a chain's mirror image takes the mirrored
-path; the batched :mod:`.dls_batch` repeats this arithmetic exactly. Pixels (y down), radians.
+Each step is ``J^T (J J^T + lambda^2 I)^-1 e`` (``e = target - end``, ``J`` the 2 x n Jacobian), the
+damping ``lambda = damping * mu * |e|`` adapting as in Levenberg 1944 / Marquardt 1963; turns are
+capped at ``MAX_STEP``, joints pushed against a bound leave the Jacobian, and a null step toward a
+reachable target tries this project's :func:`escape`. :mod:`.dls_batch` repeats this arithmetic
+exactly. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -67,10 +63,7 @@ def distance(dx: float, dy: float) -> float:
 
 
 def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> float:
-    """``J^T (J J^T + lam2 I)^-1 u`` into ``d`` (rad), capped at ``MAX_STEP``; returns its largest turn before the cap.
-
-    ``jx``, ``jy`` (the Jacobian's rows) and ``u`` share one scale; a singular or overflowing system gives no step.
-    """
+    """``J^T (J J^T + lam2 I)^-1 u`` (rad) into ``d``, capped at ``MAX_STEP``; returns the uncapped largest turn."""
     n = len(jx)
     sxx = syy = sxy = 0.0
     for i in range(n):
@@ -117,10 +110,7 @@ def turned(value: float, lo: float, hi: float, clamped: bool) -> float:
 
 
 def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=DEFAULT_DAMPING):
-    """Up to ``iterations`` DLS steps on plain floats: ``(angles, steps used, error px, stalled)``.
-
-    ``a`` (rad) wrapped and inside ``lim`` (a list of ``(lo, hi)`` or None).
-    """
+    """Up to ``iterations`` DLS steps on floats from ``a`` (rad, inside ``lim``): ``(angles, used, error, stalled)``."""
     n = len(lens)
     reach = 0.0
     for length in lens:
@@ -189,10 +179,9 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
 
 
 def escape(rx, ry, a, lens, tx, ty, bounds, error):
-    """The first pair of :func:`kicks` that lowers ``error`` by more than rounding: ``(angles, xs, ys, error)`` or None.
+    """The better pose of the first pair of :func:`kicks` that lowers ``error`` beyond rounding: ``(a, xs, ys, error)``.
 
-    Of a pair the better pose is taken, so a chain's mirror image takes the mirrored kick.
-    ``bounds`` as :func:`joint_bounds`.
+    None when no pair does; ``bounds`` as :func:`joint_bounds`.
     """
     tiny = ROUNDING * sum(lens)  # a gain this small is rounding: the single and batched errors differ by it
     for pair in kicks(a, bounds):
@@ -208,10 +197,9 @@ def escape(rx, ry, a, lens, tx, ty, bounds, error):
 
 
 def kicks(a: list, bounds: list):
-    """The escape's trial poses in pairs (a turn both ways; fewer where a bound stops it), for each of ``KICKS``.
+    """The escape's trial poses in pairs (``+`` and ``-``; fewer where a bound stops them) for each of ``KICKS``.
 
-    First each joint turned alone (root first), then each pair of neighbours folded (``+s``, ``-2 s``, ``s`` at
-    most ``MAX_STEP / 2``), which shortens a straight chain toward a target on its own line.
+    Each joint turned alone (root first), then each pair of neighbours folded by ``+s``, ``-2 s``.
     """
     a = list(a)
     n = len(a)

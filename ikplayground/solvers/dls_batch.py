@@ -1,8 +1,7 @@
 """Damped least squares (:mod:`.dls`; Wampler 1986, Buss 2004) for many chains at once.
 
-The single-chain call's arithmetic, operation for operation, over arrays (a Python loop over the
-``n`` joints), so each row equals :func:`~.dls.solve_dls` to rounding; chains that are done drop out.
-No validation: float64 arrays of the documented shapes. Pixels (y down), radians.
+The single call's arithmetic, operation for operation, over arrays, so each row equals
+:func:`~.dls.solve_dls` to rounding. No validation: float64 arrays; pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -165,16 +164,7 @@ def distance(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
 
 def joint_points(rx: np.ndarray, ry: np.ndarray, a: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`.kinematics.joint_xy` over a batch: x and y of the ``n + 1`` joints, each shape (N, n + 1)."""
-    count, n = a.shape
-    xs = np.empty((count, n + 1))
-    ys = np.empty((count, n + 1))
-    x = xs[:, 0] = rx
-    y = ys[:, 0] = ry
-    absolute = np.zeros(count)
-    for i in range(n):
-        absolute = absolute + a[:, i]
-        x = x + lengths[:, i] * np.cos(absolute)
-        y = y + lengths[:, i] * np.sin(absolute)
-        xs[:, i + 1] = x
-        ys[:, i + 1] = y
+    absolute = np.cumsum(a, axis=1)  # (accumulate adds in order: the single call's sums)
+    xs = np.cumsum(np.column_stack([rx, lengths * np.cos(absolute)]), axis=1)
+    ys = np.cumsum(np.column_stack([ry, lengths * np.sin(absolute)]), axis=1)
     return xs, ys

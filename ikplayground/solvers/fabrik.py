@@ -55,11 +55,10 @@ def fabrik_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
 
 
 def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
-    """Up to ``iterations`` FABRIK passes on plain floats (px, rad), updating the list ``a`` in place.
+    """Up to ``iterations`` FABRIK passes on plain floats (px, rad), ``a`` updated in place.
 
-    Yields a :class:`~.results.FabrikStep` per move when ``watch``. Returns ``(angles, passes used,
-    (end x, end y), stalled)``. Without limits the passes work on positions and read the angles back at the
-    end. The stall rule and the common walk step are inlined: the single-chain hot path.
+    Yields a :class:`~.results.FabrikStep` per move when ``watch``; returns ``(angles, passes used,
+    (end x, end y), stalled)``. The stall rule and the common walk step are inlined (the hot path).
     """
     atan2, cos, sin, hypot, inf = math.atan2, math.cos, math.sin, math.hypot, _INF
     n = len(lens)
@@ -68,10 +67,7 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
     dist = hypot(tx - rx, ty - ry)
     unreachable = dist >= reach
     # the unit vector root -> target: where a joint with no direction of its own steps
-    if dist > 0.0:
-        ux, uy = (tx - rx) / dist, (ty - ry) / dist
-    else:
-        ux, uy = 1.0, 0.0
+    ux, uy = ((tx - rx) / dist, (ty - ry) / dist) if dist > 0.0 else (1.0, 0.0)
     # which joints a limit bends (a full-circle range is no limit); one past the tip for the walk's i + 1
     if lim is None:
         bent, escapes = None, 0
@@ -201,10 +197,7 @@ def mirror_bend(a, lim) -> bool:
 
 
 def pull(x: float, y: float, dx: float, dy: float, length: float, fx: float, fy: float) -> tuple[float, float]:
-    """The point ``length`` px from ``(x, y)`` along ``(dx, dy)``, or along the unit ``(fx, fy)`` when that is zero.
-
-    :mod:`._jit_kernels` compiles this very function.
-    """
+    """The point ``length`` px from ``(x, y)`` along ``(dx, dy)``, or unit ``(fx, fy)`` if zero (also compiled)."""
     d = math.hypot(dx, dy)
     if d > 0.0:
         k = length / d

@@ -1,8 +1,7 @@
 """FABRIK passes over many chains on numpy arrays (Aristidou & Lasenby 2011; :func:`.batched.fabrik_batch`).
 
-Step for step :func:`.fabrik.fabrik_loop`, with this project's limit changes (see :mod:`.fabrik`), so
-a row equals the single call to rounding; :mod:`._jit_kernels` is built of the same steps. No
-validation: float64 arrays of the documented shapes, radians, pixels (y down).
+Step for step :func:`.fabrik.fabrik_loop` with this project's limit changes, so a row equals the single
+call to rounding. No validation: float64 arrays of the documented shapes, radians, pixels (y down).
 """
 
 from __future__ import annotations
@@ -32,10 +31,7 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
     used = np.zeros(count, dtype=np.int64)
     sweeps = int(iterations.max()) if count else 0
     modes = joint_modes(limits, n)
-    if limits is None:
-        bent = np.zeros((count, n), dtype=bool)
-    else:
-        bent = (limits[..., 1] - limits[..., 0]) < FULL_CIRCLE  # joints the limits hold
+    bent = np.zeros((count, n), dtype=bool) if limits is None else limits[..., 1] - limits[..., 0] < FULL_CIRCLE
     turns = ["all" if bent[:, j].all() else "some" if bent[:, j].any() else "none" for j in range(n)]
     escapes = _Escapes(bent, unreachable)
     # the working set: views of the full arrays until some chains are done, then compact copies (written back)
@@ -177,11 +173,7 @@ def _pull(x, y, dx, dy, length, sx, sy):
 
 
 def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lim, j, mode):
-    """Joint ``j - 1`` placed from joint ``j`` at ``(x, y)``, its bone turned into joint ``j``'s range.
-
-    ``(dx, dy)`` points to joint ``j - 1``'s old place, ``(cx, cy)`` is joint ``j + 1``; a joint on
-    joint ``j`` takes the root-to-target direction ``(ux, uy)``.
-    """
+    """Joint ``j - 1`` placed from joint ``j`` at ``(x, y)``, its bone turned into joint ``j``'s range."""
     child = np.arctan2(cy - y, cx - x)
     d = np.arctan2(-dy, -dx)
     still = dx == 0

@@ -1,7 +1,6 @@
-"""Forward kinematics of a planar chain.
+"""Forward kinematics of a planar chain: pixels (y down), radians as ``atan2(dy, dx)`` (clockwise on screen).
 
-Pixels (y down); ``angles[0]`` is bone 0's absolute angle and ``angles[i]`` bone i's angle relative
-to bone i-1, radians as ``atan2(dy, dx)`` (positive turns clockwise on screen).
+``angles[0]`` is bone 0's absolute angle and ``angles[i]`` bone i's angle relative to bone i-1.
 """
 
 from __future__ import annotations

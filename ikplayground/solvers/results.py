@@ -85,12 +85,11 @@ class IKSolution(NamedTuple):
     reached : bool
         ``error <= tolerance``.
     status : str
-        Why the solver stopped, the first that applies (``""`` when built by hand): "reached";
-        "out of reach" (farther than the chain's length plus the tolerance); "stalled" (at a checkpoint
-        every ``STALL_SWEEPS`` (8) sweeps the error had not dropped by more than ``STALL_GAIN`` (1e-9)
-        times the chain's length since the last, before the budget ran out; FABRIK also stops after its
-        one straight pass at or past full reach, and first tries up to ``STALL_ESCAPES`` mirrored bends
-        on a limited chain); "iterations" (the budget ran out while the error still improved).
+        Why it stopped, the first that applies (``""`` if built by hand): "reached"; "out of reach"
+        (beyond the chain's length plus the tolerance); "stalled" (every ``STALL_SWEEPS`` sweeps the error
+        must drop by ``STALL_GAIN`` of the chain's length, or the solve stops before its budget; FABRIK
+        also after its one straight pass, and only after ``STALL_ESCAPES`` mirrored bends on a limited
+        chain); "iterations" (the budget ran out while it still improved).
     """
 
     angles: np.ndarray
@@ -141,9 +140,9 @@ class FabrikStep(NamedTuple):
     iteration : int
         Which pass, from 1 ("mirror" belongs to the pass it starts, "best" to the last).
     direction : str
-        One of ``DIRECTIONS``: "forward" (tip first onto the target), "backward" (re-anchored at the
-        root, limits applied), "straight" (laid toward a target at or past full reach), "mirror" (a
-        limited chain's stall escape: bend mirrored), "best" (the best pose an escape left).
+        One of ``DIRECTIONS``: "forward" (tip first onto the target), "backward" (re-anchored at the root,
+        limits applied), "straight" (laid toward a target at or past full reach), "mirror" (a limited
+        chain's stall escape), "best" (the best pose an escape left).
     points : ndarray, shape (n + 1, 2)
         The joints after the move, px (y down), ``[0]`` the root (a copy).
     angles : ndarray, shape (n,) or None
@@ -240,10 +239,7 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
 
 
 def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> ChainProblem | None:
-    """:func:`chain_problem` for the common call (no limits or pole, float64 arrays or float lists, in range), fast.
-
-    None for anything else (the checks then name it).
-    """
+    """:func:`chain_problem` fast for the common call (no limits or pole, float64 arrays or float lists); else None."""
     f64 = _float64
     if not (root.dtype is f64 and target.dtype is f64 and root.shape == _PAIR and target.shape == _PAIR
             and iterations >= 1 and 0.0 <= tolerance < _INF):

@@ -43,10 +43,9 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
         +1: the knee left of the root-to-target direction on screen; -1 mirrored.
     pole : array_like, shape (2,) or (N, 2), optional
         A point (px) the knee bends toward, over ``bend`` unless on the root-target line; NaN: no pole.
-    softness : float or array_like (N,), optional
-        Soft reach, px, >= 0: the end eases toward full reach (:func:`soft_reach`); 0 is hard.
-    stretch : float or array_like (N,), optional
-        The largest bone scale, >= 1: past full reach both bones scale by up to this (1 is none).
+    softness, stretch : float or array_like (N,), optional
+        Soft reach, px, >= 0 (0 is hard; :func:`soft_reach`), and the largest bone scale past full reach,
+        >= 1 (1 is none).
 
     Returns
     -------
@@ -100,11 +99,7 @@ def _plain_point(p) -> tuple:
 
 
 def _solve_single(rx, ry, dx, dy, dist, l1, l2, plus, straight=False) -> TwoBoneSolution:
-    """The formula on checked plain floats for one chain, px and rad.
-
-    ``dist`` is the distance to reach, ``(dx, dy)`` only the direction, ``plus`` bend +1;
-    ``straight``: stretched bones, so ``psi = 0`` and ``gamma = pi`` exactly.
-    """
+    """The formula on checked floats: reach ``dist`` in direction ``(dx, dy)``; ``straight`` for stretched bones."""
     lo = l1 - l2
     if lo < 0.0:
         lo = -lo
@@ -205,13 +200,12 @@ def soft_reach(dist: float, total: float, softness: float, stretch: float) -> tu
     dist, total : float
         Root to target (>= 0) and ``l1 + l2`` (> 0), px.
     softness, stretch : float
-        ``s``, px (>= 0; more than ``total`` counts as ``total``), and the largest bone scale (>= 1).
+        ``s``, px (>= 0; beyond ``total`` counts as ``total``), and the largest bone scale (>= 1).
 
     Returns
     -------
     reach, scale, limit : float
-        ``d'`` (px); both bones' scale ``clamp(d' / total, 1, stretch)``; the largest ``d`` with
-        ``d' == d`` (px: ``M - s``, or ``M`` when ``s = 0``).
+        ``d'`` px, the bones' scale ``clamp(d' / total, 1, stretch)``, the largest ``d`` with ``d' == d`` px.
     """
     s = softness if softness < total else total
     m = stretch * total

@@ -1,8 +1,7 @@
-"""The two-bone formula of :mod:`.two_bone` over arrays of chains (the scene's hot path), and the batch checks.
+"""The two-bone formula of :mod:`.two_bone` (raylib "IK (2D Multi-Chain IK Demo)") over arrays, and its checks.
 
-The law of cosines of the raylib "IK (2D Multi-Chain IK Demo)", element-wise, with the pole and
-Spine's soft reach and stretch; lengths whose squares would leave float range are scaled first.
-Pixels (y down), radians.
+Element-wise, with the pole and Spine's soft reach and stretch; lengths whose squares would leave float
+range are scaled first. Pixels (y down), radians.
 """
 
 from __future__ import annotations

@@ -240,8 +240,7 @@ def clamp_angle(value: float, lo: float, hi: float) -> float:
 def clamp_heading(value: float, lo: float, hi: float) -> float:
     """Joint 0's angle (a heading) clamped to ``[lo, hi]``: from outside, to the bound nearer round the circle.
 
-    So a chain's mirror image (``a -> pi - a``) is clamped to the mirrored bound (docs/design.md,
-    "Mirror flip"); inside the range, or with the full circle, as :func:`clamp_angle`; halfway, ``hi``.
+    So a chain's mirror image is clamped to the mirrored bound (docs/design.md, "Mirror flip").
     """
     if hi - lo >= FULL_CIRCLE:
         return clamp_angle(value, lo, hi)
