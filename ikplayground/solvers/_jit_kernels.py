@@ -68,9 +68,7 @@ def _limit_start(v, lo, hi, i):
 @numba.njit(cache=True, inline="always")
 def _points(rx, ry, a, lengths, xs, ys):
     """Forward kinematics of one chain into ``xs``, ``ys`` (n + 1 each), as :func:`.kinematics.chain_points`."""
-    x = rx
-    y = ry
-    absolute = 0.0
+    x, y, absolute = rx, ry, 0.0
     xs[0] = x
     ys[0] = y
     for i in range(len(a)):

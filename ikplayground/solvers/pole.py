@@ -58,10 +58,8 @@ def mirrored_toward_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.nda
     n = angles.shape[1]
     if poles is None or n < 2 or not len(angles):
         return angles
-    ux = targets[:, 0] - roots[:, 0]
-    uy = targets[:, 1] - roots[:, 1]
-    px = poles[:, 0] - roots[:, 0]
-    py = poles[:, 1] - roots[:, 1]
+    ux, uy = (targets - roots).T
+    px, py = (poles - roots).T
     with np.errstate(invalid="ignore"):
         side = ux * py - uy * px
         off = np.abs(side) > ON_LINE * np.hypot(ux, uy) * np.hypot(px, py)  # NaN (no pole): False

@@ -133,10 +133,8 @@ def pole_bend_arrays(dx: np.ndarray, dy: np.ndarray, qx: np.ndarray, qy: np.ndar
 
 def soft_reach_arrays(dist: np.ndarray, total: np.ndarray, softness, stretch):
     """:func:`.two_bone.soft_reach` element-wise: ``(reach, scale, limit)``; None is 0 softness or 1 stretch."""
-    if softness is None:
-        softness = 0.0
-    if stretch is None:
-        stretch = 1.0
+    softness = 0.0 if softness is None else softness
+    stretch = 1.0 if stretch is None else stretch
     s = np.minimum(softness, total)
     with np.errstate(over="ignore"):  # M past float range, and d' / L for a huge stretch: both capped below
         m = np.minimum(stretch * total, REACH_CAP)
