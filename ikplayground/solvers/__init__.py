@@ -1,21 +1,9 @@
 """Pure 2-D inverse kinematics on numpy arrays: no pygame, no state, no printing.
 
-Screen coordinates (pixels, y down), radians, relative joint angles: see
-docs/design.md in the repository. Every function of the solver API (the first part of
-``__all__``) validates its inputs and raises ``ValueError`` naming the argument; none mutates its
-arguments. Numbers are real numbers (``int``, ``float``,
-numpy reals, ``Decimal``, ``Fraction``; never ``bool``, complex or strings), and coordinates,
-with every point a chain can reach, lie within +-1e300 px, so every answer is finite.
-:func:`solve_ccd`, :func:`solve_fabrik` and :func:`solve_dls` stop early once the error stops
-improving and say why they stopped in :attr:`IKSolution.status`; :func:`ccd_steps` and
-:func:`fabrik_steps` run CCD and FABRIK one joint or half-pass at a time, for watching a solve.
-
-The rest of ``__all__`` is this package's front door for the playground's own packages, scripts
-and tests: the unvalidated batch engines the scene steps with (``ccd_batch``, ``fabrik_batch``,
-``dls_batch``, ``snake_batch``, ``two_bone_arrays``: float64 arrays of the documented shapes, no
-checks), their helpers and the solvers' constants. Nothing outside this package imports its
-modules directly. Importing it starts no thread and compiles nothing (:mod:`.jit` loads the
-optional numba kernels only when asked).
+Pixels (y down), radians, relative joint angles (docs/design.md). The solver API (the first part of
+``__all__``) validates its inputs (``ValueError`` naming the argument) and never mutates them; the
+rest serves the playground's own packages: the unvalidated batch engines (float64 arrays of the
+documented shapes), their helpers and constants. Importing starts no thread and compiles nothing.
 
 >>> from ikplayground.solvers import solve_two_bone
 >>> sol = solve_two_bone((0, 0), (150, 0), 100, 100)
@@ -33,9 +21,8 @@ from .dls_batch import dls_batch
 from .fabrik import fabrik_steps, solve_fabrik
 from .kinematics import chain_points, chain_points_batch, forward_kinematics
 from .pole import ON_LINE, mirrored_toward_batch
-from .problem import chain_problem
 from .results import (DIRECTIONS, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, STATUSES, CCDStep, FabrikStep, IKSolution,
-                      TwoBoneSolution)
+                      TwoBoneSolution, chain_problem)
 from .snake import follow_snake
 from .two_bone import pole_bend, soft_reach, solve_two_bone
 from .two_bone_arrays import two_bone_arrays
@@ -43,51 +30,13 @@ from .validate import FULL_CIRCLE, clamp_angle, wrap, wrap_array
 
 __all__ = [
     # the solver API (docs/design.md, "The solver API"): validated, stable
-    "forward_kinematics",
-    "solve_two_bone",
-    "solve_ccd",
-    "solve_fabrik",
-    "solve_dls",
-    "follow_snake",
-    "solve_ccd_batch",
-    "solve_fabrik_batch",
-    "solve_dls_batch",
-    "follow_snake_batch",
-    "ccd_steps",
-    "fabrik_steps",
-    "CCDStep",
-    "FabrikStep",
-    "clamp_angle",
-    "FULL_CIRCLE",
-    "TwoBoneSolution",
-    "IKSolution",
+    "forward_kinematics", "solve_two_bone", "solve_ccd", "solve_fabrik", "solve_dls", "follow_snake",
+    "solve_ccd_batch", "solve_fabrik_batch", "solve_dls_batch", "follow_snake_batch", "ccd_steps", "fabrik_steps",
+    "CCDStep", "FabrikStep", "clamp_angle", "FULL_CIRCLE", "TwoBoneSolution", "IKSolution",
     # what the playground's scene, insight views, scripts and tests build on: the unvalidated batch engines
     # (float64 arrays of the documented shapes, px and rad), their helpers and the solvers' constants
-    "ccd_batch",
-    "fabrik_batch",
-    "dls_batch",
-    "snake_batch",
-    "two_bone_arrays",
-    "chain_points",
-    "chain_points_batch",
-    "mirrored_toward_batch",
-    "limit_headings",
-    "pole_bend",
-    "soft_reach",
-    "chain_problem",
-    "escape",
-    "joint_bounds",
-    "wrap",
-    "wrap_array",
-    "jit",
-    "DEFAULT_DAMPING",
-    "MAX_STEP",
-    "ON_LINE",
-    "STATUSES",
-    "DIRECTIONS",
-    "STALL_SWEEPS",
-    "STALL_GAIN",
-    "STALL_ESCAPES",
-    "SMALL_BATCH",
-    "JIT_MIN_BATCH",
+    "ccd_batch", "fabrik_batch", "dls_batch", "snake_batch", "two_bone_arrays", "chain_points", "chain_points_batch",
+    "mirrored_toward_batch", "limit_headings", "pole_bend", "soft_reach", "chain_problem", "escape", "joint_bounds",
+    "wrap", "wrap_array", "jit", "DEFAULT_DAMPING", "MAX_STEP", "ON_LINE", "STATUSES", "DIRECTIONS", "STALL_SWEEPS",
+    "STALL_GAIN", "STALL_ESCAPES", "SMALL_BATCH", "JIT_MIN_BATCH",
 ]

@@ -1,9 +1,6 @@
-"""Parts the batched solvers (:mod:`.batched`, :mod:`.dls_batch`) share: joint limits over arrays, the stall
-rule, and the few-chains path that runs the single-chain loops row by row.
+"""What the batched solvers share: joint limits over arrays, the stall rule, the few-chains path.
 
-No validation, as in :mod:`.batched`: float64 arrays of the documented
-shapes, radians, pixels (y down). The limit conventions and the stall rule are
-this project's own (docs/design.md, "The solver API").
+This project's conventions (docs/design.md, "The solver API"); float64 arrays, radians, pixels (y down).
 """
 
 from __future__ import annotations
@@ -18,14 +15,7 @@ SMALL_BATCH = 4  # this few chains: the single-chain loops on floats beat numpy'
 
 
 def run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, per_chain=None):
-    """A few chains, one at a time, by a single-chain loop on plain floats.
-
-    ``row(rx, ry, angles, lengths, tx, ty, iterations, tolerance, limits[, value])``
-    takes one chain's floats and lists (px, rad; ``limits`` a list of
-    ``(lo, hi)`` or None) and returns ``(angles, used, error)``; ``per_chain``
-    (N,) is one more float per chain (DLS's damping). The other arguments and
-    the returns are :func:`.batched.ccd_batch`'s.
-    """
+    """A few chains one by one through ``row``, a single-chain loop on floats: ``(angles, error, used)``."""
     count = len(angles)
     a = limit_pose(angles, limits)
     error = np.empty(count)
@@ -41,15 +31,7 @@ def run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits
 
 
 def limit_angles(values: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
-    """Clamp relative angles to their limits, wrapping where a range is the full circle.
-
-    Parameters
-    ----------
-    values : ndarray, shape (N,) or (N, n)
-        Angles in radians.
-    limits : ndarray, shape (N, 2) or (N, n, 2), or None
-        ``(lo, hi)`` per angle; None means wrap only.
-    """
+    """Angles (N,) or (N, n) rad clamped to ``limits`` (N, [n,] 2) (None: wrap only); a full circle wraps."""
     if limits is None:
         return wrap_array(values)
     lo = limits[..., 0]
@@ -61,9 +43,7 @@ def limit_angles(values: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
 
 
 def limit_headings(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.ndarray:
-    """Joint 0's angles (N,) clamped as :func:`.validate.clamp_heading` clamps one: a heading outside its
-    range ``[lo, hi]`` (N,) goes to the bound nearer round the circle (so that a chain's mirror image
-    is clamped to the mirrored bound); inside, or with the full circle, as :func:`limit_angles`."""
+    """Joint 0's angles (N,) clamped as :func:`.validate.clamp_heading` does, ranges ``[lo, hi]`` (N,)."""
     base = limit_angles(values, np.stack([lo, hi], axis=-1))
     out = (hi - lo < FULL_CIRCLE) & ((values < lo) | (values > hi))
     if not out.any():
@@ -74,9 +54,7 @@ def limit_headings(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.nda
 
 
 def limit_pose(angles: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
-    """Chains' starting poses (N, n) rad put inside their ``limits`` (N, n, 2): :func:`limit_angles`, joint 0
-    by :func:`limit_headings`, and a relative angle of pi on a range from -pi kept on that bound (it is
-    the same angle), as the single-chain calls start (a new array)."""
+    """Starting poses (N, n) rad put inside ``limits`` (N, n, 2) as the single-chain calls do (a new array)."""
     a = limit_angles(angles, limits)
     if limits is not None and a.shape[1]:
         lo = limits[..., 0]
@@ -88,13 +66,7 @@ def limit_pose(angles: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
 
 
 def joint_modes(limits: np.ndarray | None, n: int) -> list[str]:
-    """How each joint of a group is limited: "wrap", "clamp" or "mixed".
-
-    "wrap": every chain's range at that joint is the full circle (the angle is
-    only wrapped); "clamp": no chain's is, and no range touches -pi or pi (a
-    plain clamp is exact); "mixed": anything else (:func:`limit_angles`).
-    Deciding this once per call lets the common cases skip the masks.
-    """
+    """Per joint "wrap" (full circle everywhere), "clamp" (no full circle, no +-pi edge) or "mixed"."""
     if limits is None:
         return ["wrap"] * n
     lo = limits[..., 0]
@@ -125,11 +97,7 @@ class Stall:
         self.last = np.empty(len(lengths))
 
     def check(self, sweep: int, rows: np.ndarray, err: np.ndarray, active: np.ndarray) -> np.ndarray | None:
-        """At a checkpoint ``sweep``: clear ``active`` (in place) where the chains in ``rows`` stalled.
-
-        Returns the mask (over ``rows``) of the chains this check stopped, or
-        None at the first checkpoint (nothing to compare with yet).
-        """
+        """At checkpoint ``sweep``, clear ``active`` where ``rows`` stalled; the mask of those (None the first time)."""
         if not sweep:
             self.last[rows] = err
             return None

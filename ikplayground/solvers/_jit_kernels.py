@@ -1,21 +1,8 @@
-"""The numba kernels behind :mod:`.jit` (imported only when numba is there).
+"""The numba kernels behind :mod:`.jit`: CCD (pygame CCD tutorial) and FABRIK (Aristidou & Lasenby 2011).
 
-CCD after the pygame CCD tutorial, FABRIK after Aristidou & Lasenby, "FABRIK: A fast, iterative solver for the
-Inverse Kinematics problem", Graphical Models 73 (2011), with this project's changes for joint limits
-(:mod:`.fabrik`). Pixels, y down; radians.
-
-Each kernel loops over chains (in parallel: chains are independent) and runs the single-chain algorithm on floats,
-step for step as :func:`.ccd.ccd_loop` and :func:`.fabrik.fabrik_loop`
-(limited form, with its stall escape) and :func:`._batch_parts.limit_pose` do. The FABRIK kernel is built of
-the same steps as the numpy passes of :mod:`.fabrik_arrays` (``_forward``, ``_turn``, ``_pull``, ``_backward``,
-the escape), each here for one chain; its ``_pull`` is the single-chain walks' own :func:`.fabrik.pull`,
-compiled. Shapes and units as in
-:func:`.batched.ccd_batch`; ``angles`` is limited and solved in place, and
-``error`` / ``used`` are filled. ``stall_sweeps``, ``stall_gain`` and
-(FABRIK) ``stall_escapes`` and ``rounding`` are :data:`.results.STALL_SWEEPS`,
-:data:`.results.STALL_GAIN`, :data:`.results.STALL_ESCAPES` and
-:data:`.results.ROUNDING` (the stall rule of :class:`.results.IKSolution`),
-passed in so the compiled code never keeps a stale copy.
+Each runs :func:`.ccd.ccd_loop` or the limited :func:`.fabrik.fabrik_loop` step for step on floats,
+one chain per parallel row; shapes as :func:`.batched.ccd_batch`, ``angles`` solved in place, ``error``
+and ``used`` filled, the stall constants passed in. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -27,7 +14,7 @@ import numba
 import numpy as np
 
 from .fabrik import pull
-from .validate import FULL_CIRCLE, TAU
+from .validate import FULL_CIRCLE, TAU, wrap
 
 PI = math.pi
 
@@ -42,10 +29,8 @@ def _stall_check(sweep, err, last, gain, stall_sweeps):
     return False, err
 
 
-@numba.njit(cache=True, inline="always")
-def _wrap(a):
-    w = (a + PI) % TAU - PI
-    return PI if w <= -PI else w
+_pull = numba.njit(cache=True, inline="always")(pull)  # the single-chain walks' own step, compiled
+_wrap = numba.njit(cache=True, inline="always")(wrap)
 
 
 @numba.njit(cache=True, inline="always")
@@ -72,8 +57,7 @@ def _limit_heading(v, lo, hi):
 
 @numba.njit(cache=True, inline="always")
 def _limit_start(v, lo, hi, i):
-    """:func:`._batch_parts.limit_pose` for joint ``i``'s starting angle: joint 0 a heading; pi on a range
-    from -pi is that bound."""
+    """:func:`._batch_parts.limit_pose` for joint ``i``'s starting angle."""
     if i == 0:
         return _limit_heading(v, lo, hi)
     if v == PI and lo <= -PI and hi - lo < FULL_CIRCLE:
@@ -84,9 +68,7 @@ def _limit_start(v, lo, hi, i):
 @numba.njit(cache=True, inline="always")
 def _points(rx, ry, a, lengths, xs, ys):
     """Forward kinematics of one chain into ``xs``, ``ys`` (n + 1 each), as :func:`.kinematics.chain_points`."""
-    x = rx
-    y = ry
-    absolute = 0.0
+    x, y, absolute = rx, ry, 0.0
     xs[0] = x
     ys[0] = y
     for i in range(len(a)):
@@ -97,49 +79,23 @@ def _points(rx, ry, a, lengths, xs, ys):
         ys[i + 1] = y
 
 
-@numba.njit(cache=True, inline="always")
-def _mirror_bend(a, limits):
-    """:func:`.fabrik.mirror_bend` on one chain's angles and ``(n, 2)`` limits."""
-    changed = False
-    for i in range(1, len(a)):
-        v = _limit(-a[i], limits[i, 0], limits[i, 1])
-        if v != a[i]:
-            a[i] = v
-            changed = True
-    return changed
-
-
 @numba.njit(cache=True, parallel=True)
 def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps, stall_gain):
     count, n = angles.shape
     for k in numba.prange(count):
-        xs = np.empty(n)
-        ys = np.empty(n)
+        xs = np.empty(n + 1)
+        ys = np.empty(n + 1)
         for i in range(n):
             angles[k, i] = _limit_start(angles[k, i], limits[k, i, 0], limits[k, i, 1], i)
-        rx = roots[k, 0]
-        ry = roots[k, 1]
-        tx = targets[k, 0]
-        ty = targets[k, 1]
+        rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
         sweeps = 0
         err = 0.0
-        gain = 0.0
-        for i in range(n):
-            gain += lengths[k, i]
-        gain *= stall_gain
+        gain = stall_gain * lengths[k].sum()
         last = math.inf
         for sweep in range(iterations[k] + 1):
-            x = rx
-            y = ry
-            absolute = 0.0
-            for i in range(n):
-                xs[i] = x
-                ys[i] = y
-                absolute += angles[k, i]
-                x += lengths[k, i] * math.cos(absolute)
-                y += lengths[k, i] * math.sin(absolute)
-            ex = x
-            ey = y
+            _points(rx, ry, angles[k], lengths[k], xs, ys)
+            ex = xs[n]
+            ey = ys[n]
             err = math.hypot(tx - ex, ty - ey)
             if err <= tolerance[k]:
                 break
@@ -167,13 +123,11 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         used[k] = sweeps
 
 
-_pull = numba.njit(cache=True, inline="always")(pull)  # the single-chain walks' own step, compiled
 
 
 @numba.njit(cache=True, inline="always")
 def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lo, hi):
-    """:func:`.fabrik_arrays._turn` for one joint: joint ``j - 1`` placed from joint ``j`` at ``(x, y)``, its bone
-    turned into joint ``j``'s range ``[lo, hi]`` about bone ``j`` (toward joint ``j + 1`` at ``(cx, cy)``)."""
+    """:func:`.fabrik_arrays._turn` for one joint, its range ``[lo, hi]``."""
     child = math.atan2(cy - y, cx - x)
     if dx != 0.0 or dy != 0.0:
         d = math.atan2(-dy, -dx)
@@ -185,8 +139,7 @@ def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lo, hi):
 
 @numba.njit(cache=True, inline="always")
 def _forward(xs, ys, lengths, limits, tx, ty, ux, uy):
-    """:func:`.fabrik_arrays._forward` for one chain: tip onto the target, each joint pulled after its child, the
-    bones of joints with a limit turned into their children's ranges."""
+    """:func:`.fabrik_arrays._forward` for one chain."""
     n = len(lengths)
     x = tx
     y = ty
@@ -204,19 +157,8 @@ def _forward(xs, ys, lengths, limits, tx, ty, ux, uy):
 
 
 @numba.njit(cache=True, inline="always")
-def _straight(xs, ys, lengths, rx, ry, ux, uy):
-    """The chain laid straight from the root along ``(ux, uy)`` (a target out of reach), as the numpy passes do."""
-    along = 0.0
-    for i in range(len(lengths)):
-        along += lengths[i]
-        xs[i + 1] = rx + ux * along
-        ys[i + 1] = ry + uy * along
-
-
-@numba.njit(cache=True, inline="always")
 def _backward(xs, ys, a, lengths, limits, rx, ry):
-    """:func:`.fabrik_arrays._backward` for one (limited) chain: re-anchored at the root and walked out in
-    angles, each clamped into its range (joint 0 a heading)."""
+    """:func:`.fabrik_arrays._backward` for one limited chain."""
     x = rx
     y = ry
     xs[0] = x
@@ -243,15 +185,18 @@ def _backward(xs, ys, a, lengths, limits, rx, ry):
 
 @numba.njit(cache=True, inline="always")
 def _escape(a, limits, err, best, best_error):
-    """:meth:`.fabrik_arrays._Escapes.take` for one chain: mirror the bend; ``(mirrored, best_error)``, the
-    pose before kept in ``best`` when its error ``err`` beats ``best_error``."""
+    """:meth:`.fabrik_arrays._Escapes.take` (:func:`.fabrik.mirror_bend`) for one chain: ``(mirrored, best_error)``."""
     left = a.copy()
-    if not _mirror_bend(a, limits):
-        return False, best_error
-    if err < best_error:
+    changed = False
+    for i in range(1, len(a)):
+        v = _limit(-a[i], limits[i, 0], limits[i, 1])
+        if v != a[i]:
+            a[i] = v
+            changed = True
+    if changed and err < best_error:
         best[:] = left
         best_error = err
-    return True, best_error
+    return changed, best_error
 
 
 @numba.njit(cache=True, parallel=True)
@@ -265,10 +210,7 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         xs = np.empty(n + 1)
         ys = np.empty(n + 1)
         best = np.empty(n)
-        rx = roots[k, 0]
-        ry = roots[k, 1]
-        tx = targets[k, 0]
-        ty = targets[k, 1]
+        rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
         reach = 0.0
         limited = False
         for i in range(n):
@@ -279,12 +221,7 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         _points(rx, ry, a, lens, xs, ys)
         dist = math.hypot(tx - rx, ty - ry)
         unreachable = dist >= reach
-        if dist > 0.0:
-            ux = (tx - rx) / dist
-            uy = (ty - ry) / dist
-        else:
-            ux = 1.0
-            uy = 0.0
+        ux, uy = ((tx - rx) / dist, (ty - ry) / dist) if dist > 0.0 else (1.0, 0.0)
         escapes = stall_escapes if limited and not unreachable else 0
         best_error = math.inf  # the best pose an escape left (in best), and its error
         passes = 0
@@ -309,8 +246,12 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
             if passes == iterations[k]:
                 break
             passes += 1
-            if unreachable:
-                _straight(xs, ys, lens, rx, ry, ux, uy)
+            if unreachable:  # laid straight toward the target
+                along = 0.0
+                for i in range(n):
+                    along += lens[i]
+                    xs[i + 1] = rx + ux * along
+                    ys[i + 1] = ry + uy * along
             else:
                 _forward(xs, ys, lens, lim, tx, ty, ux, uy)
             _backward(xs, ys, a, lens, lim, rx, ry)

@@ -1,25 +1,8 @@
-"""The public, validated batched solvers: many chains of one bone count in one call.
+"""The public, validated batched solvers: ``N`` chains of ``n`` bones in one call (shapes as the calls say).
 
-This is the API a game with a crowd of characters calls: ``N`` chains of ``n``
-bones each, solved together by array operations (the engines in
-:mod:`.batched` and :mod:`.dls_batch`, compiled with numba when it is
-installed). Every row equals the single-chain call (:func:`~.ccd.solve_ccd`,
-:func:`~.fabrik.solve_fabrik`, :func:`~.dls.solve_dls`,
-:func:`~.snake.follow_snake`) on that row, to rounding (1e-9 rad), with the same
-iteration budget: the same algorithms, the same stall rule, the same pole.
-Where rounding can tell: FABRIK's array engines (more than 4 chains) round a
-hair differently from the single call, so on a target its limits keep out of
-reach, where the passes never settle, the rows drift apart as the passes
-run (each row is still a sound answer);
-and a CCD or FABRIK chain aimed exactly at its own root turns through
-ties that rounding tips either way (each row is still a sound, truthfully
-reported answer).
-Pixels with y down, radians, relative joint angles (docs/design.md).
-
-Shapes: roots ``(N, 2)``, angles ``(N, n)``, lengths ``(N, n)``, targets
-``(N, 2)``, limits ``(N, n, 2)`` or None, poles ``(N, 2)`` or None (a row of
-NaN: no pole for that chain). ``iterations``, ``tolerance`` and ``damping``
-are one value for every chain or one per chain, ``(N,)``.
+Each row equals the single-chain call on it to rounding (1e-9 rad), with the same budget, stall rule
+and pole; FABRIK's array passes (more than ``SMALL_BATCH`` chains) round a hair differently, which can
+show on targets the limits keep out of reach or aimed at the root. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -142,30 +125,26 @@ def solve_ccd_batch(roots, angles, lengths, targets, *, iterations=10, tolerance
     Parameters
     ----------
     roots, targets : array_like, shape (N, 2)
-        Pixels, y down.
+        px, y down.
     angles, lengths : array_like, shape (N, n)
         Starting relative angles (rad) and bone lengths (px, each > 0).
-    iterations : int or array_like of int, shape (N,)
-        Most sweeps, >= 1.
-    tolerance : float or array_like, shape (N,)
-        px, >= 0.
+    iterations, tolerance : int and float, or array_like, shape (N,)
+        Most sweeps (>= 1) and the px that count as reached (>= 0).
     limits : array_like, shape (N, n, 2), optional
-        ``(lo, hi)`` per relative angle, ``-pi <= lo <= hi <= pi``.
+        ``(lo, hi)`` rad per relative angle, ``-pi <= lo <= hi <= pi``.
     poles : array_like, shape (N, 2), optional
         Each chain's pole (px), or a row of NaN for none.
 
     Returns
     -------
     IKSolution
-        Of arrays: ``angles`` (N, n), ``error`` (N,) px, ``iterations`` (N,)
-        int, ``reached`` (N,) bool, ``status`` (N,) str; row k equals the
-        single-chain call on row k.
+        Of arrays: ``angles`` (N, n), ``error`` (N,) px, ``iterations`` (N,), ``reached`` (N,) bool,
+        ``status`` (N,) str.
 
     Raises
     ------
     ValueError
-        Naming the argument: a wrong shape, values that are not finite real
-        numbers, a length <= 0, bad limits or poles.
+        Naming the argument: a wrong shape, values not finite real numbers, a length <= 0, bad limits or poles.
     """
     return _solve(ccd_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles)
 
@@ -190,18 +169,23 @@ def follow_snake_batch(points, heads, lengths, bend_limits) -> np.ndarray:
     Parameters
     ----------
     points : array_like, shape (N, n + 1, 2)
-        Current nodes, px, ``[:, 0]`` the heads.
+        Current nodes, px (y down), ``[:, 0]`` the heads.
     heads : array_like, shape (N, 2)
         New head positions, px.
     lengths : array_like, shape (N, n)
         Segment lengths, px, each > 0.
     bend_limits : array_like, shape (N, 2) or (2,)
-        ``(lo, hi)`` bend range at every inner node, rad, ``-pi <= lo <= hi <= pi``.
+        ``(lo, hi)`` rad at every inner node, ``-pi <= lo <= hi <= pi``.
 
     Returns
     -------
     ndarray, shape (N, n + 1, 2)
         The new nodes (a new array).
+
+    Raises
+    ------
+    ValueError
+        Naming the argument: a wrong shape, values not finite real numbers, a length <= 0, a bad range.
     """
     pts = float_array(points, "points", ndim=3)
     count, m, two = pts.shape
@@ -209,10 +193,9 @@ def follow_snake_batch(points, heads, lengths, bend_limits) -> np.ndarray:
         raise ValueError(f"points: expected shape (N, n + 1, 2) with n >= 1, got {pts.shape}")
     h = float_array(heads, "heads", ndim=2)
     ln = float_array(lengths, "lengths", ndim=2)
-    if h.shape != (count, 2):
-        raise ValueError(f"heads: expected shape {(count, 2)}, got {h.shape}")
-    if ln.shape != (count, m - 1):
-        raise ValueError(f"lengths: expected shape {(count, m - 1)}, got {ln.shape}")
+    for name, arr, shape in (("heads", h, (count, 2)), ("lengths", ln, (count, m - 1))):
+        if arr.shape != shape:
+            raise ValueError(f"{name}: expected shape {shape}, got {arr.shape}")
     if count and ln.min() <= 0:
         raise ValueError("lengths: every length must be > 0")
     bl = float_array(bend_limits, "bend_limits")

@@ -1,18 +1,8 @@
-"""The iterative solvers over many chains at once (one numpy call per joint).
+"""The iterative solvers over many chains at once: the scene's hot path (one numpy call per joint).
 
-These are the scene's hot path: ``N`` chains of the same bone count are
-solved together, with the joints visited by a Python loop of ``n`` steps and
-every chain advanced by array operations. Each function follows its
-single-chain counterpart step for step (:mod:`.ccd`, after the pygame CCD
-tutorial; :mod:`.fabrik`, after Aristidou & Lasenby, Graphical Models 73
-(2011); :mod:`.snake`, after the Flash snake tutorial), so a row of a batched
-result equals the single-chain call on that row to rounding.
-
-No validation: callers pass float64 arrays of the documented shapes, finite,
-with lengths > 0 and ``lo <= hi`` inside [-pi, pi]. The public, validated
-entry points are in :mod:`ikplayground.solvers`. CCD and FABRIK follow the
-same stall rule as the single-chain calls (:class:`~.results.IKSolution`), so
-a chain that stops improving drops out early and its sweep count matches.
+Step for step :mod:`.ccd` (pygame CCD tutorial), :mod:`.fabrik` (Aristidou & Lasenby 2011) and
+:mod:`.snake` (Flash snake tutorial), so a row equals the single call to rounding. No validation:
+finite float64 arrays of the documented shapes. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -29,8 +19,7 @@ from .dls import dls_iterations
 from .fabrik import fabrik_loop
 from .fabrik_arrays import fabrik_arrays
 from .kinematics import chain_points_batch
-from .problem import finish
-from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
+from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, finish
 from .validate import TAU, wrap_array
 
 PI = np.pi
@@ -49,15 +38,7 @@ def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim, *damping):
 
 
 def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain):
-    """The answer of a group the array passes would not serve best, or None (then they run).
-
-    ``solver`` is "ccd", "fabrik" or "dls"; the arguments are the engine's
-    (:func:`ccd_batch`), ``per_chain`` DLS's damping, shape (N,). Up to
-    ``SMALL_BATCH`` chains run one at a time by the single-chain loop
-    (:func:`._batch_parts.run_rows`); a limited CCD or FABRIK group of
-    ``JIT_MIN_BATCH`` or more by the numba kernel (see :mod:`.jit`), once
-    compiled. Returns ``(angles, error, used)`` as the engines do.
-    """
+    """``(angles, error, used)`` of up to ``SMALL_BATCH`` chains (row by row) or a limited group (kernel), or None."""
     if len(angles) <= SMALL_BATCH:
         row = partial(_row, solver)
         return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain)
@@ -80,33 +61,11 @@ def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, li
 
 
 def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None):
-    """CCD sweeps for ``N`` chains of ``n`` bones.
+    """CCD sweeps for ``N`` chains of ``n`` bones: ``(angles (N, n) rad, error (N,) px, sweeps used (N,))``.
 
-    Parameters
-    ----------
-    roots, targets : ndarray, shape (N, 2)
-        Pixels, y down.
-    angles, lengths : ndarray, shape (N, n)
-        Relative joint angles (radians) and bone lengths (pixels).
-    iterations : ndarray of int, shape (N,)
-        Most sweeps for each chain.
-    tolerance : ndarray, shape (N,)
-        Each chain stops once its end effector is this close (pixels).
-    limits : ndarray, shape (N, n, 2), optional
-        ``(lo, hi)`` per relative angle, radians.
-
-    Returns
-    -------
-    angles : ndarray, shape (N, n)
-    error : ndarray, shape (N,)
-        End effector to target distance in pixels.
-    used : ndarray of int, shape (N,)
-        Sweeps each chain ran.
-
-    Chains that are done (close enough, stalled, or out of sweeps) drop out
-    of the arrays, so a sweep costs in proportion to the chains still working.
-    With numba installed (:mod:`.jit`), limited groups run a compiled loop
-    instead.
+    Arguments as :func:`~.batch_api.solve_ccd_batch`'s, as float64 arrays: roots and targets (N, 2) px
+    (y down), angles (N, n) rad, lengths (N, n) px, ``iterations`` (N,) int, ``tolerance`` (N,) px,
+    ``limits`` (N, n, 2) rad or None.
     """
     compiled = run_small("ccd", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
@@ -125,8 +84,7 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
         pts = chain_points_batch(r, sub, ln)
         ex = pts[:, n, 0].copy()
         ey = pts[:, n, 1].copy()
-        tx = t[:, 0]
-        ty = t[:, 1]
+        tx, ty = t[:, 0], t[:, 1]
         err = np.hypot(tx - ex, ty - ey)
         error[rows] = err
         active = (err > tolerance[rows]) & (sweep < iterations[rows])
@@ -162,15 +120,7 @@ def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
 
 
 def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None):
-    """FABRIK passes for ``N`` chains of ``n`` bones.
-
-    Same parameters and returns as :func:`ccd_batch`. Unreachable targets get
-    the chain laid straight toward them in one pass; joint limits are applied
-    in both walks (and a stall may be escaped by mirroring the bend, as in
-    :mod:`.fabrik`), so the returned angles always satisfy them. Chains that
-    are done (or stalled) drop out of the working arrays, as in
-    :func:`ccd_batch`. The numpy passes are in :mod:`.fabrik_arrays`.
-    """
+    """FABRIK passes for ``N`` chains of ``n`` bones: parameters and returns as :func:`ccd_batch` (:mod:`.fabrik`)."""
     compiled = run_small("fabrik", roots, angles, lengths, targets, iterations, tolerance, limits)
     if compiled is not None:
         return compiled
@@ -178,23 +128,10 @@ def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=
 
 
 def snake_batch(points, heads, lengths, lo, hi):
-    """Follow-the-leader for ``N`` snakes of ``n`` segments.
+    """Follow-the-leader for ``N`` snakes of ``n`` segments: the new nodes (N, n + 1, 2) px (a new array).
 
-    Parameters
-    ----------
-    points : ndarray, shape (N, n + 1, 2)
-        Current nodes, ``[:, 0]`` the heads.
-    heads : ndarray, shape (N, 2)
-        New head positions.
-    lengths : ndarray, shape (N, n)
-        Segment lengths in pixels.
-    lo, hi : ndarray, shape (N,)
-        Bend range at every inner node, radians.
-
-    Returns
-    -------
-    ndarray, shape (N, n + 1, 2)
-        New nodes (a new array).
+    ``points`` (N, n + 1, 2) px (``[:, 0]`` the heads), ``heads`` (N, 2) px, ``lengths`` (N, n) px, and
+    the bend range ``lo``, ``hi`` (N,) rad at every inner node.
     """
     count, m, _ = points.shape
     out = np.empty_like(points)

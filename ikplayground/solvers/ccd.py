@@ -1,22 +1,8 @@
-"""Cyclic Coordinate Descent (CCD) for a planar chain: the solve, and the same solve one joint at a time.
+"""Cyclic Coordinate Descent (CCD) for a planar chain, after the pygame CCD tutorial.
 
-After the pygame CCD tutorial: each sweep visits the joints from the tip to
-the root and turns each one so the end effector points at the target. A sweep
-never moves the pivots it has still to visit (they sit closer to the root), so
-one forward-kinematics pass per sweep plus one rotation of the end effector per
-joint is the whole cost: O(n) per sweep.
-
-Joint limits clamp the relative angle after each turn; the end effector is
-turned by the angle actually applied, so positions and angles never disagree.
-The sweeps stop early once the error stops improving (the stall rule of
-:class:`~.results.IKSolution`).
-
-One loop (:func:`ccd_loop`, a generator) serves both calls: :func:`solve_ccd`
-runs it without watching (it yields nothing), :func:`ccd_steps` watching, when
-it yields a :class:`CCDStep` after every single-joint turn, so a learner (or the
-playground's step-through) can watch the solve happen; run to the end, it
-returns exactly what :func:`solve_ccd` returns. Screen coordinates (pixels,
-y down), radians, relative joint angles (docs/design.md).
+Each sweep turns the joints, tip to root, so the end effector points at the target; limits clamp
+each turn. One loop (:func:`ccd_loop`) serves :func:`solve_ccd` and the step-through
+:func:`ccd_steps`. Pixels (y down), radians, relative joint angles.
 """
 
 from __future__ import annotations
@@ -26,8 +12,7 @@ from collections.abc import Generator
 
 import numpy as np
 
-from .problem import chain_problem, finish
-from .results import STALL_GAIN, STALL_SWEEPS, CCDStep, IKSolution
+from .results import STALL_GAIN, STALL_SWEEPS, CCDStep, IKSolution, chain_problem, finish
 from .validate import clamp_angle, wrap
 
 
@@ -36,40 +21,28 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
 
     Parameters
     ----------
-    root : array_like, shape (2,)
-        Fixed position of joint 0, in pixels.
-    angles : array_like, shape (n,)
-        Starting relative joint angles in radians.
-    lengths : array_like, shape (n,)
-        Bone lengths in pixels, each > 0.
-    target : array_like, shape (2,)
-        Goal for the end effector, in pixels.
-    iterations : int, optional
-        Most sweeps to run (>= 1). Fewer run once the error stops improving
-        (``status`` "stalled"), so a large budget is safe.
-    tolerance : float, optional
-        Stop once the end effector is this close to the target, in pixels.
+    root, target : array_like, shape (2,)
+        Joint 0 and the end effector's goal, px (y down).
+    angles, lengths : array_like, shape (n,)
+        Starting relative joint angles (rad) and bone lengths (px, each > 0).
+    iterations, tolerance : int, float, optional
+        Most sweeps (>= 1; fewer run once the error stalls) and the distance (px) that counts as reached.
     limits : array_like, shape (n, 2), optional
-        ``(lo, hi)`` bounds in radians on each relative angle,
-        ``-pi <= lo <= hi <= pi``. Starting angles outside them are clamped.
+        ``(lo, hi)`` rad per relative angle, ``-pi <= lo <= hi <= pi``; the start is clamped into them.
     pole : array_like, shape (2,), optional
-        A point, in pixels, that chooses the side the chain bends toward: when
-        the inner joints end on the other side of the root-target line, the
-        pose is mirrored across that line (same error; not taken when the
-        mirror image breaks a limit). See :mod:`.pole`.
+        A point (px) the chain bends toward: the pose is mirrored across the root-target line when that
+        puts the bend on its side and keeps the limits (:mod:`.pole`).
 
     Returns
     -------
     IKSolution
-        New angles, the end effector's distance to the target, sweeps used,
-        ``reached`` and the ``status`` saying why the sweeps stopped.
+        Angles, error (px), sweeps used, ``reached`` and ``status``.
 
     Raises
     ------
     ValueError
-        Naming the argument: wrong shape, not real numbers (booleans, complex
-        numbers and strings are refused), non-finite, a length <= 0, limits
-        outside [-pi, pi], or a chain or target past ``+-1e300`` px.
+        Naming the argument: wrong shape, not real numbers, non-finite, a length <= 0, limits outside
+        [-pi, pi], or a chain or target past ``+-1e300`` px.
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
     rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
@@ -79,33 +52,11 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
 
 def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
               limits=None) -> Generator[CCDStep, None, IKSolution]:
-    """Solve by CCD like :func:`solve_ccd`, yielding a record after every joint's turn.
+    """Solve like :func:`solve_ccd` (no pole), yielding a :class:`CCDStep` after every joint's turn.
 
-    Parameters
-    ----------
-    root, angles, lengths, target, iterations, tolerance, limits
-        As :func:`solve_ccd`: root and target (2,) px (y down), the starting
-        relative angles (n,) rad and bone lengths (n,) px, the most sweeps,
-        the px that count as reached, the ``(lo, hi)`` bounds (n, 2) rad.
+    Returns (``StopIteration.value``) exactly what :func:`solve_ccd` returns; raises as it does at the
+    first ``next``.
 
-    Yields
-    ------
-    CCDStep
-        One per single-joint turn: ``n`` a sweep, joints ``n - 1`` down to 0.
-
-    Returns
-    -------
-    IKSolution
-        As the generator's ``StopIteration.value``: exactly what
-        :func:`solve_ccd` returns for the same arguments (no pole).
-
-    Raises
-    ------
-    ValueError, TypeError
-        As :func:`solve_ccd`, naming the argument, at the first ``next``.
-
-    Examples
-    --------
     >>> steps = ccd_steps((0, 0), [0.0, 0.0], [100, 80], (120, 60))
     >>> first = next(steps)
     >>> first.sweep, first.joint
@@ -118,18 +69,10 @@ def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
 
 
 def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
-    """The CCD loop: up to ``iterations`` sweeps on plain floats, px and rad.
+    """Up to ``iterations`` CCD sweeps on plain floats (px, rad), ``a`` turned in place.
 
-    ``a`` (a list of the relative angles, inside ``lim``) is turned in place.
-    Watching, a :class:`CCDStep` is yielded after every joint's turn; not
-    watching, nothing is. Returns (``StopIteration.value``) ``(angles, sweeps
-    used, error, stalled)``: ``error`` is the end effector's distance to the
-    target after the last sweep, ``stalled`` whether the stall rule
-    (:class:`~.results.IKSolution`) stopped the sweeps.
-
-    Forward kinematics, the stall rule and the angle wrapping are written out
-    inline: this is the single-chain hot path, and must stay as fast as the
-    plain-Python versions it replaces (scripts/bench_solvers.py).
+    Yields a :class:`CCDStep` per turn when ``watch``; returns ``(angles, sweeps used, error, stalled)``.
+    Forward kinematics, the stall rule and wrapping are inlined (the hot path).
     """
     atan2, cos, sin, hypot = math.atan2, math.cos, math.sin, math.hypot
     pi, tau = math.pi, 2.0 * math.pi
@@ -144,8 +87,7 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
     stalled = False
     free = lim is None
     while True:
-        # where the joints are at the start of the sweep (a sweep never moves
-        # the pivots it has still to visit: they sit closer to the root)
+        # the joints at the start of the sweep (a sweep never moves the pivots it has still to visit)
         x, y, absolute = rx, ry, 0.0
         for i in bones:
             xs[i] = x
@@ -171,7 +113,6 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
             vx = x - px  # pivot -> end effector
             vy = y - py
             old = a[i]
-            # the turn that points the end effector at the target
             delta = atan2(ty - py, tx - px) - atan2(vy, vx)
             if free:  # wrapped to (-pi, pi]: delta lies in (-2pi, 2pi), so one or two turns of 2pi
                 new = old + delta

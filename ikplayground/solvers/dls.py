@@ -1,68 +1,19 @@
-"""Damped least squares (DLS) inverse kinematics for a planar chain.
+"""Damped least squares (DLS) IK for a planar chain: Wampler 1986, Nakamura & Hanafusa 1986, after Buss 2004.
 
-Each step solves for all joint turns at once from the end effector's 2 x n
-Jacobian ``J``: column ``i`` is the perpendicular of ``end - joint_i``, that is
-``(-(end_y - y_i), end_x - x_i)`` (px per radian), and the step is
-
-    dtheta = J^T (J J^T + lambda^2 I)^-1 e,    e = target - end,
-
-with the 2 x 2 inverse in closed form. This is the damped least squares (or
-singularity-robust inverse) of Wampler, "Manipulator inverse kinematic
-solutions based on vector formulations and damped least-squares methods",
-IEEE Trans. SMC 16 (1986), and of Nakamura & Hanafusa, "Inverse kinematic
-solutions with singularity robustness for robot manipulator control", J. Dyn.
-Sys. Meas. Control 108 (1986); the survey followed here is Buss,
-"Introduction to Inverse Kinematics with Jacobian Transpose, Pseudoinverse and
-Damped Least Squares methods" (2004).
-
-The damping grows with the error, ``lambda = damping * mu * |e|`` (px), and
-``mu`` adapts as in Levenberg, "A method for the solution of certain non-linear
-problems in least squares", Q. Appl. Math. 2 (1944) and Marquardt, "An
-algorithm for least-squares estimation of nonlinear parameters", J. SIAM 11
-(1963): a step that does not lower the error is rejected and ``mu`` grows
-fourfold; an accepted one halves it, down to 1. Rejected steps count against
-the budget too. The largest joint turn of a step is capped (the whole step is
-scaled down). Joint limits clamp after the step; before that, joints sitting
-at a bound whose step would push them further out are taken out of the
-Jacobian and the step is solved again (one such round). So the error never
-grows (but by rounding, below), and a chain asked again and again for a target
-it cannot reach comes to rest instead of dithering.
-
-What a Jacobian method cannot do alone: with every joint on the line through
-the end effector and the target (one bone pointing straight away from the
-target, a straight chain with the target on its own line, to within about
-1e-6 rad) no turn moves the end effector along the error at first order, and
-the step is zero or lost in rounding. So a step of almost nothing (under
-``NULL_STEP`` rad) toward a target within reach is followed by this
-project's escape (:func:`escape`): turns of ``KICKS`` rad of one joint, then
-folds of two neighbouring joints, each tried both ways, the first that lowers
-the error taken (of its two ways, the better). It can only lower the error,
-and it also lifts a chain out of a pose its limits pin short of a target it
-could reach another way.
-
-So that rounding never decides (the mirror image of a chain, solved by the
-playground's mirror flip, rounds otherwise and must take the mirrored path):
-a step of almost nothing is taken unless it raises the error by more than
-rounding (``ROUNDING`` of the reach, so a chain at the bottom of a flat valley
-comes to its floor, not to wherever rounding stops it), a joint within
-``AT_BOUND`` rad of a bound counts as on it, and the escape weighs each turn
-both ways (trying ``+`` before ``-`` would turn a chain and its mirror image the
-same way round).
-
-Every sum runs joint by joint in a fixed order, and the error is a written-out
-hypot, so the batched version (:mod:`.dls_batch`) repeats this arithmetic
-exactly. The solve stops early by the stall rule of
-:class:`~.results.IKSolution`. Screen coordinates (y down), radians.
+Each step is ``J^T (J J^T + lambda^2 I)^-1 e`` (``e = target - end``, ``J`` the 2 x n Jacobian), the
+damping ``lambda = damping * mu * |e|`` adapting as in Levenberg 1944 / Marquardt 1963; turns are
+capped at ``MAX_STEP``, joints pushed against a bound leave the Jacobian, and a null step toward a
+reachable target tries this project's :func:`escape`. :mod:`.dls_batch` repeats this arithmetic
+exactly. Pixels (y down), radians.
 """
 
 from __future__ import annotations
 
 import math
 
-from .problem import chain_problem
 from .validate import FULL_CIRCLE, non_negative
 from .kinematics import joint_xy as joint_points
-from .results import ROUNDING, IKSolution, StallWatch
+from .results import ROUNDING, IKSolution, StallWatch, chain_problem
 
 DEFAULT_DAMPING = 0.5  # lambda = damping * mu * |e|; of 0.3, 0.5, 1.0 the fewest steps on the limited benchmark
 MAX_STEP = 0.5  # rad: the largest joint turn one step may make
@@ -83,42 +34,14 @@ def solve_dls(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
               pole=None) -> IKSolution:
     """Move a chain's end effector toward ``target`` by damped least squares steps.
 
+    The other arguments, the result and the errors are :func:`~.ccd.solve_ccd`'s (root and target (2,)
+    px, y down; angles and lengths (n,) rad and px; limits (n, 2) rad; pole (2,) px), ``iterations``
+    counting steps, rejected ones included (>= 1).
+
     Parameters
     ----------
-    root, angles, lengths, target, tolerance
-        As :func:`~.ccd.solve_ccd`: points of shape (2,) and the chain's
-        relative angles and bone lengths of shape (n,), in pixels (y down)
-        and radians; the distance in pixels that counts as reached.
-    iterations : int, optional
-        Most steps to try (>= 1), rejected ones included. Fewer run once the
-        error stops improving (``status`` "stalled"), so a large budget is safe.
-    limits : array_like, shape (n, 2), optional
-        ``(lo, hi)`` bounds in radians on each relative angle,
-        ``-pi <= lo <= hi <= pi``. Starting angles outside them are clamped;
-        the returned angles always lie inside them.
     damping : float, optional
-        ``lambda = damping * mu * |e|`` in pixels, ``mu`` the adaptive factor
-        (>= 1). Finite and >= 0; None means ``DEFAULT_DAMPING`` (0.5). 0 gives
-        undamped (pseudo-inverse) steps, which cannot leave a singular pose.
-    pole : array_like, shape (2,), optional
-        As :func:`~.ccd.solve_ccd`: a point in pixels that chooses the side
-        the chain bends toward (the pose is mirrored across the root-target
-        line when it bends the other way; :mod:`.pole`).
-
-    Returns
-    -------
-    IKSolution
-        New angles (wrapped to (-pi, pi]), the end effector's distance to the
-        target, steps used, ``reached`` and the ``status`` saying why the
-        steps stopped.
-
-    Raises
-    ------
-    ValueError
-        Naming the argument: wrong shape, not real numbers (booleans, complex
-        numbers and strings are refused), non-finite, a length <= 0, limits
-        outside [-pi, pi], a negative damping, or a chain or target past
-        ``+-1e300`` px.
+        ``lambda = damping * mu * |e|`` (px), >= 0; None means ``DEFAULT_DAMPING``. 0 is undamped.
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
     damping = DEFAULT_DAMPING if damping is None else non_negative(damping, "damping")
@@ -128,11 +51,7 @@ def solve_dls(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
 
 
 def distance(dx: float, dy: float) -> float:
-    """``hypot(dx, dy)`` written out (scaled by the larger part, so nothing overflows).
-
-    Not :func:`math.hypot`: numpy's ``hypot`` rounds differently in the last
-    place, and the batched solver must take the same accept/reject decisions.
-    """
+    """``hypot(dx, dy)`` written out (scaled by the larger part), rounding as :func:`.dls_batch.distance` does."""
     ax = -dx if dx < 0.0 else dx
     ay = -dy if dy < 0.0 else dy
     m = ax if ax > ay else ay
@@ -144,13 +63,7 @@ def distance(dx: float, dy: float) -> float:
 
 
 def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> float:
-    """The damped least squares step ``J^T (J J^T + lam2 I)^-1 u`` into ``d`` (radians), capped at ``MAX_STEP``;
-    returns its largest turn before the cap (rad).
-
-    ``jx``, ``jy`` are the Jacobian's rows and ``u`` the error, all divided by
-    one scale (the step does not depend on it); a zeroed column gives a zero
-    turn. A system that is singular or overflows gives no step at all.
-    """
+    """``J^T (J J^T + lam2 I)^-1 u`` (rad) into ``d``, capped at ``MAX_STEP``; returns the uncapped largest turn."""
     n = len(jx)
     sxx = syy = sxy = 0.0
     for i in range(n):
@@ -190,29 +103,14 @@ def joint_bounds(lim: list | None, n: int) -> list:
 
 
 def turned(value: float, lo: float, hi: float, clamped: bool) -> float:
-    """A joint angle after a step of at most ``MAX_STEP`` from inside ``[lo, hi]``.
-
-    A clamped joint is clamped; a free one (the full circle) is wrapped back
-    into (-pi, pi] by one turn and then kept inside ``[lo, hi]``, as
-    :func:`~.validate.clamp_angle` keeps it.
-    """
-    if clamped:
-        return lo if value < lo else hi if value > hi else value
-    if value > _PI:
-        value -= _TAU
-    elif value <= -_PI:
-        value += _TAU
+    """A joint angle after a step from inside ``[lo, hi]``: clamped, or (free joint) wrapped once and then clamped."""
+    if not clamped:  # wrapped by one turn
+        value = value - _TAU if value > _PI else value + _TAU if value <= -_PI else value
     return lo if value < lo else hi if value > hi else value
 
 
 def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=DEFAULT_DAMPING):
-    """Run up to ``iterations`` damped least squares steps on plain floats.
-
-    ``a`` must already be wrapped to (-pi, pi] and inside ``lim`` (a list of
-    ``(lo, hi)`` or None). Returns ``(angles, steps used, error, stalled)``: a
-    new list of angles, the end effector's distance (px) to the target, and
-    whether the stall rule (:class:`~.results.IKSolution`) stopped the steps.
-    """
+    """Up to ``iterations`` DLS steps on floats from ``a`` (rad, inside ``lim``): ``(angles, used, error, stalled)``."""
     n = len(lens)
     reach = 0.0
     for length in lens:
@@ -281,15 +179,9 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
 
 
 def escape(rx, ry, a, lens, tx, ty, bounds, error):
-    """The trial pose of the first pair of :func:`kicks` that lowers ``error`` by more than rounding (of the
-    two, the one that lowers it more; the first where they tie to rounding): ``(angles, xs, ys, error)``,
-    or None.
+    """The better pose of the first pair of :func:`kicks` that lowers ``error`` beyond rounding: ``(a, xs, ys, error)``.
 
-    For a chain whose damped least squares step is nothing (see the module
-    docstring); ``bounds`` as :func:`joint_bounds`. A pair is one turn (or
-    fold) both ways, weighed together, so the mirror image of a chain takes
-    the mirror image of its kick (the playground's mirror flip). Deterministic,
-    so the batched solver repeats it row by row.
+    None when no pair does; ``bounds`` as :func:`joint_bounds`.
     """
     tiny = ROUNDING * sum(lens)  # a gain this small is rounding: the single and batched errors differ by it
     for pair in kicks(a, bounds):
@@ -305,30 +197,21 @@ def escape(rx, ry, a, lens, tx, ty, bounds, error):
 
 
 def kicks(a: list, bounds: list):
-    """The escape's trial poses (lists of angles, rad) in pairs (a turn both ways; a pair may hold one
-    pose, or none, where a bound stops a turn), for each size of ``KICKS``, largest first: each joint
-    turned alone (root first), which swings a chain toward a target behind it; then each pair of
-    neighbouring joints folded (``+s`` and ``-2 s``, ``s`` at most half of ``MAX_STEP`` so no joint
-    turns further than a step may), which shortens a straight chain toward a target on its own line (a
-    fold the single turns cannot make: for them a straight chain aimed past its target is a local
-    minimum). Turns are kept inside ``bounds``."""
+    """The escape's trial poses in pairs (``+`` and ``-``; fewer where a bound stops them) for each of ``KICKS``.
+
+    Each joint turned alone (root first), then each pair of neighbours folded by ``+s``, ``-2 s``.
+    """
+    a = list(a)
     n = len(a)
     for size in KICKS:
-        for i in range(n):
-            pair = []
-            for turn in (size, -size):
-                b = list(a)
-                b[i] = turned(a[i] + turn, *bounds[i])
-                if b[i] != a[i]:
-                    pair.append(b)
-            yield pair
         fold = min(size, MAX_STEP / 2)  # the second joint turns twice as far: still within a step's cap
-        for i in range(n - 1):
+        moves = [((i, size),) for i in range(n)] + [((i, fold), (i + 1, -2.0 * fold)) for i in range(n - 1)]
+        for move in moves:
             pair = []
-            for turn in (fold, -fold):
+            for sign in (1.0, -1.0):
                 b = list(a)
-                b[i] = turned(a[i] + turn, *bounds[i])
-                b[i + 1] = turned(a[i + 1] - 2.0 * turn, *bounds[i + 1])
-                if b[i] != a[i] or b[i + 1] != a[i + 1]:
+                for j, turn in move:
+                    b[j] = turned(a[j] + sign * turn, *bounds[j])
+                if b != a:
                     pair.append(b)
             yield pair

@@ -1,17 +1,7 @@
-"""Damped least squares (:mod:`.dls`) for many chains at once.
+"""Damped least squares (:mod:`.dls`; Wampler 1986, Buss 2004) for many chains at once.
 
-``N`` chains of the same bone count step together, every chain advanced by
-array operations and the joints visited by a Python loop of ``n`` steps. The
-arithmetic is the single-chain call's, operation for operation (the sums run
-joint by joint in the same order, the error is the same written-out hypot),
-so each row takes the same accept/reject decisions, stops by the same stall
-rule (:class:`~.results.IKSolution`) after the same number of steps, and
-equals :func:`~.dls.solve_dls` on that row to rounding. Chains that are done
-(close enough, stalled, or out of steps) drop out of the working arrays.
-
-No validation, as in :mod:`.batched`: float64 arrays of the documented
-shapes, finite, lengths > 0, ``lo <= hi`` inside [-pi, pi], damping >= 0.
-Pixels (y down), radians. Sources: see :mod:`.dls`.
+The single call's arithmetic, operation for operation, over arrays, so each row equals
+:func:`~.dls.solve_dls` to rounding. No validation: float64 arrays; pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -28,25 +18,9 @@ PI = np.pi
 
 
 def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, damping=None):
-    """Damped least squares steps for ``N`` chains of ``n`` bones.
+    """Damped least squares steps for ``N`` chains of ``n`` bones: ``(angles (N, n) rad, error (N,) px, steps (N,))``.
 
-    Parameters
-    ----------
-    roots, angles, lengths, targets, iterations, tolerance, limits
-        As :func:`.batched.ccd_batch`'s: (N, 2) px (y down), (N, n) rad,
-        (N, n) px, (N, 2) px, the most steps (N,) (rejected steps count), the
-        px (N,) that count as reached, ``(lo, hi)`` (N, n, 2) rad or None.
-    damping : float or ndarray of shape (N,), optional
-        As :func:`~.dls.solve_dls`; None means ``DEFAULT_DAMPING``.
-
-    Returns
-    -------
-    angles : ndarray, shape (N, n)
-        Wrapped to (-pi, pi] and inside ``limits``.
-    error : ndarray, shape (N,)
-        End effector to target distance in pixels.
-    used : ndarray of int, shape (N,)
-        Steps each chain ran.
+    Arguments as :func:`.batched.ccd_batch`'s, and ``damping`` one value or (N,) (None: ``DEFAULT_DAMPING``).
     """
     count, n = angles.shape
     damp = np.broadcast_to(np.asarray(DEFAULT_DAMPING if damping is None else damping, dtype=np.float64), (count,))
@@ -190,16 +164,7 @@ def distance(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:
 
 def joint_points(rx: np.ndarray, ry: np.ndarray, a: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """:func:`.kinematics.joint_xy` over a batch: x and y of the ``n + 1`` joints, each shape (N, n + 1)."""
-    count, n = a.shape
-    xs = np.empty((count, n + 1))
-    ys = np.empty((count, n + 1))
-    x = xs[:, 0] = rx
-    y = ys[:, 0] = ry
-    absolute = np.zeros(count)
-    for i in range(n):
-        absolute = absolute + a[:, i]
-        x = x + lengths[:, i] * np.cos(absolute)
-        y = y + lengths[:, i] * np.sin(absolute)
-        xs[:, i + 1] = x
-        ys[:, i + 1] = y
+    absolute = np.cumsum(a, axis=1)  # (accumulate adds in order: the single call's sums)
+    xs = np.cumsum(np.column_stack([rx, lengths * np.cos(absolute)]), axis=1)
+    ys = np.cumsum(np.column_stack([ry, lengths * np.sin(absolute)]), axis=1)
     return xs, ys

@@ -1,16 +1,7 @@
-"""FABRIK passes over many chains at once, on numpy arrays (the numpy path of :func:`.batched.fabrik_batch`).
+"""FABRIK passes over many chains on numpy arrays (Aristidou & Lasenby 2011; :func:`.batched.fabrik_batch`).
 
-Aristidou & Lasenby, "FABRIK: A fast, iterative solver for the Inverse
-Kinematics problem", Graphical Models 73 (2011), with this project's two
-changes for joint limits (limits in the forward pass too, and the mirrored-bend
-stall escape): see :mod:`.fabrik`, which this follows step for step, so a row
-of the result equals :func:`.fabrik.fabrik_loop` on that row to rounding. The
-compiled kernel (:func:`._jit_kernels.fabrik_rows`) is built of the same steps
-for one chain at a time: :func:`_forward` (with :func:`_pull` and :func:`_turn`),
-the straight lay-out, :func:`_backward`, and the escapes of :class:`_Escapes`.
-
-No validation, as in :mod:`.batched`: float64 arrays of the documented
-shapes, radians, pixels (y down).
+Step for step :func:`.fabrik.fabrik_loop` with this project's limit changes, so a row equals the single
+call to rounding. No validation: float64 arrays of the documented shapes, radians, pixels (y down).
 """
 
 from __future__ import annotations
@@ -40,14 +31,10 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
     used = np.zeros(count, dtype=np.int64)
     sweeps = int(iterations.max()) if count else 0
     modes = joint_modes(limits, n)
-    if limits is None:
-        bent = np.zeros((count, n), dtype=bool)
-    else:
-        bent = (limits[..., 1] - limits[..., 0]) < FULL_CIRCLE  # joints the limits hold
+    bent = np.zeros((count, n), dtype=bool) if limits is None else limits[..., 1] - limits[..., 0] < FULL_CIRCLE
     turns = ["all" if bent[:, j].all() else "some" if bent[:, j].any() else "none" for j in range(n)]
     escapes = _Escapes(bent, unreachable)
-    # The working set: views of the full arrays until some chains are done,
-    # then compact copies (written back into xs, ys, a at the end).
+    # the working set: views of the full arrays until some chains are done, then compact copies (written back)
     rows = np.arange(count)
     sx, sy, sa, sb = xs, ys, a, bent
     ln, rx, ry, tx, ty = lengths, roots[:, 0], roots[:, 1], targets[:, 0], targets[:, 1]
@@ -94,9 +81,7 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
 
 
 def _forward(sx, sy, sb, ln, lim, tx, ty, ux, uy, turns, modes):
-    """Forward reaching over the working set, in place: each chain's tip onto its target, each joint pulled
-    after its child (:func:`_pull`), the bones of joints with a limit (``sb``) turned into their children's
-    ranges (:func:`_turn`). ``turns[j]`` says whether "all", "some" or "none" of the chains limit joint ``j``."""
+    """Forward reaching over the working set, in place; ``turns[j]``: "all", "some" or "none" chains limit ``j``."""
     n = ln.shape[1]
     x = tx.copy()
     y = ty.copy()
@@ -122,8 +107,7 @@ def _forward(sx, sy, sb, ln, lim, tx, ty, ux, uy, turns, modes):
 
 
 def _backward(sx, sy, sa, ln, lim, rx, ry, ux, uy, modes):
-    """Backward reaching over the working set, in place: re-anchored at the roots and walked out; with limits
-    in angles (``sa`` updated), each clamped into its range (joint 0 a heading)."""
+    """Backward reaching over the working set, in place; with limits in angles (``sa`` updated), joint 0 a heading."""
     n = ln.shape[1]
     x = rx.copy()
     y = ry.copy()
@@ -163,8 +147,7 @@ def _limited(rel, mode, lim, i):
 
 
 def _heading(want, rel, lim):
-    """Joint 0's angles ``rel`` (as :func:`_limited` clamps them) where the heading ``want`` lies outside its
-    range: the bound nearer round the circle (:func:`.validate.clamp_heading`)."""
+    """``rel`` with joint 0's headings ``want`` outside their range put on the bound nearer round the circle."""
     lo, hi = lim[:, 0, 0], lim[:, 0, 1]
     out = (want < lo) | (want > hi)  # (want from arctan2, in [-pi, pi]: its -pi is pi, which the modulo knows)
     out &= hi - lo < FULL_CIRCLE
@@ -174,8 +157,7 @@ def _heading(want, rel, lim):
 
 
 def _pull(x, y, dx, dy, length, sx, sy):
-    """The point ``length`` px from ``(x, y)`` toward ``(x + dx, y + dy)``; along ``(sx, sy)`` where that is ``(x,
-    y)``."""
+    """The point ``length`` px from ``(x, y)`` along ``(dx, dy)``; along ``(sx, sy)`` where that is zero."""
     d = np.hypot(dx, dy)
     moved = d > 0
     with np.errstate(over="ignore"):
@@ -191,11 +173,7 @@ def _pull(x, y, dx, dy, length, sx, sy):
 
 
 def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lim, j, mode):
-    """Joint ``j - 1`` placed from joint ``j`` at ``(x, y)``, its bone turned into joint ``j``'s range.
-
-    ``(dx, dy)`` points from joint ``j`` to joint ``j - 1``'s old place, ``(cx, cy)``
-    is joint ``j + 1``; a joint on joint ``j`` takes the root-to-target direction ``(ux, uy)``.
-    """
+    """Joint ``j - 1`` placed from joint ``j`` at ``(x, y)``, its bone turned into joint ``j``'s range."""
     child = np.arctan2(cy - y, cx - x)
     d = np.arctan2(-dy, -dx)
     still = dx == 0
@@ -207,12 +185,7 @@ def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lim, j, mode):
 
 
 class _Escapes:
-    """The stall escape over a batch (:func:`.fabrik.mirror_bend`, module docstring of :mod:`.fabrik`).
-
-    Per chain: the escapes left (``STALL_ESCAPES`` for a reachable target and
-    a joint the limits hold, else none), and the best pose an escape left
-    (``best``, radians) with its error (``best_error``, px; inf while none).
-    """
+    """The stall escape over a batch: escapes left per chain, the best pose (rad) an escape left and its error (px)."""
 
     def __init__(self, bent: np.ndarray, unreachable: np.ndarray):
         self.left = np.where(bent.any(axis=1) & ~unreachable, STALL_ESCAPES, 0)
@@ -220,12 +193,7 @@ class _Escapes:
         self.best_error = np.full(len(bent), np.inf)
 
     def take(self, stalled, rows, err, sa, sx, sy, rx, ry, ln, lim, stall, active) -> None:
-        """Mirror the bend of the ``stalled`` working rows that have escapes left.
-
-        Rows whose mirror changes the pose get it, their points recomputed, an
-        escape spent, the stall watch restarted and ``active`` set again; the
-        others stay stalled. The arrays are the working set's (rows ``rows``).
-        """
+        """Mirror the bend of the ``stalled`` working rows with escapes left; those it changes go on (``active``)."""
         idx = np.flatnonzero(stalled & (self.left[rows] > 0))
         old = sa[idx, 1:]
         new = limit_angles(-old, lim[idx, 1:])

@@ -1,25 +1,9 @@
-"""Optional compiled kernels for the batched CCD and FABRIK (numba, the ``fast`` extra).
+"""Optional numba kernels for the batched CCD (pygame CCD tutorial) and FABRIK (Aristidou & Lasenby 2011).
 
-With numba installed (``pip install "ikplayground[fast]"``), the scene's
-batched CCD and FABRIK run these loops over chains instead of numpy's array
-operations: a chain that needs all its sweeps then costs microseconds, not
-a numpy call per joint per sweep. Each kernel is the single-chain algorithm
-of :mod:`.ccd` (after the pygame CCD tutorial) / :mod:`.fabrik` (after
-Aristidou & Lasenby, Graphical Models 73 (2011)) written out for one chain at
-a time, so a row of its result equals the public single-chain call on that row.
-
-Nothing here is needed: without numba, or with ``IKPLAYGROUND_JIT=0`` in the
-environment, :func:`kernels` returns None and the numpy path runs. Compiling
-takes a few seconds the first time (numba caches the result on disk), so the
-App starts it on a background thread (:func:`warm_up`) and keeps to numpy
-until it is ready.
-
-The kernels run their rows on numba's thread pool. Its OpenMP layer's
-threads, by default, spin for a while after each parallel loop waiting for
-the next: on a machine of few cores they take the CPU from the thread that
-steps and draws, and a crowd's frame takes several times as long. So
-``OMP_WAIT_POLICY`` is set to ``passive`` (idle threads sleep) before the first
-kernel runs, unless the environment already sets it.
+The ``fast`` extra (:mod:`._jit_kernels`). Without numba, or with ``IKPLAYGROUND_JIT=0``,
+:func:`kernels` returns None and numpy runs; :func:`warm_up` compiles on a background thread.
+``OMP_WAIT_POLICY`` is set to ``passive`` (unless set) before the first kernel runs, so idle OpenMP
+threads sleep instead of taking the CPU.
 """
 
 from __future__ import annotations
@@ -47,14 +31,7 @@ def available() -> bool:
 
 
 def kernels(wait: bool = False):
-    """The compiled kernels, or None (no numba, disabled, failed, or not compiled yet).
-
-    Parameters
-    ----------
-    wait : bool
-        Compile now (or wait for the background compile) instead of
-        returning None while it is not ready.
-    """
+    """The compiled kernels, or None (no numba, disabled, failed, or not compiled yet unless ``wait``)."""
     if not enabled():
         return None
     if _state["kernels"] is not None or _state["failed"]:
@@ -95,15 +72,11 @@ def _compile() -> None:
             k = _jit_kernels.build()
             # one tiny call of each compiles (or loads from numba's cache) now, not mid-frame
             z = np.zeros((1, 2))
-            a = np.zeros((1, 1))
-            ln = np.ones((1, 1))
             lim = np.array([[[-math.pi, math.pi]]])
-            its = np.ones(1, dtype=np.int64)
-            tol = np.full(1, 0.5)
-            stall = (STALL_SWEEPS, STALL_GAIN)
-            k.ccd(z, a.copy(), ln, z + 1.0, its, tol, lim, np.zeros(1), np.zeros(1, dtype=np.int64), *stall)
-            k.fabrik(z, a.copy(), ln, z + 1.0, its, tol, lim, np.zeros(1), np.zeros(1, dtype=np.int64), *stall,
-                     STALL_ESCAPES, ROUNDING)
+            args = (z, np.zeros((1, 1)), np.ones((1, 1)), z + 1.0, np.ones(1, dtype=np.int64), np.full(1, 0.5), lim,
+                    np.zeros(1), np.zeros(1, dtype=np.int64), STALL_SWEEPS, STALL_GAIN)
+            k.ccd(*args)
+            k.fabrik(*args, STALL_ESCAPES, ROUNDING)
             _state["kernels"] = k
         except Exception:  # no numba, or it could not compile here: the numpy path stays
             _state["failed"] = True

@@ -1,9 +1,6 @@
-"""Forward kinematics of a planar chain.
+"""Forward kinematics of a planar chain: pixels (y down), radians as ``atan2(dy, dx)`` (clockwise on screen).
 
-Conventions (docs/design.md): screen pixels with y down; ``angles[0]`` is bone 0's
-absolute angle and ``angles[i]`` is bone i's angle relative to bone i-1, all in
-radians measured as ``atan2(dy, dx)``, so a positive angle turns clockwise on
-screen.
+``angles[0]`` is bone 0's absolute angle and ``angles[i]`` bone i's angle relative to bone i-1.
 """
 
 from __future__ import annotations
@@ -21,23 +18,20 @@ def forward_kinematics(root, angles, lengths) -> np.ndarray:
     Parameters
     ----------
     root : array_like, shape (2,)
-        Position of joint 0, in pixels.
-    angles : array_like, shape (n,)
-        Relative joint angles in radians (see module docstring).
-    lengths : array_like, shape (n,)
-        Bone lengths in pixels, each > 0.
+        Position of joint 0, px (y down).
+    angles, lengths : array_like, shape (n,)
+        Relative joint angles (rad) and bone lengths (px, each > 0).
 
     Returns
     -------
     ndarray, shape (n + 1, 2)
-        ``[0]`` is the root, ``[-1]`` the end effector.
+        ``[0]`` the root, ``[-1]`` the end effector, px.
 
     Raises
     ------
     ValueError
-        Naming the argument; also when the chain could reach past
-        ``+-1e300`` px (``lengths``) or the running sum of the angles
-        overflows (``angles``), where the positions would not be finite.
+        Naming the argument; also where the chain could reach past ``+-1e300`` px or the angles' running
+        sum overflows.
     """
     rx, ry = point(root, "root")
     lengths = lengths_list(lengths)
@@ -52,25 +46,12 @@ def forward_kinematics(root, angles, lengths) -> np.ndarray:
 
 
 def chain_points(rx: float, ry: float, angles: list[float], lengths: list[float]) -> list[tuple[float, float]]:
-    """Plain-float forward kinematics: the list of ``n + 1`` joint positions.
-
-    The fast path for a single chain; no validation.
-    """
-    pts = [(rx, ry)]
-    x, y, a = rx, ry, 0.0
-    cos, sin = math.cos, math.sin
-    for ang, length in zip(angles, lengths):
-        a += ang
-        x += length * cos(a)
-        y += length * sin(a)
-        pts.append((x, y))
-    return pts
+    """Forward kinematics on plain floats, unchecked: the ``n + 1`` joint positions (px) as a list of pairs."""
+    return list(zip(*joint_xy(rx, ry, angles, lengths)))
 
 
 def joint_xy(rx: float, ry: float, a, lens) -> tuple[list, list]:
-    """Forward kinematics on plain floats: the ``n + 1`` joints' x and y coordinates (two lists, px), summed
-    root to tip from the relative angles ``a`` (rad) and bone lengths ``lens`` (px); the single-chain solvers'
-    inner loops use it."""
+    """Forward kinematics on plain floats, unchecked: the ``n + 1`` joints' x and y (two lists, px)."""
     cos, sin = math.cos, math.sin
     xs = [rx]
     ys = [ry]
@@ -85,19 +66,7 @@ def joint_xy(rx: float, ry: float, a, lens) -> tuple[list, list]:
 
 
 def chain_points_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """Forward kinematics for ``N`` chains of ``n`` bones at once.
-
-    Parameters
-    ----------
-    roots : ndarray, shape (N, 2)
-    angles : ndarray, shape (N, n)
-        Relative joint angles in radians.
-    lengths : ndarray, shape (N, n)
-
-    Returns
-    -------
-    ndarray, shape (N, n + 1, 2)
-    """
+    """Forward kinematics of ``N`` chains: roots (N, 2) px, angles (N, n) rad, lengths (N, n) px; (N, n + 1, 2) px."""
     absolute = np.cumsum(angles, axis=1)
     out = np.empty(angles.shape[:1] + (angles.shape[1] + 1, 2))
     out[:, 0] = roots

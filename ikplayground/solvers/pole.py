@@ -1,23 +1,9 @@
-"""Poles: a point that chooses the side a chain bends toward.
+"""Poles: a point that chooses the side a chain bends toward (Godot's ``magnet``, Spine's ``bendDirection``).
 
-Godot's ``magnet`` and Spine's ``bendDirection``, given as a point (as Unity's
-and Maya's pole vectors are). In 2-D a solved pose and its mirror image across
-the root-target line put the end effector exactly as far from the target
-(reflection across a line through the target keeps distances to it), so the
-pole costs no accuracy: after an iterative solve (CCD, FABRIK, DLS), when the
-chain's inner joints lie on the other side of the root-target line from the
-pole, the pose is replaced by its mirror image. This is this project's method,
-chosen because it is exact, cheap and never fights the solver.
-
-"Which side" is measured by the sum of the inner joints' signed distances
-from the line, and the pole's side by its own signed distance; a pole on the
-line (to within ``ON_LINE``, so rounding never picks a side), a chain with no
-inner joint, or a target on the root leaves the pose as it is. With joint limits a mirror image outside them
-is not taken.
-
-Mirror image of relative angles (radians, y down): with ``phi`` the direction
-from root to target, the absolute angles ``theta`` become ``2 phi - theta``, so
-the first relative angle becomes ``2 phi - a0`` and every other ``-a_i``.
+This project's method for the iterative solvers: when the inner joints lie on the other side of the
+root-target line from the pole (beyond ``ON_LINE``), the pose is mirrored across that line (the end
+stays as far from the target; not where a limit breaks): ``a0 -> 2 phi - a0``, ``a_i -> -a_i`` (rad,
+y down, ``phi`` the root-target direction).
 """
 
 from __future__ import annotations
@@ -32,23 +18,9 @@ ON_LINE = 1e-9  # a pole this close to the root-target line (relative: the sine 
 
 
 def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: list, pole, lim) -> list:
-    """The pose ``a`` (relative angles, rad), or its mirror image when that puts the bend on the pole's side.
+    """The pose ``a`` (rad), or its mirror image (a new list) when that puts the bend on the side of ``pole`` (px).
 
-    Parameters
-    ----------
-    rx, ry, tx, ty : float
-        Root and target, px.
-    a, lens : list of float, length n
-        Relative angles (rad) and bone lengths (px).
-    pole : (float, float) or None
-        The pole, px; None leaves ``a`` as it is.
-    lim : list of (lo, hi) or None
-        Joint limits, rad; a mirror image outside them is not taken.
-
-    Returns
-    -------
-    list of float
-        ``a`` itself or a new list.
+    Root ``rx, ry`` and target ``tx, ty`` px, bone lengths ``lens`` px, ``lim`` (lo, hi) pairs in rad or None.
     """
     if pole is None or len(a) < 2:
         return a
@@ -78,31 +50,16 @@ def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: l
 
 def mirrored_toward_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.ndarray, targets: np.ndarray,
                           poles: np.ndarray | None, limits: np.ndarray | None) -> np.ndarray:
-    """:func:`mirrored_toward` for ``N`` chains at once.
+    """:func:`mirrored_toward` for ``N`` chains: ``angles`` itself when no row changes, else a new (N, n) array.
 
-    Parameters
-    ----------
-    roots, targets : ndarray, shape (N, 2)
-        px.
-    angles, lengths : ndarray, shape (N, n)
-        Relative angles (rad) and bone lengths (px).
-    poles : ndarray, shape (N, 2), or None
-        px; a row of NaN is no pole for that chain.
-    limits : ndarray, shape (N, n, 2), or None
-        Joint limits, rad.
-
-    Returns
-    -------
-    ndarray, shape (N, n)
-        ``angles`` itself when no row changes, else a new array.
+    ``roots``, ``targets`` (N, 2) px, ``angles`` (N, n) rad, ``lengths`` (N, n) px, ``poles`` (N, 2) px
+    (NaN rows: no pole) or None, ``limits`` (N, n, 2) rad or None.
     """
     n = angles.shape[1]
     if poles is None or n < 2 or not len(angles):
         return angles
-    ux = targets[:, 0] - roots[:, 0]
-    uy = targets[:, 1] - roots[:, 1]
-    px = poles[:, 0] - roots[:, 0]
-    py = poles[:, 1] - roots[:, 1]
+    ux, uy = (targets - roots).T
+    px, py = (poles - roots).T
     with np.errstate(invalid="ignore"):
         side = ux * py - uy * px
         off = np.abs(side) > ON_LINE * np.hypot(ux, uy) * np.hypot(px, py)  # NaN (no pole): False
@@ -119,14 +76,12 @@ def mirrored_toward_batch(roots: np.ndarray, angles: np.ndarray, lengths: np.nda
     mirror[:, 0] = 2.0 * phi - angles[flip, 0]
     mirror[:, 1:] = -angles[flip, 1:]
     mirror = wrap_array(mirror)
+    rows = np.flatnonzero(flip)
     if limits is not None:
         lim = limits[flip]
         inside = (lim[..., 1] - lim[..., 0] >= FULL_CIRCLE) | ((lim[..., 0] <= mirror) & (mirror <= lim[..., 1]))
         ok = inside.all(axis=1)
-        rows = np.flatnonzero(flip)[ok]
-        mirror = mirror[ok]
-    else:
-        rows = np.flatnonzero(flip)
+        rows, mirror = rows[ok], mirror[ok]
     out = angles.copy()
     out[rows] = mirror
     return out

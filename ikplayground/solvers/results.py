@@ -1,50 +1,35 @@
-"""Result types returned by the solvers, the step records of the step-through solves, and the stall rule.
+"""The solvers' result types, the step-through records, the stall rule and the checked single-chain problem.
 
-Pixels with y down, radians, relative joint angles (docs/design.md). The stall
-rule and the step records are this project's own; the records name FABRIK's
-half-passes as Aristidou & Lasenby, "FABRIK: A fast, iterative solver for the
-Inverse Kinematics problem", Graphical Models 73 (2011) name them, and CCD's
-turns as the pygame CCD tutorial makes them.
+Pixels (y down), radians, relative joint angles. FABRIK's half-passes are named as in Aristidou &
+Lasenby 2011; CCD's turns follow the pygame CCD tutorial; the stall rule is this project's own.
 """
 
 from __future__ import annotations
 
 import math
-
 from typing import NamedTuple
 
 import numpy as np
 
+from .pole import mirrored_toward
+from .validate import (BOUND, FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list,
+                       limits_list, non_negative, plain_list, point, positive_int, wrap)
+
 
 class TwoBoneSolution(NamedTuple):
-    """Result of :func:`ikplayground.solvers.solve_two_bone`.
-
-    For a single chain the positions have shape ``(2,)`` and the angles and
-    ``reached`` are scalars; for a batch of ``N`` chains the positions have
-    shape ``(N, 2)`` and the rest shape ``(N,)``.
+    """Result of :func:`.two_bone.solve_two_bone`: scalars and (2,) for one chain, (N,) and (N, 2) for N.
 
     Attributes
     ----------
-    knee : ndarray, shape (2,) or (N, 2)
-        Position of the joint between the bones, in pixels (y down).
-    end : ndarray, shape (2,) or (N, 2)
-        Position of the end effector, in pixels.
-    theta1 : float or ndarray (N,)
-        Absolute angle of bone 1 in radians, wrapped to (-pi, pi].
-    theta2 : float or ndarray (N,)
-        Angle of bone 2 relative to bone 1 in radians, wrapped to (-pi, pi].
+    knee, end : ndarray, shape (2,) or (N, 2)
+        The joint between the bones and the end effector, px (y down).
+    theta1, theta2 : float or ndarray (N,)
+        Bone 1's absolute angle and bone 2's relative to it, rad, wrapped to (-pi, pi].
     reached : bool or ndarray (N,) of bool
-        True exactly where the end is placed on the target: the target's
-        distance ``d`` from the root lies in ``[|l1 - l2|, R]``, where ``R`` is
-        ``l1 + l2`` by default, ``stretch * (l1 + l2)`` with stretch, and that
-        less ``softness`` with soft reach (the soft ease holds the end short of
-        every farther target). Without softness or stretch: False where the
-        target lay outside the annulus ``[|l1 - l2|, l1 + l2]``.
+        True exactly where the end is on the target (distance from the root in ``[|l1 - l2|, R]``,
+        ``R`` being ``stretch * (l1 + l2)`` less the softness).
     scale : float or ndarray (N,)
-        The factor both bones were scaled by (stretch), in ``[1, stretch]``:
-        the bones drawn from ``knee`` and ``end`` are ``scale * l1`` and
-        ``scale * l2`` long. 1.0 without stretch, and the default, so a
-        solution built by hand from the first five fields reads 1.0.
+        The bones' common scale (stretch), in ``[1, stretch]``; 1.0 by default.
     """
 
     knee: np.ndarray
@@ -55,33 +40,20 @@ class TwoBoneSolution(NamedTuple):
     scale: float | np.ndarray = 1.0
 
 
-# The stall rule shared by every CCD, FABRIK and DLS implementation (single-chain,
-# batched numpy, compiled): see IKSolution.
+# The stall rule of every CCD, FABRIK and DLS implementation (see IKSolution).
 STALL_SWEEPS = 8
 STALL_GAIN = 1e-9
-# FABRIK with joint limits: how many times one solve may mirror its bend out of
-# a stall before the stall ends it (see fabrik.py).
-STALL_ESCAPES = 3
-# Of the chain's length (px): two errors closer than this are one to rounding. FABRIK goes back to
-# the best pose an escape left only when it is better by more; DLS takes a step of next to nothing
-# that raises the error by no more (so that a chain's mirror image, rounded another way, takes the
-# same decisions: the playground's mirror flip).
+STALL_ESCAPES = 3  # FABRIK with limits: mirrored bends one solve may try (see fabrik.py)
+# Of the chain's length (px): two errors closer than this are one to rounding (FABRIK's best pose,
+# DLS's step of next to nothing), so a chain's mirror image takes the same decisions.
 ROUNDING = 1e-12
 
 STATUSES = ("reached", "out of reach", "stalled", "iterations")
-# What moved the joints in a FabrikStep, in the order a solve can make them.
-DIRECTIONS = ("forward", "backward", "straight", "mirror", "best")
+DIRECTIONS = ("forward", "backward", "straight", "mirror", "best")  # FabrikStep.direction
 
 
 class StallWatch:
-    """The stall rule for one single-chain solve (see :class:`IKSolution`).
-
-    Parameters
-    ----------
-    reach : float
-        The chain's total length in pixels; a gain under ``STALL_GAIN * reach``
-        counts as none.
-    """
+    """The stall rule (:class:`IKSolution`) for one single-chain solve of a chain ``reach`` px long."""
 
     __slots__ = ("gain", "last")
 
@@ -90,8 +62,7 @@ class StallWatch:
         self.last = math.inf
 
     def stalled(self, used: int, error: float) -> bool:
-        """True when, at a checkpoint (every ``STALL_SWEEPS`` sweeps), ``error``
-        (px) has not dropped by more than the gain since the checkpoint before."""
+        """True when, at a checkpoint (every ``STALL_SWEEPS``), ``error`` (px) gained no more than the gain."""
         if used % STALL_SWEEPS:
             return False
         if used and not error < self.last - self.gain:
@@ -101,51 +72,24 @@ class StallWatch:
 
 
 class IKSolution(NamedTuple):
-    """Result of an iterative solver (:func:`solve_ccd`, :func:`solve_fabrik`, :func:`solve_dls`).
-
-    The first three fields are the original ones, in their original places;
-    ``reached`` and ``status`` were added after them.
+    """Result of :func:`solve_ccd`, :func:`solve_fabrik` or :func:`solve_dls`.
 
     Attributes
     ----------
     angles : ndarray, shape (n,)
-        Relative joint angles in radians, wrapped to (-pi, pi] and inside the
-        joint limits when limits were given.
+        Relative joint angles, rad, wrapped to (-pi, pi] and inside the limits.
     error : float
-        Distance in pixels from the end effector of ``angles`` to the target.
+        End effector to target, px.
     iterations : int
-        Sweeps (CCD), forward/backward passes (FABRIK) or steps, rejected ones
-        included (DLS), actually run.
+        Sweeps (CCD), passes (FABRIK) or steps, rejected ones included (DLS), run.
     reached : bool
         ``error <= tolerance``.
     status : str
-        Why the solver stopped, the first that applies of:
-
-        ``"reached"``
-            ``error <= tolerance``.
-        ``"out of reach"``
-            The target lies farther from the root than the chain's total
-            length plus the tolerance, so no pose can reach it.
-        ``"stalled"``
-            The error stopped improving before ``iterations`` ran out: after
-            every ``STALL_SWEEPS`` (8) sweeps or passes, the error is compared
-            with the one ``STALL_SWEEPS`` sweeps before, and the solver stops
-            unless it dropped by more than ``STALL_GAIN`` (1e-9) times the
-            chain's total length (px). A chain pinned by its limits, or
-            converged as far as rounding allows, stops within 16 sweeps of
-            getting there, whatever ``iterations`` allows. (FABRIK also stops
-            after its one straight pass toward a target at or past full reach.
-            FABRIK on a chain with limits first tries up to ``STALL_ESCAPES``
-            (3) mirrored bends, each followed by passes until the rule fires
-            again, so its stall comes later; see :mod:`.fabrik`.) So
-            "stalled" always has ``iterations`` below the budget.
-        ``"iterations"``
-            ``iterations`` ran out while the error was still improving (or
-            while FABRIK was still trying a mirrored bend, or at the very
-            check that found a stall).
-
-        Built by hand with only the first three fields, ``reached`` is False
-        and ``status`` is ``""`` (unknown).
+        Why it stopped, the first that applies (``""`` if built by hand): "reached"; "out of reach"
+        (beyond the chain's length plus the tolerance); "stalled" (every ``STALL_SWEEPS`` sweeps the error
+        must drop by ``STALL_GAIN`` of the chain's length, or the solve stops before its budget; FABRIK
+        also after its one straight pass, and only after ``STALL_ESCAPES`` mirrored bends on a limited
+        chain); "iterations" (the budget ran out while it still improved).
     """
 
     angles: np.ndarray
@@ -156,11 +100,7 @@ class IKSolution(NamedTuple):
 
 
 def ik_status(error: float, tolerance: float, distance: float, reach: float, stalled: bool) -> str:
-    """The ``status`` of an :class:`IKSolution` (see there).
-
-    ``distance`` is root to target and ``reach`` the chain's total length, in
-    pixels; ``stalled`` tells whether the solver stopped by the stall rule.
-    """
+    """The ``status`` of an :class:`IKSolution`; ``distance`` root to target and ``reach`` the chain's length, px."""
     if error <= tolerance:
         return "reached"
     if distance > reach + tolerance:
@@ -169,24 +109,18 @@ def ik_status(error: float, tolerance: float, distance: float, reach: float, sta
 
 
 class CCDStep(NamedTuple):
-    """One joint's turn in a CCD solve (see :func:`.ccd.ccd_steps`).
+    """One joint's turn in a CCD solve (:func:`.ccd.ccd_steps`).
 
     Attributes
     ----------
-    sweep : int
-        Which sweep, from 1.
-    joint : int
-        The joint turned, 0 at the root; a sweep visits ``n - 1`` down to 0.
+    sweep, joint : int
+        Which sweep (from 1) and joint (0 at the root; a sweep visits ``n - 1`` down to 0).
     angles : ndarray, shape (n,)
-        The whole chain's relative angles in radians after this turn (a copy).
-    pivot : ndarray, shape (2,)
-        The joint's position, in pixels (y down); it did not move.
-    effector_before, effector_after : ndarray, shape (2,)
-        The end effector before and after the turn, in pixels.
+        The relative angles after the turn, rad (a copy).
+    pivot, effector_before, effector_after : ndarray, shape (2,)
+        The joint, and the end effector before and after the turn, px (y down).
     turn : float
-        The turn applied at the joint, after its limits, wrapped to (-pi, pi]
-        rad; positive turns clockwise on screen. 0 where the limits hold the
-        joint.
+        The turn applied after the limits, rad, wrapped to (-pi, pi]; positive is clockwise on screen.
     """
 
     sweep: int
@@ -199,45 +133,137 @@ class CCDStep(NamedTuple):
 
 
 class FabrikStep(NamedTuple):
-    """One half-pass (or one of the solver's other moves) of a FABRIK solve (see :func:`.fabrik.fabrik_steps`).
+    """One move of a FABRIK solve (:func:`.fabrik.fabrik_steps`).
 
     Attributes
     ----------
     iteration : int
-        Which pass, from 1. A "mirror" record belongs to the pass it starts,
-        a "best" record to the last pass.
+        Which pass, from 1 ("mirror" belongs to the pass it starts, "best" to the last).
     direction : str
-        What moved the joints, one of ``DIRECTIONS``:
-
-        ``"forward"``
-            Forward reaching (tip first, the paper's name): the end effector
-            set on the target, each joint pulled after its child. The chain
-            has left its root, so ``angles`` is None.
-        ``"backward"``
-            Backward reaching (root first): re-anchored at the root and walked
-            out, each bone back to its length (and, with limits, its joint
-            clamped into its range).
-        ``"straight"``
-            The paper's unreachable case: a target at or past full reach gets
-            the chain laid straight toward it in place of the forward walk
-            (the backward walk still follows, applying the limits). ``angles``
-            is None: the lay-out ignores the limits.
-        ``"mirror"``
-            The stall escape (limits only): the error stopped improving short
-            of a reachable target, so the bend was mirrored (the relative
-            angles of joints 1..n-1 negated, each clamped into its range).
-        ``"best"``
-            The end of a solve whose escapes left it worse off than the best
-            pose one of them left: that pose, which is the answer.
+        One of ``DIRECTIONS``: "forward" (tip first onto the target), "backward" (re-anchored at the root,
+        limits applied), "straight" (laid toward a target at or past full reach), "mirror" (a limited
+        chain's stall escape), "best" (the best pose an escape left).
     points : ndarray, shape (n + 1, 2)
-        The joints after the move, in pixels (y down), ``[0]`` the root end,
-        ``[-1]`` the end effector (a copy).
+        The joints after the move, px (y down), ``[0]`` the root (a copy).
     angles : ndarray, shape (n,) or None
-        Relative joint angles in radians of ``points`` (a copy), or None where
-        the move left no valid angles ("forward", "straight").
+        Relative angles of ``points``, rad, or None after "forward" and "straight".
     """
 
     iteration: int
     direction: str
     points: np.ndarray
     angles: np.ndarray | None
+
+
+_new = tuple.__new__
+_ndarray = np.ndarray
+_float64 = np.dtype(np.float64)
+_fromiter = np.fromiter
+_PAIR = (2,)
+_hypot = math.hypot
+_PI = math.pi
+_INF = math.inf
+_TENTH_BOUND = BOUND / 10
+
+
+class ChainProblem(NamedTuple):
+    """A chain and its target as plain floats, every argument checked.
+
+    Root ``rx, ry`` and target ``tx, ty`` px; ``lengths`` (n floats, px) and their sum ``reach``;
+    starting relative ``angles`` (n floats, rad) inside ``limits`` (n (lo, hi) rad pairs, or None);
+    ``iterations`` (>= 1); ``tolerance`` px; ``pole`` (x, y) px or None.
+    """
+
+    rx: float
+    ry: float
+    tx: float
+    ty: float
+    lengths: list
+    reach: float
+    angles: list
+    limits: list | None
+    iterations: int
+    tolerance: float
+    pole: tuple | None = None
+
+    def solution(self, angles: list, error: float, used: int, stalled: bool) -> IKSolution:
+        """The :class:`IKSolution` of a solve that ended at ``angles``, ``error`` px away (mirrored toward the pole)."""
+        rx, ry, tx, ty, lens, reach, _, lim, iterations, tolerance, pole = self
+        if pole is not None:
+            angles = mirrored_toward(rx, ry, tx, ty, angles, lens, pole, lim)
+        # a stall at the very last iteration is "iterations": "stalled" means used < iterations, as in a batch
+        status = "reached" if error <= tolerance else ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach,
+                                                                 stalled and used < iterations)
+        return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, error <= tolerance, status))
+
+
+def finish(loop):
+    """The return value of a solver loop run without watching (it yields nothing)."""
+    try:
+        next(loop)
+    except StopIteration as done:
+        return done.value
+    raise RuntimeError("a solver loop yielded a step while not watching")
+
+
+def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole=None) -> ChainProblem:
+    """Check a single-chain solve's arguments (see :func:`~.ccd.solve_ccd`) and clamp the start into the limits.
+
+    Raises
+    ------
+    ValueError, TypeError
+        Naming the argument that is wrong.
+    """
+    if (limits is None and pole is None and type(iterations) is int and type(tolerance) is float
+            and type(root) is _ndarray and type(target) is _ndarray):
+        fast = _plain_problem(root, angles, lengths, target, iterations, tolerance)
+        if fast is not None:
+            return fast
+    rx, ry = point(root, "root")
+    tx, ty = point(target, "target")
+    lens = lengths_list(lengths)
+    reach = sum(lens)
+    chain_extent(rx, ry, reach)
+    n = len(lens)
+    a = angles_list(angles, n)
+    lim = limits_list(limits, n)
+    iterations = positive_int(iterations, "iterations")
+    tolerance = non_negative(tolerance, "tolerance")
+    if lim is not None:
+        # (a start of pi on a range from -pi stays on that bound, as in a batch and in the mirror image)
+        a = [clamp_heading(a[0], *lim[0])] + [lo if v == math.pi and lo <= -math.pi and hi - lo < FULL_CIRCLE
+                                              else clamp_angle(v, lo, hi) for v, (lo, hi) in zip(a[1:], lim[1:])]
+    if pole is not None:
+        pole = point(pole, "pole")
+    return ChainProblem(rx, ry, tx, ty, lens, reach, a, lim, iterations, tolerance, pole)
+
+
+def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> ChainProblem | None:
+    """:func:`chain_problem` fast for the common call (no limits or pole, float64 arrays or float lists); else None."""
+    f64 = _float64
+    if not (root.dtype is f64 and target.dtype is f64 and root.shape == _PAIR and target.shape == _PAIR
+            and iterations >= 1 and 0.0 <= tolerance < _INF):
+        return None
+    lens = plain_list(lengths)
+    a = plain_list(angles)
+    if lens is None or a is None:
+        return None
+    n = len(lens)
+    if not n or len(a) != n:
+        return None
+    rx, ry = root.tolist()
+    tx, ty = target.tolist()
+    reach = sum(lens)
+    # (each coordinate and the reach under a tenth of BOUND: the chain cannot reach past it; False for NaN)
+    h = _TENTH_BOUND
+    if not (-h < rx < h and -h < ry < h and -h < tx < h and -h < ty < h and reach < h and min(lens) > 0.0):
+        return None
+    if not _hypot(*a) < 3.0:  # (else every angle lies inside (-pi, pi): none to wrap; an inf or NaN fails it)
+        total = sum(a)
+        if total - total != 0.0:  # an inf or nan angle
+            return None
+        pi = _PI
+        if not (-pi < min(a) and max(a) <= pi):  # some angle to wrap, as angles_list does
+            a = [v if -pi < v <= pi else wrap(v) for v in a]
+    return _new(ChainProblem, (rx, ry, tx, ty, lens, reach, a, None, iterations, tolerance, None))
+

@@ -1,23 +1,16 @@
-"""Follow-the-leader for a constrained snake.
+"""Follow-the-leader for a constrained snake, after the Flash snake tutorial.
 
-After the Flash snake tutorial (a constrained snake steered with the arrow keys): the head is
-put where it is told; each following point is pulled toward where it was until
-it sits exactly one segment length behind the point before it, and the bend at
-every inner point is clamped to a range, so the body never folds tighter than
-the range allows. The first segment turns freely.
-
-With ``d_k = points[k+1] - points[k]`` (head toward tail), the bend at point k
-(k >= 1) is the signed angle from ``d_(k-1)`` to ``d_k``, radians, y down.
+The head goes where it is told; each node follows one segment behind the one before, the bend at
+every inner node (rad, y down; the first segment turns freely) clamped to a range.
 """
 
 from __future__ import annotations
 
 import math
-from itertools import chain
 
 import numpy as np
 
-from .validate import BOUND, chain_extent, float_array, lengths_list, plain_list, point
+from .validate import BOUND, SLACK, chain_extent, float_array, lengths_list, plain_list, point
 
 _ndarray = np.ndarray
 _float64 = np.dtype(np.float64)
@@ -32,27 +25,24 @@ def follow_snake(points, head, lengths, bend_limits) -> np.ndarray:
     Parameters
     ----------
     points : array_like, shape (n + 1, 2)
-        Current node positions in pixels; ``points[0]`` is the head.
+        Current nodes, px (y down); ``points[0]`` is the head.
     head : array_like, shape (2,)
-        New head position in pixels.
+        New head position, px.
     lengths : array_like, shape (n,)
-        Segment lengths in pixels, each > 0.
+        Segment lengths, px, each > 0.
     bend_limits : (float, float)
-        ``(lo, hi)`` range in radians for the bend at every inner node,
-        ``-pi <= lo <= hi <= pi``.
+        ``(lo, hi)`` rad for the bend at every inner node, ``-pi <= lo <= hi <= pi``.
 
     Returns
     -------
     ndarray, shape (n + 1, 2)
-        New node positions (a new array; ``points`` is left as it was).
+        New nodes (a new array).
 
     Raises
     ------
     ValueError
-        Naming the argument: wrong shape, not real numbers (booleans, complex
-        numbers and strings are refused), non-finite, a length <= 0, a bad
-        range, or points (or the head plus the snake's length) past
-        ``+-1e300`` px.
+        Naming the argument: wrong shape, not real numbers, non-finite, a length <= 0, a bad range, or
+        a snake past ``+-1e300`` px.
     """
     flat = _plain_snake(points, head, lengths, bend_limits)
     if flat is None:
@@ -62,7 +52,12 @@ def follow_snake(points, head, lengths, bend_limits) -> np.ndarray:
 
 def _checked_snake(points, head, lengths, bend_limits) -> list:
     """:func:`follow_snake`'s flat node list, every argument checked (raising what is wrong)."""
-    pts = points_list(points)
+    pts = float_array(points, "points", ndim=2)
+    if len(pts) < 2 or pts.shape[1] != 2:
+        raise ValueError(f"points: expected shape (n + 1, 2) with n >= 1, got {pts.shape}")
+    largest = np.abs(pts).max()
+    if largest > BOUND:
+        raise ValueError(f"points: coordinates must lie within +-{BOUND:g} px, got {largest:g}")
     hx, hy = point(head, "head")
     lens = lengths_list(lengths)
     if len(lens) != len(pts) - 1:
@@ -71,15 +66,13 @@ def _checked_snake(points, head, lengths, bend_limits) -> list:
     lo, hi = point(bend_limits, "bend_limits")
     if lo > hi:
         raise ValueError(f"bend_limits: lo > hi ({lo} > {hi})")
-    if lo < -math.pi - 1e-12 or hi > math.pi + 1e-12:
+    if lo < -math.pi - SLACK or hi > math.pi + SLACK:
         raise ValueError(f"bend_limits: must lie in [-pi, pi], got ({lo}, {hi})")
-    return snake_nodes(list(chain.from_iterable(pts)), hx, hy, lens, max(lo, -math.pi), min(hi, math.pi))
+    return snake_nodes(pts.ravel().tolist(), hx, hy, lens, max(lo, -math.pi), min(hi, math.pi))
 
 
 def _plain_snake(points, head, lengths, bend_limits) -> list | None:
-    """:func:`follow_snake`'s flat node list for the common call, checked in a fraction of the time: points
-    and head float64 arrays, lengths a float64 vector or a list of floats, bend_limits a tuple of two floats,
-    all within range. None for anything else (:func:`_checked_snake` then names it)."""
+    """:func:`follow_snake`'s flat node list for the common call (float64 arrays, float lists, in range); else None."""
     f64 = _float64
     if not (type(points) is _ndarray and type(head) is _ndarray and points.dtype is f64 and head.dtype is f64
             and points.ndim == 2 and head.shape == _PAIR and type(bend_limits) is tuple and len(bend_limits) == 2):
@@ -89,7 +82,7 @@ def _plain_snake(points, head, lengths, bend_limits) -> list | None:
     if lens is None or two != 2 or m < 2 or len(lens) != m - 1:
         return None
     lo, hi = bend_limits
-    if type(lo) is not float or type(hi) is not float or not (-_PI - 1e-12 <= lo <= hi <= _PI + 1e-12):
+    if type(lo) is not float or type(hi) is not float or not (-_PI - SLACK <= lo <= hi <= _PI + SLACK):
         return None
     hx, hy = head.tolist()
     reach = sum(lens)
@@ -100,28 +93,10 @@ def _plain_snake(points, head, lengths, bend_limits) -> list | None:
     return snake_nodes(points.ravel().tolist(), hx, hy, lens, -_PI if -_PI > lo else lo, _PI if _PI < hi else hi)
 
 
-def points_list(value, name: str = "points") -> list[list[float]]:
-    """Return an ``(m, 2)`` array of finite points (m >= 2) as nested lists."""
-    if type(value) is np.ndarray and value.dtype == np.float64 and value.ndim == 2:
-        pts = value.tolist()
-    else:
-        pts = float_array(value, name, ndim=2).tolist()
-    if len(pts) < 2 or len(pts[0]) != 2:
-        shape = np.shape(value)
-        raise ValueError(f"{name}: expected shape (n + 1, 2) with n >= 1, got {shape}")
-    if not sum(map(abs, chain.from_iterable(pts))) <= BOUND:  # something non-finite or large: look closer
-        float_array(value, name)  # names the first non-finite entry
-        largest = max(map(abs, chain.from_iterable(pts)))
-        if largest > BOUND:
-            raise ValueError(f"{name}: coordinates must lie within +-{BOUND:g} px, got {largest:g}")
-    return pts
-
-
 def snake_nodes(old, hx, hy, lens, lo, hi):
-    """Plain-float follow-the-leader: the new nodes as a flat ``[x0, y0, x1, y1, ...]`` list.
+    """Plain-float follow-the-leader: the new nodes flat ``[x0, y0, x1, y1, ...]`` from the old ones flat.
 
-    ``old`` holds the old nodes flat the same way. None when one of them is not finite or lies past
-    ``+-BOUND`` px (the caller's checks then name it).
+    None where a node is not finite or lies past ``+-BOUND`` px (the checks then name it).
     """
     atan2, cos, sin = math.atan2, math.cos, math.sin
     pi, tau, b = math.pi, 2.0 * math.pi, BOUND

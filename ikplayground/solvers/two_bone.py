@@ -1,23 +1,11 @@
-"""Analytic two-bone IK by the law of cosines: the public call and the single chain on plain floats.
+"""Analytic two-bone IK by the law of cosines: the public call and one chain on plain floats.
 
-The formula of the raylib multi-chain demo ("IK (2D Multi-Chain IK Demo)"),
-itself the triangle of "Inverse Kinematics In Game Maker": with ``t = target - root``,
-
-* ``r = |t|`` clamped to ``[|l1 - l2|, l1 + l2]``,
-* ``phi = atan2(t_y, t_x)``,
-* ``psi = acos((r^2 + l1^2 - l2^2) / (2 l1 r))``, ``gamma = acos((l1^2 + l2^2 - r^2) / (2 l1 l2))``
-  with the cosines clamped to [-1, 1], and ``psi = 0`` when ``r = 0``,
-* ``theta1 = phi - bend * psi`` (absolute angle of bone 1),
-* ``theta2 = bend * (pi - gamma)`` (bone 2 relative to bone 1).
-
-``bend`` is +1 or -1 and picks the mirrored knee (the Game Maker tutorial's ``flip``).
-A pole (Godot's magnet, SkeletonIK3D's ``magnet``, and Spine's IkConstraint
-``bendDirection``, given as a point, as Unity's and Maya's pole vectors are) picks it
-instead: the knee goes to the pole's side of the root-target line (:func:`pole_bend`).
-Soft reach and stretch change ``r`` and the bone lengths first (:func:`soft_reach`,
-after Spine's IkConstraint). The same formula over arrays of chains, and the
-checks of batched arguments, are in :mod:`.two_bone_arrays`. Screen coordinates,
-y down; pixels; radians.
+After the raylib demo "IK (2D Multi-Chain IK Demo)" and "Inverse Kinematics In Game Maker": with
+``t = target - root`` and ``r = |t|`` clamped to ``[|l1 - l2|, l1 + l2]``, ``theta1 = atan2(t_y, t_x)
+- bend * acos((r^2 + l1^2 - l2^2) / (2 l1 r))`` and ``theta2 = bend * (pi - acos((l1^2 + l2^2 - r^2)
+/ (2 l1 l2)))``. A pole (Godot's magnet, Spine's ``bendDirection``) picks ``bend`` (:func:`pole_bend`);
+soft reach and stretch (Spine's IkConstraint) change ``r`` and the lengths (:func:`soft_reach`).
+Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -27,7 +15,7 @@ import math
 import numpy as np
 
 from .results import TwoBoneSolution
-from .two_bone_arrays import CROSS_SAFE, CROSS_SHRINK, REACH_CAP, solve_arrays
+from .two_bone_arrays import _SAFE_HI, _SAFE_LO, CROSS_SAFE, CROSS_SHRINK, REACH_CAP, solve_arrays
 from .validate import BOUND, wrap
 
 _NUMBER = (int, float, np.float64)  # plain numbers for the fast path (bool is none of them)
@@ -35,9 +23,6 @@ _BOUND = BOUND
 _empty = np.empty
 _new_solution = tuple.__new__
 _atan2, _acos, _cos, _sin, _hypot, _PI = math.atan2, math.acos, math.cos, math.sin, math.hypot, math.pi
-# Bone lengths inside this range square and multiply without leaving float range.
-_SAFE_LO = 1e-100
-_SAFE_HI = 1e100
 # The defaults of softness and stretch, told apart by identity on the fast path.
 _NO_SOFTNESS = 0.0
 _NO_STRETCH = 1.0
@@ -50,56 +35,28 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
 
     Parameters
     ----------
-    root : array_like, shape (2,) or (N, 2)
-        Shoulder/hip position in pixels.
-    target : array_like, shape (2,) or (N, 2)
-        Where the end effector should go, in pixels.
+    root, target : array_like, shape (2,) or (N, 2)
+        Shoulder/hip and the end effector's goal, px (y down).
     l1, l2 : float or array_like (N,)
-        Bone lengths in pixels, each > 0.
+        Bone lengths, px, each > 0.
     bend : {1, -1} or array_like (N,) of them
-        Which side the knee bends to: +1 to the left of the root-to-target
-        direction as seen on screen (y down), -1 mirrored across that line.
+        +1: the knee left of the root-to-target direction on screen; -1 mirrored.
     pole : array_like, shape (2,) or (N, 2), optional
-        A point the knee bends toward, in pixels: where it lies off the
-        root-target line the knee goes to its side of that line, whatever
-        ``bend`` says; ``bend`` decides only where the pole is on the line (the
-        cross product of ``target - root`` and ``pole - root`` is exactly 0,
-        a target on the root included). A pole of NaNs, or a row of NaNs in a
-        batch, means no pole for that chain; any other pole must be finite.
-    softness : float or array_like (N,), optional
-        Soft reach in pixels, >= 0 (Spine's softness): the end eases out
-        toward full reach ``L = l1 + l2`` instead of stopping hard: it follows
-        the target to ``L - softness``, then reaches ``L - s p^2`` with
-        ``p = (d - (L - s)) / (2 s) - 1`` for a target ``d`` px away, and ``L``
-        from ``d = L + s`` on (see :func:`soft_reach`). A softness larger
-        than ``L`` counts as ``L``. 0 (the default) is the hard reach.
-    stretch : float or array_like (N,), optional
-        The largest scale of the bones, >= 1 (1, the default, is none): past
-        full reach both bones scale by ``scale = min(d / L, stretch)`` so the
-        end lands on every target within ``stretch * L``. With softness too,
-        the soft ease runs against the stretched reach ``M = stretch * L`` (``L``
-        replaced by ``M`` above) and ``scale = clamp(d' / L, 1, stretch)`` for
-        the eased distance ``d'``: stretch 1 gives the soft reach, softness 0
-        the plain stretch.
+        A point (px) the knee bends toward, over ``bend`` unless on the root-target line; NaN: no pole.
+    softness, stretch : float or array_like (N,), optional
+        Soft reach, px, >= 0 (0 is hard; :func:`soft_reach`), and the largest bone scale past full reach,
+        >= 1 (1 is none).
 
     Returns
     -------
     TwoBoneSolution
-        Scalars and ``(2,)`` positions for a single chain; ``(N,)`` and
-        ``(N, 2)`` when any argument carries a batch axis (broadcast). A batch
-        of ``N = 0`` chains gives empty arrays of those shapes (``reached``
-        of dtype bool, the rest float64). ``reached`` is True exactly where
-        the end is placed on the target: ``|l1 - l2| <= d <= stretch * L - s``
-        (``s`` the softness, counted up to ``L``).
+        Scalars and (2,) positions for one chain; (N,) and (N, 2) when any argument is a batch.
 
     Raises
     ------
     ValueError
-        Naming the argument: wrong shape, not real numbers (booleans, complex
-        numbers and strings are refused; ``True`` is not a bend), non-finite
-        values (but for NaN poles), a length <= 0, a bend other than +1/-1, a
-        softness < 0, a stretch < 1, or a point, pole or reach (root plus
-        ``l1 + l2``) past ``+-1e300`` px.
+        Naming the argument: wrong shape, not real numbers, non-finite (but for NaN poles), a length
+        <= 0, a bend other than +1/-1, a softness < 0, a stretch < 1, or a reach past ``+-1e300`` px.
     """
     b = _BOUND
     if (type(root) is tuple and type(target) is tuple and type(l1) is float and type(l2) is float
@@ -114,9 +71,7 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
             dx = tx - rx
             dy = ty - ry
             return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), l1, l2, bend == 1)
-    # One chain given as plain numbers otherwise (the game-loop call). Anything unusual (arrays of
-    # chains, bad values, lengths so small or large that the law of cosines would overflow) falls
-    # through to the validated batch path.
+    # one chain of plain numbers otherwise; anything unusual (batches, bad values, extreme lengths) is checked below
     if type(l1) in _NUMBER and type(l2) in _NUMBER and type(bend) in _NUMBER and (bend == 1 or bend == -1):
         rx, ry = root if type(root) is tuple and len(root) == 2 else _plain_point(root)
         tx, ty = target if type(target) is tuple and len(target) == 2 else _plain_point(target)
@@ -144,14 +99,7 @@ def _plain_point(p) -> tuple:
 
 
 def _solve_single(rx, ry, dx, dy, dist, l1, l2, plus, straight=False) -> TwoBoneSolution:
-    """The formula on plain floats for one chain (inputs already checked), px and rad.
-
-    ``dist`` is the distance the end should reach (``|(dx, dy)|`` unless soft
-    reach or stretch changed it); ``(dx, dy)`` only gives the direction.
-    ``plus``: bend +1 (else -1). ``straight``: the bones are stretched, so the
-    arm is straight (``psi = 0``, ``gamma = pi``) whatever rounding leaves of
-    ``dist`` against ``l1 + l2``.
-    """
+    """The formula on checked floats: reach ``dist`` in direction ``(dx, dy)``; ``straight`` for stretched bones."""
     lo = l1 - l2
     if lo < 0.0:
         lo = -lo
@@ -199,8 +147,7 @@ def _solve_single(rx, ry, dx, dy, dist, l1, l2, plus, straight=False) -> TwoBone
 
 
 def _solve_plain_options(rx, ry, dx, dy, l1, l2, plus, pole, softness, stretch) -> TwoBoneSolution | None:
-    """One chain with a pole, soft reach or stretch given as plain numbers; None for
-    anything else (the batch path then checks it and names what is wrong)."""
+    """One chain with a pole, soft reach or stretch as plain numbers; None for anything else (the batch path checks)."""
     if type(softness) not in _NUMBER or type(stretch) not in _NUMBER:
         return None
     try:
@@ -230,21 +177,10 @@ def _solve_plain_options(rx, ry, dx, dy, l1, l2, plus, pole, softness, stretch) 
 
 
 def pole_bend(dx: float, dy: float, qx: float, qy: float, bend: float) -> float:
-    """The bend (+1.0 or -1.0) a pole gives one chain.
+    """The bend (+1.0 or -1.0) a pole gives one chain: -1 for a positive cross product (y down), +1 for a negative one.
 
-    The knee of ``bend = +1`` (``theta1 = phi - psi``) lies where
-    ``cross(target - root, knee - root) < 0`` (y down), so a pole with a positive
-    cross product takes bend -1 and one with a negative cross product bend +1.
-
-    Parameters
-    ----------
-    dx, dy : float
-        ``target - root``, px.
-    qx, qy : float
-        ``pole - root``, px.
-    bend : float
-        What to return where the cross product is exactly 0 (the pole on the
-        line, or the target on the root) or NaN (no pole).
+    ``dx, dy`` is ``target - root`` and ``qx, qy`` ``pole - root`` (px); ``bend`` is returned where the
+    cross product is 0 or NaN (no pole).
     """
     if max(abs(dx), abs(dy), abs(qx), abs(qy)) >= CROSS_SAFE:
         k = CROSS_SHRINK
@@ -254,41 +190,22 @@ def pole_bend(dx: float, dy: float, qx: float, qy: float, bend: float) -> float:
 
 
 def soft_reach(dist: float, total: float, softness: float, stretch: float) -> tuple[float, float, float]:
-    """The reached distance, the bones' scale and the reach limit of one chain: soft reach and stretch.
+    """Soft reach and stretch of one chain (Spine's IkConstraint softness and stretch, with a cap).
 
-    The soft ease is Spine's two-bone softness (Spine runtimes, IkConstraint.apply
-    (two bones), softness): with a chain of maximum reach ``M`` and ``s`` px of
-    softness, a target ``d`` px from the root is reached at distance ``d' = d``
-    while ``d <= M - s``; ``d' = M - s p^2`` with ``p = (d - (M - s)) / (2 s) - 1``
-    for ``M - s < d < M + s`` (a quadratic ease: continuous, non-decreasing, slope
-    ``-p`` in [0, 1]); ``d' = M`` from ``d >= M + s`` on. Stretch follows Spine's
-    ``stretch`` flag with a cap: ``stretch >= 1`` is the largest bone scale, so
-    bones of total length ``L`` reach at most ``M = stretch * L``, and both scale
-    by ``clamp(d' / L, 1, stretch)``. The ease runs against that stretched ``M``:
-    ``stretch = 1`` gives Spine's soft reach exactly, ``s = 0`` the plain capped
-    stretch (``d' = min(d, M)``).
+    With ``M = stretch * total`` and ``s`` the softness, a target ``d`` px away is reached at ``d' = d``
+    up to ``M - s``, ``d' = M - s p^2`` (``p = (d - (M - s)) / (2 s) - 1``) below ``M + s``, else ``M``.
 
     Parameters
     ----------
-    dist : float
-        Distance from the root to the target, px (>= 0).
-    total : float
-        ``l1 + l2``, px (> 0).
-    softness : float
-        Soft zone half-width ``s``, px (>= 0; larger than ``total`` counts as ``total``).
-    stretch : float
-        Largest bone scale (>= 1).
+    dist, total : float
+        Root to target (>= 0) and ``l1 + l2`` (> 0), px.
+    softness, stretch : float
+        ``s``, px (>= 0; beyond ``total`` counts as ``total``), and the largest bone scale (>= 1).
 
     Returns
     -------
-    reach : float
-        ``d'``: how far from the root the end effector goes, px (before the
-        inner radius of the annulus is applied).
-    scale : float
-        The factor both bones are scaled by, in ``[1, stretch]``.
-    limit : float
-        The largest target distance for which ``d' == d``, px: ``M`` when
-        ``s = 0``, else ``M - s``.
+    reach, scale, limit : float
+        ``d'`` px, the bones' scale ``clamp(d' / total, 1, stretch)``, the largest ``d`` with ``d' == d`` px.
     """
     s = softness if softness < total else total
     m = stretch * total

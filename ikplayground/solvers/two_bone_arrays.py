@@ -1,11 +1,7 @@
-"""The two-bone formula of :mod:`.two_bone` on arrays of chains (the scene's hot path), and the batched call's checks.
+"""The two-bone formula of :mod:`.two_bone` (raylib "IK (2D Multi-Chain IK Demo)") over arrays, and its checks.
 
-The law of cosines of the raylib multi-chain demo ("IK (2D Multi-Chain IK
-Demo)", after "Inverse Kinematics In Game Maker"; see :mod:`.two_bone`),
-element-wise over a batch, with the pole (Godot's magnet, Spine's
-``bendDirection``: :func:`.two_bone.pole_bend`) and Spine's soft reach and
-stretch (:func:`.two_bone.soft_reach`); lengths so small or large that their
-squares leave float range are scaled first. Pixels, y down; radians.
+Element-wise, with the pole and Spine's soft reach and stretch; lengths whose squares would leave float
+range are scaled first. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -19,39 +15,21 @@ from .validate import BOUND, float_array, to_float64, wrap_array
 _SAFE_LO = 1e-100
 _SAFE_HI = 1e100
 _TINY_R = 1e-150  # px: a reach this small goes the careful way (its square and 2 l1 r would underflow)
-# Past every distance a target can lie at (coordinates within +-1e300 px): a
-# larger maximum reach is the same as none, so M is capped here and never overflows.
+# Past every distance a target can lie at: the maximum reach M is capped here and never overflows.
 REACH_CAP = 1e301
-# Cross products of vectors whose coordinates stay under CROSS_SAFE cannot
-# overflow; larger ones are first scaled by CROSS_SHRINK (a power of two: exact).
+# Cross products of coordinates under CROSS_SAFE cannot overflow; larger ones are scaled by CROSS_SHRINK (exact).
 CROSS_SAFE = 1e150
 CROSS_SHRINK = 2.0 ** -600
 
 
 def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=None, softness=None,
                     stretch=None):
-    """The two-bone formula on validated arrays, no checks (the scene's hot path).
+    """The two-bone formula on validated arrays, no checks: ``(knee, end, theta1, theta2, reached, scale)``.
 
-    Parameters
-    ----------
-    root, target : ndarray, shape (..., 2)
-        px, y down.
-    l1, l2, bend : ndarray broadcastable to shape (...)
-        Bone lengths (px) and bends (+1 or -1).
-    pole : ndarray broadcastable to shape (..., 2), optional
-        As :func:`~.two_bone.solve_two_bone`'s (NaN rows: no pole).
-    softness, stretch : ndarray broadcastable to shape (...), optional
-        As :func:`~.two_bone.solve_two_bone`'s; None (or all 0 softness, all 1 stretch) is none.
-
-    Returns
-    -------
-    knee, end : ndarray, shape (..., 2)
-        px.
-    theta1, theta2 : ndarray, shape (...)
-        rad, wrapped to (-pi, pi].
-    reached : ndarray of bool, shape (...)
-    scale : ndarray, shape (...)
-        The bones' common scale (1 without stretch), as :class:`~.results.TwoBoneSolution`'s.
+    ``root``, ``target`` (..., 2) px (y down); ``l1``, ``l2`` (px), ``bend`` (+-1) and the optional
+    ``softness``, ``stretch`` broadcast to (...); ``pole`` (..., 2) px, NaN rows none. Returns knee and
+    end (..., 2) px, theta1 and theta2 (...) rad wrapped to (-pi, pi], reached (...) bool and the bones'
+    scale (...) (1 without stretch): :class:`~.results.TwoBoneSolution`'s fields.
     """
     if softness is not None and not np.any(softness):
         softness = None
@@ -88,8 +66,7 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=
         hi = l1 + l2
     r = np.minimum(np.maximum(reach, lo), hi)
     if moderate and np.min(dist, initial=1.0) > 0 and np.min(r, initial=1.0) > _TINY_R:
-        # The common case: squares cannot overflow or underflow and r > 0, so
-        # the law of cosines needs no scaling and no zero-distance masks.
+        # the common case: no square over- or underflows and r > 0, so no scaling and no masks
         a2 = l1 * l1
         b2 = l2 * l2
         q2 = r * r
@@ -117,8 +94,7 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=
         cos_gamma = np.clip(np.where(ok, (a * a + b * b - q * q) / np.where(ok, den, 1.0), -1.0), -1.0, 1.0)
         c1 = s1 = None
     if scale is not None and np.any(scale > 1.0):
-        # stretched bones lie straight: psi = 0 and gamma = pi exactly, however the rounding of the
-        # scaled lengths against the distance left the cosines (the arm's mirror image rounds otherwise)
+        # stretched bones lie straight: psi = 0 and gamma = pi exactly, whatever the rounding
         straight = scale > 1.0
         psi = np.where(straight, 0.0, psi)
         cos_gamma = np.where(straight, -1.0, cos_gamma)
@@ -130,8 +106,7 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=
     theta2 = bend * (np.pi - gamma)  # in [-pi, pi]: only -pi needs moving to pi
     if np.any(theta2 <= -np.pi):
         theta2 = np.where(theta2 <= -np.pi, np.pi, theta2)
-    # Joint positions: bone 2's direction from bone 1's by the angle-sum rule,
-    # with cos(theta2) = -cos(gamma) and sin(theta2) = bend * sin(gamma).
+    # bone 2's direction by the angle-sum rule: cos(theta2) = -cos(gamma), sin(theta2) = bend * sin(gamma)
     if c1 is None:
         c1 = np.cos(theta1)
         s1 = np.sin(theta1)
@@ -157,17 +132,9 @@ def pole_bend_arrays(dx: np.ndarray, dy: np.ndarray, qx: np.ndarray, qy: np.ndar
 
 
 def soft_reach_arrays(dist: np.ndarray, total: np.ndarray, softness, stretch):
-    """:func:`.two_bone.soft_reach` element-wise (arrays broadcast; ``None`` means 0 softness or 1 stretch).
-
-    Returns
-    -------
-    reach, scale, limit : ndarray
-        As :func:`.two_bone.soft_reach` (px, factor, px), shaped as ``dist`` broadcast with the rest.
-    """
-    if softness is None:
-        softness = 0.0
-    if stretch is None:
-        stretch = 1.0
+    """:func:`.two_bone.soft_reach` element-wise: ``(reach, scale, limit)``; None is 0 softness or 1 stretch."""
+    softness = 0.0 if softness is None else softness
+    stretch = 1.0 if stretch is None else stretch
     s = np.minimum(softness, total)
     with np.errstate(over="ignore"):  # M past float range, and d' / L for a huge stretch: both capped below
         m = np.minimum(stretch * total, REACH_CAP)
@@ -182,8 +149,7 @@ def soft_reach_arrays(dist: np.ndarray, total: np.ndarray, softness, stretch):
 
 
 def solve_arrays(root, target, l1, l2, bend, pole=None, softness=0.0, stretch=1.0) -> TwoBoneSolution:
-    """:func:`.two_bone.solve_two_bone` for any arguments: checked here (ValueError naming the argument),
-    broadcast, and solved by :func:`two_bone_arrays`; scalars for one chain, arrays for a batch."""
+    """:func:`.two_bone.solve_two_bone` for any arguments: checked (ValueError naming them), broadcast, solved."""
     root = float_array(root, "root")
     target = float_array(target, "target")
     for arr, name in ((root, "root"), (target, "target")):
@@ -195,10 +161,9 @@ def solve_arrays(root, target, l1, l2, bend, pole=None, softness=0.0, stretch=1.
     for arr, name in ((l1, "l1"), (l2, "l2"), (bend, "bend")):
         if arr.ndim > 1:
             raise ValueError(f"{name}: expected a scalar or shape (N,), got {arr.shape}")
-    if np.any(l1 <= 0):
-        raise ValueError(f"l1: every length must be > 0, got {l1[l1 <= 0].flat[0]}")
-    if np.any(l2 <= 0):
-        raise ValueError(f"l2: every length must be > 0, got {l2[l2 <= 0].flat[0]}")
+    for arr, name in ((l1, "l1"), (l2, "l2")):
+        if np.any(arr <= 0):
+            raise ValueError(f"{name}: every length must be > 0, got {arr[arr <= 0].flat[0]}")
     if np.any(np.abs(bend) != 1):
         raise ValueError(f"bend: must be +1 or -1, got {bend[np.abs(bend) != 1].flat[0]}")
     pole = None if pole is None else _pole_array(pole)
@@ -228,8 +193,7 @@ def solve_arrays(root, target, l1, l2, bend, pole=None, softness=0.0, stretch=1.
 
 
 def _pole_array(pole) -> np.ndarray:
-    """``pole`` as a float64 (2,) or (N, 2) array of points within ``+-BOUND`` px,
-    each finite or a whole row of NaN (no pole); ValueError naming ``pole`` otherwise."""
+    """``pole`` as a float64 (2,) or (N, 2) array within ``+-BOUND`` px, each row finite or all NaN (no pole)."""
     arr = to_float64(pole, "pole")
     if arr.ndim not in (1, 2) or arr.shape[-1] != 2:
         raise ValueError(f"pole: expected shape (2,) or (N, 2), got {arr.shape}")
@@ -245,8 +209,7 @@ def _pole_array(pole) -> np.ndarray:
 
 
 def _reach_option(value, name: str, least: float) -> np.ndarray:
-    """``softness`` (``least`` 0) or ``stretch`` (``least`` 1) as a finite float64
-    scalar or (N,) array, each >= ``least``; ValueError naming ``name`` otherwise."""
+    """``softness`` (``least`` 0) or ``stretch`` (``least`` 1) as a finite scalar or (N,) array, each >= ``least``."""
     arr = float_array(value, name)
     if arr.ndim > 1:
         raise ValueError(f"{name}: expected a scalar or shape (N,), got {arr.shape}")

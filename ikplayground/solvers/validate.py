@@ -1,23 +1,8 @@
-"""Argument checks shared by the solvers.
+"""Argument checks shared by the solvers (this project's rules: docs/design.md, "The solver API").
 
-Every check raises :class:`ValueError` whose message starts with the argument's
-name, so a caller can tell which input was wrong without reading a traceback.
-The checks return plain Python floats or float64 arrays that the solvers may
-read but never write back into the caller's objects.
-
-What counts as a number: real numbers of any type ``float()`` takes exactly
-enough: ``int``, ``float``, numpy integer and floating scalars and arrays,
-:class:`fractions.Fraction` and :class:`decimal.Decimal` (each rounded to the
-nearest float64). Booleans, complex numbers and strings are refused, even
-where Python or numpy would convert them (``True`` is not 1 px, ``"12"`` is
-not the point (1, 2)); so is an ``int`` beyond float range.
-
-How large: every coordinate, and every point a chain can reach (its root plus
-its total length, on each axis), must lie within ``+-BOUND`` px. Inside that
-box any difference or sum the solvers form stays finite, so every accepted
-input gives finite output.
-
-These rules are this project's own (docs/design.md, "The solver API").
+Messages start with the argument's name. Numbers are reals ``float()`` takes exactly (``int``,
+``float``, numpy reals, ``Fraction``, ``Decimal``; never booleans, complex, strings or ints beyond
+float range), and every point a chain can reach lies within ``+-BOUND`` px, so every sum stays finite.
 """
 
 from __future__ import annotations
@@ -29,9 +14,7 @@ from decimal import Decimal
 import numpy as np
 
 TAU = 2.0 * math.pi
-# A joint range (hi - lo, radians) at least this wide is the full circle: the
-# joint turns freely and is never clamped. The one rule, used by every solver,
-# the numba kernels and the playground's limit wedges.
+# A joint range (hi - lo, rad) at least this wide is the full circle: never clamped (the one rule everywhere).
 FULL_CIRCLE = TAU - 1e-9
 BOUND = 1e300  # px: the largest coordinate magnitude accepted (see the module docstring)
 SLACK = 1e-12  # rad: how far past +-pi a joint limit may lie (rounding) and be taken as +-pi
@@ -40,7 +23,7 @@ _FAST = (float, int, np.float64)  # plain numbers the fast paths take as they ar
 
 
 def real(value, name: str) -> float:
-    """Return one real number (see the module docstring) as a float, not checked for finiteness."""
+    """One real number (module docstring) as a float, not checked for finiteness."""
     if type(value) is float:
         return value
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Real, Decimal, np.ndarray)):
@@ -107,15 +90,7 @@ def chain_extent(x: float, y: float, total: float, name: str = "lengths") -> Non
 
 
 def point(value, name: str) -> tuple[float, float]:
-    """Return a finite 2-D point as two floats, each within ``+-BOUND``.
-
-    Parameters
-    ----------
-    value : array_like, shape (2,)
-        The point, in pixels.
-    name : str
-        The argument's name, used in error messages.
-    """
+    """A finite point within ``+-BOUND`` as two floats (px); ``value`` array_like of shape (2,), ``name`` for errors."""
     t = type(value)
     xy = None
     if (t is tuple or t is list) and len(value) == 2 and type(value[0]) in _FAST and type(value[1]) in _FAST:
@@ -139,11 +114,7 @@ def point(value, name: str) -> tuple[float, float]:
 
 
 def float_array(value, name: str, ndim: int | None = None) -> np.ndarray:
-    """Return ``value`` as a finite float64 array (a copy when it had to convert).
-
-    Raises ValueError naming ``name`` for ragged input, values that are not
-    real numbers (module docstring), wrong rank, or non-finite entries.
-    """
+    """``value`` as a finite float64 array (of ``ndim`` dimensions), a copy when converted; errors name ``name``."""
     if type(value) is np.ndarray and value.dtype == np.float64:
         arr = value
     else:
@@ -157,11 +128,7 @@ def float_array(value, name: str, ndim: int | None = None) -> np.ndarray:
 
 
 def float_list(value, name: str) -> list[float]:
-    """Return a 1-D sequence of finite numbers as a list of Python floats.
-
-    The fast path for single-chain solver calls: a float64 vector or a list of
-    floats costs a fraction of a microsecond; anything else goes through numpy.
-    """
+    """A 1-D sequence of finite numbers as a list of floats (fast for a float64 vector or a list of floats)."""
     if type(value) is np.ndarray and value.ndim == 1 and value.dtype == np.float64:
         out = value.tolist()
     elif type(value) in (list, tuple) and all(type(v) in _FAST for v in value):
@@ -180,8 +147,7 @@ def float_list(value, name: str) -> list[float]:
 
 
 def plain_list(value) -> list | None:
-    """A float64 vector's values, or a new list of a list's or tuple's floats, unchecked; None for anything else
-    (the fast paths' first look, before :func:`float_list` and its kin)."""
+    """A float64 vector's values or a list/tuple of floats as a new list, unchecked; None for anything else."""
     t = type(value)
     if t is np.ndarray:
         return value.tolist() if value.dtype is _FLOAT64 and value.ndim == 1 else None
@@ -214,10 +180,7 @@ def angles_list(value, n: int, name: str = "angles") -> list[float]:
 
 
 def limits_list(value, n: int, name: str = "limits") -> list[tuple[float, float]] | None:
-    """Return ``n`` (lo, hi) joint limits in radians, or None for no limits.
-
-    Each pair must satisfy ``-pi <= lo <= hi <= pi``.
-    """
+    """``n`` joint limits ``(lo, hi)`` rad, ``-pi <= lo <= hi <= pi``, as a list of float pairs; None for None."""
     if value is None:
         return None
     arr = float_array(value, name, ndim=2)
@@ -258,13 +221,7 @@ def wrap(a: float) -> float:
 
 
 def wrap_array(a: np.ndarray) -> np.ndarray:
-    """Wrap angles in radians to (-pi, pi], element-wise (new array).
-
-    ``a - 2pi * ceil((a - pi) / 2pi)`` costs a fraction of ``np.mod`` (about
-    a tenth at 10,000 angles); its rounding is a few ulps of ``a``, so an
-    angle near an odd multiple of pi can come out a hair above pi or at -pi:
-    both are put at pi.
-    """
+    """Angles (rad) wrapped to (-pi, pi], element-wise (a new array); rounding to -pi or past pi gives pi."""
     w = np.minimum(a - TAU * np.ceil((a - math.pi) / TAU), math.pi)
     low = w <= -math.pi
     if low.any():
@@ -273,11 +230,7 @@ def wrap_array(a: np.ndarray) -> np.ndarray:
 
 
 def clamp_angle(value: float, lo: float, hi: float) -> float:
-    """Clamp a relative angle to ``[lo, hi]``, keeping pi rather than -pi where allowed.
-
-    A range that covers the whole circle is no limit: the angle is wrapped
-    instead, so a joint can turn through +-pi.
-    """
+    """A relative angle clamped to ``[lo, hi]`` (rad), pi rather than -pi where allowed; a full circle only wraps."""
     if hi - lo >= FULL_CIRCLE:  # (kept inside a range a hair short of the circle)
         w = value if -math.pi < value <= math.pi else wrap(value)  # in range: as given, as the batched calls keep it
         return lo if w < lo else hi if w > hi else w
@@ -288,22 +241,14 @@ def clamp_angle(value: float, lo: float, hi: float) -> float:
 
 
 def clamp_heading(value: float, lo: float, hi: float) -> float:
-    """Clamp joint 0's angle (an absolute heading, not a turn) to ``[lo, hi]``: to the nearer bound round the circle.
+    """Joint 0's angle (a heading) clamped to ``[lo, hi]``: from outside, to the bound nearer round the circle.
 
-    :func:`clamp_angle` clamps a value along the line, which is right for a
-    relative angle or for a turn from inside the range (the bound it passes);
-    for a heading outside the range it would pick the bound by which side of
-    +-pi the heading lies, and the mirror image (a -> pi - a) would not pick
-    the mirrored bound. So a heading outside its range goes to the bound it
-    is nearer to round the circle (docs/design.md, "Mirror flip"); inside the
-    range, or with the full circle, this is :func:`clamp_angle`. A heading
-    exactly between the two bounds goes to ``hi``.
+    So a chain's mirror image is clamped to the mirrored bound (docs/design.md, "Mirror flip").
     """
-    full = hi - lo >= FULL_CIRCLE
-    if lo <= value <= hi and not full:
-        return value  # (as clamp_angle returns it: a range that holds -pi and pi is the full circle)
-    if full:
+    if hi - lo >= FULL_CIRCLE:
         return clamp_angle(value, lo, hi)
+    if lo <= value <= hi:
+        return value
     w = value if -math.pi < value <= math.pi else wrap(value)
     if lo <= w <= hi:
         return w
