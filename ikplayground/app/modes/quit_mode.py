@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import pygame
 import pygame_gui
-from pygame_gui.elements import UIButton, UILabel, UIWindow
+from pygame_gui.elements import UIButton, UIWindow
 
+from ikplayground.app.panel.param_widgets import make_label
 from ikplayground.scene import shown_name
 
 SIZE = (380, 150)  # px: the prompt window
@@ -49,9 +50,9 @@ class QuitMode:
         window = UIWindow(rect, app.ui, "Quit ikplayground?", object_id="#quit_prompt", draggable=False)
         window.set_blocking(True)
         inner = window.get_container().get_rect()
-        name = shown_name(app.scene_path)
-        text = f"The scene has changes not saved to {name}."
-        UILabel(pygame.Rect(10, 10, inner.width - 20, 26), text, app.ui, window, object_id="#quit_text")
+        lines = ("The scene has changes not saved yet.", f"Save writes {shown_name(app.scene_path)}")
+        for i, text in enumerate(lines):  # each cut to fit (a long file name)
+            make_label(pygame.Rect(10, 6 + 24 * i, inner.width - 20, 24), text, app.ui, window, "#quit_text")
         bw = (inner.width - 40) // 3
         self.buttons = {c: UIButton(pygame.Rect(10 + i * (bw + 10), inner.height - 44, bw, 32), LABELS[c], app.ui,
                                     window, object_id=f"#quit_{c}")
