@@ -141,7 +141,7 @@ def escape(app, value=None) -> None:
         app.math.session = None
         app.say("Step-through ended: running again")
     else:
-        app.say("Esc closes menus, the help and modes; to quit, press Ctrl+Q or close the window")
+        app.say("Quit: Ctrl+Q (Esc never quits)")
 
 
 def chains(count: int) -> str:

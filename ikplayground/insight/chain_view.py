@@ -27,7 +27,7 @@ GHOST_MIN_PX = 0.5  # px: the ghost shows when a joint of the goal pose is this 
 GHOST_FADE = 0.5
 FOLLOW_FADE = 0.4
 REACH_FADE = 0.45  # a walker leg's reach circle
-FOOT_MARK = 6.0  # px: the radius of a walker foot's mark
+FOOT_MARK = 8.0  # px: the radius of a walker foot's mark
 WEDGE_SHARE = 1.0  # a snake wedge's radius as a share of the segment after its node: the next node is on its arc
 
 
@@ -160,7 +160,7 @@ def snake_view(chain) -> list:
 
 def walker_view(chain) -> list:
     """A walker's legs: each one's reach, the circle about its hip of radius its bones' total length (role
-    "reach"), and its foot, a filled dot while planted ("step_target") or a ring while stepping ("step"); a label
+    "reach"), and its foot, a filled ring while planted ("step_target") or a thin ring while stepping ("step"); a label
     of the reach over the body."""
     f = chain.fields
     m = f["lengths"].shape[-1]
@@ -169,11 +169,13 @@ def walker_view(chain) -> list:
     planted = f["state"] < 0.5
     out: list[Primitive] = [Circle(leg[0].copy(), float(r), "reach", fade=REACH_FADE) for leg, r in zip(legs, reach)]
     for foot, down in zip(f["foot"], planted):
-        out.append(Circle(foot.copy(), FOOT_MARK, "step_target" if down else "step", width=0 if down else 2))
+        out.append(Circle(foot.copy(), FOOT_MARK, "step_target" if down else "step", width=2 if down else 1))
+        if down:
+            out.append(Circle(foot.copy(), FOOT_MARK, "step_target", width=0))  # filled (translucent)
     top = float(legs[:, 0, 1].min()) - float(reach.max())
     words = f"leg reach {reach.min():.0f} px" if np.ptp(reach) < 0.5 else \
         f"leg reach {reach.min():.0f}-{reach.max():.0f} px"
-    out.append(Label(np.array((float(f["body"][0]), top - LABEL_GAP)), f"{words}; dots: planted feet", "text"))
+    out.append(Label(np.array((float(f["body"][0]), top - LABEL_GAP)), f"{words}; filled rings: planted feet", "text"))
     return out
 
 

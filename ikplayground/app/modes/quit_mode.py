@@ -40,7 +40,7 @@ class QuitMode:
             return
         if self.window is None:
             self._open()
-        app.say("Unsaved changes: Save, Discard or Cancel (Esc)")
+        app.say("Quit? Unsaved changes")
 
     def _open(self) -> None:
         app = self.app
