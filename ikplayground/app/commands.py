@@ -237,8 +237,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("pause", "pause / resume", pause),
     Command("help", "show / hide the help (this list)", show_help),
     Command("panel", "hide / show the panel (more room for the stage)", show_panel),
-    Command("escape", "close the innermost: an open menu, the help, the path box's typing, else end the stress "
-                      "test, race or step-through; never quits", escape),
+    Command("escape", "close a menu, the help or typing, else end stress test, race or step-through; never quits",
+            escape),
     Command("quit", "quit; with unsaved changes, first ask Save / Discard / Cancel (as the window's close button)",
             lambda app, value=None: app.quit.request()),
     Command("save", "save the scene to the scene file (the panel's path box; --scene sets it at start)", save),
