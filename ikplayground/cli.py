@@ -124,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
     elif scene is None:
         app.say(f"New scene: Ctrl+S will create {shown_name(scene_path)}")
     else:
-        app.say(f"Loaded {len(scene.chains)} chains from {shown_name(scene_path)}")
+        count = len(scene.chains)
+        app.say(f"Loaded {count} chain{'' if count == 1 else 's'} from {shown_name(scene_path)}")
     for start, path in ((app.replay.start, args.replay), (app.record.start, args.record)):
         error = start(path) if path else None
         if error:

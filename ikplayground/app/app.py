@@ -24,6 +24,7 @@ from ikplayground.app.gc_freeze import hold, settle
 from ikplayground.app.key_events import key_down, key_up
 from ikplayground.app.modes.export_mode import ExportMode
 from ikplayground.app.modes.math_view import MathView
+from ikplayground.app.modes.quit_mode import QuitMode
 from ikplayground.app.modes.race_mode import RaceMode
 from ikplayground.app.modes.record_mode import RecordMode
 from ikplayground.app.modes.replay_mode import ReplayMode
@@ -88,6 +89,8 @@ class App:
         self.record = RecordMode(self)  # Ctrl+R: every step to a CSV file, after the step
         self.export = ExportMode(self)  # Export animation: the last recording baked to keyframes
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
+        self.quit = QuitMode(self)  # the close button and Ctrl+Q: Save / Discard / Cancel with unsaved changes
+        self._poked = False  # a click or a key this frame: the tool tips go
         self.commands = commands.CommandRunner(self)  # .observe(fn) sees every command
         if capped:
             self.say(capped)
@@ -109,7 +112,8 @@ class App:
         return self.stage_rect.collidepoint(pos)
 
     def run(self, max_frames: int | None = None) -> None:
-        """Run until the window closes, Esc, or ``max_frames`` frames have been drawn."""
+        """Run until the window closes (the close button or Ctrl+Q, asking first if the scene has unsaved changes),
+        or ``max_frames`` frames have been drawn (never asking)."""
         while self.running and (max_frames is None or self.frames < max_frames):
             self.frame()
 
@@ -123,6 +127,8 @@ class App:
                 continue  # dragging a window edge sends many: lay out only the last (each costs a panel rebuild)
             self.handle_event(event)
         self.ui.update(dt)
+        self.panel.hide_tips(self._poked or self.mouse is None)
+        self._poked = False
         self.export.poll()
         self.advance(dt)
         if not self.minimized:  # nothing to show: keep stepping, skip drawing
@@ -161,7 +167,7 @@ class App:
     def handle_event(self, event) -> None:
         self.undo.see(event)  # which left press is down: a slider's or the map's drag is one undo entry
         if event.type == pygame.QUIT:
-            self.running = False
+            self.quit.request()  # asks first when the scene has unsaved changes
             return
         if event.type == pygame.VIDEORESIZE:
             self.resize(event.size)
@@ -176,7 +182,13 @@ class App:
             self.held.clear()  # a key released elsewhere sends us no KEYUP
             self.keys_down.clear()
             self.drag = None
+        if event.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN):
+            self._poked = True
         consumed = self.ui.process_events(event)
+        if self.quit.process(event):  # the quit prompt is up: it answers first
+            return
+        if event.type in (pygame.MOUSEBUTTONUP, pygame_gui.UI_DROP_DOWN_MENU_CHANGED):
+            self.panel.release_keys()  # a click in the panel leaves the keys to the stage
         command = self.panel.process(event)
         if command is not None:
             self.apply(*command)
@@ -191,8 +203,8 @@ class App:
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             self.drag = None
             return
-        if consumed:
-            return
+        if consumed and not (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+            return  # (Esc always reaches its command: it closes what a widget has open)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
             self.press(event.pos)
         elif event.type == pygame.KEYDOWN:

@@ -124,10 +124,29 @@ def show_panel(app, value=None) -> None:
 
 
 def escape(app, value=None) -> None:
+    """Esc: close the innermost thing open (a drop-down list, the help, the path box's typing), else end a mode
+    (the stress test, the race, the step-through) as its own key would; it never quits."""
+    if app.panel.close_menus():
+        return
     if app.show_help:
         app.show_help = False
+    elif app.panel.typing():
+        app.panel.path_entry.unfocus()  # the typed text stays in the box
+    elif app.stress.on:
+        app.stress.stop()
+    elif app.race.on:
+        app.undo.toggle_race()
+    elif app.math.stepping:
+        app.paused = False  # running again ends the stepped solve, as Space does
+        app.math.session = None
+        app.say("Step-through ended: running again")
     else:
-        app.running = False
+        app.say("Quit: Ctrl+Q (Esc never quits)")
+
+
+def chains(count: int) -> str:
+    """"1 chain", "2 chains"."""
+    return f"{count} chain{'' if count == 1 else 's'}"
 
 
 def _is_file(path: Path) -> bool:
@@ -152,7 +171,8 @@ def save(app, path=None) -> None:
                 + (" and the file on disk is as it was" if _is_file(path) else ""), error=True)
         return
     app.scene_path = path
-    app.say(f"Saved {len(app.scene.chains)} chains to {name}")
+    app.undo.mark_saved()
+    app.say(f"Saved {chains(len(app.scene.chains))} to {name}")
 
 
 def load(app, path=None) -> None:
@@ -160,7 +180,8 @@ def load(app, path=None) -> None:
     path = Path(path) if path else app.scene_path
     name = shown_name(path)
     if _replace_scene(app, lambda: load_scene(path, app.scene.stage), None, path, f"load of {name}"):
-        app.say(f"Loaded {len(app.scene.chains)} chains from {name}")
+        app.undo.mark_saved()  # the scene is the file's
+        app.say(f"Loaded {chains(len(app.scene.chains))} from {name}")
 
 
 def load_preset(app, name=None) -> None:
@@ -216,7 +237,10 @@ COMMANDS: tuple[Command, ...] = (
     Command("pause", "pause / resume", pause),
     Command("help", "show / hide the help (this list)", show_help),
     Command("panel", "hide / show the panel (more room for the stage)", show_panel),
-    Command("escape", "close the help, or quit", escape),
+    Command("escape", "close a menu, the help or typing, else end stress test, race or step-through; never quits",
+            escape),
+    Command("quit", "quit; with unsaved changes, first ask Save / Discard / Cancel (as the window's close button)",
+            lambda app, value=None: app.quit.request()),
     Command("save", "save the scene to the scene file (the panel's path box; --scene sets it at start)", save),
     Command("load", "load the scene file again (the panel's path box)", load),
     Command("stress", "1,000 chains on scripted paths; again for your scene (meanwhile Save is refused)",

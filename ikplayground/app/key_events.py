@@ -1,8 +1,10 @@
 """The keyboard, once the panel has passed a key on: an arrow key held for steering (``app.held``), or a
 key's command run. An auto-repeat runs only commands marked ``repeats``; while a text field is typed in,
-keys reach neither."""
+keys reach neither, but Esc, which ends the typing."""
 
 from __future__ import annotations
+
+import pygame
 
 from ikplayground.app import commands, keymap
 
@@ -11,7 +13,7 @@ def key_down(app, event) -> None:
     """A KEYDOWN: hold a steering key, or run the key's command."""
     repeat = event.key in app.keys_down
     app.keys_down.add(event.key)
-    if app.panel.typing():
+    if app.panel.typing() and event.key != pygame.K_ESCAPE:  # Esc ends the typing (the command escape)
         return
     steer = keymap.STEER_KEYS.get(event.key)
     if steer is not None:

@@ -34,7 +34,8 @@ def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: flo
     """The status line's facts: frame rate (None: "fixed step"), chains, the selected chain's error,
     status and iterations, where a paused step-through is, ``keeping`` (replay, recording; empty ones left out),
     what a step and a drawing cost (per solver under the stress test), PAUSED."""
-    parts = ["fixed step" if fps is None else f"{fps:4.0f} FPS", f"{len(scene.chains)} chains"]
+    n = len(scene.chains)
+    parts = ["fixed step" if fps is None else f"{fps:4.0f} FPS", f"{n} chain{'' if n == 1 else 's'}"]
     chain = scene.selected
     if chain is not None:
         part = f"{SOLVER_LABELS[chain.solver]} #{chain.id}"

@@ -18,6 +18,7 @@ from ikplayground.scene.edit import edits, moves
 MERGING = ("number", "whole")  # the settings' kinds a slider sets: one entry a drag
 DONE = {"undo": "Undid", "redo": "Redid"}  # how the status line begins
 NOT_DONE = {"undo": "Not undone", "redo": "Not redone"}
+STALE = object()  # Undo.saved_top when no entry of the history stands for the saved scene any more
 
 
 class SceneSwap(Edit):
@@ -58,11 +59,12 @@ def swap_from(app, label: str) -> SceneSwap:
 
 
 class RaceStarted(Edit):
-    """The race was started on ``template`` (the chain selected then): undone, the race ends."""
+    """The race was started on ``template`` (the chain selected then): undone, the race ends. ``below``: the
+    entry under it (the race changes nothing of the user's scene)."""
 
-    def __init__(self, app, template):
+    def __init__(self, app, template, below: Edit | None = None):
         super().__init__("race")
-        self.app, self.template = app, template
+        self.app, self.template, self.below = app, template, below
 
     def undo(self):
         self.app.race.stop()
@@ -87,6 +89,7 @@ class Undo:
         self._open = None  # (press, entry): the newest entry, made while that press was down
         self._grab = None  # (scene, chain, part, start) of the hold in progress, if recorded
         self.race_entry = None  # the running race's entry
+        self.saved_top: object = None  # the newest entry when the scene was last loaded or saved (None: none yet)
 
     @property
     def history(self):
@@ -96,6 +99,19 @@ class Undo:
     def recording(self) -> bool:
         """Whether edits are recorded: the user's own scene is shown."""
         return not (self.app.stress.on or self.app.race.on)
+
+    @property
+    def unsaved(self) -> bool:
+        """Whether the user's scene differs from what was last loaded or saved: the history's newest entry (a race
+        counts as the entry under it) is not the one of then, or has taken in an edit since."""
+        top = self.history.top
+        while isinstance(top, RaceStarted):
+            top = top.below
+        return top is not self.saved_top
+
+    def mark_saved(self) -> None:
+        """The scene shown is now the one in its file (a save or a load)."""
+        self.saved_top = self.history.top
 
     def see(self, event) -> None:
         """Every event, first: which left press is down (an edit made meanwhile may merge)."""
@@ -113,6 +129,8 @@ class Undo:
         top = self.history.top
         same_press = merge and self._open is not None and self._open == (self.presses, top)
         self.history.push(edit, merge=same_press)
+        if self.history.top is top and top is self.saved_top:  # merged into the saved state's entry
+            self.saved_top = STALE
         top = self.history.top
         self._open = (self.presses, top) if merge and self.pressed else None
 
@@ -173,7 +191,7 @@ class Undo:
         template = self.app.scene.selected
         race.start()
         if race.on:
-            self.race_entry = RaceStarted(self.app, template)
+            self.race_entry = RaceStarted(self.app, template, below=self.history.top)
             self.record(self.race_entry)
 
     def race_ended(self) -> None:
@@ -215,6 +233,7 @@ class Undo:
             return
         except (IndexError, ValueError, TypeError, SceneFull) as e:  # the history no longer fits the scene
             self.history.clear()
+            self.saved_top = STALE
             app.say(f"Could not {word} that ({e}); the undo history is cleared", error=True)
             return
         if result is None:

@@ -2,7 +2,8 @@
 
 IK chains: limit arcs with needles, the error line, the ghost of the solver's goal pose, the pole's side
 (and a two-bone arm's construction, :mod:`.two_bone_view`). Snakes (the Flash snake tutorial's
-follow-the-leader): bend-range wedges and the follow distance. Pixels, y down; radians.
+follow-the-leader): bend-range wedges and the follow distance. Walkers: each leg's reach, the planted feet.
+Pixels, y down; radians.
 """
 
 from __future__ import annotations
@@ -25,6 +26,8 @@ LABEL_GAP = 10.0  # px: the error label sits this far beside the line's middle (
 GHOST_MIN_PX = 0.5  # px: the ghost shows when a joint of the goal pose is this far from the shown one
 GHOST_FADE = 0.5
 FOLLOW_FADE = 0.4
+REACH_FADE = 0.45  # a walker leg's reach circle
+FOOT_MARK = 8.0  # px: the radius of a walker foot's mark
 WEDGE_SHARE = 1.0  # a snake wedge's radius as a share of the segment after its node: the next node is on its arc
 
 
@@ -155,11 +158,32 @@ def snake_view(chain) -> list:
     return out
 
 
+def walker_view(chain) -> list:
+    """A walker's legs: each one's reach, the circle about its hip of radius its bones' total length (role
+    "reach"), and its foot, a filled ring while planted ("step_target") or a thin ring while stepping ("step"); a label
+    of the reach over the body."""
+    f = chain.fields
+    m = f["lengths"].shape[-1]
+    legs = f["points"].reshape(-1, m + 1, 2)
+    reach = f["lengths"].sum(axis=1)
+    planted = f["state"] < 0.5
+    out: list[Primitive] = [Circle(leg[0].copy(), float(r), "reach", fade=REACH_FADE) for leg, r in zip(legs, reach)]
+    for foot, down in zip(f["foot"], planted):
+        out.append(Circle(foot.copy(), FOOT_MARK, "step_target" if down else "step", width=2 if down else 1))
+        if down:
+            out.append(Circle(foot.copy(), FOOT_MARK, "step_target", width=0))  # filled (translucent)
+    top = float(legs[:, 0, 1].min()) - float(reach.max())
+    words = f"leg reach {reach.min():.0f} px" if np.ptp(reach) < 0.5 else \
+        f"leg reach {reach.min():.0f}-{reach.max():.0f} px"
+    out.append(Label(np.array((float(f["body"][0]), top - LABEL_GAP)), f"{words}; filled rings: planted feet", "text"))
+    return out
+
+
 def math_overlay(chain) -> list:
     """Everything "Show the math" draws over ``chain``, bottom to top."""
     if chain.is_snake:
         return snake_view(chain)
     if chain.is_walker:
-        return []
+        return walker_view(chain)
     out = two_bone_overlay(chain) if chain.solver == "two-bone" else []
     return out + ghost_pose(chain) + limit_arcs(chain) + error_line(chain) + pole_view(chain)

@@ -127,7 +127,10 @@ class StepThrough:
         f["angles"][:] = angles
         f["goal"][:] = angles
         refresh_ik_points(f)
-        f["status"][0] = STATUSES.index(self._status(float(f["error"][0])))
+        status = self._status(float(f["error"][0]))
+        f["status"][0] = STATUSES.index(status)
+        f["reached"][0] = status == "reached"
+        f["used"][0] = self.solution.iterations if self.done else _number(record)  # the live numbers' iterations
 
     def _status(self, error: float) -> str:
         """The chain's status at an error of ``error`` px."""
@@ -143,6 +146,8 @@ class StepThrough:
         one, many = UNITS[self.solver]
         if self.done:
             s = self.solution
+            if s.status == "reached" and s.iterations == 0:  # nothing to step: the chain is on its target
+                return f"{name} reached: drag the target, then press . to step"
             count = f"{s.iterations} {one if s.iterations == 1 else many}"
             return f"{name} done: {DONE[s.status].format(count)}, error {s.error:.2f} px"
         r = self.current

@@ -84,6 +84,7 @@ class EventFuzzer(Gestures, SingleEvents):
         self.paused_frames = 0
         self.minimized_frames = 0
         self.typing_frames = 0
+        self.asking_frames = 0
         self.big_frames = 0
         self.frame_events: list[str] = []
         self.frame_no = 0
@@ -113,6 +114,16 @@ class EventFuzzer(Gestures, SingleEvents):
         if not app.running:
             self.counts["quit_reset"] += 1
             app.running = True
+        if app.quit.asking:  # the quit prompt (unsaved changes): answered in a few frames, as a person would
+            self.asking_frames += 1
+            if self.asking_frames > 3:
+                self.asking_frames = 0
+                choice = self.rng.choice(("cancel", "discard", "save", "escape"))
+                self.counts[f"quit_prompt:{choice}"] += 1
+                self._later(0, *(self._key_pair(pygame.K_ESCAPE, 0, "\x1b") if choice == "escape" else
+                                 (event(pygame_gui.UI_BUTTON_PRESSED, ui_element=app.quit.buttons[choice]),)))
+        else:
+            self.asking_frames = 0
         if app.stress.count:
             self.stress_frames += 1
             if self.stress_frames >= self.stress_limit:

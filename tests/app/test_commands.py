@@ -133,7 +133,7 @@ def test_a_held_key_repeats_only_the_commands_marked_repeating(app, seen, bindin
         key_down(binding.key, mod)
     key_up(binding.key, mod)
     frames(app)
-    app.running = True  # Esc quits
+    app.running = True  # Ctrl+Q quits (nothing is unsaved)
     runs = [name for name, _ in seen if name == binding.command]
     assert len(runs) == (3 if BY_NAME[binding.command].repeats else 1)
 

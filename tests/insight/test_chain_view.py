@@ -219,3 +219,27 @@ def test_the_views_import_without_pygame():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("leg_bones", [2, 3])
+def test_a_walkers_view_is_each_legs_reach_about_its_hip_and_its_feet(leg_bones):
+    from ikplayground.scene.build.walker_build import make_walker
+
+    scene = Scene((1000.0, 800.0))
+    walker = scene.add(make_walker((500.0, 400.0), leg_bones=leg_bones))
+    for _ in range(40):
+        scene.step()
+    f = walker.fields
+    legs = f["points"].reshape(-1, leg_bones + 1, 2)
+    prims = math_overlay(walker)
+    reach = [p for p in prims if isinstance(p, Circle) and p.role == "reach"]
+    assert len(reach) == len(legs)
+    for circle, leg, bones in zip(reach, legs, f["lengths"]):
+        assert np.allclose(circle.centre, leg[0]) and circle.radius == pytest.approx(bones.sum())
+        assert np.linalg.norm(leg[-1] - leg[0]) <= circle.radius + 1e-6  # the foot is within the reach
+    feet = [p for p in prims if isinstance(p, Circle) and p.role in ("step_target", "step") and p.width > 0]
+    planted = f["state"] < 0.5
+    assert [p.role == "step_target" for p in feet] == planted.tolist() and planted.any()
+    assert all(np.allclose(p.centre, foot) for p, foot in zip(feet, f["foot"]))
+    (label,) = [p for p in prims if isinstance(p, Label)]
+    assert "reach" in label.text and label.pos[1] < legs[:, 0, 1].min()

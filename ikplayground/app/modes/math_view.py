@@ -47,6 +47,13 @@ class MathView:
         if s is None or not s.matches(chain) or (s.done and kind != "finish"):
             s = self.session = StepThrough(chain)
         getattr(s, STEP_KINDS[kind])()  # the status line shows where it is (status_text)
+        self.metrics.record(chain)  # the Math page's live numbers follow the steps
+
+    @property
+    def stepping(self) -> bool:
+        """Whether a step-through is on: paused on the chain it steps, which still poses its problem."""
+        s = self.session
+        return s is not None and self.app.paused and s.matches(self.app.scene.selected)
 
     def set_pose(self, angles) -> None:
         """The joint-space map was clicked: pose the selected two-bone arm at ``angles`` rad."""

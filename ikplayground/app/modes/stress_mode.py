@@ -68,7 +68,8 @@ class StressMode(SceneAside):
         self.count = count
         app.show_scene(stress_scene(count, app.scene.stage, seed=app.scene.seed))
         app.panel.show_stress(True)
-        app.say(f"Stress: {count} chains on scripted paths (the button again restores your scene)")
+        chains = f"{count} chain{'' if count == 1 else 's'}"
+        app.say(f"Stress: {chains} on scripted paths (the button again restores your scene)")
 
     def toggle(self, count: int = STRESS_CHAINS) -> None:
         if self.on:

@@ -262,3 +262,35 @@ class Panel:
     def typing(self) -> bool:
         """True while a text field has the keyboard."""
         return self.path_entry.is_focused
+
+    def open_menus(self) -> list[UIDropDownMenu]:
+        """The drop-down menus showing their lists (the panel's and the setting rows')."""
+        return [el for el in self.manager.get_sprite_group().sprites()
+                if isinstance(el, UIDropDownMenu) and el.current_state is el.menu_states.get("expanded")]
+
+    def close_menus(self) -> bool:
+        """Close every open drop-down list (the choice stays); True if one was open."""
+        menus = self.open_menus()
+        for menu in menus:
+            menu.unfocus()  # it folds up at the next update
+        if menus:
+            self.manager.set_focus_set(None)
+        return bool(menus)
+
+    def release_keys(self) -> None:
+        """After a click: a button, box, slider or chosen menu entry gives the keyboard back to the stage (Space
+        pauses...); only the path box being typed in, or an open drop-down list, keeps it."""
+        if self.manager.get_focus_set() and not self.typing() and not self.open_menus():
+            self.manager.set_focus_set(None)
+
+    def hide_tips(self, every: bool) -> None:
+        """Take down the tool tips of controls the mouse is not over (``every``: all of them, after a click or a
+        key; they come back only when the mouse comes onto a control again)."""
+        for el in self.manager.get_sprite_group().sprites():
+            tip = getattr(el, "tool_tip", None)
+            if tip is None or not (every or not el.hovered or not el.visible):
+                continue
+            tip.kill()
+            el.tool_tip = None
+            if el.hovered:
+                el.hover_time = -float("inf")  # not again until the mouse leaves and comes back

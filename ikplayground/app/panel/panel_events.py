@@ -54,8 +54,7 @@ def command_of(panel, event) -> tuple[str, object] | None:
         if el is panel.preset_menu:
             if event.text not in PRESETS:  # the "—" entry: nothing to load
                 return None
-            panel.preset = event.text
-            return "preset", event.text
+            return "preset", event.text  # (the load shows it as the preset; its undo, the one before)
         solver = next((k for k, label in SOLVER_LABELS.items() if label == event.text), None)
         if solver is None:
             return None
