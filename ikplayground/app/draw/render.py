@@ -146,9 +146,12 @@ class SceneRenderer:
                 self.draw_ik_chain(surface, chain, hot=chain is hot_target)
         if hot_target is not None and hot_target not in chains and hot_target.is_ik:
             draw_target(surface, hot_target.fields["target"].tolist(), True)
-        for g in scene.groups:  # no annotation covers a target ring
-            if "target" in g.fields and g.solver in IK_SOLVERS:
+        # no annotation covers a target ring (a crowd's targets are dots under its chains: only the detailed ones)
+        for g in (scene.groups if len(scene.chains) <= DETAIL_LIMIT else ()):
+            if g.solver in IK_SOLVERS:
                 self.notes.rings(g.fields["target"], TARGET_RADIUS + 2)
+        if len(scene.chains) > DETAIL_LIMIT:
+            self.notes.rings(np.array([c.fields["target"] for c in chains if c.is_ik]), TARGET_RADIUS + 2)
 
     def draw_crowd(self, surface: pygame.Surface, scene, size: tuple[int, int] | None = None) -> None:
         """Every chain in a few array passes; walkers a group at a time."""
