@@ -79,7 +79,7 @@ def ring_box(centre, radius: float) -> tuple[float, float, float, float]:
     return (x - radius, y - radius, 2.0 * radius, 2.0 * radius)
 
 
-def place_labels(labels: Sequence[Label], obstacles: Sequence = (), bounds=None,
+def place_labels(labels: Sequence[Label], obstacles: Sequence | np.ndarray = (), bounds=None,
                  previous: dict | None = None) -> list[Placed | None]:
     """Place ``labels`` so that no two overlap, none covers an obstacle, and all stay in ``bounds``.
 
@@ -87,7 +87,7 @@ def place_labels(labels: Sequence[Label], obstacles: Sequence = (), bounds=None,
     ----------
     labels : sequence of Label
         What to place.
-    obstacles : sequence of (x, y, w, h)
+    obstacles : sequence of (x, y, w, h), or an (m, 4) array
         Boxes (px) no label may cover: target rings (:func:`ring_box`), the panel.
     bounds : (x, y, w, h) or None
         The box (px) every label must stay inside; None: anywhere.

@@ -43,10 +43,14 @@ def shorten_path(path: str, keep_parts: int = 2) -> str:
 
 
 def fit_message(font: pygame.font.Font, text: str, width: int) -> str:
-    """A status message that fits ``width`` px in ``font``: its paths shortened in the middle first (each
-    word holding a ``/`` or ``\\``), then, if still too wide, cut at its end with an ellipsis."""
+    """A status message that fits ``width`` px in ``font``: its paths (words holding a ``/`` or ``\\``)
+    shortened in the middle first, keeping their last two parts, then their file name alone; if still too
+    wide, cut at its end with an ellipsis."""
     if font.size(text)[0] <= width:
         return text
     words = text.split(" ")
-    shorter = " ".join(shorten_path(w, 1) if ("/" in w or "\\" in w) and len(w) > 24 else w for w in words)
+    for keep in (2, 1):
+        shorter = " ".join(shorten_path(w, keep) if ("/" in w or "\\" in w) else w for w in words)
+        if font.size(shorter)[0] <= width:
+            return shorter
     return cut_to(font, shorter, width)

@@ -7,7 +7,7 @@ import unicodedata
 
 import pygame
 
-from ikplayground.app.draw.fonts import fit_message, ui_font
+from ikplayground.app.draw.fonts import cut_to, fit_message, ui_font
 
 STATUS_HEIGHT = 26
 STATUS_BG = (14, 16, 21)
@@ -53,7 +53,7 @@ def render_text(font: pygame.font.Font, text: str, colour) -> pygame.Surface:
 def draw_status(surface: pygame.Surface, rect: pygame.Rect, facts: str, message: str, fonts: Fonts) -> None:
     """The status strip: the facts, then the latest message, cut at the strip's end (errors: ``draw_error``)."""
     pygame.draw.rect(surface, STATUS_BG, rect)
-    text = render_text(fonts.small, facts, STATUS_TEXT)
+    text = render_text(fonts.small, cut_to(fonts.small, printable(facts), rect.width - 16), STATUS_TEXT)
     y = rect.y + (rect.height - text.get_height()) // 2
     surface.blit(text, (rect.x + 10, y))
     if message:

@@ -218,9 +218,7 @@ class MathCard:
     def hints(self, y: int) -> None:
         y = self.heading("TRY", y)
         for line in ("G: the math over the selected chain",
-                     ". , /: pause and step through a CCD",
-                     "   or FABRIK solve, joint by joint",
+                     ". , /: pause and step through a CCD or FABRIK solve, joint by joint",
                      "R: race the solvers on these bones",
                      "Click a two-bone arm: its joint map"):
-            self.text(line, (0, y), DIM)
-            y += LINE
+            y = self.paragraph(line, y, DIM)

@@ -27,7 +27,7 @@ def fit(label: UILabel, text: str) -> bool:
     font = label.font
     width = label.relative_rect.width - 4
     cut = font is not None and font.get_rect(text).width > width
-    if cut:
+    if font is not None and cut:
         while text and font.get_rect(text + "…").width > width:
             text = text[:-1]
         text = text.rstrip() + "…" if text else ""
