@@ -18,7 +18,7 @@ from pygame_gui.core.utility import get_default_manager, set_default_manager
 from ikplayground.app import commands
 from ikplayground.app.commands import DEFAULT_SCENE_PATH
 from ikplayground.app.drag import Drag, grab, handed_over
-from ikplayground.app.draw.help_view import LOG_FOOT, Pane, draw_help, log_content
+from ikplayground.app.draw.help_view import LOG_FOOT, Pane, draw_help, log_content, pane_event
 from ikplayground.app.draw.overlay import STATUS_HEIGHT, Fonts, draw_error, draw_status
 from ikplayground.app.draw.render import TARGET_RADIUS, SceneRenderer
 from ikplayground.app.gc_freeze import hold, settle
@@ -184,7 +184,7 @@ class App:
         if command is not None:
             self.apply(*command)
             return
-        if self.scroll_pane(event):
+        if pane_event(self, event):  # the open help's or message log's scrolling (help_view.py)
             return
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
@@ -214,19 +214,6 @@ class App:
     def drag(self, new: Drag | None) -> None:
         old, self._drag = self._drag, handed_over(self._drag, new)
         self.undo.hold(old, self._drag)
-
-    def scroll_pane(self, event) -> bool:
-        """While the help or the message log shows: its scrolling keys and wheel (over the stage), and Esc closing
-        the log; True when the event was the pane's."""
-        pane = self.help_pane if self.show_help else self.log_pane if self.status.log_open else None
-        if pane is None or self.panel.typing():
-            return False
-        if event.type == pygame.MOUSEWHEEL and not (self.mouse is not None and self.on_stage(self.mouse)):
-            return False
-        if pane is self.log_pane and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
-            self.status.log_open = False
-            return True
-        return pane.handle(event)
 
     @property
     def status_rect(self) -> pygame.Rect:

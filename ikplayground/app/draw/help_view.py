@@ -159,3 +159,17 @@ def log_content(entries) -> list[tuple[str | None, str, str]]:
     if not entries:
         return [("", "no messages yet", "body")]
     return [(f"{t:7.1f} s" + ("  error" if error else ""), text, "body") for t, text, error in entries]
+
+
+def pane_event(app, event) -> bool:
+    """While ``app``'s help or message log shows: its scrolling keys and wheel (over the stage), and Esc closing
+    the log; True when the event was the pane's (the App goes no further with it)."""
+    pane = app.help_pane if app.show_help else app.log_pane if app.status.log_open else None
+    if pane is None or app.panel.typing():
+        return False
+    if event.type == pygame.MOUSEWHEEL and not (app.mouse is not None and app.on_stage(app.mouse)):
+        return False
+    if pane is app.log_pane and event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE:
+        app.status.log_open = False
+        return True
+    return pane.handle(event)
