@@ -18,7 +18,8 @@ from pygame_gui.core.utility import get_default_manager, set_default_manager
 from ikplayground.app import commands
 from ikplayground.app.commands import DEFAULT_SCENE_PATH
 from ikplayground.app.drag import Drag, grab, handed_over
-from ikplayground.app.draw.overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
+from ikplayground.app.draw.help_view import LOG_FOOT, Pane, draw_help, log_content, pane_event
+from ikplayground.app.draw.overlay import STATUS_HEIGHT, Fonts, draw_error, draw_status
 from ikplayground.app.draw.render import TARGET_RADIUS, SceneRenderer
 from ikplayground.app.gc_freeze import hold, settle
 from ikplayground.app.key_events import key_down, key_up
@@ -71,6 +72,8 @@ class App:
         self.running = True
         self.paused = False
         self.show_help = False
+        self.help_pane = Pane()  # the F1 help's scroll
+        self.log_pane = Pane()  # the message log's (Ctrl+L, or a click on the status line)
         self.frames = 0
         self.accumulator = 0.0
         self.mouse: tuple[int, int] | None = None
@@ -193,6 +196,8 @@ class App:
         if command is not None:
             self.apply(*command)
             return
+        if pane_event(self, event):  # the open help's or message log's scrolling (help_view.py)
+            return
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             if self.drag is not None:
@@ -222,8 +227,19 @@ class App:
         old, self._drag = self._drag, handed_over(self._drag, new)
         self.undo.hold(old, self._drag)
 
+    @property
+    def status_rect(self) -> pygame.Rect:
+        """The status line: under the stage, left of the panel."""
+        stage = self.stage_rect
+        w, h = self.screen.get_size()
+        return pygame.Rect(0, stage.bottom, w - self.panel.width, h - stage.bottom)
+
     def press(self, pos) -> None:
-        """Left button down on the stage: grab a target, a pole or a root, or select a chain."""
+        """Left button down on the stage: grab a target, a pole or a root, or select a chain; on the status line:
+        open or close the message log."""
+        if self.status_rect.collidepoint(pos):
+            self.apply("messages")
+            return
         if not self.on_stage(pos):
             return
         chain, drag = grab(self.scene, pos, TARGET_RADIUS + 2)
@@ -295,8 +311,10 @@ class App:
         stage = self.stage_rect
         self.renderer.draw(self.screen, self.scene, hot_target=self.hot_target(), stage_size=stage.size)
         self.math.draw(self.screen)
+        self.race.annotate(self.renderer.notes)
+        self.renderer.notes.draw(self.screen, stage)  # badges, the math's labels, name tags: placed clear of each other
         w, h = self.screen.get_size()
-        status = pygame.Rect(0, stage.bottom, w - self.panel.width, h - stage.bottom)
+        status = self.status_rect
         message, error = self.status.shown(self.time)
         fps = self.clock.get_fps() if self.realtime else None
         facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused,
@@ -304,7 +322,9 @@ class App:
         draw_status(self.screen, status, facts, message, self.fonts)
         if self.show_help:
             chain = self.scene.selected
-            draw_help(self.screen, stage, self.fonts, chain.solver if chain is not None else None)
+            draw_help(self.screen, stage, self.fonts, chain.solver if chain is not None else None, self.help_pane)
+        elif self.status.log_open:
+            self.log_pane.draw(self.screen, stage, self.fonts, "Messages", log_content(self.status.log), LOG_FOOT)
         self.panel.math_page.update(self.scene.selected, self.math.metrics, self.race.table)
         self.panel.keep_page.update(self.history, self.record.summary())
         self.ui.draw_ui(self.screen)

@@ -116,6 +116,13 @@ def show_help(app, value=None) -> None:
     app.show_help = not app.show_help
 
 
+def show_messages(app, value=None) -> None:
+    app.status.log_open = not app.status.log_open
+    if app.status.log_open:
+        app.show_help = False
+        app.log_pane.scroll = 10 ** 9  # the newest at the bottom, in view
+
+
 def show_panel(app, value=None) -> None:
     size = app.screen.get_size()
     app.panel.set_visible(not app.panel.visible, size)
@@ -237,6 +244,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("pause", "pause / resume", pause),
     Command("help", "show / hide the help (this list)", show_help),
     Command("panel", "hide / show the panel (more room for the stage)", show_panel),
+    Command("messages", "show / hide every status message, whole (also a click on the status line)",
+            show_messages),
     Command("escape", "close a menu, the help or typing, else end stress test, race or step-through; never quits",
             escape),
     Command("quit", "quit; with unsaved changes, first ask Save / Discard / Cancel (as the window's close button)",

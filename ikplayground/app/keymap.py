@@ -27,6 +27,7 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_SPACE, False, "pause", "Space"),
     Binding(pygame.K_F1, False, "help", "F1"),
     Binding(pygame.K_F2, False, "panel", "F2"),
+    Binding(pygame.K_l, True, "messages", "Ctrl+L"),
     Binding(pygame.K_ESCAPE, False, "escape", "Esc"),
     Binding(pygame.K_q, True, "quit", "Ctrl+Q"),
     Binding(pygame.K_s, True, "save", "Ctrl+S"),

@@ -1,12 +1,17 @@
 """What the status line says: facts about the scene, and the latest message for ``MESSAGE_SECONDS`` (an error,
-drawn whole in a red box, for ``ERROR_SECONDS``). Text only; ``overlay.py`` draws it."""
+drawn whole in a red box, for ``ERROR_SECONDS``); every message, whole, in a log (Ctrl+L, or a click on the
+status line, shows it). Text only; ``overlay.py`` and ``help_view.py`` draw it."""
 
 from __future__ import annotations
+
+from collections import deque
 
 from ikplayground.scene import SOLVER_LABELS, Scene
 
 MESSAGE_SECONDS = 4.0
 ERROR_SECONDS = 8.0
+LOG_SIZE = 100  # messages the log keeps
+LOG_CHARS = 2000  # characters of a message the log keeps (a refused paste may quote far more)
 
 
 class StatusLine:
@@ -16,12 +21,16 @@ class StatusLine:
         self.message = ""
         self.is_error = False
         self.until = 0.0  # the App's time at which the message goes
+        self.log: deque[tuple[float, str, bool]] = deque(maxlen=LOG_SIZE)  # (time s, text, error), newest last
+        self.log_open = False
 
     def say(self, text: str, error: bool, now: float) -> None:
         """Show ``text`` from ``now`` on (an error: for longer), in place of what showed."""
         self.message = text
         self.is_error = error
         self.until = now + (ERROR_SECONDS if error else MESSAGE_SECONDS)
+        if text:
+            self.log.append((now, text[:LOG_CHARS], error))
 
     def shown(self, now: float) -> tuple[str, str]:
         """(message, error) to draw at ``now``: one of them empty, or both once the time is up."""

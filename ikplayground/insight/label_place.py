@@ -30,7 +30,8 @@ class Label(NamedTuple):
     ``priority``: higher is placed first (and so keeps its nearest spot);
     ``key``: names the label from frame to frame, so that a label stays where it
     was while that spot is still free (no flicker); ``gap``: px between the
-    anchor and the label's nearest edge.
+    anchor and the label's nearest edge; ``home``: (x, y) px, the top-left of a
+    box tried before all others (where the drawing meant the label to go), or None.
     """
 
     anchor: tuple[float, float]
@@ -38,6 +39,7 @@ class Label(NamedTuple):
     key: Hashable = None
     priority: float = 0.0
     gap: float = GAP
+    home: tuple[float, float] | None = None
 
 
 class Placed(NamedTuple):
@@ -51,7 +53,7 @@ class Placed(NamedTuple):
 def candidates(label: Label) -> np.ndarray:
     """The label's candidate boxes (k, 4) px (x, y, w, h), in the order they are tried."""
     (ax, ay), (w, h) = label.anchor, label.size
-    out = []
+    out = [] if label.home is None else [(float(label.home[0]), float(label.home[1]), w, h)]
     for ring in range(RINGS):
         gap = label.gap + ring * (h + label.gap)
         for dx, dy in _DIRECTIONS:
@@ -77,7 +79,7 @@ def ring_box(centre, radius: float) -> tuple[float, float, float, float]:
     return (x - radius, y - radius, 2.0 * radius, 2.0 * radius)
 
 
-def place_labels(labels: Sequence[Label], obstacles: Sequence = (), bounds=None,
+def place_labels(labels: Sequence[Label], obstacles: Sequence | np.ndarray = (), bounds=None,
                  previous: dict | None = None) -> list[Placed | None]:
     """Place ``labels`` so that no two overlap, none covers an obstacle, and all stay in ``bounds``.
 
@@ -85,7 +87,7 @@ def place_labels(labels: Sequence[Label], obstacles: Sequence = (), bounds=None,
     ----------
     labels : sequence of Label
         What to place.
-    obstacles : sequence of (x, y, w, h)
+    obstacles : sequence of (x, y, w, h), or an (m, 4) array
         Boxes (px) no label may cover: target rings (:func:`ring_box`), the panel.
     bounds : (x, y, w, h) or None
         The box (px) every label must stay inside; None: anywhere.
@@ -117,7 +119,8 @@ def place_labels(labels: Sequence[Label], obstacles: Sequence = (), bounds=None,
             if last is not None and last < len(free) and free[last]:
                 spot = last
         box = tuple(float(v) for v in boxes[spot])
-        placed[i] = Placed(box, spot >= len(_DIRECTIONS), spot)  # type: ignore[arg-type]
+        near = len(_DIRECTIONS) + (label.home is not None)  # the home box and the first ring need no leader
+        placed[i] = Placed(box, spot >= near, spot)  # type: ignore[arg-type]
         taken = np.vstack([taken, boxes[spot]])
     return placed
 

@@ -161,6 +161,11 @@ class Race:
         """The metrics kept for ``chain`` (None for a chain not recorded yet)."""
         return self._metrics.get(chain)
 
+    def name_tags(self) -> list[tuple[Chain, str, np.ndarray]]:
+        """Each race chain's name tag: (chain, its name as the race table has it, where the tag points: its root
+        (2,) px), in the scene's order."""
+        return [(c, SOLVER_LABELS[c.solver], c.fields["root"].copy()) for c in self.chains]
+
     def table(self) -> list[RaceRow]:
         """One row per race chain, in the scene's order."""
         rows = []

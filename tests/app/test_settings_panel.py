@@ -154,7 +154,7 @@ def test_the_help_lists_the_selected_solver_s_settings_as_the_panel_shows_them(s
 @pytest.mark.parametrize("size", [(1280, 720), (800, 480), (640, 360)])
 def test_the_help_overlay_fits_its_box_in_any_window(size):
     """Every line of the help is drawn inside its box, above the closing hint, however short the window."""
-    from ikplayground.app.draw import overlay
+    from ikplayground.app.draw import help_view, overlay
 
     pygame.font.init()
     stage = pygame.Rect(0, 0, size[0] - 300, size[1] - overlay.STATUS_HEIGHT)
@@ -167,7 +167,7 @@ def test_the_help_overlay_fits_its_box_in_any_window(size):
             return real(self, source, dest, *args, **kwargs)
 
     spy = Spy(size)
-    overlay.draw_help(spy, stage, overlay.Fonts(), "dls")
+    help_view.draw_help(spy, stage, overlay.Fonts(), "dls")
     box, *texts = drawn
     hint = texts[-1]
     assert box.height <= stage.height

@@ -12,7 +12,7 @@ from ikplayground.insight.label_place import Label, distance, overlaps, place_la
 BOUNDS = (0.0, 0.0, 400.0, 300.0)
 labels_st = st.lists(st.builds(Label, anchor=st.tuples(st.floats(0, 400), st.floats(0, 300)),
                                size=st.tuples(st.floats(10, 90), st.floats(8, 20)),
-                               priority=st.floats(0, 3), gap=st.floats(0, 12)), max_size=25)
+                               priority=st.floats(0, 3), gap=st.floats(0, 12), home=st.none()), max_size=25)
 obstacles_st = st.lists(st.builds(ring_box, st.tuples(st.floats(0, 400), st.floats(0, 300)), st.floats(4, 20)),
                         max_size=6)
 
@@ -61,3 +61,12 @@ def test_a_label_keeps_last_frames_spot_while_it_is_free():
 def test_a_label_with_no_free_spot_is_left_out_rather_than_drawn_over_another():
     wall = [ring_box((100.0, 100.0), 200.0)]
     assert place_labels([Label((100.0, 100.0), (40.0, 12.0))], wall, BOUNDS) == [None]
+
+
+def test_a_label_with_a_home_sits_there_while_it_is_free_and_else_moves_out_beside_its_anchor():
+    a = Label((100.0, 100.0), (40.0, 12.0), key="a", home=(80.0, 120.0))
+    (p,) = place_labels([a], bounds=BOUNDS)
+    assert p.box == (80.0, 120.0, 40.0, 12.0) and not p.leader
+    (q,) = place_labels([a], [ring_box((100.0, 126.0), 8.0)], BOUNDS)  # the home is covered: beside the anchor
+    assert q.box == (106.0, 94.0, 40.0, 12.0) and not q.leader
+    assert not overlaps(np.array([q.box]), np.array([ring_box((100.0, 126.0), 8.0)]))[0]

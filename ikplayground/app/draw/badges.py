@@ -8,6 +8,8 @@ import math
 import numpy as np
 import pygame
 
+from ikplayground.app.draw.annotate import BADGE, Notes
+from ikplayground.app.draw.fonts import ui_font
 from ikplayground.app.draw.shapes import dashes
 from ikplayground.scene import Chain, clamped_joints
 
@@ -29,26 +31,31 @@ class BadgeFont:
 
     def __init__(self):
         self._font = None
-        self._words: dict[str, pygame.Surface] = {}
+        self._words: dict[tuple, pygame.Surface] = {}
 
     def badge(self, status: str) -> pygame.Surface:
         """The badge for ``status``: its word on a rounded patch of the status's colour."""
-        surf = self._words.get(status)
+        return self.tag(status, BADGE_COLOURS.get(status, (200, 200, 200)))
+
+    def tag(self, text: str, colour) -> pygame.Surface:
+        """``text`` in dark letters on a rounded patch of ``colour`` (a status badge, a race's name tag)."""
+        key = (text, tuple(colour))
+        surf = self._words.get(key)
         if surf is None:
             if self._font is None:
-                self._font = pygame.font.Font(None, 17)
-            text = self._font.render(status, True, BADGE_TEXT)
-            w, h = text.get_width() + 10, text.get_height() + 4
+                self._font = ui_font(11, bold=True)
+            words = self._font.render(text, True, BADGE_TEXT)
+            w, h = words.get_width() + 10, words.get_height()
             surf = pygame.Surface((w, h), pygame.SRCALPHA)
-            pygame.draw.rect(surf, BADGE_COLOURS.get(status, (200, 200, 200)) + (235,), surf.get_rect(),
-                             border_radius=h // 2)
-            surf.blit(text, (5, 2))
-            self._words[status] = surf
+            pygame.draw.rect(surf, tuple(colour) + (235,), surf.get_rect(), border_radius=h // 2)
+            surf.blit(words, (5, 0))
+            self._words[key] = surf
         return surf
 
 
-def draw_status_badge(surface: pygame.Surface, chain: Chain, font: BadgeFont) -> None:
-    """The badge beside ``chain``'s tip when not reached, and a stalled chain's pinned joints."""
+def draw_status_badge(surface: pygame.Surface, chain: Chain, font: BadgeFont, notes: Notes | None = None) -> None:
+    """The badge beside ``chain``'s tip when not reached, and a stalled chain's pinned joints; ``notes``: the
+    frame's annotations, which the badge joins to be placed clear of the others (None: drawn here)."""
     status = chain.status
     if status == "reached":
         return
@@ -59,7 +66,11 @@ def draw_status_badge(surface: pygame.Surface, chain: Chain, font: BadgeFont) ->
     badge = font.badge(status)
     tip = f["points"][-1]
     centre = tip + badge_offset(tip - f["points"][-2], badge.get_size())
-    surface.blit(badge, badge.get_rect(center=(round(centre[0]), round(centre[1]))))
+    rect = badge.get_rect(center=(round(centre[0]), round(centre[1])))
+    if notes is not None:
+        notes.add(badge, tip, ("badge", chain.id), BADGE, home=rect.topleft, patch=False)
+    else:
+        surface.blit(badge, rect)
 
 
 def badge_offset(along, size) -> np.ndarray:

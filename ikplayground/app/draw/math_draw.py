@@ -8,6 +8,8 @@ import math
 import numpy as np
 import pygame
 
+from ikplayground.app.draw.annotate import MATH, Notes
+from ikplayground.app.draw.fonts import ui_font
 from ikplayground.app.draw.overlay import render_text
 from ikplayground.app.draw.render import BACKGROUND
 from ikplayground.app.draw.shapes import dashes
@@ -50,20 +52,25 @@ class MathPainter:
     def __init__(self):
         self._font: pygame.font.Font | None = None
         self._labels: dict[tuple[str, str, float], pygame.Surface] = {}
+        self.notes: Notes | None = None  # where labels go to be placed with the frame's others (None: drawn here)
+        self._counts: dict[str, int] = {}  # labels of each role this draw: their keys from frame to frame
 
     def label(self, text: str, role: str, fade: float = 1.0) -> pygame.Surface:
         key = (text, role, round(fade, 2))
         surf = self._labels.get(key)
         if surf is None:
             if self._font is None:
-                self._font = pygame.font.Font(None, 18)
+                self._font = ui_font(12)
             if len(self._labels) >= LABEL_CACHE:
                 self._labels.clear()
             surf = self._labels[key] = render_text(self._font, text, faded(role, fade))
         return surf
 
-    def draw(self, surface: pygame.Surface, primitives) -> None:
-        """Draw ``primitives`` in order; circles far bigger than the view are left out."""
+    def draw(self, surface: pygame.Surface, primitives, notes: Notes | None = None) -> None:
+        """Draw ``primitives`` in order; circles far bigger than the view are left out. ``notes``: the frame's
+        annotations, which the labels join to be placed clear of each other (None: labels drawn in place)."""
+        self.notes = notes
+        self._counts.clear()
         clip = surface.get_clip()
         too_big = HUGE * max(clip.width, clip.height, 1)
         for p in primitives:
@@ -133,6 +140,10 @@ class MathPainter:
             rect.midright = (x, y)
         else:
             rect.center = (x, y)
+        if self.notes is not None:  # placed with the frame's other annotations, clear of them
+            k = self._counts[p.role] = self._counts.get(p.role, 0) + 1
+            self.notes.add(surf, (x, y), ("math", p.role, k), MATH, home=rect.topleft, gap=4.0)
+            return
         rect.clamp_ip(surface.get_clip())  # a label near the stage's edge stays readable, inside it
         # a dark patch under the text, so it reads over bones and the grid
         back = pygame.Surface((rect.width + 6, rect.height + 2), pygame.SRCALPHA)

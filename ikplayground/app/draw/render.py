@@ -15,12 +15,13 @@ import numpy as np
 import pygame
 
 from ikplayground.app.draw import skins
+from ikplayground.app.draw.annotate import Notes
 from ikplayground.app.draw.badges import BadgeFont, draw_pole, draw_status_badge
 from ikplayground.app.draw.crowd_draw import CrowdLayer
 from ikplayground.app.draw.shapes import draw_wedge, limit_wedges, visible_box
 from ikplayground.app.draw.walker_draw import TerrainLayer, draw_walker, draw_walker_group, walker_halo
 from ikplayground.resources import asset_path
-from ikplayground.scene import Chain
+from ikplayground.scene import IK_SOLVERS, Chain
 
 BACKGROUND = (22, 25, 32)
 GRID = (31, 35, 45)
@@ -73,6 +74,7 @@ class SceneRenderer:
         self._crowd = CrowdLayer(PALETTE, self._dots, self._anchors, self._target, fill=ANCHOR_FILL,
                                  target_colour=TARGET, joint_colours=[skins.shade(c, 0.3) for c in PALETTE])
         self._badges = BadgeFont()
+        self.notes = Notes()  # the frame's annotations: badges here, the math's labels, race name tags; placed last
         self._ground = TerrainLayer()
 
     def background(self, size: tuple[int, int]) -> pygame.Surface:
@@ -117,6 +119,7 @@ class SceneRenderer:
              stage_size: tuple[int, int] | None = None) -> None:
         """Draw the background and every chain, later ones on top (past ``DETAIL_LIMIT``, as a crowd)."""
         size = stage_size or surface.get_size()
+        self.notes.begin()
         surface.blit(self.background(size), (0, 0))
         terrain = getattr(scene, "terrain", None)
         if terrain is not None and any(g.solver == "walker" for g in scene.groups):
@@ -143,6 +146,12 @@ class SceneRenderer:
                 self.draw_ik_chain(surface, chain, hot=chain is hot_target)
         if hot_target is not None and hot_target not in chains and hot_target.is_ik:
             draw_target(surface, hot_target.fields["target"].tolist(), True)
+        # no annotation covers a target ring (a crowd's targets are dots under its chains: only the detailed ones)
+        for g in (scene.groups if len(scene.chains) <= DETAIL_LIMIT else ()):
+            if g.solver in IK_SOLVERS:
+                self.notes.rings(g.fields["target"], TARGET_RADIUS + 2)
+        if len(scene.chains) > DETAIL_LIMIT:
+            self.notes.rings(np.array([c.fields["target"] for c in chains if c.is_ik]), TARGET_RADIUS + 2)
 
     def draw_crowd(self, surface: pygame.Surface, scene, size: tuple[int, int] | None = None) -> None:
         """Every chain in a few array passes; walkers a group at a time."""
@@ -199,7 +208,7 @@ class SceneRenderer:
             pygame.draw.aaline(surface, REACH_LINE, plist[-1], target, 1)
         draw_target(surface, target, hot)
         draw_pole(surface, chain, skins.shade(colour, 0.3))
-        draw_status_badge(surface, chain, self._badges)
+        draw_status_badge(surface, chain, self._badges, self.notes)
 
     def draw_sprites(self, surface: pygame.Surface, chain: Chain, colour) -> None:
         """The ``sprite`` skin: the tinted bone sprite over each bone (a line for one too long)."""

@@ -91,9 +91,9 @@ class MathView:
         surface.set_clip(self.app.stage_rect)
         try:
             if self.shown:
-                self.painter.draw(surface, math_overlay(chain))
+                self.painter.draw(surface, math_overlay(chain), self.app.renderer.notes)
             s = self.session
             if s is not None and self.app.paused and s.matches(chain):  # not once the target or a setting moved
-                self.painter.draw(surface, s.overlay())
+                self.painter.draw(surface, s.overlay(), self.app.renderer.notes)
         finally:
             surface.set_clip(clip)

@@ -3,6 +3,9 @@ in place of the user's scene as the stress test is (the two exclude each other).
 
 from __future__ import annotations
 
+from ikplayground.app.draw.annotate import TAG, Notes
+from ikplayground.app.draw.badges import BadgeFont
+from ikplayground.app.draw.render import chain_colour
 from ikplayground.app.modes.stress_mode import SceneAside
 from ikplayground.insight.race import Race, RaceRow
 from ikplayground.scene import SOLVER_LABELS
@@ -17,6 +20,7 @@ class RaceMode(SceneAside):
         super().__init__(app)
         self.race: Race | None = None
         self.moving = False  # the "Moving target" switch, kept while no race runs
+        self.tags = BadgeFont()  # the racers' name tags
 
     @property
     def on(self) -> bool:
@@ -69,6 +73,15 @@ class RaceMode(SceneAside):
         """After a step: the race table's numbers."""
         if self.race is not None:
             self.race.record()
+
+    def annotate(self, notes: Notes) -> None:
+        """A name tag under each racer's root, in its colour, named as in the race table."""
+        if self.race is None:
+            return
+        for chain, name, root in self.race.name_tags():
+            tag = self.tags.tag(name, chain_colour(chain))
+            w = tag.get_width()
+            notes.add(tag, root, ("race", chain.solver), TAG, home=(root[0] - w / 2, root[1] + 14), patch=False)
 
     def table(self) -> list[RaceRow]:
         return self.race.table() if self.race is not None else []

@@ -9,9 +9,11 @@ import math
 import numpy as np
 import pygame
 
-from ikplayground.app.draw.overlay import render_text
+from ikplayground.app.draw.fonts import ui_font
+from ikplayground.app.draw.overlay import render_text, wrap_text
 from ikplayground.insight import joint_map
-from ikplayground.scene import SOLVER_LABELS, clamped_joints
+from ikplayground.app.draw.render import PALETTE
+from ikplayground.scene import SOLVER_KINDS, SOLVER_LABELS, clamped_joints
 
 BG = (30, 33, 42)
 PLOT_BG = (20, 22, 29)
@@ -47,8 +49,8 @@ class MathCard:
         self.size = (max(int(size[0]), 1), max(int(size[1]), 1))
         self.surface = pygame.Surface(self.size)
         self.map_rect: pygame.Rect | None = None
-        self._font = pygame.font.Font(None, 18)
-        self._heading = pygame.font.Font(None, 17)
+        self._font = ui_font(12)
+        self._heading = ui_font(11, bold=True)
         self._texts: dict[tuple, pygame.Surface] = {}
 
     def render(self, chain, metrics, race_rows) -> pygame.Surface:
@@ -78,6 +80,13 @@ class MathCard:
         self.surface.blit(surf, pos)
         return surf.get_width()
 
+    def paragraph(self, text: str, y: int, colour=TEXT) -> int:
+        """``text`` wrapped to the card's width from ``y``; returns the y under it."""
+        for line in wrap_text(text, self._font, self.size[0] - 2):
+            self.text(line, (0, y), colour)
+            y += LINE
+        return y
+
     def heading(self, text: str, y: int) -> int:
         self.text(text, (0, y), HEADING, self._heading)
         return y + LINE
@@ -85,22 +94,19 @@ class MathCard:
     def numbers(self, chain, metrics, y: int) -> int:
         if chain is None:
             y = self.heading("SELECTED CHAIN", y)
-            self.text("Select a chain to see its numbers.", (0, y), DIM)
-            return y + LINE
+            return self.paragraph("Select a chain to see its numbers.", y, DIM)
         y = self.heading(f"{SOLVER_LABELS[chain.solver].upper()} CHAIN #{chain.id}", y)
         if not chain.is_ik:
             what = "A snake follows its head" if chain.is_snake else (
                 "A walker's legs are two-bone arms" if chain.fields["lengths"].shape[1] == 2
                 else "A walker's legs are three-bone CCD chains")
-            self.text(f"{what}: no solve to measure.", (0, y), DIM)
-            return y + LINE
+            return self.paragraph(f"{what}: no solve to measure.", y, DIM)
         # the chain's own error and status: a step-through changes them while the scene (and the metrics) wait
         self.text(f"error {chain.error:.2f} px   ·   {chain.status}", (0, y))
         y += LINE
         row = metrics.latest() if metrics is not None else None
         if row is None:
-            self.text("More numbers once the scene runs (Space)", (0, y), DIM)
-            return y + LINE
+            return self.paragraph("More numbers once the scene runs (Space)", y, DIM)
         its = "exact" if chain.solver == "two-bone" else f"{row.iterations} it"
         self.text(f"{its}  ·  {row.solve_us:.0f} µs solve  ·  max turn {row.max_change_deg:.1f}°", (0, y))
         y += LINE + 2
@@ -138,8 +144,10 @@ class MathCard:
         for r in rows:
             cells = (r.label, f"{r.error_px:.1f}", f"{r.iterations:.1f}", f"{r.solve_us:.0f}",
                      f"{r.jitter_deg:.2f}°", f"{100 * r.reached_share:.0f}%")
+            colour = PALETTE[SOLVER_KINDS[r.solver].colour % len(PALETTE)]  # as its chain and its name tag
+            pygame.draw.circle(self.surface, colour, (columns[0] + 4, y + LINE // 2), 4)
             for x, cell in zip(columns, cells):
-                self.text(cell, (x, y))
+                self.text(cell, (x + (11 if x == columns[0] else 0), y))
             y += LINE
         self.text("error px · mean iterations · µs a solve", (0, y), DIM)
         return y + LINE
@@ -210,9 +218,7 @@ class MathCard:
     def hints(self, y: int) -> None:
         y = self.heading("TRY", y)
         for line in ("G: the math over the selected chain",
-                     ". , /: pause and step through a CCD",
-                     "   or FABRIK solve, joint by joint",
+                     ". , /: pause and step through a CCD or FABRIK solve, joint by joint",
                      "R: race the solvers on these bones",
                      "Click a two-bone arm: its joint map"):
-            self.text(line, (0, y), DIM)
-            y += LINE
+            y = self.paragraph(line, y, DIM)

@@ -16,7 +16,8 @@ from ikplayground.app.panel.keep_page import KeepPage
 from ikplayground.app.panel.math_page import MathPage
 from ikplayground.app.panel.panel_events import command_of
 from ikplayground.app.panel.param_widgets import (PAD, ROW, WIDE_INNER, SettingRows, TippedDropDown, column_widths,
-                                                  enable_all, fit, make_label, param_label, rows_height, show_all)
+                                                  enable_all, fit, make_label, param_label, rows_height, show_all,
+                                                  tip_whole)
 from ikplayground.app.panel.path_entry import PathEntry
 from ikplayground.scene import SOLVER_KINDS, SOLVER_LABELS, SOLVERS, Chain, available_presets
 
@@ -172,15 +173,17 @@ class Panel:
         """Menu ``name``'s label (``#<name>_label``) at ``y``; the menu's rect, right of it, is kept."""
         text, tip = MENUS[name]
         label = param_label(name, text, pygame.Rect(PAD, y, label_w, 28), self.manager, self.box)
-        label.set_tooltip(tip)
+        tip_whole(label, text, tip)
         self._menu_rects[name] = pygame.Rect(PAD + label_w + 2, y, inner - label_w - 2, 28)
         return label
 
     def _menu(self, name: str, chosen: str) -> UIDropDownMenu:
         """The Chain page's drop-down menu ``name`` (``#<name>``) showing ``chosen``, hidden off its page."""
         options = [NO_PRESET, *available_presets()] if name == "preset" else [SOLVER_LABELS[k] for k in SOLVERS]
-        menu = TippedDropDown(options, chosen, self._menu_rects[name], self.manager, self.box, object_id=f"#{name}",
-                              tip=MENUS[name][1])
+        rect = self._menu_rects[name]
+        up = rect.bottom + len(options) * rect.height > self.root.relative_rect.height - 4  # the list would run out
+        menu = TippedDropDown(options, chosen, rect, self.manager, self.box, object_id=f"#{name}",
+                              tip=MENUS[name][1], up=up)
         if self.page != "chain":
             menu.hide()
         return menu

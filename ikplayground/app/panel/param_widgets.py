@@ -15,22 +15,29 @@ from pygame_gui.elements import UICheckBox, UIDropDownMenu, UIHorizontalSlider, 
 from ikplayground.scene import IK_SOLVERS, SETTINGS, SETTINGS_BY_NAME, SOLVER_LABELS, SOLVERS, Setting
 
 PAD = 12
-LABEL_W = 94
-VALUE_W = 84
+LABEL_W = 100  # "Step threshold" fits
+VALUE_W = 88  # "10.0 px/step" fits
 WIDE_INNER = 240  # px inside the padding from which rows get their full label and value widths
 ROW = 28
 FLAG_ROW = ROW - 2  # a check box's row is a little shorter than a slider's
 
 
-def fit(label: UILabel, text: str) -> None:
-    """Set ``text`` on ``label``, cut with an ellipsis where it would not fit."""
+def fit(label: UILabel, text: str) -> bool:
+    """Set ``text`` on ``label``, cut with an ellipsis where it would not fit; True when cut."""
     font = label.font
     width = label.relative_rect.width - 4
-    if font is not None and font.get_rect(text).width > width:
+    cut = font is not None and font.get_rect(text).width > width
+    if font is not None and cut:
         while text and font.get_rect(text + "…").width > width:
             text = text[:-1]
         text = text.rstrip() + "…" if text else ""
     label.set_text(text)
+    return cut
+
+
+def tip_whole(label: UILabel, text: str, tip: str) -> None:
+    """Give ``label`` the tool tip ``tip``, led by its whole ``text`` when the label shows it cut."""
+    label.set_tooltip(tip if label.text == text else f"{text}: {tip[:1].lower()}{tip[1:]}")
 
 
 def make_label(rect, text: str, manager, container, object_id) -> UILabel:
@@ -49,13 +56,13 @@ def column_widths(inner: int) -> tuple[int, int]:
     """(label, value) column widths of a slider row ``inner`` px wide."""
     if inner >= WIDE_INNER:
         return LABEL_W, VALUE_W
-    return inner * 2 // 5, inner // 4
+    return inner * 9 // 20, inner // 4  # a narrow panel's values leave out the unit (its tool tip names it)
 
 
-def format_value(setting: Setting, value: float) -> str:
-    """A slider's value as its label shows it: its digits, then its unit."""
+def format_value(setting: Setting, value: float, unit: bool = True) -> str:
+    """A slider's value as its label shows it: its digits, then its ``unit`` (False: left out)."""
     text = f"{int(round(value))}" if setting.kind == "whole" else f"{value:.{setting.digits}f}"
-    return f"{text} {setting.unit}".strip()
+    return f"{text} {setting.unit}".strip() if unit else text
 
 
 def setting_tip(setting: Setting) -> str:
@@ -92,12 +99,18 @@ def enable_all(widgets, enabled: bool) -> None:
 
 
 class TippedDropDown(UIDropDownMenu):
-    """A drop-down menu whose buttons show ``tip`` (pygame_gui 0.6's takes none, and remakes its buttons)."""
+    """A drop-down menu whose buttons show ``tip`` (pygame_gui 0.6's takes none, and remakes its buttons);
+    ``up``: its list opens upward (a menu near the window's bottom)."""
 
-    def __init__(self, *args, tip: str, **kwargs):
+    def __init__(self, *args, tip: str, up: bool = False, **kwargs):
         self.tip = tip
         super().__init__(*args, **kwargs)
         self.set_tooltip(tip)
+        if up:
+            self.expand_direction = "up"
+            for state in self.menu_states.values():
+                state.expand_direction = "up"
+            self.rebuild()
 
     def update(self, time_delta: float) -> None:
         super().update(time_delta)
@@ -122,6 +135,7 @@ class SliderRow:
         self.setting = setting
         name = setting.name
         label_w, value_w = column_widths(inner)
+        self.unit = value_w >= VALUE_W  # a narrow value column shows the digits alone
         slider_w = inner - label_w - value_w - 4
         self._x = (PAD, PAD + label_w + 2, PAD + inner - value_w)
         self.label = param_label(name, setting.label, pygame.Rect(PAD, y, label_w, 24), manager, container)
@@ -133,8 +147,9 @@ class SliderRow:
         self.value = UILabel(pygame.Rect(PAD + inner - value_w, y, value_w, 24), "", manager, container,
                              object_id=pygame_gui.core.ObjectID(f"#{name}_value", "@param_value"))
         slider = self.slider  # its arrow buttons and handle are widgets of their own: each gets the tip
-        set_tip(setting_tip(setting), self.label, slider, self.value, slider.sliding_button,
+        set_tip(setting_tip(setting), slider, self.value, slider.sliding_button,
                 getattr(slider, "left_button", None), getattr(slider, "right_button", None))
+        tip_whole(self.label, setting.label, setting_tip(setting))
         holder = getattr(slider, "button_container", None)
         if holder is not None:
             # pygame_gui 0.6's container over the track takes the hover without a tip: let it through
@@ -154,14 +169,14 @@ class SliderRow:
         lo, hi = self.setting.span
         v = min(max(value, lo), hi)
         self.slider.set_current_value(int(round(v)) if self.setting.kind == "whole" else float(v), warn=False)
-        fit(self.value, format_value(self.setting, value) if enabled else "—")
+        fit(self.value, format_value(self.setting, value, self.unit) if enabled else "—")
         enable_all(self.widgets, enabled)
 
     def read(self) -> float:
         """The slider's value (whole for a whole-number setting), its label updated."""
         v = self.slider.get_current_value()
         v = int(round(v)) if self.setting.kind == "whole" else float(v)
-        fit(self.value, format_value(self.setting, v))
+        fit(self.value, format_value(self.setting, v, self.unit))
         return v
 
 
@@ -194,7 +209,7 @@ class ChoiceRow:
         self.label = param_label(setting.name, setting.label, pygame.Rect(PAD, y, label_w, 24), manager, container)
         self.rect = pygame.Rect(PAD + label_w + 2, y - 1, inner - label_w - 2, 26)
         self.tip = setting_tip(setting)
-        self.label.set_tooltip(self.tip)
+        tip_whole(self.label, setting.label, self.tip)
         self._make = lambda value: TippedDropDown(list(setting.choices), value, self.rect, manager, container,
                                                   object_id=f"#{setting.name}", tip=self.tip)
         self.menu = self._make(str(setting.default))

@@ -1,4 +1,5 @@
-"""The scene file box of the panel: a text line that stays fast and safe for any input."""
+"""The scene file box of the panel: a text line that stays fast and safe for any input, scrolled to its end (the
+file name) while not typed in."""
 
 from __future__ import annotations
 
@@ -54,6 +55,16 @@ class PathEntry(UITextEntryLine):
             shown = "…" + shown
         self._path, self._shown = path, shown
         super().set_text(shown)
+        self.show_end()
+
+    def show_end(self) -> None:
+        """Scroll the line to its end, where a path's file name is (pygame_gui shows the start)."""
+        self.edit_position = len(self.text)
+        shape = self.drawable_shape
+        if shape is not None and shape.text_box_layout is not None:
+            shape.text_box_layout.set_cursor_position(self.edit_position)
+            shape.apply_active_text_changes()
+            self.redraw()
 
     def get_text(self) -> str:
         """The path in the box (the path set by code while the box still shows it)."""
@@ -91,6 +102,7 @@ class PathEntry(UITextEntryLine):
         repeat = pygame.key.get_repeat()
         super().unfocus()
         pygame.key.set_repeat(*repeat)
+        self.show_end()
 
     def paste(self) -> None:
         """Ctrl+V: the clipboard's text in one piece, or nothing and a word why."""
