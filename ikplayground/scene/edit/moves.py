@@ -41,6 +41,7 @@ class Moved(Edit):
         for name in ("target", "pole"):  # exactly where they were, though the stage's edge stopped them
             if name in spot:
                 chain.fields[name][:] = spot[name]
+        self.scene.keep_on_stage(chain)  # the stage may have shrunk since
         return chain
 
 
