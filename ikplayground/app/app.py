@@ -19,7 +19,8 @@ from ikplayground.app import commands
 from ikplayground.app.commands import DEFAULT_SCENE_PATH
 from ikplayground.app.drag import Drag, grab, handed_over
 from ikplayground.app.draw.overlay import STATUS_HEIGHT, Fonts, draw_error, draw_help, draw_status
-from ikplayground.app.draw.render import TARGET_RADIUS, SceneRenderer
+from ikplayground.app.draw.render import TARGET_RADIUS, SceneRenderer, chain_colour
+from ikplayground.app.draw.view import draw_marker
 from ikplayground.app.gc_freeze import hold, settle
 from ikplayground.app.key_events import key_down, key_up
 from ikplayground.app.modes.export_mode import ExportMode
@@ -28,6 +29,7 @@ from ikplayground.app.modes.race_mode import RaceMode
 from ikplayground.app.modes.record_mode import RecordMode
 from ikplayground.app.modes.replay_mode import ReplayMode
 from ikplayground.app.modes.stress_mode import StressMode
+from ikplayground.app.modes.view_mode import ViewControl
 from ikplayground.app.panel import theme_ids
 from ikplayground.app.panel.panel import Panel, panel_width
 from ikplayground.app.status_line import StatusLine, status_facts
@@ -88,6 +90,8 @@ class App:
         self.record = RecordMode(self)  # Ctrl+R: every step to a CSV file, after the step
         self.export = ExportMode(self)  # Export animation: the last recording baked to keyframes
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
+        self.view = ViewControl(self)  # the camera: zoom, pan, fit, home, edge markers (view_mode.py)
+        self.view.load(self.scene)
         self.commands = commands.CommandRunner(self)  # .observe(fn) sees every command
         if capped:
             self.say(capped)
@@ -176,16 +180,19 @@ class App:
             self.held.clear()  # a key released elsewhere sends us no KEYUP
             self.keys_down.clear()
             self.drag = None
+            self.view.forget_keys()
         consumed = self.ui.process_events(event)
         command = self.panel.process(event)
         if command is not None:
             self.apply(*command)
             return
+        if (event.type == pygame.MOUSEMOTION or not consumed) and self.view.handle(event):
+            return  # the wheel, a pan, a click on an edge marker
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             if self.drag is not None:
                 held = getattr(event, "buttons", (1,))[0]  # else released outside the window: no MOUSEBUTTONUP came
-                if not (held and self.drag.move(self.scene, event.pos)):
+                if not (held and self.drag.move(self.scene, self.world(event.pos))):
                     self.drag = None
             return
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
@@ -210,11 +217,16 @@ class App:
         old, self._drag = self._drag, handed_over(self._drag, new)
         self.undo.hold(old, self._drag)
 
+    def world(self, pos):
+        """The scene point (px) under the screen point ``pos`` of the stage: shape (2,)."""
+        return self.view.camera.to_world(pos)
+
     def press(self, pos) -> None:
-        """Left button down on the stage: grab a target, a pole or a root, or select a chain."""
+        """Left button down on the stage: grab a target, a pole or a root, or select a chain (radii in screen px)."""
         if not self.on_stage(pos):
             return
-        chain, drag = grab(self.scene, pos, TARGET_RADIUS + 2)
+        zoom = self.view.camera.zoom
+        chain, drag = grab(self.scene, self.world(pos), (TARGET_RADIUS + 2) / zoom, scale=zoom)
         self.drag = self.replay.allowed(drag)
         if chain is not None:
             self.scene.select(chain)
@@ -225,7 +237,9 @@ class App:
         if self.drag is not None and self.drag.part == "target":
             return self.drag.chain
         on_stage = self.mouse is not None and self.on_stage(self.mouse)
-        return self.scene.target_at(self.mouse, TARGET_RADIUS + 2) if on_stage else None
+        if not on_stage:
+            return None
+        return self.scene.target_at(self.world(self.mouse), (TARGET_RADIUS + 2) / self.view.camera.zoom)
 
     def say(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the status line (an error: in red, wrapped, for longer)."""
@@ -243,8 +257,10 @@ class App:
         self.panel.sync(self.scene.selected)
 
     def show_scene(self, scene: Scene) -> None:
-        """Show ``scene`` in place of the current one, fitted to the stage."""
+        """Show ``scene`` in place of the current one, fitted to the stage, as it was last looked at."""
         self.replay.stop()
+        self.view.store(self.scene)  # the scene going keeps its view (undo, the race's end give it back)
+        self.view.load(scene)
         self.scene = scene
         self.scene.resize(self.stage_size(self.screen.get_size()))
         self.drag = None
@@ -275,14 +291,22 @@ class App:
         if message:
             self.say(message, error=error)
         self.ui.set_window_resolution(size)
+        old = self.stage_rect.size
         self.panel.rebuild(size)  # first: the stage is what the panel leaves
         self.scene.resize(self.stage_size(size))
+        self.view.resized(old, self.stage_rect.size)  # the view grows about its centre
 
     def draw(self) -> None:
         t0 = time.perf_counter()
         stage = self.stage_rect
-        self.renderer.draw(self.screen, self.scene, hot_target=self.hot_target(), stage_size=stage.size)
+        clip = self.screen.get_clip()
+        self.screen.set_clip(stage)  # nothing of the scene is drawn under the panel or the status line
+        self.renderer.draw(self.screen, self.scene, hot_target=self.hot_target(), stage_size=stage.size,
+                           camera=self.view.camera)
         self.math.draw(self.screen)
+        for chain, marker in self.view.update_markers():  # what is wholly out of view: an arrow at the edge
+            draw_marker(self.screen, marker, chain_colour(chain))
+        self.screen.set_clip(clip)
         w, h = self.screen.get_size()
         status = pygame.Rect(0, stage.bottom, w - self.panel.width, h - stage.bottom)
         message, error = self.status.shown(self.time)

@@ -47,16 +47,17 @@ def pole_at(scene: Scene, pos, radius: float) -> Chain | None:
     return None
 
 
-def grab(scene: Scene, pos, target_radius: float) -> tuple[Chain | None, Drag | None]:
-    """What a left press at ``pos`` takes: (the chain to select or None, the drag or None); the topmost target,
-    else pole handle, else root (a snake: any node)."""
+def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[Chain | None, Drag | None]:
+    """What a left press at ``pos`` (scene px) takes: (the chain to select or None, the drag or None); the topmost
+    target, else pole handle, else root (a snake: any node). ``scale``: screen px per scene px (the pole's and
+    bones' pick radii are screen px)."""
     chain = scene.target_at(pos, target_radius)
     if chain is not None:
         return chain, Drag(chain, "target", np.asarray(chain.fields["target"]) - pos)
-    chain = pole_at(scene, pos, POLE_RADIUS + 4)
+    chain = pole_at(scene, pos, (POLE_RADIUS + 4) / scale)
     if chain is not None:
         return chain, Drag(chain, "pole", chain.pole - pos)
-    hit = scene.chain_at(pos, PICK_RADIUS)
+    hit = scene.chain_at(pos, PICK_RADIUS / scale)
     if hit is None:
         return None, None
     chain, part = hit

@@ -4,6 +4,8 @@ keys reach neither."""
 
 from __future__ import annotations
 
+import pygame
+
 from ikplayground.app import commands, keymap
 
 
@@ -12,6 +14,10 @@ def key_down(app, event) -> None:
     repeat = event.key in app.keys_down
     app.keys_down.add(event.key)
     if app.panel.typing():
+        return
+    if event.key == keymap.PAUSE_KEY and not getattr(event, "mod", 0) & pygame.KMOD_CTRL:
+        if not repeat:
+            app.view.space_down()  # it pauses when let go, unless a drag pans meanwhile
         return
     steer = keymap.STEER_KEYS.get(event.key)
     if steer is not None:
@@ -29,6 +35,9 @@ def key_down(app, event) -> None:
 def key_up(app, event) -> None:
     """A KEYUP: the key is no longer down, nor held for steering."""
     app.keys_down.discard(event.key)
+    if event.key == keymap.PAUSE_KEY and app.view.space_up():
+        app.apply(keymap.command_for(event.key, 0) or "pause")
+        return
     steer = keymap.STEER_KEYS.get(event.key)
     if steer is not None:
         app.held.discard(steer)
