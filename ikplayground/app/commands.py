@@ -214,7 +214,8 @@ def set_scene_path(app, text=None) -> None:
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("add_chain", "add a chain of the \"New chain\" solver at the mouse; held, more at free spots",
+    Command("add_chain", "add a chain of the \"New chain\" solver near the mouse, clear of the others, its target "
+                         "in reach; held, more at the next clear spots",
             add_chain, repeats=True),
     Command("remove_last", "remove the chain added last", remove_last, repeats=True),
     Command("remove_selected", "remove the selected chain", remove_selected, repeats=True),
