@@ -24,7 +24,7 @@ from ikplayground.scene.edit import edits
 
 CHAIN_CAP = 2000  # chains N may add (files and the stress test may hold more)
 DEFAULT_SCENE_PATH = "ikplayground-scene.json"
-PLACE_SPACING = 28.0  # screen px: N keeps a new chain's root and target this far from others'
+PLACE_SPACING = 40.0  # screen px: N keeps a new chain's root and target this far from others'
 PLACE_MARGIN = 16.0  # screen px: ... and this far inside the stage's edges
 
 

@@ -226,3 +226,18 @@ def test_a_growing_window_grows_the_view_about_its_centre(app):
     w2, h2 = app.stage_rect.size
     assert w2 > w and h2 > h
     np.testing.assert_allclose(app.world((w2 / 2, h2 / 2)), centre, atol=1e-9)
+
+
+@pytest.mark.slow
+def test_a_race_starts_with_every_racer_and_its_target_in_view_and_ends_with_the_view_before(app):
+    wheel(app, (300, 300), 2)
+    before = app.view.camera.state()
+    tap(app, pygame.K_r, unicode="r")
+    assert app.race.on
+    stage = app.stage_rect
+    for chain in app.scene.chains:
+        pts = screen_points(app, chain)
+        assert (pts >= 0).all() and (pts[:, 0] <= stage.right).all() and (pts[:, 1] <= stage.bottom).all()
+    tap(app, pygame.K_r, unicode="r")
+    assert not app.race.on
+    assert app.view.camera.state() == before

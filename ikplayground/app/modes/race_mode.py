@@ -34,6 +34,7 @@ class RaceMode(SceneAside):
         self.race = Race(app.scene.stage, template)
         self.race.set_moving(self.moving)
         app.show_scene(self.race.scene)
+        app.view.show_all()  # every racer and the target in view
         app.panel.show_race(True, self.moving)
         solvers = ", ".join(SOLVER_LABELS[c.solver] for c in self.race.scene.chains)
         bones = self.race.scene.chains[0].bones

@@ -84,18 +84,32 @@ class ViewControl:
         self.keep_in_bounds()
         self.app.say(f"Zoom {self.camera.zoom:.2f}x (Home: 1x, F: fit everything)")
 
-    def fit(self) -> None:
-        """F: every chain, target, snake and walker in view."""
+    def fit(self, quiet: bool = False) -> None:
+        """F: every chain, target, snake and walker in view (``quiet``: nothing said)."""
         box = self.world_box()
         if box is None:
-            self.app.say("Nothing to fit: the scene is empty")
+            if not quiet:
+                self.app.say("Nothing to fit: the scene is empty")
             return
         x0, y0, x1, y1 = box
         w, h = max(x1 - x0, FIT_MIN_BOX), max(y1 - y0, FIT_MIN_BOX)
         cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
         self.camera.fit((cx - w / 2, cy - h / 2, w, h), self.app.stage_rect.size)
         self.keep_in_bounds()
-        self.app.say(f"Fitted {len(self.app.scene.chains)} chains in view (zoom {self.camera.zoom:.2f}x)")
+        if not quiet:
+            self.app.say(f"Fitted {len(self.app.scene.chains)} chains in view (zoom {self.camera.zoom:.2f}x)")
+
+    def show_all(self, margin: float = 16.0) -> None:
+        """Fit, quietly, when some chain or target reaches within ``margin`` screen px of the view's edge or past it
+        (a race laid out wider than the stage)."""
+        box = self.world_box()
+        if box is None:
+            return
+        lo = self.camera.to_screen(box[:2])
+        hi = self.camera.to_screen(box[2:])
+        w, h = self.app.stage_rect.size
+        if lo[0] < margin or lo[1] < margin or hi[0] > w - margin or hi[1] > h - margin:
+            self.fit(quiet=True)
 
     def home(self) -> None:
         """Home: the start view, scene px on screen px."""
