@@ -241,3 +241,18 @@ def test_a_race_starts_with_every_racer_and_its_target_in_view_and_ends_with_the
     tap(app, pygame.K_r, unicode="r")
     assert not app.race.on
     assert app.view.camera.state() == before
+
+
+def test_edge_markers_of_a_crowd_do_not_pile_up():
+    from ikplayground.app.camera import Camera
+    from ikplayground.app.draw.view import MARKER_APART, out_of_view
+    from ikplayground.scene import stress_scene
+
+    scene = stress_scene(600, (980.0, 720.0))
+    markers = out_of_view(scene.groups, Camera((400.0, 300.0), 6.0), (980, 720))
+    assert 8 <= len(markers) <= 64
+    xy = np.array([m[:2] for _, m in markers])
+    d = np.hypot(*(xy[:, None] - xy[None]).transpose(2, 0, 1))
+    np.fill_diagonal(d, np.inf)
+    assert d.min() >= MARKER_APART
+    assert all(0 <= x <= 980 and 0 <= y <= 720 for x, y in xy.tolist())

@@ -18,6 +18,7 @@ from ikplayground.insight.primitives import Circle, Label, Polygon, Polyline, Ri
 POSITIONS = frozenset(("points", "root", "target", "pole", "body", "foot", "step_from", "step_to", "motion_centre"))
 MARKER_SIZE = 11  # px from a marker's tip to its back
 MARKER_PICK = 16  # px from a marker's centre that a click takes
+MARKER_APART = 2 * MARKER_SIZE + 8  # px: markers closer than this to one shown are left out
 
 
 class ScreenFields(dict):
@@ -126,7 +127,8 @@ def chain_spot(chain) -> np.ndarray:
 
 def out_of_view(groups, camera: Camera, size, most: int = 64, margin: float = 4.0) -> list:
     """``(chain, marker)`` of up to ``most`` chains of ``groups`` wholly out of a view of ``size`` (w, h) px:
-    ``marker`` is :func:`edge_marker`'s ``(x, y, angle)`` for the chain's middle (one array pass a group)."""
+    ``marker`` is :func:`edge_marker`'s ``(x, y, angle)`` for the chain's middle (one array pass a group); a
+    marker within ``MARKER_APART`` px of one already there is left out."""
     w, h = size
     out: list = []
     for g in groups:
@@ -138,12 +140,13 @@ def out_of_view(groups, camera: Camera, size, most: int = 64, margin: float = 4.
             hi = camera.to_screen(pts.max(axis=1))
         off = (hi[:, 0] < -margin) | (lo[:, 0] > w + margin) | (hi[:, 1] < -margin) | (lo[:, 1] > h + margin)
         mid = (lo + hi) / 2
-        for row in np.flatnonzero(off & np.isfinite(mid).all(axis=1))[: most - len(out)].tolist():
+        for row in np.flatnonzero(off & np.isfinite(mid).all(axis=1)).tolist():
             marker = edge_marker(mid[row], size)
-            if marker is not None:
-                out.append((g.members[row], marker))
-        if len(out) >= most:
-            break
+            if marker is None or any(math.hypot(marker[0] - x, marker[1] - y) < MARKER_APART for _, (x, y, _) in out):
+                continue  # one marker a spot: a crowd's would pile up along the edge
+            out.append((g.members[row], marker))
+            if len(out) >= most:
+                return out
     return out
 
 
