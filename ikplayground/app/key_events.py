@@ -1,6 +1,7 @@
 """The keyboard, once the panel has passed a key on: an arrow key held for steering (``app.held``), or a
 key's command run. An auto-repeat runs only commands marked ``repeats``; while a text field is typed in,
-keys reach neither."""
+keys reach neither. Space pauses when let go, unless a left drag panned the view while it was down
+(``modes/view_mode.py``)."""
 
 from __future__ import annotations
 
