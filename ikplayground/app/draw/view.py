@@ -151,17 +151,16 @@ def out_of_view(groups, camera: Camera, size, most: int = 64, margin: float = 4.
 
 
 def draw_marker(surface: pygame.Surface, marker, colour) -> None:
-    """A chevron at ``marker`` (x, y, angle) pointing ``angle``, in ``colour`` on a dark disc."""
+    """An arrowhead at ``marker`` (x, y, angle) pointing ``angle``, in ``colour`` on a dark disc."""
     x, y, a = marker
     c, s = math.cos(a), math.sin(a)
     r = MARKER_SIZE
     pygame.draw.circle(surface, (30, 34, 44), (x, y), r + 3)
     pygame.draw.circle(surface, colour, (x, y), r + 3, 1)
-    tip = (x + c * r, y + s * r)
-    left = (x - c * r * 0.6 - s * r * 0.8, y - s * r * 0.6 + c * r * 0.8)
-    right = (x - c * r * 0.6 + s * r * 0.8, y - s * r * 0.6 - c * r * 0.8)
-    back = (x - c * r * 0.1, y - s * r * 0.1)
-    pygame.draw.polygon(surface, colour, [tip, left, back, right])
+    back_x, back_y = x - c * r * 0.75, y - s * r * 0.75
+    side_x, side_y = -s * r * 0.6, c * r * 0.6  # long and narrow, notched: its way reads at a glance
+    pygame.draw.polygon(surface, colour, [(x + c * r, y + s * r), (back_x + side_x, back_y + side_y),
+                                          (x - c * r * 0.35, y - s * r * 0.35), (back_x - side_x, back_y - side_y)])
 
 
 def marker_at(markers, pos):
