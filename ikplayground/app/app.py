@@ -17,10 +17,12 @@ from pygame_gui.core.utility import get_default_manager, set_default_manager
 
 from ikplayground.app import commands
 from ikplayground.app.commands import DEFAULT_SCENE_PATH
-from ikplayground.app.drag import Drag, grab, handed_over
-from ikplayground.app.draw.help_view import LOG_FOOT, Pane, draw_help, log_content, pane_event
-from ikplayground.app.draw.overlay import STATUS_HEIGHT, Fonts, draw_error, draw_status
-from ikplayground.app.draw.render import TARGET_RADIUS, SceneRenderer
+from ikplayground.app.drag import Drag, handed_over, hot_target, press
+from ikplayground.app.draw.chrome import draw_chrome
+from ikplayground.app.draw.help_view import Pane, pane_event
+from ikplayground.app.draw.overlay import STATUS_HEIGHT, Fonts
+from ikplayground.app.draw.render import SceneRenderer, chain_colour
+from ikplayground.app.draw.view import draw_marker
 from ikplayground.app.gc_freeze import hold, settle
 from ikplayground.app.key_events import key_down, key_up
 from ikplayground.app.modes.export_mode import ExportMode
@@ -30,6 +32,7 @@ from ikplayground.app.modes.race_mode import RaceMode
 from ikplayground.app.modes.record_mode import RecordMode
 from ikplayground.app.modes.replay_mode import ReplayMode
 from ikplayground.app.modes.stress_mode import StressMode
+from ikplayground.app.modes.view_mode import ViewControl
 from ikplayground.app.panel import theme_ids
 from ikplayground.app.panel.panel import Panel, panel_width
 from ikplayground.app.status_line import StatusLine, status_facts
@@ -42,7 +45,6 @@ from ikplayground.solvers import jit
 
 MAX_STEPS_PER_FRAME = 5
 KEY_REPEAT = (400, 60)  # ms before a held key repeats, ms between repeats
-ERROR_MIN_WIDTH = 420  # px: an error box narrower than this spans the whole window
 
 
 class App:
@@ -94,6 +96,8 @@ class App:
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
         self.quit = QuitMode(self)  # the close button and Ctrl+Q: Save / Discard / Cancel with unsaved changes
         self._poked = False  # a click or a key this frame: the tool tips go
+        self.view = ViewControl(self)  # the camera: zoom, pan, fit, home, edge markers (view_mode.py)
+        self.view.load(self.scene)
         self.commands = commands.CommandRunner(self)  # .observe(fn) sees every command
         if capped:
             self.say(capped)
@@ -185,6 +189,7 @@ class App:
             self.held.clear()  # a key released elsewhere sends us no KEYUP
             self.keys_down.clear()
             self.drag = None
+            self.view.forget_keys()
         if event.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN):
             self._poked = True
         consumed = self.ui.process_events(event)
@@ -198,11 +203,13 @@ class App:
             return
         if pane_event(self, event):  # the open help's or message log's scrolling (help_view.py)
             return
+        if (event.type == pygame.MOUSEMOTION or not consumed) and self.view.handle(event):
+            return  # the wheel, a pan, a click on an edge marker
         if event.type == pygame.MOUSEMOTION:
             self.mouse = event.pos
             if self.drag is not None:
                 held = getattr(event, "buttons", (1,))[0]  # else released outside the window: no MOUSEBUTTONUP came
-                if not (held and self.drag.move(self.scene, event.pos)):
+                if not (held and self.drag.move(self.scene, self.world(event.pos))):
                     self.drag = None
             return
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
@@ -211,7 +218,7 @@ class App:
         if consumed and not (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
             return  # (Esc always reaches its command: it closes what a widget has open)
         if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            self.press(event.pos)
+            press(self, event.pos)
         elif event.type == pygame.KEYDOWN:
             key_down(self, event)  # a steering key held, or the key's command run (key_events.py)
         elif event.type == pygame.KEYUP:
@@ -234,26 +241,9 @@ class App:
         w, h = self.screen.get_size()
         return pygame.Rect(0, stage.bottom, w - self.panel.width, h - stage.bottom)
 
-    def press(self, pos) -> None:
-        """Left button down on the stage: grab a target, a pole or a root, or select a chain; on the status line:
-        open or close the message log."""
-        if self.status_rect.collidepoint(pos):
-            self.apply("messages")
-            return
-        if not self.on_stage(pos):
-            return
-        chain, drag = grab(self.scene, pos, TARGET_RADIUS + 2)
-        self.drag = self.replay.allowed(drag)
-        if chain is not None:
-            self.scene.select(chain)
-            self.panel.sync(chain)
-
-    def hot_target(self):
-        """The target under the mouse (or dragged), drawn highlighted."""
-        if self.drag is not None and self.drag.part == "target":
-            return self.drag.chain
-        on_stage = self.mouse is not None and self.on_stage(self.mouse)
-        return self.scene.target_at(self.mouse, TARGET_RADIUS + 2) if on_stage else None
+    def world(self, pos):
+        """The scene point (px) under the screen point ``pos`` of the stage: shape (2,)."""
+        return self.view.camera.to_world(pos)
 
     def say(self, text: str, error: bool = False) -> None:
         """Show ``text`` on the status line (an error: in red, wrapped, for longer)."""
@@ -271,8 +261,10 @@ class App:
         self.panel.sync(self.scene.selected)
 
     def show_scene(self, scene: Scene) -> None:
-        """Show ``scene`` in place of the current one, fitted to the stage."""
+        """Show ``scene`` in place of the current one, fitted to the stage, as it was last looked at."""
         self.replay.stop()
+        self.view.store(self.scene)  # the scene going keeps its view (undo, the race's end give it back)
+        self.view.load(scene)
         self.scene = scene
         self.scene.resize(self.stage_size(self.screen.get_size()))
         self.drag = None
@@ -303,34 +295,28 @@ class App:
         if message:
             self.say(message, error=error)
         self.ui.set_window_resolution(size)
+        old = self.stage_rect.size
         self.panel.rebuild(size)  # first: the stage is what the panel leaves
         self.scene.resize(self.stage_size(size))
+        self.view.resized(old, self.stage_rect.size)  # the view grows about its centre
 
     def draw(self) -> None:
         t0 = time.perf_counter()
         stage = self.stage_rect
-        self.renderer.draw(self.screen, self.scene, hot_target=self.hot_target(), stage_size=stage.size)
+        clip = self.screen.get_clip()
+        self.screen.set_clip(stage)  # nothing of the scene is drawn under the panel or the status line
+        self.renderer.draw(self.screen, self.scene, hot_target=hot_target(self), stage_size=stage.size,
+                           camera=self.view.camera)
         self.math.draw(self.screen)
         self.race.annotate(self.renderer.notes)
         self.renderer.notes.draw(self.screen, stage)  # badges, the math's labels, name tags: placed clear of each other
-        w, h = self.screen.get_size()
-        status = self.status_rect
-        message, error = self.status.shown(self.time)
+        for chain, marker in self.view.update_markers():  # what is wholly out of view: an arrow at the edge
+            draw_marker(self.screen, marker, chain_colour(chain))
+        self.screen.set_clip(clip)
         fps = self.clock.get_fps() if self.realtime else None
         facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused,
                              self.math.status_text(), (self.replay.status_text(), self.record.status_text()))
-        draw_status(self.screen, status, facts, message, self.fonts)
-        if self.show_help:
-            chain = self.scene.selected
-            draw_help(self.screen, stage, self.fonts, chain.solver if chain is not None else None, self.help_pane)
-        elif self.status.log_open:
-            self.log_pane.draw(self.screen, stage, self.fonts, "Messages", log_content(self.status.log), LOG_FOOT)
-        self.panel.math_page.update(self.scene.selected, self.math.metrics, self.race.table)
-        self.panel.keep_page.update(self.history, self.record.summary())
-        self.ui.draw_ui(self.screen)
-        if error:  # over everything, and across the panel when the stage is too narrow to read it
-            wide = status if status.width >= ERROR_MIN_WIDTH else pygame.Rect(0, status.y, w, status.height)
-            draw_error(self.screen, wide, error, self.fonts)
+        draw_chrome(self, stage, facts)  # the status line, the help or the message log, the panel, an error
         self.render_ms = (time.perf_counter() - t0) * 1000.0
 
     def save_screenshot(self, path) -> None:

@@ -14,7 +14,9 @@ import math
 
 import numpy as np
 
-MIN_ZOOM, MAX_ZOOM = 0.05, 8.0
+from ikplayground.scene import VIEW_ZOOM
+
+MIN_ZOOM, MAX_ZOOM = VIEW_ZOOM  # (0.05, 8.0): what a scene file's "view" may hold too
 STEP = 1.2  # one wheel notch, or one + / - press, zooms by this factor
 FIT_MARGIN = 40.0  # screen px left around what F fits
 

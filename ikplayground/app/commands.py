@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Callable, NamedTuple
 
 from ikplayground.app import keymap, undo
+from ikplayground.app.camera import STEP
 from ikplayground.app.draw import screenshot
 from ikplayground.app.panel import buttons
 from ikplayground.scene import (PRESETS, SOLVER_LABELS, SceneFileError, SceneFull, axis_name, load_scene, save_scene,
@@ -23,6 +24,8 @@ from ikplayground.scene.edit import edits
 
 CHAIN_CAP = 2000  # chains N may add (files and the stress test may hold more)
 DEFAULT_SCENE_PATH = "ikplayground-scene.json"
+PLACE_SPACING = 40.0  # screen px: N keeps a new chain's root and target this far from others'
+PLACE_MARGIN = 16.0  # screen px: ... and this far inside the stage's edges
 
 
 class Command(NamedTuple):
@@ -35,14 +38,19 @@ class Command(NamedTuple):
 
 
 def add_chain(app, value=None) -> None:
-    """N: a chain under the mouse; while N is held, each further one at the freest spot."""
+    """N: a chain near the mouse (else a free spot) at a clear spot in view, its target within reach; held N
+    fills further clear spots (``Scene.place_chain``)."""
     on_stage = app.mouse is not None and app.on_stage(app.mouse)
-    at = app.mouse if on_stage and not app.key_repeat else None
     if len(app.scene.chains) >= CHAIN_CAP:
         app.say(f"Not added: N adds up to {CHAIN_CAP} chains (remove some, or try the stress test)", error=True)
         return
+    zoom = app.view.camera.zoom
+    near = app.world(app.mouse) if on_stage else app.scene.free_spot()
+    margin = PLACE_MARGIN / zoom
+    x0, y0, x1, y1 = app.view.visible_box()
     try:
-        chain = app.scene.new_chain(app.panel.new_solver, at)
+        chain = app.scene.place_chain(app.panel.new_solver, near, (x0 + margin, y0 + margin, x1 - margin,
+                                                                   y1 - margin), PLACE_SPACING / zoom)
     except SceneFull as e:
         app.say(f"Not added: {e}", error=True)
         return
@@ -170,6 +178,7 @@ def save(app, path=None) -> None:
     name = shown_name(path)
     if app.stress.refuses_save(name) or app.race.refuses_save(name):
         return
+    app.view.store(app.scene)  # the file keeps the view
     try:
         save_scene(app.scene, path)
     except (OSError, ValueError) as e:  # ValueError: a value the file could not load again (nothing is written)
@@ -233,7 +242,8 @@ def set_scene_path(app, text=None) -> None:
 
 
 COMMANDS: tuple[Command, ...] = (
-    Command("add_chain", "add a chain of the \"New chain\" solver at the mouse; held, more at free spots",
+    Command("add_chain", "add a chain of the \"New chain\" solver near the mouse, clear of the others, its target "
+                         "in reach; held, more at the next clear spots",
             add_chain, repeats=True),
     Command("remove_last", "remove the chain added last", remove_last, repeats=True),
     Command("remove_selected", "remove the selected chain", remove_selected, repeats=True),
@@ -283,6 +293,14 @@ COMMANDS: tuple[Command, ...] = (
     Command("undo", "undo the last edit: a setting, an add or remove, a drag, a load, the race",
             lambda app, value=None: app.undo.undo(), repeats=True),
     Command("redo", "redo what was undone last", lambda app, value=None: app.undo.redo(), repeats=True),
+    Command("zoom_in", "zoom in about the stage's centre", lambda app, value=None: app.view.zoom(STEP),
+            repeats=True),
+    Command("zoom_out", "zoom out about the stage's centre", lambda app, value=None: app.view.zoom(1 / STEP),
+            repeats=True),
+    Command("fit_view", "fit every chain, target, snake and walker into the view",
+            lambda app, value=None: app.view.fit()),
+    Command("home_view", "the home view: zoom 1x, the stage's top-left corner at the top-left",
+            lambda app, value=None: app.view.home()),
 )
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
 

@@ -7,6 +7,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ikplayground.app.draw.badges import POLE_RADIUS
+from ikplayground.app.draw.render import TARGET_RADIUS
 from ikplayground.scene import Chain, Scene
 from ikplayground.scene.step import target_paths
 
@@ -47,16 +48,17 @@ def pole_at(scene: Scene, pos, radius: float) -> Chain | None:
     return None
 
 
-def grab(scene: Scene, pos, target_radius: float) -> tuple[Chain | None, Drag | None]:
-    """What a left press at ``pos`` takes: (the chain to select or None, the drag or None); the topmost target,
-    else pole handle, else root (a snake: any node)."""
+def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[Chain | None, Drag | None]:
+    """What a left press at ``pos`` (scene px) takes: (the chain to select or None, the drag or None); the topmost
+    target, else pole handle, else root (a snake: any node). ``scale``: screen px per scene px (the pole's and
+    bones' pick radii are screen px)."""
     chain = scene.target_at(pos, target_radius)
     if chain is not None:
         return chain, Drag(chain, "target", np.asarray(chain.fields["target"]) - pos)
-    chain = pole_at(scene, pos, POLE_RADIUS + 4)
+    chain = pole_at(scene, pos, (POLE_RADIUS + 4) / scale)
     if chain is not None:
         return chain, Drag(chain, "pole", chain.pole - pos)
-    hit = scene.chain_at(pos, PICK_RADIUS)
+    hit = scene.chain_at(pos, PICK_RADIUS / scale)
     if hit is None:
         return None, None
     chain, part = hit
@@ -70,3 +72,29 @@ def handed_over(old: Drag | None, new: Drag | None) -> Drag | None:
     if new is not None and new.part == "target":
         target_paths.hold(new.chain.fields, True)
     return new
+
+
+def press(app, pos) -> None:
+    """Left button down at ``pos`` (screen px) on ``app``'s stage: grab a target, a pole or a root, or select a
+    chain (pick radii in screen px); on the status line: open or close the message log."""
+    if app.status_rect.collidepoint(pos):
+        app.apply("messages")
+        return
+    if not app.on_stage(pos):
+        return
+    zoom = app.view.camera.zoom
+    chain, drag = grab(app.scene, app.world(pos), (TARGET_RADIUS + 2) / zoom, scale=zoom)
+    app.drag = app.replay.allowed(drag)
+    if chain is not None:
+        app.scene.select(chain)
+        app.panel.sync(chain)
+
+
+def hot_target(app):
+    """The target under ``app``'s mouse (or dragged), drawn highlighted."""
+    if app.drag is not None and app.drag.part == "target":
+        return app.drag.chain
+    on_stage = app.mouse is not None and app.on_stage(app.mouse)
+    if not on_stage:
+        return None
+    return app.scene.target_at(app.world(app.mouse), (TARGET_RADIUS + 2) / app.view.camera.zoom)

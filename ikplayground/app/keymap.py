@@ -43,7 +43,15 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_z, True, "undo", "Ctrl+Z"),
     Binding(pygame.K_z, True, "redo", "Ctrl+Shift+Z", shift=True),
     Binding(pygame.K_y, True, "redo", "Ctrl+Y"),
+    Binding(pygame.K_EQUALS, False, "zoom_in", "+ (=)"),
+    Binding(pygame.K_PLUS, False, "zoom_in", "+"),
+    Binding(pygame.K_KP_PLUS, False, "zoom_in", "keypad +"),
+    Binding(pygame.K_MINUS, False, "zoom_out", "-"),
+    Binding(pygame.K_KP_MINUS, False, "zoom_out", "keypad -"),
+    Binding(pygame.K_f, False, "fit_view", "F"),
+    Binding(pygame.K_HOME, False, "home_view", "Home"),
 )
+PAUSE_KEY = pygame.K_SPACE  # pauses when let go, so that Space held and a left drag pans instead
 
 # held keys, read every step: they steer the selected (or only) snake, else walker
 STEER_KEYS = {pygame.K_UP: "throttle", pygame.K_LEFT: "left", pygame.K_RIGHT: "right"}
@@ -54,6 +62,9 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
     ("Drag a green target", "the chain reaches for it (the topmost target; the grab offset is kept)"),
     ("Click a chain", "select it; the panel shows its settings"),
     ("Drag a root", "move the whole chain"),
+    ("Mouse wheel on the stage", "zoom in / out about the mouse"),
+    ("Right or middle drag, Space + drag", "pan the view (Space tapped alone pauses)"),
+    ("Click an edge arrow", "centre the view on the chain out of view that it points at"),
 )
 
 

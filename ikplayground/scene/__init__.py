@@ -11,7 +11,7 @@ from ikplayground.scene.build.presets import PRESETS, available_presets, is_pres
 from ikplayground.scene.build.stress import drive_stress, stress_scene
 from ikplayground.scene.core.chain import STATUSES, Chain, clamped_joints, is_reached
 from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
-                                               PALETTE_SIZE, SOLVER_LABELS, SOLVERS)
+                                               MAX_COORD, PALETTE_SIZE, SOLVER_LABELS, SOLVERS, VIEW_ZOOM)
 from ikplayground.scene.core.mirror import axis_name
 from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.core.scene import MAX_CHAINS, STEP, Scene, SceneFull
@@ -28,11 +28,11 @@ from ikplayground.scene.record.replay import Replay
 
 __all__ = [
     "Chain", "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "Edit", "History", "IK_SOLVERS",
-    "MAX_CHAINS", "PALETTE_SIZE", "PRESETS", "Recorder", "RecordingError", "Refused", "Replay", "SETTINGS",
+    "MAX_CHAINS", "MAX_COORD", "PALETTE_SIZE", "PRESETS", "Recorder", "RecordingError", "Refused", "Replay", "SETTINGS",
     "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS", "SOLVER_LABELS", "SOLVER_TABLE", "STATUSES", "STEP", "Scene",
     "SceneFileError", "SceneFull", "Setting", "SolverKind", "available_presets", "axis_name", "bake_recording",
     "chain_to_dict", "clamped_joints", "default_limits", "default_scene", "drive_stress", "is_preset", "is_reached",
     "load_animation", "load_preset", "load_scene", "make_ik_chain", "pose", "record_move", "record_pose",
     "refresh_ik_points", "register", "save_scene", "setting", "shown", "shown_name", "straight_snake",
-    "stress_scene", "unregister",
+    "stress_scene", "unregister", "VIEW_ZOOM",
 ]

@@ -218,6 +218,9 @@ class EventFuzzer(Gestures, SingleEvents):
             p = pts[rng.randrange(len(pts))]
         if not (math.isfinite(p[0]) and math.isfinite(p[1])):
             return None
+        p = self.app.view.camera.to_screen(p)  # where the camera shows it (the wheel zooms, drags pan)
+        if not (abs(p[0]) < 1e9 and abs(p[1]) < 1e9):
+            return None
         return round(float(p[0])) + rng.randint(-6, 6), round(float(p[1])) + rng.randint(-6, 6)
 
     def _motion(self, pos, buttons=None):

@@ -12,6 +12,7 @@ import pytest
 
 from ikplayground.app import app as app_module
 from ikplayground.app import commands
+from ikplayground.app.draw import chrome
 from ikplayground.scene.core.constants import SOLVERS
 from ikplayground.scene.core.settings import SETTINGS
 from tests.app.conftest import (choose, ctrl, frames, key_down, key_up, mouse_down, move_mouse, post, press_button,
@@ -180,16 +181,20 @@ def test_n_held_down_spreads_its_chains_instead_of_piling_them_under_the_mouse(a
     assert len(roots) == 6
     assert roots[0] == (300.0, 300.0)  # the press: under the mouse
     assert len(set(roots)) == 6  # the repeats: each somewhere else
-    tap(app, pygame.K_n, unicode="n")  # a new press: under the mouse again
-    assert tuple(app.scene.chains[-1].fields["root"]) == (300.0, 300.0)
+    tap(app, pygame.K_n, unicode="n")  # a new press: near the mouse, where nothing is yet
+    root = app.scene.chains[-1].fields["root"]
+    assert tuple(root) not in roots
+    assert np.hypot(*(root - (300.0, 300.0))) < 150.0
 
 @pytest.mark.slow
 def test_a_held_toggle_key_acts_once_not_on_every_repeat(app):
-    for _ in range(7):
+    for _ in range(7):  # Space pauses when let go (held, a left drag pans instead)
         key_down(pygame.K_SPACE, unicode=" ")
     frames(app)
-    assert app.paused
+    assert not app.paused
     key_up(pygame.K_SPACE, unicode=" ")
+    frames(app)
+    assert app.paused
     for _ in range(4):
         key_down(pygame.K_F1)
     frames(app)
@@ -274,7 +279,7 @@ def test_the_error_box_draws_a_long_message_whole(app, monkeypatch):
     from ikplayground.app.draw.overlay import Fonts, wrap_text
 
     boxes = []
-    monkeypatch.setattr(app_module, "draw_error", lambda surface, rect, message, fonts: boxes.append((rect, message)))
+    monkeypatch.setattr(chrome, "draw_error", lambda surface, rect, message, fonts: boxes.append((rect, message)))
     app.say("x" * 50 + " " + "a long file error " * 20, error=True)
     frames(app)
     rect, message = boxes[-1]
@@ -287,11 +292,11 @@ def test_the_error_box_draws_a_long_message_whole(app, monkeypatch):
 @pytest.mark.slow
 def test_in_a_narrow_window_the_error_box_spans_the_panel_too(app, monkeypatch):
     boxes = []
-    monkeypatch.setattr(app_module, "draw_error", lambda surface, rect, message, fonts: boxes.append(rect))
+    monkeypatch.setattr(chrome, "draw_error", lambda surface, rect, message, fonts: boxes.append(rect))
     resize(app, (320, 240))
     app.say("Not loaded: bad.json: chains[0].root[0]: must be a finite number", error=True)
     frames(app)
-    assert app.stage_rect.width < app_module.ERROR_MIN_WIDTH
+    assert app.stage_rect.width < chrome.ERROR_MIN_WIDTH
     assert boxes[-1].x == 0 and boxes[-1].width == 320
 
 

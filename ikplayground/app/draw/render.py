@@ -14,11 +14,13 @@ from collections import OrderedDict
 import numpy as np
 import pygame
 
+from ikplayground.app.camera import Camera
 from ikplayground.app.draw import skins
 from ikplayground.app.draw.annotate import Notes
 from ikplayground.app.draw.badges import BadgeFont, draw_pole, draw_status_badge
 from ikplayground.app.draw.crowd_draw import CrowdLayer
 from ikplayground.app.draw.shapes import draw_wedge, limit_wedges, visible_box
+from ikplayground.app.draw.view import ScreenGroups, draw_grid, screen_chain
 from ikplayground.app.draw.walker_draw import TerrainLayer, draw_walker, draw_walker_group, walker_halo
 from ikplayground.resources import asset_path
 from ikplayground.scene import IK_SOLVERS, Chain
@@ -64,6 +66,8 @@ class SceneRenderer:
 
     def __init__(self):
         self._background: pygame.Surface | None = None
+        self._background_key: tuple | None = None
+        self._screen_groups = ScreenGroups()
         self._bone = pygame.image.load(str(asset_path("bone.png"))).convert_alpha()
         self._tinted: dict[int, pygame.Surface] = {}
         self._sprites: OrderedDict[tuple[int, int, int], pygame.Surface] = OrderedDict()
@@ -77,17 +81,15 @@ class SceneRenderer:
         self.notes = Notes()  # the frame's annotations: badges here, the math's labels, race name tags; placed last
         self._ground = TerrainLayer()
 
-    def background(self, size: tuple[int, int]) -> pygame.Surface:
-        """The stage's grid, redrawn only when the stage size changes."""
-        if self._background is None or self._background.get_size() != size:
-            surf = pygame.Surface(size).convert()
-            surf.fill(BACKGROUND)
-            w, h = size
-            for x in range(0, w, 40):
-                pygame.draw.line(surf, GRID_MAJOR if x % 200 == 0 else GRID, (x, 0), (x, h))
-            for y in range(0, h, 40):
-                pygame.draw.line(surf, GRID_MAJOR if y % 200 == 0 else GRID, (0, y), (w, y))
-            self._background = surf
+    def background(self, size: tuple[int, int], camera: Camera | None = None) -> pygame.Surface:
+        """The stage's grid as ``camera`` shows it, redrawn only when the stage size or the view changes."""
+        camera = camera or Camera()
+        key = (size, float(camera.origin[0]), float(camera.origin[1]), camera.zoom)
+        if self._background is None or self._background_key != key:
+            if self._background is None or self._background.get_size() != size:
+                self._background = pygame.Surface(size).convert()
+            draw_grid(self._background, camera, size, (BACKGROUND, GRID, GRID_MAJOR))
+            self._background_key = key
         return self._background
 
     def bone_sprite(self, colour_index: int, length: float, angle: float) -> pygame.Surface:
@@ -116,49 +118,55 @@ class SceneRenderer:
         return sprite
 
     def draw(self, surface: pygame.Surface, scene, *, hot_target: Chain | None = None,
-             stage_size: tuple[int, int] | None = None) -> None:
-        """Draw the background and every chain, later ones on top (past ``DETAIL_LIMIT``, as a crowd)."""
+             stage_size: tuple[int, int] | None = None, camera: Camera | None = None) -> None:
+        """Draw the background and every chain as ``camera`` shows them (None: world px are screen px), later
+        ones on top (past ``DETAIL_LIMIT``, as a crowd)."""
+        camera = camera or Camera()
         size = stage_size or surface.get_size()
         self.notes.begin()
-        surface.blit(self.background(size), (0, 0))
+        surface.blit(self.background(size, camera), (0, 0))
         terrain = getattr(scene, "terrain", None)
         if terrain is not None and any(g.solver == "walker" for g in scene.groups):
-            surface.blit(self._ground.surface(terrain, size), (0, 0))
+            surface.blit(self._ground.surface(terrain, size, camera), (0, 0))
         selected = scene.selected
         if len(scene.chains) > DETAIL_LIMIT:
-            self.draw_crowd(surface, scene, size)
+            self.draw_crowd(surface, scene, size, camera)
             for chain in scene.chains:  # the crowd's own wedges, over it
                 if chain.show_limits and chain is not selected:
-                    self.draw_wedges(surface, chain)
+                    self.draw_wedges(surface, screen_chain(chain, camera))
             chains = [selected] if selected is not None else []
         else:
             chains = scene.chains
         for chain in chains:
+            shown = screen_chain(chain, camera)
             if chain is selected:
-                self.draw_selection(surface, chain)
+                self.draw_selection(surface, shown)
             elif chain.show_limits:  # the "Show limits" setting: wedges without the selection's halo
-                self.draw_wedges(surface, chain)
+                self.draw_wedges(surface, shown)
             if chain.is_snake:
-                self.draw_snake(surface, chain)
+                self.draw_snake(surface, shown)
             elif chain.is_walker:
-                draw_walker(surface, chain, chain_colour(chain))
+                draw_walker(surface, shown, chain_colour(chain))
             else:
-                self.draw_ik_chain(surface, chain, hot=chain is hot_target)
+                self.draw_ik_chain(surface, shown, hot=chain is hot_target)
         if hot_target is not None and hot_target not in chains and hot_target.is_ik:
-            draw_target(surface, hot_target.fields["target"].tolist(), True)
+            draw_target(surface, screen_chain(hot_target, camera).fields["target"].tolist(), True)
         # no annotation covers a target ring (a crowd's targets are dots under its chains: only the detailed ones)
         for g in (scene.groups if len(scene.chains) <= DETAIL_LIMIT else ()):
             if g.solver in IK_SOLVERS:
-                self.notes.rings(g.fields["target"], TARGET_RADIUS + 2)
+                self.notes.rings(camera.to_screen(g.fields["target"]), TARGET_RADIUS + 2)
         if len(scene.chains) > DETAIL_LIMIT:
-            self.notes.rings(np.array([c.fields["target"] for c in chains if c.is_ik]), TARGET_RADIUS + 2)
+            targets = np.array([c.fields["target"] for c in chains if c.is_ik]).reshape(-1, 2)
+            self.notes.rings(camera.to_screen(targets), TARGET_RADIUS + 2)
 
-    def draw_crowd(self, surface: pygame.Surface, scene, size: tuple[int, int] | None = None) -> None:
+    def draw_crowd(self, surface: pygame.Surface, scene, size: tuple[int, int] | None = None,
+                   camera: Camera | None = None) -> None:
         """Every chain in a few array passes; walkers a group at a time."""
-        for g in scene.groups:
+        groups = self._screen_groups.of(scene.groups, camera or Camera())
+        for g in groups:
             if g.solver == "walker":
                 draw_walker_group(surface, g.fields, [PALETTE[c] for c in self._crowd.colours(g).tolist()])
-        self._crowd.draw(surface, scene.groups, size or surface.get_size())
+        self._crowd.draw(surface, groups, size or surface.get_size())
 
     def draw_selection(self, surface: pygame.Surface, chain: Chain) -> None:
         """A soft halo under the selected chain and its joint-limit wedges."""

@@ -22,31 +22,36 @@ PUPIL = (20, 20, 24)
 
 
 class TerrainLayer:
-    """The ground's picture, kept until the terrain or the stage size changes."""
+    """The ground's picture, kept until the terrain, the stage size or the view changes."""
 
     def __init__(self):
         self._key = None
         self._surface: pygame.Surface | None = None
 
-    def surface(self, terrain, size: tuple[int, int]) -> pygame.Surface:
-        key = (id(terrain), terrain.points.shape, float(terrain.points.sum()), size)
+    def surface(self, terrain, size: tuple[int, int], camera=None) -> pygame.Surface:
+        view = (0.0, 0.0, 1.0) if camera is None else (float(camera.origin[0]), float(camera.origin[1]), camera.zoom)
+        key = (id(terrain), terrain.points.shape, float(terrain.points.sum()), size, view)
         if self._surface is None or key != self._key:
-            self._surface = terrain_surface(terrain, size)
+            self._surface = terrain_surface(terrain, size, view)
             self._key = key
         return self._surface
 
 
-def terrain_surface(terrain, size: tuple[int, int]) -> pygame.Surface:
-    """The ground under ``terrain``'s polyline across a stage of ``size`` (transparent above)."""
+def terrain_surface(terrain, size: tuple[int, int], view=(0.0, 0.0, 1.0)) -> pygame.Surface:
+    """The ground under ``terrain``'s polyline across a stage of ``size`` (transparent above), seen from
+    ``view`` (origin x, y world px at the top-left, zoom)."""
     w, h = max(int(size[0]), 1), max(int(size[1]), 1)
+    ox, oy, zoom = view
     surf = pygame.Surface((w, h), pygame.SRCALPHA)
-    xs = np.concatenate([[0.0], terrain.points[:, 0][(terrain.points[:, 0] > 0) & (terrain.points[:, 0] < w)], [w]])
-    ys = terrain.height_at(xs)
-    top = np.stack([xs, ys], axis=1)
+    x0, x1 = ox, ox + w / zoom  # the world's x across the view
+    tx = terrain.points[:, 0]
+    xs = np.concatenate([[x0], tx[(tx > x0) & (tx < x1)], [x1]])
+    top = np.stack([(xs - ox) * zoom, (terrain.height_at(xs) - oy) * zoom], axis=1)
+    top[:, 1] = np.clip(top[:, 1], -4.0 * h, 5.0 * h)  # far off the view: drawn at its edge's side
     poly = np.concatenate([top, [[w, h + 2], [0, h + 2]]])
     pygame.draw.polygon(surf, GROUND, poly.tolist())
     # a darker band deeper down, following the surface, for depth
-    deep = np.concatenate([top + (0, 40), [[w, h + 2], [0, h + 2]]])
+    deep = np.concatenate([top + (0, 40 * zoom), [[w, h + 2], [0, h + 2]]])
     pygame.draw.polygon(surf, GROUND_DEEP, deep.tolist())
     pygame.draw.lines(surf, GROUND_LIP, False, (top + (0, 4)).tolist(), 5)
     pygame.draw.aalines(surf, GROUND_EDGE, False, top.tolist())

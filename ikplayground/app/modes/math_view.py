@@ -4,6 +4,7 @@ chain's metrics, the step-through session, and the painter of the overlays."""
 from __future__ import annotations
 
 from ikplayground.app.draw.math_draw import MathPainter
+from ikplayground.app.draw.view import screen_primitives
 from ikplayground.insight.chain_view import math_overlay
 from ikplayground.insight.joint_map import apply_pose
 from ikplayground.insight.metrics import ChainMetrics
@@ -90,10 +91,11 @@ class MathView:
         clip = surface.get_clip()
         surface.set_clip(self.app.stage_rect)
         try:
+            camera = self.app.view.camera  # the overlays are in scene px
             if self.shown:
-                self.painter.draw(surface, math_overlay(chain), self.app.renderer.notes)
+                self.painter.draw(surface, screen_primitives(math_overlay(chain), camera), self.app.renderer.notes)
             s = self.session
             if s is not None and self.app.paused and s.matches(chain):  # not once the target or a setting moved
-                self.painter.draw(surface, s.overlay(), self.app.renderer.notes)
+                self.painter.draw(surface, screen_primitives(s.overlay(), camera), self.app.renderer.notes)
         finally:
             surface.set_clip(clip)

@@ -38,6 +38,7 @@ class RaceMode(SceneAside):
         self.race = Race(app.scene.stage, template)
         self.race.set_moving(self.moving)
         app.show_scene(self.race.scene)
+        app.view.show_all()  # every racer and the target in view
         app.panel.show_race(True, self.moving)
         solvers = ", ".join(SOLVER_LABELS[c.solver] for c in self.race.scene.chains)
         bones = self.race.scene.chains[0].bones
@@ -78,7 +79,9 @@ class RaceMode(SceneAside):
         """A name tag under each racer's root, in its colour, named as in the race table."""
         if self.race is None:
             return
-        for chain, name, root in self.race.name_tags():
+        camera = self.app.view.camera
+        for chain, name, world_root in self.race.name_tags():
+            root = camera.to_screen(world_root).tolist()  # the tags are placed in screen px
             tag = self.tags.tag(name, chain_colour(chain))
             w = tag.get_width()
             notes.add(tag, root, ("race", chain.solver), TAG, home=(root[0] - w / 2, root[1] + 14), patch=False)

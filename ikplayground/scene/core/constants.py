@@ -25,6 +25,7 @@ SNAKE_DECAY = 0.8  # the Flash snake tutorial: speed factor per step without thr
 MAX_BONES = 64
 DEFAULT_IK_BONES = 7  # a new CCD or FABRIK chain, and one made from a two-bone arm
 MAX_COORD = 1_000_000.0  # |position|, length and |angle| limit of a scene file (pixels / degrees)
+VIEW_ZOOM = (0.05, 8.0)  # the view's zoom range (screen px per scene px): the App's camera and a file's "view"
 PALETTE_SIZE = 8  # chain colours: Chain.palette_index is an index into the renderer's palette of this many
 WALKER_LEGS = 6  # a new walker's legs (its "bones"); 2..8
 MAX_WALKER_LEGS = 8

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ikplayground.scene.build import build, walker_build
+from ikplayground.scene.build import build, placement, walker_build
 from ikplayground.scene.core import settings
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.constants import ITERATIVE, PALETTE_SIZE, SOLVERS
@@ -39,6 +39,9 @@ class Scene:
     seed : int
         0 to ``MAX_SEED`` (the file's ``seed``): the wandering snakes' rule, the generated ground
         (``TERRAIN_SEED + seed``) and the stress scene take it.
+
+    ``view`` is where a window last looked at it, ``{"origin": [x, y], "zoom": z}`` (a file's optional
+    "view"), or None for the home view; the App's camera reads it after a load and writes it before a save.
     """
 
     def __init__(self, stage=(980.0, 720.0), terrain: Terrain | None = None, seed: int = 0):
@@ -53,6 +56,7 @@ class Scene:
         self._dirty = True
         self._next_colour = 0
         self._pushed = PushMemory()  # chains a shrinking stage pushed in
+        self.view: dict | None = None
 
     def add(self, chain: Chain, select: bool = True) -> Chain:
         """Add a chain (it is drawn on top) and, by default, select it."""
@@ -98,6 +102,24 @@ class Scene:
             raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
         x, y = self.free_spot() if at is None else self.clamp(at)
         chain = build.new_chain(solver, (x, y), self.stage, self.terrain, self._take_colour())
+        return self.add(chain)
+
+    def place_chain(self, solver: str, near, box=None, spacing: float = 28.0) -> Chain:
+        """Add a chain of ``solver`` at a clear spot near ``near`` inside ``box`` (x0, y0, x1, y1) px and the
+        stage, an IK chain's target within its reach (:mod:`..build.placement`); ``spacing`` px apart."""
+        if solver not in SOLVERS:
+            raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
+        w, h = self.stage
+        x0, y0, x1, y1 = box if box is not None else (0.0, 0.0, w, h)
+        x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, w), min(y1, h)
+        if x1 < x0 or y1 < y0:  # the box shows none of the stage
+            x0, y0, x1, y1 = 0.0, 0.0, w, h
+        probe = build.new_chain(solver, self.clamp(near), self.stage, self.terrain)
+        reach = float(probe.fields["lengths"].sum()) if probe.is_ik else None
+        root, target = placement.place(near, reach, (x0, y0, x1, y1), placement.taken(self.chains), spacing)
+        chain = build.new_chain(solver, root, self.stage, self.terrain, self._take_colour())
+        if target is not None:
+            chain.fields["target"][:] = target
         return self.add(chain)
 
     def remove(self, chain: Chain) -> None:

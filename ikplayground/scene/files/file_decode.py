@@ -24,9 +24,10 @@ from ikplayground.scene.core.scene import MAX_CHAINS
 from ikplayground.scene.files import json_scan, strict_json
 from ikplayground.scene.files.file_errors import SceneFileError, show_value
 from ikplayground.scene.files.file_fields import Refused, whole
-from ikplayground.scene.files.file_format import BUDGETS, CHAIN_BOUNDS, FORMAT, MAX_CHAIN_BYTES, TERRAIN_BYTES, VERSION
+from ikplayground.scene.files.file_format import (BUDGETS, CHAIN_BOUNDS, FORMAT, MAX_CHAIN_BYTES, TERRAIN_BYTES,
+                                                  VERSION, VIEW_BYTES)
 from ikplayground.scene.files.file_messages import PARSED_MOST, Unread, described, value_at
-from ikplayground.scene.files.file_schema import SEED, SETTING_KEYS, TerrainValue, chain_union
+from ikplayground.scene.files.file_schema import SEED, SETTING_KEYS, TerrainValue, ViewValue, chain_union
 from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS, Terrain
 
 _MEMBERS = dict[str, msgspec.Raw]
@@ -39,10 +40,11 @@ MAX_CHAIN_VALUES = 2 * CHAIN_BOUNDS["values"] + 8
 
 
 class Chains:
-    """What a document holds once read: ``specs`` (``(make, kwargs)`` of each chain), ``terrain`` and ``seed``."""
+    """What a document holds once read: ``specs`` (``(make, kwargs)`` of each chain), ``terrain``, ``seed`` and
+    ``view`` (``{"origin": [x, y], "zoom": z}`` or None)."""
 
-    def __init__(self, specs: list, terrain: Terrain | None, seed: int):
-        self.specs, self.terrain, self.seed = specs, terrain, seed
+    def __init__(self, specs: list, terrain: Terrain | None, seed: int, view: dict | None = None):
+        self.specs, self.terrain, self.seed, self.view = specs, terrain, seed, view
 
 
 def _fail(name: str, where: str, message: str) -> NoReturn:
@@ -274,6 +276,12 @@ def read_document(raw: bytes, name: str, text: str | None = None) -> Chains:
             _held(terrain, 2 * (3 * MAX_TERRAIN_POINTS + 4) + 8, name, "terrain")
         terrain = _decoded(terrain, TerrainValue | None, name, "terrain")
         terrain = None if terrain is None else Terrain(np.array(terrain.points, dtype=float))
+    view: Any = members.get("view")
+    if view is not None:
+        if len(view) > VIEW_BYTES:
+            _held(view, 16, name, "view")
+        view = _decoded(view, ViewValue | None, name, "view")
+        view = None if view is None else {"origin": [float(v) for v in view.origin], "zoom": float(view.zoom)}
     if "chains" not in members:
         _fail(name, "", "missing field 'chains'")
     chains = _decoded(members.pop("chains"), _CHAINS, name, "chains")
@@ -283,7 +291,7 @@ def read_document(raw: bytes, name: str, text: str | None = None) -> Chains:
     for i in range(len(chains)):
         specs.append(read_chain(chains[i], name, f"chains[{i}]"))
         chains[i] = None  # its bytes are no longer needed
-    return Chains(specs, terrain, seed)
+    return Chains(specs, terrain, seed, view)
 
 
 def _whole(value: float, name: str, where: str) -> int:

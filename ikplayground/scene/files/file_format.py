@@ -82,6 +82,10 @@ def scene_to_dict(scene: Scene) -> dict:
     if seed:  # written only when not 0, so files without it read as before
         doc["seed"] = seed
     doc["chains"] = chains_to_dicts(scene.chains)
+    view = getattr(scene, "view", None)
+    if view is not None:  # written only away from the home view, so files without it read as before
+        doc["view"] = {"origin": round_array(np.asarray(view["origin"], dtype=float)),
+                       "zoom": float(f"{float(view['zoom']):.6g}")}
     terrain = getattr(scene, "terrain", None)
     if terrain is not None and terrain.generated_for is None:
         doc["terrain"] = {"points": [round_array(p) for p in terrain.points]}
@@ -96,7 +100,8 @@ def chain_line(d: dict) -> str:
 def doc_to_text(doc: dict) -> str:
     """The file's text for :func:`scene_to_dict`'s dict: the header, then one chain a line."""
     lines = [chain_line(c) for c in doc["chains"]]
-    tail = f',\n "terrain": {json.dumps(doc["terrain"], allow_nan=False)}}}' if "terrain" in doc else "}"
+    tail = "".join(f',\n "{key}": {json.dumps(doc[key], allow_nan=False)}' for key in ("view", "terrain")
+                   if key in doc) + "}"
     head = HEAD if "seed" not in doc else HEAD.replace(",\n", f', "seed": {int(doc["seed"])},\n', 1)
     return head + ("\n  " + CHAIN_SEPARATOR.join(lines) + "\n ]" if lines else "]") + tail
 
@@ -177,9 +182,11 @@ CHAIN_BOUNDS = chain_bounds()
 MAX_CHAIN_BYTES = CHAIN_BOUNDS["bytes"]
 # The longest terrain the writer can write: MAX_TERRAIN_POINTS points at the widest.
 TERRAIN_BYTES = len(f',\n "terrain": {json.dumps({"points": [[-999999.999, -999999.999]] * MAX_TERRAIN_POINTS})}')
-# The file of MAX_CHAINS of the widest chains, the longest seed and terrain, rounded up to whole MB.
+# The longest view the writer can write.
+VIEW_BYTES = len(f',\n "view": {json.dumps({"origin": [-999999.999, -999999.999], "zoom": 0.0500001})}')
+# The file of MAX_CHAINS of the widest chains, the longest seed, view and terrain, rounded up to whole MB.
 LARGEST_FILE = (len(HEAD) + len(f', "seed": {MAX_SEED}') + len("\n  ") + MAX_CHAINS * MAX_CHAIN_BYTES
-                + (MAX_CHAINS - 1) * len(CHAIN_SEPARATOR) + len("\n ]}") + TERRAIN_BYTES + 1)
+                + (MAX_CHAINS - 1) * len(CHAIN_SEPARATOR) + len("\n ]}") + VIEW_BYTES + TERRAIN_BYTES + 1)
 MAX_FILE_BYTES = -(-LARGEST_FILE // _MB) * _MB
 # What a file's raw text may hold before it is parsed: twice what MAX_CHAINS of the largest chains need, and more.
 BUDGETS = {what: MAX_CHAINS * (2 * CHAIN_BOUNDS[what] + 8) + 1024 + 3 * MAX_TERRAIN_POINTS

@@ -12,7 +12,7 @@ from typing import Annotated, Union
 
 import msgspec
 
-from ikplayground.scene.core.constants import IK_SOLVERS, MAX_BONES, MAX_COORD, SOLVERS
+from ikplayground.scene.core.constants import IK_SOLVERS, MAX_BONES, MAX_COORD, SOLVERS, VIEW_ZOOM
 from ikplayground.scene.core.scene import MAX_SEED
 from ikplayground.scene.core.settings import FILE_SETTINGS, SETTINGS
 from ikplayground.scene.core.solver_kinds import on_change
@@ -75,6 +75,13 @@ class TerrainValue(msgspec.Struct):
     """``terrain``: the ground's polyline."""
 
     points: _at_most(POINT, MAX_TERRAIN_POINTS, 2)
+
+
+class ViewValue(msgspec.Struct):
+    """``view``: where the window looked, the scene point (px) at its top-left and its zoom."""
+
+    origin: POINT
+    zoom: Annotated[float, msgspec.Meta(ge=VIEW_ZOOM[0], le=VIEW_ZOOM[1])]
 
 
 SEED = bounded(0, MAX_SEED) | None

@@ -59,6 +59,7 @@ def _parse(raw: bytes, text: str | None, name: str, stage) -> Scene:
         doc = _read(raw, text, name)
         chains = build_chains(doc.specs, name)
     scene = Scene(stage, terrain=doc.terrain, seed=doc.seed)
+    scene.view = doc.view
     scene.add_in_turn(chains)
     scene.select(scene.chains[0] if scene.chains else None)
     return scene
