@@ -87,7 +87,7 @@ class MathCard:
             y = self.heading("SELECTED CHAIN", y)
             self.text("Select a chain to see its numbers.", (0, y), DIM)
             return y + LINE
-        y = self.heading(f"{SOLVER_LABELS[chain.solver].upper()} CHAIN #{chain.id}", y)
+        y = self.heading(chain.label.upper(), y)
         if not chain.is_ik:
             what = "A snake follows its head" if chain.is_snake else (
                 "A walker's legs are two-bone arms" if chain.fields["lengths"].shape[1] == 2

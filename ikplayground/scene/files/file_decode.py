@@ -19,6 +19,7 @@ import msgspec
 import numpy as np
 
 from ikplayground.scene.build import build, walker_build
+from ikplayground.scene.core.chain import checked_name
 from ikplayground.scene.core.constants import MAX_COORD
 from ikplayground.scene.core.scene import MAX_CHAINS
 from ikplayground.scene.files import json_scan, strict_json
@@ -39,10 +40,12 @@ MAX_CHAIN_VALUES = 2 * CHAIN_BOUNDS["values"] + 8
 
 
 class Chains:
-    """What a document holds once read: ``specs`` (``(make, kwargs)`` of each chain), ``terrain`` and ``seed``."""
+    """What a document holds once read: ``specs`` (``(make, kwargs)`` of each chain), ``idents`` (each one's
+    ``(number or 0, name or "")``), ``terrain`` and ``seed``."""
 
-    def __init__(self, specs: list, terrain: Terrain | None, seed: int):
+    def __init__(self, specs: list, terrain: Terrain | None, seed: int, idents: list | None = None):
         self.specs, self.terrain, self.seed = specs, terrain, seed
+        self.idents = idents if idents is not None else [(0, "")] * len(specs)
 
 
 def _fail(name: str, where: str, message: str) -> NoReturn:
@@ -120,13 +123,28 @@ def _held(raw, most: int, name: str, where: str) -> None:
         _fail(name, where, f"{values:,} values are more than it may hold ({most:,}); not a scene file")
 
 
+def chain_ident(c) -> tuple[int, str]:
+    """The decoded chain ``c``'s ``(number, name)`` (0 and "" where the file has none), checked (:class:`Refused`)."""
+    number = 0 if c.number is None else whole(c.number, "number")
+    try:
+        return number, checked_name("" if c.name is None else c.name) or _no_empty_name(c.name)
+    except ValueError as e:
+        raise Refused("name", str(e)) from None
+
+
+def _no_empty_name(name) -> str:
+    if name is not None:  # "" would be no name: the file leaves the key out instead
+        raise ValueError('must not be empty (leave "name" out for none)')
+    return ""
+
+
 def read_chain(raw, name: str, where: str) -> tuple:
-    """The ``(make, kwargs)`` of the chain whose bytes are ``raw``, every field checked."""
+    """The ``(make, kwargs, (number, name))`` of the chain whose bytes are ``raw``, every field checked."""
     if len(raw) > MAX_CHAIN_BYTES:
         _held(raw, MAX_CHAIN_VALUES, name, where)
     c = _decoded(raw, chain_union(), name, where)
     try:
-        return chain_spec(c)
+        return (*chain_spec(c), chain_ident(c))
     except Refused as e:
         place, message = e.args
         _fail(name, f"{where}.{place}" if place else where, message)
@@ -279,11 +297,18 @@ def read_document(raw: bytes, name: str, text: str | None = None) -> Chains:
     chains = _decoded(members.pop("chains"), _CHAINS, name, "chains")
     if len(chains) > MAX_CHAINS:
         _too_many_chains(name, len(chains))
-    specs = []
+    specs, idents, numbered = [], [], {}
     for i in range(len(chains)):
-        specs.append(read_chain(chains[i], name, f"chains[{i}]"))
+        make, kw, ident = read_chain(chains[i], name, f"chains[{i}]")
+        if ident[0] in numbered:
+            _fail(name, f"chains[{i}].number", f"{ident[0]} is chains[{numbered[ident[0]]}]'s number too; "
+                                               "each chain's number is its own")
+        if ident[0]:
+            numbered[ident[0]] = i
+        specs.append((make, kw))
+        idents.append(ident)
         chains[i] = None  # its bytes are no longer needed
-    return Chains(specs, terrain, seed)
+    return Chains(specs, terrain, seed, idents)
 
 
 def _whole(value: float, name: str, where: str) -> int:
