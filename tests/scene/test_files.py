@@ -37,11 +37,11 @@ DESIGN_EXAMPLE = """
  ]}
 """
 
-_ITERATIVE_KEYS = {"solver", "number", "root", "lengths", "angles", "target", "rate_limit", "rate_limit_setting", "limits",
-                   "iterations", "tolerance", "mix"}
+_ITERATIVE_KEYS = {"solver", "number", "root", "lengths", "angles", "target", "rate_limit", "rate_limit_setting",
+                   "limits", "iterations", "tolerance", "mix"}
 DOCUMENTED_KEYS = {  # what a chain without a pole, auto bend or shown limits writes (those only when set)
-    "two-bone": {"solver", "number", "root", "lengths", "angles", "target", "mirror", "rate_limit", "rate_limit_setting",
-                 "softness", "stretch", "mix"},
+    "two-bone": {"solver", "number", "root", "lengths", "angles", "target", "mirror", "rate_limit",
+                 "rate_limit_setting", "softness", "stretch", "mix"},
     "ccd": _ITERATIVE_KEYS,
     "fabrik": _ITERATIVE_KEYS,
     "dls": _ITERATIVE_KEYS | {"damping"},

@@ -328,7 +328,8 @@ def test_a_slider_drag_merges_into_one_entry():
     for n in (6, 5, 4):  # a rebuilt chain each time
         chain, edit = set_recorded(scene, chain, "bones", n)
         history.push(edit, merge=True)
-    assert history.labels() == [f"bone length 36 px → 60 px on CCD #{ccd.number}", f"bone count 7 → 4 on CCD #{ccd.number}"]
+    assert history.labels() == [f"bone length 36 px → 60 px on CCD #{ccd.number}",
+                                f"bone count 7 → 4 on CCD #{ccd.number}"]
     history.undo()
     history.undo()
     assert_state(scene, before)

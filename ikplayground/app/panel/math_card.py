@@ -11,7 +11,7 @@ import pygame
 
 from ikplayground.app.draw.overlay import render_text
 from ikplayground.insight import joint_map
-from ikplayground.scene import SOLVER_LABELS, clamped_joints
+from ikplayground.scene import clamped_joints
 
 BG = (30, 33, 42)
 PLOT_BG = (20, 22, 29)

@@ -22,10 +22,10 @@ from ikplayground.scene.core.constants import (DEFAULT_DAMPING, DEFAULT_ITERATIO
                                                MAX_STRETCH, MAX_WALKER_LEGS, SNAKE_BEND_DEG, SNAKE_MAX_SPEED,
                                                SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS, WALKER_SPEED, WALKER_STEP_HEIGHT,
                                                WALKER_THRESHOLD)
-from ikplayground.scene.core.setting_puts import (bone_setter, field_setting, set_bend_range, set_bone_length, set_iterations,
-                                                  set_joint_limit, set_max_speed, set_mirror, set_motion,
-                                                  set_motion_speed, set_pole_on, set_rate, set_rate_on, set_tolerance,
-                                                  set_turn_rate)
+from ikplayground.scene.core.setting_puts import (bone_setter, field_setting, set_bend_range, set_bone_length,
+                                                  set_iterations, set_joint_limit, set_max_speed, set_mirror,
+                                                  set_motion, set_motion_speed, set_pole_on, set_rate, set_rate_on,
+                                                  set_tolerance, set_turn_rate)
 from ikplayground.scene.core.solver_kinds import has_trait, on_change
 from ikplayground.scene.files import file_fields as ff
 from ikplayground.scene.files import file_list_fields as fl

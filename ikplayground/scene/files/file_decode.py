@@ -297,7 +297,9 @@ def read_document(raw: bytes, name: str, text: str | None = None) -> Chains:
     chains = _decoded(members.pop("chains"), _CHAINS, name, "chains")
     if len(chains) > MAX_CHAINS:
         _too_many_chains(name, len(chains))
-    specs, idents, numbered = [], [], {}
+    specs: list = []
+    idents: list[tuple[int, str]] = []
+    numbered: dict[int, int] = {}  # number -> the chain that has it
     for i in range(len(chains)):
         make, kw, ident = read_chain(chains[i], name, f"chains[{i}]")
         if ident[0] in numbered:

@@ -126,8 +126,8 @@ class _Track:
     def takes(self, frame: Frame, measured: np.ndarray) -> bool:
         """Whether ``frame`` continues this track: the same name, solver and joints, the next step, the same
         bones."""
-        return (frame.name == self.name and frame.solver == self.solver and len(frame.angles) == self.joints and frame.step == self.last_step + 1
-                and (self.solver == "two-bone" or _fits(self.lengths, measured)))
+        return (frame.name == self.name and frame.solver == self.solver and len(frame.angles) == self.joints
+                and frame.step == self.last_step + 1 and (self.solver == "two-bone" or _fits(self.lengths, measured)))
 
     def add(self, frame: Frame, measured: np.ndarray) -> None:
         scale = self.scale_of(measured)
@@ -193,7 +193,7 @@ def _new_track(frame: Frame, rig, before: _Track | None, measured: np.ndarray) -
     if frame.solver == "snake":  # the target is the head: every segment is in the CSV
         return _Track(frame, measured, f"{why}: lengths measured from the recording")
     factor = _one_factor(before.lengths, measured) if going_on and before is not None else None
-    if factor is not None:
+    if factor is not None and before is not None:
         guessed = measured.copy()
         guessed[..., 0] = before.lengths[..., 0] * factor
         return _Track(frame, guessed, f"{why}: bones measured from the recording, and bone 0 (not in the CSV) "
