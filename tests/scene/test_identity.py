@@ -178,3 +178,23 @@ def test_the_arm_s_upper_and_lower_rows_set_one_bone_each_and_go_through_a_file(
     path = tmp_path / "s.json"
     scene_file.save_scene(scene, path)
     np.testing.assert_array_equal(scene_file.load_scene(path).chains[0].fields["lengths"], (150.0, 80.0))
+
+
+def test_a_rename_is_checked_and_the_recording_carries_it_from_the_next_step(tmp_path):
+    from ikplayground.scene.record.recording import Recorder
+    from ikplayground.scene.record.recording_read import read_steps
+
+    scene = default_scene()
+    with pytest.raises(ValueError, match="must be 1 to 32 printable characters"):
+        scene.rename(scene.chains[1], "a,b")
+    assert scene.chains[1].label == "CCD #2"
+    recorder = Recorder(tmp_path / "r.csv")
+    for k in range(3):
+        if k == 1:
+            scene.rename(scene.chains[1], "left tentacle")
+        if k == 2:
+            scene.rename(scene.chains[1], "")
+        scene.step()
+        recorder.record(scene)
+    recorder.close()
+    assert [s.names[1] for s in read_steps(tmp_path / "r.csv")] == ["#2", "left tentacle", "#2"]

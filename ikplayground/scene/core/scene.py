@@ -11,7 +11,7 @@ import numpy as np
 
 from ikplayground.scene.build import build, walker_build
 from ikplayground.scene.core import settings
-from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.chain import Chain, checked_name
 from ikplayground.scene.core.constants import ITERATIVE, PALETTE_SIZE, SOLVERS
 from ikplayground.scene.core.group import Group, grouped
 from ikplayground.scene.core.hit_test import chain_at, target_at
@@ -146,6 +146,12 @@ class Scene:
             self.selected = new
         self._dirty = True
         return new
+
+    def rename(self, chain: Chain, name: str) -> None:
+        """Give ``chain`` the name ``name`` (``""``: it goes by its number again); ValueError, nothing changed,
+        for a name a chain cannot have (:func:`.chain.checked_name`). A recording's next rows carry it."""
+        chain.name = checked_name(name)
+        self._dirty = True  # the groups (and a recorder's layout of them) are made again
 
     def select(self, chain: Chain | None) -> None:
         self.selected = chain
