@@ -73,9 +73,9 @@ def bench_read() -> list[dict]:
     """Peak memory growth reading the largest legal step, and a 200 MB step the reader refuses."""
     from ikplayground.scene.record.recording import HEADER
 
-    cases = {"largest legal step": (20_000, lambda c: "".join(f"0,{c},ccd,{j},1.0,2.0,3.0,4.0,5.0\n"
+    cases = {"largest legal step": (20_000, lambda c: "".join(f"0,{c},ccd,{j},1.0,2.0,3.0,4.0,5.0,#{c + 1}\n"
                                                                for j in range(64))),
-             "200 MB one step": (200_000_000 // 30, lambda c: "0,0,ccd,0,1.0,2.0,3.0,4.0,5.0\n")}
+             "200 MB one step": (200_000_000 // 33, lambda c: "0,0,ccd,0,1.0,2.0,3.0,4.0,5.0,#1\n")}
     out = []
     with tempfile.TemporaryDirectory() as folder:
         for case, (count, chain_text) in cases.items():

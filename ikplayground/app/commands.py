@@ -55,7 +55,7 @@ def add_chain(app, value=None) -> None:
         app.say(f"Not added: {e}", error=True)
         return
     app.undo.added(chain)
-    app.say(f"Added a {SOLVER_LABELS[chain.solver]} chain (#{chain.id})")
+    app.say(f"Added {chain.label}")
     app.selected_changed()
 
 
@@ -64,7 +64,7 @@ def remove_last(app, value=None) -> None:
     chain = app.scene.remove_last()
     if chain is not None:
         app.undo.removed(index, chain)
-    app.say("Nothing to remove" if chain is None else f"Removed {SOLVER_LABELS[chain.solver]} chain #{chain.id}")
+    app.say("Nothing to remove" if chain is None else f"Removed {chain.label}")
     app.selected_changed()
 
 
@@ -76,7 +76,7 @@ def remove_selected(app, value=None) -> None:
     index = app.scene.chains.index(chain)
     app.scene.remove(chain)
     app.undo.removed(index, chain)
-    app.say(f"Removed {SOLVER_LABELS[chain.solver]} chain #{chain.id}")
+    app.say(f"Removed {chain.label}")
     app.selected_changed()
 
 
@@ -102,7 +102,7 @@ def flip(app, value=None) -> None:
     if chain is None:
         app.say("Flip mirrors the selected chain: select one first (click it, or Tab)")
         return
-    name = f"{SOLVER_LABELS[chain.solver]} chain #{chain.id}"
+    name = chain.label
     try:
         app.scene.flip(chain)
     except ValueError as e:  # nothing changed

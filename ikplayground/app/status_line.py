@@ -47,7 +47,7 @@ def status_facts(scene: Scene, fps: float | None, step_ms: float, render_ms: flo
     parts = ["fixed step" if fps is None else f"{fps:4.0f} FPS", f"{n} chain{'' if n == 1 else 's'}"]
     chain = scene.selected
     if chain is not None:
-        part = f"{SOLVER_LABELS[chain.solver]} #{chain.id}"
+        part = chain.label
         if chain.is_ik:
             part += f"  error {chain.error:.1f} px  {chain.status}"
             if chain.solver != "two-bone":

@@ -145,7 +145,7 @@ def test_clicking_a_bone_of_another_chain_selects_it_and_the_panel_shows_it(app)
     click(app, mid)
     assert app.scene.selected is chain
     assert app.panel.chain is chain
-    assert app.panel.title.text == f"{SOLVER_LABELS['ccd']} chain #{chain.id}"
+    assert app.panel.title.text == f"{SOLVER_LABELS['ccd']} #{chain.number}"
     assert app.panel.solver.selected_option[0] == SOLVER_LABELS["ccd"]
     # a click on a bone selects; it does not move anything
     np.testing.assert_array_equal(chain.fields["root"], root)
@@ -154,7 +154,7 @@ def test_clicking_a_bone_of_another_chain_selects_it_and_the_panel_shows_it(app)
     snake = chain_of(app, "snake")
     click(app, (snake.fields["points"][2] + snake.fields["points"][3]) / 2)
     assert app.scene.selected is snake and app.panel.chain is snake
-    assert app.panel.title.text == f"snake chain #{snake.id}"
+    assert app.panel.title.text == f"snake #{snake.number}"
 
 
 @pytest.mark.slow
@@ -187,7 +187,7 @@ def test_n_adds_a_chain_at_the_mouse_selected(app):
     assert new.solver == app.panel.new_solver
     np.testing.assert_allclose(new.anchor, (300, 500))
     assert app.scene.selected is new and app.panel.chain is new
-    assert f"#{new.id}" in app.panel.title.text
+    assert f"#{new.number}" in app.panel.title.text
     frames(app, 5)
     assert np.isfinite(new.fields["points"]).all()
 
@@ -221,7 +221,7 @@ def test_backspace_removes_the_chain_added_last(app):
     assert app.scene.chains == kept
     assert app.scene.selected in kept
     assert app.panel.chain is app.scene.selected
-    assert str(added.id) in app.message
+    assert f"#{added.number}" in app.message
 
 
 @pytest.mark.slow
@@ -258,7 +258,7 @@ def test_tab_cycles_the_selection(app):
         expected = chains[(start + k) % len(chains)]
         assert app.scene.selected is expected
         assert app.panel.chain is expected
-        assert f"#{expected.id}" in app.panel.title.text
+        assert f"#{expected.number}" in app.panel.title.text
 
 
 def knee_side(chain):
@@ -423,7 +423,7 @@ def test_solver_dropdown_switches_the_solver_and_keeps_the_chain_anchored(app, o
     assert now.solver == new
     assert now in app.scene.chains and len(app.scene.chains) == count
     assert app.panel.chain is now
-    assert app.panel.title.text == f"{SOLVER_LABELS[new]} chain #{now.id}"
+    assert app.panel.title.text == f"{SOLVER_LABELS[new]} #{now.number}"
     np.testing.assert_allclose(now.anchor, anchor, atol=1e-6)
     if chain.is_ik and now.is_ik:
         np.testing.assert_allclose(now.fields["target"], chain.fields["target"])
@@ -534,10 +534,13 @@ def test_bones_slider_on_a_two_bone_chain_does_nothing(app):
 @pytest.mark.parametrize("solver", SOLVERS)
 def test_bone_length_slider(app, solver):
     chain = select_solver(app, solver)
+    before = chain.fields["lengths"].copy()
     slide(app, "bone_length", 60)
-    np.testing.assert_allclose(chain.fields["lengths"], 60)
+    lengths = before * 60 / before.mean()  # every bone scaled alike: the mean is 60 px, the ratios kept
+    np.testing.assert_allclose(chain.fields["lengths"], lengths, rtol=1e-12)
     lines = chain.fields["points"].reshape(-1, 3, 2) if chain.is_walker else chain.fields["points"][None]
-    np.testing.assert_allclose(np.hypot(*np.diff(lines, axis=1).transpose(2, 0, 1)), 60, atol=1e-6)
+    np.testing.assert_allclose(np.hypot(*np.diff(lines, axis=1).transpose(2, 0, 1)), lengths.reshape(len(lines), -1),
+                               atol=1e-6)
 
 
 @pytest.mark.slow
@@ -954,7 +957,7 @@ def test_bones_slider_shows_the_rebuilt_chain_in_the_panel(app):
     now = app.scene.selected
     assert now.bones == 9
     assert app.panel.chain is now
-    assert app.panel.title.text == f"CCD chain #{now.id}"
+    assert app.panel.title.text == f"CCD #{now.number}"
 
 
 @pytest.mark.slow

@@ -44,11 +44,12 @@ def test_export_bakes_every_chain_of_the_last_recording_and_the_keyframes_give_i
     assert app.message == f"Exported 5 tracks ({5 * steps} keyframes) to {out.name}"
     tracks = load_animation(out)
     assert [t.solver for t in tracks] == [c.solver for c in app.scene.chains]
+    assert [t.name for t in tracks] == [c.tag for c in app.scene.chains] == [f"#{k}" for k in range(1, 6)]
     rows = {}
     with open(app.record.path, encoding="utf-8") as f:
         next(f)
         for line in f:
-            step, chain, _solver, joint, _a, x, y, _tx, _ty = line.rstrip("\n").split(",")
+            step, chain, _solver, joint, _a, x, y, _tx, _ty, _name = line.rstrip("\n").split(",")
             rows.setdefault((int(step), int(chain)), []).append((float(x), float(y)))
     for k, track in enumerate(tracks):
         assert len(track.steps) == steps

@@ -39,7 +39,7 @@ def test_h_mirrors_the_selected_chain_about_its_root_on_screen_and_h_again_gives
     x0 = before["root"][0]
     flip_key(app)
     f = chain.fields
-    assert app.message == f"Flipped CCD chain #{chain.id} about its root's vertical" and not app.message_is_error
+    assert app.message == f"Flipped CCD #{chain.number} about its root's vertical" and not app.message_is_error
     np.testing.assert_array_equal(f["root"], before["root"])
     np.testing.assert_allclose(f["target"][0], 2 * x0 - before["target"][0], atol=1e-9)
     np.testing.assert_allclose(f["points"][:, 0], 2 * x0 - before["points"][:, 0], atol=1e-9)
@@ -51,7 +51,7 @@ def test_h_mirrors_the_selected_chain_about_its_root_on_screen_and_h_again_gives
     assert any(sum(abs(a - b) for a, b in zip(p, TARGET)) < 60 for p in ring), ring
     flip_key(app)
     assert bits(chain) == original  # bit for bit, every field
-    assert app.message == f"Flipped CCD chain #{chain.id} about its root's vertical"
+    assert app.message == f"Flipped CCD #{chain.number} about its root's vertical"
 
 
 def knee_side(chain) -> float:
@@ -85,7 +85,7 @@ def test_the_keep_pages_flip_button_flips_too(app):
     assert button.visible and button.text in ("Flip", "Flip (H)")
     press_button(app, button)
     np.testing.assert_allclose(chain.fields["target"][0], 2 * chain.fields["root"][0] - target[0], atol=1e-9)
-    assert app.message.startswith("Flipped FABRIK chain")
+    assert app.message.startswith("Flipped FABRIK #")
 
 
 @pytest.mark.slow
@@ -95,7 +95,7 @@ def test_a_snake_flips_about_its_head(app):
     points = snake.fields["points"].copy()
     flip_key(app)
     np.testing.assert_allclose(snake.fields["points"][:, 0], 2 * points[0, 0] - points[:, 0], atol=1e-9)
-    assert app.message == f"Flipped {SOLVER_LABELS['snake']} chain #{snake.id} about its head's vertical"
+    assert app.message == f"Flipped {SOLVER_LABELS['snake']} #{snake.number} about its head's vertical"
 
 
 @pytest.mark.slow
@@ -118,7 +118,7 @@ def test_a_flip_that_cannot_be_made_says_why_and_changes_nothing(app):
     before = bits(chain)
     flip_key(app)
     assert app.message_is_error
-    assert app.message.startswith(f"Not flipped: CCD chain #{chain.id}: joint 0's range -30° to 60° runs across 0°")
+    assert app.message.startswith(f"Not flipped: CCD #{chain.number}: joint 0's range -30° to 60° runs across 0°")
     assert "\n" not in app.message
     assert bits(chain) == before
     # a target whose mirror image would leave the stage
@@ -141,10 +141,10 @@ def test_ctrl_z_undoes_a_flip_bit_for_bit_and_ctrl_y_flips_it_again(app):
     flipped = bits(chain)
     assert flipped != original
     tap(app, pygame.K_z, pygame.KMOD_CTRL, "\x1a")
-    assert app.message == f"Undid: mirror flip of FABRIK #{chain.id}"
+    assert app.message == f"Undid: mirror flip of FABRIK #{chain.number}"
     assert bits(chain) == original
     tap(app, pygame.K_y, pygame.KMOD_CTRL, "\x19")
-    assert app.message == f"Redid: mirror flip of FABRIK #{chain.id}"
+    assert app.message == f"Redid: mirror flip of FABRIK #{chain.number}"
     assert bits(chain) == flipped
 
 
@@ -159,8 +159,8 @@ def test_an_undo_of_a_flip_that_cannot_be_flipped_back_says_so_and_keeps_the_ent
     chain.fields["target"][0] = far  # the target moved on (a motion path): its mirror image is off the stage
     moved = bits(chain)
     tap(app, pygame.K_z, pygame.KMOD_CTRL, "\x1a")
-    assert app.message_is_error and app.message.startswith(f"Not undone: mirror flip of CCD #{chain.id}")
+    assert app.message_is_error and app.message.startswith(f"Not undone: mirror flip of CCD #{chain.number}")
     assert bits(chain) == moved and len(app.history) == 1 and app.history.redoable == 0  # still to undo
     chain.fields["target"][0] = np.frombuffer(flipped["target"])[0]  # back where the flip put it
     tap(app, pygame.K_z, pygame.KMOD_CTRL, "\x1a")
-    assert app.message == f"Undid: mirror flip of CCD #{chain.id}" and len(app.history) == 0
+    assert app.message == f"Undid: mirror flip of CCD #{chain.number}" and len(app.history) == 0

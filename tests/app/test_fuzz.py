@@ -103,7 +103,7 @@ class Checker:
 
     def _chain(self, c, stage, where) -> None:
         f = c.fields
-        what = f"{where}: {c.solver} chain #{c.id}"
+        what = f"{where}: {c.solver} #{c.number}"
         for name, arr in f.items():
             if name == "rate":  # +inf is "rate limit off"
                 assert not np.isnan(arr).any() and (arr > 0).all(), f"{what}: rate {arr}"

@@ -185,7 +185,7 @@ def test_a_pinned_chain_shows_a_stalled_badge_and_its_pinned_joints(app):
     frames(app, 240)
     assert chain.status == "stalled"
     facts = status_facts(app.scene, None, 0.0, 0.0, False, False)
-    assert f"#{chain.id}" in facts and "stalled" in facts and f"{int(chain.fields['used'][0])} it" in facts
+    assert f"#{chain.number}" in facts and "stalled" in facts and f"{int(chain.fields['used'][0])} it" in facts
     frames(app)
     colour = BADGE_COLOURS["stalled"]
     tip = chain.fields["points"][-1]

@@ -48,11 +48,11 @@ def test_ctrl_z_undoes_a_bone_count_and_ctrl_shift_z_redoes_it(app):
     new = app.scene.selected
     assert new.bones == 4
     undo(app)
-    assert app.message == f"Undid: bone count 7 → 4 on CCD #{ccd.id}"
+    assert app.message == f"Undid: bone count 7 → 4 on CCD #{ccd.number}"
     assert app.scene.selected is ccd and ccd in app.scene.chains and ccd.bones == 7
     assert app.panel.params["bones"].read() == 7  # the panel shows the chain as it is again
     redo(app)
-    assert app.message == f"Redid: bone count 7 → 4 on CCD #{ccd.id}"
+    assert app.message == f"Redid: bone count 7 → 4 on CCD #{ccd.number}"
     assert app.scene.selected is new and new.bones == 4 and app.panel.params["bones"].read() == 4
 
 
@@ -82,7 +82,7 @@ def test_the_keep_pages_buttons_undo_and_redo(app):
     press_button(app, app.panel.tabs["keep"])
     click(app, rect_centre(app.panel.undo_button))
     frames(app)  # the button's pressed event comes the frame after the release
-    assert not arm.mirror and app.message == f"Undid: mirror bend off → on on two-bone #{arm.id}"
+    assert not arm.mirror and app.message == f"Undid: mirror bend off → on on two-bone #{arm.number}"
     click(app, rect_centre(app.panel.redo_button))
     frames(app)
     assert arm.mirror and app.message.startswith("Redid: mirror bend")
@@ -137,9 +137,9 @@ def test_a_solver_change_is_undone_in_place_or_by_the_old_chain(app):
     assert app.scene.selected.is_snake
     undo(app)
     assert app.scene.selected is ccd and ccd.solver == "fabrik"
-    assert app.message == f"Undid: solver FABRIK → snake on FABRIK #{ccd.id}"
+    assert app.message == f"Undid: solver FABRIK → snake on FABRIK #{ccd.number}"
     undo(app)
-    assert app.message == f"Undid: solver CCD → FABRIK on CCD #{ccd.id}"
+    assert app.message == f"Undid: solver CCD → FABRIK on CCD #{ccd.number}"
     assert scene_looks(app) == start
     assert app.panel.solver.selected_option[0] == "CCD"
 
@@ -159,7 +159,7 @@ def test_a_slider_dragged_with_the_mouse_is_one_entry(app, monkeypatch):
     mouse_up(app, at[0])
     frames(app, 2)  # the slider's last move arrives after the release
     assert ccd.fields["lengths"][0] > 50.0
-    assert app.history.labels() == [f"bone length 36 px → {ccd.fields['lengths'][0]:.0f} px on CCD #{ccd.id}"]
+    assert app.history.labels() == [f"bone length 36 px → {ccd.fields['lengths'][0]:.0f} px on CCD #{ccd.number}"]
     undo(app)
     np.testing.assert_array_equal(ccd.fields["lengths"], 36.0)
 
@@ -195,7 +195,7 @@ def test_n_is_undone_and_redone(app):
     tap(app, pygame.K_n, unicode="n")
     added = app.scene.chains[-1]
     undo(app)
-    assert app.message == f"Undid: add CCD #{added.id}" and added not in app.scene.chains
+    assert app.message == f"Undid: add CCD #{added.number}" and added not in app.scene.chains
     assert scene_looks(app) == start
     redo(app)
     assert app.scene.chains[-1] is added and app.scene.selected is added
@@ -232,7 +232,7 @@ def test_a_target_drag_is_one_entry_and_undo_puts_it_back(app):
     assert len(app.history) == 1
     moved = ccd.fields["target"].copy()
     undo(app)
-    assert app.message == f"Undid: target move on CCD #{ccd.id}"
+    assert app.message == f"Undid: target move on CCD #{ccd.number}"
     np.testing.assert_array_equal(ccd.fields["target"], start)
     redo(app)
     np.testing.assert_array_equal(ccd.fields["target"], moved)
@@ -247,7 +247,7 @@ def test_a_root_drag_is_undone(app, solver):
     drag(app, grip, grip + (-60, -50))
     assert not np.allclose(chain.anchor, anchor)
     undo(app)
-    assert app.message == f"Undid: root move on {('DLS' if solver == 'dls' else 'snake')} #{chain.id}"
+    assert app.message == f"Undid: root move on {('DLS' if solver == 'dls' else 'snake')} #{chain.number}"
     np.testing.assert_allclose(chain.anchor, anchor, atol=1e-9)
 
 
@@ -294,7 +294,7 @@ def test_a_press_and_drag_on_the_map_is_one_entry(app):
     a = (at.x + rect.x + rect.width // 4, at.y + rect.y + rect.height // 3)
     drag(app, a, (a[0] + 30, a[1] + 20), steps=4)
     assert not np.allclose(arm.fields["angles"], angles)
-    assert app.history.labels() == [f"map pose on two-bone #{arm.id}"]
+    assert app.history.labels() == [f"map pose on two-bone #{arm.number}"]
     undo(app)
     np.testing.assert_array_equal(arm.fields["angles"], angles)
 
@@ -316,7 +316,7 @@ def test_through_save_and_load(app, scene_file):
     assert app.message == f"Undid: load of {scene_file.name}"
     assert scene_looks(app) == edited
     undo(app)
-    assert app.message == f"Undid: bone count 7 → 5 on CCD #{ccd.id}"
+    assert app.message == f"Undid: bone count 7 → 5 on CCD #{ccd.number}"
     assert scene_looks(app) == first
     redo(app)
     redo(app)
@@ -438,10 +438,11 @@ def test_another_feature_records_an_edit_of_its_own(app):
 
     flip()
     assert app.undo.recording
-    app.undo.record(Edit(f"mirror flip on two-bone #{arm.id}", undo=flip, redo=flip))
+    app.undo.record(Edit(f"mirror flip on two-bone #{arm.number}", undo=flip, redo=flip))
     select_solver(app, "ccd")
     undo(app)
-    assert not arm.mirror and app.scene.selected is arm and app.message == f"Undid: mirror flip on two-bone #{arm.id}"
+    assert not arm.mirror and app.scene.selected is arm
+    assert app.message == f"Undid: mirror flip on two-bone #{arm.number}"
     redo(app)
     assert arm.mirror
 
@@ -456,8 +457,8 @@ def test_the_keep_page_lists_the_edits_the_next_undo_first_and_what_redo_brings_
     tap(app, pygame.K_n)
     tap(app, pygame.K_n)
     newest, older = app.scene.chains[-1], app.scene.chains[-2]
-    assert page.lines[0].text == f"Ctrl+Z: add CCD #{newest.id}"
-    assert page.lines[1].text == f"  add CCD #{older.id}"
+    assert page.lines[0].text == f"Ctrl+Z: add CCD #{newest.number}"
+    assert page.lines[1].text == f"  add CCD #{older.number}"
     undo(app)
     assert page.dim_lines[0].text.startswith("  redo: ")  # the undone add, dim, above
     assert page.lines[1].text.startswith("Ctrl+Z: ")  # the other add is next to undo

@@ -22,7 +22,7 @@ def add_walker(app):
 @pytest.mark.slow
 def test_a_walker_from_the_menu_walks_where_the_arrow_keys_drive_it(app):
     walker = add_walker(app)
-    assert app.panel.title.text == f"Walker chain #{walker.id}"
+    assert app.panel.title.text == f"Walker #{walker.number}"
     assert {"legs", "step_threshold", "step_height", "walk_speed"} <= set(app.panel.params)
     app.apply("auto_walk", False)
     frames(app, 30)

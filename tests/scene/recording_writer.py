@@ -13,7 +13,8 @@ import math
 
 import numpy as np
 
-HEADER = ["step", "chain", "solver", "joint", "angle_deg", "x", "y", "target_x", "target_y"]
+HEADER = ["step", "chain", "solver", "joint", "angle_deg", "x", "y", "target_x", "target_y"]  # a recording's without
+NAMED_HEADER = [*HEADER, "name"]  # the name column (docs/recording.md), which the writer writes
 
 
 def _wrapped(a):
@@ -40,7 +41,7 @@ class RecordingWriter:
     def __init__(self, path):
         self.handle = open(path, "w", encoding="utf-8", newline="")
         self.out = csv.writer(self.handle)
-        self.out.writerow(HEADER)
+        self.out.writerow(NAMED_HEADER)
         self.rig: dict[tuple[int, str, int], np.ndarray] = {}
 
     def write(self, scene, step: int) -> None:
@@ -49,7 +50,7 @@ class RecordingWriter:
             self.rig.setdefault((i, chain.solver, len(angles)), np.array(lengths, dtype=float))
             for j, (a, (x, y)) in enumerate(zip(angles, ends)):
                 self.out.writerow([step, i, chain.solver, j, repr(a), repr(float(x)), repr(float(y)),
-                                   repr(float(target[0])), repr(float(target[1]))])
+                                   repr(float(target[0])), repr(float(target[1])), chain.name or f"#{chain.number}"])
 
     def close(self) -> None:
         self.handle.close()

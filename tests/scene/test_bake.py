@@ -166,7 +166,9 @@ def test_bone_lengths_changed_while_recording_start_a_track_that_says_so(tmp_pat
     snake = tracks_of(tracks, 4)
     assert [t.first_step for t in snake] == [0, 15] and snake[1].lengths == pytest.approx(np.full(9, 25.0))
     (arm,) = tracks_of(tracks, 0)
-    assert arm.scales[-1] == pytest.approx(0.9)
+    # 120 and 100 px set to a mean of 90: both scaled by 90 / 110, a stretch to the bake, the root still
+    assert arm.scales[-1] == pytest.approx(90.0 / 110.0)
+    assert np.abs(arm.roots - scene.chains[0].fields["root"]).max() <= 1e-9
     assert_fk_gives_back_the_csv(tracks, csv_points(path))
 
 
@@ -384,3 +386,48 @@ def test_the_docs_example_is_ten_lines_and_drives_the_chains_of_a_baked_file(rec
         tip = tips[(int(m[3]), int(m[1]))][-1]
         assert abs(float(m[4]) - tip[0]) <= 5e-4 and abs(float(m[5]) - tip[1]) <= 5e-4, line
 
+
+
+# --- names ----------------------------------------------------------------------------------
+def test_tracks_carry_the_chain_s_name_and_a_chain_removed_does_not_run_into_the_next(tmp_path):
+    from ikplayground.scene.build.build import make_ik_chain
+    from ikplayground.scene.core.scene import Scene
+
+    scene = Scene()
+    for x in (200.0, 400.0, 600.0):
+        scene.add(make_ik_chain("ccd", (x, 600.0), np.zeros(3), np.full(3, 40.0), (x + 30.0, 520.0)))
+    scene.chains[0].name = "left arm"
+
+    def change(scene, k):
+        if k == 5:
+            scene.remove(scene.chains[1])  # #2 goes: #3 is index 1 from now on, the same solver and bones
+
+    path = tmp_path / "r.csv"
+    rig = record(scene, path, 10, change)
+    bake_recording(path, rig, tmp_path / "a.json")
+    tracks = load_animation(tmp_path / "a.json")
+    assert [(t.chain, t.name, t.first_step, len(t.steps)) for t in tracks] == [
+        (0, "left arm", 0, 10), (1, "#2", 0, 5), (1, "#3", 5, 5), (2, "#3", 0, 5)]
+    assert json.loads((tmp_path / "a.json").read_text(encoding="utf-8"))["tracks"][0]["name"] == "left arm"
+
+
+def test_unequal_bones_scaled_by_bone_length_keep_their_roots(tmp_path):
+    from ikplayground.scene.build.build import make_ik_chain
+    from ikplayground.scene.core.scene import Scene
+
+    scene = Scene()
+    scene.add(make_ik_chain("fabrik", (400.0, 600.0), np.zeros(3), np.array((20.0, 40.0, 60.0)), (460.0, 520.0)))
+
+    def change(scene, k):
+        if k == 6:
+            scene.set_setting(scene.chains[0], "bone_length", 60.0)  # a mean of 40 px to 60: every bone x1.5
+
+    path = tmp_path / "r.csv"
+    rig = record(scene, path, 12, change)
+    bake_recording(path, rig, tmp_path / "a.json")
+    tracks = load_animation(tmp_path / "a.json")
+    assert [t.first_step for t in tracks] == [0, 6]
+    np.testing.assert_allclose(tracks[1].lengths, (30.0, 60.0, 90.0), rtol=1e-9)
+    assert "x1.5" in tracks[1].note and "Bone length" in tracks[1].note
+    assert np.abs(tracks[1].roots - scene.chains[0].fields["root"]).max() <= 1e-9
+    assert_fk_gives_back_the_csv(tracks, csv_points(path))

@@ -37,15 +37,15 @@ DESIGN_EXAMPLE = """
  ]}
 """
 
-_ITERATIVE_KEYS = {"solver", "root", "lengths", "angles", "target", "rate_limit", "rate_limit_setting", "limits",
-                   "iterations", "tolerance", "mix"}
+_ITERATIVE_KEYS = {"solver", "number", "root", "lengths", "angles", "target", "rate_limit", "rate_limit_setting",
+                   "limits", "iterations", "tolerance", "mix"}
 DOCUMENTED_KEYS = {  # what a chain without a pole, auto bend or shown limits writes (those only when set)
-    "two-bone": {"solver", "root", "lengths", "angles", "target", "mirror", "rate_limit", "rate_limit_setting",
-                 "softness", "stretch", "mix"},
+    "two-bone": {"solver", "number", "root", "lengths", "angles", "target", "mirror", "rate_limit",
+                 "rate_limit_setting", "softness", "stretch", "mix"},
     "ccd": _ITERATIVE_KEYS,
     "fabrik": _ITERATIVE_KEYS,
     "dls": _ITERATIVE_KEYS | {"damping"},
-    "snake": {"solver", "points", "lengths", "heading", "bend_limits", "max_speed", "turn_rate"},
+    "snake": {"solver", "number", "points", "lengths", "heading", "bend_limits", "max_speed", "turn_rate"},
 }
 
 TMP_FIXTURE = settings(max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture])

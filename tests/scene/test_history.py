@@ -253,12 +253,12 @@ def test_edit_labels_name_the_setting_its_values_and_the_chain():
     ccd = next(c for c in scene.chains if c.solver == "ccd")
     arm = next(c for c in scene.chains if c.solver == "two-bone")
     dls = next(c for c in scene.chains if c.solver == "dls")
-    assert set_recorded(scene, ccd, "bones", 4)[1].label == f"bone count 7 → 4 on CCD #{ccd.id}"
-    assert set_recorded(scene, arm, "mirror", True)[1].label == f"mirror bend off → on on two-bone #{arm.id}"
-    assert set_recorded(scene, arm, "rate_on", False)[1].label == f"rate limit on → off on two-bone #{arm.id}"
-    assert set_recorded(scene, dls, "joint_limit", 30)[1].label == f"joint limit ±45° → ±30° on DLS #{dls.id}"
-    assert set_recorded(scene, dls, "tolerance", 2)[1].label == f"tolerance 0.5 px → 2.0 px on DLS #{dls.id}"
-    assert set_recorded(scene, dls, "solver", "fabrik")[1].label == f"solver DLS → FABRIK on DLS #{dls.id}"
+    assert set_recorded(scene, ccd, "bones", 4)[1].label == f"bone count 7 → 4 on CCD #{ccd.number}"
+    assert set_recorded(scene, arm, "mirror", True)[1].label == f"mirror bend off → on on two-bone #{arm.number}"
+    assert set_recorded(scene, arm, "rate_on", False)[1].label == f"rate limit on → off on two-bone #{arm.number}"
+    assert set_recorded(scene, dls, "joint_limit", 30)[1].label == f"joint limit ±45° → ±30° on DLS #{dls.number}"
+    assert set_recorded(scene, dls, "tolerance", 2)[1].label == f"tolerance 0.5 px → 2.0 px on DLS #{dls.number}"
+    assert set_recorded(scene, dls, "solver", "fabrik")[1].label == f"solver DLS → FABRIK on DLS #{dls.number}"
 
 
 def test_an_edit_that_changes_nothing_is_not_recorded():
@@ -275,8 +275,8 @@ def test_uneven_bone_lengths_come_back_exactly():
     scene = scene_with_every_solver()
     chain = scene.chains[-1]
     history = History()
-    run_edit(history, scene, chain, "bone_length", 50.0)
-    np.testing.assert_array_equal(chain.fields["lengths"], 50.0)
+    run_edit(history, scene, chain, "bone_length", 50.0)  # a mean of 45 px scaled to 50 px
+    np.testing.assert_allclose(chain.fields["lengths"], np.array((30.0, 45.0, 60.0)) * 50.0 / 45.0, rtol=1e-15)
     history.undo()
     np.testing.assert_array_equal(chain.fields["lengths"], (30.0, 45.0, 60.0))
 
@@ -328,7 +328,8 @@ def test_a_slider_drag_merges_into_one_entry():
     for n in (6, 5, 4):  # a rebuilt chain each time
         chain, edit = set_recorded(scene, chain, "bones", n)
         history.push(edit, merge=True)
-    assert history.labels() == [f"bone length 36 px → 60 px on CCD #{ccd.id}", f"bone count 7 → 4 on CCD #{ccd.id}"]
+    assert history.labels() == [f"bone length 36 px → 60 px on CCD #{ccd.number}",
+                                f"bone count 7 → 4 on CCD #{ccd.number}"]
     history.undo()
     history.undo()
     assert_state(scene, before)

@@ -16,7 +16,7 @@ import pytest
 from ikplayground.scene import Recorder, RecordingError, SceneFileError, default_scene, load_scene, save_scene
 from ikplayground.scene.record import recording_read
 from ikplayground.scene.record.bake import bake_recording
-from ikplayground.scene.record.recording import HEADER
+from ikplayground.scene.record.recording import OLD_HEADER
 from ikplayground.scene.record.recording_read import read_steps
 
 ROW = "0,0,ccd,0,1.0,2.0,3.0,4.0,5.0"
@@ -44,16 +44,16 @@ def test_a_folder_is_refused_as_a_recording(tmp_path):
 def test_a_step_of_more_rows_than_a_scene_can_give_is_refused_as_they_run_over(tmp_path, monkeypatch):
     monkeypatch.setattr(recording_read, "MAX_ROWS", 5)
     path = tmp_path / "big.csv"
-    path.write_text(HEADER + "".join(f"0,{c},ccd,0,1.0,2.0,3.0,4.0,5.0\n" for c in range(6)))
+    path.write_text(OLD_HEADER + "".join(f"0,{c},ccd,0,1.0,2.0,3.0,4.0,5.0\n" for c in range(6)))
     with pytest.raises(RecordingError, match=r"^big\.csv: line 2: step '0' has more than 5 rows: a scene has at most"):
         list(read_steps(path))
-    path.write_text(HEADER + "".join(f"0,{c},ccd,0,1.0,2.0,3.0,4.0,5.0\n" for c in range(5)))
+    path.write_text(OLD_HEADER + "".join(f"0,{c},ccd,0,1.0,2.0,3.0,4.0,5.0\n" for c in range(5)))
     assert len(next(read_steps(path)).chain) == 5  # as many as a scene can give: read
 
 
 def test_a_line_longer_than_any_field_may_be_is_refused_without_reading_it_whole(tmp_path):
     path = tmp_path / "long.csv"
-    path.write_text(HEADER + "0" * 2_000_000 + "\n")
+    path.write_text(OLD_HEADER + "0" * 2_000_000 + "\n")
     with pytest.raises(RecordingError, match=r"^long\.csv: line 2: field larger than field limit"):
         list(read_steps(path))
 
@@ -76,7 +76,7 @@ def test_recording_to_anything_but_a_recording_is_refused_and_leaves_it(tmp_path
 
 def test_a_recording_replaces_an_older_recording(tmp_path):
     path = tmp_path / "run.csv"
-    path.write_text(HEADER + ROW + "\n")
+    path.write_text(OLD_HEADER + ROW + "\n")
     recorder = Recorder(path)
     recorder.record(default_scene())
     assert recorder.close() == path and recorder.replaced is None
@@ -96,7 +96,7 @@ def test_a_file_saved_at_the_path_while_it_records_is_kept(tmp_path):
 
 def test_bake_refuses_a_rig_that_is_no_dict_in_one_line(tmp_path):
     path = tmp_path / "run.csv"
-    path.write_text(HEADER + ROW + "\n")
+    path.write_text(OLD_HEADER + ROW + "\n")
     with pytest.raises(ValueError, match=r"^rig: must be a dict .* \(got a list\)$"):
         bake_recording(path, [1, 2, 3], tmp_path / "out.json")
     assert not (tmp_path / "out.json").exists()

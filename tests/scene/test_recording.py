@@ -19,7 +19,8 @@ from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.record.recording import COLUMNS, Recorder, RecordingError
 from ikplayground.scene.record.recording_read import read_steps
 
-HEADER = "step,chain,solver,joint,angle_deg,x,y,target_x,target_y"
+HEADER = "step,chain,solver,joint,angle_deg,x,y,target_x,target_y,name"
+OLD_HEADER = "step,chain,solver,joint,angle_deg,x,y,target_x,target_y"  # before the name column: still read
 
 
 def every_kind_scene() -> Scene:
@@ -47,7 +48,7 @@ def expected_rows(scene: Scene, step: int) -> list[tuple]:
                         angle += 2 * math.pi
                     while angle > math.pi:
                         angle -= 2 * math.pi
-                rows.append((step, i, "snake", j, math.degrees(angle), end[0], end[1], p[0][0], p[0][1]))
+                rows.append((step, i, "snake", j, math.degrees(angle), end[0], end[1], p[0][0], p[0][1], c.tag))
         elif c.is_walker:
             legs, m = f["lengths"].shape
             points = f["points"].tolist()
@@ -55,17 +56,17 @@ def expected_rows(scene: Scene, step: int) -> list[tuple]:
                 for b in range(m):
                     end = points[leg * (m + 1) + b + 1]
                     rows.append((step, i, "walker", leg * m + b, math.degrees(float(f["angles"][leg, b])), end[0],
-                                 end[1], float(f["body"][0]), float(f["body"][1])))
+                                 end[1], float(f["body"][0]), float(f["body"][1]), c.tag))
         else:
             for j in range(c.bones):
                 end = f["points"][j + 1].tolist()
                 rows.append((step, i, c.solver, j, math.degrees(float(f["angles"][j])), end[0], end[1],
-                             float(f["target"][0]), float(f["target"][1])))
+                             float(f["target"][0]), float(f["target"][1]), c.tag))
     return rows
 
 
 def parsed(row: list[str]) -> tuple:
-    return (int(row[0]), int(row[1]), row[2], int(row[3]), *map(float, row[4:]))
+    return (int(row[0]), int(row[1]), row[2], int(row[3]), *map(float, row[4:9]), *row[9:])
 
 
 @pytest.mark.slow
@@ -89,7 +90,7 @@ def test_the_file_is_the_steps_rows_with_exactly_these_columns_and_values(tmp_pa
     with open(path, newline="", encoding="utf-8") as fh:
         rows = list(csv.reader(fh))
     assert rows[0] == HEADER.split(",")
-    assert all(len(r) == 9 for r in rows)
+    assert all(len(r) == 10 for r in rows)
     got = [parsed(r) for r in rows[1:]]
     assert len(got) == len(expected) == 40 * (2 + 3 * 7 + 9 + 4 * 2 + 6 * 3)
     # every number bit for bit (repr reads back exactly); a snake's angles to an ulp or so (numpy's
@@ -240,12 +241,13 @@ def test_the_reader_streams_the_steps_as_written(tmp_path):
     for s, rows in zip(steps, kept):
         assert s.chain.tolist() == [r[1] for r in rows] and s.solver == [r[2] for r in rows]
         assert s.joint.tolist() == [r[3] for r in rows]
-        assert s.values.tolist() == [list(r[4:]) for r in rows]
+        assert s.values.tolist() == [list(r[4:9]) for r in rows]
+        assert s.names == [c.tag for c in scene.chains] == [f"#{k}" for k in range(1, 8)]
         assert s.chains() == [(c.solver, n) for c, n in zip(scene.chains, (2, 7, 7, 7, 9, 8, 18))]
     assert steps[1].line == 2 + len(kept[0])
 
 
-GOOD = [HEADER, "0,0,two-bone,0,-63.0,1.5,2.5,10.0,20.0", "0,0,two-bone,1,87.0,3.5,4.5,10.0,20.0",
+GOOD = [OLD_HEADER, "0,0,two-bone,0,-63.0,1.5,2.5,10.0,20.0", "0,0,two-bone,1,87.0,3.5,4.5,10.0,20.0",
         "0,1,snake,0,0.0,5.0,6.0,7.0,8.0", "1,0,two-bone,0,-63.0,1.5,2.5,10.0,20.0",
         "1,0,two-bone,1,87.0,3.5,4.5,10.0,20.0", "1,1,snake,0,0.0,5.0,6.0,7.0,8.0"]
 
@@ -341,3 +343,57 @@ def test_recording_the_default_scene_keeps_no_past_steps(tmp_path):
     assert (len(recorder.__dict__), len(recorder.rig)) == size
     recorder.close()
     assert sum(1 for _ in read_steps(tmp_path / "long.csv")) == 305
+
+
+NAMED = [HEADER, "0,0,two-bone,0,-63.0,1.5,2.5,10.0,20.0,#1", "0,0,two-bone,1,87.0,3.5,4.5,10.0,20.0,#1",
+         "0,1,snake,0,0.0,5.0,6.0,7.0,8.0,left arm"]
+
+
+def named(line: int, text: str) -> str:
+    lines = list(NAMED)
+    lines[line - 1] = text
+    return "\n".join(lines) + "\n"
+
+
+def test_the_name_column_gives_each_chain_s_name_and_is_checked(tmp_path):
+    path = tmp_path / "named.csv"
+    path.write_text(named(1, HEADER), encoding="utf-8")
+    (step,) = read_steps(path)
+    assert step.names == ["#1", "left arm"]
+    for text, message in [
+        ("0,0,two-bone,1,87.0,3.5,4.5,10.0,20.0,#2", "line 3: name #2 in chain 0, whose joint 0 is #1: a chain has one "
+                                                    "name a step"),
+        ("0,0,two-bone,1,87.0,3.5,4.5,10.0,20.0,#x", "line 3: name: must be # and a number, or 1 to 32 printable "
+                                                    "characters without a space at either end, a double quote or a # "
+                                                    "(got '#x')"),
+        ('0,1,snake,0,0.0,5.0,6.0,7.0,8.0,"arm"', "line 4: name: must be"),
+        ("0,1,snake,0,0.0,5.0,6.0,7.0,8.0, arm", "line 4: name: must be"),
+        ("0,1,snake,0,0.0,5.0,6.0,7.0,8.0", "line 4: 9 columns where the header has 10"),
+    ]:
+        line = 3 if text.startswith("0,0") else 4
+        path.write_text(named(line, text), encoding="utf-8")
+        with pytest.raises(RecordingError) as info:
+            list(read_steps(path))
+        assert str(info.value).startswith(f"named.csv: {message}"), str(info.value)
+
+
+def test_an_old_recording_without_names_still_reads(tmp_path):
+    path = tmp_path / "old.csv"
+    path.write_text("\n".join(GOOD) + "\n", encoding="utf-8")
+    assert [s.names for s in read_steps(path)] == [None, None]
+
+
+def test_the_recording_names_each_chain_by_its_number_or_its_name_through_a_solver_switch(tmp_path):
+    scene = default_scene()
+    scene.remove(scene.chains[1])  # CCD #2 goes: the others keep their numbers
+    scene.chains[0].name = "arm%1"  # a "%" is written as it is
+    recorder = Recorder(tmp_path / "n.csv")
+    for k in range(3):
+        if k == 1:
+            scene.set_solver(scene.chains[1], "ccd")  # FABRIK #3 becomes CCD #3
+        scene.step()
+        recorder.record(scene)
+    recorder.close()
+    steps = list(read_steps(tmp_path / "n.csv"))
+    assert [s.names for s in steps] == [["arm%1", "#3", "#4", "#5"]] * 3
+    assert [s.chains()[1][0] for s in steps] == ["fabrik", "ccd", "ccd"]

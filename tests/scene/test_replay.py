@@ -96,7 +96,7 @@ def test_a_replayed_run_records_the_same_file(tmp_path, scene_file):
     a, b = rows(tmp_path / "a.csv"), rows(tmp_path / "b.csv")
     assert len(a) == len(b) == 1 + STEPS * (2 + 3 * 7 + 9 + 4 * 2 + 6 * 3 + 7)
     assert [r[:4] for r in a] == [r[:4] for r in b]
-    worst = max(abs(float(x) - float(y)) for ra, rb in zip(a[1:], b[1:]) for x, y in zip(ra[4:], rb[4:]))
+    worst = max(abs(float(x) - float(y)) for ra, rb in zip(a[1:], b[1:]) for x, y in zip(ra[4:9], rb[4:9]))
     assert worst <= 1e-9
     assert (tmp_path / "a.csv").read_bytes() == (tmp_path / "b.csv").read_bytes()  # in fact bit for bit
     assert np.array_equal(original.chains[4].fields["points"], replayed.chains[4].fields["points"])

@@ -31,6 +31,7 @@ class SceneMachine(RuleBasedStateMachine):
         self.scene = Scene(STAGE)
         self.adds = 0
         self.removes = 0
+        self.given = 0  # the highest number a chain of the scene has had
 
     def pick(self, i):
         """The chain at ``i`` (modulo the count), or None on an empty scene.
@@ -54,6 +55,8 @@ class SceneMachine(RuleBasedStateMachine):
         before = list(self.scene.chains)
         chain = self.scene.new_chain(solver, at)
         self.adds += 1
+        assert chain.number == self.given + 1 and chain.label.endswith(f" #{chain.number}")  # the next, never reused
+        self.given = chain.number
         assert self.scene.chains == before + [chain]
         assert self.scene.selected is chain
 
@@ -128,6 +131,7 @@ class SceneMachine(RuleBasedStateMachine):
         anchor = chain.anchor.copy()
         new = self.scene.set_solver(chain, solver)
         assert self.scene.chains[index] is new and new.solver == solver
+        assert (new.number, new.name) == (chain.number, chain.name)  # the chain's identity survives the switch
         assert (self.scene.selected is new) == was_selected
         w, h = self.scene.stage
         if new.is_snake:
@@ -148,14 +152,19 @@ class SceneMachine(RuleBasedStateMachine):
             return
         new = self.scene.set_setting(chain, "bones", n)
         assert new.bones == (2 if chain.solver == "two-bone" else n)
+        assert (new.number, new.name) == (chain.number, chain.name)
 
     @rule(i=picks, length=st.floats(0.5, 150.0))
     def set_bone_length(self, i, length):
         chain = self.pick(i)
         if chain is None:
             return
+        before = chain.fields["lengths"].copy()
         self.scene.set_setting(chain, "bone_length", length)
-        np.testing.assert_array_equal(chain.fields["lengths"], max(length, 1.0))
+        if np.ptp(before) == 0:  # one length: exactly the value
+            np.testing.assert_array_equal(chain.fields["lengths"], max(length, 1.0))
+        else:  # scaled alike: the ratios kept, the mean the value
+            np.testing.assert_allclose(chain.fields["lengths"], before * max(length, 1.0) / before.mean(), rtol=1e-12)
 
     @rule(i=picks)
     def toggle_mirror(self, i):
@@ -237,6 +246,9 @@ class SceneMachine(RuleBasedStateMachine):
         # 3 decimals may leave a target up to 0.0005 px past the stage's edge.
         loaded.resize(self.scene.stage)
         assert [c.solver for c in loaded.chains] == [c.solver for c in self.scene.chains]
+        assert [c.label for c in loaded.chains] == [c.label for c in self.scene.chains]  # numbers and names kept
+        assert loaded.next_number == max([c.number for c in loaded.chains], default=0) + 1  # past the file's highest
+        self.given = loaded.next_number - 1
         for a, b in zip(self.scene.chains, loaded.chains):
             np.testing.assert_allclose(b.fields["points"], a.fields["points"], atol=0.05 * (a.bones + 1))
             np.testing.assert_allclose(b.fields["lengths"], a.fields["lengths"], atol=1e-3)
@@ -280,6 +292,12 @@ class SceneMachine(RuleBasedStateMachine):
     def chain_count_is_adds_minus_removes(self):
         assert len(self.scene.chains) == self.adds - self.removes
         assert sum(self.scene.counts().values()) == len(self.scene.chains)
+
+    @invariant()
+    def numbers_are_unique_from_1_and_below_the_next(self):
+        numbers = [c.number for c in self.scene.chains]
+        assert len(set(numbers)) == len(numbers) and all(1 <= n <= self.given for n in numbers)
+        assert self.scene.next_number == self.given + 1 or not self.given
 
     @invariant()
     def selection_is_in_the_scene_or_none(self):

@@ -13,7 +13,7 @@ from ikplayground.app.draw.fonts import ui_font
 from ikplayground.app.draw.overlay import render_text, wrap_text
 from ikplayground.insight import joint_map
 from ikplayground.app.draw.render import PALETTE
-from ikplayground.scene import SOLVER_KINDS, SOLVER_LABELS, clamped_joints
+from ikplayground.scene import SOLVER_KINDS, clamped_joints
 
 BG = (30, 33, 42)
 PLOT_BG = (20, 22, 29)
@@ -95,7 +95,7 @@ class MathCard:
         if chain is None:
             y = self.heading("SELECTED CHAIN", y)
             return self.paragraph("Select a chain to see its numbers.", y, DIM)
-        y = self.heading(f"{SOLVER_LABELS[chain.solver].upper()} CHAIN #{chain.id}", y)
+        y = self.heading(chain.label.upper(), y)
         if not chain.is_ik:
             what = "A snake follows its head" if chain.is_snake else (
                 "A walker's legs are two-bone arms" if chain.fields["lengths"].shape[1] == 2

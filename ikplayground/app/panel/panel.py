@@ -244,7 +244,7 @@ class Panel:
             self.solver.kill()
             self.solver = self._menu("solver", SOLVER_LABELS[solver])
             self._shown_solver = solver
-        fit(self.title, f"{SOLVER_LABELS[solver]} chain #{chain.id}")
+        fit(self.title, chain.label)
         enable_all((self.solver, self.remove_button), True)
         fit(self.hint, SOLVER_KINDS[solver].hint)
 

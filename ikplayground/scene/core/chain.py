@@ -15,7 +15,7 @@ import numpy as np
 
 from ikplayground.scene.core import ik_options
 from ikplayground.scene.core.constants import (DEFAULT_IK_BONES, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, IK_SOLVERS,
-                                               MAX_BONES, MAX_RATE_DEG, SOLVERS)
+                                               MAX_BONES, MAX_RATE_DEG, SOLVER_LABELS, SOLVERS)
 from ikplayground.scene.core.settings import KEPT_DEFAULTS, field_settings
 from ikplayground.solvers import FULL_CIRCLE
 
@@ -66,6 +66,9 @@ WALKER_FIELDS: FieldSpec = {
 SPECS: dict[str, FieldSpec] = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS}
 
 _ids = itertools.count(1)
+NAME_MOST = 32  # characters of a chain's name
+MAX_NUMBER = 10**9  # the highest chain number a scene file holds
+NAME_BANNED = ',"#'  # a name holds none of these (a CSV cell without quoting; "#" starts a number's name)
 
 
 def clamped_joints(limits) -> np.ndarray:
@@ -90,6 +93,20 @@ def checked_rate(degrees, name: str = "rate_limit") -> float:
     if not math.isfinite(value) or not 0.0 < value <= MAX_RATE_DEG:
         raise ValueError(f"{name}: must be > 0 and <= {MAX_RATE_DEG:g} degrees per step (got {degrees!r})")
     return value
+
+
+def checked_name(name) -> str:
+    """``name`` as a chain's name (``""``: none, the chain goes by its number), else ValueError saying why.
+
+    A name is 1 to ``NAME_MOST`` printable characters, no space at either end, none of ``NAME_BANNED``.
+    """
+    if not isinstance(name, str):
+        raise ValueError(f"must be a string (got {name!r})")
+    if name and (len(name) > NAME_MOST or name != name.strip() or not name.isprintable()
+                 or any(ch in NAME_BANNED for ch in name)):
+        raise ValueError(f"must be 1 to {NAME_MOST} printable characters without a space at either end, "
+                         f"a comma, a double quote or a # (got {name[:40]!r})")
+    return name
 
 
 def field_shapes(solver: str, n: int, m: int = 2) -> dict[str, tuple[int, ...]]:
@@ -129,7 +146,9 @@ class Chain:
             raise ValueError(f"solver: must be one of {', '.join(SOLVERS)}, got {solver!r}")
         if not options.keys() <= KEPT_DEFAULTS.keys():
             raise TypeError(f"Chain: unknown settings {', '.join(sorted(options.keys() - KEPT_DEFAULTS.keys()))}")
-        self.id = next(_ids)
+        self.id = next(_ids)  # unique in the process (tests' and caches' key); not shown
+        self.number = 0  # the chain's number in its scene, from 1 (0: not numbered yet; Scene.insert numbers it)
+        self.name = ""  # the user's name for it ("": none, it goes by its number)
         self.solver = solver
         self.fields = fields
         self.palette_index = palette_index
@@ -142,6 +161,16 @@ class Chain:
         self.preferred_bones = int(min(max(preferred_bones, 1), MAX_BONES))
         # (the state before the last mirror flip, the state it made): flipping back restores the first exactly
         self.flip_memo: tuple[dict, dict] | None = None
+
+    @property
+    def tag(self) -> str:
+        """Its stable name: the user's name, else ``"#"`` and its number (``"#3"``); kept across solvers."""
+        return self.name or f"#{self.number}"
+
+    @property
+    def label(self) -> str:
+        """How the panel title, the status line and the messages name it: ``"CCD #3"``, ``"two-bone arm"``."""
+        return f"{SOLVER_LABELS[self.solver]} {self.tag}"
 
     @property
     def options(self) -> dict:

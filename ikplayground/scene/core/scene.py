@@ -11,7 +11,7 @@ import numpy as np
 
 from ikplayground.scene.build import build, placement, walker_build
 from ikplayground.scene.core import settings
-from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.chain import Chain, checked_name
 from ikplayground.scene.core.constants import ITERATIVE, PALETTE_SIZE, SOLVERS
 from ikplayground.scene.core.group import Group, grouped
 from ikplayground.scene.core.hit_test import chain_at, target_at
@@ -57,6 +57,8 @@ class Scene:
         self._next_colour = 0
         self._pushed = PushMemory()  # chains a shrinking stage pushed in
         self.view: dict | None = None
+        self._numbers: set[int] = set()  # the chains' numbers (each chain's ``number``, unique in the scene)
+        self.next_number = 1  # a new chain's number: one past the highest the scene has given or taken
 
     def add(self, chain: Chain, select: bool = True) -> Chain:
         """Add a chain (it is drawn on top) and, by default, select it."""
@@ -66,11 +68,20 @@ class Scene:
         """Put ``chain`` at ``index`` of the draw order (undoing its removal) and, by default, select it."""
         if len(self.chains) >= MAX_CHAINS:
             raise SceneFull(f"the scene holds at most {MAX_CHAINS} chains")
+        self._number(chain)
         self.chains.insert(index, chain)
         self._dirty = True
         if select:
             self.selected = chain
         return chain
+
+    def _number(self, chain: Chain) -> None:
+        """Keep ``chain``'s number if it has one no other chain here has (undo putting it back, a file's),
+        else give it ``next_number``; numbers only grow, so none is given twice while its chain is here."""
+        if chain.number < 1 or chain.number in self._numbers:
+            chain.number = self.next_number
+        self._numbers.add(chain.number)
+        self.next_number = max(self.next_number, chain.number + 1)
 
     def _take_colour(self) -> int:
         """The next palette index, in turn."""
@@ -90,6 +101,8 @@ class Scene:
             raise ValueError("add_grouped: the scene must be empty")
         if len(chains) > MAX_CHAINS:
             raise SceneFull(f"the scene holds at most {MAX_CHAINS} chains")
+        for c in chains:
+            self._number(c)
         self.chains = list(chains)
         by_key = grouped(self.chains)
         self._dirty = [(g.solver, g.members) for g in groups] != [(k[0], m) for k, m in by_key.items()]
@@ -124,6 +137,7 @@ class Scene:
 
     def remove(self, chain: Chain) -> None:
         self.chains.remove(chain)
+        self._numbers.discard(chain.number)
         self._pushed.forget(chain)
         self._dirty = True
         if self.selected is chain:
@@ -140,18 +154,26 @@ class Scene:
     def clear(self) -> None:
         self.chains = []
         self.selected = None
+        self._numbers.clear()
         self._pushed = PushMemory()
         self._dirty = True
 
     def replace(self, old: Chain, new: Chain) -> Chain:
-        """Put ``new`` in ``old``'s place (same draw order, same selection)."""
+        """Put ``new`` in ``old``'s place (same draw order, same selection, same number and name)."""
         i = self.chains.index(old)
+        new.number, new.name = old.number, old.name
         self.chains[i] = new
         self._pushed.forget(old)
         if self.selected is old:
             self.selected = new
         self._dirty = True
         return new
+
+    def rename(self, chain: Chain, name: str) -> None:
+        """Give ``chain`` the name ``name`` (``""``: it goes by its number again); ValueError, nothing changed,
+        for a name a chain cannot have (:func:`.chain.checked_name`). A recording's next rows carry it."""
+        chain.name = checked_name(name)
+        self._dirty = True  # the groups (and a recorder's layout of them) are made again
 
     def select(self, chain: Chain | None) -> None:
         self.selected = chain

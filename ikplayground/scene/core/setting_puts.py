@@ -11,6 +11,7 @@ import math
 
 import numpy as np
 
+from ikplayground.scene.core.constants import MAX_COORD
 from ikplayground.scene.step import target_paths as tm
 
 
@@ -38,8 +39,25 @@ def set_bend_range(scene, chain, degrees):
 
 
 def set_bone_length(scene, chain, length):
-    chain.fields["lengths"][:] = length
+    """Scale every bone by ``length`` over their mean (the row's shown value): their ratios are kept (the
+    longest bone at most ``MAX_COORD`` px)."""
+    lengths = chain.fields["lengths"]
+    mean = float(lengths.mean())
+    if lengths.min() == lengths.max() or not mean > 0:
+        lengths[...] = length  # all alike: exactly the value, no rounding of a product
+    else:
+        lengths *= min(length / mean, MAX_COORD / float(lengths.max()))
     scene.lay_out(chain)
+
+
+def bone_setter(index):
+    """``put`` of a setting that is bone ``index``'s length alone (px; a two-bone arm's upper or lower)."""
+
+    def put(scene, chain, length):
+        chain.fields["lengths"][index] = length
+        scene.lay_out(chain)
+
+    return put
 
 
 def set_pole_on(scene, chain, on):

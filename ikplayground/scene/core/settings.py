@@ -22,10 +22,10 @@ from ikplayground.scene.core.constants import (DEFAULT_DAMPING, DEFAULT_ITERATIO
                                                MAX_STRETCH, MAX_WALKER_LEGS, SNAKE_BEND_DEG, SNAKE_MAX_SPEED,
                                                SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS, WALKER_SPEED, WALKER_STEP_HEIGHT,
                                                WALKER_THRESHOLD)
-from ikplayground.scene.core.setting_puts import (field_setting, set_bend_range, set_bone_length, set_iterations,
-                                                  set_joint_limit, set_max_speed, set_mirror, set_motion,
-                                                  set_motion_speed, set_pole_on, set_rate, set_rate_on, set_tolerance,
-                                                  set_turn_rate)
+from ikplayground.scene.core.setting_puts import (bone_setter, field_setting, set_bend_range, set_bone_length,
+                                                  set_iterations, set_joint_limit, set_max_speed, set_mirror,
+                                                  set_motion, set_motion_speed, set_pole_on, set_rate, set_rate_on,
+                                                  set_tolerance, set_turn_rate)
 from ikplayground.scene.core.solver_kinds import has_trait, on_change
 from ikplayground.scene.files import file_fields as ff
 from ikplayground.scene.files import file_list_fields as fl
@@ -195,8 +195,14 @@ SETTINGS: tuple[Setting, ...] = (
             help="the number of bones (a snake's segments)",
             get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n)),
     Setting("bone_length", "Bone length", ("all",), lo=1.0, hi=MAX_COORD, unit="px", digits=0,
-            slider=(5.0, 200.0), help="the length of every bone",
+            slider=(5.0, 200.0), help="the bones' mean length: setting it scales every bone, keeping their ratios",
             get=lambda c: float(c.fields["lengths"].mean()), put=set_bone_length),
+    Setting("upper_length", "Upper length", ("two-bone",), lo=1.0, hi=MAX_COORD, unit="px", digits=0,
+            slider=(5.0, 200.0), help="the upper bone's length (root to knee)",
+            get=lambda c: float(c.fields["lengths"][0]), put=bone_setter(0)),
+    Setting("lower_length", "Lower length", ("two-bone",), lo=1.0, hi=MAX_COORD, unit="px", digits=0,
+            slider=(5.0, 200.0), help="the lower bone's length (knee to tip)",
+            get=lambda c: float(c.fields["lengths"][1]), put=bone_setter(1)),
     Setting("iterations", "Iterations", ("iterative",), "whole", lo=1, hi=1000, slider=(1, 100),
             default=DEFAULT_ITERATIONS, help="CCD sweeps / FABRIK passes / DLS steps per step",
             get=lambda c: c.iterations, put=set_iterations, file=ff.Whole("iterations")),

@@ -32,8 +32,8 @@ TIGHT_UNITS = ("°", "×")  # written right after the number
 
 
 def chain_label(chain: Chain) -> str:
-    """"CCD #3": the chain's solver and id, as the status line names it."""
-    return f"{SOLVER_LABELS[chain.solver]} #{chain.id}"
+    """"CCD #3": the chain's solver and number (or name), as the status line names it (``Chain.label``)."""
+    return chain.label
 
 
 def detach(chain: Chain) -> Chain:

@@ -11,7 +11,6 @@ the place and the value (:func:`~.file_messages.described`).
 
 from __future__ import annotations
 
-import math
 import re
 from typing import Any, NoReturn
 
@@ -19,7 +18,6 @@ import msgspec
 import numpy as np
 
 from ikplayground.scene.build import build, walker_build
-from ikplayground.scene.core.constants import MAX_COORD
 from ikplayground.scene.core.scene import MAX_CHAINS
 from ikplayground.scene.files import json_scan, strict_json
 from ikplayground.scene.files.file_errors import SceneFileError, show_value
@@ -27,7 +25,8 @@ from ikplayground.scene.files.file_fields import Refused, whole
 from ikplayground.scene.files.file_format import (BUDGETS, CHAIN_BOUNDS, FORMAT, MAX_CHAIN_BYTES, TERRAIN_BYTES,
                                                   VERSION, VIEW_BYTES)
 from ikplayground.scene.files.file_messages import PARSED_MOST, Unread, described, value_at
-from ikplayground.scene.files.file_schema import SEED, SETTING_KEYS, TerrainValue, ViewValue, chain_union
+from ikplayground.scene.files.chain_spec import chain_ident, chain_spec
+from ikplayground.scene.files.file_schema import SEED, TerrainValue, ViewValue, chain_union
 from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS, Terrain
 
 _MEMBERS = dict[str, msgspec.Raw]
@@ -40,11 +39,13 @@ MAX_CHAIN_VALUES = 2 * CHAIN_BOUNDS["values"] + 8
 
 
 class Chains:
-    """What a document holds once read: ``specs`` (``(make, kwargs)`` of each chain), ``terrain``, ``seed`` and
-    ``view`` (``{"origin": [x, y], "zoom": z}`` or None)."""
+    """What a document holds once read: ``specs`` (``(make, kwargs)`` of each chain), ``idents`` (each one's
+    ``(number or 0, name or "")``), ``terrain``, ``seed`` and ``view`` (``{"origin": [x, y], "zoom": z}`` or None)."""
 
-    def __init__(self, specs: list, terrain: Terrain | None, seed: int, view: dict | None = None):
+    def __init__(self, specs: list, terrain: Terrain | None, seed: int, view: dict | None = None,
+                 idents: list | None = None):
         self.specs, self.terrain, self.seed, self.view = specs, terrain, seed, view
+        self.idents = idents if idents is not None else [(0, "")] * len(specs)
 
 
 def _fail(name: str, where: str, message: str) -> NoReturn:
@@ -61,60 +62,6 @@ def _decoded(raw, kind, name: str, where: str):
         _fail(name, f"{where}{path}" if where or not path else path.lstrip("."), message)
 
 
-def _settings(c, solver: str, n: int) -> dict:
-    """The constructor's keyword arguments from the settings' fields of the decoded chain ``c``."""
-    kw: dict = {}
-    for setting, keys in SETTING_KEYS[solver]:
-        value = getattr(c, keys[0]) if len(keys) == 1 else tuple(getattr(c, key) for key in keys)
-        kw.update(setting.file.kwargs(setting, value, n))
-    return kw
-
-
-def _snake(c) -> tuple:
-    points = np.array(c.points, dtype=float)
-    n = len(points) - 1
-    lengths = None
-    if c.lengths is not None:
-        if len(c.lengths) != n:
-            raise Refused("lengths", f"must have {n} entries (got {len(c.lengths)})")
-        lengths = np.array(c.lengths, dtype=float)
-    else:
-        seg = np.hypot(*np.diff(points, axis=0).T)
-        if np.any(seg <= 0):
-            i = int(np.argmax(seg <= 0))
-            raise Refused(f"points[{i + 1}]", f"coincides with points[{i}] and no lengths are given "
-                                              f"(got {show_value(points[i + 1].tolist())})")
-        if np.any(seg > MAX_COORD):  # the lengths it implies must be valid lengths
-            i = int(np.argmax(seg > MAX_COORD))
-            raise Refused(f"points[{i + 1}]",
-                          f"is {seg[i]:.0f} px from points[{i}]; a segment must be <= {MAX_COORD:.0f} px")
-    heading = None if c.heading is None else math.radians(c.heading)
-    return build.make_snake, {"points": points, "lengths": lengths, "heading": heading, **_settings(c, "snake", n)}
-
-
-def chain_spec(c) -> tuple:
-    """``(make, kwargs)`` of the decoded chain ``c`` after the checks types cannot make (:class:`Refused`)."""
-    solver = type(c).__struct_config__.tag
-    if solver == "snake":
-        return _snake(c)
-    if solver == "walker":
-        kw = _settings(c, "walker", 0)
-        if len(c.lengths) != kw["leg_bones"]:
-            raise Refused("lengths", f"must have {kw['leg_bones']} entries (got {len(c.lengths)})")
-        facing = 1.0 if c.facing is None else c.facing
-        if facing not in (1.0, -1.0):
-            raise Refused("facing", f"must be 1 or -1 (got {show_value(facing)})")
-        return walker_build.make_walker, {"body": np.array(c.body, dtype=float),
-                                          "lengths": np.array(c.lengths, dtype=float), "facing": facing, **kw}
-    n = len(c.lengths)
-    if len(c.angles) != n:
-        raise Refused("angles", f"must have {n} entries (got {len(c.angles)})")
-    return build.make_ik_chain, {"solver": solver, "root": np.array(c.root, dtype=float),
-                                 "angles": np.radians(np.array(c.angles, dtype=float)),
-                                 "lengths": np.array(c.lengths, dtype=float),
-                                 "target": np.array(c.target, dtype=float), **_settings(c, solver, n)}
-
-
 def _held(raw, most: int, name: str, where: str) -> None:
     """Refuse ``raw`` (longer than the writer writes) for holding more than ``most`` values, counted unbuilt."""
     values = json_scan.scan(bytes(raw)).values
@@ -123,12 +70,12 @@ def _held(raw, most: int, name: str, where: str) -> None:
 
 
 def read_chain(raw, name: str, where: str) -> tuple:
-    """The ``(make, kwargs)`` of the chain whose bytes are ``raw``, every field checked."""
+    """The ``(make, kwargs, (number, name))`` of the chain whose bytes are ``raw``, every field checked."""
     if len(raw) > MAX_CHAIN_BYTES:
         _held(raw, MAX_CHAIN_VALUES, name, where)
     c = _decoded(raw, chain_union(), name, where)
     try:
-        return chain_spec(c)
+        return (*chain_spec(c), chain_ident(c))
     except Refused as e:
         place, message = e.args
         _fail(name, f"{where}.{place}" if place else where, message)
@@ -270,28 +217,38 @@ def read_document(raw: bytes, name: str, text: str | None = None) -> Chains:
     seed: Any = members.get("seed")  # its bytes, then its value
     seed = 0 if seed is None else _decoded(seed, SEED, name, "seed")
     seed = 0 if seed is None else _whole(seed, name, "seed")
-    terrain: Any = members.get("terrain")  # its bytes, then its value, then the Terrain
-    if terrain is not None:
-        if len(terrain) > TERRAIN_BYTES:
-            _held(terrain, 2 * (3 * MAX_TERRAIN_POINTS + 4) + 8, name, "terrain")
-        terrain = _decoded(terrain, TerrainValue | None, name, "terrain")
-        terrain = None if terrain is None else Terrain(np.array(terrain.points, dtype=float))
-    view: Any = members.get("view")
-    if view is not None:
-        if len(view) > VIEW_BYTES:
-            _held(view, 16, name, "view")
-        view = _decoded(view, ViewValue | None, name, "view")
-        view = None if view is None else {"origin": [float(v) for v in view.origin], "zoom": float(view.zoom)}
+    terrain = _optional(members, "terrain", TerrainValue, TERRAIN_BYTES, 2 * (3 * MAX_TERRAIN_POINTS + 4) + 8, name)
+    terrain = None if terrain is None else Terrain(np.array(terrain.points, dtype=float))
+    view = _optional(members, "view", ViewValue, VIEW_BYTES, 16, name)
+    view = None if view is None else {"origin": [float(v) for v in view.origin], "zoom": float(view.zoom)}
     if "chains" not in members:
         _fail(name, "", "missing field 'chains'")
     chains = _decoded(members.pop("chains"), _CHAINS, name, "chains")
     if len(chains) > MAX_CHAINS:
         _too_many_chains(name, len(chains))
-    specs = []
+    specs: list = []
+    idents: list[tuple[int, str]] = []
+    numbered: dict[int, int] = {}  # number -> the chain that has it
     for i in range(len(chains)):
-        specs.append(read_chain(chains[i], name, f"chains[{i}]"))
+        make, kw, ident = read_chain(chains[i], name, f"chains[{i}]")
+        if ident[0] in numbered:
+            _fail(name, f"chains[{i}].number", f"{ident[0]} is chains[{numbered[ident[0]]}]'s number too; "
+                                               "each chain's number is its own")
+        if ident[0]:
+            numbered[ident[0]] = i
+        specs.append((make, kw))
+        idents.append(ident)
         chains[i] = None  # its bytes are no longer needed
-    return Chains(specs, terrain, seed, view)
+    return Chains(specs, terrain, seed, view, idents)
+
+
+def _optional(members: dict, key: str, kind, most_bytes: int, most_values: int, name: str) -> Any:
+    """``members[key]`` decoded as ``kind`` (None when missing or null); one of over ``most_bytes`` bytes is first
+    skimmed for holding at most ``most_values`` values."""
+    raw = members.get(key)
+    if raw is not None and len(raw) > most_bytes:
+        _held(raw, most_values, name, key)
+    return None if raw is None else _decoded(raw, kind | None, name, key)
 
 
 def _whole(value: float, name: str, where: str) -> int:

@@ -16,7 +16,7 @@ from typing import cast
 import numpy as np
 
 from ikplayground.scene.build import build, walker_build
-from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.chain import MAX_NUMBER, NAME_MOST, Chain
 from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD, MAX_WALKER_LEGS, SOLVERS
 from ikplayground.scene.core.scene import MAX_CHAINS, MAX_SEED, Scene
 from ikplayground.scene.core.settings import FILE_SETTINGS
@@ -53,6 +53,15 @@ def _shape_columns(solver: str, cs: list[Chain]) -> dict[str, list]:
             "angles": degrees_array(field("angles")), "target": round_array(field("target"))}
 
 
+def _ident(row: dict, c: Chain) -> dict:
+    """``row`` with the chain's ``number`` (when it has one) and ``name`` (when it has one)."""
+    if c.number >= 1:
+        row["number"] = c.number
+    if c.name:
+        row["name"] = c.name
+    return row
+
+
 def chains_to_dicts(chains: list[Chain]) -> list[dict]:
     """``chain_to_dict`` of each chain, in order, one numpy pass per field of a group (solver, bones)."""
     out: list[dict | None] = [None] * len(chains)
@@ -61,7 +70,7 @@ def chains_to_dicts(chains: list[Chain]) -> list[dict]:
         groups.setdefault(c.group_key, []).append(i)
     for (solver, *_), members in groups.items():
         cs = [chains[i] for i in members]
-        rows = [{"solver": solver} for _ in cs]
+        rows = [_ident({"solver": solver}, c) for c in cs]
         columns = list(_shape_columns(solver, cs).items())
         for setting in FILE_SETTINGS[solver]:
             assert setting.file is not None  # FILE_SETTINGS holds only the settings the file keeps
@@ -143,6 +152,7 @@ def widest_chain_dict(solver: str) -> dict:
         chain = build.make_ik_chain(solver, (0.0, 0.0), np.zeros(n), np.ones(n), (1.0, 1.0))
         widest = _WIDEST
     d = {k: _widened(v, widest.get(k, WIDEST_FLOAT)) for k, v in chain_to_dict(chain).items()}
+    d.update(number=MAX_NUMBER, name="\U0001F40D" * NAME_MOST)  # each character escaped: 12 bytes
     for setting in FILE_SETTINGS[solver]:
         assert setting.file is not None  # FILE_SETTINGS holds only the settings the file keeps
         d.update(setting.file.widest(setting, chain.bones))

@@ -12,6 +12,7 @@ from typing import Annotated, Union
 
 import msgspec
 
+from ikplayground.scene.core.chain import MAX_NUMBER
 from ikplayground.scene.core.constants import IK_SOLVERS, MAX_BONES, MAX_COORD, SOLVERS, VIEW_ZOOM
 from ikplayground.scene.core.scene import MAX_SEED
 from ikplayground.scene.core.settings import FILE_SETTINGS, SETTINGS
@@ -49,7 +50,7 @@ def _shape(solver: str) -> list[tuple]:
 
 
 def _struct(solver: str) -> type:
-    fields = list(_shape(solver))
+    fields = [("number", NUMBER | None, None), ("name", str | None, None), *_shape(solver)]
     keys = SETTING_KEYS[solver] = []
     for setting in FILE_SETTINGS[solver]:
         assert setting.file is not None  # FILE_SETTINGS holds only the settings the file keeps
@@ -85,8 +86,9 @@ class ViewValue(msgspec.Struct):
 
 
 SEED = bounded(0, MAX_SEED) | None
+NUMBER = bounded(1, MAX_NUMBER)  # a chain's number
 # the keys of whole numbers, with their range (for messages: "must be between 1 and 1000")
-WHOLE_KEYS = {"seed": (0, MAX_SEED), **{s.file.key: (int(s.lo), int(s.hi)) for s in SETTINGS
+WHOLE_KEYS = {"seed": (0, MAX_SEED), "number": (1, MAX_NUMBER), **{s.file.key: (int(s.lo), int(s.hi)) for s in SETTINGS
                                          if isinstance(s.file, Whole)}}
 # the keys of strings of a few choices: {(solver, key): choices}
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {}

@@ -60,6 +60,10 @@ def _parse(raw: bytes, text: str | None, name: str, stage) -> Scene:
         chains = build_chains(doc.specs, name)
     scene = Scene(stage, terrain=doc.terrain, seed=doc.seed)
     scene.view = doc.view
+    for chain, (number, chain_name) in zip(chains, doc.idents):
+        chain.number, chain.name = number, chain_name
+    # a chain without a number in the file gets one past the file's highest
+    scene.next_number = max((number for number, _ in doc.idents), default=0) + 1
     scene.add_in_turn(chains)
     scene.select(scene.chains[0] if scene.chains else None)
     return scene

@@ -27,7 +27,8 @@ class AnimationTrack(NamedTuple):
     ``lengths * scales[k]``.
 
     ``lengths`` (n,) or (legs, m) px (NaN: unknown, then ``roots`` is None); ``angles`` (F, n) or (F, legs, m)
-    degrees; ``roots`` (F, 2) or (F, legs, 2) px; ``targets`` (F, 2) px; ``scales`` (F,).
+    degrees; ``roots`` (F, 2) or (F, legs, 2) px; ``targets`` (F, 2) px; ``scales`` (F,); ``name`` the chain's
+    name (``"#3"``, or the name it was given; None: baked from a recording without names).
     """
 
     chain: int
@@ -40,12 +41,14 @@ class AnimationTrack(NamedTuple):
     targets: np.ndarray
     scales: np.ndarray
     note: str
+    name: str | None = None
 
 
 class _Track(msgspec.Struct, kw_only=True):
     """One track as the file holds it (msgspec's docs, "Structs"); the shapes are checked after the decode."""
 
     chain: int
+    name: str | None = None
     solver: str
     first_step: int
     frames: Annotated[int, msgspec.Meta(ge=0)]
@@ -103,7 +106,7 @@ def _track(raw: msgspec.Raw, name: str) -> AnimationTrack:
     targets = _array(t.targets, f"{name}: targets", (frames, 2))
     scales = _array(np.ones(frames) if t.scales is None else t.scales, f"{name}: scales", (frames,))
     return AnimationTrack(t.chain, t.solver, t.first_step, steps.astype(int), lengths, angles, roots, targets,
-                          scales, t.note)
+                          scales, t.note, t.name)
 
 
 def load_animation(path) -> list[AnimationTrack]:

@@ -1,7 +1,8 @@
 """Baking a recording (the recorder's CSV) into a JSON file of keyframes (docs/animation-format.md).
 
-A *track* is one chain index with one solver and joint count over consecutive
-steps (a change of either, a gap or a change of bone lengths starts a new one).
+A *track* is one chain index with one name, solver and joint count over
+consecutive steps (a change of any, a gap or a change of bone lengths starts a
+new one); it carries the chain's name (its number, ``#3``, or its given name).
 Per track: the bone lengths; per step the angles (degrees), the root and the
 target, so that forward kinematics gives back every joint of the CSV (to 1e-9
 px). The CSV holds no root, so bone 0's length comes from the recorder's *rig*
@@ -45,6 +46,7 @@ class Frame(NamedTuple):
     angles: np.ndarray
     points: np.ndarray
     target: np.ndarray
+    name: str | None = None  # the chain's name (None: a recording without the name column)
 
 
 def read_frames(csv_path) -> Iterator[Frame]:
@@ -53,9 +55,10 @@ def read_frames(csv_path) -> Iterator[Frame]:
         for rec in steps:
             starts = np.flatnonzero(rec.joint == 0)
             ends = np.append(starts[1:], len(rec.joint))
-            for s, e in zip(starts.tolist(), ends.tolist()):
+            for k, (s, e) in enumerate(zip(starts.tolist(), ends.tolist())):
                 yield Frame(rec.line + s, rec.step, int(rec.chain[s]), rec.solver[s], rec.values[s:e, 0].copy(),
-                            rec.values[s:e, 1:3].copy(), rec.values[s, 3:5].copy())
+                            rec.values[s:e, 1:3].copy(), rec.values[s, 3:5].copy(),
+                            None if rec.names is None else rec.names[k])
 
 
 class Baked(NamedTuple):
@@ -103,6 +106,7 @@ class _Track:
 
     def __init__(self, frame: Frame, lengths: np.ndarray, note: str):
         self.chain, self.solver, self.first_step, self.line = frame.chain, frame.solver, frame.step, frame.line
+        self.name = frame.name
         self.joints = len(frame.angles)
         self.lengths = lengths  # NaN where unknown (bone 0 of a chain or of each leg)
         self.note = note
@@ -120,9 +124,10 @@ class _Track:
         return 1.0 if abs(s - 1.0) <= UNIT_SCALE else s
 
     def takes(self, frame: Frame, measured: np.ndarray) -> bool:
-        """Whether ``frame`` continues this track: the same solver and joints, the next step, the same bones."""
-        return (frame.solver == self.solver and len(frame.angles) == self.joints and frame.step == self.last_step + 1
-                and (self.solver == "two-bone" or _fits(self.lengths, measured)))
+        """Whether ``frame`` continues this track: the same name, solver and joints, the next step, the same
+        bones."""
+        return (frame.name == self.name and frame.solver == self.solver and len(frame.angles) == self.joints
+                and frame.step == self.last_step + 1 and (self.solver == "two-bone" or _fits(self.lengths, measured)))
 
     def add(self, frame: Frame, measured: np.ndarray) -> None:
         scale = self.scale_of(measured)
@@ -146,7 +151,8 @@ class _Track:
         if self.lengths.ndim == 2:
             m = self.lengths.shape[1]
             lengths = [lengths[i:i + m] for i in range(0, len(lengths), m)]
-        track = {"chain": self.chain, "solver": self.solver, "first_step": self.first_step,
+        track = {"chain": self.chain, **({} if self.name is None else {"name": self.name}),
+                 "solver": self.solver, "first_step": self.first_step,
                  "frames": len(self.angles), "lengths": lengths,
                  "steps": list(range(self.first_step, self.last_step + 1)),
                  "angles": np.array(self.angles).tolist(),
@@ -176,24 +182,34 @@ def _new_track(frame: Frame, rig, before: _Track | None, measured: np.ndarray) -
                       "no roots; scales are relative to that first step")
     if lengths is not None and _fits(lengths, measured):
         return _Track(frame, lengths, "")
+    going_on = (before is not None and before.solver == frame.solver and before.joints == len(frame.angles)
+                and before.name == frame.name and before.last_step == frame.step - 1)
     if lengths is None:
         why = "no rig entry"
-    elif (before is not None and before.solver == frame.solver and before.joints == len(frame.angles)
-          and before.last_step == frame.step - 1):
+    elif going_on:
         why = f"bone lengths changed at step {frame.step}"
     else:
         why = "bone lengths differ from the rig's"
     if frame.solver == "snake":  # the target is the head: every segment is in the CSV
         return _Track(frame, measured, f"{why}: lengths measured from the recording")
-    shown = measured[~np.isnan(measured)]
-    if lengths is not None and shown.size and np.ptp(shown) <= SAME_LENGTH * shown.max():
+    factor = _one_factor(before.lengths, measured) if going_on and before is not None else None
+    if factor is not None and before is not None:
         guessed = measured.copy()
-        guessed[..., 0] = shown.mean()
+        guessed[..., 0] = before.lengths[..., 0] * factor
         return _Track(frame, guessed, f"{why}: bones measured from the recording, and bone 0 (not in the CSV) "
-                                      "taken to be as long as the others, as the Bone length setting sets "
-                                      "every bone alike")
+                                      f"taken to be scaled as the others were (x{factor:.6g}), as the Bone "
+                                      "length setting scales every bone alike")
     return _Track(frame, measured, f"{why}: bones after the first measured from the recording; bone 0's length "
                                    "is not in the CSV, so it and the roots are unknown (null)")
+
+
+def _one_factor(old: np.ndarray, measured: np.ndarray) -> float | None:
+    """The one factor the bones after the first (of each leg) changed by from ``old`` to ``measured``, or None
+    (no such factor within ``SAME_LENGTH``, or ``old``'s bone 0 unknown)."""
+    if np.isnan(old).any() or old.shape != measured.shape or measured[..., 1:].size == 0:
+        return None
+    ratios = measured[..., 1:] / old[..., 1:]
+    return float(ratios.mean()) if np.ptp(ratios) <= SAME_LENGTH * ratios.max() else None
 
 
 def _frame_shape(rig, frame: Frame) -> tuple[int, ...]:

@@ -2,7 +2,8 @@
 
 Long format, one row per joint per chain per step, columns ``COLUMNS``: the
 step, the chain's index (draw order), its solver, the joint, ``angle_deg``, the
-joint's end ``x, y`` (stage px, y down) and ``target_x, target_y``. An IK
+joint's end ``x, y`` (stage px, y down), ``target_x, target_y`` and the chain's
+``name`` (its number, ``#3``, or the name it was given: ``Chain.tag``). An IK
 chain's angles are its shown ones (joint 0 absolute); a snake's joint j is
 segment j, head first (segment 0's direction, then the bends), its target its
 head; a walker's joint ``leg * m + b``, its target its body's centre. Numbers
@@ -25,8 +26,9 @@ import numpy as np
 from ikplayground.scene.files.file_errors import shown_name
 from ikplayground.solvers import wrap_array
 
-COLUMNS = ("step", "chain", "solver", "joint", "angle_deg", "x", "y", "target_x", "target_y")
+COLUMNS = ("step", "chain", "solver", "joint", "angle_deg", "x", "y", "target_x", "target_y", "name")
 HEADER = ",".join(COLUMNS) + "\n"
+OLD_HEADER = ",".join(COLUMNS[:-1]) + "\n"  # a recording made before the name column (still read)
 BUFFER_BYTES = 1 << 20  # the file's write buffer
 _STEP_MARK = "\0"  # stands for the step number in a layout's format string
 
@@ -81,6 +83,8 @@ class Layout:
     solver : list of str, length R
     chains : list of (str, int)
         Each chain's solver and joint count, in draw order.
+    names : list of str
+        Each chain's name (``Chain.tag``), in draw order.
     """
 
     def __init__(self, scene):
@@ -103,6 +107,7 @@ class Layout:
             for i in index.tolist():
                 self.chains[i] = (g.solver, k)
         self.solver = [self.chains[i][0] for i in self.chain.tolist()]
+        self.names = [c.tag for c in scene.chains]
         self._format: str | None = None
 
     def current(self, scene) -> bool:
@@ -113,7 +118,8 @@ class Layout:
     def format(self) -> str:
         """The step's text: ``%r`` each angle and point, ``%s`` each target, ``_STEP_MARK`` the step."""
         if self._format is None:
-            self._format = "".join(f"{_STEP_MARK},{c},{s},{j},%r,%r,%r,%s\n"
+            names = [name.replace("%", "%%") for name in self.names]  # a name's "%" is no conversion
+            self._format = "".join(f"{_STEP_MARK},{c},{s},{j},%r,%r,%r,%s,{names[c]}\n"
                                    for c, s, j in zip(self.chain.tolist(), self.solver, self.joint.tolist()))
         return self._format
 
@@ -234,7 +240,7 @@ def _stamp(path: Path, name: str, check: bool = True) -> tuple | None:
                 head = file.read(len(HEADER))
         except OSError as e:
             raise RecordingError(f"{name}: cannot be written ({_reason(e)})") from None
-        if head != HEADER.encode():
+        if head != HEADER.encode() and not head.startswith(OLD_HEADER.encode()):
             raise RecordingError(f"{name}: holds something that is not a recording; it is left as it is "
                                  "(name another file)")
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns

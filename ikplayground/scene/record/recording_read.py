@@ -22,11 +22,13 @@ from ikplayground.scene.core.constants import MAX_BONES, SOLVERS
 from ikplayground.scene.core.scene import MAX_CHAINS
 from ikplayground.scene.files.capped_read import open_regular
 from ikplayground.scene.files.file_errors import shown_name
-from ikplayground.scene.record.recording import COLUMNS, HEADER, RecordingError
+from ikplayground.scene.core.chain import NAME_BANNED, NAME_MOST
+from ikplayground.scene.record.recording import COLUMNS, HEADER, OLD_HEADER, RecordingError
 
 MAX_NUMBER = 1e300  # px or degrees: as the solvers, so that no difference or sum overflows
 _WHOLE_MAX = 2**62  # a step, chain or joint number is below it
 _WIDTH = len(COLUMNS)
+_NAME = COLUMNS.index("name")
 _SHOWN = 30  # characters of a bad value a message shows
 MAX_ROWS = MAX_CHAINS * MAX_BONES  # the most rows a step of a scene can give
 _CHUNK = 1 << 14  # rows parsed at once: a step's parsed copy is made a chunk at a time
@@ -38,7 +40,8 @@ class RecordedStep(NamedTuple):
 
     ``step`` its number (0 the first; an empty scene's step has no rows), ``line`` the file's line of
     its first row, ``chain``, ``joint`` (R,) int, ``solver`` (R strings), ``values`` (R, 5): angle_deg,
-    x, y, target_x, target_y (degrees, px).
+    x, y, target_x, target_y (degrees, px); ``names`` each chain's name in chain order (None: a recording
+    made before the name column).
     """
 
     step: int
@@ -47,6 +50,7 @@ class RecordedStep(NamedTuple):
     joint: np.ndarray
     solver: list
     values: np.ndarray
+    names: list | None = None
 
     def chains(self) -> list[tuple[str, int]]:
         """Each chain's solver and joint count, in chain order."""
@@ -67,18 +71,20 @@ def read_steps(path) -> Generator[RecordedStep, None, None]:
     """
     name = shown_name(path)
     with os.fdopen(open_regular(path, name, "recording", RecordingError), "rb") as file:
-        lines = _lines(file, name)
+        width = [_WIDTH]  # the header's columns (an old recording's: no name), set once it is read
+        lines = _lines(file, name, width)
         header = next(lines, None)
         if header is None:
             _fail(name, 1, f"the file is empty; a recording starts with the line {HEADER.strip()}")
-        if header != HEADER.strip():
+        if header not in (HEADER.strip(), OLD_HEADER.strip()):
             _fail(name, 1, f"not a recording: the first line must be {HEADER.strip()} (got {_shown(header)})")
+        width[0] = header.count(",") + 1
         group: list[str] = []  # the lines of one step, as read: one string a row holds least memory
         start, last, key = 2, -1, ""  # the group's first line, the step before it, the group's step text
         for number, text in enumerate(lines, 2):
             step_text = text.partition(",")[0]
             if group and step_text != key:
-                step = _step(name, group, start, last)
+                step = _step(name, group, start, last, width[0])
                 yield step
                 group, start, last = [], number, step.step
             if len(group) == MAX_ROWS:
@@ -87,12 +93,12 @@ def read_steps(path) -> Generator[RecordedStep, None, None]:
             key = step_text
             group.append(text)
         if group:
-            yield _step(name, group, start, last)
+            yield _step(name, group, start, last, width[0])
 
 
-def _lines(file: IO[bytes], name: str) -> Iterator[str]:
+def _lines(file: IO[bytes], name: str, width: list[int]) -> Iterator[str]:
     """Each line of the binary ``file``, decoded, without its end: a bad byte, an empty line, a field over
-    ``csv.field_size_limit()`` (read no further) or a wrong count of fields refused."""
+    ``csv.field_size_limit()`` (read no further) or a count of fields other than ``width[0]`` refused."""
     number, field_cap = 0, csv.field_size_limit()
     line_cap = _WIDTH * (field_cap + 1) + 2
     try:
@@ -110,8 +116,8 @@ def _lines(file: IO[bytes], name: str) -> Iterator[str]:
             fields = text.split(",")
             if len(raw) == line_cap or max(map(len, fields)) > field_cap:
                 _fail(name, number, f"field larger than field limit ({field_cap})")
-            if number > 1 and len(fields) != _WIDTH:
-                _fail(name, number, f"{len(fields)} columns where the header has {_WIDTH}")
+            if number > 1 and len(fields) != width[0]:
+                _fail(name, number, f"{len(fields)} columns where the header has {width[0]}")
             yield text
     except OSError as e:
         _fail(name, number + 1, f"could not be read ({e.strerror or e})")
@@ -130,6 +136,9 @@ def _refusal(column: int, text: str) -> str | None:
     """Why ``text`` is no value of column ``column`` (an index into ``COLUMNS``), or None when it is one."""
     if column == 2:
         return None if text in SOLVERS else f"must be one of {', '.join(SOLVERS)}"
+    if column == _NAME:
+        return None if _is_name(text) else (f"must be # and a number, or 1 to {NAME_MOST} printable characters "
+                                             f"without a space at either end, a double quote or a #")
     if column < 4:  # step, chain, joint: plain digits (int() would take "+1", " 1" and "1_0" too)
         digits = text.lstrip("0") or "0"  # int() converts at most 4300 digits
         whole = text.isascii() and text.isdigit() and len(digits) < 20 and int(digits) < _WHOLE_MAX
@@ -143,18 +152,28 @@ def _refusal(column: int, text: str) -> str | None:
     return None if abs(value) <= MAX_NUMBER else f"must be within +-{MAX_NUMBER:g}"
 
 
-def _parsed(name: str, lines: list[str], line: int) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray]:
-    """Some of a step's lines (the first at file line ``line``) as chain (R,), joint (R,), solver (R) and
-    values (R, 5), every value checked (all at once, then row by row to name the first bad one)."""
+def _is_name(text: str) -> bool:
+    """Whether ``text`` is a chain's name as the recorder writes it: ``#3``, or a name a chain may have."""
+    if text[:1] == "#":
+        return text[1:].isascii() and text[1:].isdigit()
+    return (0 < len(text) <= NAME_MOST and text == text.strip() and text.isprintable()
+            and not any(ch in NAME_BANNED for ch in text))
+
+
+def _parsed(name: str, lines: list[str], line: int) -> tuple[np.ndarray, np.ndarray, list[str], np.ndarray, tuple]:
+    """Some of a step's lines (the first at file line ``line``) as chain (R,), joint (R,), solver (R),
+    values (R, 5) and names (R, or () without the column), every value checked (all at once, then row by
+    row to name the first bad one)."""
     rows = [text.split(",") for text in lines]
     columns = list(zip(*rows))
-    digits, numbers = "".join(columns[1] + columns[3]), list(itertools.chain.from_iterable(columns[4:]))
+    names = columns[_NAME] if len(columns) > _NAME else ()
+    digits, numbers = "".join(columns[1] + columns[3]), list(itertools.chain.from_iterable(columns[4:_NAME]))
     try:
         chain, joint = (np.fromiter(map(int, columns[c]), np.int64, len(rows)) for c in (1, 3))
         values = np.fromiter(map(float, numbers), float, len(numbers)).reshape(5, -1).T.copy()
         ok = (digits.isascii() and digits.isdigit() and max(chain.max(), joint.max()) < _WHOLE_MAX
               and bool((np.abs(values) <= MAX_NUMBER).all()) and "_" not in "".join(numbers)
-              and set(columns[2]) <= _SOLVER_SET.keys())
+              and set(columns[2]) <= _SOLVER_SET.keys() and all(map(_is_name, set(names))))
     except (ValueError, OverflowError):
         ok = False
     if not ok:
@@ -163,12 +182,12 @@ def _parsed(name: str, lines: list[str], line: int) -> tuple[np.ndarray, np.ndar
                 if (why := _refusal(c, text)) is not None:
                     _fail(name, line + i, f"{COLUMNS[c]}: {why} (got {_shown(text)})")
         raise AssertionError("unreachable: a value failed the check of all at once only")  # pragma: no cover
-    return chain, joint, [_SOLVER_SET[s] for s in columns[2]], values
+    return chain, joint, [_SOLVER_SET[s] for s in columns[2]], values, names
 
 
-def _step(name: str, lines: list[str], line: int, last: int) -> RecordedStep:
-    """One step's lines (from file line ``line``, after step ``last``) checked: number, values, chains,
-    joints; ``lines`` is emptied."""
+def _step(name: str, lines: list[str], line: int, last: int, width: int = _WIDTH) -> RecordedStep:
+    """One step's lines (from file line ``line``, after step ``last``; ``width`` columns) checked: number,
+    values, chains, joints, names; ``lines`` is emptied."""
     if (why := _refusal(0, lines[0].partition(",")[0])) is not None:
         _fail(name, line, f"step: {why} (got {_shown(lines[0].partition(',')[0])})")
     number = int(lines[0].partition(",")[0])
@@ -179,6 +198,7 @@ def _step(name: str, lines: list[str], line: int, last: int) -> RecordedStep:
     lines.clear()  # the text is parsed: let it go before the arrays are joined
     chain, joint, values = (np.concatenate([part[k] for part in parts]) for k in (0, 1, 3))
     solver = list(itertools.chain.from_iterable(part[2] for part in parts))
+    row_names = list(itertools.chain.from_iterable(part[4] for part in parts)) if width > _NAME else None
     del parts
     prev_chain, prev_joint = (np.concatenate(([-1], a[:-1])) for a in (chain, joint))
     new = chain != prev_chain
@@ -192,6 +212,10 @@ def _step(name: str, lines: list[str], line: int, last: int) -> RecordedStep:
                               "was due: a chain's joints are 0, 1, 2... in order")
     for i in (i for i in range(1, count) if solver[i] != solver[i - 1] and not new[i]):
         _fail(name, line + i, f"solver {solver[i]} in chain {chain[i]}, whose joint 0 is {solver[i - 1]}")
+    if row_names is not None:
+        for i in (i for i in range(1, count) if row_names[i] != row_names[i - 1] and not new[i]):
+            _fail(name, line + i, f"name {row_names[i]} in chain {chain[i]}, whose joint 0 is {row_names[i - 1]}: "
+                                  "a chain has one name a step")
     starts = np.flatnonzero(new)
     head = starts[np.cumsum(new) - 1]  # each row's chain's first row
     moved = (values[:, 3:5] != values[head, 3:5]).any(axis=1)
@@ -204,4 +228,5 @@ def _step(name: str, lines: list[str], line: int, last: int) -> RecordedStep:
         if (solver[s] == "two-bone" and k != 2) or k > MAX_BONES:
             most = "2" if solver[s] == "two-bone" else f"at most {MAX_BONES}"
             _fail(name, line + s + k - 1, f"chain {chain[s]} ({solver[s]}) has {k} joints; it may have {most}")
-    return RecordedStep(number, line, chain, joint, solver, values)
+    names = None if row_names is None else [row_names[s] for s in starts.tolist()]
+    return RecordedStep(number, line, chain, joint, solver, values, names)
