@@ -23,6 +23,7 @@ from ikplayground.scene.step.terrain import Terrain, generated
 
 STEP = 1.0 / 60.0
 MAX_CHAINS = 20_000
+SPACING_SHARE = 0.2  # a new IK chain's root and target keep this share of its reach from others'
 MAX_SEED = 2**32 - 1  # the largest scene seed (a file's "seed")
 TERRAIN_SEED = 7  # the generated ground's seed for scene seed 0
 
@@ -129,6 +130,7 @@ class Scene:
             x0, y0, x1, y1 = 0.0, 0.0, w, h
         probe = build.new_chain(solver, self.clamp(near), self.stage, self.terrain)
         reach = float(probe.fields["lengths"].sum()) if probe.is_ik else None
+        spacing = max(spacing, SPACING_SHARE * reach) if reach else spacing  # long chains further apart
         root, target = placement.place(near, reach, (x0, y0, x1, y1), placement.taken(self.chains), spacing)
         chain = build.new_chain(solver, root, self.stage, self.terrain, self._take_colour())
         if target is not None:
