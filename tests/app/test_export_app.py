@@ -12,6 +12,7 @@ import pytest
 import numpy as np
 import pygame
 
+from ikplayground.app.modes import export_mode
 from ikplayground.scene.record.bake import load_animation
 from ikplayground.solvers import forward_kinematics
 from tests.app.conftest import click, ctrl, frames, rect_centre
@@ -82,16 +83,15 @@ def test_export_without_a_recording_says_to_record_first_and_writes_nothing(app,
 
 
 @pytest.mark.slow
-def test_an_unwritable_folder_is_one_error_line_and_the_app_goes_on(app, tmp_path):
+def test_an_unwritable_folder_is_one_error_line_and_the_app_goes_on(app, tmp_path, monkeypatch):
     ctrl(app, pygame.K_r)
     frames(app, 4)
     ctrl(app, pygame.K_r)
     csv_path = app.record.path
-    blocker = csv_path.with_name(csv_path.stem + "-animation.json")
-    blocker.mkdir()  # a folder where the file should go: the bake cannot replace it
+    monkeypatch.setattr(export_mode, "bake_recording", refused_write)  # as a folder that cannot be written
     export(app)
     assert app.message_is_error and app.message.startswith("Animation not exported")
-    assert blocker.is_dir()
+    assert not list(csv_path.parent.glob("*-animation*.json"))
     frames(app, 3)
     assert app.running
 
@@ -108,3 +108,35 @@ def test_the_keep_page_names_the_recording_going_on_then_the_last_one(app):
     ctrl(app, pygame.K_r)
     frames(app, 1)
     assert hint.text.startswith(f"Last recording ({app.record.steps} steps): ")
+
+
+def refused_write(csv_path, rig, out, chain=None):
+    """bake_recording as it fails in a folder that cannot be written."""
+    raise PermissionError(13, "Permission denied")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("there", ["a folder", "a file of the user's", "an earlier export"])
+def test_an_export_replaces_only_an_earlier_export(app, there):
+    ctrl(app, pygame.K_r)
+    frames(app, 4)
+    ctrl(app, pygame.K_r)
+    csv_path = app.record.path
+    first = csv_path.with_name(csv_path.stem + "-animation.json")
+    if there == "a folder":
+        first.mkdir()
+    elif there == "a file of the user's":
+        first.write_text("my notes\n")
+    else:
+        export(app)
+        assert app.message.startswith("Exported") and first.is_file()
+    before = None if first.is_dir() else first.read_bytes()
+    mtime = None if first.is_dir() else first.stat().st_mtime_ns
+    export(app)
+    assert app.message.startswith("Exported"), app.message
+    if there == "an earlier export":
+        assert first.stat().st_mtime_ns >= mtime and first.is_file() and not first.with_name(
+            first.stem + "-2.json").exists()
+    else:
+        assert first.with_name(first.stem + "-2.json").is_file()
+        assert first.is_dir() if there == "a folder" else first.read_bytes() == before

@@ -4,18 +4,38 @@ selected one, on a worker thread; :meth:`ExportMode.poll`, once a frame, says ho
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
-from ikplayground.scene import bake_recording, shown_name
+from ikplayground.scene import ANIMATION_FORMAT, bake_recording, shown_name
+
+_EXPORT_HEAD = ('{\n  "format": "' + ANIMATION_FORMAT + '",').encode()  # how bake_recording's files begin
 
 
 def animation_path(csv_path, chain: int | None = None) -> Path:
     """Where the keyframes of ``csv_path`` go: ``<stem>-animation.json`` beside it
-    (``<stem>-chain<k>-animation.json`` for chain ``k`` alone)."""
+    (``<stem>-chain<k>-animation.json`` for chain ``k`` alone), replacing only an earlier export: where
+    something else is there, the first of ``-2``, ``-3``... that is free or an earlier export."""
     csv_path = Path(csv_path)
     tail = "-animation.json" if chain is None else f"-chain{chain}-animation.json"
-    return csv_path.with_name(csv_path.stem + tail)
+    base = path = csv_path.with_name(csv_path.stem + tail)
+    k = 2
+    while not _replaceable(path):
+        path = base.with_name(f"{base.stem}-{k}{base.suffix}")
+        k += 1
+    return path
+
+
+def _replaceable(path: Path) -> bool:
+    """Whether nothing is at ``path``, or a file that begins as an export does (its ``format`` first)."""
+    try:
+        if not os.path.lexists(path):
+            return True
+        with open(path, "rb") as file:
+            return file.read(len(_EXPORT_HEAD)) == _EXPORT_HEAD
+    except (OSError, ValueError):  # a folder, an unreadable file: not ours to replace
+        return False
 
 
 class ExportMode:
