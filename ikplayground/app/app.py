@@ -40,10 +40,9 @@ from ikplayground.app.undo import Undo
 from ikplayground.app.window import open_window, prefer_x11_framebuffer, resized_window
 from ikplayground.resources import asset_path
 from ikplayground.scene import SETTINGS_BY_NAME as SETTINGS
-from ikplayground.scene import STEP, History, Scene, default_scene
+from ikplayground.scene import MAX_STEPS_PER_FRAME, STEP, History, Scene, default_scene, due_steps, steps_allowed
 from ikplayground.solvers import jit
 
-MAX_STEPS_PER_FRAME = 5
 KEY_REPEAT = (400, 60)  # ms before a held key repeats, ms between repeats
 
 
@@ -78,6 +77,8 @@ class App:
         self.log_pane = Pane()  # the message log's (Ctrl+L, or a click on the status line)
         self.frames = 0
         self.accumulator = 0.0
+        self.given_up = 0.0  # s of simulated time the real-time loop gave up rather than drop frames
+        self.slow_until = -1.0
         self.mouse: tuple[int, int] | None = None
         self._drag: Drag | None = None
         self.held: set[str] = set()
@@ -153,11 +154,14 @@ class App:
         if self.paused:
             self.accumulator = 0.0
             return
-        self.accumulator = min(self.accumulator + dt, MAX_STEPS_PER_FRAME * STEP)
+        allowed = steps_allowed(self.step_ms, self.render_ms) if self.realtime else MAX_STEPS_PER_FRAME
+        due, self.accumulator, given_up = due_steps(self.accumulator + dt, allowed)
+        if given_up:  # the frame cannot afford them: simulated time is given up, never the frame rate
+            self.given_up += given_up
+            self.slow_until = self.time + 1.0  # s the status line says "slow motion"
         t0 = time.perf_counter()
         steps = 0
-        while self.accumulator >= STEP - 1e-9:
-            self.accumulator -= STEP
+        for _ in range(due):
             if not self.stress.drive():
                 keys = self.replay.held_keys(self.held)
                 self.scene.steer("throttle" in keys, ("right" in keys) - ("left" in keys))
@@ -315,7 +319,8 @@ class App:
         self.screen.set_clip(clip)
         fps = self.clock.get_fps() if self.realtime else None
         facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused,
-                             self.math.status_text(), (self.replay.status_text(), self.record.status_text()))
+                             self.math.status_text(), (self.replay.status_text(), self.record.status_text(),
+                              "slow motion" if self.time < self.slow_until else ""))
         draw_chrome(self, stage, facts)  # the status line, the help or the message log, the panel, an error
         self.render_ms = (time.perf_counter() - t0) * 1000.0
 

@@ -23,18 +23,18 @@ from ikplayground.scene.edit.history import Edit, History, Refused
 from ikplayground.scene.files.file_errors import shown, shown_name
 from ikplayground.scene.files.scene_file import SceneFileError, chain_to_dict, load_scene, save_scene
 from ikplayground.scene.record.animation import FORMAT as ANIMATION_FORMAT
+from ikplayground.scene.step.pacing import MAX_STEPS_PER_FRAME, due_steps, steps_allowed
 from ikplayground.scene.record.bake import bake_recording, load_animation
 from ikplayground.scene.record.recording import Recorder, RecordingError
 from ikplayground.scene.record.replay import Replay
 
 __all__ = [
     "ANIMATION_FORMAT", "Chain", "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "Edit", "History",
-    "IK_SOLVERS", "MAX_CHAINS", "MAX_COORD", "PALETTE_SIZE", "PRESETS", "Recorder", "RecordingError", "Refused",
-    "Replay", "SETTINGS",
-    "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS", "SOLVER_LABELS", "SOLVER_TABLE", "STATUSES", "STEP", "Scene",
-    "SceneFileError", "SceneFull", "Setting", "SolverKind", "available_presets", "axis_name", "bake_recording",
-    "chain_to_dict", "clamped_joints", "default_limits", "default_scene", "drive_stress", "is_preset", "is_reached",
-    "load_animation", "load_preset", "load_scene", "make_ik_chain", "pose", "record_move", "record_pose",
-    "refresh_ik_points", "register", "save_scene", "setting", "shown", "shown_name", "straight_snake",
-    "stress_scene", "unregister", "VIEW_ZOOM",
+    "IK_SOLVERS", "MAX_CHAINS", "MAX_STEPS_PER_FRAME", "MAX_COORD", "PALETTE_SIZE", "PRESETS", "Recorder",
+    "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS", "SOLVER_LABELS",
+    "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError", "SceneFull", "Setting", "SolverKind",
+    "available_presets", "axis_name", "bake_recording", "chain_to_dict", "clamped_joints", "default_limits",
+    "default_scene", "drive_stress", "due_steps", "is_preset", "is_reached", "load_animation", "load_preset",
+    "load_scene", "make_ik_chain", "pose", "record_move", "record_pose", "refresh_ik_points", "register", "save_scene",
+    "setting", "shown", "shown_name", "straight_snake", "steps_allowed", "stress_scene", "unregister", "VIEW_ZOOM",
 ]

@@ -13,6 +13,7 @@ import pytest
 from ikplayground.app import app as app_module
 from ikplayground.app import commands
 from ikplayground.app.draw import chrome
+from ikplayground.scene import STEP
 from ikplayground.scene.core.constants import SOLVERS
 from ikplayground.scene.core.settings import SETTINGS
 from tests.app.conftest import (choose, ctrl, frames, key_down, key_up, mouse_down, move_mouse, post, press_button,
@@ -432,3 +433,22 @@ def test_a_stress_chain_turned_into_a_walker_walks_on_without_a_crash(app):
     assert app.scene.selected.solver == "walker"
     frames(app, 3)  # the stress test drives the other chains; the walker walks by itself
     assert app.stress.on and app.scene.selected.solver == "walker"
+
+
+@pytest.mark.slow
+def test_the_real_time_loop_never_runs_more_steps_than_the_frame_affords(app, monkeypatch):
+    counted, shown = [], []
+    real_step = app.scene.step
+    monkeypatch.setattr(app.scene, "step", lambda: (counted.append(1), real_step())[1])
+    monkeypatch.setattr(chrome, "draw_status", lambda surface, rect, facts, message, fonts: shown.append(facts))
+    app.realtime = True  # as a user runs it: wall-clock time accrues (given to advance by hand here)
+    app.step_ms, app.render_ms = 12.0, 8.0  # dear steps: one a frame fits
+    app.advance(5 * STEP)
+    assert len(counted) == 1 and app.given_up == pytest.approx(4 * STEP)
+    app.draw()
+    assert "slow motion" in shown[-1]
+    counted.clear()
+    app.step_ms, app.render_ms = 1.0, 4.0  # cheap steps: all that accrued catch up, nothing given up
+    given = app.given_up
+    app.advance(3 * STEP)
+    assert len(counted) == 3 and app.given_up == given
