@@ -78,6 +78,7 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
         if (type(rx) in _NUMBER and type(ry) in _NUMBER and type(tx) in _NUMBER and type(ty) in _NUMBER
                 and -b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b  # (False for nan)
                 and _SAFE_LO < l1 < _SAFE_HI and _SAFE_LO < l2 < _SAFE_HI):
+            rx, ry, tx, ty = float(rx), float(ry), float(tx), float(ty)  # numpy scalars' arithmetic is slower
             dx = tx - rx
             dy = ty - ry
             if pole is None and softness is _NO_SOFTNESS and stretch is _NO_STRETCH:

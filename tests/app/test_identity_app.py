@@ -7,7 +7,7 @@ import numpy as np
 import pygame
 import pytest
 
-from ikplayground.app import app as app_module
+from ikplayground.app.draw import chrome
 from ikplayground.scene import SOLVER_LABELS
 from tests.app.conftest import choose, ctrl, frames, move_mouse, select_solver, slide, tap
 
@@ -17,13 +17,13 @@ CTRL, SHIFT = pygame.KMOD_CTRL, pygame.KMOD_SHIFT
 def shown_names(app, monkeypatch) -> tuple[str, str]:
     """(the panel's title, the status line's facts) of the next drawn frame."""
     drawn = []
-    real = app_module.draw_status
+    real = chrome.draw_status
 
     def recording(screen, rect, facts, *args, **kwargs):
         drawn.append(facts)
         return real(screen, rect, facts, *args, **kwargs)
 
-    monkeypatch.setattr(app_module, "draw_status", recording)
+    monkeypatch.setattr(chrome, "draw_status", recording)
     frames(app)
     monkeypatch.undo()
     return app.panel.title.text, drawn[-1]

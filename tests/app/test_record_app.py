@@ -30,7 +30,7 @@ def facts(monkeypatch):
     def spy(surface, rect, text, message, fonts):
         seen.append(text)
 
-    monkeypatch.setattr("ikplayground.app.app.draw_status", spy)
+    monkeypatch.setattr("ikplayground.app.draw.chrome.draw_status", spy)
     return seen
 
 

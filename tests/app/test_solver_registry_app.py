@@ -34,7 +34,7 @@ def test_the_new_chain_menu_adds_a_registered_solver_with_its_panel(toy_app):
     chain = app.scene.selected
     assert chain is not None and chain.solver == "toy"
     frames(app, 30)
-    assert "Toy JT chain" in app.panel.title.text and app.panel.hint.text == HINT
+    assert app.panel.title.text == f"Toy JT #{chain.number}" and app.panel.hint.text == HINT
     assert app.panel.params["iterations"].slider.is_enabled
     assert not app.panel.params["damping"].slider.visible  # DLS's own
     tap(app, pygame.K_r, unicode="r")  # the race, on this chain's bones
