@@ -12,7 +12,8 @@ FRAME_MS = 1000.0 / 60.0  # a frame's budget: its steps and its drawing together
 
 def steps_allowed(step_ms: float, draw_ms: float) -> int:
     """The steps a frame may take so that they and its drawing fit ``FRAME_MS``, from the last frame's costs
-    (ms a step, ms the drawing): at least 1 (the scene never stops), at most ``MAX_STEPS_PER_FRAME``."""
+    (ms a step, ms the drawing): at least 1 (the scene never stops), at most ``MAX_STEPS_PER_FRAME`` (all of
+    them while no step has been measured, ``step_ms`` 0)."""
     if step_ms <= 0.0:
         return MAX_STEPS_PER_FRAME
     return int(min(MAX_STEPS_PER_FRAME, max(1.0, (FRAME_MS - draw_ms) // step_ms)))
