@@ -1,8 +1,13 @@
 """Frame times in a real window: the default scene, with everything on, and the stress test at 1,000-10,000 chains.
 
-    python scripts/bench_window.py [--quick] [--frames N] [--big-frames N] [--sizes N,N] [--headless] [--json PATH]
+    python scripts/bench_window.py [--quick] [--frames N] [--big-frames N] [--sizes N,N] [--headless]
+                                   [--fixed-step] [--json PATH]
 
-Each case runs the real App (1280x720, one scene step a frame, no 60 FPS cap)
+Each case runs the real App (1280x720) as users run it: in real time, the wall
+clock driving the steps (up to what a frame affords, ``scene/step/pacing.py``),
+with no 60 FPS cap so that a frame's cost shows; ``--fixed-step`` runs one step
+a frame instead, as the tests do. The steps a frame and the simulated time the
+loop gave up (slow motion) are reported with the frame times. Each runs
 in a process of its own, in a real window: on ``DISPLAY`` when it is set, else
 on an X server this script starts (``Xvfb`` on a free display, stopped after
 the run) when one is installed, else with SDL's dummy driver, and then every
@@ -86,7 +91,7 @@ def rss_mb() -> float:
     return 0.0
 
 
-def child(case: str, chains: int, frames: int) -> dict:
+def child(case: str, chains: int, frames: int, realtime: bool = True) -> dict:
     """In a child process: the figures of ``case`` (``chains`` chains for "stress") over ``frames`` frames."""
     if not os.environ.get("DISPLAY"):
         os.environ["SDL_VIDEODRIVER"] = "dummy"
@@ -97,7 +102,8 @@ def child(case: str, chains: int, frames: int) -> dict:
     from ikplayground.app.app import App
     from ikplayground.solvers import jit
 
-    app = App(size=(1280, 720), realtime=False)
+    app = App(size=(1280, 720), realtime=realtime)
+    app.fps_cap = 0  # uncapped: a frame takes what it costs
     for _ in range(3):  # the window's first frames (fonts, layouts) are the App's start-up, not the case's
         app.frame()
     out = {"case": case, "chains": len(app.scene.chains)}
@@ -133,8 +139,11 @@ def child(case: str, chains: int, frames: int) -> dict:
     for k in range(WARMUP):
         before(k)
         app.frame()
+    steps0, given0 = app.steps_taken, app.given_up
     with GcWatch() as watch:
         times = time_calls(frames, 0, lambda k: before(WARMUP + k), app.frame)
+    out.update(steps_per_frame=(app.steps_taken - steps0) / len(times), given_up_s=app.given_up - given0,
+               realtime=realtime)
     out.update(frames=len(times), **median_p99_ms(times), worst_ms=max(times) * 1000.0,
                gc_per_frame=sum(watch.counts) / len(times),
                gc_by_generation=[n / len(times) for n in watch.counts],
@@ -173,14 +182,15 @@ def start_xvfb():
     return None, None
 
 
-def run_case(case: str, chains: int, frames: int, env: dict) -> dict:
+def run_case(case: str, chains: int, frames: int, env: dict, realtime: bool = True) -> dict:
     done = subprocess.run([sys.executable, __file__, "--_case", case, "--_chains", str(chains),
-                           "--frames", str(frames)], capture_output=True, text=True, check=True, env=env)
+                           "--frames", str(frames), *(() if realtime else ("--fixed-step",))],
+                          capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def bench_window(quick: bool = False, frames: int | None = None, sizes=SIZES, big_frames: int | None = None,
-                 headless: bool = False, say=print) -> list[dict]:
+                 headless: bool = False, say=print, realtime: bool = True) -> list[dict]:
     """Every case in a process of its own, in a real window where there can be one (see the module's text).
 
     ``big_frames`` (default ``frames``) is the frame count of the stress sizes over 1,000;
@@ -199,10 +209,10 @@ def bench_window(quick: bool = False, frames: int | None = None, sizes=SIZES, bi
         else:
             say("(no DISPLAY and no Xvfb: SDL's dummy driver, the figures are headless)")
     try:
-        out = [run_case("plain", 0, frames, env), run_case("everything", 0, frames, env)]
+        out = [run_case("plain", 0, frames, env, realtime), run_case("everything", 0, frames, env, realtime)]
         for n in sizes:
-            row = run_case("stress", n, frames if n <= 1000 else (big_frames or frames), env)
-            launch = run_case("launch", n, 1, env)  # the stress test started 3 frames after the App's launch
+            row = run_case("stress", n, frames if n <= 1000 else (big_frames or frames), env, realtime)
+            launch = run_case("launch", n, 1, env, realtime)  # the stress test started 3 frames after the App's launch
             row.update(first_frame_at_launch_ms=launch["first_frame_ms"],
                        kernels_ready_at_launch=launch["kernels_ready_at_first"])
             out.append(row)
@@ -214,12 +224,13 @@ def bench_window(quick: bool = False, frames: int | None = None, sizes=SIZES, bi
 
 
 def table(rows: list[dict]) -> str:
-    lines = [f"{'case':>11}{'chains':>8}{'median':>8}{'p99':>8}{'worst':>8}{'gc/frame':>10}{'gc ms/f':>9}"
-             f"{'RSS MB':>8}{'frames':>8}  window (frame times in ms)"]
+    lines = [f"{'case':>11}{'chains':>8}{'median':>8}{'p99':>8}{'worst':>8}{'steps/f':>8}{'given up':>9}"
+             f"{'gc/frame':>10}{'gc ms/f':>9}{'RSS MB':>8}{'frames':>8}  window (frame times in ms)"]
     for r in rows:
         lines.append(f"{r['case']:>11}{r['chains']:>8}{r['median_ms']:>8.2f}{r['p99_ms']:>8.2f}{r['worst_ms']:>8.2f}"
+                     f"{r['steps_per_frame']:>8.2f}{r['given_up_s']:>8.2f}s"
                      f"{r['gc_per_frame']:>10.3f}{r['gc_ms_per_frame']:>9.3f}{r['rss_mb']:>8.0f}{r['frames']:>8}"
-                     f"  {r['window']}")
+                     f"  {r['window']}{'' if r['realtime'] else ', fixed step'}")
     first = [r for r in rows if "first_frame_ms" in r]
     if first:
         lines.append("first stress frame: " + ", ".join(
@@ -242,11 +253,12 @@ def main(argv=None) -> int:
                         metavar="N,N", help="stress sizes (default 1000,5000,10000)")
     parser.add_argument("--json", metavar="PATH", help='also write {"machine", "date", "window": [rows]} to PATH')
     parser.add_argument("--headless", action="store_true", help="SDL's dummy driver, no window (the tests)")
+    parser.add_argument("--fixed-step", action="store_true", help="one step a frame, not in real time")
     parser.add_argument("--_case", choices=("plain", "everything", "stress", "launch"), help=argparse.SUPPRESS)
     parser.add_argument("--_chains", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args._case:
-        print(json.dumps(child(args._case, args._chains, args.frames or 120)))
+        print(json.dumps(child(args._case, args._chains, args.frames or 120, not args.fixed_step)))
         return 0
     import datetime
 
@@ -258,7 +270,8 @@ def main(argv=None) -> int:
     m = report["machine"]
     print(f"machine: {m['cpu']} ({m['cores']} cores), Python {m['python']}, numpy {m['numpy']}, "
           f"pygame-ce {m['pygame_ce']}, numba {m['numba']}; {report['date']}")
-    report["window"] = bench_window(args.quick, args.frames, args.sizes, args.big_frames, args.headless)
+    report["window"] = bench_window(args.quick, args.frames, args.sizes, args.big_frames, args.headless,
+                                    realtime=not args.fixed_step)
     print(table(report["window"]))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")

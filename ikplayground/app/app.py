@@ -78,6 +78,8 @@ class App:
         self.frames = 0
         self.accumulator = 0.0
         self.given_up = 0.0  # s of simulated time the real-time loop gave up rather than drop frames
+        self.steps_taken = 0  # scene steps since the start (a benchmark's steps a frame)
+        self.fps_cap = 60  # frames a second at most in real time (0: uncapped, as benchmarks time it)
         self.slow_until = -1.0
         self.mouse: tuple[int, int] | None = None
         self._drag: Drag | None = None
@@ -126,7 +128,7 @@ class App:
             self.frame()
 
     def frame(self) -> None:
-        dt = self.clock.tick(60) / 1000.0 if self.realtime else STEP
+        dt = self.clock.tick(self.fps_cap) / 1000.0 if self.realtime else STEP
         self.time += dt
         events = pygame.event.get()
         last_resize = next((e for e in reversed(events) if e.type == pygame.VIDEORESIZE), None)
@@ -172,6 +174,7 @@ class App:
             self.record.after_step()
             self.math.after_step()
             steps += 1
+        self.steps_taken += steps
         if steps:
             self.step_ms = (time.perf_counter() - t0) * 1000.0 / steps
 

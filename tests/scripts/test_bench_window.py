@@ -30,6 +30,7 @@ def test_headless_run_reports_every_case_and_figure(tmp_path):
         assert len(r["gc_by_generation"]) == 3 and all(n >= 0 for n in r["gc_by_generation"])
         assert r["gc_per_frame"] == pytest.approx(sum(r["gc_by_generation"])) and r["gc_ms_per_frame"] >= 0
         assert r["rss_mb"] > 10
+        assert r["realtime"] and 0 <= r["steps_per_frame"] <= 5 and r["given_up_s"] >= 0  # as users run it
         assert ("first_frame_ms" in r) == (r["case"] == "stress")
     assert all(r["first_frame_ms"] > 0 and isinstance(r["kernels_ready_at_first"], bool) for r in rows[2:])
     assert all(r["first_frame_at_launch_ms"] > 0 and isinstance(r["kernels_ready_at_launch"], bool) for r in rows[2:])

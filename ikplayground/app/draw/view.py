@@ -136,12 +136,17 @@ def out_of_view(groups, camera: Camera, size, most: int = 64, margin: float = 4.
         if not pts.size:
             continue
         with np.errstate(invalid="ignore"):
-            lo = camera.to_screen(pts.min(axis=1))
-            hi = camera.to_screen(pts.max(axis=1))
+            first = camera.to_screen(pts[:, 0])  # a chain whose first point is in view is not wholly out of it
+            rows = np.flatnonzero((first[:, 0] < 0.0) | (first[:, 0] > w) | (first[:, 1] < 0.0) | (first[:, 1] > h))
+            if not len(rows):
+                continue
+            lo = camera.to_screen(pts[rows].min(axis=1))
+            hi = camera.to_screen(pts[rows].max(axis=1))
         off = (hi[:, 0] < -margin) | (lo[:, 0] > w + margin) | (hi[:, 1] < -margin) | (lo[:, 1] > h + margin)
         mid = (lo + hi) / 2
-        for row in np.flatnonzero(off & np.isfinite(mid).all(axis=1)).tolist():
-            marker = edge_marker(mid[row], size)
+        for k in np.flatnonzero(off & np.isfinite(mid).all(axis=1)).tolist():
+            row = int(rows[k])
+            marker = edge_marker(mid[k], size)
             if marker is None or any(math.hypot(marker[0] - x, marker[1] - y) < MARKER_APART for _, (x, y, _) in out):
                 continue  # one marker a spot: a crowd's would pile up along the edge
             out.append((g.members[row], marker))
