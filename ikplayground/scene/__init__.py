@@ -20,6 +20,7 @@ from ikplayground.scene.core.settings import SETTINGS, Setting, setting
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS, SOLVER_TABLE, SolverKind, register, unregister
 from ikplayground.scene.edit.moves import pose, record_move, record_pose
 from ikplayground.scene.edit.history import Edit, History, Refused
+from ikplayground.scene.files.atomic_write import free_name, nothing_at
 from ikplayground.scene.files.file_errors import shown, shown_name
 from ikplayground.scene.files.scene_file import SceneFileError, chain_to_dict, load_scene, save_scene
 from ikplayground.scene.record.animation import FORMAT as ANIMATION_FORMAT
@@ -30,11 +31,12 @@ from ikplayground.scene.record.replay import Replay
 
 __all__ = [
     "ANIMATION_FORMAT", "Chain", "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "Edit", "History",
-    "IK_SOLVERS", "MAX_CHAINS", "MAX_STEPS_PER_FRAME", "MAX_COORD", "PALETTE_SIZE", "PRESETS", "Recorder",
+    "IK_SOLVERS", "MAX_CHAINS", "MAX_COORD", "MAX_STEPS_PER_FRAME", "PALETTE_SIZE", "PRESETS", "Recorder",
     "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS", "SOLVER_LABELS",
-    "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError", "SceneFull", "Setting", "SolverKind",
+    "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError", "SceneFull", "Setting", "SolverKind", "VIEW_ZOOM",
     "available_presets", "axis_name", "bake_recording", "chain_to_dict", "clamped_joints", "default_limits",
-    "default_scene", "drive_stress", "due_steps", "is_preset", "is_reached", "load_animation", "load_preset",
-    "load_scene", "make_ik_chain", "pose", "record_move", "record_pose", "refresh_ik_points", "register", "save_scene",
-    "setting", "shown", "shown_name", "straight_snake", "steps_allowed", "stress_scene", "unregister", "VIEW_ZOOM",
+    "default_scene", "drive_stress", "due_steps", "free_name", "is_preset", "is_reached", "load_animation",
+    "load_preset", "load_scene", "make_ik_chain", "nothing_at", "pose", "record_move", "record_pose",
+    "refresh_ik_points", "register", "save_scene", "setting", "shown", "shown_name", "steps_allowed", "straight_snake",
+    "stress_scene", "unregister",
 ]

@@ -66,6 +66,15 @@ def tap(app: App, key: int, mod: int = pygame.KMOD_NONE, unicode: str = "", k: i
     frames(app, k)
 
 
+def hold(app: App, key: int, presses: int, unicode: str = "") -> None:
+    """Hold ``key`` through ``presses`` KEYDOWNs (a press and its auto-repeats) in one frame, then let it go."""
+    for _ in range(presses):
+        key_down(key, unicode=unicode)
+    frames(app)
+    key_up(key, unicode=unicode)
+    frames(app)
+
+
 def ctrl(app: App, key: int, unicode: str = "") -> None:
     tap(app, key, pygame.KMOD_CTRL, unicode)
 

@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 from ikplayground.app.camera import STEP
-from tests.app.conftest import (choose, click, ctrl, drag, frames, key_down, key_up, move_mouse, post, tap)
+from tests.app.conftest import (choose, click, ctrl, drag, frames, hold, key_down, key_up, move_mouse, post, tap)
 
 
 def wheel(app, pos, notches: int) -> None:
@@ -189,10 +189,7 @@ def test_n_held_at_zoom_fills_free_spots_in_view(app):
     wheel(app, (500, 400), -4)  # zoomed out
     n0 = len(app.scene.chains)
     move_mouse(app, (200, 150))
-    for _ in range(20):  # a press and its auto-repeats
-        key_down(pygame.K_n, unicode="n")
-    frames(app)
-    key_up(pygame.K_n, unicode="n")
+    hold(app, pygame.K_n, 20, unicode="n")  # a press and its auto-repeats
     added = app.scene.chains[n0:]
     assert len(added) == 20
     _check_added(app, added)

@@ -16,8 +16,8 @@ from ikplayground.app.draw import chrome
 from ikplayground.scene import STEP
 from ikplayground.scene.core.constants import SOLVERS
 from ikplayground.scene.core.settings import SETTINGS
-from tests.app.conftest import (choose, ctrl, frames, key_down, key_up, mouse_down, move_mouse, post, press_button,
-                                select_solver, slide, tap)
+from tests.app.conftest import (choose, ctrl, frames, hold, key_down, key_up, mouse_down, move_mouse, post,
+                                press_button, select_solver, slide, tap)
 from tests.scene.scene_cases import assert_scene_ok
 
 
@@ -173,11 +173,7 @@ def test_n_held_down_adds_chains_up_to_the_cap_then_says_so(app, monkeypatch):
 def test_n_held_down_spreads_its_chains_instead_of_piling_them_under_the_mouse(app):
     n0 = len(app.scene.chains)
     move_mouse(app, (300, 300))
-    for _ in range(6):  # a press and five auto-repeats
-        key_down(pygame.K_n, unicode="n")
-    frames(app)
-    key_up(pygame.K_n, unicode="n")
-    frames(app)
+    hold(app, pygame.K_n, 6, unicode="n")  # a press and five auto-repeats
     roots = [tuple(c.fields["root"]) for c in app.scene.chains[n0:]]
     assert len(roots) == 6
     assert roots[0] == (300.0, 300.0)  # the press: under the mouse

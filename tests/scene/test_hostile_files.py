@@ -123,3 +123,14 @@ def test_a_path_size_below_the_smallest_is_clamped_and_the_target_stays_finite()
     for _ in range(10):
         scene.step()
     assert np.isfinite(chain.fields["target"]).all()
+
+
+def test_free_name_is_the_path_or_the_first_numbered_name_nothing_holds(tmp_path):
+    from ikplayground.scene import free_name
+
+    path = tmp_path / "run.csv"
+    assert free_name(path) == path
+    path.write_text("x")
+    (tmp_path / "run-2.csv").mkdir()
+    assert free_name(path) == tmp_path / "run-3.csv"
+    assert free_name(path, usable=lambda p: p.name != "run.csv") == tmp_path / "run-2.csv"  # its own rule

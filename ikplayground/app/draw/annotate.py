@@ -40,6 +40,7 @@ class Notes:
         self.previous: dict = {}
         self.last_boxes = np.zeros((0, 4))
         self.last_obstacles = np.zeros((0, 4))
+        self._patches: dict[tuple[int, int], pygame.Surface] = {}  # the dark patches, one a size, made once
 
     def begin(self) -> None:
         """A new frame: no annotations yet."""
@@ -99,11 +100,19 @@ class Notes:
                     pygame.draw.aaline(surface, LEADER, note.anchor, end)
                     pygame.draw.circle(surface, LEADER, (round(note.anchor[0]), round(note.anchor[1])), 2)
                 if note.patch:
-                    back = pygame.Surface((round(w), round(h)), pygame.SRCALPHA)
-                    back.fill((22, 25, 32, 185))
-                    surface.blit(back, (round(x), round(y)))
+                    surface.blit(self._patch((round(w), round(h))), (round(x), round(y)))
                     surface.blit(note.surface, (round(x + 3), round(y + 1)))
                 else:
                     surface.blit(note.surface, (round(x), round(y)))
         finally:
             surface.set_clip(clip)
+
+    def _patch(self, size: tuple[int, int]) -> pygame.Surface:
+        """The translucent dark patch of ``size`` (w, h) px under a plain label (kept: labels' sizes repeat)."""
+        patch = self._patches.get(size)
+        if patch is None:
+            if len(self._patches) > 256:  # changing texts (an error in px) make new sizes: start afresh
+                self._patches.clear()
+            patch = self._patches[size] = pygame.Surface(size, pygame.SRCALPHA)
+            patch.fill((22, 25, 32, 185))
+        return patch

@@ -4,11 +4,10 @@ selected one, on a worker thread; :meth:`ExportMode.poll`, once a frame, says ho
 
 from __future__ import annotations
 
-import os
 import threading
 from pathlib import Path
 
-from ikplayground.scene import ANIMATION_FORMAT, bake_recording, shown_name
+from ikplayground.scene import ANIMATION_FORMAT, bake_recording, free_name, nothing_at, shown_name
 
 _EXPORT_HEAD = ('{\n  "format": "' + ANIMATION_FORMAT + '",').encode()  # how bake_recording's files begin
 
@@ -19,18 +18,13 @@ def animation_path(csv_path, chain: int | None = None) -> Path:
     something else is there, the first of ``-2``, ``-3``... that is free or an earlier export."""
     csv_path = Path(csv_path)
     tail = "-animation.json" if chain is None else f"-chain{chain}-animation.json"
-    base = path = csv_path.with_name(csv_path.stem + tail)
-    k = 2
-    while not _replaceable(path):
-        path = base.with_name(f"{base.stem}-{k}{base.suffix}")
-        k += 1
-    return path
+    return free_name(csv_path.with_name(csv_path.stem + tail), _replaceable)
 
 
 def _replaceable(path: Path) -> bool:
     """Whether nothing is at ``path``, or a file that begins as an export does (its ``format`` first)."""
     try:
-        if not os.path.lexists(path):
+        if nothing_at(path):
             return True
         with open(path, "rb") as file:
             return file.read(len(_EXPORT_HEAD)) == _EXPORT_HEAD

@@ -7,7 +7,7 @@ from __future__ import annotations
 import datetime
 from pathlib import Path
 
-from ikplayground.scene import Recorder, RecordingError, shown_name
+from ikplayground.scene import Recorder, RecordingError, free_name, nothing_at, shown_name
 
 
 def recording_path(scene_path, now: datetime.datetime | None = None) -> Path:
@@ -15,19 +15,8 @@ def recording_path(scene_path, now: datetime.datetime | None = None) -> Path:
     scene_path = Path(scene_path)
     now = now or datetime.datetime.now()
     base = f"{scene_path.stem or 'ikplayground'}-{now:%Y%m%d-%H%M%S}"
-    path = scene_path.with_name(base + ".csv")
-    k = 2
-    while _exists(path) or _exists(path.with_name(path.name + ".part")):
-        path = scene_path.with_name(f"{base}-{k}.csv")
-        k += 1
-    return path
-
-
-def _exists(path: Path) -> bool:
-    try:
-        return path.exists()
-    except (OSError, ValueError):
-        return False
+    return free_name(scene_path.with_name(base + ".csv"),
+                     lambda path: nothing_at(path) and nothing_at(path.with_name(path.name + ".part")))
 
 
 class RecordMode:

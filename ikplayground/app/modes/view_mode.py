@@ -9,7 +9,7 @@ import pygame
 
 from ikplayground.app.camera import STEP, Camera
 from ikplayground.app.draw.view import chain_spot, marker_at, out_of_view
-from ikplayground.scene import MAX_COORD, VIEW_ZOOM
+from ikplayground.scene import MAX_COORD
 
 PAN_BUTTONS = (2, 3)  # middle and right
 FIT_MIN_BOX = 200.0  # px: what F fits is at least this wide and high (one chain is not blown up)
@@ -97,7 +97,8 @@ class ViewControl:
         self.camera.fit((cx - w / 2, cy - h / 2, w, h), self.app.stage_rect.size)
         self.keep_in_bounds()
         if not quiet:
-            self.app.say(f"Fitted {len(self.app.scene.chains)} chains in view (zoom {self.camera.zoom:.2f}x)")
+            n = len(self.app.scene.chains)
+            self.app.say(f"Fitted {n} chain{'' if n == 1 else 's'} in view (zoom {self.camera.zoom:.2f}x)")
 
     def show_all(self, margin: float = 16.0) -> None:
         """Fit, quietly, when some chain or target reaches within ``margin`` screen px of the view's edge or past it
@@ -155,8 +156,7 @@ class ViewControl:
         view = getattr(scene, "view", None)
         self.camera.reset()
         if view is not None:
-            lo, hi = VIEW_ZOOM
-            self.camera.set_zoom(min(max(float(view["zoom"]), lo), hi))
+            self.camera.set_zoom(float(view["zoom"]))  # (clamped to the file's range, VIEW_ZOOM)
             self.camera.origin = np.array(view["origin"], dtype=float)
             self.keep_in_bounds()
 

@@ -145,3 +145,19 @@ def write_atomically(path, data: bytes) -> None:
         pass
     finally:
         os.close(dir_fd)
+
+
+def nothing_at(path: Path) -> bool:
+    """Whether nothing (not even a dangling link) is at ``path``; a name the system refuses counts as free (the
+    writer then says what is wrong with it), so a search for a free name always ends."""
+    return not os.path.lexists(path)
+
+
+def free_name(path, usable=nothing_at) -> Path:
+    """``path`` if ``usable(path)``, else the first of ``<stem>-2<suffix>``, ``-3``... that is."""
+    path = base = Path(path)
+    k = 2
+    while not usable(path):
+        path = base.with_name(f"{base.stem}-{k}{base.suffix}")
+        k += 1
+    return path

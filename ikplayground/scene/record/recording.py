@@ -23,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from ikplayground.scene.files.atomic_write import free_name
 from ikplayground.scene.files.file_errors import shown_name
 from ikplayground.solvers import wrap_array
 
@@ -202,7 +203,7 @@ class Recorder:
         try:
             file.close()
             if _stamp(self.path, self.name, check=False) != self._was:  # saved over while it recorded: keep that
-                self.replaced, self.path = self.path, _free_name(self.path)
+                self.replaced, self.path = self.path, free_name(self.path)
             os.replace(self.part, self.path)
         except OSError as e:
             _remove(self.part)
@@ -244,16 +245,6 @@ def _stamp(path: Path, name: str, check: bool = True) -> tuple | None:
             raise RecordingError(f"{name}: holds something that is not a recording; it is left as it is "
                                  "(name another file)")
     return info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns
-
-
-def _free_name(path: Path) -> Path:
-    """``path`` with ``-2``, ``-3``... before its suffix: the first name nothing holds."""
-    k = 2
-    while True:
-        other = path.with_name(f"{path.stem}-{k}{path.suffix}")
-        if _stamp(other, "", check=False) is None and not os.path.lexists(other):
-            return other
-        k += 1
 
 
 def _reason(e: Exception) -> str:
