@@ -40,7 +40,8 @@ from ikplayground.app.undo import Undo
 from ikplayground.app.window import open_window, prefer_x11_framebuffer, resized_window
 from ikplayground.resources import asset_path
 from ikplayground.scene import SETTINGS_BY_NAME as SETTINGS
-from ikplayground.scene import MAX_STEPS_PER_FRAME, STEP, History, Scene, default_scene, due_steps, steps_allowed
+from ikplayground.scene import (MAX_STEPS_PER_FRAME, STEP, History, Scene, default_scene, due_steps, smoothed,
+                               steps_allowed)
 from ikplayground.solvers import jit
 
 KEY_REPEAT = (400, 60)  # ms before a held key repeats, ms between repeats
@@ -176,7 +177,7 @@ class App:
             steps += 1
         self.steps_taken += steps
         if steps:
-            self.step_ms = (time.perf_counter() - t0) * 1000.0 / steps
+            self.step_ms = smoothed(self.step_ms, (time.perf_counter() - t0) * 1000.0 / steps)
 
     def handle_event(self, event) -> None:
         self.undo.see(event)  # which left press is down: a slider's or the map's drag is one undo entry
@@ -325,7 +326,7 @@ class App:
                              self.math.status_text(), (self.replay.status_text(), self.record.status_text(),
                               "slow motion" if self.time < self.slow_until else ""))
         draw_chrome(self, stage, facts)  # the status line, the help or the message log, the panel, an error
-        self.render_ms = (time.perf_counter() - t0) * 1000.0
+        self.render_ms = smoothed(self.render_ms, (time.perf_counter() - t0) * 1000.0)
 
     def save_screenshot(self, path) -> None:
         pygame.image.save(self.screen, str(path))

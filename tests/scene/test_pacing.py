@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ikplayground.scene import MAX_STEPS_PER_FRAME, STEP, due_steps, steps_allowed
+from ikplayground.scene import MAX_STEPS_PER_FRAME, STEP, due_steps, smoothed, steps_allowed
 from ikplayground.scene.step.pacing import FRAME_MS
 
 costs = st.floats(0.0, 200.0)
@@ -38,3 +38,14 @@ def test_a_frame_that_cannot_afford_catch_up_takes_one_step_and_gives_the_rest_u
     steps, left, given_up = due_steps(3 * STEP + 0.001, allowed)
     assert steps == 1 and given_up == pytest.approx(2 * STEP) and left == pytest.approx(0.001)
     assert due_steps(3 * STEP, steps_allowed(1.0, 4.0))[0] == 3  # cheap steps: all three catch up
+
+
+def test_one_slow_frame_does_not_make_the_next_give_up_time():
+    step_ms = draw_ms = 0.0
+    for _ in range(30):  # a steady default scene: cheap steps, a light drawing
+        step_ms, draw_ms = smoothed(step_ms, 1.0), smoothed(draw_ms, 4.0)
+    draw_ms = smoothed(draw_ms, 30.0)  # one frame hitches (a collection, a panel rebuild)
+    assert due_steps(2 * STEP, steps_allowed(step_ms, draw_ms)) == (2, 0.0, 0.0)
+    for _ in range(30):  # but a drawing that stays dear is believed: one step a frame
+        draw_ms = smoothed(draw_ms, 30.0)
+    assert steps_allowed(step_ms, draw_ms) == 1

@@ -8,6 +8,7 @@ from ikplayground.scene.core.scene import STEP
 
 MAX_STEPS_PER_FRAME = 5  # the most steps a frame catches up, however long it was
 FRAME_MS = 1000.0 / 60.0  # a frame's budget: its steps and its drawing together
+SMOOTHING = 0.2  # the weight of the newest frame's cost in the running costs the pacing reads
 
 
 def steps_allowed(step_ms: float, draw_ms: float) -> int:
@@ -17,6 +18,12 @@ def steps_allowed(step_ms: float, draw_ms: float) -> int:
     if step_ms <= 0.0:
         return MAX_STEPS_PER_FRAME
     return int(min(MAX_STEPS_PER_FRAME, max(1.0, (FRAME_MS - draw_ms) // step_ms)))
+
+
+def smoothed(running: float, newest: float) -> float:
+    """The running cost (ms) after a frame that cost ``newest``: an exponential average, so that one slow frame
+    (a collection, a panel rebuild) does not make the next one give up time; the first cost is taken whole."""
+    return newest if running <= 0.0 else running + SMOOTHING * (newest - running)
 
 
 def due_steps(accrued: float, allowed: int) -> tuple[int, float, float]:
