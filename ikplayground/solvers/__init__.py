@@ -23,6 +23,7 @@ from .kinematics import chain_points, chain_points_batch, forward_kinematics
 from .pole import ON_LINE, mirrored_toward_batch
 from .results import (DIRECTIONS, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, STATUSES, CCDStep, FabrikStep, IKSolution,
                       TwoBoneSolution, chain_problem)
+from .settle import rate_limited, settle_batch, tip_error
 from .snake import follow_snake
 from .two_bone import pole_bend, soft_reach, solve_two_bone
 from .two_bone_arrays import two_bone_arrays
@@ -38,5 +39,5 @@ __all__ = [
     "ccd_batch", "fabrik_batch", "dls_batch", "snake_batch", "two_bone_arrays", "chain_points", "chain_points_batch",
     "mirrored_toward_batch", "limit_headings", "pole_bend", "soft_reach", "chain_problem", "escape", "joint_bounds",
     "wrap", "wrap_array", "jit", "DEFAULT_DAMPING", "MAX_STEP", "ON_LINE", "STATUSES", "DIRECTIONS", "STALL_SWEEPS",
-    "STALL_GAIN", "STALL_ESCAPES", "SMALL_BATCH", "JIT_MIN_BATCH",
+    "STALL_GAIN", "STALL_ESCAPES", "SMALL_BATCH", "JIT_MIN_BATCH", "rate_limited", "settle_batch", "tip_error",
 ]

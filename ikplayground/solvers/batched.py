@@ -134,7 +134,15 @@ def snake_batch(points, heads, lengths, lo, hi):
     the bend range ``lo``, ``hi`` (N,) rad at every inner node.
     """
     count, m, _ = points.shape
-    out = np.empty_like(points)
+    out = np.empty(points.shape)
+    k = jit.kernels() if count >= JIT_MIN_BATCH else None
+    if k is not None:  # the same operations, compiled
+        c = np.ascontiguousarray
+        k.snake(c(points, dtype=np.float64), c(heads, dtype=np.float64), c(lengths, dtype=np.float64),
+                c(lo, dtype=np.float64), c(hi, dtype=np.float64), out)
+        return out
+    if count >= JIT_MIN_BATCH:
+        jit.warm_up()
     out[:, 0] = heads
     x = heads[:, 0].copy()
     y = heads[:, 1].copy()

@@ -77,6 +77,9 @@ def _compile() -> None:
                     np.zeros(1), np.zeros(1, dtype=np.int64), STALL_SWEEPS, STALL_GAIN)
             k.ccd(*args)
             k.fabrik(*args, STALL_ESCAPES, ROUNDING)
+            k.settle(args[1], args[1], args[7], lim, z, args[2], z, np.zeros((1, 2, 2)), np.zeros(1))
+            k.tip_error(z, args[1], args[2], z, np.zeros(1))
+            k.snake(np.zeros((1, 2, 2)), z, args[2], args[7], args[7], np.zeros((1, 2, 2)))
             _state["kernels"] = k
         except Exception:  # no numba, or it could not compile here: the numpy path stays
             _state["failed"] = True

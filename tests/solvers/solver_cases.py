@@ -8,6 +8,8 @@ Screen coordinates (y down), radians, relative joint angles (docs/design.md).
 from __future__ import annotations
 
 import importlib.util
+import os
+from contextlib import contextmanager
 import math
 from functools import lru_cache
 from pathlib import Path
@@ -15,6 +17,8 @@ from typing import NamedTuple
 
 import numpy as np
 from hypothesis import strategies as st
+
+from ikplayground.solvers import jit
 
 PI = math.pi
 TAU = 2.0 * math.pi
@@ -287,3 +291,23 @@ def full_range_discrepancy(solver, iterations: int, count: int = 400, seed: int 
         gaps = [angle_gap(a, b) for a, b in zip(free.angles, limited.angles)]
         worst = max(worst, abs(free.error - limited.error), max(gaps))
     return worst
+
+
+@contextmanager
+def running_on(backend: str):
+    """Run the block with the numpy engines or (when numba is installed) the compiled kernels.
+
+    ``IKPLAYGROUND_JIT`` is read on every call, so setting it for the block is enough; the kernels are
+    compiled before the block, or the engines would keep to numpy while they compile in the background.
+    """
+    old = os.environ.get("IKPLAYGROUND_JIT")
+    os.environ["IKPLAYGROUND_JIT"] = "0" if backend == "numpy" else "1"
+    try:
+        if backend == "numba":
+            assert jit.kernels(wait=True) is not None, "numba is installed but the kernels did not compile"
+        yield
+    finally:
+        if old is None:
+            del os.environ["IKPLAYGROUND_JIT"]
+        else:
+            os.environ["IKPLAYGROUND_JIT"] = old

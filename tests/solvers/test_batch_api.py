@@ -23,9 +23,7 @@ Pixels, y down, radians.
 from __future__ import annotations
 
 import math
-import os
 import warnings
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -33,7 +31,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from .solver_cases import (PI, TAU, any_angle, assert_within_limits, assert_wrapped, bone_lengths, coords,
-                           joint_limits, reference_fk)
+                           joint_limits, reference_fk, running_on)
 
 from ikplayground.solvers import (follow_snake, follow_snake_batch, jit, solve_ccd, solve_ccd_batch, solve_dls,
                                   solve_dls_batch, solve_fabrik, solve_fabrik_batch)
@@ -55,24 +53,6 @@ STATUSES = ("reached", "out of reach", "stalled", "iterations")
 # ----------------------------------------------------------------------------
 
 
-@contextmanager
-def running_on(backend: str):
-    """Run the block with the numpy engines or (when numba is installed) the compiled kernels.
-
-    ``IKPLAYGROUND_JIT`` is read on every call, so setting it for the block is enough; the kernels are
-    compiled before the block, or the engines would keep to numpy while they compile in the background.
-    """
-    old = os.environ.get("IKPLAYGROUND_JIT")
-    os.environ["IKPLAYGROUND_JIT"] = "0" if backend == "numpy" else "1"
-    try:
-        if backend == "numba":
-            assert jit.kernels(wait=True) is not None, "numba is installed but the kernels did not compile"
-        yield
-    finally:
-        if old is None:
-            del os.environ["IKPLAYGROUND_JIT"]
-        else:
-            os.environ["IKPLAYGROUND_JIT"] = old
 
 
 backends = pytest.mark.parametrize("backend", [

@@ -107,7 +107,7 @@ def test_two_bone_arrays_rows_equal_single_calls():
         assert scale[k] == one.scale == 1.0
 
 
-def test_snake_batch_rows_equal_single_calls():
+def test_snake_batch_rows_equal_single_calls(backend):
     rng = np.random.default_rng(9)
     count, n = 200, 9
     lengths = rng.uniform(5, 50, (count, n))

@@ -13,11 +13,8 @@ from ikplayground.scene.core.chain import clamped_joints, is_reached
 from ikplayground.scene.core.constants import SNAKE_ACCEL, SNAKE_DECAY
 from ikplayground.scene.core.ik_options import rest_pose
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS
-from ikplayground.solvers import wrap_array
-from ikplayground.solvers import snake_batch
-from ikplayground.solvers import chain_points_batch
-from ikplayground.solvers import mirrored_toward_batch
-from ikplayground.solvers import two_bone_arrays
+from ikplayground.solvers import (mirrored_toward_batch, settle_batch, snake_batch, tip_error, two_bone_arrays,
+                                  wrap_array)
 
 CRAWL_PX = 0.01  # px: a solve that gains less than this in a whole step counts as stalled (the status)
 WANDER_RATE = 0.02  # rad a step: how fast a wandering snake's rule moves on
@@ -72,22 +69,13 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
     f["goal"][:] = desired
     mix = f["mix"][:, 0]
     shown = desired if (mix >= 1.0).all() else mixed(rest_pose(limits), desired, mix, limits)
-    f["angles"][:] = rate_limited(f["angles"], shown, f["rate"][:, 0], limits)
-    f["points"][:] = chain_points_batch(root, f["angles"], lengths * f["scale"])
-    error = np.hypot(*(target - f["points"][:, -1]).T)
-    f["error"][:, 0] = error
+    settle_batch(f["angles"], shown, f["rate"][:, 0], limits, root, lengths * f["scale"], target, f["points"],
+                 f["error"][:, 0])
+    error = f["error"][:, 0]
     tolerance = f["tolerance"][:, 0]
     reached = is_reached(error, tolerance)
     f["reached"][:, 0] = reached
     f["status"][:, 0] = status_codes(solver, f, reached, is_reached(solved, tolerance), stalled)
-
-
-def tip_error(root: np.ndarray, angles: np.ndarray, lengths: np.ndarray, target: np.ndarray) -> np.ndarray:
-    """Distance (N,) px from each chain's end effector, posed by ``angles`` (N, n) rad, to its target."""
-    absolute = np.cumsum(angles, axis=1)
-    ex = root[:, 0] + (lengths * np.cos(absolute)).sum(axis=1)
-    ey = root[:, 1] + (lengths * np.sin(absolute)).sum(axis=1)
-    return np.hypot(target[:, 0] - ex, target[:, 1] - ey)
 
 
 def status_codes(solver, f, reached, solved, stalled) -> np.ndarray:
@@ -144,21 +132,6 @@ def step_snakes(f: dict[str, np.ndarray], stage, seed: int = 0) -> None:
     elif moved.any():  # a snake at rest stays exactly where it is
         f["points"][moved] = snake_batch(f["points"][moved], heads[moved], f["lengths"][moved],
                                          lim[moved, 0], lim[moved, 1])
-
-
-def rate_limited(current: np.ndarray, desired: np.ndarray, rate: np.ndarray, limits: np.ndarray) -> np.ndarray:
-    """Move joint angles ``current`` toward ``desired`` (N, n) rad by at most ``rate`` (N,) rad each (``inf``:
-    no limit): the shorter way round on a full circle, never across a range's forbidden arc (``limits``
-    (N, n, 2)). Returns (N, n) rad, wrapped to (-pi, pi], inside ``limits``.
-    """
-    full = ~clamped_joints(limits)
-    diff = desired - current
-    diff = np.where(full, wrap_array(diff), diff)
-    r = rate[:, None]
-    moved = current + np.clip(diff, -r, r)
-    lo = limits[..., 0]
-    hi = limits[..., 1]
-    return np.where(full, np.clip(wrap_array(moved), lo, hi), moved)
 
 
 def wander_offset(seed: int) -> float:
