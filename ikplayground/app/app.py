@@ -31,6 +31,7 @@ from ikplayground.app.modes.quit_mode import QuitMode
 from ikplayground.app.modes.race_mode import RaceMode
 from ikplayground.app.modes.record_mode import RecordMode
 from ikplayground.app.modes.replay_mode import ReplayMode
+from ikplayground.app.modes.step_worker import Pipeline
 from ikplayground.app.modes.stress_mode import StressMode
 from ikplayground.app.modes.view_mode import ViewControl
 from ikplayground.app.panel import theme_ids
@@ -71,13 +72,10 @@ class App:
         self.fonts = Fonts()
         self.panel = Panel(self.ui, size, scene_path=str(self.scene_path))
         self.panel.sync(self.scene.selected)
-        self.running = True
-        self.paused = False
-        self.show_help = False
+        self.running, self.paused, self.show_help = True, False, False
         self.help_pane = Pane()  # the F1 help's scroll
         self.log_pane = Pane()  # the message log's (Ctrl+L, or a click on the status line)
-        self.frames = 0
-        self.accumulator = 0.0
+        self.frames, self.accumulator = 0, 0.0
         self.given_up = 0.0  # s of simulated time the real-time loop gave up rather than drop frames
         self.steps_taken = 0  # scene steps since the start (a benchmark's steps a frame)
         self.fps_cap = 60  # frames a second at most in real time (0: uncapped, as benchmarks time it)
@@ -87,8 +85,7 @@ class App:
         self.held: set[str] = set()
         self.keys_down: set[int] = set()  # to tell a key's auto-repeat from a new press
         self.key_repeat = False  # True while the command of an auto-repeated key runs
-        self.minimized = False
-        self.time = 0.0
+        self.minimized, self.time = False, 0.0
         self.status = StatusLine()
         self.history = History()  # the undo and redo stacks (Ctrl+Z, Ctrl+Shift+Z)
         self.undo = Undo(self)  # what is recorded into it, and when (undo.py)
@@ -98,6 +95,7 @@ class App:
         self.record = RecordMode(self)  # Ctrl+R: every step to a CSV file, after the step
         self.export = ExportMode(self)  # Export animation: the last recording baked to keyframes
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
+        self.pipeline = Pipeline(self)  # a crowd's steps on a second core while this one draws
         self.quit = QuitMode(self)  # the close button and Ctrl+Q: Save / Discard / Cancel with unsaved changes
         self._poked = False  # a click or a key this frame: the tool tips go
         self.view = ViewControl(self)  # the camera: zoom, pan, fit, home, edge markers (view_mode.py)
@@ -129,6 +127,7 @@ class App:
             self.frame()
 
     def frame(self) -> None:
+        self.pipeline.finish()  # the steps the worker took while the last frame drew, written back
         dt = self.clock.tick(self.fps_cap) / 1000.0 if self.realtime else STEP
         self.time += dt
         events = pygame.event.get()
@@ -144,6 +143,7 @@ class App:
         self.advance(dt)
         if not self.minimized:  # nothing to show: keep stepping, skip drawing
             self.draw()
+            self.pipeline.worker.painted()
             pygame.display.flip()
         if self.settle:
             self.settle = False
@@ -157,27 +157,33 @@ class App:
         if self.paused:
             self.accumulator = 0.0
             return
-        allowed = steps_allowed(self.step_ms, self.render_ms) if self.realtime else MAX_STEPS_PER_FRAME
+        beside = self.pipeline.takes()  # on the worker, the steps cost the frame nothing of its drawing
+        draw_ms = 0.0 if beside else self.render_ms
+        allowed = steps_allowed(self.step_ms, draw_ms) if self.realtime else MAX_STEPS_PER_FRAME
         due, self.accumulator, given_up = due_steps(self.accumulator + dt, allowed)
         if given_up:  # the frame cannot afford them: simulated time is given up, never the frame rate
             self.given_up += given_up
             self.slow_until = self.time + 1.0  # s the status line says "slow motion"
+        self.steps_taken += due
+        if beside:
+            return self.pipeline.launch(due)
         t0 = time.perf_counter()
-        steps = 0
         for _ in range(due):
             if not self.stress.drive():
-                keys = self.replay.held_keys(self.held)
-                self.scene.steer("throttle" in keys, ("right" in keys) - ("left" in keys))
+                self.steer()
             self.race.drive()
             self.replay.drive()
             self.scene.step()
             self.race.record()
             self.record.after_step()
             self.math.after_step()
-            steps += 1
-        self.steps_taken += steps
-        if steps:
-            self.step_ms = smoothed(self.step_ms, (time.perf_counter() - t0) * 1000.0 / steps)
+        if due:
+            self.step_ms = smoothed(self.step_ms, (time.perf_counter() - t0) * 1000.0 / due)
+
+    def steer(self) -> None:
+        """The arrow keys (or a replay's) drive the selected snake or walker."""
+        keys = self.replay.held_keys(self.held)
+        self.scene.steer("throttle" in keys, ("right" in keys) - ("left" in keys))
 
     def handle_event(self, event) -> None:
         self.undo.see(event)  # which left press is down: a slider's or the map's drag is one undo entry
@@ -333,6 +339,7 @@ class App:
 
     def close(self) -> None:
         """Finish a recording and a replay, drop the queued events (they hold the UI) and close the window."""
+        self.pipeline.finish()
         self.replay.stop()
         self.record.stop()
         self.export.wait()
