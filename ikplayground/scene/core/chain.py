@@ -175,17 +175,13 @@ class Chain:
         if not len(rows):
             return []
         proto = cls(solver, {name: a[rows[0]] for name, a in arrays.items()}, 0, **settings)
-        rate = arrays.get("rate")
+        rate, at = arrays.get("rate"), np.asarray(rows)
         if rate is not None:  # what the rate_deg setter writes into a chain whose limit is on, every row at once
-            column = rate[np.asarray(rows), 0]
-            rate[np.asarray(rows)[~np.isinf(column)], 0] = math.radians(proto.rate_deg)
+            rate[at[~np.isinf(rate[at, 0])], 0] = math.radians(proto.rate_deg)
         state = {k: v for k, v in proto.__dict__.items() if k != "fields"}
-        made = []
-        new = object.__new__
-        for row, palette_index in zip(rows, palette_indices):
-            chain = new(cls)
+        made = [object.__new__(cls) for _ in rows]
+        for chain, row, palette_index in zip(made, rows, palette_indices):
             chain.__dict__.update(state, id=next(_ids), palette_index=palette_index, _row=(arrays, row))
-            made.append(chain)
         return made
 
     @functools.cached_property
