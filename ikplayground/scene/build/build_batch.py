@@ -91,41 +91,119 @@ def _batched(kws: list[Any], key, group, consume: bool) -> list[Chain]:
 
 def ik_group(solver: str, n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], list[Chain]]:
     """(fields, chains) of ``kws``, all of ``solver`` with ``n`` bones: group arrays (N, ...), row i chain i's."""
-    rates = [None if kw.get("rate_limit") is None else checked_rate(kw["rate_limit"], "rate_limit") for kw in kws]
-    f = empty_fields(solver, n, rows=len(kws))
+    return ik_columns(solver, n, len(kws), as_columns(kws))
+
+
+def as_columns(kws: list[dict]) -> dict[str, list]:
+    """``kws`` (one dict a chain) as columns: each key any of them has -> ``kw.get(key)`` of each."""
+    return {key: [kw.get(key) for kw in kws] for key in dict.fromkeys(k for kw in kws for k in kw)}
+
+
+def _col(cols: dict, shared: dict, key: str, default=None):
+    """``key``'s values: one all rows share (``shared``'s, or ``default`` when no row has one), else a list a row
+    (an array column as it is), None -> ``default``."""
+    if key in shared:
+        return default if shared[key] is None else shared[key]
+    c = cols.get(key)
+    if isinstance(c, np.ndarray):
+        return c
+    if c is None or all(v is None for v in c):
+        return default
+    return [default if v is None else v for v in c]
+
+
+def ik_columns(solver: str, n: int, count: int, cols: dict, shared: dict | None = None,
+               ) -> tuple[dict[str, np.ndarray], list[Chain]]:
+    """:func:`ik_group` of ``count`` chains given as columns: ``cols`` (keyword -> a value a chain, None: not
+    given) and ``shared`` (keyword -> the value every chain takes: checked once, written a whole column at once).
+    """
+    shared = shared or {}
+
+    def col(key, default=None):
+        return _col(cols, shared, key, default)
+
+    limit = col("rate_limit")  # each a float (checked) or None (off)
+    rates = ([None if r is None else checked_rate(r, "rate_limit") for r in limit] if isinstance(limit, list)
+             else None if limit is None else checked_rate(limit, "rate_limit"))
+    f = empty_fields(solver, n, rows=count)
     for name in ("root", "target", "lengths"):
-        f[name][:] = [kw[name] for kw in kws]
+        f[name][:] = col(name)
     lim = f["limits"]
-    given = np.array([kw.get("limits") is not None for kw in kws])
+    limits = col("limits")
+    given = np.array([v is not None for v in limits] if isinstance(limits, list) else [limits is not None] * count,
+                     dtype=bool).reshape(count)
     if given.any():
-        lim[given] = [kw["limits"] for kw in kws if kw.get("limits") is not None]
-    joint = np.array([DEFAULT_JOINT_LIMIT_DEG if kw.get("joint_limit") is None else kw["joint_limit"]
-                      for kw in kws], dtype=float)
+        lim[given] = [v for v in limits if v is not None] if isinstance(limits, list) else limits
+    set_joint = col("joint_limit")
+    joint = np.empty(count)
+    joint[:] = col("joint_limit", DEFAULT_JOINT_LIMIT_DEG)
     if solver in ITERATIVE and n >= 2:  # no joint-limit setting: the widest given limit past the root
-        derived = given & np.array([kw.get("joint_limit") is None for kw in kws])
+        derived = given & (np.array([v is None for v in set_joint], dtype=bool) if isinstance(set_joint, list)
+                           else set_joint is None)
         joint[derived] = np.degrees(np.max(lim[derived, 1:, 1], axis=1))
     lim[~given] = default_limits(solver, n, joint[~given])
     lo, hi = lim[..., 0], lim[..., 1]
-    raw = np.array([kw["angles"] for kw in kws], dtype=float).reshape(len(kws), n)
+    raw = np.empty((count, n))
+    raw[:] = np.array(col("angles"), dtype=float).reshape(-1, n)
     a = wrap_array(raw)
     # an angle inside its range is kept as given (-pi stays -pi); others are wrapped, then clamped
     inside = (raw >= lo) & (raw <= hi)
     f["angles"][:] = np.where(clamped_joints(lim), np.where(inside, raw, np.clip(a, lo, hi)), a)
     f["goal"][:] = f["angles"]
-    f["bend"][:, 0] = [-1.0 if kw.get("mirror", False) else 1.0 for kw in kws]
-    f["rate"][:, 0] = [math.inf if r is None else math.radians(r) for r in rates]
-    f["iterations"][:, 0] = _column(kws, "iterations", DEFAULT_ITERATIONS)
-    f["tolerance"][:, 0] = _column(kws, "tolerance", DEFAULT_TOLERANCE)
-    ik_options.fill(f, kws)
+    f["bend"][:, 0] = np.where(np.array(col("mirror", False), dtype=bool), -1.0, 1.0)
+    f["rate"][:, 0] = ([math.inf if r is None else math.radians(r) for r in rates] if isinstance(rates, list)
+                       else math.inf if rates is None else math.radians(rates))
+    f["iterations"][:, 0] = col("iterations", DEFAULT_ITERATIONS)
+    f["tolerance"][:, 0] = col("tolerance", DEFAULT_TOLERANCE)
+    ik_options.fill(f, col)
     refresh_ik_points(f)
-    args = []
-    for kw, rate, joint_limit in zip(kws, rates, joint.tolist()):
-        setting = rate  # a limit that is on is its own setting
-        if setting is None:
-            setting = DEFAULT_RATE_DEG if kw.get("rate_deg") is None else kw["rate_deg"]
-        rest = {k: v for k, v in kw.items() if k not in _IK_ARGS}
-        args.append(dict(rest, palette_index=kw.get("palette_index", 0), rate_deg=setting, joint_limit=joint_limit))
-    return f, chains_of_rows(solver, f, args)
+    # the rate limit's setting: a limit that is on is its own setting
+    rate_deg = col("rate_deg", DEFAULT_RATE_DEG)
+    if isinstance(rates, list) or isinstance(rate_deg, list):
+        rate_deg = [d if r is None else r for r, d in zip(_each(rates, count), _each(rate_deg, count))]
+    elif rates is not None:
+        rate_deg = rates
+    rest = {k: col(k) for k in (*cols, *shared) if k not in _IK_ARGS}
+    return f, _chains(solver, f, count, col("palette_index", 0), rest, rate_deg=_one(rate_deg),
+                      joint_limit=_one(joint.tolist()))
+
+
+def _one(column):
+    """A list of one value repeated as that value; anything else as it is."""
+    if isinstance(column, list) and column and column.count(column[0]) == len(column):
+        return column[0]
+    return column
+
+
+def _each(value, count: int) -> list:
+    """A column as a list of ``count`` values: the list as it is, else ``value`` for every row."""
+    return value if isinstance(value, list) else [value] * count
+
+
+def _chains(solver: str, f: dict[str, np.ndarray], count: int, palette, rest: dict, **own) -> list[Chain]:
+    """The chains of the rows of ``f``: palette index ``palette`` and the keywords ``own`` and ``rest`` of
+    :class:`~.chain.Chain` (each one value all share or a list a row; None in ``rest``: not given), the rows
+    with alike keywords made together by :meth:`~.chain.Chain.of_rows`."""
+    palette = _each(palette.tolist() if isinstance(palette, np.ndarray) else palette, count)
+    kw = {**own, **{k: v for k, v in rest.items() if v is not None}}
+    one = {k: v for k, v in kw.items() if not isinstance(v, list)}
+    columns = {k: v for k, v in kw.items() if isinstance(v, list)}
+    if not columns:
+        return Chain.of_rows(solver, f, range(count), palette, **one)
+    alike: dict = {}
+    for row, values in enumerate(zip(*columns.values())):
+        settings = {k: v for k, v in zip(columns, values) if v is not None}
+        key: tuple = tuple(settings.items())
+        try:
+            hash(key)
+        except TypeError:  # an unhashable setting: a chain of its own
+            key = ("row", row)
+        alike.setdefault(key, (settings, []))[1].append(row)
+    out: list = [None] * count
+    for settings, rows in alike.values():
+        for row, chain in zip(rows, Chain.of_rows(solver, f, rows, [palette[r] for r in rows], **one, **settings)):
+            out[row] = chain
+    return out
 
 
 def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
@@ -137,13 +215,6 @@ def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
     # math.dist per chain (np.hypot may differ in the last bit)
     g["error"][:, 0] = list(map(math.dist, g["points"][:, -1].tolist(), g["target"].tolist()))
     g["reached"][:, 0] = is_reached(g["error"][:, 0], g["tolerance"][:, 0])
-
-
-def chains_of_rows(solver: str, f: dict[str, np.ndarray], args: list[dict]) -> list[Chain]:
-    """One chain per row of the group arrays ``f`` (its fields views of the row), ``args[i]`` chain ``i``'s."""
-    names = list(f)
-    rows = zip(*(list(arr) for arr in f.values()))  # iterating an array gives its rows, as views
-    return [Chain(solver, dict(zip(names, views)), **kw) for views, kw in zip(rows, args)]
 
 
 def snakes_are_sound(points: np.ndarray, lengths: np.ndarray, bend_limits: np.ndarray,
@@ -187,33 +258,33 @@ def snake_group(nodes: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], lis
     return f, _snake_group(f, kws)
 
 
-def _snake_group(f: dict[str, np.ndarray], kws: list[dict]) -> list[Chain]:
-    """The snakes of a group's fields ``f`` (nodes, lengths, headings set), an unsound body laid out again."""
-    r = np.radians(_column(kws, "bend_deg", SNAKE_BEND_DEG))
+def _snake_group(f: dict[str, np.ndarray], kws: list[dict] | dict[str, list]) -> list[Chain]:
+    """The snakes of a group's fields ``f`` (nodes, lengths, headings set), an unsound body laid out again;
+    ``kws`` one dict a snake or columns (:func:`as_columns`)."""
+    count = len(f["points"])
+    cols = kws if isinstance(kws, dict) else as_columns(kws)
+
+    def col(key, default=None):
+        return _col(cols, {}, key, default)
+
+    r = np.radians(col("bend_deg", SNAKE_BEND_DEG))
     f["bend_limits"][:, 0] = -r
     f["bend_limits"][:, 1] = r
-    given = [row for row, kw in enumerate(kws) if kw.get("bend_limits") is not None]  # they override bend_deg
+    limits = col("bend_limits")  # they override bend_deg
+    given = [row for row, v in enumerate(limits) if v is not None] if isinstance(limits, list) else []
     if given:
-        f["bend_limits"][given] = [kws[row]["bend_limits"] for row in given]
-    f["max_speed"][:, 0] = _column(kws, "max_speed", SNAKE_MAX_SPEED)
-    f["turn_rate"][:, 0] = np.radians(_column(kws, "turn_deg", SNAKE_TURN_DEG))
-    fill_fields(f, _SNAKE_OPTIONS, kws)
-    for start in range(0, len(kws), _BATCH):
+        f["bend_limits"][given] = [limits[row] for row in given]
+    f["max_speed"][:, 0] = col("max_speed", SNAKE_MAX_SPEED)
+    f["turn_rate"][:, 0] = np.radians(col("turn_deg", SNAKE_TURN_DEG))
+    fill_fields(f, _SNAKE_OPTIONS, col)
+    for start in range(0, count, _BATCH):
         part = slice(start, start + _BATCH)
         rows = start + np.flatnonzero(~snakes_are_sound(f["points"][part], f["lengths"][part], f["bend_limits"][part]))
         if rows.size:
             pts, lim = f["points"][rows], f["bend_limits"][rows]
             f["points"][rows] = snake_batch(pts, pts[:, 0], f["lengths"][rows], lim[:, 0], lim[:, 1])
     f["wander_phase"][:, 0] = wander_phase(f["points"][:, 0])
-    args = [{"palette_index": kw.get("palette_index", 0)} if kw.keys() <= _SNAKE_ARGS else
-            dict({k: v for k, v in kw.items() if k not in _SNAKE_ARGS}, palette_index=kw.get("palette_index", 0))
-            for kw in kws]
-    return chains_of_rows("snake", f, args)
-
-
-def _column(kws: list[dict], key: str, default):
-    """``[kw.get(key, default) for kw in kws]``, or ``default`` alone when no ``kw`` has ``key`` (a fill)."""
-    return [kw.get(key, default) for kw in kws] if any(key in kw for kw in kws) else default
+    return _chains("snake", f, count, col("palette_index", 0), {k: col(k) for k in cols if k not in _SNAKE_ARGS})
 
 
 def straight_snakes(heads, headings, nodes: int, segments,
@@ -239,7 +310,7 @@ def straight_snakes(heads, headings, nodes: int, segments,
     f["points"][:] = straight_points(heads, headings, nodes, seg)
     f["lengths"][:] = seg[:, None]
     f["heading"][:, 0] = headings
-    return f, _snake_group(f, [{"palette_index": int(p)} for p in palette_indices])
+    return f, _snake_group(f, {"palette_index": [int(p) for p in palette_indices]})
 
 
 def straight_points(heads, headings, nodes: int, segments) -> np.ndarray:

@@ -37,26 +37,28 @@ def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
     ys = (i // cols + 0.5) * h / rows
     targets = np.stack([np.minimum(np.maximum(xs, 0.0), w),  # scene.clamp((x, y - reach * 0.6)) of each
                         np.minimum(np.maximum(ys - reach * 0.6, 0.0), h)], axis=1)
-    roots = np.stack([xs, ys], axis=1).tolist()
+    xy = np.stack([xs, ys], axis=1)
+    palette = i % PALETTE_SIZE
     chains: list = [None] * count
     groups = []
     for k, solver in enumerate(SOLVER_ORDER):
         members = range(k, count, len(SOLVER_ORDER))
         if not members:
             continue
+        part = slice(k, count, len(SOLVER_ORDER))
         if solver == "snake":
             f, made = build_batch.straight_snakes(
-                roots[k::len(SOLVER_ORDER)], rng.uniform(-math.pi, math.pi, len(members)), STRESS_BONES + 1,
-                np.full(len(members), reach / STRESS_BONES), [j % PALETTE_SIZE for j in members])
+                xy[part], rng.uniform(-math.pi, math.pi, len(members)), STRESS_BONES + 1,
+                np.full(len(members), reach / STRESS_BONES), palette[part])
         else:
             n = 2 if solver == "two-bone" else STRESS_BONES
             lengths = np.full(n, reach / n)
             angles = np.zeros(n)
             angles[0] = -math.pi / 2
-            f, made = build_batch.ik_group(solver, n, [
-                {"solver": solver, "root": roots[j], "angles": angles, "lengths": lengths, "target": targets[j],
-                 "palette_index": j % PALETTE_SIZE, "rate_limit": DEFAULT_RATE_DEG, "iterations": 10,
-                 "tolerance": 0.5} for j in members])
+            f, made = build_batch.ik_columns(
+                solver, n, len(members), {"root": xy[part], "target": targets[part], "palette_index": palette[part]},
+                {"solver": solver, "angles": angles, "lengths": lengths, "rate_limit": DEFAULT_RATE_DEG,
+                 "iterations": 10, "tolerance": 0.5})
         for j, chain in zip(members, made):
             chains[j] = chain
         groups.append(Group.of_arrays(solver, made, f))

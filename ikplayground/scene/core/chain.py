@@ -7,8 +7,10 @@ Pixels (y down) and radians; degrees only in the scene file and the UI.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
+from collections.abc import Sequence
 from typing import cast
 
 import numpy as np
@@ -162,6 +164,32 @@ class Chain:
         # (the state before the last mirror flip, the state it made): flipping back restores the first exactly
         self.flip_memo: tuple[dict, dict] | None = None
 
+    @classmethod
+    def of_rows(cls, solver: str, arrays: dict[str, np.ndarray], rows: Sequence[int], palette_indices: Sequence[int],
+                **settings) -> list[Chain]:
+        """One chain per row ``rows[i]`` of a group's arrays ``arrays`` (N, ...), as
+        ``Chain(solver, {name: row views}, palette_indices[i], **settings)`` each, the arguments checked once.
+
+        A chain's ``fields`` (views of its row, writes land in ``arrays``) are made when first read.
+        """
+        if not len(rows):
+            return []
+        proto = cls(solver, {name: a[rows[0]] for name, a in arrays.items()}, 0, **settings)
+        rate, at = arrays.get("rate"), np.asarray(rows)
+        if rate is not None:  # what the rate_deg setter writes into a chain whose limit is on, every row at once
+            rate[at[~np.isinf(rate[at, 0])], 0] = math.radians(proto.rate_deg)
+        state = {k: v for k, v in proto.__dict__.items() if k != "fields"}
+        made = [object.__new__(cls) for _ in rows]
+        for chain, row, palette_index in zip(made, rows, palette_indices):
+            chain.__dict__.update(state, id=next(_ids), palette_index=palette_index, _row=(arrays, row))
+        return made
+
+    @functools.cached_property
+    def fields(self) -> dict[str, np.ndarray]:
+        """Its arrays by name (a chain of :meth:`of_rows`: views of its row, made on first use)."""
+        arrays, row = self.__dict__.pop("_row")
+        return {name: a[row] for name, a in arrays.items()}
+
     @property
     def tag(self) -> str:
         """Its stable name: the user's name, else ``"#"`` and its number (``"#3"``); kept across solvers."""
@@ -198,9 +226,14 @@ class Chain:
         return {"rate_deg": self.rate_deg, "joint_limit": self._joint_limit, "preferred_bones": self.preferred_bones,
                 **self.options}
 
+    def _lengths_shape(self) -> tuple[int, ...]:
+        """The shape of ``fields["lengths"]``, without making the fields of a chain of :meth:`of_rows`."""
+        lazy = self.__dict__.get("_row") if "fields" not in self.__dict__ else None
+        return self.fields["lengths"].shape if lazy is None else lazy[0]["lengths"].shape[1:]
+
     @property
     def bones(self) -> int:
-        return self.fields["lengths"].shape[0]
+        return self._lengths_shape()[0]
 
     @property
     def is_snake(self) -> bool:
@@ -218,7 +251,7 @@ class Chain:
     @property
     def group_key(self) -> tuple:
         """What chains stepped as one group share: the solver and the shape of the lengths."""
-        return (self.solver,) + self.fields["lengths"].shape
+        return (self.solver,) + self._lengths_shape()
 
     # chain.fields[name] are views: write in place with [...] to keep the group link
     @property

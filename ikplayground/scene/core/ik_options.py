@@ -28,13 +28,17 @@ DEFAULTS = {"pole": None, **{s.field: s.default for s in OPTION_SETTINGS}, "moti
 REST_ANGLE = -math.pi / 2  # the rest pose: straight up from the root (y down)
 
 
-def fill(f: dict[str, np.ndarray], kws: list[dict]) -> None:
-    """Set the option fields of a group's arrays ``f`` (leading axis: one row per chain) from ``kws``."""
-    f["pole"][:] = [(math.nan, math.nan) if kw.get("pole") is None else kw["pole"] for kw in kws]
-    fill_fields(f, OPTION_SETTINGS, kws)
+def fill(f: dict[str, np.ndarray], col) -> None:
+    """Set the option fields of a group's arrays ``f`` (leading axis: one row per chain) from ``col(keyword,
+    default)``: the keyword's one value for every row, or a list of a value a row (None: not given)."""
+    pole = col("pole")
+    f["pole"][:] = ([(math.nan, math.nan) if p is None else p for p in pole] if isinstance(pole, list)
+                    else (math.nan, math.nan) if pole is None else pole)
+    fill_fields(f, OPTION_SETTINGS, col)
     f["side"][:, 0] = 1.0
     f["scale"][:, 0] = 1.0
-    target_paths.fill(f, [kw.get("motion") for kw in kws])
+    motion = col("motion")
+    target_paths.fill(f, motion if isinstance(motion, list) else [] if motion is None else [motion] * len(f["pole"]))
 
 
 def read(fields: dict[str, np.ndarray]) -> dict:

@@ -102,8 +102,15 @@ class Scene:
             raise ValueError("add_grouped: the scene must be empty")
         if len(chains) > MAX_CHAINS:
             raise SceneFull(f"the scene holds at most {MAX_CHAINS} chains")
-        for c in chains:
-            self._number(c)
+        if all(c.number < 1 for c in chains):  # none numbered yet: each gets the next number, in turn
+            first = self.next_number
+            for number, c in enumerate(chains, first):
+                c.number = number
+            self._numbers.update(range(first, first + len(chains)))
+            self.next_number = first + len(chains)
+        else:
+            for c in chains:
+                self._number(c)
         self.chains = list(chains)
         by_key = grouped(self.chains)
         self._dirty = [(g.solver, g.members) for g in groups] != [(k[0], m) for k, m in by_key.items()]

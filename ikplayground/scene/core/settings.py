@@ -288,10 +288,13 @@ def field_settings(solver: str) -> tuple[Setting, ...]:
     return tuple(s for s in SETTINGS if s.field is not None and s.applies(solver))
 
 
-def fill_fields(f: dict, rows: tuple[Setting, ...], kws: list[dict]) -> None:
-    """Set ``rows``' fields in a group's arrays ``f`` from ``kws`` (one dict a chain; missing or None: default)."""
+def fill_fields(f: dict, rows: tuple[Setting, ...], col) -> None:
+    """Set ``rows``' fields in a group's arrays ``f`` from ``col(field, None)``: the field's value for every row or
+    a list of one a row (None: the default), a whole column at once where one value serves."""
     for s in rows:
-        f[s.field][:, 0] = [s.default if kw.get(s.field) is None else s.field_type(kw[s.field]) for kw in kws]
+        v = col(s.field)
+        f[s.field][:, 0] = ([s.default if x is None else s.field_type(x) for x in v] if isinstance(v, list)
+                            else s.default if v is None else s.field_type(v))
 
 
 def setting(name: str) -> Setting:
