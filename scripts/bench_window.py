@@ -1,7 +1,7 @@
 """Frame times in a real window: the default scene, with everything on, and the stress test at 1,000-10,000 chains.
 
     python scripts/bench_window.py [--quick] [--frames N] [--big-frames N] [--sizes N,N] [--headless]
-                                   [--fixed-step] [--json PATH]
+                                   [--fixed-step] [--before PYTHON] [--json PATH]
 
 Each case runs the real App (1280x720) as users run it: in real time, the wall
 clock driving the steps (up to what a frame affords, ``scene/step/pacing.py``),
@@ -139,11 +139,11 @@ def child(case: str, chains: int, frames: int, realtime: bool = True) -> dict:
     for k in range(WARMUP):
         before(k)
         app.frame()
-    steps0, given0 = app.steps_taken, app.given_up
+    steps0, given0 = getattr(app, "steps_taken", 0), getattr(app, "given_up", 0.0)  # (an earlier build may lack them)
     with GcWatch() as watch:
         times = time_calls(frames, 0, lambda k: before(WARMUP + k), app.frame)
-    out.update(steps_per_frame=(app.steps_taken - steps0) / len(times), given_up_s=app.given_up - given0,
-               realtime=realtime)
+    out.update(steps_per_frame=(getattr(app, "steps_taken", 0) - steps0) / len(times),
+               given_up_s=getattr(app, "given_up", 0.0) - given0, realtime=realtime)
     out.update(frames=len(times), **median_p99_ms(times), worst_ms=max(times) * 1000.0,
                gc_per_frame=sum(watch.counts) / len(times),
                gc_by_generation=[n / len(times) for n in watch.counts],
@@ -182,19 +182,22 @@ def start_xvfb():
     return None, None
 
 
-def run_case(case: str, chains: int, frames: int, env: dict, realtime: bool = True) -> dict:
-    done = subprocess.run([sys.executable, __file__, "--_case", case, "--_chains", str(chains),
+def run_case(case: str, chains: int, frames: int, env: dict, realtime: bool = True, python: str | None = None) -> dict:
+    """``case`` in a process of its own, run by ``python`` (default: this one) with the ikplayground it imports."""
+    done = subprocess.run([python or sys.executable, __file__, "--_case", case, "--_chains", str(chains),
                            "--frames", str(frames), *(() if realtime else ("--fixed-step",))],
                           capture_output=True, text=True, check=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 def bench_window(quick: bool = False, frames: int | None = None, sizes=SIZES, big_frames: int | None = None,
-                 headless: bool = False, say=print, realtime: bool = True) -> list[dict]:
+                 headless: bool = False, say=print, realtime: bool = True, before: str | None = None) -> list[dict]:
     """Every case in a process of its own, in a real window where there can be one (see the module's text).
 
     ``big_frames`` (default ``frames``) is the frame count of the stress sizes over 1,000;
-    ``headless`` runs every case on SDL's dummy driver, whatever display there is.
+    ``headless`` runs every case on SDL's dummy driver, whatever display there is. ``before``: the Python of
+    another install (an earlier commit's virtual environment), each case run by it too, just before this
+    one's (rows marked ``"build": "before"``), so that both are measured in the same run.
     """
     frames = frames or (120 if quick else 600)
     env = dict(os.environ)
@@ -208,14 +211,20 @@ def bench_window(quick: bool = False, frames: int | None = None, sizes=SIZES, bi
             say(f"(no DISPLAY: started Xvfb on {display} for the run)")
         else:
             say("(no DISPLAY and no Xvfb: SDL's dummy driver, the figures are headless)")
+    builds = ([("before", before)] if before else []) + [("now", None)]
+    cases = [("plain", 0, frames), ("everything", 0, frames)]
+    cases += [("stress", n, frames if n <= 1000 else (big_frames or frames)) for n in sizes]
+    out = []
     try:
-        out = [run_case("plain", 0, frames, env, realtime), run_case("everything", 0, frames, env, realtime)]
-        for n in sizes:
-            row = run_case("stress", n, frames if n <= 1000 else (big_frames or frames), env, realtime)
-            launch = run_case("launch", n, 1, env, realtime)  # the stress test started 3 frames after the App's launch
-            row.update(first_frame_at_launch_ms=launch["first_frame_ms"],
-                       kernels_ready_at_launch=launch["kernels_ready_at_first"])
-            out.append(row)
+        for case, n, k in cases:
+            for build, python in builds:
+                row = run_case(case, n, k, env, realtime, python)
+                if case == "stress":  # the stress test started 3 frames after the App's launch
+                    launch = run_case("launch", n, 1, env, realtime, python)
+                    row.update(first_frame_at_launch_ms=launch["first_frame_ms"],
+                               kernels_ready_at_launch=launch["kernels_ready_at_first"])
+                row["build"] = build
+                out.append(row)
     finally:
         if xvfb is not None:
             xvfb.terminate()
@@ -224,22 +233,22 @@ def bench_window(quick: bool = False, frames: int | None = None, sizes=SIZES, bi
 
 
 def table(rows: list[dict]) -> str:
-    lines = [f"{'case':>11}{'chains':>8}{'median':>8}{'p99':>8}{'worst':>8}{'steps/f':>8}{'given up':>9}"
+    lines = [f"{'build':>7}{'case':>11}{'chains':>8}{'median':>8}{'p99':>8}{'worst':>8}{'steps/f':>8}{'given up':>9}"
              f"{'gc/frame':>10}{'gc ms/f':>9}{'RSS MB':>8}{'frames':>8}  window (frame times in ms)"]
     for r in rows:
-        lines.append(f"{r['case']:>11}{r['chains']:>8}{r['median_ms']:>8.2f}{r['p99_ms']:>8.2f}{r['worst_ms']:>8.2f}"
-                     f"{r['steps_per_frame']:>8.2f}{r['given_up_s']:>8.2f}s"
+        lines.append(f"{r.get('build', 'now'):>7}{r['case']:>11}{r['chains']:>8}{r['median_ms']:>8.2f}"
+                     f"{r['p99_ms']:>8.2f}{r['worst_ms']:>8.2f}{r['steps_per_frame']:>8.2f}{r['given_up_s']:>8.2f}s"
                      f"{r['gc_per_frame']:>10.3f}{r['gc_ms_per_frame']:>9.3f}{r['rss_mb']:>8.0f}{r['frames']:>8}"
                      f"  {r['window']}{'' if r['realtime'] else ', fixed step'}")
     first = [r for r in rows if "first_frame_ms" in r]
     if first:
         lines.append("first stress frame: " + ", ".join(
-            f"{r['chains']} chains {r['first_frame_ms']:.0f} ms" + ("" if r["kernels_ready_at_first"]
-                                                                    else " (kernels not ready)") for r in first))
+            f"{r.get('build', 'now')} {r['chains']} chains {r['first_frame_ms']:.0f} ms"
+            + ("" if r["kernels_ready_at_first"] else " (kernels not ready)") for r in first))
     launch = [r for r in first if "first_frame_at_launch_ms" in r]
     if launch:
         lines.append("started 3 frames after launch: " + ", ".join(
-            f"{r['chains']} chains {r['first_frame_at_launch_ms']:.0f} ms"
+            f"{r.get('build', 'now')} {r['chains']} chains {r['first_frame_at_launch_ms']:.0f} ms"
             + ("" if r["kernels_ready_at_launch"] else " (kernels still loading)") for r in launch))
     return "\n".join(lines)
 
@@ -254,6 +263,8 @@ def main(argv=None) -> int:
     parser.add_argument("--json", metavar="PATH", help='also write {"machine", "date", "window": [rows]} to PATH')
     parser.add_argument("--headless", action="store_true", help="SDL's dummy driver, no window (the tests)")
     parser.add_argument("--fixed-step", action="store_true", help="one step a frame, not in real time")
+    parser.add_argument("--before", metavar="PYTHON", help="also run every case with this Python's install "
+                        "(an earlier commit's virtual environment), in the same run")
     parser.add_argument("--_case", choices=("plain", "everything", "stress", "launch"), help=argparse.SUPPRESS)
     parser.add_argument("--_chains", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -271,7 +282,7 @@ def main(argv=None) -> int:
     print(f"machine: {m['cpu']} ({m['cores']} cores), Python {m['python']}, numpy {m['numpy']}, "
           f"pygame-ce {m['pygame_ce']}, numba {m['numba']}; {report['date']}")
     report["window"] = bench_window(args.quick, args.frames, args.sizes, args.big_frames, args.headless,
-                                    realtime=not args.fixed_step)
+                                    realtime=not args.fixed_step, before=args.before)
     print(table(report["window"]))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
