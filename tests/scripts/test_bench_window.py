@@ -17,13 +17,14 @@ SCRIPT = Path(__file__).resolve().parents[2] / "scripts" / "bench_window.py"
 def test_headless_run_reports_every_case_and_figure(tmp_path):
     out = tmp_path / "window.json"
     done = subprocess.run([sys.executable, str(SCRIPT), "--headless", "--frames", "4", "--sizes", "15,25",
-                           "--json", str(out)], capture_output=True, text=True, timeout=300)
+                           "--before", sys.executable, "--json", str(out)], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     report = json.loads(out.read_text())
     assert set(report) == {"machine", "date", "window"} and report["machine"]["cores"] >= 1
     rows = report["window"]
-    assert [(r["case"], r["chains"]) for r in rows] == [("plain", 5), ("everything", 5), ("stress", 15),
-                                                         ("stress", 25)]
+    cases = [("plain", 5), ("everything", 5), ("stress", 15), ("stress", 25)]
+    assert [(r["case"], r["chains"], r["build"]) for r in rows] == [  # each case by the earlier install, then this
+        (case, n, build) for case, n in cases for build in ("before", "now")]
     for r in rows:
         assert r["frames"] == 4 and r["window"] == "headless"
         assert r["worst_ms"] >= r["p99_ms"] >= r["median_ms"] > 0
@@ -32,10 +33,10 @@ def test_headless_run_reports_every_case_and_figure(tmp_path):
         assert r["rss_mb"] > 10
         assert r["realtime"] and 0 <= r["steps_per_frame"] <= 5 and r["given_up_s"] >= 0  # as users run it
         assert ("first_frame_ms" in r) == (r["case"] == "stress")
-    assert all(r["first_frame_ms"] > 0 and isinstance(r["kernels_ready_at_first"], bool) for r in rows[2:])
-    assert all(r["first_frame_at_launch_ms"] > 0 and isinstance(r["kernels_ready_at_launch"], bool) for r in rows[2:])
-    assert "first stress frame: 15 chains" in done.stdout and "headless" in done.stdout
-    assert "started 3 frames after launch: 15 chains" in done.stdout
+    assert all(r["first_frame_ms"] > 0 and isinstance(r["kernels_ready_at_first"], bool) for r in rows[4:])
+    assert all(r["first_frame_at_launch_ms"] > 0 and isinstance(r["kernels_ready_at_launch"], bool) for r in rows[4:])
+    assert "first stress frame: before 15 chains" in done.stdout and "headless" in done.stdout
+    assert "started 3 frames after launch: before 15 chains" in done.stdout and "now 25 chains" in done.stdout
 
 
 @pytest.mark.slow
