@@ -2,6 +2,7 @@
 
 The ``fast`` extra (:mod:`._jit_kernels`). Without numba, or with ``IKPLAYGROUND_JIT=0``,
 :func:`kernels` returns None and numpy runs; :func:`warm_up` compiles on a background thread.
+A :class:`Loader` does that for any set of kernels (the app's crowd drawing has one of its own).
 ``OMP_WAIT_POLICY`` is set to ``passive`` (unless set) before the first kernel runs, so idle OpenMP
 threads sleep instead of taking the CPU.
 """
@@ -11,11 +12,7 @@ from __future__ import annotations
 import math
 import os
 import threading
-from typing import Any
-
-_lock = threading.Lock()  # held by the compile, start to end
-_starting = threading.Lock()  # held only while the compile's thread is being started
-_state: dict[str, Any] = {"kernels": None, "failed": False, "thread": None}
+from typing import Any, Callable
 
 
 def enabled() -> bool:
@@ -30,56 +27,84 @@ def available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
+class Loader:
+    """Kernels made by ``build()`` (which imports numba, compiles or loads them from numba's disk cache and
+    runs each once) on a background thread named ``name``; :meth:`kernels` is None until they are ready."""
+
+    def __init__(self, build: Callable[[], Any], name: str):
+        self.build = build
+        self.name = name
+        self.lock = threading.Lock()  # held by the compile, start to end
+        self._starting = threading.Lock()  # held only while the compile's thread is being started
+        self.state: dict[str, Any] = {"kernels": None, "failed": False, "thread": None}
+
+    def kernels(self, wait: bool = False):
+        """The kernels, or None (no numba, disabled, failed, or not compiled yet unless ``wait``)."""
+        if not enabled():
+            return None
+        state = self.state
+        if state["kernels"] is not None or state["failed"]:
+            return state["kernels"]
+        if wait:
+            thread = state["thread"]
+            if thread is not None:
+                thread.join()
+            else:
+                self.compile()
+        return state["kernels"]
+
+    def warm_up(self) -> bool:
+        """Start compiling on a background thread; False when there is nothing to do. Never waits."""
+        state = self.state
+        if state["kernels"] is not None or state["failed"] or not enabled() or not available():
+            return False
+        if state["thread"] is not None:  # started already: never wait here for the compile (it holds the lock)
+            return True
+        with self._starting:
+            if state["thread"] is None:
+                thread = state["thread"] = threading.Thread(target=self.compile, name=self.name, daemon=True)
+                thread.start()
+        return True
+
+    def compile(self) -> None:
+        with self.lock:
+            if self.state["kernels"] is not None or self.state["failed"]:
+                return
+            try:
+                os.environ.setdefault("OMP_WAIT_POLICY", "passive")  # read when the OpenMP runtime loads
+                self.state["kernels"] = self.build()
+            except Exception:  # no numba, or it could not compile here: the numpy path stays
+                self.state["failed"] = True
+
+
+def _build_solvers():
+    import numpy as np
+
+    from . import _jit_kernels
+    from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
+
+    k = _jit_kernels.build()
+    # one tiny call of each compiles (or loads from numba's cache) now, not mid-frame
+    z = np.zeros((1, 2))
+    lim = np.array([[[-math.pi, math.pi]]])
+    args = (z, np.zeros((1, 1)), np.ones((1, 1)), z + 1.0, np.ones(1, dtype=np.int64), np.full(1, 0.5), lim,
+            np.zeros(1), np.zeros(1, dtype=np.int64), STALL_SWEEPS, STALL_GAIN)
+    k.ccd(*args)
+    k.fabrik(*args, STALL_ESCAPES, ROUNDING)
+    k.settle(args[1], args[1], args[7], lim, z, args[2], z, np.zeros((1, 2, 2)), np.zeros(1))
+    k.tip_error(z, args[1], args[2], z, np.zeros(1))
+    k.snake(np.zeros((1, 2, 2)), z, args[2], args[7], args[7], np.zeros((1, 2, 2)))
+    return k
+
+
+SOLVERS = Loader(_build_solvers, "ikplayground-jit")
+
+
 def kernels(wait: bool = False):
-    """The compiled kernels, or None (no numba, disabled, failed, or not compiled yet unless ``wait``)."""
-    if not enabled():
-        return None
-    if _state["kernels"] is not None or _state["failed"]:
-        return _state["kernels"]
-    if wait:
-        thread = _state["thread"]
-        if thread is not None:
-            thread.join()
-        else:
-            _compile()
-    return _state["kernels"]
+    """The batched solvers' compiled kernels, or None (see :meth:`Loader.kernels`)."""
+    return SOLVERS.kernels(wait)
 
 
 def warm_up() -> bool:
-    """Start compiling the kernels on a background thread; False when there is nothing to do."""
-    if _state["kernels"] is not None or _state["failed"] or not enabled() or not available():
-        return False
-    if _state["thread"] is not None:  # started already: never wait here for the compile (it holds _lock)
-        return True
-    with _starting:
-        if _state["thread"] is None:
-            thread = _state["thread"] = threading.Thread(target=_compile, name="ikplayground-jit", daemon=True)
-            thread.start()
-    return True
-
-
-def _compile() -> None:
-    with _lock:
-        if _state["kernels"] is not None or _state["failed"]:
-            return
-        try:
-            os.environ.setdefault("OMP_WAIT_POLICY", "passive")  # read when the OpenMP runtime loads
-            import numpy as np
-
-            from . import _jit_kernels
-            from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
-
-            k = _jit_kernels.build()
-            # one tiny call of each compiles (or loads from numba's cache) now, not mid-frame
-            z = np.zeros((1, 2))
-            lim = np.array([[[-math.pi, math.pi]]])
-            args = (z, np.zeros((1, 1)), np.ones((1, 1)), z + 1.0, np.ones(1, dtype=np.int64), np.full(1, 0.5), lim,
-                    np.zeros(1), np.zeros(1, dtype=np.int64), STALL_SWEEPS, STALL_GAIN)
-            k.ccd(*args)
-            k.fabrik(*args, STALL_ESCAPES, ROUNDING)
-            k.settle(args[1], args[1], args[7], lim, z, args[2], z, np.zeros((1, 2, 2)), np.zeros(1))
-            k.tip_error(z, args[1], args[2], z, np.zeros(1))
-            k.snake(np.zeros((1, 2, 2)), z, args[2], args[7], args[7], np.zeros((1, 2, 2)))
-            _state["kernels"] = k
-        except Exception:  # no numba, or it could not compile here: the numpy path stays
-            _state["failed"] = True
+    """Start compiling the batched solvers' kernels on a background thread; False when there is nothing to do."""
+    return SOLVERS.warm_up()

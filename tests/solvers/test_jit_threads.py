@@ -24,23 +24,22 @@ def test_asking_for_the_kernels_while_they_compile_never_waits(monkeypatch):
 
     started, release = threading.Event(), threading.Event()
 
-    def slow_compile():
-        with jit._lock:
-            started.set()
-            release.wait()
+    def slow_build():
+        started.set()
+        release.wait()
+        return None
 
-    monkeypatch.setattr(jit, "_state", {"kernels": None, "failed": False, "thread": None})
+    loader = jit.Loader(slow_build, "test-jit")
     monkeypatch.setattr(jit, "enabled", lambda: True)
     monkeypatch.setattr(jit, "available", lambda: True)
-    monkeypatch.setattr(jit, "_compile", slow_compile)
     try:
-        assert jit.warm_up() is True
+        assert loader.warm_up() is True
         assert started.wait(30)
-        second = threading.Thread(target=jit.warm_up, daemon=True)
+        second = threading.Thread(target=loader.warm_up, daemon=True)
         second.start()
         second.join(30)  # it returns at once; blocked, it would wait for the release below
         assert not second.is_alive()
-        assert jit.kernels() is None  # not ready, and the caller goes on with numpy
+        assert loader.kernels() is None  # not ready, and the caller goes on with numpy
     finally:
         release.set()
-        jit._state["thread"].join(30)
+        loader.state["thread"].join(30)
