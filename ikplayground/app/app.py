@@ -150,6 +150,7 @@ class App:
             settle(len(self.scene.chains))
         if self.frames == 0 and self.realtime:  # the window is up: the compiled kernels (numba, if there) load
             jit.warm_up()  # on a thread, for a crowd later (a fixed-step run loads them when a batch first asks)
+            self.renderer.warm_up()  # the crowd drawing's, likewise (or when a crowd is first drawn)
         self.frames += 1
 
     def advance(self, dt: float) -> None:

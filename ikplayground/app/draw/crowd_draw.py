@@ -3,6 +3,7 @@
 Bones are sampled a pixel apart (as in DDA line drawing) into a stage-sized buffer of palette indices, widened by
 a maximum filter and shown by one blit of an 8-bit surface; joints, anchors and targets are sprites blitted with
 one ``fblits`` per kind and colour, or, for a dense group, shapes stamped into the buffer. Px, y down.
+This is the numpy path; :mod:`.crowd_fast`'s compiled kernels draw the same pixels when numba has them loaded.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ from itertools import repeat
 
 import numpy as np
 import pygame
+
+from ikplayground.app.draw import crowd_fast
 
 RAGGED_SAMPLES = 16  # a group whose longest bone needs more samples is sampled bone by bone
 CLIP_OVER = 64  # px: a bone longer than this is first cut to the stage (a file's bone may be 10^6 px)
@@ -118,16 +121,19 @@ def pixel_index(x: np.ndarray, y: np.ndarray, w: int, h: int) -> np.ndarray:
     return flat.astype(np.intp)
 
 
-def dense(group) -> bool:
-    """Whether ``group``'s chains reach less than ``SMALL_MIN_REACH`` px on average."""
+def dense(group, total: float | None = None) -> bool:
+    """Whether ``group``'s chains reach less than ``SMALL_MIN_REACH`` px on average (``total``: its lengths' sum,
+    if known)."""
     lengths = group.fields["lengths"]
-    return not lengths.size or float(lengths.sum()) < SMALL_MIN_REACH * len(lengths)
+    total = float(lengths.sum()) if total is None else total
+    return not lengths.size or total < SMALL_MIN_REACH * len(lengths)
 
 
-def has_dots(group) -> bool:
-    """Whether ``group``'s mean bone is ``DOT_MIN_BONE`` px or longer."""
+def has_dots(group, total: float | None = None) -> bool:
+    """Whether ``group``'s mean bone is ``DOT_MIN_BONE`` px or longer (``total``: its lengths' sum, if known)."""
     lengths = group.fields["lengths"]
-    return bool(lengths.size) and float(lengths.sum()) >= DOT_MIN_BONE * lengths.size
+    total = float(lengths.sum()) if total is None else total
+    return bool(lengths.size) and total >= DOT_MIN_BONE * lengths.size
 
 
 def joints(group) -> np.ndarray:
@@ -142,13 +148,13 @@ def _ring(r_in: float, r_out: float) -> np.ndarray:
     dx, dy = np.meshgrid(np.arange(-k, k + 1), np.arange(-k, k + 1))
     r = np.hypot(dx, dy)
     keep = (r >= r_in) & (r <= r_out)
-    return np.stack([dx[keep], dy[keep]], axis=1)
+    return np.stack([dx[keep], dy[keep]], axis=1).astype(np.int64)
 
 
-ANCHOR_EDGE = np.array([(x, y) for x in range(-2, 3) for y in range(-2, 3) if max(abs(x), abs(y)) == 2])
-ANCHOR_INSIDE = np.array([(x, y) for x in range(-1, 2) for y in range(-1, 2)])
+ANCHOR_EDGE = np.array([(x, y) for x in range(-2, 3) for y in range(-2, 3) if max(abs(x), abs(y)) == 2], np.int64)
+ANCHOR_INSIDE = np.array([(x, y) for x in range(-1, 2) for y in range(-1, 2)], np.int64)
 TARGET_RING = _ring(1.5, 2.3)
-JOINT_CROSS = np.array([(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)])
+JOINT_CROSS = np.array([(0, 0), (1, 0), (-1, 0), (0, 1), (0, -1)], np.int64)
 
 
 def stamp(buf: np.ndarray, w: int, h: int, centres: np.ndarray, offsets: np.ndarray, values) -> None:
@@ -186,6 +192,8 @@ class CrowdLayer:
         self._indexed += [(0, 0, 0)] * (256 - len(self._indexed))
         self._bufs: dict[tuple[int, int], tuple] = {}
         self._colours: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+        self._fast = crowd_fast.Kept()
+        self._totals: dict = {}
 
     def colours(self, group) -> np.ndarray:
         """Palette indices (N,) of ``group``'s members."""
@@ -217,15 +225,54 @@ class CrowdLayer:
 
     def draw(self, surface: pygame.Surface, groups, size: tuple[int, int]) -> None:
         """Every non-walker group of ``groups`` onto ``surface`` (a stage of ``size`` (w, h) px): bones first,
-        then joints, anchors and targets."""
+        then joints, anchors and targets; by the compiled kernels (:mod:`.crowd_fast`) when they are loaded."""
         groups = [g for g in groups if g.solver != "walker" and len(g.members)]
         if not groups:
             return
+        self._totals = {g: float(g.fields["lengths"].sum()) for g in groups}  # (read thrice a frame)
+        try:
+            self._draw(surface, groups, size)
+        finally:
+            self._totals = {}  # (the groups are not kept)
+
+    def _draw(self, surface: pygame.Surface, groups, size: tuple[int, int]) -> None:
+        packed = {g: dense(g, self._totals[g]) for g in groups}
+        k = crowd_fast.kernels() if crowd_fast.Canvas.fits(surface) else None
+        if k is None:
+            surface.blit(self._paint(groups, packed, size), (0, 0))
+            for g in groups:
+                if not packed[g]:
+                    self._sprites(surface, g)
+            return
+        bufs = self._fast.buffers(size)
+        crowd_fast.rasterize(k, bufs, groups, packed, self.colours, self._shapes)
+        canvas = crowd_fast.Canvas(surface, k)
+        try:
+            canvas.show(bufs, self._fast.table(canvas, self._indexed))
+            for g in groups:
+                if not packed[g]:
+                    self._sprites(canvas, g)
+        finally:
+            canvas.close()
+
+    def indices(self, groups, size: tuple[int, int], kernels=None) -> np.ndarray:
+        """The palette indices (h, w) ``draw`` shows of ``groups`` (non-walker, non-empty): by numpy, or by
+        ``kernels`` (:mod:`._crowd_kernels`)."""
+        packed = {g: dense(g) for g in groups}
+        w, h = size
+        if kernels is None:
+            self._paint(groups, packed, size)
+            return self._buffers(size)[0][:-1].reshape(h, w).copy()
+        bufs = crowd_fast.Buffers(size)
+        crowd_fast.rasterize(kernels, bufs, groups, packed, self.colours, self._shapes)
+        return bufs.index.copy()
+
+    def _paint(self, groups, packed, size: tuple[int, int]) -> pygame.Surface:
+        """The numpy path: ``groups``' bones and dense shapes into the 8-bit layer, returned."""
         w, h = size
         flat_ik, flat_body, flat_tmp, layer = self._buffers((w, h))
         flat_ik.fill(0)
         flat_body.fill(0)
-        packed = {g: dense(g) for g in groups}
         drew = {False: False, True: False}
         for g in groups:
             wide = g.solver == "snake" and not packed[g]  # a dense crowd's snakes are thin strokes too
@@ -241,10 +288,7 @@ class CrowdLayer:
         for g in groups:
             if packed[g]:
                 self._stamps(flat_ik, g, w, h)
-        surface.blit(layer, (0, 0))
-        for g in groups:
-            if not packed[g]:
-                self._sprites(surface, g)
+        return layer
 
     def _rasterize(self, buf: np.ndarray, group, w: int, h: int) -> bool:
         """Set ``group``'s bone pixels in ``buf`` to its chains' palette index + 1; False if none."""
@@ -252,10 +296,10 @@ class CrowdLayer:
         buf[pixel_index(x, y, w, h)] = (self.colours(group) + 1).astype(np.uint8)[owner]
         return x.size > 0
 
-    def _sprites(self, surface: pygame.Surface, group) -> None:
+    def _sprites(self, surface: pygame.Surface | crowd_fast.Canvas, group) -> None:
         """A sparse ``group``'s joint dots, anchors and targets as antialiased sprites."""
         f = group.fields
-        if has_dots(group):
+        if has_dots(group, self._totals.get(group)):
             self._blit_by_colour(surface, self._dots, group, joints(group), 3)
         if group.solver == "snake":
             return
@@ -264,17 +308,21 @@ class CrowdLayer:
 
     def _stamps(self, buf: np.ndarray, group, w: int, h: int) -> None:
         """A dense ``group``'s joint dots, anchors and targets stamped into ``buf``."""
-        f = group.fields
         colours = self.colours(group)
-        if has_dots(group):
-            at = joints(group)
-            each = np.repeat(colours + self._joint_base, at.shape[1])
-            stamp(buf, w, h, at.reshape(-1, 2), JOINT_CROSS, each)
-        if group.solver == "snake":
-            return
-        stamp(buf, w, h, f["root"], ANCHOR_INSIDE, self._fill)
-        stamp(buf, w, h, f["root"], ANCHOR_EDGE, colours + 1)
-        stamp(buf, w, h, f["target"], TARGET_RING, self._target_index)
+        for at, base, per_chain, offsets in self._shapes(group):
+            values = np.repeat(colours + base, at.shape[1]) if per_chain else base
+            stamp(buf, w, h, at.reshape(-1, 2), offsets, values)
+
+    def _shapes(self, group) -> list:
+        """A dense ``group``'s shapes in drawing order: ``(at (N, J, 2) px, base, per_chain, offsets)``, each
+        point's shape set to ``base`` plus, if ``per_chain``, its chain's palette index."""
+        f = group.fields
+        out = [(joints(group), self._joint_base, 1, JOINT_CROSS)] if has_dots(group, self._totals.get(group)) else []
+        if group.solver != "snake":
+            root = f["root"][:, None]
+            out += [(root, self._fill, 0, ANCHOR_INSIDE), (root, 1, 1, ANCHOR_EDGE),
+                    (f["target"][:, None], self._target_index, 0, TARGET_RING)]
+        return out
 
     def _blit_by_colour(self, surface, sprites, group, at: np.ndarray, half: int) -> None:
         """``sprites[c]`` centred on every point of ``at`` (N, J, 2) of a chain of colour c."""
@@ -283,6 +331,10 @@ class CrowdLayer:
 
     @staticmethod
     def _blit_all(surface, sprite, at: np.ndarray, half: int) -> None:
+        """``sprite`` with its corner at every point of ``at`` less ``half`` (onto a surface or a canvas)."""
+        if isinstance(surface, crowd_fast.Canvas):
+            surface.blit(sprite, at, half)
+            return
         flat = (np.asarray(at, float).reshape(-1) - half).tolist()
         it = iter(flat)
         surface.fblits(zip(repeat(sprite), zip(it, it)))

@@ -18,6 +18,7 @@ from ikplayground.app.camera import Camera
 from ikplayground.app.draw import skins
 from ikplayground.app.draw.annotate import Notes
 from ikplayground.app.draw.badges import BadgeFont, draw_pole, draw_status_badge
+from ikplayground.app.draw import crowd_fast
 from ikplayground.app.draw.crowd_draw import CrowdLayer
 from ikplayground.app.draw.shapes import draw_wedge, limit_wedges, visible_box
 from ikplayground.app.draw.view import ScreenGroups, draw_grid, screen_chain
@@ -81,6 +82,11 @@ class SceneRenderer:
         self.notes = Notes()  # the frame's annotations: badges here, the math's labels, race name tags; placed last
         self._ground = TerrainLayer()
 
+    @staticmethod
+    def warm_up() -> None:
+        """Start loading the crowd's compiled kernels on a background thread (if numba is there)."""
+        crowd_fast.LOADER.warm_up()
+
     def background(self, size: tuple[int, int], camera: Camera | None = None) -> pygame.Surface:
         """The stage's grid as ``camera`` shows it, redrawn only when the stage size or the view changes."""
         camera = camera or Camera()
@@ -131,8 +137,8 @@ class SceneRenderer:
         selected = scene.selected
         if len(scene.chains) > DETAIL_LIMIT:
             self.draw_crowd(surface, scene, size, camera)
-            for chain in scene.chains:  # the crowd's own wedges, over it
-                if chain.show_limits and chain is not selected:
+            for chain in [c for c in scene.chains if c.show_limits]:  # the crowd's own wedges, over it
+                if chain is not selected:
                     self.draw_wedges(surface, screen_chain(chain, camera))
             chains = [selected] if selected is not None else []
         else:
