@@ -1,7 +1,8 @@
-"""Optional numba kernels for the batched CCD (pygame CCD tutorial) and FABRIK (Aristidou & Lasenby 2011).
+"""Optional numba kernels for the batched CCD (pygame CCD tutorial), FABRIK (Aristidou & Lasenby 2011) and DLS.
 
-The ``fast`` extra (:mod:`._jit_kernels`). Without numba, or with ``IKPLAYGROUND_JIT=0``,
-:func:`kernels` returns None and numpy runs; :func:`warm_up` compiles on a background thread.
+DLS is damped least squares (Wampler 1986, Buss 2004). The ``fast`` extra (:mod:`._jit_kernels`,
+:mod:`._jit_dls`). Without numba, or with ``IKPLAYGROUND_JIT=0``, :func:`kernels` returns None and
+numpy runs; :func:`warm_up` compiles on a background thread.
 ``OMP_WAIT_POLICY`` is set to ``passive`` (unless set) before the first kernel runs, so idle OpenMP
 threads sleep instead of taking the CPU.
 """
@@ -77,6 +78,7 @@ def _compile() -> None:
                     np.zeros(1), np.zeros(1, dtype=np.int64), STALL_SWEEPS, STALL_GAIN)
             k.ccd(*args)
             k.fabrik(*args, STALL_ESCAPES, ROUNDING)
+            k.dls(*args[:9], np.full(1, 0.5), STALL_SWEEPS, STALL_GAIN, ROUNDING)
             k.settle(args[1], args[1], args[7], lim, z, args[2], z, np.zeros((1, 2, 2)), np.zeros(1))
             k.tip_error(z, args[1], args[2], z, np.zeros(1))
             k.snake(np.zeros((1, 2, 2)), z, args[2], args[7], args[7], np.zeros((1, 2, 2)))
