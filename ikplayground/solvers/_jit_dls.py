@@ -75,8 +75,10 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         lens = lengths[k]
         lim = limits[k]
         rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
-        a = np.empty(n)
-        b = np.empty(n)
+        work = np.empty(9 * n + 4)  # one allocation a row: the poses, joints, Jacobian and step below
+        a, b, jx, jy, d = work[:n], work[n:2 * n], work[2 * n:3 * n], work[3 * n:4 * n], work[4 * n:5 * n]
+        xs, ys = work[5 * n:6 * n + 1], work[6 * n + 1:7 * n + 2]
+        bx, by = work[7 * n + 2:8 * n + 3], work[8 * n + 3:]
         clamped = np.empty(n, dtype=np.bool_)
         reach = 0.0
         limited = False
@@ -86,13 +88,6 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
             clamped[i] = lim[i, 1] - lim[i, 0] < FULL_CIRCLE
             limited = limited or clamped[i]
         reachable = _distance(tx - rx, ty - ry) < reach
-        xs = np.empty(n + 1)
-        ys = np.empty(n + 1)
-        bx = np.empty(n + 1)
-        by = np.empty(n + 1)
-        jx = np.empty(n)
-        jy = np.empty(n)
-        d = np.empty(n)
         _points(rx, ry, a, lens, xs, ys)
         err = _distance(tx - xs[n], ty - ys[n])
         gain = stall_gain * reach
