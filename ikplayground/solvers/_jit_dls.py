@@ -18,10 +18,20 @@ from ._jit_kernels import _limit_start, _points, _stall_check
 from .dls import AT_BOUND, KICKS, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_step, turned
 from .validate import FULL_CIRCLE
 
+PI = math.pi
 _jit = numba.njit(cache=True, inline="always", error_model="numpy")
 _distance = _jit(distance)  # the single call's own helpers, compiled
 _dls_step = _jit(dls_step)
 _turned = _jit(turned)
+
+
+@_jit
+def _start(v, lo, hi, i):
+    """Joint ``i``'s starting angle as the single call clamps it (:func:`.results.chain_problem`): one inside
+    (-pi, pi] and ``[lo, hi]`` as given (wrapping would round it), else as :func:`._jit_kernels._limit_start`."""
+    if -PI < v <= PI and lo <= v <= hi:
+        return v
+    return _limit_start(v, lo, hi, i)
 
 
 @numba.njit(cache=True, error_model="numpy")
@@ -83,7 +93,7 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         reach = 0.0
         limited = False
         for i in range(n):
-            a[i] = _limit_start(angles[k, i], lim[i, 0], lim[i, 1], i)
+            a[i] = _start(angles[k, i], lim[i, 0], lim[i, 1], i)
             reach += lens[i]
             clamped[i] = lim[i, 1] - lim[i, 0] < FULL_CIRCLE
             limited = limited or clamped[i]

@@ -11,7 +11,6 @@ target it cannot reach, and the batched version takes the same steps.
 from __future__ import annotations
 
 import math
-import os
 from unittest.mock import patch
 
 import numpy as np
@@ -19,7 +18,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from .solver_cases import (PI, STATUSES, Chain, angle_gap, assert_reported, assert_within_limits, assert_wrapped,
-                           chains, convergence, coordinate_scale, points2, reference_fk)
+                           chains, convergence, coordinate_scale, points2, reference_fk, running_on)
 from .test_iterative import clamp_start
 from .test_validation import BAD_POINTS, GOOD_IK, _drop
 
@@ -272,12 +271,10 @@ ANY_LENGTH = st.floats(min_value=0.0, exclude_min=True, allow_infinity=False)
 
 def on_each_engine(*args) -> list:
     """``dls_batch(*args)`` on numpy, then on the compiled kernel where numba is: ``[(engine, result), ...]``."""
-    with patch.dict(os.environ, {"IKPLAYGROUND_JIT": "0"}):
-        out = [("numpy", dls_batch(*args))]
-    if jit.available():
-        with patch.dict(os.environ, {"IKPLAYGROUND_JIT": "1"}):
-            assert jit.kernels(wait=True) is not None, "numba is installed but the kernels did not compile"
-            out.append(("numba", dls_batch(*args)))
+    out = []
+    for engine in ("numpy", "numba") if jit.available() else ("numpy",):
+        with running_on(engine):
+            out.append((engine, dls_batch(*args)))
     return out
 
 
