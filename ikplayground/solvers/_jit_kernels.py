@@ -79,7 +79,7 @@ def _points(rx, ry, a, lengths, xs, ys):
         ys[i + 1] = y
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, parallel=True, nogil=True)
 def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps, stall_gain):
     count, n = angles.shape
     for k in numba.prange(count):
@@ -199,7 +199,7 @@ def _escape(a, limits, err, best, best_error):
     return changed, best_error
 
 
-@numba.njit(cache=True, parallel=True)
+@numba.njit(cache=True, parallel=True, nogil=True)
 def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps,
                 stall_gain, stall_escapes, rounding):
     count, n = angles.shape
@@ -263,8 +263,9 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
 
 
 def build() -> SimpleNamespace:
-    """The kernels, as ``ccd``, ``fabrik``, ``settle``, ``tip_error`` and ``snake``."""
+    """The kernels, as ``ccd``, ``fabrik``, ``dls`` (:mod:`._jit_dls`), ``settle``, ``tip_error`` and ``snake``."""
+    from ._jit_dls import dls_rows
     from ._jit_pose import settle_rows, snake_rows, tip_error_rows
 
-    return SimpleNamespace(ccd=ccd_rows, fabrik=fabrik_rows, settle=settle_rows, tip_error=tip_error_rows,
-                           snake=snake_rows)
+    return SimpleNamespace(ccd=ccd_rows, fabrik=fabrik_rows, dls=dls_rows, settle=settle_rows,
+                           tip_error=tip_error_rows, snake=snake_rows)

@@ -38,11 +38,14 @@ def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim, *damping):
 
 
 def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain):
-    """``(angles, error, used)`` of up to ``SMALL_BATCH`` chains (row by row) or a limited group (kernel), or None."""
+    """``(angles, error, used)`` of up to ``SMALL_BATCH`` chains (row by row) or a group on a kernel, or None.
+
+    The kernels take CCD and FABRIK groups with limits, and DLS groups (free ones given full circles).
+    """
     if len(angles) <= SMALL_BATCH:
         row = partial(_row, solver)
         return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain)
-    if solver == "dls" or limits is None or len(angles) < JIT_MIN_BATCH:
+    if (limits is None and solver != "dls") or len(angles) < JIT_MIN_BATCH:
         return None
     k = jit.kernels()
     if k is None:
@@ -52,11 +55,17 @@ def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, li
     a = np.array(angles, dtype=np.float64, order="C")  # limited and solved in place
     error = np.empty(len(a))
     used = np.zeros(len(a), dtype=np.int64)
-    kernel = k.ccd if solver == "ccd" else k.fabrik
-    stall = (STALL_SWEEPS, STALL_GAIN) if solver == "ccd" else (STALL_SWEEPS, STALL_GAIN, STALL_ESCAPES, ROUNDING)
+    if limits is None:  # (the full circle: each joint wraps, as without limits)
+        limits = np.broadcast_to(np.array([-PI, PI]), a.shape + (2,))
+    if solver == "dls":
+        kernel, extra = k.dls, (c(per_chain[0], dtype=np.float64), STALL_SWEEPS, STALL_GAIN, ROUNDING)
+    elif solver == "ccd":
+        kernel, extra = k.ccd, (STALL_SWEEPS, STALL_GAIN)
+    else:
+        kernel, extra = k.fabrik, (STALL_SWEEPS, STALL_GAIN, STALL_ESCAPES, ROUNDING)
     kernel(c(roots, dtype=np.float64), a, c(lengths, dtype=np.float64), c(targets, dtype=np.float64),
            c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used,
-           *stall)
+           *extra)
     return a, error, used
 
 

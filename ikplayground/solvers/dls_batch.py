@@ -1,14 +1,15 @@
 """Damped least squares (:mod:`.dls`; Wampler 1986, Buss 2004) for many chains at once.
 
 The single call's arithmetic, operation for operation, over arrays, so each row equals
-:func:`~.dls.solve_dls` to rounding. No validation: float64 arrays; pixels (y down), radians.
+:func:`~.dls.solve_dls` to rounding; a group of ``JIT_MIN_BATCH`` or more runs on the compiled kernel
+(:mod:`.jit`) once it is loaded. No validation: float64 arrays; pixels (y down), radians.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._batch_parts import SMALL_BATCH, Stall, limit_pose
+from ._batch_parts import Stall, limit_pose
 from .batched import run_small
 from .validate import FULL_CIRCLE, TAU
 from .dls import AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, escape, joint_bounds
@@ -24,8 +25,9 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     """
     count, n = angles.shape
     damp = np.broadcast_to(np.asarray(DEFAULT_DAMPING if damping is None else damping, dtype=np.float64), (count,))
-    if count <= SMALL_BATCH:
-        return run_small("dls", roots, angles, lengths, targets, iterations, tolerance, limits, damp)
+    compiled = run_small("dls", roots, angles, lengths, targets, iterations, tolerance, limits, damp)
+    if compiled is not None:
+        return compiled
     a = limit_pose(angles, limits)
     error = np.zeros(count)
     used = np.zeros(count, dtype=np.int64)

@@ -1,6 +1,7 @@
-"""Optional numba kernels for the batched CCD (pygame CCD tutorial) and FABRIK (Aristidou & Lasenby 2011).
+"""Optional numba kernels for the batched CCD (pygame CCD tutorial), FABRIK (Aristidou & Lasenby 2011) and DLS.
 
-The ``fast`` extra (:mod:`._jit_kernels`). Without numba, or with ``IKPLAYGROUND_JIT=0``,
+DLS is damped least squares (Wampler 1986, Buss 2004). :mod:`._jit_kernels` and :mod:`._jit_dls`
+(numba: a default dependency where it has wheels). Without numba, or with ``IKPLAYGROUND_JIT=0``,
 :func:`kernels` returns None and numpy runs; :func:`warm_up` compiles on a background thread.
 A :class:`Loader` does that for any set of kernels (the app's crowd drawing has one of its own).
 ``OMP_WAIT_POLICY`` is set to ``passive`` (unless set) before the first kernel runs, so idle OpenMP
@@ -91,6 +92,7 @@ def _build_solvers():
             np.zeros(1), np.zeros(1, dtype=np.int64), STALL_SWEEPS, STALL_GAIN)
     k.ccd(*args)
     k.fabrik(*args, STALL_ESCAPES, ROUNDING)
+    k.dls(*args[:9], np.full(1, 0.5), STALL_SWEEPS, STALL_GAIN, ROUNDING)
     k.settle(args[1], args[1], args[7], lim, z, args[2], z, np.zeros((1, 2, 2)), np.zeros(1))
     k.tip_error(z, args[1], args[2], z, np.zeros(1))
     k.snake(np.zeros((1, 2, 2)), z, args[2], args[7], args[7], np.zeros((1, 2, 2)))

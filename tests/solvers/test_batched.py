@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from ikplayground.solvers import fabrik, follow_snake, jit, solve_ccd, solve_fabrik, solve_two_bone
-from ikplayground.solvers import JIT_MIN_BATCH, ccd_batch, fabrik_batch, snake_batch
+from ikplayground.solvers import JIT_MIN_BATCH, ccd_batch, dls_batch, fabrik_batch, snake_batch
 from ikplayground.solvers import two_bone_arrays
 
 PI = math.pi
@@ -124,19 +124,22 @@ def test_snake_batch_rows_equal_single_calls(backend):
         np.testing.assert_allclose(out[k], one, atol=1e-9)
 
 
-def test_the_compiled_kernels_are_what_runs_when_numba_is_there(backend):
+@pytest.mark.parametrize("solver, batch", [("ccd", ccd_batch), ("dls", dls_batch)])
+@pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
+def test_the_compiled_kernels_are_what_runs_when_numba_is_there(solver, batch, limited, backend):
     rng = np.random.default_rng(3)
-    roots, angles, lengths, targets, iterations, tolerance, limits = random_group(rng, JIT_MIN_BATCH, 5, True)
+    roots, angles, lengths, targets, iterations, tolerance, limits = random_group(rng, JIT_MIN_BATCH, 5, limited)
     calls = []
     k = jit.kernels()
     if backend == "numba":
-        real = k.ccd
-        k.ccd = lambda *args: calls.append(1) or real(*args)
+        real = getattr(k, solver)
+        setattr(k, solver, lambda *args: calls.append(1) or real(*args))
         try:
-            ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits)
+            batch(roots, angles, lengths, targets, iterations, tolerance, limits if limited else None)
         finally:
-            k.ccd = real
-        assert calls == [1]
+            setattr(k, solver, real)
+        # (free CCD chains stay on numpy; a free DLS group runs on the kernel with full circles)
+        assert calls == ([1] if limited or solver == "dls" else [])
     else:
         assert k is None
 

@@ -11,19 +11,20 @@ target it cannot reach, and the batched version takes the same steps.
 from __future__ import annotations
 
 import math
+from unittest.mock import patch
 
 import numpy as np
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from .solver_cases import (PI, STATUSES, Chain, angle_gap, assert_reported, assert_within_limits, assert_wrapped,
-                           chains, convergence, coordinate_scale, points2, reference_fk)
+                           chains, convergence, coordinate_scale, points2, reference_fk, running_on)
 from .test_iterative import clamp_start
 from .test_validation import BAD_POINTS, GOOD_IK, _drop
 
-from ikplayground.solvers import solve_dls
+from ikplayground.solvers import dls, jit, solve_dls
 from ikplayground.solvers import DEFAULT_DAMPING, MAX_STEP
-from ikplayground.solvers import SMALL_BATCH, dls_batch
+from ikplayground.solvers import JIT_MIN_BATCH, SMALL_BATCH, dls_batch
 
 FAST = settings(deadline=None, max_examples=150)
 dampings = st.one_of(st.none(), st.just(0.0), st.floats(0.01, 5.0))
@@ -233,7 +234,7 @@ def random_group(rng, count, n, limited):
 @pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
 @pytest.mark.parametrize("n", [1, 2, 7])
 @pytest.mark.parametrize("count", [SMALL_BATCH - 1, 150], ids=["few", "many"])
-def test_batch_rows_equal_single_calls(limited, n, count):
+def test_batch_rows_equal_single_calls(limited, n, count, backend):
     rng = np.random.default_rng(100 * n + 10 * limited + count)
     roots, angles, lengths, targets, iterations, tolerance, limits, damping = random_group(rng, count, n, limited)
     before = [x.copy() for x in (roots, angles, lengths, targets)]
@@ -268,12 +269,30 @@ ANY_FLOAT = st.floats(allow_nan=False, allow_infinity=False)
 ANY_LENGTH = st.floats(min_value=0.0, exclude_min=True, allow_infinity=False)
 
 
+def on_each_engine(*args) -> list:
+    """``dls_batch(*args)`` on numpy, then on the compiled kernel where numba is: ``[(engine, result), ...]``."""
+    out = []
+    for engine in ("numpy", "numba") if jit.available() else ("numpy",):
+        with running_on(engine):
+            out.append((engine, dls_batch(*args)))
+    return out
+
+
+def assert_rows_equal(results, singles) -> None:
+    """Each engine's row k is ``singles[k]`` to rounding, steps exactly."""
+    for engine, (a, error, used) in results:
+        for k, one in enumerate(singles):
+            assert max(angle_gap(x, y) for x, y in zip(a[k], one.angles)) <= 1e-9, (engine, k)
+            assert error[k] == pytest.approx(one.error, abs=1e-9), (engine, k)
+            assert used[k] == one.iterations, (engine, k)
+
+
 @settings(deadline=None, max_examples=200)
 @pytest.mark.slow
 @given(st.lists(ANY_FLOAT, min_size=4, max_size=4), st.lists(ANY_LENGTH, min_size=1, max_size=4),
        st.floats(-10.0, 10.0), st.sampled_from([0.0, 0.5, 1e6]), st.booleans())
 def test_batch_rows_equal_single_calls_at_any_magnitude(coords, lengths, angle, damping, limited):
-    """Whatever solve_dls accepts, the batch (its numpy path) answers the same, finitely and quietly."""
+    """Whatever solve_dls accepts, the batch (numpy, and the compiled kernel) answers the same, finitely and quietly."""
     n = len(lengths)
     limits = np.array([[-PI, PI]] + [[-0.5, 0.5]] * (n - 1)) if limited else None
     start = clamp_start([angle] * n, limits)  # inside (-pi, pi] and the limits: both read it as it is
@@ -282,17 +301,81 @@ def test_batch_rows_equal_single_calls_at_any_magnitude(coords, lengths, angle, 
                         damping=damping)
     except ValueError:
         return  # refused by name: test_hostile_input.py
-    count = SMALL_BATCH + 1
+    count = max(SMALL_BATCH + 1, JIT_MIN_BATCH)
     roots, angles, lens, targets = (np.tile(np.asarray(x, dtype=float), (count, 1))
                                     for x in (coords[:2], start, lengths, coords[2:]))
     lim = None if limits is None else np.tile(limits, (count, 1, 1))
     with np.errstate(divide="raise", over="raise", invalid="raise"):
-        a, error, used = dls_batch(roots, angles, lens, targets, np.full(count, 12), np.zeros(count), lim, damping)
-    assert np.all(np.isfinite(a)) and np.all(np.isfinite(error))
-    for k in range(count):
-        assert max(angle_gap(x, y) for x, y in zip(a[k], one.angles)) <= 1e-9
-        assert error[k] == pytest.approx(one.error, rel=1e-12, abs=0.0)
-        assert used[k] == one.iterations
+        results = on_each_engine(roots, angles, lens, targets, np.full(count, 12), np.zeros(count), lim, damping)
+    for engine, (a, error, used) in results:
+        assert np.all(np.isfinite(a)) and np.all(np.isfinite(error)), engine
+        for k in range(count):
+            assert max(angle_gap(x, y) for x, y in zip(a[k], one.angles)) <= 1e-9, engine
+            assert error[k] == pytest.approx(one.error, rel=1e-12, abs=0.0), engine
+            assert used[k] == one.iterations, engine
+
+
+@st.composite
+def dls_groups(draw):
+    """``JIT_MIN_BATCH`` or more chains of one bone count, all limited or all free, targets anywhere (in reach
+    or not), each with its own budget (1..30 steps), tolerance and damping; the starts clamped as the solvers
+    clamp them. As dls_batch's arguments."""
+    n = draw(st.integers(1, 8))
+    limited = draw(st.booleans())
+    extras = st.tuples(st.integers(1, 30), st.one_of(st.just(0.0), st.floats(0.0, 2.0)),
+                       st.one_of(st.just(0.0), st.floats(0.01, 5.0), st.just(1e6)))
+    drawn = draw(st.lists(st.tuples(chains(n, n, limited), extras), min_size=1, max_size=JIT_MIN_BATCH + 4))
+    rows = [drawn[k % len(drawn)] for k in range(max(JIT_MIN_BATCH, len(drawn)))]
+    cs = [chain for chain, _ in rows]
+    iterations, tolerance, damping = (np.array(v) for v in zip(*(extra for _, extra in rows)))
+    return (np.array([c.root for c in cs]), np.array([clamp_start(c.angles, c.limits) for c in cs]),
+            np.array([c.lengths for c in cs]), np.array([c.target for c in cs]), iterations.astype(np.int64),
+            tolerance, np.array([c.limits for c in cs]) if limited else None, damping)
+
+
+@pytest.mark.slow
+@FAST
+@given(dls_groups())
+def test_the_kernel_rows_equal_the_numpy_rows_and_single_calls(group):
+    roots, angles, lengths, targets, iterations, tolerance, limits, damping = group
+    singles = [solve_dls(roots[k], angles[k], lengths[k], targets[k], iterations=int(iterations[k]),
+                         tolerance=float(tolerance[k]), limits=None if limits is None else limits[k],
+                         damping=float(damping[k])) for k in range(len(roots))]
+    assert_rows_equal(on_each_engine(*group), singles)
+
+
+def lined_up_group(rng, count, n, limited):
+    """Straight chains, half folded back at the middle joint, each with a target on its own line inside its
+    reach: the Jacobian has no turn toward it (a null step), so the escape kicks the chain off the line."""
+    roots = rng.uniform(-100, 100, (count, 2))
+    lengths = rng.uniform(5, 50, (count, n))
+    angles = np.zeros((count, n))
+    angles[:, 0] = rng.uniform(-PI, PI, count)
+    angles[::2, n // 2] = PI
+    limits = None
+    if limited:
+        limits = np.tile([-PI, PI], (count, n, 1))
+        limits[:, 1:] = (-PI, 3.0)  # the fold stays on its bound, and the kicks that would pass it are clamped
+        angles[::2, n // 2] = -PI
+    heading = angles[:, 0] + np.where(rng.integers(0, 2, count) == 1, PI, 0.0)
+    dist = lengths.sum(axis=1) * rng.uniform(0.0, 0.99, count)
+    targets = roots + dist[:, None] * np.stack([np.cos(heading), np.sin(heading)], axis=1)
+    return roots, angles, lengths, targets, np.full(count, 5), np.zeros(count), limits, rng.uniform(0.0, 2.0, count)
+
+
+@pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
+def test_rows_equal_single_calls_through_escapes(limited, backend):
+    rng = np.random.default_rng(1986 + limited)
+    group = lined_up_group(rng, 60, 6, limited)
+    roots, angles, lengths, targets, iterations, tolerance, limits, damping = group
+    real = dls.escape
+    found = []
+    with patch.object(dls, "escape", lambda *args: found.append(real(*args)) or found[-1]):
+        singles = [solve_dls(roots[k], angles[k], lengths[k], targets[k], iterations=5, tolerance=0.0,
+                             limits=None if limits is None else limits[k], damping=float(damping[k]))
+                   for k in range(60)]
+    assert sum(f is not None for f in found) >= 20  # escapes taken (and some tried in vain)
+    assert_rows_equal([(backend, dls_batch(*group))], singles)
 
 
 def test_an_escape_after_a_null_step_turns_no_joint_further_than_the_cap():
