@@ -12,8 +12,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .pole import mirrored_toward
-from .validate import (BOUND, FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list,
-                       limits_list, non_negative, plain_list, point, positive_int, wrap)
+from .validate import (BOUND, FULL_CIRCLE, MAX_COUNT, angles_list, chain_extent, clamp_angle, clamp_heading,
+                       lengths_list, limits_list, non_negative, plain_float, plain_list, plain_point, point,
+                       positive_int, wrap)
 
 
 class TwoBoneSolution(NamedTuple):
@@ -156,10 +157,8 @@ class FabrikStep(NamedTuple):
 
 
 _new = tuple.__new__
-_ndarray = np.ndarray
 _float64 = np.dtype(np.float64)
 _fromiter = np.fromiter
-_PAIR = (2,)
 _hypot = math.hypot
 _PI = math.pi
 _INF = math.inf
@@ -214,8 +213,7 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
     ValueError, TypeError
         Naming the argument that is wrong.
     """
-    if (limits is None and pole is None and type(iterations) is int and type(tolerance) is float
-            and type(root) is _ndarray and type(target) is _ndarray):
+    if limits is None and pole is None and type(iterations) is int:
         fast = _plain_problem(root, angles, lengths, target, iterations, tolerance)
         if fast is not None:
             return fast
@@ -239,10 +237,13 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
 
 
 def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> ChainProblem | None:
-    """:func:`chain_problem` fast for the common call (no limits or pole, float64 arrays or float lists); else None."""
-    f64 = _float64
-    if not (root.dtype is f64 and target.dtype is f64 and root.shape == _PAIR and target.shape == _PAIR
-            and iterations >= 1 and 0.0 <= tolerance < _INF):
+    """:func:`chain_problem` fast for the common call (no limits or pole; real numbers as floats, numpy scalars or
+    small float arrays: :func:`~.validate.plain_list`); None for anything else or anything out of range."""
+    root = plain_point(root)
+    target = plain_point(target)
+    tolerance = plain_float(tolerance)
+    if (root is None or target is None or tolerance is None
+            or not (1 <= iterations <= MAX_COUNT and 0.0 <= tolerance < _INF)):
         return None
     lens = plain_list(lengths)
     a = plain_list(angles)
@@ -251,8 +252,8 @@ def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> Chai
     n = len(lens)
     if not n or len(a) != n:
         return None
-    rx, ry = root.tolist()
-    tx, ty = target.tolist()
+    rx, ry = root
+    tx, ty = target
     reach = sum(lens)
     # (each coordinate and the reach under a tenth of BOUND: the chain cannot reach past it; False for NaN)
     h = _TENTH_BOUND
@@ -266,4 +267,3 @@ def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> Chai
         if not (-pi < min(a) and max(a) <= pi):  # some angle to wrap, as angles_list does
             a = [v if -pi < v <= pi else wrap(v) for v in a]
     return _new(ChainProblem, (rx, ry, tx, ty, lens, reach, a, None, iterations, tolerance, None))
-

@@ -16,9 +16,8 @@ import numpy as np
 
 from .results import TwoBoneSolution
 from .two_bone_arrays import _SAFE_HI, _SAFE_LO, CROSS_SAFE, CROSS_SHRINK, REACH_CAP, solve_arrays
-from .validate import BOUND, wrap
+from .validate import BOUND, plain_float, plain_point, wrap
 
-_NUMBER = (int, float, np.float64)  # plain numbers for the fast path (bool is none of them)
 _BOUND = BOUND
 _empty = np.empty
 _new_solution = tuple.__new__
@@ -71,32 +70,26 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
             dx = tx - rx
             dy = ty - ry
             return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), l1, l2, bend == 1)
-    # one chain of plain numbers otherwise; anything unusual (batches, bad values, extreme lengths) is checked below
-    if type(l1) in _NUMBER and type(l2) in _NUMBER and type(bend) in _NUMBER and (bend == 1 or bend == -1):
-        rx, ry = root if type(root) is tuple and len(root) == 2 else _plain_point(root)
-        tx, ty = target if type(target) is tuple and len(target) == 2 else _plain_point(target)
-        if (type(rx) in _NUMBER and type(ry) in _NUMBER and type(tx) in _NUMBER and type(ty) in _NUMBER
-                and -b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b  # (False for nan)
-                and _SAFE_LO < l1 < _SAFE_HI and _SAFE_LO < l2 < _SAFE_HI):
-            rx, ry, tx, ty = float(rx), float(ry), float(tx), float(ty)  # numpy scalars' arithmetic is slower
-            dx = tx - rx
-            dy = ty - ry
-            if pole is None and softness is _NO_SOFTNESS and stretch is _NO_STRETCH:
-                return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), float(l1), float(l2), bend == 1)
-            sol = _solve_plain_options(rx, ry, dx, dy, float(l1), float(l2), bend == 1, pole, softness, stretch)
-            if sol is not None:
-                return sol
+    # one chain of other real numbers (numpy scalars, small arrays, ints, ...): converted once, then as floats
+    sign = plain_float(bend)
+    if sign == 1.0 or sign == -1.0:  # (False for None)
+        p = plain_point(root)
+        q = plain_point(target)
+        a = plain_float(l1)
+        c = plain_float(l2)
+        if p is not None and q is not None and a is not None and c is not None:
+            rx, ry = p
+            tx, ty = q
+            if (-b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b  # (False for nan)
+                    and _SAFE_LO < a < _SAFE_HI and _SAFE_LO < c < _SAFE_HI):
+                dx = tx - rx
+                dy = ty - ry
+                if pole is None and softness is _NO_SOFTNESS and stretch is _NO_STRETCH:
+                    return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), a, c, sign == 1.0)
+                sol = _solve_plain_options(rx, ry, dx, dy, a, c, sign == 1.0, pole, softness, stretch)
+                if sol is not None:
+                    return sol
     return solve_arrays(root, target, l1, l2, bend, pole, softness, stretch)
-
-
-def _plain_point(p) -> tuple:
-    """``p`` as two items when it is a 2-tuple, 2-list or float64 (2,) array, else ``(None, None)``."""
-    tp = type(p)
-    if (tp is tuple or tp is list) and len(p) == 2:
-        return p
-    if tp is np.ndarray and p.shape == (2,) and p.dtype == np.float64:
-        return p.tolist()
-    return None, None
 
 
 def _solve_single(rx, ry, dx, dy, dist, l1, l2, plus, straight=False) -> TwoBoneSolution:
@@ -149,19 +142,15 @@ def _solve_single(rx, ry, dx, dy, dist, l1, l2, plus, straight=False) -> TwoBone
 
 def _solve_plain_options(rx, ry, dx, dy, l1, l2, plus, pole, softness, stretch) -> TwoBoneSolution | None:
     """One chain with a pole, soft reach or stretch as plain numbers; None for anything else (the batch path checks)."""
-    if type(softness) not in _NUMBER or type(stretch) not in _NUMBER:
-        return None
-    try:
-        softness = float(softness)
-        stretch = float(stretch)
-    except OverflowError:  # a huge int
-        return None
-    if not (0.0 <= softness < _INF and 1.0 <= stretch < _INF):
+    softness = plain_float(softness)
+    stretch = plain_float(stretch)
+    if softness is None or stretch is None or not (0.0 <= softness < _INF and 1.0 <= stretch < _INF):
         return None
     if pole is not None:
-        px, py = _plain_point(pole)
-        if type(px) not in _NUMBER or type(py) not in _NUMBER:
+        xy = plain_point(pole)
+        if xy is None:
             return None
+        px, py = xy
         if not (px != px and py != py):  # (both NaN: no pole)
             b = _BOUND
             if not (-b <= px <= b and -b <= py <= b):
