@@ -16,10 +16,12 @@ import numpy as np
 
 from .results import TwoBoneSolution
 from .two_bone_arrays import _SAFE_HI, _SAFE_LO, CROSS_SAFE, CROSS_SHRINK, REACH_CAP, solve_arrays
-from .validate import BOUND, plain_float, plain_point, wrap
+from .validate import BOUND, FLOATS, REALS, plain_float, plain_point, wrap
 
 _BOUND = BOUND
 _empty = np.empty
+_ndarray = np.ndarray
+_PAIR = (2,)
 _new_solution = tuple.__new__
 _atan2, _acos, _cos, _sin, _hypot, _PI = math.atan2, math.acos, math.cos, math.sin, math.hypot, math.pi
 # The defaults of softness and stretch, told apart by identity on the fast path.
@@ -71,25 +73,56 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
             dy = ty - ry
             return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), l1, l2, bend == 1)
     # one chain of other real numbers (numpy scalars, small arrays, ints, ...): converted once, then as floats
-    sign = plain_float(bend)
-    if sign == 1.0 or sign == -1.0:  # (False for None)
-        p = plain_point(root)
-        q = plain_point(target)
-        a = plain_float(l1)
-        c = plain_float(l2)
-        if p is not None and q is not None and a is not None and c is not None:
-            rx, ry = p
-            tx, ty = q
-            if (-b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b  # (False for nan)
-                    and _SAFE_LO < a < _SAFE_HI and _SAFE_LO < c < _SAFE_HI):
-                dx = tx - rx
-                dy = ty - ry
-                if pole is None and softness is _NO_SOFTNESS and stretch is _NO_STRETCH:
-                    return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), a, c, sign == 1.0)
-                sol = _solve_plain_options(rx, ry, dx, dy, a, c, sign == 1.0, pole, softness, stretch)
-                if sol is not None:
-                    return sol
+    chain = _plain_chain(root, target, l1, l2, bend)
+    if chain is not None:
+        rx, ry, tx, ty, a, c, sign = chain
+        if ((sign == 1.0 or sign == -1.0) and -b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b
+                and _SAFE_LO < a < _SAFE_HI and _SAFE_LO < c < _SAFE_HI):  # (False for nan)
+            dx = tx - rx
+            dy = ty - ry
+            if pole is None and softness is _NO_SOFTNESS and stretch is _NO_STRETCH:
+                return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), a, c, sign == 1.0)
+            sol = _solve_plain_options(rx, ry, dx, dy, a, c, sign == 1.0, pole, softness, stretch)
+            if sol is not None:
+                return sol
     return solve_arrays(root, target, l1, l2, bend, pole, softness, stretch)
+
+
+def _plain_chain(root, target, l1, l2, bend) -> tuple | None:
+    """``(rx, ry, tx, ty, l1, l2, bend)`` as floats, unchecked, when each is a real number (:data:`~.validate.REALS`;
+    points as 2-tuples, 2-lists or (2,) float arrays); None for anything else (the checked path names it).
+
+    Written out for speed (a call per number would cost more than the plain-Python solve saves).
+    """
+    reals = REALS
+    t = type(root)
+    if t is _ndarray:
+        if root.shape != _PAIR or root.dtype not in FLOATS:
+            return None
+        rx, ry = root.tolist()
+    elif (t is tuple or t is list) and len(root) == 2:
+        rx, ry = root
+        if (type(rx) is not float or type(ry) is not float) and (type(rx) not in reals or type(ry) not in reals):
+            return None
+    else:
+        return None
+    t = type(target)
+    if t is _ndarray:
+        if target.shape != _PAIR or target.dtype not in FLOATS:
+            return None
+        tx, ty = target.tolist()
+    elif (t is tuple or t is list) and len(target) == 2:
+        tx, ty = target
+        if (type(tx) is not float or type(ty) is not float) and (type(tx) not in reals or type(ty) not in reals):
+            return None
+    else:
+        return None
+    if type(l1) not in reals or type(l2) not in reals or type(bend) not in reals:
+        return None
+    try:
+        return float(rx), float(ry), float(tx), float(ty), float(l1), float(l2), float(bend)
+    except OverflowError:  # a huge int
+        return None
 
 
 def _solve_single(rx, ry, dx, dy, dist, l1, l2, plus, straight=False) -> TwoBoneSolution:
