@@ -173,14 +173,15 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
             if pushed:
                 largest = dls_step(jx, jy, ux, uy, lam2, d)
         if lim is None:  # turned() with no bounds and joint_points(), written out
+            # (turned()'s clamp to [-pi, pi] changes nothing here: a lies in [-pi, pi] and no turn passes the
+            # cap, MAX_STEP < pi, so one wrap lands in [-pi, pi]; the tests hold it to the turned() path)
             b = []
             bx = [rx]
             by = [ry]
             x, y, absolute = rx, ry, 0.0
             for v, turn, length in zip(a, d, lens):
                 v += turn
-                v = v - tau if v > pi else v + tau if v <= neg_pi else v  # wrapped once, then into [-pi, pi]
-                v = neg_pi if v < neg_pi else pi if v > pi else v
+                v = v - tau if v > pi else v + tau if v <= neg_pi else v  # wrapped once
                 b.append(v)
                 absolute += v
                 x += length * cos(absolute)
