@@ -1,6 +1,6 @@
 """Single-chain solver speed against plain-Python versions of the same algorithms, for three kinds of input.
 
-    python scripts/bench_solvers.py [--seconds S] [--json PATH]
+    python scripts/bench_solvers.py [--seconds S] [--chains N] [--only NAME] [--wall] [--json PATH]
 
 Each public single-chain call (``solve_two_bone``, ``solve_ccd``, ``solve_fabrik``, ``solve_dls``,
 ``follow_snake``) is timed on the same random chains given three ways:
@@ -13,10 +13,11 @@ Each public single-chain call (``solve_two_bone``, ``solve_ccd``, ``solve_fabrik
 
 The plain version (``plain_reference.py``) gets the same objects and converts them once on entry the way
 a plain-Python author would (``float(x)`` for a numpy scalar, ``.tolist()`` for an array; Python floats
-as they are), then runs on floats and the math module. It returns what the library returns: numpy
-arrays for the knee and end, the angles and the snake's nodes (``np.array`` of its lists). The project's
-calls also check every argument and report error, iterations and status; the plain ones do not. One more
-row times the two-bone plain version returning tuples, as a plain-Python program would keep them.
+are passed as they are), then runs on floats and the math module. It returns what the library returns:
+numpy arrays for the knee and end, the angles and the snake's nodes (``np.array`` of its lists). The
+project's calls also check every argument and report error, iterations and status; the plain ones do
+not. One more row times the two-bone plain version returning tuples, as a plain-Python program would
+keep them.
 
 Project and plain calls are timed in alternating rounds (so a busy machine slows both alike), by the
 process's CPU time (``--wall`` for the wall clock); the figures are the median solves per second over
@@ -117,16 +118,30 @@ def plain_two_bone(kind: str, tuples: bool = False):
     return arrays
 
 
-def plain_iterative(solver):
-    def solve(root, angles, lengths, target):
-        (rx, ry), (tx, ty) = floats(root), floats(target)
-        return np.array(solver(rx, ry, floats(angles), floats(lengths), tx, ty))
+def plain_iterative(solver, kind: str):
+    """The plain CCD, FABRIK or DLS on ``kind`` inputs, the angles as an array."""
+    array = np.array
+    if kind == "float":
+        def solve(root, angles, lengths, target):
+            return array(solver(root[0], root[1], angles, lengths, target[0], target[1]))
+    else:
+        def solve(root, angles, lengths, target):
+            (rx, ry), (tx, ty) = floats(root), floats(target)
+            return array(solver(rx, ry, floats(angles), floats(lengths), tx, ty))
     return solve
 
 
-def plain_snake(points, head, lengths, bend_limits):
-    hx, hy = floats(head)
-    return np.array(plain.snake(floats(points), hx, hy, floats(lengths), *floats(bend_limits)))
+def plain_snake(kind: str):
+    """The plain snake on ``kind`` inputs, the nodes as an (n + 1, 2) array."""
+    array, snake = np.array, plain.snake
+    if kind == "float":
+        def follow(points, head, lengths, bend_limits):
+            return array(snake(points, head[0], head[1], lengths, bend_limits[0], bend_limits[1]))
+    else:
+        def follow(points, head, lengths, bend_limits):
+            (hx, hy), (lo, hi) = floats(head), floats(bend_limits)
+            return array(snake(floats(points), hx, hy, floats(lengths), lo, hi))
+    return follow
 
 
 def make_chains(rng, count):
@@ -170,8 +185,8 @@ def measure(count: int, seconds: float, only: str = "", clock=time.process_time,
         row("solve_two_bone", kind, solve_two_bone, plain_two_bone(kind), two)
         row("solve_two_bone vs tuples", kind, solve_two_bone, plain_two_bone(kind, tuples=True), two)
         for name, ours, theirs in iterative:
-            row(name, kind, ours, plain_iterative(theirs), chains)
-        row("follow_snake", kind, follow_snake, plain_snake, snakes)
+            row(name, kind, ours, plain_iterative(theirs, kind), chains)
+        row("follow_snake", kind, follow_snake, plain_snake(kind), snakes)
     return rows
 
 
