@@ -123,7 +123,7 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
         reach += length
     bounds = joint_bounds(lim, n)
     limited = lim is not None and any(b[2] for b in bounds)
-    reachable = distance(tx - rx, ty - ry) < reach
+    reachable = None  # (the target within reach: asked only after a null step)
     a = list(a)
     xs, ys = joint_points(rx, ry, a, lens)
     error = distance(tx - xs[n], ty - ys[n])
@@ -203,10 +203,13 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
             mu = mu * MU_GROW
             if mu > MU_MAX:
                 mu = MU_MAX
-        if null and reachable:
-            kicked = escape(rx, ry, before, lens, tx, ty, bounds, before_error)
-            if kicked is not None:
-                a, xs, ys, error = kicked
+        if null:
+            if reachable is None:
+                reachable = distance(tx - rx, ty - ry) < reach
+            if reachable:
+                kicked = escape(rx, ry, before, lens, tx, ty, bounds, before_error)
+                if kicked is not None:
+                    a, xs, ys, error = kicked
     return a, used, error, stalled
 
 

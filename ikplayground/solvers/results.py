@@ -190,10 +190,11 @@ class ChainProblem(NamedTuple):
         rx, ry, tx, ty, lens, reach, _, lim, iterations, tolerance, pole = self
         if pole is not None:
             angles = mirrored_toward(rx, ry, tx, ty, angles, lens, pole, lim)
+        if error <= tolerance:
+            return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, True, "reached"))
         # a stall at the very last iteration is "iterations": "stalled" means used < iterations, as in a batch
-        status = "reached" if error <= tolerance else ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach,
-                                                                 stalled and used < iterations)
-        return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, error <= tolerance, status))
+        status = ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach, stalled and used < iterations)
+        return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, False, status))
 
 
 def finish(loop):
