@@ -95,32 +95,38 @@ def _plain_chain(root, target, l1, l2, bend) -> tuple | None:
     Written out for speed (a call per number would cost more than the plain-Python solve saves).
     """
     reals = REALS
-    t = type(root)
-    if t is _ndarray:
-        if root.shape != _PAIR or root.dtype not in FLOATS:
-            return None
-        rx, ry = root.tolist()
-    elif (t is tuple or t is list) and len(root) == 2:
-        rx, ry = root
-        if (type(rx) is not float or type(ry) is not float) and (type(rx) not in reals or type(ry) not in reals):
-            return None
-    else:
-        return None
-    t = type(target)
-    if t is _ndarray:
-        if target.shape != _PAIR or target.dtype not in FLOATS:
-            return None
-        tx, ty = target.tolist()
-    elif (t is tuple or t is list) and len(target) == 2:
-        tx, ty = target
-        if (type(tx) is not float or type(ty) is not float) and (type(tx) not in reals or type(ty) not in reals):
-            return None
-    else:
-        return None
-    if type(l1) not in reals or type(l2) not in reals or type(bend) not in reals:
-        return None
     try:
-        return float(rx), float(ry), float(tx), float(ty), float(l1), float(l2), float(bend)
+        t = type(root)
+        if t is _ndarray:
+            if root.shape != _PAIR or root.dtype not in FLOATS:
+                return None
+            rx, ry = root.tolist()  # (floats)
+        elif (t is tuple or t is list) and len(root) == 2:
+            rx, ry = root
+            if type(rx) is not float or type(ry) is not float:
+                if type(rx) not in reals or type(ry) not in reals:
+                    return None
+                rx = float(rx)
+                ry = float(ry)
+        else:
+            return None
+        t = type(target)
+        if t is _ndarray:
+            if target.shape != _PAIR or target.dtype not in FLOATS:
+                return None
+            tx, ty = target.tolist()
+        elif (t is tuple or t is list) and len(target) == 2:
+            tx, ty = target
+            if type(tx) is not float or type(ty) is not float:
+                if type(tx) not in reals or type(ty) not in reals:
+                    return None
+                tx = float(tx)
+                ty = float(ty)
+        else:
+            return None
+        if type(l1) not in reals or type(l2) not in reals or type(bend) not in reals:
+            return None
+        return rx, ry, tx, ty, float(l1), float(l2), float(bend)
     except OverflowError:  # a huge int
         return None
 
