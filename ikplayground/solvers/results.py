@@ -157,6 +157,8 @@ class FabrikStep(NamedTuple):
 
 
 _new = tuple.__new__
+_ndarray = np.ndarray
+_PAIR = (2,)
 _float64 = np.dtype(np.float64)
 _fromiter = np.fromiter
 _hypot = math.hypot
@@ -240,9 +242,18 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
 def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> ChainProblem | None:
     """:func:`chain_problem` fast for the common call (no limits or pole; real numbers as floats, numpy scalars or
     small float arrays: :func:`~.validate.plain_list`); None for anything else or anything out of range."""
-    root = plain_point(root)
-    target = plain_point(target)
-    tolerance = plain_float(tolerance)
+    f64 = _float64
+    # (the commonest points, float64 (2,) arrays and 2-tuples of floats, without a call)
+    if type(root) is _ndarray and root.dtype is f64 and root.shape == _PAIR:
+        root = root.tolist()
+    elif type(root) is not tuple or len(root) != 2 or type(root[0]) is not float or type(root[1]) is not float:
+        root = plain_point(root)
+    if type(target) is _ndarray and target.dtype is f64 and target.shape == _PAIR:
+        target = target.tolist()
+    elif type(target) is not tuple or len(target) != 2 or type(target[0]) is not float or type(target[1]) is not float:
+        target = plain_point(target)
+    if type(tolerance) is not float:
+        tolerance = plain_float(tolerance)
     if (root is None or target is None or tolerance is None
             or not (1 <= iterations <= MAX_COUNT and 0.0 <= tolerance < _INF)):
         return None
