@@ -13,7 +13,7 @@ import math
 
 from .validate import FULL_CIRCLE, non_negative
 from .kinematics import joint_xy as joint_points
-from .results import ROUNDING, IKSolution, StallWatch, chain_problem
+from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, IKSolution, chain_problem
 
 DEFAULT_DAMPING = 0.5  # lambda = damping * mu * |e|; of 0.3, 0.5, 1.0 the fewest steps on the limited benchmark
 MAX_STEP = 0.5  # rad: the largest joint turn one step may make
@@ -45,8 +45,8 @@ def solve_dls(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
     damping = DEFAULT_DAMPING if damping is None else non_negative(damping, "damping")
-    a, used, error, stalled = dls_iterations(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations, p.tolerance,
-                                             p.limits, damping)
+    rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
+    a, used, error, stalled = dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping)
     return p.solution(a, error, used, stalled)
 
 
@@ -64,14 +64,18 @@ def distance(dx: float, dy: float) -> float:
 
 def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> float:
     """``J^T (J J^T + lam2 I)^-1 u`` (rad) into ``d``, capped at ``MAX_STEP``; returns the uncapped largest turn."""
-    n = len(jx)
     sxx = syy = sxy = 0.0
-    for i in range(n):
-        p = jx[i]
-        q = jy[i]
+    for p, q in zip(jx, jy):
         sxx += p * p
         syy += q * q
         sxy += p * q
+    return dls_turns(jx, jy, sxx, syy, sxy, ux, uy, lam2, d)
+
+
+def dls_turns(jx: list, jy: list, sxx: float, syy: float, sxy: float, ux: float, uy: float, lam2: float,
+              d: list) -> float:
+    """:func:`dls_step` given ``J J^T``'s entries ``sxx``, ``syy``, ``sxy`` (summed over the joints in order)."""
+    n = len(jx)
     a11 = sxx + lam2
     a22 = syy + lam2
     det = a11 * a22 - sxy * sxy
@@ -82,9 +86,11 @@ def dls_step(jx: list, jy: list, ux: float, uy: float, lam2: float, d: list) -> 
     wx = (a22 * ux - sxy * uy) / det
     wy = (a11 * uy - sxy * ux) / det
     largest = 0.0
-    for i in range(n):
-        v = jx[i] * wx + jy[i] * wy
+    i = 0
+    for p, q in zip(jx, jy):
+        v = p * wx + q * wy
         d[i] = v
+        i += 1
         if v < 0.0:
             v = -v
         if v > largest:
@@ -117,23 +123,26 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
         reach += length
     bounds = joint_bounds(lim, n)
     limited = lim is not None and any(b[2] for b in bounds)
-    reachable = distance(tx - rx, ty - ry) < reach
+    reachable = None  # (the target within reach: asked only after a null step)
     a = list(a)
     xs, ys = joint_points(rx, ry, a, lens)
     error = distance(tx - xs[n], ty - ys[n])
-    watch = StallWatch(reach)
+    last, gain = _INF, STALL_GAIN * reach
     jx = [0.0] * n
     jy = [0.0] * n
     d = [0.0] * n
+    pi, neg_pi, tau, cos, sin = _PI, -_PI, _TAU, math.cos, math.sin
     used = 0
     mu = 1.0
     stalled = False
     while True:
         if error <= tolerance:
             break
-        if watch.stalled(used, error):
-            stalled = True
-            break
+        if not used % STALL_SWEEPS:  # the stall rule (StallWatch), inlined
+            if used and not error < last - gain:
+                stalled = True
+                break
+            last = error
         if used == iterations:
             break
         used += 1
@@ -143,11 +152,17 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
         ux = (tx - ex) / scale
         uy = (ty - ey) / scale
         lam = damping * mu * error / scale
-        for i in range(n):
-            jx[i] = -(ey - ys[i]) / scale
-            jy[i] = (ex - xs[i]) / scale
+        sxx = syy = sxy = 0.0
+        for i in range(n):  # the Jacobian, scaled, and J J^T (dls_step written out)
+            p = -(ey - ys[i]) / scale
+            q = (ex - xs[i]) / scale
+            jx[i] = p
+            jy[i] = q
+            sxx += p * p
+            syy += q * q
+            sxy += p * q
         lam2 = lam * lam
-        largest = dls_step(jx, jy, ux, uy, lam2, d)
+        largest = dls_turns(jx, jy, sxx, syy, sxy, ux, uy, lam2, d)
         if limited:
             pushed = False
             for i in range(n):
@@ -157,8 +172,25 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
                     pushed = True
             if pushed:
                 largest = dls_step(jx, jy, ux, uy, lam2, d)
-        b = [turned(a[i] + d[i], *bounds[i]) for i in range(n)]
-        bx, by = joint_points(rx, ry, b, lens)
+        if lim is None:  # turned() with no bounds and joint_points(), written out
+            # (turned()'s clamp to [-pi, pi] changes nothing here: a lies in [-pi, pi] and no turn passes the
+            # cap, MAX_STEP < pi, so one wrap lands in [-pi, pi]; the tests hold it to the turned() path)
+            b = []
+            bx = [rx]
+            by = [ry]
+            x, y, absolute = rx, ry, 0.0
+            for v, turn, length in zip(a, d, lens):
+                v += turn
+                v = v - tau if v > pi else v + tau if v <= neg_pi else v  # wrapped once
+                b.append(v)
+                absolute += v
+                x += length * cos(absolute)
+                y += length * sin(absolute)
+                bx.append(x)
+                by.append(y)
+        else:
+            b = [turned(a[i] + d[i], *bounds[i]) for i in range(n)]
+            bx, by = joint_points(rx, ry, b, lens)
         trial = distance(tx - bx[n], ty - by[n])
         null = largest < NULL_STEP  # (the same as max(map(abs, d)) < NULL_STEP, measured before the cap)
         before, before_error = a, error  # an escape kicks from here: with the null step, no turn passes the cap
@@ -171,10 +203,13 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
             mu = mu * MU_GROW
             if mu > MU_MAX:
                 mu = MU_MAX
-        if null and reachable:
-            kicked = escape(rx, ry, before, lens, tx, ty, bounds, before_error)
-            if kicked is not None:
-                a, xs, ys, error = kicked
+        if null:
+            if reachable is None:
+                reachable = distance(tx - rx, ty - ry) < reach
+            if reachable:
+                kicked = escape(rx, ry, before, lens, tx, ty, bounds, before_error)
+                if kicked is not None:
+                    a, xs, ys, error = kicked
     return a, used, error, stalled
 
 

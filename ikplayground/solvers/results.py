@@ -12,8 +12,9 @@ from typing import NamedTuple
 import numpy as np
 
 from .pole import mirrored_toward
-from .validate import (BOUND, FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list,
-                       limits_list, non_negative, plain_list, point, positive_int, wrap)
+from .validate import (BOUND, FULL_CIRCLE, MAX_COUNT, angles_list, chain_extent, clamp_angle, clamp_heading,
+                       lengths_list, limits_list, non_negative, plain_float, plain_list, plain_point, point,
+                       positive_int, wrap)
 
 
 class TwoBoneSolution(NamedTuple):
@@ -157,9 +158,9 @@ class FabrikStep(NamedTuple):
 
 _new = tuple.__new__
 _ndarray = np.ndarray
+_PAIR = (2,)
 _float64 = np.dtype(np.float64)
 _fromiter = np.fromiter
-_PAIR = (2,)
 _hypot = math.hypot
 _PI = math.pi
 _INF = math.inf
@@ -191,10 +192,11 @@ class ChainProblem(NamedTuple):
         rx, ry, tx, ty, lens, reach, _, lim, iterations, tolerance, pole = self
         if pole is not None:
             angles = mirrored_toward(rx, ry, tx, ty, angles, lens, pole, lim)
+        if error <= tolerance:
+            return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, True, "reached"))
         # a stall at the very last iteration is "iterations": "stalled" means used < iterations, as in a batch
-        status = "reached" if error <= tolerance else ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach,
-                                                                 stalled and used < iterations)
-        return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, error <= tolerance, status))
+        status = ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach, stalled and used < iterations)
+        return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, False, status))
 
 
 def finish(loop):
@@ -214,8 +216,7 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
     ValueError, TypeError
         Naming the argument that is wrong.
     """
-    if (limits is None and pole is None and type(iterations) is int and type(tolerance) is float
-            and type(root) is _ndarray and type(target) is _ndarray):
+    if limits is None and pole is None and type(iterations) is int:
         fast = _plain_problem(root, angles, lengths, target, iterations, tolerance)
         if fast is not None:
             return fast
@@ -239,10 +240,22 @@ def chain_problem(root, angles, lengths, target, iterations, tolerance, limits, 
 
 
 def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> ChainProblem | None:
-    """:func:`chain_problem` fast for the common call (no limits or pole, float64 arrays or float lists); else None."""
+    """:func:`chain_problem` fast for the common call (no limits or pole; real numbers as floats, numpy scalars or
+    small float arrays: :func:`~.validate.plain_list`); None for anything else or anything out of range."""
     f64 = _float64
-    if not (root.dtype is f64 and target.dtype is f64 and root.shape == _PAIR and target.shape == _PAIR
-            and iterations >= 1 and 0.0 <= tolerance < _INF):
+    # (the commonest points, float64 (2,) arrays and 2-tuples of floats, without a call)
+    if type(root) is _ndarray and root.dtype is f64 and root.shape == _PAIR:
+        root = root.tolist()
+    elif type(root) is not tuple or len(root) != 2 or type(root[0]) is not float or type(root[1]) is not float:
+        root = plain_point(root)
+    if type(target) is _ndarray and target.dtype is f64 and target.shape == _PAIR:
+        target = target.tolist()
+    elif type(target) is not tuple or len(target) != 2 or type(target[0]) is not float or type(target[1]) is not float:
+        target = plain_point(target)
+    if type(tolerance) is not float:
+        tolerance = plain_float(tolerance)
+    if (root is None or target is None or tolerance is None
+            or not (1 <= iterations <= MAX_COUNT and 0.0 <= tolerance < _INF)):
         return None
     lens = plain_list(lengths)
     a = plain_list(angles)
@@ -251,8 +264,8 @@ def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> Chai
     n = len(lens)
     if not n or len(a) != n:
         return None
-    rx, ry = root.tolist()
-    tx, ty = target.tolist()
+    rx, ry = root
+    tx, ty = target
     reach = sum(lens)
     # (each coordinate and the reach under a tenth of BOUND: the chain cannot reach past it; False for NaN)
     h = _TENTH_BOUND
@@ -266,4 +279,3 @@ def _plain_problem(root, angles, lengths, target, iterations, tolerance) -> Chai
         if not (-pi < min(a) and max(a) <= pi):  # some angle to wrap, as angles_list does
             a = [v if -pi < v <= pi else wrap(v) for v in a]
     return _new(ChainProblem, (rx, ry, tx, ty, lens, reach, a, None, iterations, tolerance, None))
-

@@ -10,12 +10,12 @@ import math
 
 import numpy as np
 
-from .validate import BOUND, SLACK, chain_extent, float_array, lengths_list, plain_list, point
+from .validate import (BOUND, FLOATS, SLACK, chain_extent, float_array, lengths_list, plain_list, plain_point,
+                       point)
 
 _ndarray = np.ndarray
 _float64 = np.dtype(np.float64)
 _fromiter = np.fromiter
-_PAIR = (2,)
 _PI = math.pi
 
 
@@ -72,25 +72,41 @@ def _checked_snake(points, head, lengths, bend_limits) -> list:
 
 
 def _plain_snake(points, head, lengths, bend_limits) -> list | None:
-    """:func:`follow_snake`'s flat node list for the common call (float64 arrays, float lists, in range); else None."""
-    f64 = _float64
-    if not (type(points) is _ndarray and type(head) is _ndarray and points.dtype is f64 and head.dtype is f64
-            and points.ndim == 2 and head.shape == _PAIR and type(bend_limits) is tuple and len(bend_limits) == 2):
-        return None
-    m, two = points.shape
+    """:func:`follow_snake`'s flat node list for the common call (real numbers as floats, numpy scalars or small
+    float arrays: :func:`~.validate.plain_list`, all in range); else None."""
+    old = _plain_nodes(points)
+    head = plain_point(head)
+    limits = plain_point(bend_limits)
     lens = plain_list(lengths)
-    if lens is None or two != 2 or m < 2 or len(lens) != m - 1:
+    if old is None or head is None or limits is None or lens is None or len(old) < 4 or len(lens) != len(old) // 2 - 1:
         return None
-    lo, hi = bend_limits
-    if type(lo) is not float or type(hi) is not float or not (-_PI - SLACK <= lo <= hi <= _PI + SLACK):
+    lo, hi = limits
+    if not (-_PI - SLACK <= lo <= hi <= _PI + SLACK):
         return None
-    hx, hy = head.tolist()
+    hx, hy = head
     reach = sum(lens)
     # (the head and the reach under a tenth of BOUND: the snake cannot reach past it; False for NaN)
     h = BOUND / 10
     if not (-h < hx < h and -h < hy < h and reach < h and min(lens) > 0.0):
         return None
-    return snake_nodes(points.ravel().tolist(), hx, hy, lens, -_PI if -_PI > lo else lo, _PI if _PI < hi else hi)
+    return snake_nodes(old, hx, hy, lens, -_PI if -_PI > lo else lo, _PI if _PI < hi else hi)
+
+
+def _plain_nodes(points) -> list | None:
+    """An (m, 2) float array's or a sequence of :func:`~.validate.plain_point` points' coordinates, flat; else None."""
+    if type(points) is _ndarray:
+        if points.ndim == 2 and points.shape[1] == 2 and points.dtype in FLOATS:
+            return points.ravel().tolist()
+        return None
+    if type(points) is not list and type(points) is not tuple:
+        return None
+    flat: list = []
+    for p in points:
+        xy = plain_point(p)
+        if xy is None:
+            return None
+        flat += xy
+    return flat
 
 
 def snake_nodes(old, hx, hy, lens, lo, hi):

@@ -16,11 +16,12 @@ import numpy as np
 
 from .results import TwoBoneSolution
 from .two_bone_arrays import _SAFE_HI, _SAFE_LO, CROSS_SAFE, CROSS_SHRINK, REACH_CAP, solve_arrays
-from .validate import BOUND, wrap
+from .validate import BOUND, FLOATS, REALS, plain_float, plain_point, wrap
 
-_NUMBER = (int, float, np.float64)  # plain numbers for the fast path (bool is none of them)
 _BOUND = BOUND
 _empty = np.empty
+_ndarray = np.ndarray
+_PAIR = (2,)
 _new_solution = tuple.__new__
 _atan2, _acos, _cos, _sin, _hypot, _PI = math.atan2, math.acos, math.cos, math.sin, math.hypot, math.pi
 # The defaults of softness and stretch, told apart by identity on the fast path.
@@ -71,32 +72,63 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
             dx = tx - rx
             dy = ty - ry
             return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), l1, l2, bend == 1)
-    # one chain of plain numbers otherwise; anything unusual (batches, bad values, extreme lengths) is checked below
-    if type(l1) in _NUMBER and type(l2) in _NUMBER and type(bend) in _NUMBER and (bend == 1 or bend == -1):
-        rx, ry = root if type(root) is tuple and len(root) == 2 else _plain_point(root)
-        tx, ty = target if type(target) is tuple and len(target) == 2 else _plain_point(target)
-        if (type(rx) in _NUMBER and type(ry) in _NUMBER and type(tx) in _NUMBER and type(ty) in _NUMBER
-                and -b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b  # (False for nan)
-                and _SAFE_LO < l1 < _SAFE_HI and _SAFE_LO < l2 < _SAFE_HI):
-            rx, ry, tx, ty = float(rx), float(ry), float(tx), float(ty)  # numpy scalars' arithmetic is slower
+    # one chain of other real numbers (numpy scalars, small arrays, ints, ...): converted once, then as floats
+    chain = _plain_chain(root, target, l1, l2, bend)
+    if chain is not None:
+        rx, ry, tx, ty, a, c, sign = chain
+        if ((sign == 1.0 or sign == -1.0) and -b <= rx <= b and -b <= ry <= b and -b <= tx <= b and -b <= ty <= b
+                and _SAFE_LO < a < _SAFE_HI and _SAFE_LO < c < _SAFE_HI):  # (False for nan)
             dx = tx - rx
             dy = ty - ry
             if pole is None and softness is _NO_SOFTNESS and stretch is _NO_STRETCH:
-                return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), float(l1), float(l2), bend == 1)
-            sol = _solve_plain_options(rx, ry, dx, dy, float(l1), float(l2), bend == 1, pole, softness, stretch)
+                return _solve_single(rx, ry, dx, dy, _hypot(dx, dy), a, c, sign == 1.0)
+            sol = _solve_plain_options(rx, ry, dx, dy, a, c, sign == 1.0, pole, softness, stretch)
             if sol is not None:
                 return sol
     return solve_arrays(root, target, l1, l2, bend, pole, softness, stretch)
 
 
-def _plain_point(p) -> tuple:
-    """``p`` as two items when it is a 2-tuple, 2-list or float64 (2,) array, else ``(None, None)``."""
-    tp = type(p)
-    if (tp is tuple or tp is list) and len(p) == 2:
-        return p
-    if tp is np.ndarray and p.shape == (2,) and p.dtype == np.float64:
-        return p.tolist()
-    return None, None
+def _plain_chain(root, target, l1, l2, bend) -> tuple | None:
+    """``(rx, ry, tx, ty, l1, l2, bend)`` as floats, unchecked, when each is a real number (:data:`~.validate.REALS`;
+    points as 2-tuples, 2-lists or (2,) float arrays); None for anything else (the checked path names it).
+
+    Written out for speed (a call per number would cost more than the plain-Python solve saves).
+    """
+    reals = REALS
+    try:
+        t = type(root)
+        if t is _ndarray:
+            if root.shape != _PAIR or root.dtype not in FLOATS:
+                return None
+            rx, ry = root.tolist()  # (floats)
+        elif (t is tuple or t is list) and len(root) == 2:
+            rx, ry = root
+            if type(rx) is not float or type(ry) is not float:
+                if type(rx) not in reals or type(ry) not in reals:
+                    return None
+                rx = float(rx)
+                ry = float(ry)
+        else:
+            return None
+        t = type(target)
+        if t is _ndarray:
+            if target.shape != _PAIR or target.dtype not in FLOATS:
+                return None
+            tx, ty = target.tolist()
+        elif (t is tuple or t is list) and len(target) == 2:
+            tx, ty = target
+            if type(tx) is not float or type(ty) is not float:
+                if type(tx) not in reals or type(ty) not in reals:
+                    return None
+                tx = float(tx)
+                ty = float(ty)
+        else:
+            return None
+        if type(l1) not in reals or type(l2) not in reals or type(bend) not in reals:
+            return None
+        return rx, ry, tx, ty, float(l1), float(l2), float(bend)
+    except OverflowError:  # a huge int
+        return None
 
 
 def _solve_single(rx, ry, dx, dy, dist, l1, l2, plus, straight=False) -> TwoBoneSolution:
@@ -149,19 +181,15 @@ def _solve_single(rx, ry, dx, dy, dist, l1, l2, plus, straight=False) -> TwoBone
 
 def _solve_plain_options(rx, ry, dx, dy, l1, l2, plus, pole, softness, stretch) -> TwoBoneSolution | None:
     """One chain with a pole, soft reach or stretch as plain numbers; None for anything else (the batch path checks)."""
-    if type(softness) not in _NUMBER or type(stretch) not in _NUMBER:
-        return None
-    try:
-        softness = float(softness)
-        stretch = float(stretch)
-    except OverflowError:  # a huge int
-        return None
-    if not (0.0 <= softness < _INF and 1.0 <= stretch < _INF):
+    softness = plain_float(softness)
+    stretch = plain_float(stretch)
+    if softness is None or stretch is None or not (0.0 <= softness < _INF and 1.0 <= stretch < _INF):
         return None
     if pole is not None:
-        px, py = _plain_point(pole)
-        if type(px) not in _NUMBER or type(py) not in _NUMBER:
+        xy = plain_point(pole)
+        if xy is None:
             return None
+        px, py = xy
         if not (px != px and py != py):  # (both NaN: no pole)
             b = _BOUND
             if not (-b <= px <= b and -b <= py <= b):

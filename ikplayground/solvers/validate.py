@@ -146,16 +146,64 @@ def float_list(value, name: str) -> list[float]:
     return out
 
 
+# Real numbers whose float() is the float64 numpy reads them as (exactly, or rounded alike): the fast paths take
+# these, converted once, and leave everything else (booleans, Decimal, Fraction, ...) to the checked path.
+REALS = frozenset((float, int, np.float64, np.float32, np.float16, np.int64, np.int32, np.int16, np.int8,
+                   np.uint64, np.uint32, np.uint16, np.uint8))
+_PAIR = (2,)
+FLOATS = (_FLOAT64, np.dtype(np.float32))  # the dtypes of arrays whose tolist() gives Python floats
+
+
+def plain_float(value) -> float | None:
+    """A number of a type in ``REALS`` (or a 0-d float array) as a float, unchecked (inf, nan pass); else None."""
+    if type(value) is float:
+        return value
+    if type(value) in REALS:
+        try:
+            return float(value)
+        except OverflowError:  # a huge int: the checked path names it
+            return None
+    if type(value) is np.ndarray and value.shape == () and value.dtype in FLOATS:  # a 0-d array
+        return float(value)
+    return None
+
+
 def plain_list(value) -> list | None:
-    """A float64 vector's values or a list/tuple of floats as a new list, unchecked; None for anything else."""
+    """A 1-D float array, or a list/tuple of numbers in ``REALS``, as a new list of floats, unchecked (inf, nan
+    pass); None for anything else."""
     t = type(value)
     if t is np.ndarray:
-        return value.tolist() if value.dtype is _FLOAT64 and value.ndim == 1 else None
+        return value.tolist() if value.ndim == 1 and value.dtype in FLOATS else None
     if t is list or t is tuple:
         for v in value:
             if type(v) is not float:
+                break
+        else:
+            return list(value)
+        out = []
+        for v in value:
+            v = plain_float(v)
+            if v is None:
                 return None
-        return list(value)
+            out.append(v)
+        return out
+    return None
+
+
+def plain_point(value) -> list | tuple | None:
+    """A (2,) float array, or a 2-list/2-tuple of numbers in ``REALS``, as two floats, unchecked; else None."""
+    t = type(value)
+    if t is tuple or t is list:
+        if len(value) != 2:
+            return None
+        x, y = value
+        if type(x) is float and type(y) is float:
+            return value
+        x = plain_float(x)
+        y = plain_float(y)
+        return None if x is None or y is None else (x, y)
+    if t is np.ndarray and value.shape == _PAIR and value.dtype in FLOATS:
+        return value.tolist()
     return None
 
 
