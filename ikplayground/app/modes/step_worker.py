@@ -17,6 +17,7 @@ import numpy as np
 
 from ikplayground.app.draw.render import DETAIL_LIMIT
 from ikplayground.scene import drive_stress, smoothed, step_groups
+from ikplayground.solvers import jit
 
 
 class StepWorker:
@@ -73,12 +74,14 @@ class StepWorker:
         return job
 
     def _run(self) -> None:
+        alone = False  # the kernels on this thread alone, once loaded: the drawing has the other core
         while True:
             with self._wake:
                 while not self._jobs:
                     self._wake.wait()
                 job = self._jobs.pop(0)
             try:
+                alone = alone or jit.one_thread_here()
                 self._work(job)
             except BaseException as exc:  # handed to the main thread by join
                 job["error"] = exc
