@@ -42,6 +42,19 @@ def point(frame, theta1: float, theta2: float) -> tuple[float, float]:
     return float(x), float(y)
 
 
+def shade_map(surface: pygame.Surface, rect: pygame.Rect, shade: np.ndarray) -> None:
+    """Over ``rect`` (filled with ``PLOT_BG``), tint each row by its ``shade`` (rect.height,) in [0, 1]: 0.15 to 0.6
+    of the way to ``SHADE``; rows of 0 stay ``PLOT_BG``. One column is worked out and stretched across."""
+    if not shade.any():
+        return
+    on = shade > 0
+    base = np.array(PLOT_BG, dtype=float)
+    tint = base + (np.array(SHADE, dtype=float) - base) * (0.15 + 0.45 * np.where(on, shade, 0.0))[:, None]
+    column = np.where(on[:, None], tint, base).astype(np.uint8)  # truncated, as int() of these (positive) values
+    strip = pygame.surfarray.make_surface(column[None, :, :])
+    surface.blit(pygame.transform.scale(strip, rect.size), rect.topleft)
+
+
 class MathCard:
     """Renders the card at ``size`` (w, h) px; ``map_rect``: the map, in card px."""
 
@@ -166,12 +179,7 @@ class MathCard:
         l1, l2 = (float(v) for v in f["lengths"] * f["scale"][0])
         root, target = f["root"], f["target"]
         frame = joint_map.MapFrame(*rect)
-        shade = joint_map.shade_rows(l1, l2, math.dist(root, target), rect.height)
-        if shade.any():
-            for row, v in enumerate(shade.tolist()):
-                if v > 0:
-                    c = tuple(int(b + (a - b) * (0.15 + 0.45 * v)) for a, b in zip(SHADE, PLOT_BG))
-                    pygame.draw.line(s, c, (rect.x, rect.y + row), (rect.right - 1, rect.y + row))
+        shade_map(s, rect, joint_map.shade_rows(l1, l2, math.dist(root, target), rect.height))
         # axes through zero
         cx, cy = point(frame, 0.0, 0.0)
         pygame.draw.line(s, EDGE, (rect.x, cy), (rect.right - 1, cy))
