@@ -5,6 +5,7 @@ error plot (:class:`~ikplayground.insight.metrics.ChainMetrics`), the race table
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 
 import numpy as np
 import pygame
@@ -31,7 +32,7 @@ TRAIL = (255, 214, 102)
 PLOT_HEIGHT = 54
 LINE = 17  # px between text lines
 MAP_MIN = 120  # px: a smaller map is not drawn
-TEXT_CACHE = 256  # rendered texts kept
+TEXT_CACHE = 256  # rendered texts kept, the least recently drawn dropped first
 # the race table's columns: heading, and left edge as a share of the card's width (276 px in a roomy panel)
 RACE_COLUMNS = (("solver", 0.0), ("error", 0.203), ("it", 0.355), ("µs", 0.471), ("jitter", 0.601), ("reached", 0.797))
 
@@ -64,7 +65,7 @@ class MathCard:
         self.map_rect: pygame.Rect | None = None
         self._font = ui_font(12)
         self._heading = ui_font(11, bold=True)
-        self._texts: dict[tuple, pygame.Surface] = {}
+        self._texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
 
     def render(self, chain, metrics, race_rows) -> pygame.Surface:
         """The card for ``chain`` (or None), its ``metrics`` and the race's rows."""
@@ -87,9 +88,11 @@ class MathCard:
         key = (text, colour, font is None)
         surf = self._texts.get(key)
         if surf is None:
-            if len(self._texts) >= TEXT_CACHE:
-                self._texts.clear()
             surf = self._texts[key] = render_text(font or self._font, text, colour)
+            if len(self._texts) > TEXT_CACHE:  # the least recently drawn goes (headings and axes stay)
+                self._texts.popitem(last=False)
+        else:
+            self._texts.move_to_end(key)
         self.surface.blit(surf, pos)
         return surf.get_width()
 
