@@ -34,7 +34,7 @@ from ikplayground.app.modes.replay_mode import ReplayMode
 from ikplayground.app.modes.step_worker import Pipeline
 from ikplayground.app.modes.stress_mode import StressMode
 from ikplayground.app.modes.view_mode import ViewControl
-from ikplayground.app.panel import theme_ids
+from ikplayground.app.panel import lean_update, theme_ids
 from ikplayground.app.panel.panel import Panel, panel_width
 from ikplayground.app.status_line import StatusLine, status_facts
 from ikplayground.app.undo import Undo
@@ -65,6 +65,7 @@ class App:
         self.realtime = realtime
         self.ui = pygame_gui.UIManager(size, str(asset_path("theme.json")), enable_live_theme_updates=False)
         theme_ids.install(self.ui.get_theme())
+        lean_update.install(self.ui)  # hidden widgets (the pages not up) are not updated each frame
         self.scene = scene if scene is not None else default_scene(self.stage_size(size))
         self.scene.resize(self.stage_size(size))
         self.scene_path = Path(scene_path)

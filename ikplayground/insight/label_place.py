@@ -52,15 +52,21 @@ class Placed(NamedTuple):
 
 def candidates(label: Label) -> np.ndarray:
     """The label's candidate boxes (k, 4) px (x, y, w, h), in the order they are tried."""
+    return np.array(_candidates(label), dtype=float)
+
+
+def _candidates(label: Label) -> list[tuple[float, float, float, float]]:
+    """:func:`candidates` as a list of float tuples."""
     (ax, ay), (w, h) = label.anchor, label.size
+    ax, ay, w, h = float(ax), float(ay), float(w), float(h)
     out = [] if label.home is None else [(float(label.home[0]), float(label.home[1]), w, h)]
     for ring in range(RINGS):
         gap = label.gap + ring * (h + label.gap)
         for dx, dy in _DIRECTIONS:
             x = ax + gap if dx > 0 else ax - gap - w if dx < 0 else ax - w / 2
             y = ay + gap if dy > 0 else ay - gap - h if dy < 0 else ay - h / 2
-            out.append((x, y, w, h))
-    return np.array(out, dtype=float)
+            out.append((float(x), float(y), w, h))
+    return out
 
 
 def overlaps(boxes: np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -101,28 +107,37 @@ def place_labels(labels: Sequence[Label], obstacles: Sequence | np.ndarray = (),
         One entry per label, in the order given; None for a label that found no free spot.
     """
     placed: list[Placed | None] = [None] * len(labels)
-    taken = np.array([tuple(map(float, o)) for o in obstacles], dtype=float).reshape(-1, 4)
+    taken = [tuple(map(float, o)) for o in np.asarray(obstacles, dtype=float).reshape(-1, 4).tolist()]
     order = sorted(range(len(labels)), key=lambda i: -labels[i].priority)
     for i in order:
         label = labels[i]
-        boxes = candidates(label)
-        free = ~overlaps(boxes, taken)
-        if bounds is not None:
-            bx, by, bw, bh = bounds
-            free &= ((boxes[:, 0] >= bx) & (boxes[:, 1] >= by) & (boxes[:, 0] + boxes[:, 2] <= bx + bw)
-                     & (boxes[:, 1] + boxes[:, 3] <= by + bh))
-        if not free.any():
+        boxes = _candidates(label)
+        # the spot kept from the last frame while it is free, else the first free one: tried one by one, not all
+        # worked out (the result is the same); a few labels, a few boxes each: plain floats beat numpy here
+        last = previous.get(label.key) if previous is not None and label.key is not None else None
+        spot = last if last is not None and 0 <= last < len(boxes) and _free(boxes[last], taken, bounds) else None
+        if spot is None:
+            spot = next((k for k, b in enumerate(boxes) if _free(b, taken, bounds)), None)
+        if spot is None:
             continue
-        spot = int(np.argmax(free))
-        if previous is not None and label.key is not None:
-            last = previous.get(label.key)
-            if last is not None and last < len(free) and free[last]:
-                spot = last
-        box = tuple(float(v) for v in boxes[spot])
+        box = boxes[spot]
         near = len(_DIRECTIONS) + (label.home is not None)  # the home box and the first ring need no leader
-        placed[i] = Placed(box, spot >= near, spot)  # type: ignore[arg-type]
-        taken = np.vstack([taken, boxes[spot]])
+        placed[i] = Placed(box, spot >= near, spot)
+        taken.append(box)
     return placed
+
+
+def _free(box, taken, bounds) -> bool:
+    """Whether ``box`` (x, y, w, h) px lies inside ``bounds`` (None: anywhere) and overlaps none of ``taken``."""
+    x, y, w, h = box
+    if bounds is not None:
+        bx, by, bw, bh = bounds
+        if not (x >= bx and y >= by and x + w <= bx + bw and y + h <= by + bh):
+            return False
+    for ox, oy, ow, oh in taken:
+        if not (x + w <= ox or ox + ow <= x or y + h <= oy or oy + oh <= y):
+            return False
+    return True
 
 
 def spots(labels: Sequence[Label], placed: Sequence[Placed | None]) -> dict:

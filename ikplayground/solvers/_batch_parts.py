@@ -11,6 +11,7 @@ from .validate import FULL_CIRCLE, TAU, wrap_array
 from .results import STALL_GAIN
 
 PI = np.pi
+NEAR_MINUS_PI = -PI + 1e-6  # rad: above this an angle in range comes out of wrap_array as it went in
 SMALL_BATCH = 4  # this few chains: the single-chain loops on floats beat numpy's per-call cost
 
 
@@ -55,6 +56,13 @@ def limit_headings(values: np.ndarray, lo: np.ndarray, hi: np.ndarray) -> np.nda
 
 def limit_pose(angles: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
     """Starting poses (N, n) rad put inside ``limits`` (N, n, 2) as the single-chain calls do (a new array)."""
+    if inside(angles, limits):  # (a solver's own last answer, as a scene step passes it: nothing to move)
+        return angles.copy()
+    return clamped_pose(angles, limits)
+
+
+def clamped_pose(angles: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
+    """:func:`limit_pose` worked out in full (a new array), whether or not an angle lies outside its range."""
     a = limit_angles(angles, limits)
     if limits is not None and a.shape[1]:
         lo = limits[..., 0]
@@ -63,6 +71,16 @@ def limit_pose(angles: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
             a = np.where(on_low, lo, a)
         a[:, 0] = limit_headings(angles[:, 0], limits[:, 0, 0], limits[:, 0, 1])
     return a
+
+
+def inside(angles: np.ndarray, limits: np.ndarray | None) -> bool:
+    """Whether every angle (N, n) rad lies in (-pi + 1e-6, pi] and inside its range of ``limits`` (N, n, 2) (None:
+    any): then :func:`limit_pose` leaves it exactly as it is (no clamp, no wrap, no bound to take; nearer -pi,
+    ``wrap_array`` may round an angle to pi)."""
+    ok = (angles > NEAR_MINUS_PI) & (angles <= PI)
+    if limits is not None:
+        ok &= (limits[..., 0] <= angles) & (angles <= limits[..., 1])
+    return bool(ok.all())
 
 
 def joint_modes(limits: np.ndarray | None, n: int) -> list[str]:

@@ -70,3 +70,41 @@ def test_a_label_with_a_home_sits_there_while_it_is_free_and_else_moves_out_besi
     (q,) = place_labels([a], [ring_box((100.0, 126.0), 8.0)], BOUNDS)  # the home is covered: beside the anchor
     assert q.box == (106.0, 94.0, 40.0, 12.0) and not q.leader
     assert not overlaps(np.array([q.box]), np.array([ring_box((100.0, 126.0), 8.0)]))[0]
+
+
+def place_all_at_once(labels, obstacles, bounds, previous):
+    """The placer's rule worked out over every candidate at once (numpy): the spot kept from the last frame
+    while it is free, else the first free candidate; what :func:`place_labels` must give, box for box."""
+    from ikplayground.insight.label_place import candidates
+
+    placed = [None] * len(labels)
+    taken = np.array(obstacles, dtype=float).reshape(-1, 4)
+    for i in sorted(range(len(labels)), key=lambda i: -labels[i].priority):
+        label = labels[i]
+        cand = candidates(label)
+        bx, by, bw, bh = bounds
+        free = ~overlaps(cand, taken) & ((cand[:, 0] >= bx) & (cand[:, 1] >= by) & (cand[:, 0] + cand[:, 2] <= bx + bw)
+                                         & (cand[:, 1] + cand[:, 3] <= by + bh))
+        if not free.any():
+            continue
+        spot = int(np.argmax(free))
+        last = previous.get(label.key)
+        if last is not None and last < len(free) and free[last]:
+            spot = last
+        placed[i] = (tuple(cand[spot].tolist()), spot)
+        taken = np.vstack([taken, cand[spot]])
+    return placed
+
+
+keyed_st = st.lists(st.builds(Label, anchor=st.tuples(st.floats(-20, 420), st.floats(-20, 320)),
+                              size=st.tuples(st.floats(10, 90), st.floats(8, 20)), key=st.integers(0, 6),
+                              priority=st.sampled_from([1.0, 2.0, 3.0]), gap=st.floats(0, 12),
+                              home=st.none() | st.tuples(st.floats(-20, 420), st.floats(-20, 320))), max_size=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(keyed_st, obstacles_st, st.dictionaries(st.integers(0, 6), st.integers(0, 30)))
+def test_the_placer_tries_spots_one_by_one_as_the_rule_over_all_candidates_says(labels, obstacles, previous):
+    got = place_labels(labels, obstacles, BOUNDS, previous)
+    want = place_all_at_once(labels, obstacles, BOUNDS, previous)
+    assert [None if p is None else (p.box, p.spot) for p in got] == want

@@ -9,6 +9,7 @@ the spots for the next frame (no flicker). A label with no free spot is left out
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import NamedTuple
 
 import numpy as np
@@ -40,7 +41,7 @@ class Notes:
         self.previous: dict = {}
         self.last_boxes = np.zeros((0, 4))
         self.last_obstacles = np.zeros((0, 4))
-        self._patches: dict[tuple[int, int], pygame.Surface] = {}  # the dark patches, one a size, made once
+        self._patches: OrderedDict[tuple[int, int], pygame.Surface] = OrderedDict()  # the dark patches, one a size
 
     def begin(self) -> None:
         """A new frame: no annotations yet."""
@@ -111,8 +112,10 @@ class Notes:
         """The translucent dark patch of ``size`` (w, h) px under a plain label (kept: labels' sizes repeat)."""
         patch = self._patches.get(size)
         if patch is None:
-            if len(self._patches) > 256:  # changing texts (an error in px) make new sizes: start afresh
-                self._patches.clear()
             patch = self._patches[size] = pygame.Surface(size, pygame.SRCALPHA)
             patch.fill((22, 25, 32, 185))
+            if len(self._patches) > 256:  # changing texts (an error in px) make new sizes: the least recent goes
+                self._patches.popitem(last=False)
+        else:
+            self._patches.move_to_end(size)
         return patch

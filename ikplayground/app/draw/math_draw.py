@@ -4,6 +4,7 @@ onto a surface, a colour per role, a fade blended toward the background, fills t
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 
 import numpy as np
 import pygame
@@ -35,7 +36,7 @@ COLOURS = {
 }
 FILL_ALPHA = 46  # of a filled shape at fade 1
 HUGE = 8  # a circle wider than this many views is not drawn
-LABEL_CACHE = 256  # rendered labels kept (they change as the numbers change)
+LABEL_CACHE = 256  # rendered labels kept, the least recently drawn dropped first (numbers change every frame)
 assert set(COLOURS) == set(ROLES), "every role needs a colour"
 
 
@@ -51,7 +52,7 @@ class MathPainter:
 
     def __init__(self):
         self._font: pygame.font.Font | None = None
-        self._labels: dict[tuple[str, str, float], pygame.Surface] = {}
+        self._labels: OrderedDict[tuple[str, str, float], pygame.Surface] = OrderedDict()
         self.notes: Notes | None = None  # where labels go to be placed with the frame's others (None: drawn here)
         self._counts: dict[str, int] = {}  # labels of each role this draw: their keys from frame to frame
 
@@ -61,9 +62,11 @@ class MathPainter:
         if surf is None:
             if self._font is None:
                 self._font = ui_font(12)
-            if len(self._labels) >= LABEL_CACHE:
-                self._labels.clear()
             surf = self._labels[key] = render_text(self._font, text, faded(role, fade))
+            if len(self._labels) > LABEL_CACHE:  # the least recently drawn goes (the steady names stay)
+                self._labels.popitem(last=False)
+        else:
+            self._labels.move_to_end(key)
         return surf
 
     def draw(self, surface: pygame.Surface, primitives, notes: Notes | None = None) -> None:

@@ -90,17 +90,19 @@ def dashes(points: np.ndarray) -> list[tuple[list, list]]:
     """The dashes (pairs of end points) of a dashed line through ``points`` (k, 2) px."""
     out = []
     on, left = True, float(DASH)
-    for a, b in zip(points[:-1], points[1:]):
-        seg = b - a
-        length = float(math.hypot(*seg))
+    pts = np.asarray(points, dtype=float).tolist()  # plain floats: numpy's sums without its per-call cost
+    for (ax, ay), (bx, by) in zip(pts[:-1], pts[1:]):
+        sx, sy = bx - ax, by - ay
+        length = math.hypot(sx, sy)
         if length == 0.0:
             continue
-        u = seg / length
+        ux, uy = sx / length, sy / length
         pos = 0.0
         while pos < length:
             run = min(left, length - pos)
             if on:
-                out.append(((a + u * pos).tolist(), (a + u * (pos + run)).tolist()))
+                end = pos + run
+                out.append(([ax + ux * pos, ay + uy * pos], [ax + ux * end, ay + uy * end]))
             pos += run
             left -= run
             if left <= 1e-9:

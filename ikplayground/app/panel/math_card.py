@@ -5,6 +5,7 @@ error plot (:class:`~ikplayground.insight.metrics.ChainMetrics`), the race table
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 
 import numpy as np
 import pygame
@@ -31,7 +32,7 @@ TRAIL = (255, 214, 102)
 PLOT_HEIGHT = 54
 LINE = 17  # px between text lines
 MAP_MIN = 120  # px: a smaller map is not drawn
-TEXT_CACHE = 256  # rendered texts kept
+TEXT_CACHE = 256  # rendered texts kept, the least recently drawn dropped first
 # the race table's columns: heading, and left edge as a share of the card's width (276 px in a roomy panel)
 RACE_COLUMNS = (("solver", 0.0), ("error", 0.203), ("it", 0.355), ("µs", 0.471), ("jitter", 0.601), ("reached", 0.797))
 
@@ -40,6 +41,19 @@ def point(frame, theta1: float, theta2: float) -> tuple[float, float]:
     """Where (theta1, theta2) rad lies on the map ``frame``, card px."""
     x, y = frame.to_map(theta1, theta2)
     return float(x), float(y)
+
+
+def shade_map(surface: pygame.Surface, rect: pygame.Rect, shade: np.ndarray) -> None:
+    """Over ``rect`` (filled with ``PLOT_BG``), tint each row by its ``shade`` (rect.height,) in [0, 1]: 0.15 to 0.6
+    of the way to ``SHADE``; rows of 0 stay ``PLOT_BG``. One column is worked out and stretched across."""
+    if not shade.any():
+        return
+    on = shade > 0
+    base = np.array(PLOT_BG, dtype=float)
+    tint = base + (np.array(SHADE, dtype=float) - base) * (0.15 + 0.45 * np.where(on, shade, 0.0))[:, None]
+    column = np.where(on[:, None], tint, base).astype(np.uint8)  # truncated, as int() of these (positive) values
+    strip = pygame.surfarray.make_surface(column[None, :, :])
+    surface.blit(pygame.transform.scale(strip, rect.size), rect.topleft)
 
 
 class MathCard:
@@ -51,7 +65,7 @@ class MathCard:
         self.map_rect: pygame.Rect | None = None
         self._font = ui_font(12)
         self._heading = ui_font(11, bold=True)
-        self._texts: dict[tuple, pygame.Surface] = {}
+        self._texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
 
     def render(self, chain, metrics, race_rows) -> pygame.Surface:
         """The card for ``chain`` (or None), its ``metrics`` and the race's rows."""
@@ -74,9 +88,11 @@ class MathCard:
         key = (text, colour, font is None)
         surf = self._texts.get(key)
         if surf is None:
-            if len(self._texts) >= TEXT_CACHE:
-                self._texts.clear()
             surf = self._texts[key] = render_text(font or self._font, text, colour)
+            if len(self._texts) > TEXT_CACHE:  # the least recently drawn goes (headings and axes stay)
+                self._texts.popitem(last=False)
+        else:
+            self._texts.move_to_end(key)
         self.surface.blit(surf, pos)
         return surf.get_width()
 
@@ -166,12 +182,7 @@ class MathCard:
         l1, l2 = (float(v) for v in f["lengths"] * f["scale"][0])
         root, target = f["root"], f["target"]
         frame = joint_map.MapFrame(*rect)
-        shade = joint_map.shade_rows(l1, l2, math.dist(root, target), rect.height)
-        if shade.any():
-            for row, v in enumerate(shade.tolist()):
-                if v > 0:
-                    c = tuple(int(b + (a - b) * (0.15 + 0.45 * v)) for a, b in zip(SHADE, PLOT_BG))
-                    pygame.draw.line(s, c, (rect.x, rect.y + row), (rect.right - 1, rect.y + row))
+        shade_map(s, rect, joint_map.shade_rows(l1, l2, math.dist(root, target), rect.height))
         # axes through zero
         cx, cy = point(frame, 0.0, 0.0)
         pygame.draw.line(s, EDGE, (rect.x, cy), (rect.right - 1, cy))

@@ -51,7 +51,24 @@ class MathPage:
     def update(self, chain, metrics, race_table) -> None:
         """Draw the card, while the page is up."""
         if self.visible:
-            self.image.set_image(self.card.render(chain, metrics, race_table()))
+            self.show(self.card.render(chain, metrics, race_table()))
+
+    def show(self, card: pygame.Surface) -> None:
+        """Put ``card`` (opaque, the image's size) in the image: copied into the image's own surfaces, the part
+        the scrolling panel shows too, as ``UIImage.set_image`` would leave them without its three whole-card copies
+        a frame (an opaque surface is its own premultiplied-alpha form); ``set_image`` itself when they differ."""
+        im = self.image
+        shown, whole, clip = im.image, getattr(im, "_pre_clipped_image", None), im.get_image_clipping_rect()
+        size = card.get_size()
+        if shown is None or shown.get_size() != size or not shown.get_flags() & pygame.SRCALPHA:
+            im.set_image(card)
+        elif clip is None and whole is None:
+            shown.blit(card, (0, 0))
+        elif clip is not None and whole is not None and whole.get_size() == size and clip.width and clip.height:
+            whole.blit(card, (0, 0))  # what a scroll of the panel shows from
+            shown.blit(card, clip.topleft, clip)  # the part shown; the rest stays clear
+        else:
+            im.set_image(card)
 
     def map_command(self, event) -> tuple[str, object] | None:
         """``("map_pose", (theta1, theta2))`` for a press on the map, and each move of a drag begun there."""

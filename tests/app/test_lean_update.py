@@ -1,0 +1,62 @@
+"""The lean UI update: hidden widgets are not updated, shown ones are, and hovering picks what pygame_gui's own
+per-layer loop picks."""
+
+import pygame
+import pygame_gui
+import pytest
+
+from ikplayground.app.panel import lean_update
+
+
+def test_only_the_shown_widgets_are_updated(app):
+    widgets = app.ui.get_sprite_group().sprites()
+    hidden = [el for el in widgets if not el.visible]
+    shown = [el for el in widgets if el.visible]
+    assert hidden and shown  # the pages not up are hidden
+    calls = []
+    for el in widgets:
+        el.update = (lambda el: lambda dt: calls.append(el))(el)
+    app.ui.update(0.016)
+    assert set(calls) == set(shown)
+    assert len(calls) == len(shown)
+
+
+def test_a_widget_shown_again_is_updated_again(app):
+    app.panel.show_page("math")
+    app.ui.update(0.016)
+    label = app.panel.hint  # the Chain page's: hidden now
+    seen = []
+    label.update = lambda dt: seen.append(dt)
+    app.ui.update(0.016)
+    assert not seen
+    app.panel.show_page("chain")
+    app.ui.update(0.016)
+    assert seen == [0.016]
+
+
+@pytest.mark.parametrize("at", [(50, 50), (65, 60), (95, 75), (400, 300)])
+def test_hovering_picks_what_pygame_gui_picks(at):
+    pygame.display.init()
+    screen = pygame.display.set_mode((500, 400))
+    results = []
+    for lean in (False, True):
+        ui = pygame_gui.UIManager((500, 400))
+        if lean:
+            assert lean_update.install(ui)
+        a = pygame_gui.elements.UIButton(pygame.Rect(40, 40, 60, 40), "a", ui)
+        b = pygame_gui.elements.UIButton(pygame.Rect(60, 50, 60, 40), "b", ui)  # over a's corner, added later
+        c = pygame_gui.elements.UIButton(pygame.Rect(80, 60, 60, 40), "c", ui, starting_height=3)  # a layer up
+        hidden = pygame_gui.elements.UIButton(pygame.Rect(0, 0, 500, 400), "h", ui, starting_height=5)
+        hidden.hide()
+        ui.mouse_position = at
+        ui._handle_hovering(0.016)
+        results.append(([el.hovered for el in (a, b, c, hidden)], ui.hovering_any_ui_element))
+        ui.draw_ui(screen)
+    assert results[0] == results[1]
+
+
+def test_install_leaves_a_manager_without_the_private_names_alone():
+    class Other:
+        pass
+
+    assert not lean_update.install(Other())
