@@ -122,8 +122,7 @@ class App:
         return self.stage_rect.collidepoint(pos)
 
     def run(self, max_frames: int | None = None) -> None:
-        """Run until the window closes (the close button or Ctrl+Q, asking first if the scene has unsaved changes),
-        or ``max_frames`` frames have been drawn (never asking)."""
+        """Run until the window closes (asking first if there are unsaved changes) or ``max_frames`` frames pass."""
         while self.running and (max_frames is None or self.frames < max_frames):
             self.frame()
 
