@@ -31,7 +31,6 @@ from ikplayground.app.modes.quit_mode import QuitMode
 from ikplayground.app.modes.race_mode import RaceMode
 from ikplayground.app.modes.record_mode import RecordMode
 from ikplayground.app.modes.replay_mode import ReplayMode
-from ikplayground.app.modes.step_worker import Pipeline
 from ikplayground.app.modes.stress_mode import StressMode
 from ikplayground.app.modes.view_mode import ViewControl
 from ikplayground.app.panel import lean_update, theme_ids
@@ -96,7 +95,6 @@ class App:
         self.record = RecordMode(self)  # Ctrl+R: every step to a CSV file, after the step
         self.export = ExportMode(self)  # Export animation: the last recording baked to keyframes
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
-        self.pipeline = Pipeline(self)  # a crowd's steps on a second core while this one draws
         self.quit = QuitMode(self)  # the close button and Ctrl+Q: Save / Discard / Cancel with unsaved changes
         self._poked = False  # a click or a key this frame: the tool tips go
         self.view = ViewControl(self)  # the camera: zoom, pan, fit, home, edge markers (view_mode.py)
@@ -127,7 +125,6 @@ class App:
             self.frame()
 
     def frame(self) -> None:
-        self.pipeline.finish()  # the steps the worker took while the last frame drew, written back
         dt = self.clock.tick(self.fps_cap) / 1000.0 if self.realtime else STEP
         self.time += dt
         events = pygame.event.get()
@@ -143,7 +140,6 @@ class App:
         self.advance(dt)
         if not self.minimized:  # nothing to show: keep stepping, skip drawing
             self.draw()
-            self.pipeline.worker.painted()
             pygame.display.flip()
         if self.settle:
             self.settle = False
@@ -158,16 +154,12 @@ class App:
         if self.paused:
             self.accumulator = 0.0
             return
-        beside = self.pipeline.takes()  # on the worker, the steps cost the frame nothing of its drawing
-        draw_ms = 0.0 if beside else self.render_ms
-        allowed = steps_allowed(self.step_ms, draw_ms) if self.realtime else MAX_STEPS_PER_FRAME
+        allowed = steps_allowed(self.step_ms, self.render_ms) if self.realtime else MAX_STEPS_PER_FRAME
         due, self.accumulator, given_up = due_steps(self.accumulator + dt, allowed)
         if given_up:  # the frame cannot afford them: simulated time is given up, never the frame rate
             self.given_up += given_up
             self.slow_until = self.time + 1.0  # s the status line says "slow motion"
         self.steps_taken += due
-        if beside:
-            return self.pipeline.launch(due)
         t0 = time.perf_counter()
         for _ in range(due):
             if not self.stress.drive():
@@ -340,7 +332,6 @@ class App:
 
     def close(self) -> None:
         """Finish a recording and a replay, drop the queued events (they hold the UI) and close the window."""
-        self.pipeline.finish()
         self.replay.stop()
         self.record.stop()
         self.export.wait()

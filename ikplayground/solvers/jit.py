@@ -28,17 +28,6 @@ def available() -> bool:
     return importlib.util.find_spec("numba") is not None
 
 
-def one_thread_here() -> bool:
-    """Have the kernels called from this thread run on it alone (numba's thread count is per thread), so that a
-    worker stepping beside a drawing thread keeps to one core; False while the kernels are not loaded."""
-    if SOLVERS.state["kernels"] is None:
-        return False
-    import numba
-
-    numba.set_num_threads(1)
-    return True
-
-
 class Loader:
     """Kernels made by ``build()`` (which imports numba, compiles or loads them from numba's disk cache and
     runs each once) on a background thread named ``name``; :meth:`kernels` is None until they are ready."""

@@ -67,11 +67,10 @@ def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
     return scene
 
 
-def drive_stress(scene: Scene, step: int, groups=None) -> None:
-    """Move every target and steer every snake of ``scene`` (or of ``groups``, copies of its groups) for step
-    number ``step``."""
+def drive_stress(scene: Scene, step: int) -> None:
+    """Move every target and steer every snake for step number ``step``."""
     t = step / 60.0
-    for g in scene.groups if groups is None else groups:
+    for g in scene.groups:
         f = g.fields
         if g.solver == "snake":
             k = len(g.members)
