@@ -10,18 +10,23 @@ px and ``used`` (N,) filled, the stall and rounding constants passed in.
 from __future__ import annotations
 
 import math
+import types
 
 import numba
 import numpy as np
 
 from ._jit_kernels import _limit_start, _points, _stall_check
-from .dls import AT_BOUND, KICKS, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_step, turned
+from .dls import (AT_BOUND, KICKS, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_step, dls_turns,
+                  turned)
 from .validate import FULL_CIRCLE
 
 PI = math.pi
 _jit = numba.njit(cache=True, inline="always", error_model="numpy")
 _distance = _jit(distance)  # the single call's own helpers, compiled
-_dls_step = _jit(dls_step)
+_dls_turns = _jit(dls_turns)
+# dls_step as written, its call of dls_turns bound to the compiled one (numba calls only compiled functions)
+_dls_step = _jit(types.FunctionType(dls_step.__code__, {**dls_step.__globals__, "dls_turns": _dls_turns},
+                                    dls_step.__name__))
 _turned = _jit(turned)
 
 
