@@ -76,8 +76,8 @@ def clamped_pose(angles: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
 def inside(angles: np.ndarray, limits: np.ndarray | None) -> bool:
     """Whether every angle (N, n) rad lies in (-pi + 1e-6, pi] and inside its range of ``limits`` (N, n, 2) (None:
     any): then :func:`limit_pose` leaves it exactly as it is (no clamp, no wrap, no bound to take; nearer -pi,
-    ``wrap_array`` may round an angle to pi)."""
-    ok = (angles > NEAR_MINUS_PI) & (angles <= PI)
+    ``wrap_array`` may round an angle to pi; a -0.0 may come back as 0.0)."""
+    ok = (angles > NEAR_MINUS_PI) & (angles <= PI) & ~((angles == 0.0) & np.signbit(angles))
     if limits is not None:
         ok &= (limits[..., 0] <= angles) & (angles <= limits[..., 1])
     return bool(ok.all())
