@@ -28,7 +28,8 @@ def poses(draw, within: bool):
             limits[i, j] = lo, hi
             if within:  # on a bound, pi, just inside -pi, or anywhere between
                 a, b = max(lo, np.nextafter(-PI + 1e-6, 0.0)), min(hi, PI)
-                angles[i, j] = draw(st.sampled_from([a, b, PI, a + (b - a) / 3]) | st.floats(a, b)) if a <= b else 0.0
+                picks = st.sampled_from([a, b, PI, a + (b - a) / 3])
+                angles[i, j] = draw(picks | st.floats(a, b) if a < b else picks) if a <= b else 0.0
             else:
                 angles[i, j] = draw(edge_or_any | st.floats(-10.0, 10.0))
     return angles, (None if draw(st.booleans()) else limits)
