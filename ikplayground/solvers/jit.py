@@ -2,7 +2,8 @@
 
 DLS is damped least squares (Wampler 1986, Buss 2004). :mod:`._jit_kernels` and :mod:`._jit_dls`
 (numba: a default dependency where it has wheels). Without numba, or with ``IKPLAYGROUND_JIT=0``,
-:func:`kernels` returns None and numpy runs; :func:`warm_up` compiles on a background thread.
+:func:`kernels` returns None and numpy runs; :func:`warm_up` compiles on a background thread, in another
+process first (a compile holds the interpreter's lock: the window would freeze), then loads numba's disk cache.
 A :class:`Loader` does that for any set of kernels (the app's crowd drawing has one of its own).
 ``OMP_WAIT_POLICY`` is set to ``passive`` (unless set) before the first kernel runs, so idle OpenMP
 threads sleep instead of taking the CPU.
@@ -12,8 +13,12 @@ from __future__ import annotations
 
 import math
 import os
+import subprocess
+import sys
 import threading
 from typing import Any, Callable
+
+COMPILE_TIMEOUT = 900  # s: the other process's compile, at most (a slow machine's first run takes about a minute)
 
 
 def enabled() -> bool:
@@ -30,11 +35,17 @@ def available() -> bool:
 
 class Loader:
     """Kernels made by ``build()`` (which imports numba, compiles or loads them from numba's disk cache and
-    runs each once) on a background thread named ``name``; :meth:`kernels` is None until they are ready."""
+    runs each once) on a background thread named ``name``; :meth:`kernels` is None until they are ready.
 
-    def __init__(self, build: Callable[[], Any], name: str):
+    The thread first has another process run ``build`` (``where``: ``"module:attribute"`` of this loader), so
+    that a compile (the first run after an install: tens of seconds, holding its interpreter's lock all along)
+    happens there and fills numba's disk cache; this process then only loads from it.
+    """
+
+    def __init__(self, build: Callable[[], Any], name: str, where: str | None = None):
         self.build = build
         self.name = name
+        self.where = where
         self.lock = threading.Lock()  # held by the compile, start to end
         self._starting = threading.Lock()  # held only while the compile's thread is being started
         self.state: dict[str, Any] = {"kernels": None, "failed": False, "thread": None}
@@ -63,11 +74,28 @@ class Loader:
             return True
         with self._starting:
             if state["thread"] is None:
-                thread = state["thread"] = threading.Thread(target=self.compile, name=self.name, daemon=True)
+                thread = state["thread"] = threading.Thread(target=self.compile, args=(True,), name=self.name,
+                                                            daemon=True)
                 thread.start()
         return True
 
-    def compile(self) -> None:
+    def compile_elsewhere(self) -> bool:
+        """Run ``build`` in another Python process (waiting on it holds no lock of this one); False if it failed."""
+        if self.where is None:
+            return False
+        module, attribute = self.where.split(":")
+        code = f"import importlib; importlib.import_module({module!r}).{attribute}.build()"
+        try:
+            done = subprocess.run([sys.executable, "-c", code], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, timeout=COMPILE_TIMEOUT, check=False)
+        except (OSError, subprocess.SubprocessError):
+            return False
+        return done.returncode == 0
+
+    def compile(self, elsewhere: bool = False) -> None:
+        """Make the kernels (first in another process when ``elsewhere``), or mark them failed."""
+        if elsewhere:
+            self.compile_elsewhere()  # if it fails, this process compiles as it loads
         with self.lock:
             if self.state["kernels"] is not None or self.state["failed"]:
                 return
@@ -99,7 +127,7 @@ def _build_solvers():
     return k
 
 
-SOLVERS = Loader(_build_solvers, "ikplayground-jit")
+SOLVERS = Loader(_build_solvers, "ikplayground-jit", "ikplayground.solvers.jit:SOLVERS")
 
 
 def kernels(wait: bool = False):

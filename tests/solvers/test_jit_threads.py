@@ -43,3 +43,29 @@ def test_asking_for_the_kernels_while_they_compile_never_waits(monkeypatch):
     finally:
         release.set()
         loader.state["thread"].join(30)
+
+
+@pytest.mark.slow
+def test_the_compile_runs_in_another_process_first():
+    """A compile holds the interpreter's lock for tens of seconds (the first run after an install): the loader's
+    thread has another process do it, which fills numba's disk cache, and this one only loads from it."""
+    pytest.importorskip("numba")
+    assert jit.SOLVERS.compile_elsewhere() is True
+    broken = jit.Loader(lambda: None, "test-jit", "ikplayground.solvers.jit:NO_SUCH_LOADER")
+    assert broken.compile_elsewhere() is False  # the other process failed: this one will compile as it loads
+    assert jit.Loader(lambda: None, "test-jit").compile_elsewhere() is False  # nowhere given
+
+
+def test_the_thread_compiles_elsewhere_before_it_loads(monkeypatch):
+    calls = []
+    loader = jit.Loader(lambda: calls.append("load") or "kernels", "test-jit", "m:a")
+    monkeypatch.setattr(loader, "compile_elsewhere", lambda: calls.append("elsewhere") or True)
+    monkeypatch.setattr(jit, "enabled", lambda: True)
+    monkeypatch.setattr(jit, "available", lambda: True)
+    assert loader.warm_up() is True
+    loader.state["thread"].join(30)
+    assert calls == ["elsewhere", "load"] and loader.kernels() == "kernels"
+    waited = jit.Loader(lambda: calls.append("load") or "kernels", "test-jit", "m:a")
+    monkeypatch.setattr(waited, "compile_elsewhere", lambda: calls.append("elsewhere") or True)
+    calls.clear()
+    assert waited.kernels(wait=True) == "kernels" and calls == ["load"]  # a caller that waits compiles here

@@ -20,7 +20,7 @@ def _build():
     return _crowd_kernels
 
 
-LOADER = jit.Loader(_build, "ikplayground-crowd-jit")
+LOADER = jit.Loader(_build, "ikplayground-crowd-jit", "ikplayground.app.draw.crowd_fast:LOADER")
 
 
 def kernels():
