@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from .solver_cases import running_on
-from ikplayground.solvers import (FULL_CIRCLE, JIT_MIN_BATCH, chain_points_batch, rate_limited, settle_batch,
-                                  snake_batch, tip_error)
+from ikplayground.solvers import (FULL_CIRCLE, JIT_MIN_BATCH, ccd_batch, chain_points_batch, dls_batch, fabrik_batch,
+                                  rate_limited, settle_batch, snake_batch, tip_error)
 
 PI = math.pi
 
@@ -101,3 +101,14 @@ def test_the_compiled_snake_gives_numpys_numbers_exactly(seed, count, n, still):
         expected = snake_batch(points, heads, lengths, -half, half)
     with running_on("numba"):
         np.testing.assert_array_equal(snake_batch(points, heads, lengths, -half, half), expected)
+
+
+@pytest.mark.parametrize("count", [2, 3 * JIT_MIN_BATCH])
+@pytest.mark.parametrize("engine", [ccd_batch, fabrik_batch, dls_batch], ids=["ccd", "fabrik", "dls"])
+def test_the_engines_leave_the_angles_they_start_from_as_they_were(engine, count, backend):
+    """A scene step works out a full solve's gain from the last step's answer after the solve (group_step.py)."""
+    g = group(7, count, 6)
+    start = g["angles"].copy()
+    iterations = np.full(count, 10, dtype=np.int64)
+    engine(g["roots"], g["angles"], g["lengths"], g["targets"], iterations, np.full(count, 0.5), g["limits"])
+    np.testing.assert_array_equal(g["angles"], start)

@@ -53,7 +53,6 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
     else:
         # from the solver's own last answer: a lagging (rate-limited) pose can stall short of the target
         iterations = f["iterations"][:, 0].astype(np.int64)
-        before = tip_error(root, f["goal"], lengths, target)
         args = (root, f["goal"], lengths, target, iterations, f["tolerance"][:, 0], limits)
         engine = SOLVER_KINDS[solver].engine
         assert engine is not None  # an iterative solver has one (SolverKind checks)
@@ -63,8 +62,13 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
             desired = mirrored_toward_batch(root, desired, lengths, target, poles, limits)
         seconds = time.perf_counter() - t0
         f["used"][:, 0] = used
-        # stopped by its stall rule, or gaining next to nothing a step (crawling along its limits)
-        stalled = (used < iterations) | (before - solved < CRAWL_PX)
+        # stopped by its stall rule, or gaining next to nothing a step (crawling along its limits): the gain is
+        # worked out only for a solve that used every iteration (f["goal"] is still the last step's answer)
+        stalled = used < iterations
+        full = np.flatnonzero(~stalled)
+        if len(full):
+            before = tip_error(root[full], f["goal"][full], lengths[full], target[full])
+            stalled[full] = before - solved[full] < CRAWL_PX
     f["solve_us"][:, 0] = seconds * 1e6 / max(len(root), 1)
     f["goal"][:] = desired
     mix = f["mix"][:, 0]
