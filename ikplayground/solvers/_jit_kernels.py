@@ -21,7 +21,7 @@ PI = math.pi
 
 @numba.njit(cache=True, inline="always")
 def _stall_check(sweep, err, last, gain, stall_sweeps):
-    """``(stalled, last)``: :class:`.results.StallWatch`'s rule on plain floats."""
+    """``(stalled, last)``: :class:`.results.IKSolution`'s stall rule on plain floats."""
     if sweep % stall_sweeps:
         return False, last
     if sweep > 0 and not err < last - gain:

@@ -82,7 +82,7 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
     xs = [0.0] * n
     ys = [0.0] * n
     used = 0
-    # the stall rule (StallWatch, inlined): the error at the last checkpoint, and the least gain
+    # the stall rule (IKSolution's, inlined): the error at the last checkpoint, and the least gain
     last, gain = math.inf, STALL_GAIN * sum(lens)
     stalled = False
     free = lim is None

@@ -138,7 +138,7 @@ def dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=
     while True:
         if error <= tolerance:
             break
-        if not used % STALL_SWEEPS:  # the stall rule (StallWatch), inlined
+        if not used % STALL_SWEEPS:  # the stall rule (IKSolution's), inlined
             if used and not error < last - gain:
                 stalled = True
                 break

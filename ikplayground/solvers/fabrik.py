@@ -79,7 +79,7 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
     bones = range(n)
     outward = range(1, n + 1)
     used = 0
-    # the stall rule (StallWatch, inlined): the error at the last checkpoint, and the least gain
+    # the stall rule (IKSolution's, inlined): the error at the last checkpoint, and the least gain
     last, gain = inf, STALL_GAIN * reach
     stalled = False
     best, best_error = None, inf  # the best pose an escape left, and its error

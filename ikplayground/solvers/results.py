@@ -53,25 +53,6 @@ STATUSES = ("reached", "out of reach", "stalled", "iterations")
 DIRECTIONS = ("forward", "backward", "straight", "mirror", "best")  # FabrikStep.direction
 
 
-class StallWatch:
-    """The stall rule (:class:`IKSolution`) for one single-chain solve of a chain ``reach`` px long."""
-
-    __slots__ = ("gain", "last")
-
-    def __init__(self, reach: float):
-        self.gain = STALL_GAIN * reach
-        self.last = math.inf
-
-    def stalled(self, used: int, error: float) -> bool:
-        """True when, at a checkpoint (every ``STALL_SWEEPS``), ``error`` (px) gained no more than the gain."""
-        if used % STALL_SWEEPS:
-            return False
-        if used and not error < self.last - self.gain:
-            return True
-        self.last = error
-        return False
-
-
 class IKSolution(NamedTuple):
     """Result of :func:`solve_ccd`, :func:`solve_fabrik` or :func:`solve_dls`.
 
