@@ -193,18 +193,21 @@ def plain_list(value) -> list | None:
 def plain_point(value) -> list | tuple | None:
     """A (2,) float array, or a 2-list/2-tuple of numbers in ``REALS``, as two floats, unchecked; else None."""
     t = type(value)
-    if t is tuple or t is list:
-        if len(value) != 2:
+    if t is np.ndarray:
+        return value.tolist() if value.shape == _PAIR and value.dtype in FLOATS else None
+    if t is not tuple and t is not list or len(value) != 2:
+        return None
+    x, y = value
+    if type(x) is float and type(y) is float:
+        return value
+    if type(x) in REALS and type(y) in REALS:  # (numpy scalars: the common case, without two calls)
+        try:
+            return float(x), float(y)
+        except OverflowError:  # a huge int: the checked path names it
             return None
-        x, y = value
-        if type(x) is float and type(y) is float:
-            return value
-        x = plain_float(x)
-        y = plain_float(y)
-        return None if x is None or y is None else (x, y)
-    if t is np.ndarray and value.shape == _PAIR and value.dtype in FLOATS:
-        return value.tolist()
-    return None
+    x = plain_float(x)
+    y = plain_float(y)
+    return None if x is None or y is None else (x, y)
 
 
 def lengths_list(value, name: str = "lengths") -> list[float]:
