@@ -68,17 +68,19 @@ def look_at(root, angles, lengths, bone, point, *, limits=None, parents=None) ->
         raise ValueError(f"angles: expected {n} angles (one per bone), got {len(a)}")
     tree = chain_parents(n) if parents is None else tree_parents(parents, n)
     lim = limits_list(limits, n)
-    if isinstance(bone, (bool, np.bool_)) or not isinstance(bone, numbers.Integral) or not 0 <= bone < n:
+    index = -1 if isinstance(bone, (bool, np.bool_)) or not isinstance(bone, numbers.Integral) else int(bone)
+    if not 0 <= index < n:
         raise ValueError(f"bone: must be a whole number from 0 to {n - 1}, got {bone!r}")
-    bone = int(bone)
+    bone = index
     px, py = checked_point(point, "point")
     out = np.array(a, dtype=np.float64)
     parent = tree[bone]
     # the bone's start and its parent bone's absolute direction (0 for bone 0, whose angle is absolute)
     sx, sy, base = rx, ry, 0.0
     if parent >= 0:
-        xs, ys = tree_xy(tree, rx, ry, a, lens)
-        sx, sy, base = xs[parent], ys[parent], absolute_angles(tree, a)[parent]
+        w = [v if -math.pi < v <= math.pi else wrap(v) for v in a]  # (the same directions; no sum overflows)
+        xs, ys = tree_xy(tree, rx, ry, w, lens)
+        sx, sy, base = xs[parent], ys[parent], absolute_angles(tree, w)[parent]
     dx, dy = px - sx, py - sy
     if not (dx or dy):
         return out

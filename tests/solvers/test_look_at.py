@@ -154,6 +154,16 @@ def test_a_chain_by_hand():
     assert out[2] == -0.5
 
 
+def test_huge_angles_aim_all_the_same():
+    # 1e308 rad twice would overflow a running sum: the directions are those of the angles wrapped
+    angles = np.array([1e308, 1e308, 0.5])
+    out = look_at((0, 0), angles, [10, 10, 10], 2, (3, 4))
+    wrapped = [math.remainder(v, 2 * PI) for v in angles]
+    start, _, absolute = reference_bones([-1, 0, 1], np.zeros(2), np.array(wrapped[:2] + [out[2]]), [10, 10, 10])
+    assert np.isfinite(out).all() and out[:2].tolist() == [1e308, 1e308]
+    assert angle_gap(absolute[2], math.atan2(4 - start[2][1], 3 - start[2][0])) <= 1e-9
+
+
 def test_a_point_on_the_bones_start_changes_nothing():
     angles = np.array([0.2, 0.3])
     out = look_at((0, 0), angles, [10, 10], 1, (10 * math.cos(0.2), 10 * math.sin(0.2)))
