@@ -22,8 +22,7 @@ import numpy as np
 
 from .dls import AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, joint_bounds, kicks, turned
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
-from .skeleton_fabrik import TreeRun
-from .skeleton_problem import SkeletonProblem, all_reached, target_errors
+from .skeleton_problem import SkeletonProblem, TreeRun, all_reached, target_errors
 from .skeleton_tree import tree_pose
 from .validate import wrap
 

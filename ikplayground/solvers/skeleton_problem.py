@@ -52,6 +52,21 @@ class SkeletonProblem(NamedTuple):
     method: str
 
 
+class TreeRun:
+    """What a run of one method ended with: the best pose it met and how it stopped.
+
+    ``angles`` (n floats, rad) and its ``cost`` (the weighted squared error, px^2), ``errors`` (px) and
+    ``turns`` (rad) per target, ``reached``; ``used`` iterations, ``stalled`` (stopped by the stall rule).
+    """
+
+    __slots__ = ("angles", "cost", "errors", "turns", "reached", "used", "stalled")
+
+    def __init__(self, angles: list, cost: float, errors: list, turns: list, reached: bool):
+        self.angles, self.cost, self.errors, self.turns, self.reached = angles, cost, errors, turns, reached
+        self.used = 0
+        self.stalled = False
+
+
 def skeleton_problem(parents, root, angles, lengths, targets, iterations, tolerance, limits, weights,
                      method) -> SkeletonProblem:
     """Check :func:`.skeleton_solve.solve_skeleton`'s arguments and clamp the start pose into the limits.
