@@ -21,8 +21,8 @@ import math
 import numpy as np
 
 from .dls import AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, joint_bounds, kicks, turned
-from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
-from .skeleton_problem import SkeletonProblem, TreeRun, all_reached, target_errors
+from .results import ROUNDING
+from .skeleton_problem import SkeletonProblem, TreeRun, Watch, all_reached, target_errors
 from .skeleton_tree import tree_pose
 from .validate import wrap
 
@@ -91,17 +91,13 @@ def dls_tree(p: SkeletonProblem, a: list, budget: int, damping: float = DEFAULT_
     xs, ys, ab = tree_pose(parents, rx, ry, a, lens)
     errors, turns, cost = target_errors(p, xs, ys, ab)
     run = TreeRun(list(a), cost, errors, turns, all_reached(p, errors, turns))
-    total_weight = sum(p.weights)
-    last, gain = math.inf, STALL_GAIN * reach
+    watch = Watch(p)
     mu = 1.0
     used = 0
     while not run.reached:
-        if not used % STALL_SWEEPS:
-            rms = math.sqrt(cost / total_weight)
-            if used and not rms < last - gain:
-                run.stalled = True
-                break
-            last = rms
+        if watch.stalled(used, cost):
+            run.stalled = True
+            break
         if used == budget:
             break
         used += 1

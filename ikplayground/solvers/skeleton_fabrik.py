@@ -32,9 +32,8 @@ from __future__ import annotations
 import math
 from typing import NamedTuple
 
-from .results import STALL_GAIN, STALL_SWEEPS
 from .skeleton_extrapolate import Extrapolation
-from .skeleton_problem import SkeletonProblem, TreeRun, all_reached, target_errors
+from .skeleton_problem import SkeletonProblem, TreeRun, Watch, all_reached, target_errors
 from .skeleton_tree import tree_pose
 from .validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 
@@ -87,16 +86,12 @@ def fabrik_tree(p: SkeletonProblem, a: list, budget: int) -> TreeRun:
     errors, turns, cost = target_errors(p, xs, ys, ab)
     best = TreeRun(list(a), cost, errors, turns, all_reached(p, errors, turns))
     faster = Extrapolation(p)
-    total_weight = sum(p.weights)
-    last, gain = math.inf, STALL_GAIN * sum(p.lengths)
+    watch = Watch(p)
     used = 0
     while not best.reached:
-        if not used % STALL_SWEEPS:  # the stall rule (IKSolution's)
-            rms = math.sqrt(cost / total_weight)
-            if used and not rms < last - gain:
-                best.stalled = True
-                break
-            last = rms
+        if watch.stalled(used, cost):
+            best.stalled = True
+            break
         if used == budget:
             break
         used += 1

@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .results import STALL_GAIN, STALL_SWEEPS
 from .skeleton_tree import tree_parents
 from .validate import (FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list,
                        limits_list, non_negative, point, positive_int, real, to_float64, wrap)
@@ -65,6 +66,28 @@ class TreeRun:
         self.angles, self.cost, self.errors, self.turns, self.reached = angles, cost, errors, turns, reached
         self.used = 0
         self.stalled = False
+
+
+class Watch:
+    """The stall rule, :class:`.results.IKSolution`'s, on a run's root mean square error (px): every
+    ``STALL_SWEEPS`` iterations it must drop by ``STALL_GAIN`` of the skeleton's length."""
+
+    __slots__ = ("total_weight", "gain", "last")
+
+    def __init__(self, p: SkeletonProblem):
+        self.total_weight = sum(p.weights)
+        self.gain = STALL_GAIN * sum(p.lengths)
+        self.last = math.inf
+
+    def stalled(self, used: int, cost: float) -> bool:
+        """Whether a run stalls after ``used`` iterations at the weighted squared error ``cost`` (px^2)."""
+        if used % STALL_SWEEPS:
+            return False
+        rms = math.sqrt(cost / self.total_weight)
+        if used and not rms < self.last - self.gain:
+            return True
+        self.last = rms
+        return False
 
 
 def skeleton_problem(parents, root, angles, lengths, targets, iterations, tolerance, limits, weights,
