@@ -96,20 +96,22 @@ def solve_skeleton(parents, root, angles, lengths, targets, *, method="fabrik", 
 def solve_tree(p: SkeletonProblem) -> SkeletonSolution:
     """Runs of the method from the start and from escape poses (module docstring), the best pose kept."""
     method = fabrik_tree if p.method == "fabrik" else dls_tree
+    if skeleton_status(p, False, False, 0) == "out of reach":  # no escape: one run
+        run = method(p, p.angles, p.iterations)
+        return solution(p, run, run.used, run.stalled)
     best = run = method(p, p.angles, min(p.iterations, FIRST[p.method]))
     used = run.used
-    if skeleton_status(p, False, False, 0) != "out of reach":
-        starts = escape_poses(p, run.angles)
-        for escape in range(ESCAPES + 1):
-            if best.reached or used >= p.iterations:
-                break
-            if escape < ESCAPES:
-                run = method(p, next(starts), min(p.iterations - used, NEXT[p.method]))
-            else:  # the last run: from the best pose, for what is left
-                run = method(p, best.angles, p.iterations - used)
-            used += run.used
-            if run.reached or run.cost < best.cost:
-                best = run
+    starts = escape_poses(p, run.angles)
+    for escape in range(ESCAPES + 1):
+        if best.reached or used >= p.iterations:
+            break
+        if escape < ESCAPES:
+            run = method(p, next(starts), min(p.iterations - used, NEXT[p.method]))
+        else:  # the last run: from the best pose, for what is left
+            run = method(p, best.angles, p.iterations - used)
+        used += run.used
+        if run.reached or run.cost < best.cost:
+            best = run
     return solution(p, best, used, run.stalled)
 
 

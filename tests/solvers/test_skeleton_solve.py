@@ -123,3 +123,21 @@ def test_bad_input_is_refused_naming_the_argument(change, name, words):
     with pytest.raises(ValueError, match=f"^{name.replace('[', '.').replace(']', '.')}: ") as info:
         solve_skeleton(**kwargs)
     assert words in str(info.value)
+
+
+@pytest.mark.parametrize("method", sorted(CHAIN_SOLVERS))
+@pytest.mark.parametrize("limits", [None, [(-1.0, 1.0)] * 4], ids=["free", "limited"])
+@pytest.mark.parametrize("case", [
+    dict(root=(0, 0), lengths=[1, 1, 1, 1], targets={2: (1e299, -1e299), 3: (-1e299, 5.0)}),
+    dict(root=(1e299, -1e299), lengths=[1e-300, 1e-300, 1, 1], targets={2: (-1e299, 1e299), 3: (5.0, 5.0, 1.0)}),
+    dict(root=(0, 0), lengths=[1e299, 1e299, 1e298, 1], targets={2: (-1e299, 1e299), 3: (5.0, 5.0, 1.0)}),
+    dict(root=(0, 0), lengths=[10, 10, 10, 10], targets={2: (1e299, 1e299), 3: (5.0, 5.0, 1e9)},
+         weights={2: 1e300, 3: 1e-300}),
+    dict(root=(0, 0), lengths=[1e-300] * 4, targets={2: (1e-300, 0), 3: (0, 0, 1.0)}, weights={2: 1e-300}),
+], ids=["far targets", "far root, tiny bones", "huge bones", "extreme weights", "tiny everything"])
+def test_extreme_numbers_give_a_finite_answer(case, limits, method):
+    sol = solve_skeleton([-1, 0, 0, 1], case["root"], [0.1, 0.2, 0.3, 0.4], case["lengths"], case["targets"],
+                         method=method, limits=limits, weights=case.get("weights"))
+    assert np.all(np.isfinite(sol.angles))
+    assert all(math.isfinite(v) for v in [*sol.errors.values(), *sol.heading_errors.values()])
+    assert sol.status in ("reached", "out of reach", "stalled", "iterations")
