@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ikplayground.scene.core.constants import MAX_COORD
+from ikplayground.scene.core.constants import MAX_COORD, RIG_METHODS
 from ikplayground.scene.step import target_paths as tm
 
 
@@ -83,6 +83,10 @@ def set_motion(scene, chain, path):
 
 def set_motion_speed(scene, chain, speed):
     tm.set_speed(chain.fields, speed)
+
+
+def set_method(scene, chain, method):
+    chain.fields["method"][0] = RIG_METHODS.index(method)
 
 
 def set_iterations(scene, chain, n):

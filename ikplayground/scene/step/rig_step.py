@@ -1,0 +1,118 @@
+"""One step of a group of rigs: each skeleton solved toward its targets, its shown pose rate-limited toward that.
+
+A rig is a tree of bones with several targets (``RIG_FIELDS``; the model of
+Spine's and Godot's skeletons and their IK constraints, docs/sources.md). Each
+step solves it with :func:`ikplayground.solvers.solve_skeleton` from the
+solver's own last answer (``goal``) toward its targets, by its weights,
+headings, limits and method; a target whose FK/IK mix is below 1 is first
+blended toward where its bone's end lies in the rest pose (Spine's mix: 0 is
+the FK pose, 1 the IK pose). The shown angles then move toward the answer by
+at most the rate limit (``rate_limited``, as a chain's), and the points, each
+target's error and the status follow. Rigs are few: a loop over them. Arrays
+with a leading axis of N rigs; pixels, y down, radians.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ikplayground.scene.core.chain import is_reached
+from ikplayground.scene.core.constants import RIG_METHODS
+from ikplayground.solvers import rate_limited, skeleton_points
+
+try:  # the library's multi-target solve (issue 26), being written beside this
+    from ikplayground.solvers import solve_skeleton
+except ImportError:  # until it is there, a rig holds its pose
+    solve_skeleton = None
+
+REACHED, OUT_OF_REACH, STALLED, ITERATING, MIXED = 0.0, 1.0, 2.0, 3.0, 4.0  # codes of chain.STATUSES
+_CODES = {"out of reach": OUT_OF_REACH, "stalled": STALLED, "iterations": ITERATING, "reached": ITERATING}
+
+
+def parents_of(f) -> list[int]:
+    """One rig's parents (its ``parents`` field) as a list of ints."""
+    return [int(p) for p in f["parents"].tolist()]
+
+
+def bone_ends(f, angles=None) -> np.ndarray:
+    """One rig's bone ends (n, 2) px, posed by ``angles`` (n,) rad (None: its shown angles)."""
+    return skeleton_points(parents_of(f), f["root"], f["angles"] if angles is None else angles, f["lengths"])
+
+
+def bone_starts(f) -> np.ndarray:
+    """Where each bone of one rig starts (n, 2) px, from its ``points`` (the root for bone 0)."""
+    return f["points"][f["parents"].astype(int) + 1]
+
+
+def lay_out(f) -> None:
+    """One rig's points from its shown angles, and each target's error, in place (after an edit or a move)."""
+    f["points"][0] = f["root"]
+    f["points"][1:] = bone_ends(f)
+    measure(f)
+
+
+def measure(f) -> None:
+    """One rig's target errors (px), worst error and reached flag from its points, in place."""
+    bones = f["target_bones"].astype(int)
+    ends = f["points"][bones + 1]
+    f["errors"][:] = np.hypot(*(f["targets"] - ends).T) if len(bones) else 0.0
+    f["error"][0] = float(f["errors"].max()) if len(bones) else 0.0
+    f["reached"][0] = float(is_reached(f["error"][0], f["tolerance"][0]))
+
+
+def aims(f) -> np.ndarray:
+    """Where one rig's solve aims each target (k, 2) px: the target, blended by its mix toward its bone's end in
+    the rest pose (mix 1: the target itself)."""
+    mix = f["mix"]
+    aim = np.array(f["targets"], dtype=float)
+    blend = mix < 1.0
+    if blend.any():
+        rest = bone_ends(f, f["rest"])[f["target_bones"].astype(int)]
+        aim[blend] = rest[blend] + mix[blend, None] * (aim[blend] - rest[blend])
+    return aim
+
+
+def solve_targets(f) -> dict:
+    """One rig's targets as :func:`~ikplayground.solvers.solve_skeleton` takes them: ``{bone: (x, y[, heading])}``."""
+    out = {}
+    for bone, (x, y), heading in zip(f["target_bones"].astype(int).tolist(), aims(f).tolist(),
+                                     f["headings"].tolist()):
+        out[bone] = (x, y) if np.isnan(heading) else (x, y, heading)
+    return out
+
+
+def solve(f) -> tuple[np.ndarray, str, int]:
+    """One rig solved from its goal: (the answer's angles (n,) rad, its status, the iterations used)."""
+    targets = solve_targets(f)
+    if not targets or solve_skeleton is None:
+        return f["goal"].copy(), "reached", 0
+    weights = dict(zip(f["target_bones"].astype(int).tolist(), f["weights"].tolist()))
+    sol = solve_skeleton(parents_of(f), f["root"], f["goal"], f["lengths"], targets,
+                         method=RIG_METHODS[int(f["method"][0])], iterations=int(f["iterations"][0]),
+                         tolerance=float(f["tolerance"][0]), limits=f["limits"], weights=weights)
+    return np.asarray(sol.angles, dtype=float), sol.status, int(sol.iterations)
+
+
+def step_rig(f) -> None:
+    """One step of one rig (its fields, changed in place): solve, rate limit, points, errors, status."""
+    t0 = time.perf_counter()
+    goal, status, used = solve(f)
+    f["solve_us"][0] = (time.perf_counter() - t0) * 1e6
+    f["goal"][:] = goal
+    f["used"][0] = used
+    f["angles"][:] = rate_limited(f["angles"][None], goal[None], f["rate"][:1], f["limits"][None])[0]
+    lay_out(f)
+    if f["reached"][0]:
+        f["status"][0] = REACHED
+    elif status == "reached" and (f["mix"] < 1.0).any():
+        f["status"][0] = MIXED
+    else:
+        f["status"][0] = _CODES.get(status, ITERATING)
+
+
+def step_rigs(f) -> None:
+    """One step of a group of rigs (``RIG_FIELDS`` with a leading axis N, changed in place), one rig at a time."""
+    for row in range(len(f["root"])):
+        step_rig({name: a[row] for name, a in f.items()})
