@@ -18,7 +18,7 @@ class Drag(NamedTuple):
     """A chain's part held by the mouse."""
 
     chain: Chain
-    part: str  # "target", "pole" or "root"
+    part: str  # "target", "pole", "root" or a rig's target "target:2"
     offset: np.ndarray  # (2,) px from the mouse to the grabbed point
 
     def onto(self, new: Chain) -> Drag | None:
@@ -32,7 +32,7 @@ class Drag(NamedTuple):
         if self.chain not in scene.chains:
             return False
         goal = np.asarray(pos, dtype=float) + self.offset
-        if self.part in ("target", "pole"):
+        if self.part != "root":
             scene.move_target(self.chain, goal, self.part)
         else:
             scene.move_chain(self.chain, goal)
@@ -52,9 +52,9 @@ def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[C
     """What a left press at ``pos`` (scene px) takes: (the chain to select or None, the drag or None); the topmost
     target, else pole handle, else root (a snake: any node). ``scale``: screen px per scene px (the pole's and
     bones' pick radii are screen px)."""
-    chain = scene.target_at(pos, target_radius)
+    chain, part = target_hit(scene, pos, target_radius)
     if chain is not None:
-        return chain, Drag(chain, "target", np.asarray(chain.fields["target"]) - pos)
+        return chain, Drag(chain, part, target_point(chain, part) - pos)
     chain = pole_at(scene, pos, (POLE_RADIUS + 4) / scale)
     if chain is not None:
         return chain, Drag(chain, "pole", chain.pole - pos)
@@ -63,6 +63,22 @@ def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[C
         return None, None
     chain, part = hit
     return chain, (Drag(chain, "root", chain.anchor - pos) if part == "anchor" else None)
+
+
+def target_hit(scene: Scene, pos, radius: float) -> tuple[Chain | None, str]:
+    """The topmost chain or rig with a target within ``radius`` px of ``pos``, and which target ("target", or a
+    rig's "target:2"); ``(None, "target")`` when there is none."""
+    chain, rig = scene.target_at(pos, radius), scene.rig_target_at(pos, radius)
+    if rig is not None and (chain is None or scene.chains.index(rig[0]) > scene.chains.index(chain)):
+        return rig
+    return chain, "target"
+
+
+def target_point(chain: Chain, part: str) -> np.ndarray:
+    """Where ``chain``'s target ``part`` is (px): its target, or a rig's target ``"target:2"``."""
+    if part.startswith("target:"):
+        return np.asarray(chain.fields["targets"][int(part[7:])])
+    return np.asarray(chain.fields[part])
 
 
 def handed_over(old: Drag | None, new: Drag | None) -> Drag | None:
@@ -90,11 +106,11 @@ def press(app, pos) -> None:
         app.panel.sync(chain)
 
 
-def hot_target(app):
-    """The target under ``app``'s mouse (or dragged), drawn highlighted."""
-    if app.drag is not None and app.drag.part == "target":
-        return app.drag.chain
+def hot_target(app) -> tuple[Chain | None, str]:
+    """The target under ``app``'s mouse (or dragged), drawn highlighted: (its chain or None, which target)."""
+    if app.drag is not None and app.drag.part.startswith("target"):
+        return app.drag.chain, app.drag.part
     on_stage = app.mouse is not None and app.on_stage(app.mouse)
     if not on_stage:
-        return None
-    return app.scene.target_at(app.world(app.mouse), (TARGET_RADIUS + 2) / app.view.camera.zoom)
+        return None, "target"
+    return target_hit(app.scene, app.world(app.mouse), (TARGET_RADIUS + 2) / app.view.camera.zoom)
