@@ -1,0 +1,79 @@
+"""A rig in the real App, driven by posted events: it is drawn by its skin, its targets are grabbed one at a time
+by the mouse, the drag is undone in one step, and in a crowd it is still drawn in detail."""
+
+from __future__ import annotations
+
+import numpy as np
+import pygame
+import pytest
+
+from ikplayground.app.draw.render import BACKGROUND, GRID, GRID_MAJOR
+from ikplayground.scene.build.rig_build import humanoid_rig
+
+from .conftest import ctrl, drag, frames
+
+
+def add_humanoid(app, x=300.0):
+    w, h = app.scene.stage
+    rig = app.scene.add(humanoid_rig(standing_on=(x, h - 40)))
+    app.panel.sync(rig)
+    frames(app)
+    return rig
+
+
+def bone_middles(rig) -> np.ndarray:
+    f = rig.fields
+    return (f["points"][f["parents"].astype(int) + 1] + f["points"][1:]) / 2
+
+
+def drawn_at(app, points) -> float:
+    """The share of ``points`` (world px, camera at home) where the screen shows neither background nor grid."""
+    blank = {BACKGROUND, GRID, GRID_MAJOR}
+    return float(np.mean([tuple(app.screen.get_at((round(x), round(y))))[:3] not in blank for x, y in points]))
+
+
+@pytest.mark.parametrize("skin", ["capsules", "sprite", "lines"])
+def test_every_bone_of_a_rig_is_drawn_whatever_its_skin(app, skin):
+    rig = add_humanoid(app)
+    app.scene.set_setting(rig, "skin", skin)
+    frames(app)
+    assert drawn_at(app, bone_middles(rig)) == 1.0
+
+
+def test_dragging_one_target_moves_that_target_alone_and_undo_puts_it_back(app):
+    rig = add_humanoid(app)
+    before = rig.fields["targets"].copy()
+    hand = 0  # the first target: a hand
+    start = before[hand]
+    end = start + (40.0, -60.0)
+    drag(app, start, end)
+    after = rig.fields["targets"]
+    np.testing.assert_allclose(after[hand], end, atol=1.0)
+    np.testing.assert_array_equal(np.delete(after, hand, axis=0), np.delete(before, hand, axis=0))
+    ctrl(app, pygame.K_z, "z")
+    np.testing.assert_array_equal(rig.fields["targets"], before)
+
+
+def test_the_target_under_the_mouse_is_lit(app):
+    rig = add_humanoid(app)
+    target = rig.fields["targets"][1]
+    ring = (round(target[0]), round(target[1] - 16))  # just outside the ring: the glow of a lit target only
+    frames(app)
+    dark = tuple(app.screen.get_at(ring))[:3]
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(round(target[0]), round(target[1])), rel=(0, 0),
+                                         buttons=(0, 0, 0)))
+    frames(app)
+    lit = tuple(app.screen.get_at(ring))[:3]
+    assert sum(lit) > sum(dark)
+
+
+def test_a_rig_in_a_crowd_is_drawn_in_detail(app):
+    app.stress.start(200)
+    frames(app)
+    rig = add_humanoid(app, x=500.0)
+    app.scene.select(app.scene.chains[0])
+    frames(app)
+    assert len(app.scene.chains) > 200 and rig is not app.scene.selected
+    f = rig.fields
+    head = f["points"][1 + rig.bone_names.index("head")]
+    assert tuple(app.screen.get_at((round(head[0]), round(head[1]))))[:3] not in {BACKGROUND, GRID, GRID_MAJOR}
