@@ -24,6 +24,7 @@ from .pole import ON_LINE, mirrored_toward_batch
 from .results import (DIRECTIONS, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, STATUSES, CCDStep, FabrikStep, IKSolution,
                       TwoBoneSolution, chain_problem)
 from .settle import rate_limited, settle_batch, tip_error
+from .skeleton_solve import solve_skeleton
 from .skeleton_tree import SkeletonSolution, skeleton_points
 from .snake import follow_snake
 from .two_bone import pole_bend, soft_reach, solve_two_bone
@@ -35,7 +36,7 @@ __all__ = [
     "forward_kinematics", "solve_two_bone", "solve_ccd", "solve_fabrik", "solve_dls", "follow_snake",
     "solve_ccd_batch", "solve_fabrik_batch", "solve_dls_batch", "follow_snake_batch", "ccd_steps", "fabrik_steps",
     "CCDStep", "FabrikStep", "clamp_angle", "FULL_CIRCLE", "TwoBoneSolution", "IKSolution",
-    "skeleton_points", "SkeletonSolution",
+    "solve_skeleton", "skeleton_points", "SkeletonSolution",
     # what the playground's scene, insight views, scripts and tests build on: the unvalidated batch engines
     # (float64 arrays of the documented shapes, px and rad), their helpers and the solvers' constants
     "ccd_batch", "fabrik_batch", "dls_batch", "snake_batch", "two_bone_arrays", "chain_points", "chain_points_batch",

@@ -104,6 +104,12 @@ def absolute_angles(parents: list[int], angles) -> list[float]:
 
 def tree_xy(parents: list[int], rx: float, ry: float, angles, lengths) -> tuple[list[float], list[float]]:
     """Forward kinematics on plain floats, unchecked: every bone's end point's x and y (two lists of n, px)."""
+    xs, ys, _ = tree_pose(parents, rx, ry, angles, lengths)
+    return xs, ys
+
+
+def tree_pose(parents: list[int], rx: float, ry: float, angles, lengths) -> tuple[list, list, list]:
+    """:func:`tree_xy` and every bone's absolute direction (rad, not wrapped): three lists of n floats."""
     cos, sin = math.cos, math.sin
     xs = [0.0] * len(parents)
     ys = [0.0] * len(parents)
@@ -116,7 +122,7 @@ def tree_xy(parents: list[int], rx: float, ry: float, angles, lengths) -> tuple[
         heading[i] = h
         xs[i] = x + lengths[i] * cos(h)
         ys[i] = y + lengths[i] * sin(h)
-    return xs, ys
+    return xs, ys, heading
 
 
 def skeleton_points(parents, root, angles, lengths) -> np.ndarray:

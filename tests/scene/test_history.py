@@ -141,6 +141,7 @@ def test_merge_asks_the_newest_entry_to_absorb():
 def scene_with_every_solver() -> Scene:
     scene = default_scene(STAGE)
     scene.new_chain("walker", (500.0, 300.0))
+    scene.new_chain("rig", (800.0, 300.0))
     scene.add(build.make_ik_chain("ccd", (600.0, 600.0), np.r_[-math.pi / 2, 0.3, -0.2], (30.0, 45.0, 60.0),
                                   (650.0, 450.0)))  # uneven bones, as files and presets have
     return scene

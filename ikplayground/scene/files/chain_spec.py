@@ -62,7 +62,7 @@ def _rig_parents(c) -> list[int]:
 def _rig(c) -> tuple:
     """A rig's builder and arguments: its counts agree, its parents make a tree, its targets' bones exist."""
     n, k = len(c.lengths), len(c.targets)
-    for key in ("parents", "bones", "angles", "rest", "limits"):
+    for key in ("parents", "bones", "angles", "rest", "ranges"):
         value = getattr(c, key)
         if value is not None and len(value) != n:
             raise Refused(key, f"must have {n} entries, one a bone (got {len(value)})")
@@ -75,7 +75,7 @@ def _rig(c) -> tuple:
         if name in seen:
             raise Refused(f"bones[{i}]", f"{name!r} is bones[{seen[name]}]'s name too; each bone's name is its own")
         seen[name] = i
-    limits = None if c.limits is None else [ordered(pair, f"limits[{i}]") for i, pair in enumerate(c.limits)]
+    limits = None if c.ranges is None else [ordered(pair, f"ranges[{i}]") for i, pair in enumerate(c.ranges)]
     bones: dict = {}
     for j, t in enumerate(c.targets):
         bone = whole(t.bone, f"targets[{j}].bone")

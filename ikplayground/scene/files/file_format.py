@@ -79,7 +79,7 @@ def rig_columns(cs: list[Chain]) -> dict[str, list]:
     return {"root": round_array(field("root")), "parents": field("parents").astype(int).tolist(),
             "bones": [list(c.bone_names) for c in cs], "lengths": round_positive_array(field("lengths")),
             "angles": degrees_array(field("angles")), "rest": degrees_array(field("rest")),
-            "limits": degrees_array(field("limits")), "targets": targets}
+            "ranges": degrees_array(field("limits")), "targets": targets}
 
 
 def _ident(row: dict, c: Chain) -> dict:
@@ -156,21 +156,21 @@ _WIDEST = {
     "lengths": 1.234e-300,  # > 0 and <= 1e6, 3 decimals or 4 significant digits
     "angles": -999999.9999, "heading": -999999.9999,  # 4 decimals, within +-1e6 degrees
     "body": -999999.999, "facing": -1,  # a walker's body (3 decimals) and facing (+-1)
-    "rest": -999999.9999, "parents": -1, "bone": 63,  # a rig's rest pose, parents and targets' bones
-    "at": -999999.999, "mix": 0.1234, "weight": 1.234e-300, "limits": -179.9999,  # (an IK chain's: its setting's)
+    "rest": -999999.9999, "parents": None, "bone": None,  # a rig's rest pose; parents, bones: as they are
+    "at": -999999.999, "mix": 0.1234, "weight": 1.234e-300, "ranges": -179.9999,
 }
 # a snake's points and lengths are written unrounded
 _WIDEST_SNAKE = {"lengths": -WIDEST_FLOAT, "heading": _WIDEST["heading"]}
 
 
 def _widened(value, widest, table=None):
-    """``value`` with every number replaced by ``widest`` (containers keep their shape; an object's members by
-    their key's in ``table``)."""
+    """``value`` with every number replaced by ``widest`` (None: kept; containers keep their shape, an object's
+    members take their key's in ``table``)."""
     if isinstance(value, dict):
         return {k: _widened(v, (table or {}).get(k, WIDEST_FLOAT), table) for k, v in value.items()}
     if isinstance(value, list):
         return [_widened(v, widest, table) for v in value]
-    if isinstance(value, (bool, str)):
+    if isinstance(value, (bool, str)) or widest is None:
         return value
     return widest
 
@@ -178,7 +178,7 @@ def _widened(value, widest, table=None):
 def widest_rig(targets: int) -> Chain:
     """A rig of ``targets`` targets and as many bones as it may then have, its bones' names the longest."""
     n = MAX_BONES - targets
-    return rig_build.make_rig((0.0, 0.0), [-1] + [0] * (n - 1), np.zeros(n), np.ones(n), range(targets),
+    return rig_build.make_rig((0.0, 0.0), range(-1, n - 1), np.zeros(n), np.ones(n), range(n - targets, n),
                               headings=np.zeros(targets), weights=np.full(targets, 0.5),
                               mix=np.full(targets, 0.5), names=[f"{i:_>24}" for i in range(n)])
 

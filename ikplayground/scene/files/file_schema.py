@@ -57,7 +57,7 @@ SHAPES: dict[str, list[tuple]] = {
     "walker": [("body", POINT), ("lengths", _at_most(LENGTH, 3, 2)), ("facing", float | None, None)],
     "rig": [("root", POINT), ("parents", _at_most(bounded(-1, MAX_BONES - 2), MAX_BONES, 1)),
             ("bones", _at_most(BONE_NAME, MAX_BONES, 1)), ("lengths", _BONES), ("angles", _ANGLES),
-            ("rest", _ANGLES | None, None), ("limits", _at_most(RANGE, MAX_BONES) | None, None),
+            ("rest", _ANGLES | None, None), ("ranges", _at_most(RANGE, MAX_BONES) | None, None),
             ("targets", _at_most(RigTargetValue, MAX_RIG_TARGETS))],
 }
 

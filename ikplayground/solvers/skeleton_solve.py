@@ -1,0 +1,101 @@
+"""``solve_skeleton``: several targets on a tree of bones, by multi-end-effector FABRIK (:mod:`.skeleton_fabrik`)
+or damped least squares (:mod:`.skeleton_dls`); the status, the best pose kept.
+
+One point target and no heading is a chain problem: the bones from the root to the target's bone form a chain
+(the others keep their relative angles and follow), solved by :func:`.fabrik.solve_fabrik` or
+:func:`.dls.solve_dls` (one implementation per algorithm), so a chain given as a skeleton is solved exactly as
+those solve it. Pixels (y down), radians.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .dls import solve_dls
+from .fabrik import solve_fabrik
+from .skeleton_dls import dls_tree
+from .skeleton_fabrik import TreeRun, fabrik_tree
+from .skeleton_problem import SkeletonProblem, skeleton_problem, skeleton_status
+from .skeleton_tree import SkeletonSolution
+
+
+def solve_skeleton(parents, root, angles, lengths, targets, *, method="fabrik", iterations=50, tolerance=0.5,
+                   limits=None, weights=None) -> SkeletonSolution:
+    """Move a skeleton's bones so that their ends reach several targets at once.
+
+    Parameters
+    ----------
+    parents : array_like of int, shape (n,)
+        ``parents[0] == -1`` (bone 0 starts at ``root``) and ``0 <= parents[i] < i``: bone i starts at the end
+        of bone ``parents[i]`` (:mod:`.skeleton_tree`).
+    root : array_like, shape (2,)
+        Where bone 0 starts, px (y down).
+    angles : array_like, shape (n,)
+        The start pose: bone 0's absolute angle, every other bone's relative to its parent's direction, rad.
+    lengths : array_like, shape (n,)
+        Bone lengths, px, each > 0.
+    targets : dict
+        ``{bone: (x, y)}``: the end of that bone reaches for (x, y) px; ``{bone: (x, y, heading)}`` also turns
+        the bone's absolute direction to ``heading`` rad. Any bones, leaves or not.
+    method : {"fabrik", "dls"}
+        Multi-end-effector FABRIK (Aristidou and Lasenby 2011) or damped least squares on the stacked
+        Jacobian (as :func:`.dls.solve_dls`).
+    iterations : int
+        Passes (FABRIK) or steps, rejected ones included (DLS), at most (>= 1).
+    tolerance : float
+        A point within this many px is reached (>= 0); a heading within one degree.
+    limits : array_like, shape (n, 2), optional
+        ``(lo, hi)`` per bone on its relative angle (bone 0's absolute), rad, ``-pi <= lo <= hi <= pi``.
+    weights : dict, optional
+        ``{bone: w > 0}`` for bones carrying targets (1 where not given): what a solve minimises is the
+        weighted sum of squared errors (:mod:`.skeleton_problem`), which decides between conflicting targets.
+
+    Returns
+    -------
+    SkeletonSolution
+        ``angles`` (n,) rad inside the limits, ``errors`` ``{bone: px}``, ``heading_errors`` ``{bone: rad}``,
+        ``reached``, ``iterations`` and ``status`` (as :class:`.results.IKSolution`'s). The pose is the best
+        (least weighted squared error) the solve met, never worse than the start.
+
+    Raises
+    ------
+    ValueError
+        Naming the argument.
+
+    Examples
+    --------
+    >>> sol = solve_skeleton([-1, 0, 0], (0, 0), [0.0, 0.5, -0.5], [50, 40, 40], {1: (77.9, 28.7), 2: (83, -22.6)})
+    >>> sol.status, sorted(sol.errors)
+    ('reached', [1, 2])
+    """
+    p = skeleton_problem(parents, root, angles, lengths, targets, iterations, tolerance, limits, weights, method)
+    if len(p.bones) == 1 and p.headings[0] is None:
+        return on_chain(p)
+    run = (fabrik_tree if p.method == "fabrik" else dls_tree)(p, p.angles, p.iterations)
+    return solution(p, run, run.used, run.stalled)
+
+
+def solution(p: SkeletonProblem, run: TreeRun, used: int, stalled: bool) -> SkeletonSolution:
+    """The :class:`.skeleton_tree.SkeletonSolution` of ``run``'s pose after ``used`` iterations."""
+    errors = dict(zip(p.bones, run.errors))
+    turns = {b: t for b, t, h in zip(p.bones, run.turns, p.headings) if h is not None}
+    status = skeleton_status(p, run.reached, stalled, used)
+    return SkeletonSolution(np.array(run.angles, dtype=np.float64), errors, turns, run.reached, used, status)
+
+
+def on_chain(p: SkeletonProblem) -> SkeletonSolution:
+    """One point target: the chain of bones from the root to its bone solved by the chain solver of the method."""
+    bone = p.bones[0]
+    path = []
+    b = bone
+    while b >= 0:
+        path.append(b)
+        b = p.parents[b]
+    path.reverse()
+    lim = None if p.limits is None else [p.limits[j] for j in path]
+    solve = solve_fabrik if p.method == "fabrik" else solve_dls
+    sol = solve((p.rx, p.ry), [p.angles[j] for j in path], [p.lengths[j] for j in path], (p.tx[0], p.ty[0]),
+                iterations=p.iterations, tolerance=p.tolerance, limits=lim)
+    a = np.array(p.angles, dtype=np.float64)
+    a[path] = sol.angles
+    return SkeletonSolution(a, {bone: float(sol.error)}, {}, bool(sol.reached), int(sol.iterations), sol.status)
