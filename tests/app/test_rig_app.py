@@ -77,3 +77,15 @@ def test_a_rig_in_a_crowd_is_drawn_in_detail(app):
     f = rig.fields
     head = f["points"][1 + rig.bone_names.index("head")]
     assert tuple(app.screen.get_at((round(head[0]), round(head[1]))))[:3] not in {BACKGROUND, GRID, GRID_MAJOR}
+
+
+def test_the_math_page_and_overlay_of_a_rig_draw(app):
+    rig = add_humanoid(app)
+    app.scene.select(rig)
+    app.selected_changed()
+    app.apply("show_math", True)
+    app.panel.show_page("math")
+    rig.fields["targets"][0] += (50.0, -50.0)
+    before = app.screen.copy()
+    frames(app, 3)  # the card lists every target (it used to fail on a rig's lengths' shape)
+    assert app.math.shown and app.screen.get_at((0, 0)) == before.get_at((0, 0))
