@@ -8,6 +8,7 @@ replay, baking). Pixels with y down and radians below the UI (docs/design.md).
 
 from ikplayground.scene.build.build import default_limits, make_ik_chain, refresh_ik_points, straight_snake
 from ikplayground.scene.build.presets import PRESETS, available_presets, is_preset, load_preset
+from ikplayground.scene.build.rig_build import humanoid_rig, make_rig, quadruped_rig
 from ikplayground.scene.build.stress import drive_stress, stress_scene
 from ikplayground.scene.core.chain import STATUSES, Chain, clamped_joints, is_reached
 from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
@@ -35,8 +36,9 @@ __all__ = [
     "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS", "SOLVER_LABELS",
     "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError", "SceneFull", "Setting", "SolverKind", "VIEW_ZOOM",
     "available_presets", "axis_name", "bake_recording", "chain_to_dict", "clamped_joints", "default_limits",
-    "default_scene", "drive_stress", "due_steps", "free_name", "is_preset", "is_reached", "load_animation",
-    "load_preset", "load_scene", "make_ik_chain", "nothing_at", "pose", "record_move", "record_pose",
+    "default_scene", "drive_stress", "due_steps", "free_name", "humanoid_rig", "is_preset", "is_reached",
+    "load_animation", "load_preset", "load_scene", "make_ik_chain", "make_rig", "nothing_at", "pose",
+    "quadruped_rig", "record_move", "record_pose",
     "refresh_ik_points", "register", "save_scene", "setting", "shown", "shown_name", "smoothed", "steps_allowed",
     "straight_snake", "stress_scene", "unregister",
 ]

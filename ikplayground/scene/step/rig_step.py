@@ -20,12 +20,7 @@ import numpy as np
 
 from ikplayground.scene.core.chain import is_reached
 from ikplayground.scene.core.constants import RIG_METHODS
-from ikplayground.solvers import rate_limited, skeleton_points
-
-try:  # the library's multi-target solve (issue 26), being written beside this
-    from ikplayground.solvers import solve_skeleton
-except ImportError:  # until it is there, a rig holds its pose
-    solve_skeleton = None
+from ikplayground.solvers import rate_limited, skeleton_points, solve_skeleton
 
 REACHED, OUT_OF_REACH, STALLED, ITERATING, MIXED = 0.0, 1.0, 2.0, 3.0, 4.0  # codes of chain.STATUSES
 _CODES = {"out of reach": OUT_OF_REACH, "stalled": STALLED, "iterations": ITERATING, "reached": ITERATING}
@@ -86,7 +81,7 @@ def solve_targets(f) -> dict:
 def solve(f) -> tuple[np.ndarray, str, int]:
     """One rig solved from its goal: (the answer's angles (n,) rad, its status, the iterations used)."""
     targets = solve_targets(f)
-    if not targets or solve_skeleton is None:
+    if not targets:
         return f["goal"].copy(), "reached", 0
     weights = dict(zip(f["target_bones"].astype(int).tolist(), f["weights"].tolist()))
     sol = solve_skeleton(parents_of(f), f["root"], f["goal"], f["lengths"], targets,
