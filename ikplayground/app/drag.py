@@ -8,6 +8,7 @@ import numpy as np
 
 from ikplayground.app.draw.badges import POLE_RADIUS
 from ikplayground.app.draw.render import TARGET_RADIUS
+from ikplayground.app.draw.rig_draw import HEADING_ARROW, HEADING_PICK
 from ikplayground.scene import Chain, Scene
 from ikplayground.scene.step import target_paths
 
@@ -18,7 +19,7 @@ class Drag(NamedTuple):
     """A chain's part held by the mouse."""
 
     chain: Chain
-    part: str  # "target", "pole", "root" or a rig's target "target:2"
+    part: str  # "target", "pole", "root" or a rig's target "target:2" or its heading "heading:2"
     offset: np.ndarray  # (2,) px from the mouse to the grabbed point
 
     def onto(self, new: Chain) -> Drag | None:
@@ -50,8 +51,11 @@ def pole_at(scene: Scene, pos, radius: float) -> Chain | None:
 
 def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[Chain | None, Drag | None]:
     """What a left press at ``pos`` (scene px) takes: (the chain to select or None, the drag or None); the topmost
-    target, else pole handle, else root (a snake: any node). ``scale``: screen px per scene px (the pole's and
+    rig heading's arrow tip, else target, else pole handle, else root (a snake: any node). ``scale``: screen px per scene px (the pole's and
     bones' pick radii are screen px)."""
+    hit = heading_at(scene, pos, HEADING_ARROW / scale, (HEADING_PICK + 2) / scale)
+    if hit is not None:  # a heading's arrow tip: turned about its target, held where the mouse is
+        return hit[0], Drag(hit[0], hit[1], np.zeros(2))
     chain, part = target_hit(scene, pos, target_radius)
     if chain is not None:
         return chain, Drag(chain, part, target_point(chain, part) - pos)
@@ -72,6 +76,21 @@ def target_hit(scene: Scene, pos, radius: float) -> tuple[Chain | None, str]:
     if rig is not None and (chain is None or scene.chains.index(rig[0]) > scene.chains.index(chain)):
         return rig
     return chain, "target"
+
+
+def heading_at(scene: Scene, pos, length: float, radius: float) -> tuple[Chain, str] | None:
+    """The topmost rig with a heading arrow's tip (``length`` px from its target along the heading) within
+    ``radius`` px of ``pos``, and which (``"heading:2"``), or None."""
+    for chain in reversed(scene.chains):
+        if not chain.is_rig:
+            continue
+        f = chain.fields
+        h = f["headings"]
+        tips = f["targets"] + length * np.stack([np.cos(h), np.sin(h)], axis=1)  # NaN where none: never near
+        near = np.flatnonzero(np.hypot(*(tips - pos).T) <= radius)
+        if len(near):
+            return chain, f"heading:{int(near[-1])}"
+    return None
 
 
 def target_point(chain: Chain, part: str) -> np.ndarray:

@@ -89,3 +89,19 @@ def test_the_math_page_and_overlay_of_a_rig_draw(app):
     before = app.screen.copy()
     frames(app, 3)  # the card lists every target (it used to fail on a rig's lengths' shape)
     assert app.math.shown and app.screen.get_at((0, 0)) == before.get_at((0, 0))
+
+
+def test_dragging_a_headings_arrow_turns_it_and_undo_restores_it_exactly(app):
+    from ikplayground.app.draw.rig_draw import HEADING_ARROW
+
+    rig = add_humanoid(app)
+    f = rig.fields
+    k = int(np.flatnonzero(np.isfinite(f["headings"]))[0])  # a foot, aimed flat
+    before = f["headings"].copy()
+    target = f["targets"][k].copy()
+    tip = target + HEADING_ARROW * np.array([np.cos(before[k]), np.sin(before[k])])
+    drag(app, tip, target + (0.0, -40.0))  # up the screen: -90 degrees, y down
+    assert f["headings"][k] == pytest.approx(-np.pi / 2, abs=0.03)
+    np.testing.assert_array_equal(f["targets"][k], target)  # the target itself stays
+    ctrl(app, pygame.K_z, "z")
+    np.testing.assert_array_equal(f["headings"], before)

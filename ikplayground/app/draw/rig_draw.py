@@ -16,6 +16,7 @@ import pygame
 from ikplayground.app.draw.skins import BONE_WIDTH, JOINT_RADIUS, capsule_radii, shade
 
 HEADING_ARROW = 26  # px: a heading's arrow, from the target's centre
+HEADING_PICK = 8  # px from the arrow's tip that grabs it (dragged, it turns the heading)
 REACH_LINE = (120, 150, 130)
 FAR_SHADE = -0.35  # the far limbs' colour, darker
 HEAD_BONE = "head"

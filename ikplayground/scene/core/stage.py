@@ -51,9 +51,26 @@ def target_index(chain: Chain, part: str) -> int | None:
     return int(index or 0)
 
 
+def heading_index(chain: Chain, part: str) -> int | None:
+    """Which of a rig's aimed targets ``part`` names ("heading:2"), or None (not a heading, or target 2 has none)."""
+    head, _, index = part.partition(":")
+    headings = chain.fields["headings"] if chain.is_rig else ()
+    if head != "heading" or not index.isdigit() or int(index) >= len(headings):
+        return None
+    return int(index) if np.isfinite(headings[int(index)]) else None
+
+
 def move_target(chain: Chain, pos, part: str = "target") -> bool:
     """Put ``part`` of ``chain`` at ``pos`` (2,) px, on the stage: an IK chain's target (a moving target's curve
-    comes along) or pole (if it has one), a rig's target (``"target:2"``); whether it had that part."""
+    comes along) or pole (if it has one), a rig's target (``"target:2"``), or turn a rig's target's heading
+    (``"heading:2"``) to point from the target at ``pos``; whether it had that part."""
+    if chain.is_rig and part.startswith("heading:"):
+        index = heading_index(chain, part)
+        if index is not None:
+            d = np.asarray(pos, dtype=float) - chain.fields["targets"][index]
+            if d[0] or d[1]:  # on the target itself: no direction, the heading stays
+                chain.fields["headings"][index] = np.arctan2(d[1], d[0])
+        return index is not None
     if chain.is_rig:
         index = target_index(chain, part)
         if index is not None:
