@@ -7,9 +7,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ikplayground.app.draw.badges import POLE_RADIUS
-from ikplayground.app.draw.render import TARGET_RADIUS
-from ikplayground.app.draw.rig_draw import HEADING_ARROW, HEADING_PICK
-from ikplayground.scene import Chain, Scene
+from ikplayground.app.draw.render import TARGET_RADIUS, WEDGE_RADIUS
+from ikplayground.app.draw.rig_draw import HEADING_ARROW, HEADING_PICK, limit_edge_at
+from ikplayground.scene import Chain, Scene, clamped_joints
 from ikplayground.scene.step import target_paths
 
 PICK_RADIUS = 10  # px from a bone or joint that picks its chain
@@ -19,7 +19,7 @@ class Drag(NamedTuple):
     """A chain's part held by the mouse."""
 
     chain: Chain
-    part: str  # "target", "pole", "root" or a rig's target "target:2" or its heading "heading:2"
+    part: str  # "target", "pole", "root" or a rig's target "target:2", its heading "heading:2" or a range's edge "limit_lo:3"
     offset: np.ndarray  # (2,) px from the mouse to the grabbed point
 
     def onto(self, new: Chain) -> Drag | None:
@@ -51,7 +51,7 @@ def pole_at(scene: Scene, pos, radius: float) -> Chain | None:
 
 def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[Chain | None, Drag | None]:
     """What a left press at ``pos`` (scene px) takes: (the chain to select or None, the drag or None); the topmost
-    rig heading's arrow tip, else target, else pole handle, else root (a snake: any node). ``scale``: screen px per scene px (the pole's and
+    rig heading's arrow tip, else target, else edge of the selected rig's joint ranges, else pole handle, else root (a snake: any node). ``scale``: screen px per scene px (the pole's and
     bones' pick radii are screen px)."""
     hit = heading_at(scene, pos, HEADING_ARROW / scale, (HEADING_PICK + 2) / scale)
     if hit is not None:  # a heading's arrow tip: turned about its target, held where the mouse is
@@ -59,6 +59,11 @@ def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[C
     chain, part = target_hit(scene, pos, target_radius)
     if chain is not None:
         return chain, Drag(chain, part, target_point(chain, part) - pos)
+    rig = scene.selected if scene.selected is not None and scene.selected.is_rig else None
+    edge = None if rig is None else limit_edge_at(rig, pos, WEDGE_RADIUS / scale, (HEADING_PICK + 2) / scale,
+                                                  clamped_joints(rig.fields["limits"]))
+    if rig is not None and edge is not None:  # an edge of the selected rig's joint range: turned about the joint
+        return rig, Drag(rig, edge, np.zeros(2))
     chain = pole_at(scene, pos, (POLE_RADIUS + 4) / scale)
     if chain is not None:
         return chain, Drag(chain, "pole", chain.pole - pos)

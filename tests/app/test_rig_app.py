@@ -105,3 +105,23 @@ def test_dragging_a_headings_arrow_turns_it_and_undo_restores_it_exactly(app):
     np.testing.assert_array_equal(f["targets"][k], target)  # the target itself stays
     ctrl(app, pygame.K_z, "z")
     np.testing.assert_array_equal(f["headings"], before)
+
+
+def test_dragging_an_edge_of_a_joints_wedge_sets_that_bound_and_undo_restores_it(app):
+    from ikplayground.app.draw.render import WEDGE_RADIUS
+
+    rig = add_humanoid(app)
+    app.scene.select(rig)
+    f = rig.fields
+    knee = rig.bone_names.index("shin_l")
+    before = f["limits"].copy()
+    frames(app)
+    start = f["points"][int(f["parents"][knee]) + 1].copy()  # the knee joint: where the shin starts
+    base = float(np.sum(f["angles"][[0, rig.bone_names.index("thigh_l")]]))  # the thigh's direction
+    hi = base + before[knee, 1]
+    edge = start + WEDGE_RADIUS * np.array([np.cos(hi), np.sin(hi)])
+    drag(app, edge, start + WEDGE_RADIUS * np.array([np.cos(base + 1.5), np.sin(base + 1.5)]))
+    assert f["limits"][knee, 1] == pytest.approx(1.5, abs=0.05)
+    np.testing.assert_array_equal(np.delete(f["limits"], knee, axis=0), np.delete(before, knee, axis=0))
+    ctrl(app, pygame.K_z, "z")
+    np.testing.assert_array_equal(f["limits"], before)

@@ -201,10 +201,15 @@ class SceneRenderer:
     def draw_wedges(self, surface: pygame.Surface, chain: Chain) -> None:
         """A wedge at every limited joint of ``chain`` in view."""
         view = surface.get_clip().inflate(2 * WEDGE_RADIUS + 8, 2 * WEDGE_RADIUS + 8)
-        wedges = rig_wedges(chain, clamped_joints(chain.fields["limits"])) if chain.is_rig else limit_wedges(chain)
+        wedges = ([w[1:] for w in rig_wedges(chain, clamped_joints(chain.fields["limits"]))] if chain.is_rig
+                  else limit_wedges(chain))
         for centre, lo, hi in wedges:
             if view.collidepoint(centre):
                 draw_wedge(surface, centre, lo, hi, WEDGE_RADIUS)
+                if chain.is_rig:  # a knob on each edge: dragged, it turns that bound
+                    for a in (lo, hi):
+                        knob = (centre[0] + WEDGE_RADIUS * math.cos(a), centre[1] + WEDGE_RADIUS * math.sin(a))
+                        pygame.draw.aacircle(surface, (255, 236, 170), knob, 3)
 
     def draw_ik_chain(self, surface: pygame.Surface, chain: Chain, hot: bool = False) -> None:
         colour = chain_colour(chain)

@@ -105,9 +105,9 @@ def rig_halo_lines(chain) -> list[np.ndarray]:
     return [np.stack([a, b]) for a, b in zip(bone_starts(f), f["points"][1:])]
 
 
-def rig_wedges(chain, clamped) -> list[tuple[tuple[float, float], float, float]]:
-    """``(centre, lo, hi)`` absolute ranges (rad) of a rig's limited joints, each about its parent bone's
-    direction at the bone's start (bone 0's is absolute); ``clamped`` (n,) bool: which joints are limited."""
+def rig_wedges(chain, clamped) -> list[tuple[int, tuple[float, float], float, float]]:
+    """``(bone, centre, lo, hi)``: the absolute ranges (rad) of a rig's limited joints, each about its parent
+    bone's direction at the bone's start (bone 0's is absolute); ``clamped`` (n,) bool: which are limited."""
     f = chain.fields
     parents = f["parents"].astype(int)
     heading = np.zeros(len(parents))
@@ -118,5 +118,15 @@ def rig_wedges(chain, clamped) -> list[tuple[tuple[float, float], float, float]]
     for i in np.flatnonzero(clamped).tolist():
         lo, hi = f["limits"][i].tolist()
         base = heading[parents[i]] if parents[i] >= 0 else 0.0
-        out.append((tuple(starts[i].tolist()), base + lo, base + hi))
+        out.append((i, tuple(starts[i].tolist()), base + lo, base + hi))
     return out
+
+
+def limit_edge_at(chain, pos, radius: float, pick: float, clamped) -> str | None:
+    """The edge of a rig's joint range whose handle (``radius`` px out along it from the joint) lies within
+    ``pick`` px of ``pos``: ``"limit_lo:3"`` or ``"limit_hi:3"``, the last drawn first; None."""
+    for bone, centre, lo, hi in reversed(rig_wedges(chain, clamped)):
+        for name, a in (("limit_hi", hi), ("limit_lo", lo)):
+            if math.hypot(centre[0] + radius * math.cos(a) - pos[0], centre[1] + radius * math.sin(a) - pos[1]) <= pick:
+                return f"{name}:{bone}"
+    return None

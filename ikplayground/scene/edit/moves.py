@@ -11,14 +11,17 @@ import numpy as np
 
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.scene import Scene
-from ikplayground.scene.core.stage import heading_index, target_index
+from ikplayground.scene.core.stage import heading_index, limit_edge, target_index
 from ikplayground.scene.edit.edits import chain_label, changed
 from ikplayground.scene.edit.history import Edit
 
 
 def where(chain: Chain, part: str) -> dict[str, np.ndarray]:
-    """Copies of what a move of ``part`` ("target", "pole", "root", or a rig's "target:2" or "heading:2") of
+    """Copies of what a move of ``part`` ("target", "pole", "root", or a rig's "target:2", "heading:2" or "limit_lo:3") of
     ``chain`` changes."""
+    edge = limit_edge(chain, part)
+    if edge is not None:
+        return {part: chain.fields["limits"][edge[0]].copy()}
     if chain.is_rig and part.startswith("heading:"):
         index = heading_index(chain, part)
         return {} if index is None else {part: chain.fields["headings"][index:index + 1].copy()}
@@ -45,6 +48,10 @@ class Moved(Edit):
 
     def _put(self, spot: dict) -> Chain:
         chain = self.scene.chains[self.index]
+        edge = limit_edge(chain, self.part)
+        if edge is not None:  # the range itself, exactly
+            chain.fields["limits"][edge[0]] = spot[self.part]
+            return chain
         index = heading_index(chain, self.part)
         if index is not None:  # the heading itself, exactly (not the direction to a point)
             chain.fields["headings"][index] = spot[self.part][0]
