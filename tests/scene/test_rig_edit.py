@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from ikplayground.scene import History, Recorder, Replay, Scene, humanoid_rig, make_rig, record_move
+from ikplayground.scene import (History, Recorder, Replay, Scene, bake_recording, humanoid_rig, load_animation,
+                                make_rig, record_move)
 from ikplayground.scene.core.mirror import flip_chain
 from ikplayground.scene.edit import rig_edits
 from ikplayground.scene.edit.edits import set_recorded
@@ -206,3 +207,39 @@ def test_a_recorded_run_of_a_rig_replays_to_the_same_file(tmp_path):
         copy.record(again)
     copy.close()
     assert (tmp_path / "again.csv").read_text() == (tmp_path / "run.csv").read_text()
+
+
+def test_a_recorded_rig_bakes_into_a_track_whose_forward_kinematics_gives_back_its_joints(tmp_path):
+    scene = Scene(STAGE)
+    rig = standing(scene, steps=0)
+    scene.new_chain("ccd", (100.0, 600.0))
+    recorder = Recorder(tmp_path / "run.csv")
+    for i in range(40):
+        if i == 10:
+            scene.move_target(rig, rig.fields["targets"][0] + (30.0, -50.0), "target:0")
+        scene.step()
+        recorder.record(scene)
+    recorder.close()
+    baked = bake_recording(tmp_path / "run.csv", recorder.rig, tmp_path / "run.json")
+    assert (baked.tracks, baked.frames, baked.notes) == (2, 80, ())
+    track = next(t for t in load_animation(tmp_path / "run.json") if t.solver == "rig")
+    np.testing.assert_array_equal(track.parents, rig.fields["parents"])
+    np.testing.assert_array_equal(track.target_bones, rig.fields["target_bones"])
+    np.testing.assert_allclose(track.lengths, rig.fields["lengths"], rtol=1e-12)
+    assert track.angles.shape == (40, 16) and track.targets.shape == (40, 4, 2)
+    last = skeleton_points(track.parents, track.roots[-1], np.radians(track.angles[-1]), track.lengths)
+    np.testing.assert_allclose(last, rig.fields["points"][1:], atol=1e-9)
+    np.testing.assert_allclose(track.targets[-1], rig.fields["targets"], atol=0)
+    np.testing.assert_array_equal(track.headings[-1], np.nan_to_num(rig.fields["headings"]))
+
+
+def test_baking_a_rig_without_its_entry_in_the_recorders_rig_is_refused(tmp_path):
+    scene = Scene(STAGE)
+    standing(scene, steps=0)
+    recorder = Recorder(tmp_path / "run.csv")
+    scene.step()
+    recorder.record(scene)
+    recorder.close()
+    with pytest.raises(ValueError, match="run.csv line 2: the rig has no bones for chain 0"):
+        bake_recording(tmp_path / "run.csv", {}, tmp_path / "run.json")
+    assert not (tmp_path / "run.json").exists()

@@ -155,7 +155,8 @@ class Recorder:
     """Writes a recording of a scene's steps to ``path`` (:meth:`record` after each step, then :meth:`close`).
 
     ``steps``: steps recorded so far. ``rig``: ``{(chain index, solver, joints): bone lengths}`` (px, as
-    drawn; a walker's (legs, m)) at each key's first step (bone 0's length is not in the CSV).
+    drawn; a walker's (legs, m); a rig's a dict of its ``lengths``, ``parents`` and ``target_bones``) at each
+    key's first step (bone 0's length is not in the CSV).
     RecordingError when the file cannot be opened or written.
     """
 
@@ -195,6 +196,9 @@ class Recorder:
                 if key not in self.rig:
                     lengths = drawn_lengths(g) if lengths is None else lengths
                     self.rig[key] = np.array(lengths[row], dtype=float)
+                    if "targets" in g.fields:  # a rig: its tree and its targets' bones too
+                        self.rig[key] = {"lengths": self.rig[key], "parents": g.fields["parents"][row].astype(int),
+                                         "target_bones": g.fields["target_bones"][row].astype(int)}
 
     def _write(self, text: str) -> None:
         try:
