@@ -48,6 +48,8 @@ def draw_rig(surface: pygame.Surface, chain, colour, draw_target, hot: int | Non
     base.center = (round(rx), round(ry))
     for layer, tone in zip(bone_layers(names), (FAR_SHADE, 0.0, 0.0)):
         c = shade(colour, tone) if tone else tuple(colour)
+        if chain.skin not in ("lines", "sprite") or sprite is None and chain.skin == "sprite":
+            _capsules(surface, starts[layer].tolist(), ends[layer].tolist(), radii[layer].tolist(), c)
         for i in layer:
             a, b = starts[i].tolist(), ends[i].tolist()
             if chain.skin == "lines":
@@ -57,8 +59,6 @@ def draw_rig(surface: pygame.Surface, chain, colour, draw_target, hot: int | Non
                 d = ends[i] - starts[i]
                 image = sprite(float(np.hypot(*d)), math.atan2(d[1], d[0]))
                 surface.blit(image, image.get_rect(center=((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)))
-            else:
-                _capsule(surface, a, b, radii[i], c)
             if names[i] == HEAD_BONE:
                 mid = ((starts[i] + ends[i]) / 2).tolist()
                 length = float(np.hypot(*(ends[i] - starts[i])))
@@ -78,13 +78,21 @@ def draw_rig(surface: pygame.Surface, chain, colour, draw_target, hot: int | Non
             draw_heading(surface, target, heading)
 
 
-def _capsule(surface: pygame.Surface, a, b, radius: float, colour) -> None:
-    """One capsule from ``a`` to ``b`` (a lighter rim), with a pin at ``a``."""
-    for c, w in ((shade(colour, 0.45), radius), (colour, radius - 1.5)):
-        pygame.draw.aaline(surface, c, a, b, max(1, round(2 * w)))
-        pygame.draw.aacircle(surface, c, a, w)
-        pygame.draw.aacircle(surface, c, b, w)
-    pygame.draw.aacircle(surface, shade(colour, 0.65), a, max(2.5, radius * 0.5))
+def _capsules(surface: pygame.Surface, starts: list, ends: list, radii: list, colour) -> None:
+    """Capsules from ``starts[i]`` to ``ends[i]`` (a lighter rim under the colour), a round cap drawn once at each
+    shared joint (the widest bone's there), a pin at each bone's start."""
+    caps: dict[tuple, float] = {}
+    for a, b, r in zip(starts, ends, radii):
+        for p in (tuple(a), tuple(b)):
+            caps[p] = max(caps.get(p, 0.0), r)
+    for c, inset in ((shade(colour, 0.45), 0.0), (colour, 1.5)):
+        for a, b, r in zip(starts, ends, radii):
+            pygame.draw.aaline(surface, c, a, b, max(1, round(2 * (r - inset))))
+        for p, r in caps.items():
+            pygame.draw.aacircle(surface, c, p, r - inset)
+    pin = shade(colour, 0.65)
+    for a, r in {tuple(a): r for a, r in zip(starts, radii)}.items():
+        pygame.draw.aacircle(surface, pin, a, max(2.5, r * 0.5))
 
 
 def draw_heading(surface: pygame.Surface, at, heading: float) -> None:
