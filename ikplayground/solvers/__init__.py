@@ -20,9 +20,10 @@ from .dls import DEFAULT_DAMPING, MAX_STEP, escape, joint_bounds, solve_dls
 from .dls_batch import dls_batch
 from .fabrik import fabrik_steps, solve_fabrik
 from .kinematics import chain_points, chain_points_batch, forward_kinematics
+from .look_at import look_at
 from .pole import ON_LINE, mirrored_toward_batch
-from .results import (DIRECTIONS, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, STATUSES, CCDStep, FabrikStep, IKSolution,
-                      TwoBoneSolution, chain_problem)
+from .results import (DIRECTIONS, HEADING_TOLERANCE, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, STATUSES, CCDStep,
+                      FabrikStep, IKSolution, TwoBoneSolution, chain_problem)
 from .settle import rate_limited, settle_batch, tip_error
 from .skeleton_solve import solve_skeleton
 from .skeleton_tree import SkeletonSolution, skeleton_points
@@ -36,7 +37,7 @@ __all__ = [
     "forward_kinematics", "solve_two_bone", "solve_ccd", "solve_fabrik", "solve_dls", "follow_snake",
     "solve_ccd_batch", "solve_fabrik_batch", "solve_dls_batch", "follow_snake_batch", "ccd_steps", "fabrik_steps",
     "CCDStep", "FabrikStep", "clamp_angle", "FULL_CIRCLE", "TwoBoneSolution", "IKSolution",
-    "solve_skeleton", "skeleton_points", "SkeletonSolution",
+    "solve_skeleton", "skeleton_points", "SkeletonSolution", "look_at", "HEADING_TOLERANCE",
     # what the playground's scene, insight views, scripts and tests build on: the unvalidated batch engines
     # (float64 arrays of the documented shapes, px and rad), their helpers and the solvers' constants
     "ccd_batch", "fabrik_batch", "dls_batch", "snake_batch", "two_bone_arrays", "chain_points", "chain_points_batch",

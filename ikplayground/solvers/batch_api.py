@@ -114,8 +114,9 @@ def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limit
     distance = np.hypot(t[:, 0] - r[:, 0], t[:, 1] - r[:, 1])
     status = np.where(reached, STATUSES[0], np.where(distance > ln.sum(axis=1) + tol, STATUSES[1],
                                                       np.where(used < its, STATUSES[2], STATUSES[3])))
-    # the batch IKSolution holds a per-chain array in every field (the fields are typed for one chain)
-    return IKSolution(out, error, used, reached, status)  # type: ignore[arg-type]
+    # the batch IKSolution holds a per-chain array in every field (the fields are typed for one chain); no
+    # batched call takes a heading, so every heading error is 0
+    return IKSolution(out, error, used, reached, status, np.zeros(count))  # type: ignore[arg-type]
 
 
 def solve_ccd_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None,
@@ -139,7 +140,7 @@ def solve_ccd_batch(roots, angles, lengths, targets, *, iterations=10, tolerance
     -------
     IKSolution
         Of arrays: ``angles`` (N, n), ``error`` (N,) px, ``iterations`` (N,), ``reached`` (N,) bool,
-        ``status`` (N,) str.
+        ``status`` (N,) str, ``heading_error`` (N,) zeros (no heading here).
 
     Raises
     ------

@@ -12,11 +12,13 @@ from collections.abc import Generator
 
 import numpy as np
 
-from .results import STALL_GAIN, STALL_SWEEPS, CCDStep, IKSolution, chain_problem, finish
+from .heading import aimed_loop, aimed_solution, heading_of
+from .results import STALL_GAIN, STALL_SWEEPS, CCDStep, ChainProblem, IKSolution, chain_problem, finish
 from .validate import clamp_angle, wrap
 
 
-def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None) -> IKSolution:
+def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None,
+              heading=None) -> IKSolution:
     """Move a chain's end effector toward ``target`` by CCD sweeps.
 
     Parameters
@@ -32,11 +34,16 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     pole : array_like, shape (2,), optional
         A point (px) the chain bends toward: the pose is mirrored across the root-target line when that
         puts the bend on its side and keeps the limits (:mod:`.pole`).
+    heading : float, optional
+        The last bone's absolute direction, rad (y down: clockwise on screen), as well as its end on
+        ``target``: the first n - 1 bones solve for the point the last bone must start from, then it is
+        aimed (clamped into its limit); a one-bone chain is only aimed (:mod:`.heading`).
 
     Returns
     -------
     IKSolution
-        Angles, error (px), sweeps used, ``reached`` and ``status``.
+        Angles, error (px), sweeps used, ``reached`` (with a heading, also within ``HEADING_TOLERANCE``
+        of it), ``status`` and ``heading_error`` (rad).
 
     Raises
     ------
@@ -45,17 +52,21 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
         [-pi, pi], or a chain or target past ``+-1e300`` px.
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
+    if heading is not None:
+        h = heading_of(heading)
+        return aimed_solution(p, h, *finish(aimed_loop(p, h, ccd_run, False)))
     rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
     a, used, error, stalled = finish(ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, False))
     return p.solution(a, error, used, stalled)
 
 
-def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
-              limits=None) -> Generator[CCDStep, None, IKSolution]:
+def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None,
+              heading=None) -> Generator[CCDStep, None, IKSolution]:
     """Solve like :func:`solve_ccd` (no pole), yielding a :class:`CCDStep` after every joint's turn.
 
     Returns (``StopIteration.value``) exactly what :func:`solve_ccd` returns; raises as it does at the
-    first ``next``.
+    first ``next``. With a ``heading`` the turns are the first n - 1 bones', each record showing the
+    last bone aimed and the tip (:func:`.heading.aimed_records`).
 
     >>> steps = ccd_steps((0, 0), [0.0, 0.0], [100, 80], (120, 60))
     >>> first = next(steps)
@@ -63,9 +74,18 @@ def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
     (1, 1)
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits)
+    if heading is not None:
+        h = heading_of(heading)
+        a, used = yield from aimed_loop(p, h, ccd_run, True)
+        return aimed_solution(p, h, a, used)
     a, used, error, stalled = yield from ccd_loop(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations,
                                                  p.tolerance, p.limits, True)
     return p.solution(a, error, used, stalled)
+
+
+def ccd_run(q: ChainProblem, watch: bool):
+    """:func:`ccd_loop` on a checked problem (the reduced ones of :mod:`.heading`)."""
+    return ccd_loop(q.rx, q.ry, q.angles, q.lengths, q.tx, q.ty, q.iterations, q.tolerance, q.limits, watch)
 
 
 def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):

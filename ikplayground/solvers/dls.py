@@ -13,7 +13,8 @@ import math
 
 from .validate import FULL_CIRCLE, non_negative
 from .kinematics import joint_xy as joint_points
-from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, IKSolution, chain_problem
+from .heading import aimed_loop, aimed_solution, heading_of
+from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, IKSolution, chain_problem, finish
 
 DEFAULT_DAMPING = 0.5  # lambda = damping * mu * |e|; of 0.3, 0.5, 1.0 the fewest steps on the limited benchmark
 MAX_STEP = 0.5  # rad: the largest joint turn one step may make
@@ -31,11 +32,12 @@ _INF = math.inf
 
 
 def solve_dls(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, damping=None,
-              pole=None) -> IKSolution:
+              pole=None, heading=None) -> IKSolution:
     """Move a chain's end effector toward ``target`` by damped least squares steps.
 
     The other arguments, the result and the errors are :func:`~.ccd.solve_ccd`'s (root and target (2,)
-    px, y down; angles and lengths (n,) rad and px; limits (n, 2) rad; pole (2,) px), ``iterations``
+    px, y down; angles and lengths (n,) rad and px; limits (n, 2) rad; pole (2,) px; heading rad, the
+    last bone's absolute direction, reached by the reduction of :mod:`.heading`), ``iterations``
     counting steps, rejected ones included (>= 1).
 
     Parameters
@@ -45,6 +47,15 @@ def solve_dls(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
     damping = DEFAULT_DAMPING if damping is None else non_negative(damping, "damping")
+    if heading is not None:
+        h = heading_of(heading)
+
+        def run(q, watch):  # a generator that yields nothing, as the other solvers' loops unwatched
+            return dls_iterations(q.rx, q.ry, q.angles, q.lengths, q.tx, q.ty, q.iterations, q.tolerance, q.limits,
+                                  damping)
+            yield
+
+        return aimed_solution(p, h, *finish(aimed_loop(p, h, run, False)))
     rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
     a, used, error, stalled = dls_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping)
     return p.solution(a, error, used, stalled)

@@ -16,42 +16,59 @@ from collections.abc import Generator
 
 import numpy as np
 
+from .heading import aimed_loop, aimed_solution, heading_of
 from .kinematics import joint_xy as _points
-from .results import (ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, FabrikStep, IKSolution, chain_problem,
-                      finish)
+from .results import (ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, ChainProblem, FabrikStep, IKSolution,
+                      chain_problem, finish)
 from .validate import FULL_CIRCLE, TAU, clamp_angle, clamp_heading, wrap
 
 _INF = math.inf
 
 
-def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None) -> IKSolution:
+def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None,
+                 heading=None) -> IKSolution:
     """Move a chain's end effector toward ``target`` by FABRIK passes.
 
     Arguments, result and errors as :func:`~.ccd.solve_ccd`'s (root and target (2,) px, y down; angles
-    and lengths (n,) rad and px; limits (n, 2) rad; pole (2,) px), ``iterations`` counting forward and
+    and lengths (n,) rad and px; limits (n, 2) rad; pole (2,) px; heading rad, the last bone's absolute
+    direction, reached by the reduction of :mod:`.heading`), ``iterations`` counting forward and
     backward passes (>= 1).
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
+    if heading is not None:
+        h = heading_of(heading)
+        return aimed_solution(p, h, *finish(aimed_loop(p, h, fabrik_run, False)))
     rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
     a, used, (ex, ey), stalled = finish(fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, False))
     return p.solution(a, math.hypot(tx - ex, ty - ey), used, stalled)
 
 
-def fabrik_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
-                 limits=None) -> Generator[FabrikStep, None, IKSolution]:
+def fabrik_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None,
+                 heading=None) -> Generator[FabrikStep, None, IKSolution]:
     """Solve like :func:`solve_fabrik` (no pole), yielding a :class:`~.results.FabrikStep` after every half-pass.
 
     "mirror" and "best" records show a limited chain's stall escapes. Returns (``StopIteration.value``)
-    bit for bit what :func:`solve_fabrik` returns; raises as it does at the first ``next``.
+    bit for bit what :func:`solve_fabrik` returns; raises as it does at the first ``next``. With a
+    ``heading`` the passes move the first n - 1 bones, each record showing the last bone aimed
+    (:func:`.heading.aimed_records`).
 
     >>> steps = fabrik_steps((0, 0), [0.0, 0.0], [100, 80], (120, 60))
     >>> [next(steps).direction, next(steps).direction]
     ['forward', 'backward']
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits)
+    if heading is not None:
+        h = heading_of(heading)
+        a, used = yield from aimed_loop(p, h, fabrik_run, True)
+        return aimed_solution(p, h, a, used)
     a, used, (ex, ey), stalled = yield from fabrik_loop(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations,
                                                     p.tolerance, p.limits, True)
     return p.solution(a, math.hypot(p.tx - ex, p.ty - ey), used, stalled)
+
+
+def fabrik_run(q: ChainProblem, watch: bool):
+    """:func:`fabrik_loop` on a checked problem (the reduced ones of :mod:`.heading`)."""
+    return fabrik_loop(q.rx, q.ry, q.angles, q.lengths, q.tx, q.ty, q.iterations, q.tolerance, q.limits, watch)
 
 
 def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):

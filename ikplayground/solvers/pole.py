@@ -38,13 +38,21 @@ def mirrored_toward(rx: float, ry: float, tx: float, ty: float, a: list, lens: l
         bend += ux * (y - ry) - uy * (x - rx)
     if abs(bend) <= ON_LINE * math.hypot(ux, uy) * sum(lens) * len(a) or (bend > 0.0) == (side > 0.0):
         return a  # a chain straight along the line (to rounding) bends to neither side
-    phi = math.atan2(uy, ux)
+    mirror = line_image(rx, ry, tx, ty, a, lim)
+    return a if mirror is None else mirror
+
+
+def line_image(rx: float, ry: float, tx: float, ty: float, a: list, lim) -> list | None:
+    """The pose ``a`` (rad) mirrored across the line from the root ``rx, ry`` to ``tx, ty`` (px), a new list;
+    None where it breaks a limit (``lim``: (lo, hi) pairs in rad, or None). Its end stays as far from the
+    point ``tx, ty``; ``a0 -> 2 phi - a0``, ``a_i -> -a_i``."""
+    phi = math.atan2(ty - ry, tx - rx)
     # wrapped as the batched call wraps them, so both take or leave an image on a limit's edge alike
     mirror = wrap_array(np.array([2.0 * phi - a[0]] + [-v for v in a[1:]])).tolist()
     if lim is not None:
         for v, (lo, hi) in zip(mirror, lim):
             if hi - lo < FULL_CIRCLE and not lo <= v <= hi:
-                return a
+                return None
     return mirror
 
 

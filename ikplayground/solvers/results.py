@@ -49,6 +49,9 @@ STALL_ESCAPES = 3  # FABRIK with limits: mirrored bends one solve may try (see f
 # DLS's step of next to nothing), so a chain's mirror image takes the same decisions.
 ROUNDING = 1e-12
 
+# rad: a solve given a heading reaches only with the last bone's direction this near it
+HEADING_TOLERANCE = math.radians(1.0)
+
 STATUSES = ("reached", "out of reach", "stalled", "iterations")
 DIRECTIONS = ("forward", "backward", "straight", "mirror", "best")  # FabrikStep.direction
 
@@ -71,7 +74,11 @@ class IKSolution(NamedTuple):
         (beyond the chain's length plus the tolerance); "stalled" (every ``STALL_SWEEPS`` sweeps the error
         must drop by ``STALL_GAIN`` of the chain's length, or the solve stops before its budget; FABRIK
         also after its one straight pass, and only after ``STALL_ESCAPES`` mirrored bends on a limited
-        chain); "iterations" (the budget ran out while it still improved).
+        chain); "iterations" (the budget ran out while it still improved). With a heading see
+        :mod:`.heading`.
+    heading_error : float
+        With a ``heading``: how far the last bone's absolute direction is from it, rad (>= 0), and
+        ``reached`` also needs it within ``HEADING_TOLERANCE``; 0.0 without one.
     """
 
     angles: np.ndarray
@@ -79,6 +86,7 @@ class IKSolution(NamedTuple):
     iterations: int
     reached: bool = False
     status: str = ""
+    heading_error: float = 0.0
 
 
 def ik_status(error: float, tolerance: float, distance: float, reach: float, stalled: bool) -> str:
@@ -174,10 +182,10 @@ class ChainProblem(NamedTuple):
         if pole is not None:
             angles = mirrored_toward(rx, ry, tx, ty, angles, lens, pole, lim)
         if error <= tolerance:
-            return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, True, "reached"))
+            return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, True, "reached", 0.0))
         # a stall at the very last iteration is "iterations": "stalled" means used < iterations, as in a batch
         status = ik_status(error, tolerance, _hypot(tx - rx, ty - ry), reach, stalled and used < iterations)
-        return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, False, status))
+        return _new(IKSolution, (_fromiter(angles, _float64, len(angles)), error, used, False, status, 0.0))
 
 
 def finish(loop):

@@ -265,6 +265,14 @@ def non_negative(value, name: str) -> float:
     return v
 
 
+def finite_real(value, name: str) -> float:
+    """Return a real number (module docstring) as a finite float: not a boolean, string, array or NaN."""
+    v = real(value, name)
+    if not math.isfinite(v):
+        raise ValueError(f"{name}: must be finite, got {value!r}")
+    return v
+
+
 def wrap(a: float) -> float:
     """Wrap an angle in radians to (-pi, pi]."""
     w = (a + math.pi) % TAU - math.pi

@@ -7,7 +7,8 @@ relative joint's range ``(lo, hi)`` to ``(-hi, -lo)``, joint 0's to
 ``(pi - hi, pi - lo)`` (or ``(-pi - hi, -pi - lo)`` for a range below 0, so
 that it stays inside [-pi, pi]; a range across 0 cannot be mirrored and is not
 drawn here); a two-bone arm's ``bend`` to ``-bend``; a snake's bend range as a
-relative joint's. The mirror is written here independently of
+relative joint's; a heading for the last bone (an absolute direction) ``h`` to
+``pi - h``. The mirror is written here independently of
 ``ikplayground.scene.core.mirror``.
 
 Solving the mirrored problem (root, target, pole, start, limits) must give the
@@ -166,9 +167,40 @@ def tied(problem: dict) -> bool:
     return bool(np.abs(off).max() <= 1e-7 * reach)
 
 
+@st.composite
+def problems_with_heading(draw):
+    """A problem of :func:`problems` with a heading (rad) for the last bone: from the start of its draw
+    (nudged by a :func:`hair`), or the direction of a pose inside the limits that ends on the target."""
+    problem = draw(problems())
+    if draw(st.booleans()):
+        problem["heading"] = draw(st.floats(-PI, PI)) * (1.0 - 1e-4) + hair(15)
+    else:
+        lim = problem["limits"]
+        n = len(problem["lengths"])
+        lo, hi = (lim[:, 0], lim[:, 1]) if lim is not None else (np.full(n, -PI), np.full(n, PI))
+        goal = lo + np.array([draw(st.floats(0.01, 0.99)) for _ in range(n)]) * (hi - lo)
+        problem["target"] = forward_kinematics(problem["root"], goal, problem["lengths"])[-1]
+        problem["heading"] = float(np.sum(goal))
+    return problem
+
+
+def reduced_problem(problem: dict) -> dict | None:
+    """The first n - 1 bones and the point the last bone must start from to end on the target along the
+    heading (None for one bone): what the solvers solve first (solvers/heading.py)."""
+    n = len(problem["lengths"])
+    if n == 1:
+        return None
+    h = problem["heading"]
+    wrist = problem["target"] - problem["lengths"][-1] * np.array([math.cos(h), math.sin(h)])
+    limits = None if problem["limits"] is None else problem["limits"][:-1]
+    return dict(problem, angles=problem["angles"][:-1], lengths=problem["lengths"][:-1], target=wrist, limits=limits)
+
+
 def mirrored(problem: dict) -> dict:
     x0 = float(problem["root"][0])
     m = dict(problem)
+    if problem.get("heading") is not None:
+        m["heading"] = PI - problem["heading"]
     m["root"] = mirror_points(problem["root"], x0)
     m["target"] = mirror_points(problem["target"], x0)
     m["pole"] = None if problem["pole"] is None else mirror_points(problem["pole"], x0)
@@ -183,6 +215,7 @@ def discrepancy(problem, sol, other, other_root, limits=None, mirror=True) -> fl
     errors' gap (px); inf when the status or the count of iterations differs."""
     if (sol.status, sol.iterations) != (other.status, other.iterations):
         return math.inf
+    heading_gap = abs(sol.heading_error - other.heading_error)
     x0 = float(problem["root"][0])
     joints = forward_kinematics(problem["root"], sol.angles, problem["lengths"])
     ojoints = forward_kinematics(other_root, other.angles, problem["lengths"])
@@ -190,7 +223,8 @@ def discrepancy(problem, sol, other, other_root, limits=None, mirror=True) -> fl
         angles, joints = mirror_angles(sol.angles, limits), mirror_points(joints, x0)
     else:
         angles, joints = sol.angles, joints + (other_root - problem["root"])
-    return max(gaps(angles, other.angles).max(), np.abs(joints - ojoints).max(), abs(sol.error - other.error))
+    return max(gaps(angles, other.angles).max(), np.abs(joints - ojoints).max(), abs(sol.error - other.error),
+               heading_gap)
 
 
 def shifted(problem: dict, dx: float) -> dict:
@@ -225,6 +259,29 @@ def test_the_mirrored_problem_has_the_mirrored_answer(solve, problem):
     sol = solve(**problem)
     msol = solve(**mirrored(problem))
     assert_mirror_images(solve, problem, sol, msol)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik, solve_dls], ids=["ccd", "fabrik", "dls"])
+@EXAMPLES
+@given(problems_with_heading())
+def test_the_mirrored_problem_with_a_heading_has_the_mirrored_answer(solve, problem):
+    # a heading h mirrors to pi - h; the solvers first solve the first n - 1 bones for the point the last
+    # bone starts from, so that problem's ties are kept away from too
+    sub = reduced_problem(problem)
+    assume(not tied(problem) and (sub is None or not tied(sub)))
+    sol = solve(**problem)
+    msol = solve(**mirrored(problem))
+    assert_mirror_images(solve, problem, sol, msol)
+
+
+@pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik, solve_dls], ids=["ccd", "fabrik", "dls"])
+@settings(deadline=None, max_examples=40)
+@given(problems_with_heading())
+def test_a_few_mirrored_problems_with_a_heading(solve, problem):
+    sub = reduced_problem(problem)
+    assume(not tied(problem) and (sub is None or not tied(sub)))
+    assert_mirror_images(solve, problem, solve(**problem), solve(**mirrored(problem)))
 
 
 @pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik, solve_dls], ids=["ccd", "fabrik", "dls"])

@@ -32,12 +32,13 @@ STIFF = [[-PI, PI], [-0.2, 0.2], [-0.2, 0.2], [-0.2, 0.2]]  # joints 1..3 barely
 
 
 def test_the_original_three_fields_keep_their_places():
-    assert IKSolution._fields == ("angles", "error", "iterations", "reached", "status")
+    # (fields are only ever added at the end: heading_error came after status)
+    assert IKSolution._fields == ("angles", "error", "iterations", "reached", "status", "heading_error")
     sol = solve_ccd(**CHAIN, target=(150.0, 230.0))
     angles, error, iterations = sol[:3]
     assert (angles is sol.angles, error, iterations) == (True, sol.error, sol.iterations)
     built = IKSolution(np.zeros(2), 1.5, 3)  # by hand, the old way
-    assert (built.reached, built.status) == (False, "")
+    assert (built.reached, built.status, built.heading_error) == (False, "", 0.0)
 
 
 @pytest.mark.parametrize("solver", IK_SOLVERS)
