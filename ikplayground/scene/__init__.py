@@ -12,7 +12,8 @@ from ikplayground.scene.build.rig_build import humanoid_rig, make_rig, quadruped
 from ikplayground.scene.build.stress import drive_stress, stress_scene
 from ikplayground.scene.core.chain import STATUSES, Chain, clamped_joints, is_reached
 from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
-                                               MAX_COORD, PALETTE_SIZE, SOLVER_LABELS, SOLVERS, VIEW_ZOOM)
+                                               MAX_COORD, PALETTE_SIZE, RIG_METHODS, SOLVER_LABELS, SOLVERS,
+                                               VIEW_ZOOM)
 from ikplayground.scene.core.mirror import axis_name
 from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.core.scene import MAX_CHAINS, STEP, Scene, SceneFull
@@ -32,7 +33,7 @@ from ikplayground.scene.record.replay import Replay
 
 __all__ = [
     "ANIMATION_FORMAT", "Chain", "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "Edit", "History",
-    "IK_SOLVERS", "MAX_CHAINS", "MAX_COORD", "MAX_STEPS_PER_FRAME", "PALETTE_SIZE", "PRESETS", "Recorder",
+    "IK_SOLVERS", "MAX_CHAINS", "MAX_COORD", "MAX_STEPS_PER_FRAME", "PALETTE_SIZE", "PRESETS", "RIG_METHODS", "Recorder",
     "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS", "SOLVER_LABELS",
     "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError", "SceneFull", "Setting", "SolverKind", "VIEW_ZOOM",
     "available_presets", "axis_name", "bake_recording", "chain_to_dict", "clamped_joints", "default_limits",

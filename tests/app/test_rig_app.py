@@ -10,7 +10,7 @@ import pytest
 from ikplayground.app.draw.render import BACKGROUND, GRID, GRID_MAJOR
 from ikplayground.scene.build.rig_build import humanoid_rig
 
-from .conftest import ctrl, drag, frames
+from .conftest import ctrl, drag, frames, tap
 
 
 def add_humanoid(app, x=300.0):
@@ -125,3 +125,15 @@ def test_dragging_an_edge_of_a_joints_wedge_sets_that_bound_and_undo_restores_it
     np.testing.assert_array_equal(np.delete(f["limits"], knee, axis=0), np.delete(before, knee, axis=0))
     ctrl(app, pygame.K_z, "z")
     np.testing.assert_array_equal(f["limits"], before)
+
+
+def test_r_races_a_selected_rig_against_itself_and_r_again_brings_the_scene_back(app):
+    rig = add_humanoid(app)
+    app.scene.select(rig)
+    mine = app.scene
+    tap(app, pygame.K_r, unicode="r", k=5)
+    racers = app.scene.chains
+    assert app.scene is not mine and [c.solver for c in racers] == ["rig", "rig"]
+    assert [row.label for row in app.race.table()] == ["FABRIK rig", "DLS rig"]
+    tap(app, pygame.K_r, unicode="r")
+    assert app.scene is mine and rig in app.scene.chains
