@@ -79,7 +79,7 @@ def drive_stress(scene: Scene, step: int) -> None:
             phase: np.ndarray = np.arange(k)
             f["throttle"][:, 0] = ((step // 45 + phase) % 4 != 0)
             f["turn"][:, 0] = np.sign(np.sin(t * 1.3 + phase * 0.7))
-        elif g.solver != "walker":  # a walker (a stress chain turned into one) walks by itself
+        elif "target" in f:  # a walker or a rig (a stress chain turned into one) goes on by itself
             reach = f["lengths"].sum(axis=1)
             phase = np.arange(len(g.members)) * 0.37
             r = reach * 0.55
