@@ -1,6 +1,7 @@
 """Single-chain solver speed against plain-Python versions of the same algorithms, for three kinds of input.
 
     python scripts/bench_solvers.py [--seconds S] [--chains N] [--only NAME] [--wall] [--json PATH]
+                                    [--skeletons N,N]
 
 Each public single-chain call (``solve_two_bone``, ``solve_ccd``, ``solve_fabrik``, ``solve_dls``,
 ``follow_snake``) is timed on the same random chains given three ways:
@@ -18,6 +19,11 @@ numpy arrays for the knee and end, the angles and the snake's nodes (``np.array`
 project's calls also check every argument and report error, iterations and status; the plain ones do
 not. One more row times the two-bone plain version returning tuples, as a plain-Python program would
 keep them.
+
+Then ``solve_skeleton`` solves 1, 100 and 1,000 (``--skeletons``) target sets on a humanoid-like skeleton
+(``HUMANOID``: 17 bones with limits, the hands and ankles as targets, each set from a random pose near the
+rest pose), a call each from the rest pose, with both methods: skeletons per second (the median over
+rounds) and the share reached. It has no plain version.
 
 Project and plain calls are timed in alternating rounds (so a busy machine slows both alike), by the
 process's CPU time (``--wall`` for the wall clock); the figures are the median solves per second over
@@ -190,6 +196,75 @@ def measure(count: int, seconds: float, only: str = "", clock=time.process_time,
     return rows
 
 
+# A humanoid-like skeleton (pixels, y down, root at the pelvis; an angle of -pi/2 points up): pelvis, spine,
+# chest, neck, head, a shoulder and a hip bone each side (so that no limb hangs at +-pi from its parent,
+# where a range in [-pi, pi] cannot hold it), upper arms, forearms, thighs and shins. The four targets are
+# the hands (forearms' ends) and the ankles (shins' ends).
+_UP, _SIDE = -math.pi / 2, math.pi / 2
+HUMANOID = (
+    # bone          parent  length  rest angle (rad)  limits (rad)
+    ("pelvis", -1, 8.0, _UP, (_UP - 0.3, _UP + 0.3)),
+    ("spine", 0, 40.0, 0.0, (-0.4, 0.4)),
+    ("chest", 1, 35.0, 0.0, (-0.4, 0.4)),
+    ("neck", 2, 10.0, 0.0, (-0.5, 0.5)),
+    ("head", 3, 20.0, 0.0, (-0.5, 0.5)),
+    ("left shoulder", 2, 15.0, -_SIDE, (-_SIDE - 0.3, -_SIDE + 0.3)),
+    ("left upper arm", 5, 32.0, -_SIDE + 0.3, (-_SIDE - 1.2, -_SIDE + 1.4)),
+    ("left forearm", 6, 30.0, -0.3, (-2.4, 0.0)),
+    ("right shoulder", 2, 15.0, _SIDE, (_SIDE - 0.3, _SIDE + 0.3)),
+    ("right upper arm", 8, 32.0, _SIDE - 0.3, (_SIDE - 1.4, _SIDE + 1.2)),
+    ("right forearm", 9, 30.0, 0.3, (0.0, 2.4)),
+    ("left hip", 0, 10.0, -_SIDE, (-_SIDE - 0.2, -_SIDE + 0.2)),
+    ("left thigh", 11, 45.0, -_SIDE, (-_SIDE - 1.0, -_SIDE + 0.6)),
+    ("left shin", 12, 45.0, 0.1, (0.0, 2.2)),
+    ("right hip", 0, 10.0, _SIDE, (_SIDE - 0.2, _SIDE + 0.2)),
+    ("right thigh", 14, 45.0, _SIDE, (_SIDE - 0.6, _SIDE + 1.0)),
+    ("right shin", 15, 45.0, -0.1, (-2.2, 0.0)),
+)
+HUMANOID_TARGETS = (7, 10, 13, 16)
+
+
+def humanoid_targets(rng, count: int) -> list[dict]:
+    """``count`` target sets, each the hands' and ankles' places in a random pose near the rest pose (within
+    the limits), so every set is reachable."""
+    from ikplayground.solvers import skeleton_points
+
+    parents = [b[1] for b in HUMANOID]
+    lengths = [b[2] for b in HUMANOID]
+    out = []
+    for _ in range(count):
+        pose = [min(max(b[3] + rng.uniform(-0.5, 0.5), b[4][0]), b[4][1]) for b in HUMANOID]
+        ends = skeleton_points(parents, (0.0, 0.0), pose, lengths)
+        out.append({b: tuple(ends[b].tolist()) for b in HUMANOID_TARGETS})
+    return out
+
+
+def measure_skeletons(counts, seconds: float, clock=time.process_time, seed: int = 7) -> list[dict]:
+    """``solve_skeleton`` on the humanoid, from its rest pose, for ``counts`` target sets (a call each), both
+    methods: ``{"method", "skeletons", "per_s", "reached"}`` rows (the median over rounds of ``seconds``)."""
+    from ikplayground.solvers import solve_skeleton
+
+    parents = [b[1] for b in HUMANOID]
+    lengths = [b[2] for b in HUMANOID]
+    rest = [b[3] for b in HUMANOID]
+    limits = [b[4] for b in HUMANOID]
+    rng = random.Random(seed)
+    rows = []
+    for count in counts:
+        sets = humanoid_targets(rng, count)
+        for method in ("fabrik", "dls"):
+            rates, reached = [], 0
+            deadline = time.perf_counter() + seconds
+            while not rates or time.perf_counter() < deadline:
+                t0 = clock()
+                reached = sum(solve_skeleton(parents, (0.0, 0.0), rest, lengths, t, method=method,
+                                             limits=limits).reached for t in sets)
+                rates.append(count / (clock() - t0))
+            rows.append({"method": method, "skeletons": count, "per_s": statistics.median(rates),
+                         "reached": reached / count})
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per measurement (project and plain)")
@@ -197,15 +272,26 @@ def main() -> None:
     parser.add_argument("--only", default="", help="only the solvers whose name holds this text")
     parser.add_argument("--wall", action="store_true", help="time by the wall clock, not the CPU time")
     parser.add_argument("--json", help="also write the rows to this JSON file")
+    parser.add_argument("--skeletons", default="1,100,1000",
+                        help="solve_skeleton on this many humanoids (comma-separated counts; empty for none)")
     args = parser.parse_args()
-    rows = measure(args.chains, args.seconds, args.only, time.perf_counter if args.wall else time.process_time)
+    clock = time.perf_counter if args.wall else time.process_time
+    rows = measure(args.chains, args.seconds, args.only, clock)
     print(f"{'solver':<26}{'input':<11}{'project /s':>12}{'plain /s':>12}{'ratio':>7}")
     for r in sorted(rows, key=lambda r: r["solver"]):
         print(f"{r['solver']:<26}{r['input']:<11}{r['project_per_s']:>12,.0f}{r['plain_per_s']:>12,.0f}"
               f"{r['ratio']:>7.2f}")
+    counts = [int(c) for c in args.skeletons.split(",") if c.strip()]
+    skeletons = measure_skeletons(counts, args.seconds, clock)
+    if skeletons:
+        print(f"\nsolve_skeleton, a humanoid of {len(HUMANOID)} bones, {len(HUMANOID_TARGETS)} targets, limits, "
+              "from the rest pose:")
+        print(f"{'method':<8}{'skeletons':>10}{'skeletons /s':>14}{'reached':>9}")
+        for r in skeletons:
+            print(f"{r['method']:<8}{r['skeletons']:>10,}{r['per_s']:>14,.0f}{r['reached']:>9.0%}")
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            json.dump({"bones": BONES, "rows": rows}, f, indent=1)
+            json.dump({"bones": BONES, "rows": rows, "skeletons": skeletons}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -21,9 +21,8 @@ import math
 import numpy as np
 
 from .dls import AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, joint_bounds, kicks, turned
-from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
-from .skeleton_fabrik import TreeRun
-from .skeleton_problem import SkeletonProblem, all_reached, target_errors
+from .results import ROUNDING
+from .skeleton_problem import SkeletonProblem, TreeRun, Watch, all_reached, target_errors
 from .skeleton_tree import tree_pose
 from .validate import wrap
 
@@ -39,14 +38,14 @@ def paths(p: SkeletonProblem) -> np.ndarray:
 
 
 class Stack:
-    """The stacked rows of a problem: which targets carry a heading, their bones' lengths and the weights' roots."""
+    """What a problem's stacked rows are made of: each target's path, the targets with a heading (``aimed``),
+    their bones' lengths (``arm``, px) and the weights' square roots."""
 
     def __init__(self, p: SkeletonProblem):
         self.path = paths(p)
         self.ends = np.array(p.bones, dtype=np.intp)
         self.root_w = np.sqrt(np.array(p.weights))
-        self.turning = np.array([h is not None for h in p.headings])
-        aimed = np.flatnonzero(self.turning)
+        aimed = np.flatnonzero([h is not None for h in p.headings])
         self.aimed = aimed
         self.aimed_bones = self.ends[aimed]
         self.aim = np.array([p.headings[k] for k in aimed], dtype=np.float64)
@@ -87,27 +86,23 @@ def dls_tree(p: SkeletonProblem, a: list, budget: int, damping: float = DEFAULT_
     hi = np.array([b[1] for b in bounds])
     limited = bool(clamped.any())
     reach = sum(lens)
-    tiny = (ROUNDING * reach) ** 2
+    tiny = (ROUNDING * reach / p.scale) ** 2  # (costs are over p.scale squared)
     a = list(a)
     xs, ys, ab = tree_pose(parents, rx, ry, a, lens)
     errors, turns, cost = target_errors(p, xs, ys, ab)
     run = TreeRun(list(a), cost, errors, turns, all_reached(p, errors, turns))
-    total_weight = sum(p.weights)
-    last, gain = math.inf, STALL_GAIN * reach
+    watch = Watch(p)
     mu = 1.0
     used = 0
     while not run.reached:
-        if not used % STALL_SWEEPS:
-            rms = math.sqrt(cost / total_weight)
-            if used and not rms < last - gain:
-                run.stalled = True
-                break
-            last = rms
+        if watch.stalled(used, cost):
+            run.stalled = True
+            break
         if used == budget:
             break
         used += 1
         jac, e = stack.rows(p, xs, ys, ab)
-        size = math.sqrt(cost)
+        size = p.scale * math.sqrt(cost)  # |e|, px
         scale = size if size > reach else reach  # every entry below 1 in size: nothing overflows
         jac /= scale
         u = e / scale

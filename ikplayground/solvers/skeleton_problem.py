@@ -2,10 +2,11 @@
 
 The tree convention is :mod:`.skeleton_tree`'s (``parents`` before children, bone 0 from ``root``, relative
 angles). A target ``{bone: (x, y)}`` asks for the end of ``bone`` at (x, y) px; ``{bone: (x, y, heading)}``
-also for the bone's absolute direction at ``heading`` rad (y down: positive turns clockwise on screen). What a
-solve minimises is the weighted sum of squared errors: ``w * |end - (x, y)|^2`` per point, plus
-``w * (L * dh)^2`` for a heading (``dh`` the wrapped difference, rad, ``L`` the bone's length, so the heading's
-error is counted in px, as the arc the bone's start is off). The checks and their wording are
+also for the bone's absolute direction at ``heading`` rad (y down: positive turns clockwise on screen). A pose
+is judged by the weighted sum of squared errors: ``w * |end - (x, y)|^2`` per point, plus ``w * (L * dh)^2``
+for a heading (``dh`` the wrapped difference, rad, ``L`` the bone's length, so the heading's error is counted
+in px, as the arc the bone's start is off). DLS minimises it; FABRIK weighs its sub-bases by the weights;
+both keep the pose with the least. The checks and their wording are
 :mod:`.validate`'s; the status and the stall rule are :class:`.results.IKSolution`'s.
 """
 
@@ -17,12 +18,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .results import STALL_GAIN, STALL_SWEEPS
 from .skeleton_tree import tree_parents
 from .validate import (FULL_CIRCLE, angles_list, chain_extent, clamp_angle, clamp_heading, lengths_list,
                        limits_list, non_negative, point, positive_int, real, to_float64, wrap)
 
 METHODS = ("fabrik", "dls")
 HEADING_TOLERANCE = math.radians(1.0)  # rad: a heading this close is reached
+TINY_WEIGHT = 1e-300  # the least weight over the largest (a smaller ratio would round to 0)
 
 
 class SkeletonProblem(NamedTuple):
@@ -31,8 +34,10 @@ class SkeletonProblem(NamedTuple):
     ``parents`` (n ints), ``rx, ry`` the root (px), ``lengths`` (n floats, px), the start ``angles`` (n floats,
     rad, wrapped and inside ``limits``: n (lo, hi) pairs or None). The targets, in ascending bone order:
     ``bones`` (k ints), ``tx``, ``ty`` (k floats, px), ``headings`` (k floats, rad, or None where a target has
-    none) and ``weights`` (k floats > 0). ``reaches``: each target's reach, the summed lengths of its bone and
-    the bone's ancestors (px). ``iterations`` (>= 1), ``tolerance`` (px), ``method`` one of ``METHODS``.
+    none) and ``weights`` (k floats in (0, 1]: as given, over the largest). ``reaches``: each target's reach, the
+    summed lengths of its bone and
+    the bone's ancestors (px); ``scale`` the skeleton's length or the farthest target's distance from the root,
+    whichever is more (px). ``iterations`` (>= 1), ``tolerance`` (px), ``method`` one of ``METHODS``.
     """
 
     parents: list
@@ -47,9 +52,48 @@ class SkeletonProblem(NamedTuple):
     headings: list
     weights: list
     reaches: list
+    scale: float
     iterations: int
     tolerance: float
     method: str
+
+
+class TreeRun:
+    """What a run of one method ended with: the best pose it met and how it stopped.
+
+    ``angles`` (n floats, rad) and its ``cost`` (:func:`target_errors`), ``errors`` (px) and
+    ``turns`` (rad) per target, ``reached``; ``used`` iterations, ``stalled`` (stopped by the stall rule).
+    """
+
+    __slots__ = ("angles", "cost", "errors", "turns", "reached", "used", "stalled")
+
+    def __init__(self, angles: list, cost: float, errors: list, turns: list, reached: bool):
+        self.angles, self.cost, self.errors, self.turns, self.reached = angles, cost, errors, turns, reached
+        self.used = 0
+        self.stalled = False
+
+
+class Watch:
+    """The stall rule, :class:`.results.IKSolution`'s, on a run's root mean square error (px): every
+    ``STALL_SWEEPS`` iterations it must drop by ``STALL_GAIN`` of the skeleton's length."""
+
+    __slots__ = ("total_weight", "scale", "gain", "last")
+
+    def __init__(self, p: SkeletonProblem):
+        self.total_weight = sum(p.weights)
+        self.scale = p.scale
+        self.gain = STALL_GAIN * sum(p.lengths)
+        self.last = math.inf
+
+    def stalled(self, used: int, cost: float) -> bool:
+        """Whether a run stalls after ``used`` iterations at the cost ``cost`` (:func:`target_errors`)."""
+        if used % STALL_SWEEPS:
+            return False
+        rms = self.scale * math.sqrt(cost / self.total_weight)
+        if used and not rms < self.last - self.gain:
+            return True
+        self.last = rms
+        return False
 
 
 def skeleton_problem(parents, root, angles, lengths, targets, iterations, tolerance, limits, weights,
@@ -87,8 +131,10 @@ def skeleton_problem(parents, root, angles, lengths, targets, iterations, tolera
             total += lens[b]
             b = parents[b]
         reaches.append(total)
+    # (the weighted squared error counted in this unit and the weights over the largest: no square overflows)
+    scale = max([sum(lens)] + [math.hypot(goals[b][0] - rx, goals[b][1] - ry) for b in bones])
     return SkeletonProblem(parents, rx, ry, lens, a, lim, bones, [goals[b][0] for b in bones],
-                           [goals[b][1] for b in bones], [goals[b][2] for b in bones], w, reaches, iterations,
+                           [goals[b][1] for b in bones], [goals[b][2] for b in bones], w, reaches, scale, iterations,
                            tolerance, method)
 
 
@@ -150,22 +196,27 @@ def weight_list(weights, bones: list) -> list:
         if not (math.isfinite(w) and w > 0.0):
             raise ValueError(f"weights[{b}]: must be finite and > 0, got {value!r}")
         given[b] = w
-    return [given.get(b, 1.0) for b in bones]
+    out = [given.get(b, 1.0) for b in bones]
+    top = max(out, default=1.0)
+    return [max(w / top, TINY_WEIGHT) for w in out]
 
 
 def target_errors(p: SkeletonProblem, xs: list, ys: list, absolute: list) -> tuple[list, list, float]:
-    """The point errors (px), the heading errors (rad, >= 0; 0.0 where none) and the weighted squared error.
+    """The point errors (px), the heading errors (rad, >= 0; 0.0 where none) and the cost: the weighted squared
+    error (module docstring) over ``p.scale`` squared, with ``p.weights`` (so no square overflows).
 
     ``xs``, ``ys`` every bone's end (px) and ``absolute`` every bone's direction (rad) of the pose.
     """
     errors, turns, cost = [], [], 0.0
+    unit = p.scale
     for b, x, y, h, w in zip(p.bones, p.tx, p.ty, p.headings, p.weights):
         e = math.hypot(x - xs[b], y - ys[b])
         dh = 0.0 if h is None else abs(wrap(h - absolute[b]))
         errors.append(e)
         turns.append(dh)
-        arc = p.lengths[b] * dh
-        cost += w * (e * e + arc * arc)
+        along = e / unit
+        arc = p.lengths[b] * dh / unit
+        cost += w * (along * along + arc * arc)
     return errors, turns, cost
 
 

@@ -1,22 +1,41 @@
 """``solve_skeleton``: several targets on a tree of bones, by multi-end-effector FABRIK (:mod:`.skeleton_fabrik`)
-or damped least squares (:mod:`.skeleton_dls`); the status, the best pose kept.
+or damped least squares (:mod:`.skeleton_dls`): the attempts and escapes, the best pose kept, the status.
 
 One point target and no heading is a chain problem: the bones from the root to the target's bone form a chain
 (the others keep their relative angles and follow), solved by :func:`.fabrik.solve_fabrik` or
 :func:`.dls.solve_dls` (one implementation per algorithm), so a chain given as a skeleton is solved exactly as
-those solve it. Pixels (y down), radians.
+those solve it.
+
+Escapes (this project's, as the chain solvers' mirrored bends and kicks are): a run that has not reached its
+targets after ``FIRST`` iterations (or stalls before) gives way to another from an escape pose, for ``NEXT``
+iterations, at most ``ESCAPES`` times, then a last run from the best pose takes what is left of the budget.
+The escape poses are the best pose's bends mirrored (every relative angle but bone 0's negated, clamped into
+its limit), then poses drawn inside the limits by a generator seeded from the problem, so that the same call
+gives the same answer. Where a target lies out of reach there is no escape (as in :mod:`.fabrik`). The
+answer is the best pose of all runs (the least weighted squared error, a pose that reaches every target
+first), so never worse than the start. Pixels (y down), radians.
 """
 
 from __future__ import annotations
+
+import math
+import zlib
 
 import numpy as np
 
 from .dls import solve_dls
 from .fabrik import solve_fabrik
 from .skeleton_dls import dls_tree
-from .skeleton_fabrik import TreeRun, fabrik_tree
-from .skeleton_problem import SkeletonProblem, skeleton_problem, skeleton_status
+from .skeleton_fabrik import fabrik_tree
+from .skeleton_problem import SkeletonProblem, TreeRun, skeleton_problem, skeleton_status
 from .skeleton_tree import SkeletonSolution
+from .validate import clamp_angle
+
+# Iterations of the first run and of each escape's, per method (FABRIK's passes reach sooner or not at all;
+# DLS's steps are capped at MAX_STEP, so it needs more of them from a far pose), and the escapes at most.
+FIRST = {"fabrik": 10, "dls": 20}
+NEXT = {"fabrik": 10, "dls": 15}
+ESCAPES = 8
 
 
 def solve_skeleton(parents, root, angles, lengths, targets, *, method="fabrik", iterations=50, tolerance=0.5,
@@ -71,8 +90,42 @@ def solve_skeleton(parents, root, angles, lengths, targets, *, method="fabrik", 
     p = skeleton_problem(parents, root, angles, lengths, targets, iterations, tolerance, limits, weights, method)
     if len(p.bones) == 1 and p.headings[0] is None:
         return on_chain(p)
-    run = (fabrik_tree if p.method == "fabrik" else dls_tree)(p, p.angles, p.iterations)
-    return solution(p, run, run.used, run.stalled)
+    return solve_tree(p)
+
+
+def solve_tree(p: SkeletonProblem) -> SkeletonSolution:
+    """Runs of the method from the start and from escape poses (module docstring), the best pose kept."""
+    method = fabrik_tree if p.method == "fabrik" else dls_tree
+    if skeleton_status(p, False, False, 0) == "out of reach":  # no escape: one run
+        run = method(p, p.angles, p.iterations)
+        return solution(p, run, run.used, run.stalled)
+    best = run = method(p, p.angles, min(p.iterations, FIRST[p.method]))
+    used = run.used
+    starts = escape_poses(p, run.angles)
+    for escape in range(ESCAPES + 1):
+        if best.reached or used >= p.iterations:
+            break
+        if escape < ESCAPES:
+            run = method(p, next(starts), min(p.iterations - used, NEXT[p.method]))
+        else:  # the last run: from the best pose, for what is left
+            run = method(p, best.angles, p.iterations - used)
+        used += run.used
+        if run.reached or run.cost < best.cost:
+            best = run
+    return solution(p, best, used, run.stalled)
+
+
+def escape_poses(p: SkeletonProblem, a: list):
+    """The poses escapes start from (module docstring): ``a``'s bends mirrored, then seeded random poses."""
+    n = len(a)
+    lim = p.limits if p.limits is not None else [(-math.pi, math.pi)] * n
+    yield [a[0]] + [clamp_angle(-v, *lim[i]) for i, v in enumerate(a[1:], start=1)]
+    key = np.array([p.rx, p.ry, *p.lengths, *p.angles, *p.tx, *p.ty, *p.parents, *p.bones], dtype=np.float64)
+    rng = np.random.default_rng(zlib.crc32(key.tobytes()))
+    lo = np.array([b[0] for b in lim])
+    hi = np.array([b[1] for b in lim])
+    while True:
+        yield rng.uniform(lo, hi).tolist()
 
 
 def solution(p: SkeletonProblem, run: TreeRun, used: int, stalled: bool) -> SkeletonSolution:

@@ -604,7 +604,7 @@ def documented_messages():
         text_with((["chains", 3, "max_speed"], -1)),
         text_with((["chains", 0, "root", 0], RAW), raw="NaN"),
         text_with((["chains", 0, "target", 1], RAW), raw="1e400"),
-        text_with((["version"], 2)),
+        text_with((["version"], 3)),
         doc_blocks("json")[0].replace('"version": 1,', '"version": 1', 1),
     ]
     return [refused(t) for t in one_change]

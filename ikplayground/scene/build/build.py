@@ -16,7 +16,7 @@ from ikplayground.scene.build.build_batch import (default_limits, empty_fields, 
                                                   make_snakes, refresh_ik_points, straight_points, wander_phase)
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.constants import DEFAULT_IK_BONES, DEFAULT_RATE_DEG, SNAKE_BEND_DEG, SNAKE_SEGMENT
-from ikplayground.scene.core.stage import clamp_point
+from ikplayground.scene.core.stage import clamp_point, keep_on_stage
 from ikplayground.solvers import wrap_array
 from ikplayground.solvers import snake_batch
 
@@ -183,7 +183,7 @@ def new_chain(solver: str, at, stage, terrain, palette_index: int = 0) -> Chain:
     if solver == "rig":  # a humanoid with its hips there, its feet where they hang (on the stage)
         chain = rig_build.humanoid_rig((x, y), height=min(rig_build.HUMANOID_HEIGHT, 0.6 * stage[1]),
                                        palette_index=palette_index)
-        chain.fields["targets"][:] = [clamp_point(t, stage) for t in chain.fields["targets"]]
+        keep_on_stage(chain, stage)
         return chain
     n = 2 if solver == "two-bone" else DEFAULT_IK_BONES
     lengths = [110.0, 90.0] if solver == "two-bone" else [36.0] * n

@@ -83,7 +83,8 @@ class Chain:
     rate_deg, joint_limit : float
         The rate limit's setting (degrees per step, kept while it is off) and the joint limit's (+-degrees).
     preferred_bones : int or None
-        The bone count it gets back as a CCD or FABRIK chain (None: its own).
+        The bone count it gets back as a CCD or FABRIK chain (None: its own; a two-bone arm's or a rig's:
+        ``DEFAULT_IK_BONES``).
     **options
         The kept settings of :mod:`.settings` by name (missing: the default), plain attributes.
     """
@@ -111,7 +112,7 @@ class Chain:
         self.rate_deg = rate_deg
         self._joint_limit = min(max(float(joint_limit), 0.0), 180.0)
         if preferred_bones is None:
-            preferred_bones = DEFAULT_IK_BONES if solver == "two-bone" else self.bones
+            preferred_bones = DEFAULT_IK_BONES if solver in ("two-bone", "rig") else self.bones
         self.preferred_bones = int(min(max(preferred_bones, 1), MAX_BONES))
         # (the state before the last mirror flip, the state it made): flipping back restores the first exactly
         self.flip_memo: tuple[dict, dict] | None = None

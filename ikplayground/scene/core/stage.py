@@ -10,6 +10,7 @@ import numpy as np
 
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.step import target_paths
+from ikplayground.scene.step.rig_step import measure
 
 FREE_SPOT_SAMPLE = 256  # chains looked at when looking for a free spot on a crowded stage
 
@@ -32,7 +33,8 @@ def shift_root(chain: Chain, root, clamp=None) -> None:
 
 
 def shift_rig(chain: Chain, root, clamp=None) -> None:
-    """Translate a rig so its root is ``root`` (2,) px, its points and targets along (each target clamped)."""
+    """Translate a rig so its root is ``root`` (2,) px, its points and targets along (each target clamped); its
+    errors measured again."""
     f = chain.fields
     offset = np.asarray(root, dtype=float) - f["root"]
     f["points"] += offset
@@ -40,6 +42,7 @@ def shift_rig(chain: Chain, root, clamp=None) -> None:
     f["points"][0] = root  # exactly, whatever the rounding of the sum
     moved = f["targets"] + offset
     f["targets"][:] = moved if clamp is None else [clamp(t) for t in moved]
+    measure(f)
 
 
 def target_index(chain: Chain, part: str) -> int | None:
@@ -117,6 +120,7 @@ def move_target(chain: Chain, pos, part: str = "target") -> bool:
         index = target_index(chain, part)
         if index is not None:
             chain.fields["targets"][index] = pos
+            measure(chain.fields)
         return index is not None
     if not chain.is_ik or not (part == "target" or chain.pole is not None):
         return False
@@ -168,6 +172,7 @@ def keep_on_stage(chain: Chain, stage: tuple[float, float]) -> None:
         if not np.array_equal(root, chain.fields["root"]):
             shift_rig(chain, root)
         chain.fields["targets"][:] = [clamp(t) for t in chain.fields["targets"]]
+        measure(chain.fields)
         return
     if chain.is_snake:
         pts = chain.fields["points"]

@@ -56,6 +56,7 @@ class RigTrack:
     def __init__(self, frame, shape: dict, before: RigTrack | None = None):
         self.chain, self.solver, self.first_step, self.line = frame.chain, frame.solver, frame.step, frame.line
         self.name, self.joints, self.shape = frame.name, len(frame.angles), shape
+        self.last_step: int = frame.step - 1
         shown = measured(shape, frame)
         self.lengths, self.note = shape["lengths"], ""
         if not _fits(self.lengths, shown):
@@ -63,7 +64,6 @@ class RigTrack:
             going_on = before is not None and before.name == frame.name and before.last_step == frame.step - 1
             why = f"bone lengths changed at step {frame.step}" if going_on else "bone lengths differ from the rig's"
             self.note = f"{why}: lengths measured from the recording"
-        self.last_step = frame.step - 1
         self.angles: list[np.ndarray] = []
         self.roots: list[np.ndarray] = []
         self.targets: list[np.ndarray] = []

@@ -167,7 +167,7 @@ class Recorder:
         self.replaced: Path | None = None  # set by close() when the file was changed by another while recording
         self._was = _stamp(self.path, self.name)  # what is at the path now; close() replaces only that
         self.steps = 0
-        self.rig: dict[tuple[int, str, int], np.ndarray] = {}
+        self.rig: dict[tuple[int, str, int], np.ndarray | dict] = {}
         self._layout: Layout | None = None
         try:
             self._file = open(self.part, "w", encoding="utf-8", newline="\n", buffering=BUFFER_BYTES)
@@ -195,10 +195,11 @@ class Recorder:
                 key = (i, g.solver, k)
                 if key not in self.rig:
                     lengths = drawn_lengths(g) if lengths is None else lengths
-                    self.rig[key] = np.array(lengths[row], dtype=float)
-                    if "targets" in g.fields:  # a rig: its tree and its targets' bones too
-                        self.rig[key] = {"lengths": self.rig[key], "parents": g.fields["parents"][row].astype(int),
-                                         "target_bones": g.fields["target_bones"][row].astype(int)}
+                    bones = np.array(lengths[row], dtype=float)
+                    # a rig: its tree and its targets' bones too
+                    self.rig[key] = bones if "targets" not in g.fields else {
+                        "lengths": bones, "parents": g.fields["parents"][row].astype(int),
+                        "target_bones": g.fields["target_bones"][row].astype(int)}
 
     def _write(self, text: str) -> None:
         try:
