@@ -19,7 +19,8 @@ class Drag(NamedTuple):
     """A chain's part held by the mouse."""
 
     chain: Chain
-    part: str  # "target", "pole", "root" or a rig's target "target:2", its heading "heading:2" or a range's edge "limit_lo:3"
+    # "target", "pole", "root"; a rig's target "target:2", its heading "heading:2" or a range's edge "limit_lo:3"
+    part: str
     offset: np.ndarray  # (2,) px from the mouse to the grabbed point
 
     def onto(self, new: Chain) -> Drag | None:
@@ -51,8 +52,8 @@ def pole_at(scene: Scene, pos, radius: float) -> Chain | None:
 
 def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[Chain | None, Drag | None]:
     """What a left press at ``pos`` (scene px) takes: (the chain to select or None, the drag or None); the topmost
-    rig heading's arrow tip, else target, else edge of the selected rig's joint ranges, else pole handle, else root (a snake: any node). ``scale``: screen px per scene px (the pole's and
-    bones' pick radii are screen px)."""
+    rig heading's arrow tip, else target, else edge of the selected rig's joint ranges, else pole handle, else
+    root (a snake: any node). ``scale``: screen px per scene px (the pick radii are screen px)."""
     hit = heading_at(scene, pos, HEADING_ARROW / scale, (HEADING_PICK + 2) / scale)
     if hit is not None:  # a heading's arrow tip: turned about its target, held where the mouse is
         return hit[0], Drag(hit[0], hit[1], np.zeros(2))
@@ -126,8 +127,22 @@ def press(app, pos) -> None:
     chain, drag = grab(app.scene, app.world(pos), (TARGET_RADIUS + 2) / zoom, scale=zoom)
     app.drag = app.replay.allowed(drag)
     if chain is not None:
+        if chain.is_rig:
+            take_part(chain, drag, app.world(pos))
         app.scene.select(chain)
         app.panel.sync(chain)
+
+
+def take_part(rig: Chain, drag: Drag | None, pos) -> None:
+    """What a press on ``rig`` makes current for the panel's rig rows: the target grabbed (or whose heading is),
+    and the bone nearest ``pos`` (scene px)."""
+    if drag is not None and drag.part.startswith(("target:", "heading:")):
+        rig.current_target = int(drag.part.partition(":")[2])
+    f = rig.fields
+    a, b = f["points"][f["parents"].astype(int) + 1], f["points"][1:]
+    ab = b - a
+    t = np.clip(np.einsum("ij,ij->i", pos - a, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12), 0.0, 1.0)
+    rig.current_bone = int(np.argmin(np.hypot(*(a + t[:, None] * ab - pos).T)))
 
 
 def hot_target(app) -> tuple[Chain | None, str]:

@@ -137,3 +137,24 @@ def test_r_races_a_selected_rig_against_itself_and_r_again_brings_the_scene_back
     assert [row.label for row in app.race.table()] == ["FABRIK rig", "DLS rig"]
     tap(app, pygame.K_r, unicode="r")
     assert app.scene is mine and rig in app.scene.chains
+
+
+def test_the_rig_rows_act_on_the_last_grabbed_target_and_the_clicked_bone(app):
+    from .conftest import check, click, slide
+
+    rig = add_humanoid(app)
+    f = rig.fields
+    drag(app, f["targets"][2], f["targets"][2])  # grab the third target (a foot) without moving it
+    slide(app, "target_weight", 3.0)
+    assert f["weights"][2] == pytest.approx(3.0) and f["weights"][[0, 1, 3]].tolist() == [1.0, 1.0, 1.0]
+    check(app, app.panel.target_aim, False)
+    assert np.isnan(f["headings"][2]) and np.isfinite(f["headings"][3])
+    ctrl(app, pygame.K_z, "z")
+    assert np.isfinite(f["headings"][2])
+    spine = rig.bone_names.index("spine")
+    middle = (f["points"][int(f["parents"][spine]) + 1] + f["points"][spine + 1]) / 2
+    click(app, middle)
+    before = f["lengths"].copy()
+    slide(app, "current_bone_length", 90.0)
+    assert f["lengths"][spine] == pytest.approx(90.0)
+    np.testing.assert_array_equal(np.delete(f["lengths"], spine), np.delete(before, spine))

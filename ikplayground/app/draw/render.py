@@ -16,7 +16,7 @@ import pygame
 
 from ikplayground.app.camera import Camera
 from ikplayground.app.draw import skins
-from ikplayground.app.draw.annotate import Notes
+from ikplayground.app.draw.annotate import TAG, Notes
 from ikplayground.app.draw.badges import BadgeFont, draw_pole, draw_status_badge
 from ikplayground.app.draw import crowd_fast
 from ikplayground.app.draw.crowd_draw import CrowdLayer
@@ -25,7 +25,7 @@ from ikplayground.app.draw.view import ScreenGroups, draw_grid, screen_chain
 from ikplayground.app.draw.rig_draw import draw_rig, rig_halo_lines, rig_wedges
 from ikplayground.app.draw.walker_draw import TerrainLayer, draw_walker, draw_walker_group, walker_halo
 from ikplayground.resources import asset_path
-from ikplayground.scene import IK_SOLVERS, Chain, clamped_joints
+from ikplayground.scene import IK_SOLVERS, Chain, clamped_joints, current_bone, current_target
 
 BACKGROUND = (22, 25, 32)
 GRID = (31, 35, 45)
@@ -168,6 +168,8 @@ class SceneRenderer:
         for g in (scene.groups if len(scene.chains) <= DETAIL_LIMIT else ()):
             if g.solver in IK_SOLVERS:
                 self.notes.rings(camera.to_screen(g.fields["target"]), TARGET_RADIUS + 2)
+            elif g.solver == "rig":
+                self.notes.rings(camera.to_screen(g.fields["targets"].reshape(-1, 2)), TARGET_RADIUS + 2)
         if len(scene.chains) > DETAIL_LIMIT:
             targets = np.array([c.fields["target"] for c in chains if c.is_ik]).reshape(-1, 2)
             self.notes.rings(camera.to_screen(targets), TARGET_RADIUS + 2)
@@ -197,6 +199,20 @@ class SceneRenderer:
                     pygame.draw.circle(halo, HALO, p, width // 2)
             surface.blit(halo, box.topleft)
         self.draw_wedges(surface, chain)
+        if chain.is_rig:
+            self.tag_current(chain)
+
+    def tag_current(self, rig: Chain) -> None:
+        """Name the selected rig's target and bone the panel's rig rows act on, beside them (annotations)."""
+        f = rig.fields
+        bone = current_bone(rig)
+        middle = ((f["points"][int(f["parents"][bone]) + 1] + f["points"][bone + 1]) / 2).tolist()
+        colour = skins.shade(chain_colour(rig), 0.5)
+        self.notes.add(self._badges.tag(f"bone: {rig.bone_names[bone]}", colour), middle, ("rig", "bone"), TAG)
+        k = current_target(rig)
+        if k is not None:
+            self.notes.add(self._badges.tag(f"target: {rig.bone_names[int(f['target_bones'][k])]}", TARGET),
+                           f["targets"][k].tolist(), ("rig", "target"), TAG)
 
     def draw_wedges(self, surface: pygame.Surface, chain: Chain) -> None:
         """A wedge at every limited joint of ``chain`` in view."""

@@ -1,9 +1,11 @@
 """Drawing rigs (an adapter of :mod:`ikplayground.scene.step.rig_step`): skeletons of capsules with their targets.
 
-A rig is drawn side on by its skin (capsules, the bone sprite or lines), as a character sheet shows one: the far limbs (bones named ``..._r``) first and darker,
-then the trunk, the head as a round skull over its bone, then the near limbs (``..._l``). Each target is a green
-ring, tied to its bone's end while missed, with a short arrow for its heading (an aimed bone's direction). The
-halo of the selected rig and the limit wedges follow the tree: each bone from its parent's end. Pixels, y down.
+A rig is drawn side on by its skin (capsules, the bone sprite or lines), as a character sheet shows one: the far
+limbs (bones named ``..._r``) first and darker, then the trunk, the head as a round skull over its bone, then the
+near limbs (``..._l``). Each target is a green ring, tied to its bone's end while missed, with a short arrow for
+its heading (an aimed bone's direction; dragged by its tip, it turns). The halo of the selected rig and its limit
+wedges follow the tree, each bone from its parent's end; a knob on each wedge edge drags that bound. Pixels, y
+down.
 """
 
 from __future__ import annotations

@@ -23,8 +23,8 @@ MATH_HELP = (
                                  "Keep page after it"),
     ("Show the math (G)", "draw the selected chain's geometry on the stage: a two-bone arm's reach and its "
                           "law-of-cosines triangle with phi, psi and gamma, each joint's limit arc and angle, the "
-                          "error in px, the pose the rate limit holds back, the pole's side, a snake's bend ranges; a rig's "
-                          "sub-bases (where branches meet) and each target's error"),
+                          "error in px, the pose the rate limit holds back, the pole's side, a snake's bend ranges; "
+                          "a rig's sub-bases (where branches meet) and each target's error"),
     ("Step, Sweep, Finish", "pause and step the selected CCD or FABRIK chain's solve: one joint update or "
                             "half-pass, one sweep or pass, the rest (keys . , /); the status line says where it is"),
     ("Race, Moving target", "one chain of each solver on the selected chain's bones and limits, chasing one "

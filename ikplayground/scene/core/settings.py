@@ -22,10 +22,12 @@ from ikplayground.scene.core.constants import (DEFAULT_DAMPING, DEFAULT_ITERATIO
                                                MAX_STRETCH, MAX_WALKER_LEGS, RIG_METHODS, SNAKE_BEND_DEG,
                                                SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS, WALKER_SPEED,
                                                WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
-from ikplayground.scene.core.setting_puts import (bone_setter, field_setting, set_bend_range, set_bone_length,
-                                                  set_iterations, set_joint_limit, set_max_speed, set_method,
-                                                  set_mirror, set_motion, set_motion_speed, set_pole_on, set_rate,
-                                                  set_rate_on, set_tolerance, set_turn_rate)
+from ikplayground.scene.core.setting_puts import (bone_setter, current_bone, field_setting, set_bend_range,
+                                                  set_bone_length, set_current_bone_length, set_iterations,
+                                                  set_joint_limit, set_max_speed, set_method, set_mirror, set_motion,
+                                                  set_motion_speed, set_pole_on, set_rate, set_rate_on, set_target_aim,
+                                                  set_tolerance, set_turn_rate, target_aimed, target_setter,
+                                                  target_value)
 from ikplayground.scene.core.solver_kinds import has_trait, on_change
 from ikplayground.scene.files import file_fields as ff
 from ikplayground.scene.files import file_list_fields as fl
@@ -267,6 +269,18 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("skin", "Skin", ("ik", "rig"), "choice", choices=IK_SKINS, default=IK_SKINS[0],
             help="how the bones look: the tutorial's bone sprite, capsules or plain lines",
             file=ff.Choice("skin")),
+    Setting("target_weight", "Target weight", ("rig",), lo=0.0, hi=1000.0, positive=True, slider=(0.1, 5.0),
+            digits=2, default=1.0, help="the last grabbed target's weight where targets conflict",
+            get=target_value("weights", 1.0), put=target_setter("weights")),
+    Setting("target_mix", "Target mix", ("rig",), lo=0.0, hi=1.0, digits=2, default=1.0,
+            help="the last grabbed target's pull: 0 leaves its bone in the rest pose, 1 on the target",
+            get=target_value("mix", 1.0), put=target_setter("mix")),
+    Setting("target_aim", "Aim target", ("rig",), "flag", default=False,
+            help="hold the last grabbed target's bone at a heading (drag the arrow to turn it)",
+            get=target_aimed, put=set_target_aim),
+    Setting("current_bone_length", "Bone (clicked)", ("rig",), lo=1.0, hi=MAX_COORD, unit="px", digits=0,
+            slider=(2.0, 200.0), help="the length of the rig's bone clicked last",
+            get=lambda c: float(c.fields["lengths"][current_bone(c)]), put=set_current_bone_length),
     Setting("snake_skin", "Skin", ("snake",), "choice", choices=SNAKE_SKINS, default=SNAKE_SKINS[0],
             help="how the snake looks: a block per node, a smooth body, or plain lines",
             file=ff.Choice("skin")),

@@ -17,8 +17,8 @@ from ikplayground.scene.edit.history import Edit
 
 
 def where(chain: Chain, part: str) -> dict[str, np.ndarray]:
-    """Copies of what a move of ``part`` ("target", "pole", "root", or a rig's "target:2", "heading:2" or "limit_lo:3") of
-    ``chain`` changes."""
+    """Copies of what a move of ``part`` ("target", "pole", "root", or a rig's "target:2", "heading:2" or
+    "limit_lo:3") of ``chain`` changes."""
     edge = limit_edge(chain, part)
     if edge is not None:
         return {part: chain.fields["limits"][edge[0]].copy()}
