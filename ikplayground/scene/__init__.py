@@ -35,12 +35,12 @@ from ikplayground.scene.record.replay import Replay
 __all__ = [
     "ANIMATION_FORMAT", "Chain", "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "Edit", "History",
     "IK_SOLVERS", "MAX_CHAINS", "MAX_COORD", "MAX_STEPS_PER_FRAME", "PALETTE_SIZE", "PRESETS", "RIG_METHODS",
-    "Recorder", "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS", "SOLVER_LABELS",
-    "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError", "SceneFull", "Setting", "SolverKind", "VIEW_ZOOM",
-    "available_presets", "axis_name", "bake_recording", "chain_to_dict", "clamped_joints", "current_bone",
-    "current_target", "default_limits", "default_scene", "drive_stress", "due_steps", "free_name", "humanoid_rig", "is_preset", "is_reached",
-    "load_animation", "load_preset", "load_scene", "make_ik_chain", "make_rig", "nothing_at", "pose",
-    "quadruped_rig", "record_move", "record_pose",
+    "Recorder", "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS",
+    "SOLVER_LABELS", "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError", "SceneFull", "Setting",
+    "SolverKind", "VIEW_ZOOM", "available_presets", "axis_name", "bake_recording", "chain_to_dict",
+    "clamped_joints", "current_bone", "current_target", "default_limits", "default_scene", "drive_stress",
+    "due_steps", "free_name", "humanoid_rig", "is_preset", "is_reached", "load_animation", "load_preset",
+    "load_scene", "make_ik_chain", "make_rig", "nothing_at", "pose", "quadruped_rig", "record_move", "record_pose",
     "refresh_ik_points", "register", "save_scene", "setting", "shown", "shown_name", "smoothed", "steps_allowed",
     "straight_snake", "stress_scene", "unregister",
 ]
