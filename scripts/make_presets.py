@@ -26,7 +26,9 @@ from ikplayground.scene import (  # noqa: E402  # noqa: E402
     PRESETS,  # noqa: E402
     Scene,
     default_scene,
+    humanoid_rig,
     make_ik_chain,
+    quadruped_rig,
     save_scene,
     straight_snake,
     stress_scene,  # noqa: E402
@@ -117,6 +119,29 @@ def spider() -> Scene:
     return scene
 
 
+GROUND = 0.93  # the rigs stand on this share of the stage's height
+
+
+def humanoid() -> Scene:
+    """A standing figure side on, its feet on the ground and its hands free to drag."""
+    scene = Scene(STAGE)
+    w, h = scene.stage
+    figure = humanoid_rig(standing_on=(w * 0.45, h * GROUND), height=h * 0.55, skin="capsules")
+    figure.name = "figure"
+    scene.add(figure)
+    return scene
+
+
+def quadruped() -> Scene:
+    """A four-legged animal side on, its paws on the ground."""
+    scene = Scene(STAGE)
+    w, h = scene.stage
+    animal = quadruped_rig(standing_on=(w * 0.35, h * GROUND), length=w * 0.26, skin="capsules")
+    animal.name = "animal"
+    scene.add(animal)
+    return scene
+
+
 def crowd() -> Scene:
     """The stress test as a scene: 5,000 chains, their targets on circles and figure-eights, snakes wandering."""
     scene = stress_scene(5000, STAGE)
@@ -130,7 +155,7 @@ def crowd() -> Scene:
 
 
 MAKERS = {"default": default, "seeds": seeds, "tentacles": tentacles, "snakes": snakes, "spider": spider,
-          "crowd": crowd}
+          "humanoid": humanoid, "quadruped": quadruped, "crowd": crowd}
 assert list(MAKERS) == list(PRESETS), "one maker per preset, in the menu's order"
 
 

@@ -312,7 +312,8 @@ class App:
         stage = self.stage_rect
         clip = self.screen.get_clip()
         self.screen.set_clip(stage)  # nothing of the scene is drawn under the panel or the status line
-        self.renderer.draw(self.screen, self.scene, hot_target=hot_target(self), stage_size=stage.size,
+        hot, part = hot_target(self)
+        self.renderer.draw(self.screen, self.scene, hot_target=hot, hot_part=part, stage_size=stage.size,
                            camera=self.view.camera)
         self.math.draw(self.screen)
         self.race.annotate(self.renderer.notes)

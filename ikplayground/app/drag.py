@@ -7,8 +7,9 @@ from typing import NamedTuple
 import numpy as np
 
 from ikplayground.app.draw.badges import POLE_RADIUS
-from ikplayground.app.draw.render import TARGET_RADIUS
-from ikplayground.scene import Chain, Scene
+from ikplayground.app.draw.render import TARGET_RADIUS, WEDGE_RADIUS
+from ikplayground.app.draw.rig_draw import HEADING_ARROW, HEADING_PICK, limit_edge_at
+from ikplayground.scene import Chain, Scene, clamped_joints
 from ikplayground.scene.step import target_paths
 
 PICK_RADIUS = 10  # px from a bone or joint that picks its chain
@@ -18,7 +19,8 @@ class Drag(NamedTuple):
     """A chain's part held by the mouse."""
 
     chain: Chain
-    part: str  # "target", "pole" or "root"
+    # "target", "pole", "root"; a rig's target "target:2", its heading "heading:2" or a range's edge "limit_lo:3"
+    part: str
     offset: np.ndarray  # (2,) px from the mouse to the grabbed point
 
     def onto(self, new: Chain) -> Drag | None:
@@ -32,7 +34,7 @@ class Drag(NamedTuple):
         if self.chain not in scene.chains:
             return False
         goal = np.asarray(pos, dtype=float) + self.offset
-        if self.part in ("target", "pole"):
+        if self.part != "root":
             scene.move_target(self.chain, goal, self.part)
         else:
             scene.move_chain(self.chain, goal)
@@ -50,11 +52,19 @@ def pole_at(scene: Scene, pos, radius: float) -> Chain | None:
 
 def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[Chain | None, Drag | None]:
     """What a left press at ``pos`` (scene px) takes: (the chain to select or None, the drag or None); the topmost
-    target, else pole handle, else root (a snake: any node). ``scale``: screen px per scene px (the pole's and
-    bones' pick radii are screen px)."""
-    chain = scene.target_at(pos, target_radius)
+    rig heading's arrow tip, else target, else edge of the selected rig's joint ranges, else pole handle, else
+    root (a snake: any node). ``scale``: screen px per scene px (the pick radii are screen px)."""
+    hit = heading_at(scene, pos, HEADING_ARROW / scale, (HEADING_PICK + 2) / scale)
+    if hit is not None:  # a heading's arrow tip: turned about its target, held where the mouse is
+        return hit[0], Drag(hit[0], hit[1], np.zeros(2))
+    chain, part = target_hit(scene, pos, target_radius)
     if chain is not None:
-        return chain, Drag(chain, "target", np.asarray(chain.fields["target"]) - pos)
+        return chain, Drag(chain, part, target_point(chain, part) - pos)
+    rig = scene.selected if scene.selected is not None and scene.selected.is_rig else None
+    edge = None if rig is None else limit_edge_at(rig, pos, WEDGE_RADIUS / scale, (HEADING_PICK + 2) / scale,
+                                                  clamped_joints(rig.fields["limits"]))
+    if rig is not None and edge is not None:  # an edge of the selected rig's joint range: turned about the joint
+        return rig, Drag(rig, edge, np.zeros(2))
     chain = pole_at(scene, pos, (POLE_RADIUS + 4) / scale)
     if chain is not None:
         return chain, Drag(chain, "pole", chain.pole - pos)
@@ -63,6 +73,37 @@ def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[C
         return None, None
     chain, part = hit
     return chain, (Drag(chain, "root", chain.anchor - pos) if part == "anchor" else None)
+
+
+def target_hit(scene: Scene, pos, radius: float) -> tuple[Chain | None, str]:
+    """The topmost chain or rig with a target within ``radius`` px of ``pos``, and which target ("target", or a
+    rig's "target:2"); ``(None, "target")`` when there is none."""
+    chain, rig = scene.target_at(pos, radius), scene.rig_target_at(pos, radius)
+    if rig is not None and (chain is None or scene.chains.index(rig[0]) > scene.chains.index(chain)):
+        return rig
+    return chain, "target"
+
+
+def heading_at(scene: Scene, pos, length: float, radius: float) -> tuple[Chain, str] | None:
+    """The topmost rig with a heading arrow's tip (``length`` px from its target along the heading) within
+    ``radius`` px of ``pos``, and which (``"heading:2"``), or None."""
+    for chain in reversed(scene.chains):
+        if not chain.is_rig:
+            continue
+        f = chain.fields
+        h = f["headings"]
+        tips = f["targets"] + length * np.stack([np.cos(h), np.sin(h)], axis=1)  # NaN where none: never near
+        near = np.flatnonzero(np.hypot(*(tips - pos).T) <= radius)
+        if len(near):
+            return chain, f"heading:{int(near[-1])}"
+    return None
+
+
+def target_point(chain: Chain, part: str) -> np.ndarray:
+    """Where ``chain``'s target ``part`` is (px): its target, or a rig's target ``"target:2"``."""
+    if part.startswith("target:"):
+        return np.asarray(chain.fields["targets"][int(part[7:])])
+    return np.asarray(chain.fields[part])
 
 
 def handed_over(old: Drag | None, new: Drag | None) -> Drag | None:
@@ -86,15 +127,29 @@ def press(app, pos) -> None:
     chain, drag = grab(app.scene, app.world(pos), (TARGET_RADIUS + 2) / zoom, scale=zoom)
     app.drag = app.replay.allowed(drag)
     if chain is not None:
+        if chain.is_rig:
+            take_part(chain, drag, app.world(pos))
         app.scene.select(chain)
         app.panel.sync(chain)
 
 
-def hot_target(app):
-    """The target under ``app``'s mouse (or dragged), drawn highlighted."""
-    if app.drag is not None and app.drag.part == "target":
-        return app.drag.chain
+def take_part(rig: Chain, drag: Drag | None, pos) -> None:
+    """What a press on ``rig`` makes current for the panel's rig rows: the target grabbed (or whose heading is),
+    and the bone nearest ``pos`` (scene px)."""
+    if drag is not None and drag.part.startswith(("target:", "heading:")):
+        rig.current_target = int(drag.part.partition(":")[2])
+    f = rig.fields
+    a, b = f["points"][f["parents"].astype(int) + 1], f["points"][1:]
+    ab = b - a
+    t = np.clip(np.einsum("ij,ij->i", pos - a, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12), 0.0, 1.0)
+    rig.current_bone = int(np.argmin(np.hypot(*(a + t[:, None] * ab - pos).T)))
+
+
+def hot_target(app) -> tuple[Chain | None, str]:
+    """The target under ``app``'s mouse (or dragged), drawn highlighted: (its chain or None, which target)."""
+    if app.drag is not None and app.drag.part.startswith("target"):
+        return app.drag.chain, app.drag.part
     on_stage = app.mouse is not None and app.on_stage(app.mouse)
     if not on_stage:
-        return None
-    return app.scene.target_at(app.world(app.mouse), (TARGET_RADIUS + 2) / app.view.camera.zoom)
+        return None, "target"
+    return target_hit(app.scene, app.world(app.mouse), (TARGET_RADIUS + 2) / app.view.camera.zoom)

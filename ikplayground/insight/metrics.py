@@ -62,7 +62,7 @@ class ChainMetrics:
         self.count = 0
         self.chain = chain
         self._identity = None if chain is None else (chain.solver, chain.bones)
-        if chain is not None and chain.is_ik and self._angles.shape[1] != chain.bones:
+        if chain is not None and chain.has_targets and self._angles.shape[1] != chain.bones:
             self._angles = np.zeros((self.trail_capacity, chain.bones))
             self._previous = np.zeros(chain.bones)
 
@@ -70,7 +70,7 @@ class ChainMetrics:
         """Add ``chain``'s state after a scene step."""
         if chain is not self.chain or (chain.solver, chain.bones) != self._identity:
             self.reset(chain)
-        if not chain.is_ik:
+        if not chain.has_targets:  # (an IK chain or a rig; a snake or a walker has nothing to measure)
             return
         f = chain.fields
         angles = f["angles"]

@@ -1,5 +1,8 @@
 """The solver race: one chain of each IK solver, alike, in lanes side by side, chasing one shared target offset.
 
+A rig races itself: two copies of it, solved by FABRIK and by damped least squares, its first target the shared
+one, its other targets held where they are from its root.
+
 The offset stands still (a dragged target sets it for all) or runs a figure-eight (a Lissajous curve
 x = A sin(w t), y = B sin(2 w t)); :meth:`Race.table` compares each chain's :class:`ChainMetrics`. The App shows
 the race's scene in place of the user's and calls :meth:`Race.drive` before each step, :meth:`Race.record` after.
@@ -15,7 +18,10 @@ import numpy as np
 
 from ikplayground.insight.metrics import ChainMetrics
 from ikplayground.scene import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, PALETTE_SIZE, SOLVER_KINDS,
-                                SOLVER_LABELS, SOLVER_TABLE, STEP, Chain, Scene, default_limits, make_ik_chain)
+                                RIG_METHODS, SOLVER_LABELS, SOLVER_TABLE, STEP, Chain, Scene, default_limits,
+                                make_ik_chain, make_rig)
+
+RIG_RACERS = {m: f"{SOLVER_LABELS[m]} rig" for m in RIG_METHODS}  # a rig's racers, as the race table names them
 
 DEFAULT_BONES = 7  # the default template: scene.default_scene's tentacles
 DEFAULT_LENGTH = 36.0  # px
@@ -55,6 +61,37 @@ def figure_eight(t: float, centre, size) -> np.ndarray:
     return np.array((c[0] + size[0] * math.sin(w * t), c[1] + size[1] * math.sin(2.0 * w * t)))
 
 
+def racer(chain: Chain) -> str:
+    """A racer's solver: its own, or a rig's method (``RIG_METHODS``: "fabrik" or "dls")."""
+    return RIG_METHODS[int(chain.fields["method"][0])] if chain.is_rig else chain.solver
+
+
+def racer_label(chain: Chain) -> str:
+    """How the race table and the name tags call a racer: its solver's label, or a rig's method's."""
+    return RIG_RACERS[racer(chain)] if chain.is_rig else SOLVER_LABELS[chain.solver]
+
+
+def shared_target(chain: Chain) -> np.ndarray:
+    """The racer's target the race moves (a view, px): an IK chain's, a rig's first."""
+    return chain.fields["targets"][0] if chain.is_rig else chain.fields["target"]
+
+
+def rig_racers(template: Chain, stage) -> list[Chain]:
+    """Two copies of rig ``template``, one a method, in lanes across ``stage``, at the template's height, their
+    targets where the template's are from its root."""
+    f = template.fields
+    w = float(stage[0])
+    out = []
+    for i, method in enumerate(RIG_RACERS):
+        root = np.array(((i + 0.5) * w / len(RIG_RACERS), float(f["root"][1])))
+        out.append(make_rig(root, f["parents"].astype(int), f["angles"].copy(), f["lengths"].copy(),
+                            f["target_bones"].astype(int), f["targets"] - f["root"] + root, limits=f["limits"].copy(),
+                            headings=f["headings"].copy(), weights=f["weights"].copy(), mix=f["mix"].copy(),
+                            names=template.bone_names, method=method, rate_limit=template.rate_limit,
+                            iterations=template.iterations, tolerance=template.tolerance, skin=template.skin))
+    return out
+
+
 def _template_parts(template: Chain | None) -> dict:
     """The lengths, limits, iterations, tolerance and rate limit to copy (defaults without an IK template)."""
     if template is None or not template.is_ik:
@@ -63,6 +100,14 @@ def _template_parts(template: Chain | None) -> dict:
                 "iterations": DEFAULT_ITERATIONS, "tolerance": DEFAULT_TOLERANCE, "rate_limit": DEFAULT_RATE_DEG}
     return {"lengths": template.fields["lengths"].copy(), "limits": template.fields["limits"].copy(),
             "iterations": template.iterations, "tolerance": template.tolerance, "rate_limit": template.rate_limit}
+
+
+def _foot_of(chain: Chain) -> np.ndarray:
+    """Where a racer's name tag points (2,) px: its root; under a rig (its root is its hips), its lowest point."""
+    root = chain.fields["root"].copy()
+    if chain.is_rig:
+        root[1] = max(float(chain.fields["points"][:, 1].max()), root[1])
+    return root
 
 
 class Race:
@@ -74,6 +119,9 @@ class Race:
     """
 
     def __init__(self, stage, template: Chain | None = None):
+        if template is not None and template.is_rig and len(template.fields["targets"]):
+            self._rig_race(stage, template)
+            return
         parts = _template_parts(template)
         lengths, limits = parts["lengths"], parts["limits"]
         n = lengths.shape[0]
@@ -102,10 +150,28 @@ class Race:
         self._placed: dict[Chain, np.ndarray] = {}  # where the race last put each target
         self._place(chains)
 
+    def _rig_race(self, stage, template: Chain) -> None:
+        """The race of rig ``template`` against itself: one copy a method (``RIG_RACERS``)."""
+        self.scene = Scene(stage)
+        chains = rig_racers(template, self.scene.stage)
+        self.solvers = tuple(RIG_RACERS)
+        f = template.fields
+        self.reach = float(np.hypot(*(f["targets"][0] - f["root"]))) / START_SHARE  # the figure-eight's scale
+        self.moving = False
+        self._t = 0.0
+        self.offset = f["targets"][0] - f["root"]
+        self.scene.add_in_turn(chains)
+        for c in chains:
+            c.palette_index = SOLVER_KINDS[racer(c)].colour % PALETTE_SIZE
+        self.scene.select(chains[0])
+        self._metrics = {}
+        self._placed = {}
+        self._place(chains)
+
     @property
     def chains(self) -> list[Chain]:
-        """The race's IK chains, in the scene's order."""
-        return [c for c in self.scene.chains if c.is_ik]
+        """The race's chains (IK chains, or rigs), in the scene's order."""
+        return [c for c in self.scene.chains if c.has_targets]
 
     def set_moving(self, on: bool) -> None:
         """Start (True) or stop the figure-eight; a stopped target stays where it is."""
@@ -119,13 +185,13 @@ class Race:
     def _place(self, chains: list[Chain]) -> None:
         """Each chain's target at its root + the offset, kept on the stage; remember where."""
         for c in chains:
-            self.scene.move_target(c, c.fields["root"] + self.offset)
-        self._placed = {c: c.fields["target"].copy() for c in chains}
+            self.scene.move_target(c, c.fields["root"] + self.offset)  # (a rig's "target" is its first)
+        self._placed = {c: shared_target(c).copy() for c in chains}
 
     def _dragged(self, chains: list[Chain]) -> Chain | None:
         """The chain whose target the user moved (the selected one first), or None."""
         def moved(c: Chain) -> bool:
-            target, placed = c.fields["target"], self._placed.get(c)
+            target, placed = shared_target(c), self._placed.get(c)
             return (placed is not None and np.abs(target - placed).max() > SAME_PX
                     and np.abs(target - self.scene.clamp(c.fields["root"] + self.offset)).max() > SAME_PX)
 
@@ -146,7 +212,7 @@ class Race:
         else:
             dragged = self._dragged(chains)
             if dragged is not None:
-                self.offset = dragged.fields["target"] - dragged.fields["root"]
+                self.offset = shared_target(dragged) - dragged.fields["root"]
         self._place(chains)
 
     def record(self) -> None:
@@ -162,9 +228,9 @@ class Race:
         return self._metrics.get(chain)
 
     def name_tags(self) -> list[tuple[Chain, str, np.ndarray]]:
-        """Each race chain's name tag: (chain, its name as the race table has it, where the tag points: its root
-        (2,) px), in the scene's order."""
-        return [(c, SOLVER_LABELS[c.solver], c.fields["root"].copy()) for c in self.chains]
+        """Each race chain's name tag: (chain, its name as the race table has it, where the tag points: its root,
+        a rig's lowest point under its root (2,) px), in the scene's order."""
+        return [(c, racer_label(c), _foot_of(c)) for c in self.chains]
 
     def table(self) -> list[RaceRow]:
         """One row per race chain, in the scene's order."""
@@ -173,8 +239,8 @@ class Race:
             m = self._metrics.get(c)
             latest = None if m is None else m.latest()
             if m is None or latest is None:  # (latest is None whenever m is)
-                rows.append(RaceRow(c.solver, SOLVER_LABELS[c.solver], c.error, 0.0, 0.0, 0.0, 0.0))
+                rows.append(RaceRow(racer(c), racer_label(c), c.error, 0.0, 0.0, 0.0, 0.0))
                 continue
-            rows.append(RaceRow(c.solver, SOLVER_LABELS[c.solver], latest.error_px, m.mean_iterations(),
+            rows.append(RaceRow(racer(c), racer_label(c), latest.error_px, m.mean_iterations(),
                                 m.mean_solve_us(), m.jitter_deg(), m.reached_share()))
         return rows

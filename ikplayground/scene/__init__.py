@@ -8,10 +8,13 @@ replay, baking). Pixels with y down and radians below the UI (docs/design.md).
 
 from ikplayground.scene.build.build import default_limits, make_ik_chain, refresh_ik_points, straight_snake
 from ikplayground.scene.build.presets import PRESETS, available_presets, is_preset, load_preset
+from ikplayground.scene.build.rig_build import humanoid_rig, make_rig, quadruped_rig
 from ikplayground.scene.build.stress import drive_stress, stress_scene
 from ikplayground.scene.core.chain import STATUSES, Chain, clamped_joints, is_reached
+from ikplayground.scene.core.setting_puts import current_bone, current_target
 from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
-                                               MAX_COORD, PALETTE_SIZE, SOLVER_LABELS, SOLVERS, VIEW_ZOOM)
+                                               MAX_COORD, PALETTE_SIZE, RIG_METHODS, SOLVER_LABELS, SOLVERS,
+                                               VIEW_ZOOM)
 from ikplayground.scene.core.mirror import axis_name
 from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.core.scene import MAX_CHAINS, STEP, Scene, SceneFull
@@ -31,12 +34,13 @@ from ikplayground.scene.record.replay import Replay
 
 __all__ = [
     "ANIMATION_FORMAT", "Chain", "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "Edit", "History",
-    "IK_SOLVERS", "MAX_CHAINS", "MAX_COORD", "MAX_STEPS_PER_FRAME", "PALETTE_SIZE", "PRESETS", "Recorder",
-    "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS", "SOLVER_LABELS",
-    "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError", "SceneFull", "Setting", "SolverKind", "VIEW_ZOOM",
-    "available_presets", "axis_name", "bake_recording", "chain_to_dict", "clamped_joints", "default_limits",
-    "default_scene", "drive_stress", "due_steps", "free_name", "is_preset", "is_reached", "load_animation",
-    "load_preset", "load_scene", "make_ik_chain", "nothing_at", "pose", "record_move", "record_pose",
+    "IK_SOLVERS", "MAX_CHAINS", "MAX_COORD", "MAX_STEPS_PER_FRAME", "PALETTE_SIZE", "PRESETS", "RIG_METHODS",
+    "Recorder", "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS",
+    "SOLVER_LABELS", "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError", "SceneFull", "Setting",
+    "SolverKind", "VIEW_ZOOM", "available_presets", "axis_name", "bake_recording", "chain_to_dict",
+    "clamped_joints", "current_bone", "current_target", "default_limits", "default_scene", "drive_stress",
+    "due_steps", "free_name", "humanoid_rig", "is_preset", "is_reached", "load_animation", "load_preset",
+    "load_scene", "make_ik_chain", "make_rig", "nothing_at", "pose", "quadruped_rig", "record_move", "record_pose",
     "refresh_ik_points", "register", "save_scene", "setting", "shown", "shown_name", "smoothed", "steps_allowed",
     "straight_snake", "stress_scene", "unregister",
 ]

@@ -16,6 +16,7 @@ import pygame_gui
 import pytest
 
 from ikplayground.app.app import App
+from ikplayground.scene import SOLVER_LABELS
 
 SIZE = (1280, 720)
 
@@ -151,14 +152,14 @@ def press_button(app: App, button, k: int = 1) -> None:
 
 # --- scene helpers ---------------------------------------------------------------
 def select_solver(app: App, solver: str):
-    """Tab until a chain of ``solver`` is selected; returns it. The default scene has no walker:
+    """Tab until a chain of ``solver`` is selected; returns it. The default scene has no walker or rig:
     one is added from the New chain menu (N at a spot clear of the other chains)."""
     for _ in range(len(app.scene.chains) + 1):
         if app.scene.selected is not None and app.scene.selected.solver == solver:
             return app.scene.selected
         tap(app, pygame.K_TAB)
-    if solver == "walker":
-        post(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=app.panel.new_chain, text="Walker")
+    if solver in ("walker", "rig"):
+        post(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=app.panel.new_chain, text=SOLVER_LABELS[solver])
         move_mouse(app, (300, 420))
         tap(app, pygame.K_n, unicode="n")
         if app.scene.selected is not None and app.scene.selected.solver == solver:

@@ -538,7 +538,12 @@ def test_bone_length_slider(app, solver):
     slide(app, "bone_length", 60)
     lengths = before * 60 / before.mean()  # every bone scaled alike: the mean is 60 px, the ratios kept
     np.testing.assert_allclose(chain.fields["lengths"], lengths, rtol=1e-12)
-    lines = chain.fields["points"].reshape(-1, 3, 2) if chain.is_walker else chain.fields["points"][None]
+    pts = chain.fields["points"]
+    if chain.is_rig:  # each bone from its parent's end (the root for bone 0) to its own
+        starts = pts[chain.fields["parents"].astype(int) + 1]
+        np.testing.assert_allclose(np.hypot(*(pts[1:] - starts).T), lengths, atol=1e-6)
+        return
+    lines = pts.reshape(-1, 3, 2) if chain.is_walker else pts[None]
     np.testing.assert_allclose(np.hypot(*np.diff(lines, axis=1).transpose(2, 0, 1)), lengths.reshape(len(lines), -1),
                                atol=1e-6)
 
@@ -662,17 +667,17 @@ def test_save_and_load_buttons_use_the_path_field(app, tmp_path):
 EXPECTED_ENABLED = {
     # widget: solvers where it means something
     "mirror": {"two-bone"},
-    "rate_on": {"two-bone", "ccd", "fabrik", "dls"},
-    "rate": {"two-bone", "ccd", "fabrik", "dls"},
+    "rate_on": {"two-bone", "ccd", "fabrik", "dls", "rig"},
+    "rate": {"two-bone", "ccd", "fabrik", "dls", "rig"},
     "joint_limit": {"ccd", "fabrik", "dls"},
     "bend_range": {"snake"},
     "bones": {"ccd", "fabrik", "dls", "snake"},
-    "bone_length": {"two-bone", "ccd", "fabrik", "dls", "snake", "walker"},
+    "bone_length": {"two-bone", "ccd", "fabrik", "dls", "snake", "walker", "rig"},
     "legs": {"walker"},
     "leg_bones": {"walker"},
     "step_threshold": {"walker"},
-    "iterations": {"ccd", "fabrik", "dls"},
-    "tolerance": {"ccd", "fabrik", "dls"},
+    "iterations": {"ccd", "fabrik", "dls", "rig"},
+    "tolerance": {"ccd", "fabrik", "dls", "rig"},
     "damping": {"dls"},
     "mix": {"two-bone", "ccd", "fabrik", "dls"},
     "softness": {"two-bone"},

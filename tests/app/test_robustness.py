@@ -30,6 +30,7 @@ def assert_on_stage(app):
     w, h = app.scene.stage
     for c in app.scene.chains:
         keep = ([c.fields["points"][0]] if c.is_snake else [c.fields["body"] * (1, 0)] if c.is_walker
+                else [c.fields["root"], *c.fields["targets"]] if c.is_rig
                 else [c.fields["root"], c.fields["target"]])  # a walker: its body's x
         for p in keep:
             assert 0 <= p[0] <= w and 0 <= p[1] <= h, (c.solver, p, (w, h))
@@ -252,7 +253,7 @@ def test_a_save_into_a_missing_folder_says_why(app, tmp_path):
 @pytest.mark.parametrize("text, place", [
     ('{"format": "ikplayground-scene", "version": 1, "chains": [{"solver": "ccd", "root": [1, 2], '
      '"lengths": [10, -5], "angles": [0, 0], "target": [3, 4]}]}', "chains[0].lengths[1]"),
-    ('{"format": "ikplayground-scene", "version": 2, "chains": []}', "version"),
+    ('{"format": "ikplayground-scene", "version": 3, "chains": []}', "version"),
     ("[" * 5000, "nested"),
     ('{"format": "ikplayground-scene", "version": 1, "chains": [{"solver": "snake", "points": [[1e400, 0], [1, 1]]}]}',
      "1e400"),

@@ -63,8 +63,8 @@ def test_each_control_is_enabled_exactly_for_the_solvers_of_its_setting(app, sol
 def test_the_help_describes_every_setting_control():
     assert [label for label, _ in panel_help_rows()] == [s.label for s in SETTINGS]
     rows = dict(panel_help_rows())
-    assert "0.5 to 30.0 °/step" in rows["Rate limit"] and rows["Rate limit"].endswith("every IK solver")
-    assert rows["Show limits"].endswith("CCD, FABRIK, DLS, snake")
+    assert "0.5 to 30.0 °/step" in rows["Rate limit"] and rows["Rate limit"].endswith("every IK solver and rigs")
+    assert rows["Show limits"].endswith("CCD, FABRIK, DLS, snake, Rig")
     assert rows["Damping"].endswith("· DLS") and rows["Softness"].endswith("· two-bone")
 
 

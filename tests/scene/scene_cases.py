@@ -13,7 +13,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from ikplayground.solvers import chain_points_batch
+from ikplayground.solvers import chain_points_batch, skeleton_points
 
 SOLVER_ORDER = ("two-bone", "ccd", "fabrik", "dls", "snake")
 IK_SOLVERS = ("two-bone", "ccd", "fabrik", "dls")
@@ -47,8 +47,10 @@ def snake_bends(points) -> np.ndarray:
 
 
 def all_numbers(chain) -> dict[str, np.ndarray]:
-    """The chain's numbers; a pole of NaN is "no pole" (ik_options.py), so it counts only when it is set."""
-    return {name: np.asarray(v) for name, v in chain.fields.items() if name != "pole" or chain.pole is not None}
+    """The chain's numbers; a pole of NaN is "no pole" (ik_options.py), so it counts only when it is set, and a
+    rig's target's heading of NaN is "no heading"."""
+    return {name: np.asarray(v) for name, v in chain.fields.items()
+            if (name != "pole" or chain.pole is not None) and name != "headings"}
 
 
 def assert_no_nan(chain) -> None:
@@ -70,6 +72,9 @@ def assert_chain_ok(chain) -> None:
         bones = np.hypot(*np.diff(legs, axis=1).transpose(2, 0, 1))
         np.testing.assert_allclose(bones, lengths, rtol=LENGTH_RTOL, atol=1e-9, err_msg="walker: legs not kept")
         assert set(np.unique(f["state"]).tolist()) <= {0.0, 1.0}
+        return
+    if chain.is_rig:
+        assert_rig_ok(chain)
         return
     lengths = np.asarray(f["lengths"])
     assert (lengths > 0).all(), f"lengths must be > 0: {lengths}"
@@ -101,6 +106,27 @@ def assert_chain_ok(chain) -> None:
             inside = (a >= lo - ANGLE_TOL) & (a <= hi + ANGLE_TOL)
             assert inside.all(), (
                 f"{chain.solver}: angles {np.degrees(a)} outside limits {np.degrees(f['limits']).tolist()}")
+
+
+def assert_rig_ok(chain) -> None:
+    """A rig's invariants: its points the forward kinematics of its tree from the root (bones as long as they
+    are), every angle inside its range, its targets and headings finite or none, its errors measured."""
+    f = chain.fields
+    parents = f["parents"].astype(int)
+    lengths = np.asarray(f["lengths"])
+    assert (lengths > 0).all() and parents[0] == -1 and all(0 <= p < i for i, p in enumerate(parents) if i)
+    pts = np.asarray(f["points"])
+    np.testing.assert_array_equal(pts[0], f["root"])
+    np.testing.assert_allclose(pts[1:], skeleton_points(parents, f["root"], f["angles"], lengths), rtol=0,
+                               atol=1e-6 * max(1.0, float(lengths.sum())), err_msg="rig: points are not its FK")
+    np.testing.assert_allclose(np.hypot(*(pts[1:] - pts[parents + 1]).T), lengths, rtol=LENGTH_RTOL)
+    lo, hi = f["limits"][:, 0], f["limits"][:, 1]
+    a = np.asarray(f["angles"])
+    assert np.all(lo >= -math.pi) and np.all(hi <= math.pi) and np.all(lo <= hi)
+    assert np.all((a >= lo - ANGLE_TOL) & (a <= hi + ANGLE_TOL)), f"rig: angles {a} outside {f['limits']}"
+    assert np.isfinite(f["targets"]).all() and not np.isinf(f["headings"]).any()
+    ends = pts[f["target_bones"].astype(int) + 1]
+    np.testing.assert_allclose(f["errors"], np.hypot(*(f["targets"] - ends).T), rtol=0, atol=1e-9)
 
 
 def assert_scene_ok(scene) -> None:

@@ -141,6 +141,7 @@ def test_merge_asks_the_newest_entry_to_absorb():
 def scene_with_every_solver() -> Scene:
     scene = default_scene(STAGE)
     scene.new_chain("walker", (500.0, 300.0))
+    scene.new_chain("rig", (800.0, 300.0))
     scene.add(build.make_ik_chain("ccd", (600.0, 600.0), np.r_[-math.pi / 2, 0.3, -0.2], (30.0, 45.0, 60.0),
                                   (650.0, 450.0)))  # uneven bones, as files and presets have
     return scene
@@ -417,8 +418,9 @@ class UndoMachine(RuleBasedStateMachine):
         for c in self.scene.chains:
             values = tuple((s.name, s.read(c)) for s in SETTINGS if s.applies(c.solver))
             params = tuple(c.fields[name].tobytes() for name in PARAMETERS[
-                "snake" if c.is_snake else "walker" if c.is_walker else "ik"])
-            spots = [c.anchor.copy()] + ([c.fields["target"].copy()] if c.is_ik else [])
+                "snake" if c.is_snake else "walker" if c.is_walker else "rig" if c.is_rig else "ik"])
+            spots = [c.anchor.copy()] + ([c.fields["target"].copy()] if c.is_ik else []) + (
+                list(c.fields["targets"].copy()) if c.is_rig else [])
             out.append((c, c.solver, values, params, spots))
         return out
 
@@ -489,12 +491,12 @@ class UndoMachine(RuleBasedStateMachine):
         chain = self.pick(i)
         if chain is None:
             return
-        part = "root" if root or not chain.is_ik else "target"
+        part = "root" if root or not chain.has_targets else "target:1" if chain.is_rig else "target"
         start = moves.where(chain, part)
         if part == "root":
             self.scene.move_chain(chain, (x, y))
         else:
-            self.scene.move_target(chain, (x, y))
+            self.scene.move_target(chain, (x, y), part)
         self.made(moves.record_move(self.scene, chain, part, start))
 
     @rule()

@@ -20,6 +20,17 @@ from tests.scene.scene_cases import SOLVER_ORDER, assert_no_nan, assert_scene_ok
 
 STAGE = (980.0, 720.0)
 MAX_ADDS = 10
+SOLVERS = (*SOLVER_ORDER, "rig")  # the machine's chains: IK chains, snakes and rigs (a humanoid each)
+
+
+def kept_on_stage(c) -> list:
+    """The points of ``c`` the stage keeps it on: an IK chain's root and target, a rig's root and targets, a
+    snake's head."""
+    if c.is_snake:
+        return [c.fields["points"][0]]
+    if c.is_rig:
+        return [c.fields["root"], *c.fields["targets"]]
+    return [c.fields["root"], c.fields["target"]]
 
 points = st.tuples(st.floats(-100.0, STAGE[0] + 100.0), st.floats(-100.0, STAGE[1] + 100.0))
 picks = st.integers(0, 10_000)
@@ -43,12 +54,12 @@ class SceneMachine(RuleBasedStateMachine):
         return self.scene.chains[i % len(self.scene.chains)] if self.scene.chains else None
 
     # --- membership -------------------------------------------------------------
-    @initialize(solvers=st.lists(st.sampled_from(SOLVER_ORDER), min_size=1, max_size=4))
+    @initialize(solvers=st.lists(st.sampled_from(SOLVERS), min_size=1, max_size=4))
     def start(self, solvers):
         for k in solvers:
             self.add(k, None)
 
-    @rule(solver=st.sampled_from(SOLVER_ORDER), at=st.one_of(st.none(), points))
+    @rule(solver=st.sampled_from(SOLVERS), at=st.one_of(st.none(), points))
     def add(self, solver, at):
         if len(self.scene.chains) >= MAX_ADDS:  # keep the steps fast
             return
@@ -92,9 +103,9 @@ class SceneMachine(RuleBasedStateMachine):
         chain = self.pick(i)
         if chain is None:
             return
-        self.scene.move_target(chain, pos)
+        self.scene.move_target(chain, pos)  # a rig's: its target 0
         if not chain.is_snake:
-            t = chain.fields["target"]
+            t = chain.fields["targets"][0] if chain.is_rig else chain.fields["target"]
             w, h = self.scene.stage
             assert 0 <= t[0] <= w and 0 <= t[1] <= h
 
@@ -121,7 +132,7 @@ class SceneMachine(RuleBasedStateMachine):
         driven = self.scene.steer(throttle, turn)
         assert driven is self.scene.driven_snake()
 
-    @rule(i=picks, solver=st.sampled_from(SOLVER_ORDER))
+    @rule(i=picks, solver=st.sampled_from(SOLVERS))
     def set_solver(self, i, solver):
         chain = self.pick(i)
         if chain is None:
@@ -148,7 +159,7 @@ class SceneMachine(RuleBasedStateMachine):
     @rule(i=picks, n=st.integers(1, 16))
     def set_bone_count(self, i, n):
         chain = self.pick(i)
-        if chain is None:
+        if chain is None or chain.is_rig:  # a rig's bones are its tree's
             return
         new = self.scene.set_setting(chain, "bones", n)
         assert new.bones == (2 if chain.solver == "two-bone" else n)
@@ -171,7 +182,7 @@ class SceneMachine(RuleBasedStateMachine):
         chain = self.pick(i)
         if chain is None:
             return
-        if not chain.is_snake:
+        if chain.is_ik:
             was = chain.mirror
             chain.mirror = not was
             assert chain.mirror is (not was)
@@ -218,7 +229,7 @@ class SceneMachine(RuleBasedStateMachine):
           held=st.booleans())
     def set_motion(self, i, path, speed, size, held):
         chain = self.pick(i)
-        if chain is None or chain.is_snake:
+        if chain is None or not chain.is_ik:
             return
         for name, value in (("motion_speed", speed), ("motion_size", size), ("motion", path)):
             self.scene.set_setting(chain, name, value)
@@ -230,7 +241,7 @@ class SceneMachine(RuleBasedStateMachine):
         self.scene.resize(size)
         w, h = self.scene.stage
         for c in self.scene.chains:
-            for p in ([c.fields["points"][0]] if c.is_snake else [c.fields["root"], c.fields["target"]]):
+            for p in kept_on_stage(c):
                 assert 0 <= p[0] <= w and 0 <= p[1] <= h
 
     @rule()
@@ -269,8 +280,8 @@ class SceneMachine(RuleBasedStateMachine):
                     assert np.all(change <= math.radians(rate) * (1 + 1e-12) + 1e-12), (c.solver, np.degrees(change))
         w, h = self.scene.stage
         for c in self.scene.chains:
-            x, y = c.fields["points"][0] if c.is_snake else c.fields["target"]  # steering and motion keep them on
-            assert 0 <= x <= w and 0 <= y <= h
+            for x, y in kept_on_stage(c)[c.has_targets:]:  # steering and motion keep them on
+                assert 0 <= x <= w and 0 <= y <= h
 
     # --- invariants -------------------------------------------------------------
     @invariant()

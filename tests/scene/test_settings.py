@@ -39,7 +39,8 @@ FORMAT_DOC = Path(__file__).resolve().parents[2] / "docs" / "scene-format.md"
 HEAD = '{"format": "ikplayground-scene", "version": 1, "chains": ['
 SHAPE_KEYS = {"ik": {"solver", "number", "root", "lengths", "angles", "target"},  # a chain in a scene: numbered
               "snake": {"solver", "number", "points", "lengths", "heading"},
-              "walker": {"solver", "number", "body", "lengths", "facing"}}
+              "walker": {"solver", "number", "body", "lengths", "facing"},
+              "rig": {"solver", "number", "root", "parents", "bones", "lengths", "angles", "rest", "ranges", "targets"}}
 APPLIES = [(s, solver) for s in SETTINGS for solver in SOLVERS if s.applies(solver)]
 DOES_NOT_APPLY = [(s, solver) for s in SETTINGS for solver in SOLVERS if not s.applies(solver)]
 WITH_DEFAULT = [(s, solver) for s, solver in APPLIES if s.default is not None]
@@ -130,6 +131,8 @@ def test_a_new_chain_and_a_file_without_the_field_hold_the_default(s, solver):
     assert s.read(chain) == default
     bare = ({"solver": "snake", "points": [[500, 200], [460, 200], [420, 200]]} if solver == "snake" else
             {"solver": "walker", "body": [300, 400], "lengths": [50, 50]} if solver == "walker" else
+            {"solver": "rig", "root": [300, 400], "parents": [-1, 0], "bones": ["upper", "lower"], "lengths": [50, 50],
+             "angles": [-90, 10], "targets": [{"bone": 1, "at": [330, 320]}]} if solver == "rig" else
             {"solver": solver, "root": [300, 400], "lengths": [50, 50], "angles": [-90, 10], "target": [330, 320]})
     loaded = scene_file.parse_scene(HEAD + json.dumps(bare) + "]}").chains[0]
     assert s.read(loaded) == default

@@ -224,9 +224,10 @@ class CrowdLayer:
         return bufs
 
     def draw(self, surface: pygame.Surface, groups, size: tuple[int, int]) -> None:
-        """Every non-walker group of ``groups`` onto ``surface`` (a stage of ``size`` (w, h) px): bones first,
-        then joints, anchors and targets; by the compiled kernels (:mod:`.crowd_fast`) when they are loaded."""
-        groups = [g for g in groups if g.solver != "walker" and len(g.members)]
+        """Every group of chains and snakes of ``groups`` onto ``surface`` (a stage of ``size`` (w, h) px): bones
+        first, then joints, anchors and targets; by the compiled kernels (:mod:`.crowd_fast`) when they are loaded.
+        Walkers and rigs are not drawn here (their own drawing is a group's or a rig's)."""
+        groups = [g for g in groups if g.solver not in ("walker", "rig") and len(g.members)]
         if not groups:
             return
         self._totals = {g: float(g.fields["lengths"].sum()) for g in groups}  # (read thrice a frame)

@@ -16,15 +16,16 @@ import pygame
 
 from ikplayground.app.camera import Camera
 from ikplayground.app.draw import skins
-from ikplayground.app.draw.annotate import Notes
+from ikplayground.app.draw.annotate import TAG, Notes
 from ikplayground.app.draw.badges import BadgeFont, draw_pole, draw_status_badge
 from ikplayground.app.draw import crowd_fast
 from ikplayground.app.draw.crowd_draw import CrowdLayer
 from ikplayground.app.draw.shapes import draw_wedge, limit_wedges, visible_box
 from ikplayground.app.draw.view import ScreenGroups, draw_grid, screen_chain
+from ikplayground.app.draw.rig_draw import draw_rig, rig_halo_lines, rig_wedges
 from ikplayground.app.draw.walker_draw import TerrainLayer, draw_walker, draw_walker_group, walker_halo
 from ikplayground.resources import asset_path
-from ikplayground.scene import IK_SOLVERS, Chain
+from ikplayground.scene import IK_SOLVERS, Chain, clamped_joints, current_bone, current_target
 
 BACKGROUND = (22, 25, 32)
 GRID = (31, 35, 45)
@@ -123,10 +124,11 @@ class SceneRenderer:
                 self._sprite_bytes -= old.get_width() * old.get_height() * 4
         return sprite
 
-    def draw(self, surface: pygame.Surface, scene, *, hot_target: Chain | None = None,
+    def draw(self, surface: pygame.Surface, scene, *, hot_target: Chain | None = None, hot_part: str = "target",
              stage_size: tuple[int, int] | None = None, camera: Camera | None = None) -> None:
         """Draw the background and every chain as ``camera`` shows them (None: world px are screen px), later
-        ones on top (past ``DETAIL_LIMIT``, as a crowd)."""
+        ones on top (past ``DETAIL_LIMIT``, as a crowd); ``hot_target``'s target ``hot_part`` (a rig's
+        ``"target:2"``) is under the mouse or held."""
         camera = camera or Camera()
         size = stage_size or surface.get_size()
         self.notes.begin()
@@ -140,7 +142,8 @@ class SceneRenderer:
             for chain in [c for c in scene.chains if c.show_limits]:  # the crowd's own wedges, over it
                 if chain is not selected:
                     self.draw_wedges(surface, screen_chain(chain, camera))
-            chains = [selected] if selected is not None else []
+            rigs = [c for g in scene.groups if g.solver == "rig" for c in g.members if c is not selected]
+            chains = rigs + ([selected] if selected is not None else [])  # rigs are few: each in detail
         else:
             chains = scene.chains
         for chain in chains:
@@ -153,6 +156,10 @@ class SceneRenderer:
                 self.draw_snake(surface, shown)
             elif chain.is_walker:
                 draw_walker(surface, shown, chain_colour(chain))
+            elif chain.is_rig:
+                hot = int(hot_part.partition(":")[2]) if chain is hot_target and ":" in hot_part else None
+                draw_rig(surface, shown, chain_colour(chain), draw_target, hot,
+                         sprite=lambda length, angle: self.bone_sprite(chain.palette_index, length, angle))
             else:
                 self.draw_ik_chain(surface, shown, hot=chain is hot_target)
         if hot_target is not None and hot_target not in chains and hot_target.is_ik:
@@ -161,6 +168,8 @@ class SceneRenderer:
         for g in (scene.groups if len(scene.chains) <= DETAIL_LIMIT else ()):
             if g.solver in IK_SOLVERS:
                 self.notes.rings(camera.to_screen(g.fields["target"]), TARGET_RADIUS + 2)
+            elif g.solver == "rig":
+                self.notes.rings(camera.to_screen(g.fields["targets"].reshape(-1, 2)), TARGET_RADIUS + 2)
         if len(scene.chains) > DETAIL_LIMIT:
             targets = np.array([c.fields["target"] for c in chains if c.is_ik]).reshape(-1, 2)
             self.notes.rings(camera.to_screen(targets), TARGET_RADIUS + 2)
@@ -178,7 +187,8 @@ class SceneRenderer:
         """A soft halo under the selected chain and its joint-limit wedges."""
         pts = chain.fields["points"]
         width = skins.halo_width(chain)
-        lines = [pts] if not chain.is_walker else [np.asarray(line) for line in walker_halo(chain)]
+        lines = ([np.asarray(line) for line in walker_halo(chain)] if chain.is_walker
+                 else rig_halo_lines(chain) if chain.is_rig else [pts])
         box = visible_box(np.concatenate(lines), width, surface.get_clip())
         if box is not None:  # drawn on a patch no bigger than what shows (a chain may reach 12,800 px)
             halo = pygame.Surface(box.size, pygame.SRCALPHA)
@@ -189,13 +199,33 @@ class SceneRenderer:
                     pygame.draw.circle(halo, HALO, p, width // 2)
             surface.blit(halo, box.topleft)
         self.draw_wedges(surface, chain)
+        if chain.is_rig:
+            self.tag_current(chain)
+
+    def tag_current(self, rig: Chain) -> None:
+        """Name the selected rig's target and bone the panel's rig rows act on, beside them (annotations)."""
+        f = rig.fields
+        bone = current_bone(rig)
+        middle = ((f["points"][int(f["parents"][bone]) + 1] + f["points"][bone + 1]) / 2).tolist()
+        colour = skins.shade(chain_colour(rig), 0.5)
+        self.notes.add(self._badges.tag(f"bone: {rig.bone_names[bone]}", colour), middle, ("rig", "bone"), TAG)
+        k = current_target(rig)
+        if k is not None:
+            self.notes.add(self._badges.tag(f"target: {rig.bone_names[int(f['target_bones'][k])]}", TARGET),
+                           f["targets"][k].tolist(), ("rig", "target"), TAG)
 
     def draw_wedges(self, surface: pygame.Surface, chain: Chain) -> None:
         """A wedge at every limited joint of ``chain`` in view."""
         view = surface.get_clip().inflate(2 * WEDGE_RADIUS + 8, 2 * WEDGE_RADIUS + 8)
-        for centre, lo, hi in limit_wedges(chain):
+        wedges = ([w[1:] for w in rig_wedges(chain, clamped_joints(chain.fields["limits"]))] if chain.is_rig
+                  else limit_wedges(chain))
+        for centre, lo, hi in wedges:
             if view.collidepoint(centre):
                 draw_wedge(surface, centre, lo, hi, WEDGE_RADIUS)
+                if chain.is_rig:  # a knob on each edge: dragged, it turns that bound
+                    for a in (lo, hi):
+                        knob = (centre[0] + WEDGE_RADIUS * math.cos(a), centre[1] + WEDGE_RADIUS * math.sin(a))
+                        pygame.draw.aacircle(surface, (255, 236, 170), knob, 3)
 
     def draw_ik_chain(self, surface: pygame.Surface, chain: Chain, hot: bool = False) -> None:
         colour = chain_colour(chain)

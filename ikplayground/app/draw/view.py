@@ -15,7 +15,8 @@ from ikplayground.app.camera import Camera, edge_marker
 from ikplayground.insight.primitives import Circle, Label, Polygon, Polyline, Ring
 
 # fields that hold positions (px), moved by the camera; "lengths" is scaled; the rest passes through
-POSITIONS = frozenset(("points", "root", "target", "pole", "body", "foot", "step_from", "step_to", "motion_centre"))
+POSITIONS = frozenset(("points", "root", "target", "targets", "pole", "body", "foot", "step_from", "step_to",
+                       "motion_centre"))
 MARKER_SIZE = 11  # px from a marker's tip to its back
 MARKER_PICK = 16  # px from a marker's centre that a click takes
 MARKER_APART = 2 * MARKER_SIZE + 8  # px: markers closer than this to one shown are left out

@@ -6,6 +6,7 @@ from __future__ import annotations
 from ikplayground.app.draw.math_draw import MathPainter
 from ikplayground.app.draw.view import screen_primitives
 from ikplayground.insight.chain_view import math_overlay
+from ikplayground.insight.rig_view import rig_overlay
 from ikplayground.insight.joint_map import apply_pose
 from ikplayground.insight.metrics import ChainMetrics
 from ikplayground.insight.step_through import StepThrough
@@ -93,7 +94,8 @@ class MathView:
         try:
             camera = self.app.view.camera  # the overlays are in scene px
             if self.shown:
-                self.painter.draw(surface, screen_primitives(math_overlay(chain), camera), self.app.renderer.notes)
+                overlay = rig_overlay(chain) if chain.is_rig else math_overlay(chain)
+                self.painter.draw(surface, screen_primitives(overlay, camera), self.app.renderer.notes)
             s = self.session
             if s is not None and self.app.paused and s.matches(chain):  # not once the target or a setting moved
                 self.painter.draw(surface, screen_primitives(s.overlay(), camera), self.app.renderer.notes)

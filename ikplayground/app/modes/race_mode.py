@@ -7,8 +7,7 @@ from ikplayground.app.draw.annotate import TAG, Notes
 from ikplayground.app.draw.badges import BadgeFont
 from ikplayground.app.draw.render import chain_colour
 from ikplayground.app.modes.stress_mode import SceneAside
-from ikplayground.insight.race import Race, RaceRow
-from ikplayground.scene import SOLVER_LABELS
+from ikplayground.insight.race import Race, RaceRow, racer, racer_label
 
 
 class RaceMode(SceneAside):
@@ -40,8 +39,8 @@ class RaceMode(SceneAside):
         app.show_scene(self.race.scene)
         app.view.show_all()  # every racer and the target in view
         app.panel.show_race(True, self.moving)
-        solvers = ", ".join(SOLVER_LABELS[c.solver] for c in self.race.scene.chains)
-        bones = self.race.scene.chains[0].bones
+        solvers = ", ".join(racer_label(c) for c in self.race.scene.chains)
+        bones = self.race.scene.chains[0].bones  # (a rig's bone count)
         app.say(f"Race: {solvers} on {bones} bones, one shared target (drag it, or T to set it moving); "
                 "R again for your scene")
 
@@ -84,7 +83,7 @@ class RaceMode(SceneAside):
             root = camera.to_screen(world_root).tolist()  # the tags are placed in screen px
             tag = self.tags.tag(name, chain_colour(chain))
             w = tag.get_width()
-            notes.add(tag, root, ("race", chain.solver), TAG, home=(root[0] - w / 2, root[1] + 14), patch=False)
+            notes.add(tag, root, ("race", racer(chain)), TAG, home=(root[0] - w / 2, root[1] + 14), patch=False)
 
     def table(self) -> list[RaceRow]:
         return self.race.table() if self.race is not None else []

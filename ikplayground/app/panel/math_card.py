@@ -112,6 +112,8 @@ class MathCard:
             y = self.heading("SELECTED CHAIN", y)
             return self.paragraph("Select a chain to see its numbers.", y, DIM)
         y = self.heading(chain.label.upper(), y)
+        if chain.is_rig:
+            return self.rig_numbers(chain, y)
         if not chain.is_ik:
             what = "A snake follows its head" if chain.is_snake else (
                 "A walker's legs are two-bone arms" if chain.fields["lengths"].shape[1] == 2
@@ -127,6 +129,25 @@ class MathCard:
         self.text(f"{its}  ·  {row.solve_us:.0f} µs solve  ·  max turn {row.max_change_deg:.1f}°", (0, y))
         y += LINE + 2
         return self.plot(metrics.errors(), chain.tolerance, y)
+
+    def rig_numbers(self, chain, y: int) -> int:
+        """A rig's status and each target's error (px; a heading's in degrees), named by its bone."""
+        f = chain.fields
+        self.text(f"worst error {chain.error:.2f} px   ·   {chain.status}", (0, y))
+        y += LINE
+        names = chain.bone_names
+        for k, bone in enumerate(f["target_bones"].astype(int).tolist()):
+            aim = float(f["headings"][k])
+            words = f"{names[bone]}: {float(f['errors'][k]):.2f} px"
+            if math.isfinite(aim):
+                ends = f["points"][1:]
+                start = f["points"][int(f["parents"][bone]) + 1]
+                d = ends[bone] - start
+                off = abs(math.remainder(math.atan2(d[1], d[0]) - aim, math.tau))
+                words += f", aimed within {math.degrees(off):.1f}°"
+            self.text(words, (0, y), TEXT if f["errors"][k] <= chain.tolerance else DIM)
+            y += LINE
+        return y
 
     def plot(self, errors: np.ndarray, tolerance: float, y: int) -> int:
         """The error of the last 5 s as a line, with the tolerance as a green line."""

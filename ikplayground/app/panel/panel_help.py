@@ -4,13 +4,13 @@ of settings, the rest here)."""
 from __future__ import annotations
 
 from ikplayground.app.panel.param_widgets import panel_help_rows
-from ikplayground.scene import SOLVER_LABELS, SOLVERS
+from ikplayground.scene import PRESETS, SOLVER_LABELS, SOLVERS
 
 # the panel's controls other than the settings' rows, for docs/controls.md's table
 SOLVER_HELP = ("Solver", f"{', '.join(SOLVER_LABELS[k] for k in SOLVERS)}; the chain stays where it is on screen")
 SCENE_HELP = (
-    ("Preset", "load a preset scene (default, seeds, tentacles, snakes, spider, crowd); your scene file is left as "
-               "it is, and Ctrl+S saves to it"),
+    ("Preset", f"load a preset scene ({', '.join(PRESETS)}); your scene file is left as it is, and Ctrl+S "
+               "saves to it"),
     ("New chain", "the solver N adds"),
     ("Scene file, Save, Load", "the file Ctrl+S and Ctrl+O use ([the format](scene-format.md)); Enter keeps "
                                "the typed path, and Ctrl+S / Ctrl+O while typing act on it"),
@@ -23,7 +23,8 @@ MATH_HELP = (
                                  "Keep page after it"),
     ("Show the math (G)", "draw the selected chain's geometry on the stage: a two-bone arm's reach and its "
                           "law-of-cosines triangle with phi, psi and gamma, each joint's limit arc and angle, the "
-                          "error in px, the pose the rate limit holds back, the pole's side, a snake's bend ranges"),
+                          "error in px, the pose the rate limit holds back, the pole's side, a snake's bend ranges; "
+                          "a rig's sub-bases (where branches meet) and each target's error"),
     ("Step, Sweep, Finish", "pause and step the selected CCD or FABRIK chain's solve: one joint update or "
                             "half-pass, one sweep or pass, the rest (keys . , /); the status line says where it is"),
     ("Race, Moving target", "one chain of each solver on the selected chain's bones and limits, chasing one "

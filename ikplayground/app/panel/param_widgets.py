@@ -313,6 +313,8 @@ def _solvers_text(solvers: tuple[str, ...]) -> str:
         return "every solver"
     if set(solvers) == set(IK_SOLVERS):
         return "every IK solver"
+    if set(solvers) == set(IK_SOLVERS) | {"rig"}:
+        return "every IK solver and rigs"
     return ", ".join(SOLVER_LABELS[k] for k in solvers)
 
 

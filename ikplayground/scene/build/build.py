@@ -11,12 +11,12 @@ import math
 
 import numpy as np
 
-from ikplayground.scene.build import walker_build
+from ikplayground.scene.build import rig_build, walker_build
 from ikplayground.scene.build.build_batch import (default_limits, empty_fields, ik_group, make_ik_chains,  # noqa: F401
                                                   make_snakes, refresh_ik_points, straight_points, wander_phase)
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.constants import DEFAULT_IK_BONES, DEFAULT_RATE_DEG, SNAKE_BEND_DEG, SNAKE_SEGMENT
-from ikplayground.scene.core.stage import clamp_point
+from ikplayground.scene.core.stage import clamp_point, keep_on_stage
 from ikplayground.solvers import wrap_array
 from ikplayground.solvers import snake_batch
 
@@ -77,9 +77,12 @@ def angles_of(points: np.ndarray, fallback: float = -math.pi / 2) -> np.ndarray:
 
 
 def polyline(chain: Chain) -> np.ndarray:
-    """The chain's joints from anchor to tip (a snake is read tail to head; a walker: its body, straight up)."""
+    """The chain's joints from anchor to tip (a snake is read tail to head; a walker: its body, straight up; a rig:
+    from its root out to its first target's bone)."""
     if chain.is_walker:
         return walker_build.walker_line(chain)
+    if chain.is_rig:
+        return rig_build.rig_line(chain)
     pts = chain.fields["points"]
     return pts[::-1].copy() if chain.is_snake else pts.copy()
 
@@ -89,6 +92,8 @@ def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
     common = {"palette_index": chain.palette_index, **chain.settings()}
     if solver == "walker":  # a default walker where the chain is anchored
         return walker_build.walker_from(chain.anchor, chain.palette_index, chain.settings())
+    if solver == "rig":  # a default rig (a humanoid) with its hips at the anchor, the kept settings kept
+        return rig_build.rig_from(chain.anchor, chain.palette_index, {**chain.options, "rate_deg": chain.rate_deg})
     line = polyline(chain)
     reach = float(np.sum(np.linalg.norm(np.diff(line, axis=0), axis=1))) or 1.0
     if solver == "snake":
@@ -99,10 +104,10 @@ def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
         along = resample(line, n)
         along = snake_batch(along[None], along[None, 0], lengths[None], np.array([-r]), np.array([r]))[0]
         return make_snake(along[::-1], lengths=lengths, **common)
-    target = chain.fields["target"].copy() if chain.is_ik else line[-1].copy()
-    rate = chain.rate_limit if chain.is_ik else chain.rate_deg
+    target = chain.fields["target"].copy() if chain.is_ik else chain.tip.copy() if chain.is_rig else line[-1].copy()
+    rate = chain.rate_limit if chain.has_targets else chain.rate_deg
     extra = {"rate_limit": rate, **chain.ik_options()}
-    if chain.is_ik:
+    if chain.has_targets:
         extra.update(iterations=chain.iterations, tolerance=chain.tolerance, mirror=chain.mirror)
     if solver == "two-bone":
         n = 2
@@ -175,6 +180,11 @@ def new_chain(solver: str, at, stage, terrain, palette_index: int = 0) -> Chain:
         return straight_snake((x, y), heading, palette_index=palette_index)
     if solver == "walker":  # its first step stands it on the ground
         return walker_build.make_walker((x, float(terrain.height_at(x)) - 70.0), palette_index=palette_index)
+    if solver == "rig":  # a humanoid with its hips there, its feet where they hang (on the stage)
+        chain = rig_build.humanoid_rig((x, y), height=min(rig_build.HUMANOID_HEIGHT, 0.6 * stage[1]),
+                                       palette_index=palette_index)
+        keep_on_stage(chain, stage)
+        return chain
     n = 2 if solver == "two-bone" else DEFAULT_IK_BONES
     lengths = [110.0, 90.0] if solver == "two-bone" else [36.0] * n
     angles = np.zeros(n)

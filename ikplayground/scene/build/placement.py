@@ -24,7 +24,8 @@ RINGS_AT_ONCE = 6  # rings checked in one array pass
 
 
 def taken(chains: list[Chain]) -> np.ndarray:
-    """The points (k, 2) px a new chain keeps clear of: IK roots and targets, snake heads and tails, walker bodies."""
+    """The points (k, 2) px a new chain keeps clear of: IK roots and targets, snake heads and tails, walker bodies,
+    rigs' roots and targets."""
     pts = []
     for c in chains:
         f = c.fields
@@ -32,6 +33,8 @@ def taken(chains: list[Chain]) -> np.ndarray:
             pts.append(f["body"][None])
         elif c.is_snake:
             pts.append(f["points"][[0, -1]])
+        elif c.is_rig:
+            pts.append(np.vstack([f["root"][None], f["targets"]]))
         else:
             pts.append(np.stack([f["root"], f["target"]]))
     return np.concatenate(pts) if pts else np.zeros((0, 2))

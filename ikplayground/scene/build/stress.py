@@ -14,10 +14,12 @@ import numpy as np
 from ikplayground.scene.build import build_batch
 from ikplayground.scene.core.constants import DEFAULT_RATE_DEG, PALETTE_SIZE, SOLVERS
 from ikplayground.scene.core.group import Group
+from ikplayground.scene.core.solver_kinds import SOLVER_KINDS
 from ikplayground.scene.core.scene import Scene
 
 STRESS_BONES = 10
-SOLVER_ORDER = tuple(s for s in SOLVERS if s != "walker")  # in equal shares, in turn (walkers need the ground)
+# in equal shares, in turn: the IK chains and snakes (walkers need the ground, rigs are few)
+SOLVER_ORDER = tuple(s for s in SOLVERS if SOLVER_KINDS[s].kind in ("ik", "snake"))
 
 
 def stress_scene(count: int, stage=(980.0, 694.0), seed: int = 0) -> Scene:
@@ -77,7 +79,7 @@ def drive_stress(scene: Scene, step: int) -> None:
             phase: np.ndarray = np.arange(k)
             f["throttle"][:, 0] = ((step // 45 + phase) % 4 != 0)
             f["turn"][:, 0] = np.sign(np.sin(t * 1.3 + phase * 0.7))
-        elif g.solver != "walker":  # a walker (a stress chain turned into one) walks by itself
+        elif "target" in f:  # an IK chain (a walker walks by itself; a rig added by hand keeps its targets)
             reach = f["lengths"].sum(axis=1)
             phase = np.arange(len(g.members)) * 0.37
             r = reach * 0.55

@@ -11,62 +11,22 @@ import functools
 import itertools
 import math
 from collections.abc import Sequence
-from typing import cast
 
 import numpy as np
 
 from ikplayground.scene.core import ik_options
 from ikplayground.scene.core.constants import (DEFAULT_IK_BONES, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG, IK_SOLVERS,
                                                MAX_BONES, MAX_RATE_DEG, SOLVER_LABELS, SOLVERS)
-from ikplayground.scene.core.settings import KEPT_DEFAULTS, field_settings
+from ikplayground.scene.core.field_specs import (IK_FIELDS, RIG_FIELDS, SNAKE_FIELDS, SPECS,  # noqa: F401
+                                                WALKER_FIELDS, field_shapes)
+from ikplayground.scene.core.settings import KEPT_DEFAULTS
 from ikplayground.solvers import FULL_CIRCLE
 
 FULL = (-math.pi, math.pi)
 REACH_SLACK = 1e-9  # px: the solvers compare their own error with the tolerance, rounded another way
 
-# Per-solver array fields: name -> shape, with "n" the bone count. Every row of the settings table with a
-# ``field`` adds a one-number field to the chains of its solvers (settings.field_settings).
-FieldSpec = dict[str, tuple[int | str, ...]]
-IK_FIELDS: FieldSpec = {
-    "root": (2,), "target": (2,), "lengths": ("n",), "angles": ("n",), "limits": ("n", 2),
-    "rate": (1,), "bend": (1,), "iterations": (1,), "tolerance": (1,),
-    "points": ("n+1", 2), "error": (1,), "reached": (1,),
-    # the solver's own last answer: the next solve starts from it, the shown angles (rate-limited) move toward it
-    "goal": ("n",),
-    # the solver options (ik_options.py): a pole (NaN: none), and the settings' fields
-    "pole": (2,), **{cast(str, s.field): (1,) for s in ik_options.OPTION_SETTINGS},
-    # per-step state: the auto-bend side (+-1), the two-bone bone scale, the status code (STATUSES), the
-    # iterations the last solve used, and the microseconds its solver call took (never saved)
-    "side": (1,), "scale": (1,), "status": (1,), "used": (1,), "solve_us": (1,),
-    # the animated target (target_paths.py): path code (PATHS), speed (px/step), size (px), a curve's centre
-    # (px), phase (rad) and way round (1: backward), a bounce's velocity (px/step); held: 1 while dragged
-    "motion": (1,), "motion_speed": (1,), "motion_size": (1,), "motion_centre": (2,), "motion_phase": (1,),
-    "motion_reverse": (1,), "motion_velocity": (2,), "held": (1,),
-}
 # what fields["status"] holds, by code: why the shown tip is not on the target (0: it is)
 STATUSES = ("reached", "out of reach", "stalled", "iterating", "mixed", "eased")
-SNAKE_FIELDS: FieldSpec = {
-    "points": ("n+1", 2), "lengths": ("n",), "heading": (1,), "speed": (1,),
-    "bend_limits": (2,), "max_speed": (1,), "turn_rate": (1,), "throttle": (1,), "turn": (1,),
-    # where its wander rule is (rad), whether the rule is seen in a mirror (1: after a mirror flip), whether
-    # the arrow keys drive it this step; a replay's head for the coming step (px), used where "replayed" is 1
-    "wander_phase": (1,), "wander_mirror": (1,), "steered": (1,), "replay_head": (2,), "replayed": (1,),
-    **{cast(str, s.field): (1,) for s in field_settings("snake")},
-}
-# a walker (scene/step/walker.py), n legs of m bones each: the body (centre px, velocity px/step, facing +-1,
-# tilt rad); per leg its hip (body frame, px), its foot's rest spot ("home": px ahead of the centre), bones
-# (px), angles (the first absolute, rad), "points" (hip, knee[, ankle], foot of each leg), the foot and its
-# step (state 0 planted / 1 stepping, start, end, progress 0..1), its gait group (0 or 1); the arrow keys'
-# input; a replay's body centre for the coming step (px, used where "replayed" is 1)
-WALKER_FIELDS: FieldSpec = {
-    "body": (2,), "velocity": (1,), "facing": (1,), "tilt": (1,),
-    "hips": ("n", 2), "home": ("n",), "lengths": ("n", "m"), "angles": ("n", "m"), "points": ("(m+1)n", 2),
-    "foot": ("n", 2), "state": ("n",), "step_from": ("n", 2), "step_to": ("n", 2), "progress": ("n",),
-    "gait": ("n",), "drive": (1,), "run": (1,), "settled": (1,), "replay_body": (2,), "replayed": (1,),
-    **{cast(str, s.field): (1,) for s in field_settings("walker")},
-}
-SPECS: dict[str, FieldSpec] = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS}
-
 _ids = itertools.count(1)
 NAME_MOST = 32  # characters of a chain's name
 MAX_NUMBER = 10**9  # the highest chain number a scene file holds
@@ -111,27 +71,20 @@ def checked_name(name) -> str:
     return name
 
 
-def field_shapes(solver: str, n: int, m: int = 2) -> dict[str, tuple[int, ...]]:
-    """Concrete array shapes of a chain's fields for ``n`` bones (a walker: ``n`` legs of ``m`` bones)."""
-    spec = SPECS.get(solver, IK_FIELDS)
-    size: dict[int | str, int] = {"n": n, "n+1": n + 1, "m": m, "(m+1)n": (m + 1) * n}
-    # every name in a shape is one of size's: the result holds only ints
-    return {name: tuple(cast(int, size.get(d, d)) for d in shape) for name, shape in spec.items()}
-
-
 class Chain:
     """One chain of the playground.
 
     Parameters
     ----------
-    solver : {"two-bone", "ccd", "fabrik", "dls", "snake", "walker"}
+    solver : {"two-bone", "ccd", "fabrik", "dls", "snake", "walker", "rig"}
     fields : dict of str -> ndarray
-        Its arrays (``IK_FIELDS`` / ``SNAKE_FIELDS`` / ``WALKER_FIELDS``).
+        Its arrays (``IK_FIELDS`` / ``SNAKE_FIELDS`` / ``WALKER_FIELDS`` / ``RIG_FIELDS``).
     palette_index : int
     rate_deg, joint_limit : float
         The rate limit's setting (degrees per step, kept while it is off) and the joint limit's (+-degrees).
     preferred_bones : int or None
-        The bone count it gets back as a CCD or FABRIK chain (None: its own).
+        The bone count it gets back as a CCD or FABRIK chain (None: its own; a two-bone arm's or a rig's:
+        ``DEFAULT_IK_BONES``).
     **options
         The kept settings of :mod:`.settings` by name (missing: the default), plain attributes.
     """
@@ -159,10 +112,11 @@ class Chain:
         self.rate_deg = rate_deg
         self._joint_limit = min(max(float(joint_limit), 0.0), 180.0)
         if preferred_bones is None:
-            preferred_bones = DEFAULT_IK_BONES if solver == "two-bone" else self.bones
+            preferred_bones = DEFAULT_IK_BONES if solver in ("two-bone", "rig") else self.bones
         self.preferred_bones = int(min(max(preferred_bones, 1), MAX_BONES))
         # (the state before the last mirror flip, the state it made): flipping back restores the first exactly
         self.flip_memo: tuple[dict, dict] | None = None
+        self.bone_names: tuple[str, ...] = ()  # a rig's bones' names, in bone order (saved); () for any other
 
     @classmethod
     def of_rows(cls, solver: str, arrays: dict[str, np.ndarray], rows: Sequence[int], palette_indices: Sequence[int],
@@ -211,8 +165,9 @@ class Chain:
 
     @property
     def status(self) -> str:
-        """Why the shown tip is not on the target, one of ``STATUSES`` ("reached" for a snake or walker)."""
-        return "reached" if not self.is_ik else STATUSES[int(self.fields["status"][0])]
+        """Why the shown tip (a rig: a target's bone) is not on the target, one of ``STATUSES`` ("reached" for a
+        snake or walker)."""
+        return "reached" if not self.has_targets else STATUSES[int(self.fields["status"][0])]
 
     @property
     def pole(self):
@@ -244,28 +199,44 @@ class Chain:
         return self.solver == "walker"
 
     @property
+    def is_rig(self) -> bool:
+        """A skeleton of named bones with several targets (:mod:`ikplayground.scene.step.rig_step`)."""
+        return self.solver == "rig"
+
+    @property
+    def has_targets(self) -> bool:
+        """Solved toward targets, with a rate limit, tolerance and status: an IK chain or a rig."""
+        return self.is_ik or self.solver == "rig"
+
+    @property
     def is_ik(self) -> bool:
         """Driven by an IK solver toward a target (not a snake or a walker)."""
         return self.solver in IK_SOLVERS
 
     @property
     def group_key(self) -> tuple:
-        """What chains stepped as one group share: the solver and the shape of the lengths."""
-        return (self.solver,) + self._lengths_shape()
+        """What chains stepped as one group share: the solver and the shape of the lengths (a rig: and its
+        targets)."""
+        key = (self.solver,) + self._lengths_shape()
+        return key + self.fields["targets"].shape[:1] if self.solver == "rig" else key
 
     # chain.fields[name] are views: write in place with [...] to keep the group link
     @property
     def anchor(self) -> np.ndarray:
-        """The fixed point: the root of an IK chain, the tail of a snake, a walker's body."""
+        """The fixed point: the root of an IK chain or a rig, the tail of a snake, a walker's body."""
         if self.is_walker:
             return self.fields["body"]
         return self.fields["root"] if not self.is_snake else self.fields["points"][-1]
 
     @property
     def tip(self) -> np.ndarray:
-        """The end effector of an IK chain, the head of a snake, a walker's body."""
+        """The end effector of an IK chain, the head of a snake, a walker's body, a rig's first target's bone's end
+        (its root without targets)."""
         if self.is_walker:
             return self.fields["body"]
+        if self.is_rig:
+            bones = self.fields["target_bones"]
+            return self.fields["points"][int(bones[0]) + 1] if len(bones) else self.fields["root"]
         return self.fields["points"][-1] if not self.is_snake else self.fields["points"][0]
 
     def _scalar(self, name: str) -> float:
@@ -283,7 +254,7 @@ class Chain:
     @property
     def rate_limit(self) -> float | None:
         """Degrees per step (:attr:`rate_deg`), or None when the rate limit is off."""
-        if not self.is_ik or math.isinf(self._scalar("rate")):
+        if not self.has_targets or math.isinf(self._scalar("rate")):
             return None
         return self._rate_deg
 
@@ -324,13 +295,13 @@ class Chain:
     def tolerance(self, value: float) -> None:
         """Set the tolerance (px); ``reached`` follows at once (within the new tolerance)."""
         self.fields["tolerance"][0] = float(value)
-        if self.is_ik:
+        if self.has_targets:
             self.fields["reached"][0] = float(is_reached(self.fields["error"][0], self.fields["tolerance"][0]))
 
     @property
     def error(self) -> float:
-        """End effector to target distance (px); 0 for a snake or a walker."""
-        return 0.0 if not self.is_ik else self._scalar("error")
+        """End effector to target distance (px; a rig: its worst target's); 0 for a snake or a walker."""
+        return 0.0 if not self.has_targets else self._scalar("error")
 
     def set_joint_limit(self, degrees: float) -> None:
         """Limit every joint but the first to +-``degrees`` (CCD and FABRIK), and keep that setting."""

@@ -33,3 +33,6 @@ WALKER_THRESHOLD = 36.0  # px: a planted foot this far from its rest spot steps
 WALKER_STEP_HEIGHT = 28.0  # px: how high a stepping foot lifts
 WALKER_SPEED = 2.0  # px per step: walking speed
 WALKER_LEG = (70.0, 80.0)  # px: a new walker's thigh and shin
+RIG_METHODS = ("fabrik", "dls")  # a rig's solve: its "method" field is the index
+MAX_RIG_TARGETS = 16  # a rig's targets at most
+BONE_NAME_PATTERN = "^[A-Za-z0-9_.-]{1,24}$"  # a rig's bone's name: 1 to 24 letters, digits, "_", "." or "-"

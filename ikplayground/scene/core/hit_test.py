@@ -14,7 +14,7 @@ def target_at(groups, order: dict[int, int], pos, radius: float) -> Chain | None
     p = np.asarray(pos, dtype=float)
     best, best_index = None, -1
     for g in groups:
-        if g.solver in ("snake", "walker"):
+        if "target" not in g.fields:  # a snake, walker or rig
             continue
         d = g.fields["target"] - p
         for row in np.flatnonzero(np.einsum("ij,ij->i", d, d) <= radius * radius).tolist():
@@ -25,20 +25,37 @@ def target_at(groups, order: dict[int, int], pos, radius: float) -> Chain | None
     return best
 
 
+def rig_target_at(groups, order: dict[int, int], pos, radius: float) -> tuple[Chain, str] | None:
+    """The topmost rig of ``groups`` with a target within ``radius`` px of ``pos`` and which (``"target:2"``; the
+    last of its targets there), or None (``order``: draw order)."""
+    p = np.asarray(pos, dtype=float)
+    best, best_index = None, -1
+    for g in groups:
+        if "targets" not in g.fields:
+            continue
+        d = g.fields["targets"] - p
+        near = np.einsum("ijk,ijk->ij", d, d) <= radius * radius
+        for row, index in zip(*np.nonzero(near)):
+            chain = g.members[int(row)]
+            if order[id(chain)] >= best_index:
+                best, best_index = (chain, f"target:{int(index)}"), order[id(chain)]
+    return best
+
+
 def chain_at(chains: list[Chain], pos, radius: float) -> tuple[Chain, str] | None:
     """The topmost of ``chains`` with a bone or joint within ``radius`` px of ``pos``: ``(chain, part)``,
-    ``part`` "anchor" (an IK root, any part of a snake or walker) or "bone".
+    ``part`` "anchor" (an IK chain's or a rig's root, any part of a snake or walker) or "bone".
     """
     p = np.asarray(pos, dtype=float)
     for c in reversed(chains):
         pts = c.fields["points"]
-        a, b = pts[:-1], pts[1:]
+        a, b = (pts[c.fields["parents"].astype(int) + 1] if c.is_rig else pts[:-1]), pts[1:]
         ab = b - a
         denom = np.einsum("ij,ij->i", ab, ab)
         t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.where(denom > 0, denom, 1.0), 0.0, 1.0)
         d = np.hypot(*(a + t[:, None] * ab - p).T)
         if d.min() <= radius or (c.is_walker and math.dist(pos, c.anchor) <= radius * 3):
-            if not c.is_ik or math.dist(pos, c.anchor) <= radius * 1.5:
+            if not c.has_targets or math.dist(pos, c.anchor) <= radius * 1.5:
                 return c, "anchor"
             return c, "bone"
     return None

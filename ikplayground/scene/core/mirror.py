@@ -1,11 +1,12 @@
 """Mirror flip: a chain turned, in place, into its mirror image about the vertical through its anchor.
 
 docs/design.md ("Mirror flip") gives the rules. The axis ``x = x0`` goes
-through an IK chain's root, a snake's head or a walker's body. Pixels (y down),
+through an IK chain's or a rig's root, a snake's head or a walker's body. Pixels (y down),
 radians: a point goes to ``(x0 - (x - x0), y)``; an absolute angle ``a`` to
 ``pi - a`` (``-pi - a`` below 0), a relative one to ``-a`` and its range
 ``(lo, hi)`` to ``(-hi, -lo)``; joint 0's range across 0 is refused unless it
-is the full circle; a side (+-1) to the other. Flipping twice gives back the
+is the full circle; a side (+-1) to the other. A rig's bone 0 is joint 0,
+its targets' points mirror and their headings are absolute angles. Flipping twice gives back the
 chain bit for bit (``Chain.flip_memo`` keeps the state before the last flip).
 """
 
@@ -96,6 +97,8 @@ def mirrored_fields(chain: Chain) -> dict[str, np.ndarray]:
         return _snake(f, x0)
     if chain.is_walker:
         return _walker(f, x0)
+    if chain.is_rig:
+        return _rig(f, x0)
     return _ik(f, x0)
 
 
@@ -117,6 +120,17 @@ def _ik(f: dict, x0: float) -> dict:
         out["motion_reverse"] = 1.0 - f["motion_reverse"]
     elif code == target_paths.FIGURE_EIGHT:
         out["motion_phase"] = np.array([(phase + PI) % TAU])
+    return out
+
+
+def _rig(f: dict, x0: float) -> dict:
+    lim = f["limits"]
+    out = {name: mirror_angles(f[name], lim) for name in ("angles", "goal", "rest")}
+    out["limits"] = mirror_limits(lim)
+    for name in ("root", "points", "targets"):
+        out[name] = mirror_points(f[name], x0)
+    headings = f["headings"]
+    out["headings"] = np.where(np.isnan(headings), headings, mirror_headings(np.nan_to_num(headings)))
     return out
 
 
@@ -151,22 +165,24 @@ def _same(fields: dict, kept: dict) -> bool:
 
 
 def off_stage(chain: Chain, fields: dict, stage) -> str | None:
-    """Which of an IK chain's mirrored target and pole (``fields``) lie off ``stage``, in words, or None."""
-    if not chain.is_ik:
+    """Which of an IK chain's mirrored target and pole, or a rig's targets (``fields``), lie off ``stage``, in
+    words, or None."""
+    if not chain.has_targets:
         return None
     w, h = stage
-    for name in ("target", "pole"):
-        p = fields.get(name, chain.fields[name])
+    names = ("target", "pole") if chain.is_ik else [f"target {j}" for j in range(len(chain.fields["targets"]))]
+    points = [fields.get(n, chain.fields[n]) for n in names] if chain.is_ik else fields["targets"]
+    for name, p in zip(names, points):
         if not math.isnan(p[0]) and not (0.0 <= p[0] <= w and 0.0 <= p[1] <= h):
             return f"the {name} (at x = {p[0]:.0f} px)"
     return None
 
 
 def flip_chain(chain: Chain, stage=None) -> None:
-    """Turn ``chain`` (IK, snake or walker) into its mirror image about its anchor's vertical, in place.
+    """Turn ``chain`` (IK, snake, walker or rig) into its mirror image about its anchor's vertical, in place.
 
-    ``stage`` (width, height) px, optional: an IK chain whose mirrored target or pole would lie off it is
-    not flipped. ValueError says why a chain cannot be flipped; nothing is changed then.
+    ``stage`` (width, height) px, optional: an IK chain whose mirrored target or pole, or a rig whose mirrored
+    target, would lie off it is not flipped. ValueError says why a chain cannot be flipped; nothing is changed then.
     """
     memo = chain.flip_memo
     if memo is not None and _same(chain.fields, memo[1]):

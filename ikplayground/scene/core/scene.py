@@ -14,10 +14,10 @@ from ikplayground.scene.core import settings
 from ikplayground.scene.core.chain import Chain, checked_name
 from ikplayground.scene.core.constants import ITERATIVE, PALETTE_SIZE, SOLVERS
 from ikplayground.scene.core.group import Group, grouped
-from ikplayground.scene.core.hit_test import chain_at, target_at
+from ikplayground.scene.core.hit_test import chain_at, rig_target_at, target_at
 from ikplayground.scene.core.mirror import flip_chain
-from ikplayground.scene.core.stage import PushMemory, clamp_point, free_spot, keep_on_stage, shift_root
-from ikplayground.scene.step import steering, target_paths
+from ikplayground.scene.core.stage import PushMemory, clamp_point, free_spot, keep_on_stage, move_anchor, move_target
+from ikplayground.scene.step import rig_step, steering
 from ikplayground.scene.step.scene_step import step_groups
 from ikplayground.scene.step.terrain import Terrain, generated
 
@@ -251,29 +251,26 @@ class Scene:
             build.relay_snake(chain.fields)
         elif chain.is_walker:
             walker_build.lay_out(chain.fields)
+        elif chain.is_rig:
+            rig_step.lay_out(chain.fields)
         else:
             build.refresh_ik_points(chain.fields)
 
     def move_target(self, chain: Chain, pos, part: str = "target") -> None:
-        """Put an IK chain's target (or ``part="pole"``: its pole, if any) at ``pos``, kept on the stage."""
-        if chain.is_ik and (part == "target" or chain.pole is not None):
+        """Put an IK chain's target (or ``part="pole"``: its pole, if any), or a rig's target ``part``
+        ("target:2"), at ``pos``, kept on the stage (:func:`.stage.move_target`)."""
+        if move_target(chain, self.clamp(pos), part):
             self._pushed.forget(chain)
-            chain.fields[part][:] = self.clamp(pos)
-            if part == "target":  # a moving target's curve comes along
-                target_paths.recentre(chain.fields)
 
     def move_chain(self, chain: Chain, anchor) -> None:
-        """Translate the chain (and target) so its anchor lands on ``anchor``, kept on the stage (the user's move)."""
+        """Translate the chain (and its targets) so its anchor lands on ``anchor``, kept on the stage (the user's
+        move; :func:`.stage.move_anchor`)."""
         self._pushed.forget(chain)
         if chain.is_walker:  # picked up and put down: its next step stands it on the ground there
             chain.fields["body"][:] = self.clamp(anchor)
             walker_build.lay_out(chain.fields)
             return
-        if chain.is_snake:
-            chain.fields["points"] += np.asarray(anchor, dtype=float) - chain.anchor
-            self.keep_on_stage(chain)
-            return
-        shift_root(chain, self.clamp(anchor), self.clamp)
+        move_anchor(chain, anchor, self.stage)
 
     def steer(self, throttle: bool, turn: int) -> Chain | None:
         """Set the arrow-key input of the driven snake or walker (:mod:`~.steering`); returns it (or None)."""
@@ -316,6 +313,10 @@ class Scene:
         """The topmost IK chain whose target lies within ``radius`` of ``pos`` (one array test per group)."""
         groups = self.groups  # first: it makes the draw order when the groups are made again
         return target_at(groups, self._order, pos, radius)
+
+    def rig_target_at(self, pos, radius: float) -> tuple[Chain, str] | None:
+        """The topmost rig with a target within ``radius`` of ``pos``, and which (``"target:2"``), or None."""
+        return rig_target_at(self.groups, self._order, pos, radius)  # (the groups first: they make the order)
 
     def chain_at(self, pos, radius: float) -> tuple[Chain, str] | None:
         """The topmost chain with a bone or joint within ``radius`` of ``pos`` (see :func:`.hit_test.chain_at`)."""

@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from ikplayground.scene.core.constants import MAX_COORD
+from ikplayground.scene.core.constants import MAX_COORD, RIG_METHODS
 from ikplayground.scene.step import target_paths as tm
 
 
@@ -85,6 +85,10 @@ def set_motion_speed(scene, chain, speed):
     tm.set_speed(chain.fields, speed)
 
 
+def set_method(scene, chain, method):
+    chain.fields["method"][0] = RIG_METHODS.index(method)
+
+
 def set_iterations(scene, chain, n):
     chain.iterations = n
 
@@ -116,3 +120,53 @@ def pole_beside(fields: dict[str, np.ndarray]) -> np.ndarray:
     side = 1.0 if bend > 0 or (bend == 0 and normal[1] < 0) else -1.0
     reach = float(fields["lengths"].sum())
     return root + u * min(dist, reach) / 2 + side * normal * POLE_OFFSET * reach
+
+
+# a rig's target and bone the panel's rig rows act on: the last grabbed (``Chain.current_target``, ``current_bone``)
+def current_target(chain) -> int | None:
+    """The index of the rig's target the panel's target rows act on (the last one grabbed), or None (none)."""
+    k = len(chain.fields["targets"])
+    return min(max(int(getattr(chain, "current_target", 0)), 0), k - 1) if k else None
+
+
+def current_bone(chain) -> int:
+    """The index of the rig's bone the panel's bone row acts on (the last one clicked)."""
+    return min(max(int(getattr(chain, "current_bone", 0)), 0), len(chain.fields["lengths"]) - 1)
+
+
+def target_value(name: str, default: float):
+    """``get`` of a row that is the current target's ``name`` field (``default`` for a rig without targets)."""
+    def get(chain):
+        k = current_target(chain)
+        return default if k is None else float(chain.fields[name][k])
+    return get
+
+
+def target_setter(name: str):
+    """``put`` of a row that is the current target's ``name`` field (a rig's ``weights`` or ``mix``)."""
+    def put(scene, chain, value):
+        k = current_target(chain)
+        if k is not None:
+            chain.fields[name][k] = value
+    return put
+
+
+def target_aimed(chain) -> bool:
+    k = current_target(chain)
+    return k is not None and bool(np.isfinite(chain.fields["headings"][k]))
+
+
+def set_target_aim(scene, chain, on):
+    """Aim the current target's bone (on: at the direction it points now) or let it turn freely (NaN)."""
+    k = current_target(chain)
+    if k is None or on == target_aimed(chain):
+        return
+    f = chain.fields
+    bone = int(f["target_bones"][k])
+    d = f["points"][bone + 1] - f["points"][int(f["parents"][bone]) + 1]
+    f["headings"][k] = math.atan2(d[1], d[0]) if on else math.nan
+
+
+def set_current_bone_length(scene, chain, length):
+    chain.fields["lengths"][current_bone(chain)] = length
+    scene.lay_out(chain)

@@ -19,13 +19,15 @@ import numpy as np
 
 from ikplayground.scene.core.constants import (DEFAULT_DAMPING, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG,
                                                DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, MAX_BONES, MAX_COORD, MAX_RATE_DEG,
-                                               MAX_STRETCH, MAX_WALKER_LEGS, SNAKE_BEND_DEG, SNAKE_MAX_SPEED,
-                                               SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS, WALKER_SPEED, WALKER_STEP_HEIGHT,
-                                               WALKER_THRESHOLD)
-from ikplayground.scene.core.setting_puts import (bone_setter, field_setting, set_bend_range, set_bone_length,
-                                                  set_iterations, set_joint_limit, set_max_speed, set_mirror,
-                                                  set_motion, set_motion_speed, set_pole_on, set_rate, set_rate_on,
-                                                  set_tolerance, set_turn_rate)
+                                               MAX_STRETCH, MAX_WALKER_LEGS, RIG_METHODS, SNAKE_BEND_DEG,
+                                               SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS, WALKER_SPEED,
+                                               WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
+from ikplayground.scene.core.setting_puts import (bone_setter, current_bone, field_setting, set_bend_range,
+                                                  set_bone_length, set_current_bone_length, set_iterations,
+                                                  set_joint_limit, set_max_speed, set_method, set_mirror, set_motion,
+                                                  set_motion_speed, set_pole_on, set_rate, set_rate_on, set_target_aim,
+                                                  set_tolerance, set_turn_rate, target_aimed, target_setter,
+                                                  target_value)
 from ikplayground.scene.core.solver_kinds import has_trait, on_change
 from ikplayground.scene.files import file_fields as ff
 from ikplayground.scene.files import file_list_fields as fl
@@ -45,7 +47,8 @@ class Setting:
     name, label : str
         ``Scene.set_setting``'s name (the panel's command, a kept setting's attribute); what the panel calls it.
     solvers : tuple of str
-        The solvers it applies to, by name or trait (``"ik"``, ``"iterative"``, ``"snake"``, ``"walker"``, ``"all"``).
+        The solvers it applies to, by name or trait (``"ik"``, ``"iterative"``, ``"snake"``, ``"walker"``,
+        ``"rig"``, ``"all"``).
     kind : {"number", "whole", "flag", "choice"}
     lo, hi, positive
         The range a chain may hold (clamped; the file refuses values outside it); ``positive``: > ``lo``.
@@ -166,10 +169,10 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("rate_on", "Rate limit on", ("ik",), "flag", default=True,
+    Setting("rate_on", "Rate limit on", ("ik", "rig"), "flag", default=True,
             help="cap how far any joint turns in one step",
             get=lambda c: c.rate_limit is not None, put=set_rate_on),  # in the file: rate_limit null is off
-    Setting("rate", "Rate limit", ("ik",), lo=0.0, hi=MAX_RATE_DEG, positive=True, unit="°/step",
+    Setting("rate", "Rate limit", ("ik", "rig"), lo=0.0, hi=MAX_RATE_DEG, positive=True, unit="°/step",
             default=DEFAULT_RATE_DEG, slider=(0.5, 30.0), needs="rate_on",
             help="how far any joint may turn in one step",
             get=lambda c: c.rate_deg, put=set_rate, file=ff.RateLimit()),
@@ -203,10 +206,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("lower_length", "Lower length", ("two-bone",), lo=1.0, hi=MAX_COORD, unit="px", digits=0,
             slider=(5.0, 200.0), help="the lower bone's length (knee to tip)",
             get=lambda c: float(c.fields["lengths"][1]), put=bone_setter(1)),
-    Setting("iterations", "Iterations", ("iterative",), "whole", lo=1, hi=1000, slider=(1, 100),
+    Setting("method", "Method", ("rig",), "choice", choices=RIG_METHODS, default=RIG_METHODS[0],
+            help="how the rig is solved: FABRIK with sub-bases where branches meet, or damped least squares",
+            get=lambda c: RIG_METHODS[int(c.fields["method"][0])], put=set_method, file=ff.Choice("method")),
+    Setting("iterations", "Iterations", ("iterative", "rig"), "whole", lo=1, hi=1000, slider=(1, 100),
             default=DEFAULT_ITERATIONS, help="CCD sweeps / FABRIK passes / DLS steps per step",
             get=lambda c: c.iterations, put=set_iterations, file=ff.Whole("iterations")),
-    Setting("tolerance", "Tolerance", ("iterative",), lo=0.0, hi=MAX_COORD, unit="px", slider=(0.1, 10.0),
+    Setting("tolerance", "Tolerance", ("iterative", "rig"), lo=0.0, hi=MAX_COORD, unit="px", slider=(0.1, 10.0),
             default=DEFAULT_TOLERANCE, help="the distance from the target that counts as reached",
             get=lambda c: c.tolerance, put=set_tolerance, file=ff.Number("tolerance", digits=4)),
     Setting("damping", "Damping", ("dls",), lo=0.0, hi=100.0, slider=(0.0, 2.0), digits=2,
@@ -257,12 +263,24 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("auto_walk", "Auto walk", ("walker",), "flag", default=True,
             help="walk back and forth on its own when no arrow key drives it",
             file=ff.Flag("auto_walk", kw="auto"), field="auto", field_type=bool),
-    Setting("show_limits", "Show limits", ("iterative", "snake"), "flag", default=False,
+    Setting("show_limits", "Show limits", ("iterative", "snake", "rig"), "flag", default=False,
             help="keep this chain's limit wedges drawn when it is not selected",
             file=ff.Flag("show_limits", omit_default=True)),
-    Setting("skin", "Skin", ("ik",), "choice", choices=IK_SKINS, default=IK_SKINS[0],
+    Setting("skin", "Skin", ("ik", "rig"), "choice", choices=IK_SKINS, default=IK_SKINS[0],
             help="how the bones look: the tutorial's bone sprite, capsules or plain lines",
             file=ff.Choice("skin")),
+    Setting("target_weight", "Target weight", ("rig",), lo=0.0, hi=1000.0, positive=True, slider=(0.1, 5.0),
+            digits=2, default=1.0, help="the last grabbed target's weight where targets conflict",
+            get=target_value("weights", 1.0), put=target_setter("weights")),
+    Setting("target_mix", "Target mix", ("rig",), lo=0.0, hi=1.0, digits=2, default=1.0,
+            help="the last grabbed target's pull: 0 leaves its bone in the rest pose, 1 on the target",
+            get=target_value("mix", 1.0), put=target_setter("mix")),
+    Setting("target_aim", "Aim target", ("rig",), "flag", default=False,
+            help="hold the last grabbed target's bone at a heading (drag the arrow to turn it)",
+            get=target_aimed, put=set_target_aim),
+    Setting("current_bone_length", "Bone (clicked)", ("rig",), lo=1.0, hi=MAX_COORD, unit="px", digits=0,
+            slider=(2.0, 200.0), help="the length of the rig's bone clicked last",
+            get=lambda c: float(c.fields["lengths"][current_bone(c)]), put=set_current_bone_length),
     Setting("snake_skin", "Skin", ("snake",), "choice", choices=SNAKE_SKINS, default=SNAKE_SKINS[0],
             help="how the snake looks: a block per node, a smooth body, or plain lines",
             file=ff.Choice("skin")),

@@ -1,6 +1,6 @@
 """The solvers a chain can have: one registry, one entry a solver.
 
-An entry names the solver, its kind (IK, snake, walker), whether it iterates
+An entry names the solver, its kind (IK, snake, walker, rig), whether it iterates
 over many bones with joint limits, its label, hint and race colour and, for an
 iterative solver, the batched engine a group's step calls. ``SOLVERS``,
 ``IK_SOLVERS``, ``ITERATIVE`` and ``SOLVER_LABELS`` are kept from it, and the
@@ -21,7 +21,7 @@ from ikplayground.solvers import ccd_batch, dls_batch, fabrik_batch
 # engine(root (N,2), goal (N,n) rad, lengths (N,n) px, target (N,2), iterations (N,) int64,
 #        tolerance (N,) px, limits (N,n,2) rad, fields) -> (angles (N,n) rad, error (N,) px, iterations used (N,))
 Engine = Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray]]
-KINDS = ("ik", "snake", "walker")
+KINDS = ("ik", "snake", "walker", "rig")
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,7 @@ class SolverKind:
     ----------
     name, label : str
         Its name (scene, files, commands, settings) and what menus and the race call it.
-    kind : {"ik", "snake", "walker"}
+    kind : {"ik", "snake", "walker", "rig"}
     hint : str
         The panel's one line about it.
     iterative : bool
@@ -79,6 +79,7 @@ SOLVER_TABLE: list[SolverKind] = [
     SolverKind("dls", "DLS", "ik", "DLS: damped least squares steps on the Jacobian.", True, _dls, colour=3),
     SolverKind("snake", "snake", "snake", "Snake: arrow keys steer; no target, no rate limit.", colour=4),
     SolverKind("walker", "Walker", "walker", "Walker: IK legs step over the ground; arrows walk.", colour=5),
+    SolverKind("rig", "Rig", "rig", "Rig: a skeleton of named bones, several targets solved at once.", colour=6),
 ]
 SOLVER_KINDS: dict[str, SolverKind] = {}
 # kept from the table by _sync, always the same objects (an importer sees a solver registered later)

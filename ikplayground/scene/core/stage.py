@@ -1,7 +1,7 @@
 """The stage's room: keeping chains on it as its size changes, and finding a free spot for a new chain.
 
-An IK chain's root and target must stay on the stage, a snake's head (its
-tail may hang off). Pixels, y down; the stage is ``(width, height)`` from (0, 0).
+An IK chain's root and target must stay on the stage, a rig's root and
+targets, a snake's head (its tail may hang off). Pixels, y down; the stage is ``(width, height)`` from (0, 0).
 """
 
 from __future__ import annotations
@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 
 from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.step import target_paths
+from ikplayground.scene.step.rig_step import measure
 
 FREE_SPOT_SAMPLE = 256  # chains looked at when looking for a free spot on a crowded stage
 
@@ -28,6 +30,119 @@ def shift_root(chain: Chain, root, clamp=None) -> None:
     for name in ("target", "pole"):
         moved = chain.fields[name] + offset  # a pole of NaN (none) stays NaN
         chain.fields[name][:] = moved if clamp is None or np.isnan(moved[0]) else clamp(moved)
+
+
+def shift_rig(chain: Chain, root, clamp=None) -> None:
+    """Translate a rig so its root is ``root`` (2,) px, its points and targets along (each target clamped); its
+    errors measured again."""
+    f = chain.fields
+    offset = np.asarray(root, dtype=float) - f["root"]
+    f["points"] += offset
+    f["root"][:] = root
+    f["points"][0] = root  # exactly, whatever the rounding of the sum
+    moved = f["targets"] + offset
+    f["targets"][:] = moved if clamp is None else [clamp(t) for t in moved]
+    measure(f)
+
+
+def target_index(chain: Chain, part: str) -> int | None:
+    """Which of a rig's targets ``part`` names ("target:2"; "target" is target 0), or None for none of them."""
+    head, _, index = part.partition(":")
+    k = len(chain.fields["targets"])
+    if head != "target" or not (index == "" or (index.isdigit() and int(index) < k)) or not k:
+        return None
+    return int(index or 0)
+
+
+def heading_index(chain: Chain, part: str) -> int | None:
+    """Which of a rig's aimed targets ``part`` names ("heading:2"), or None (not a heading, or target 2 has none)."""
+    head, _, index = part.partition(":")
+    headings = chain.fields["headings"] if chain.is_rig else ()
+    if head != "heading" or not index.isdigit() or int(index) >= len(headings):
+        return None
+    return int(index) if np.isfinite(headings[int(index)]) else None
+
+
+def limit_edge(chain: Chain, part: str) -> tuple[int, int] | None:
+    """Which edge of which limited joint of a rig ``part`` names: ``(bone, 0)`` for "limit_lo:3", ``(bone, 1)``
+    for "limit_hi:3", or None."""
+    head, _, index = part.partition(":")
+    if not chain.is_rig or head not in ("limit_lo", "limit_hi") or not index.isdigit():
+        return None
+    bone = int(index)
+    return (bone, int(head == "limit_hi")) if bone < len(chain.fields["limits"]) else None
+
+
+def parent_heading(chain: Chain, bone: int) -> float:
+    """The absolute direction (rad) a rig's ``bone``'s angle is measured from: its parent bone's (0 for bone 0)."""
+    f = chain.fields
+    parents, angles = f["parents"].astype(int).tolist(), f["angles"].tolist()
+    total, p = 0.0, parents[bone]
+    while p >= 0:
+        total += angles[p]
+        p = parents[p]
+    return total
+
+
+def move_limit(chain: Chain, pos, part: str) -> bool:
+    """Turn an edge of a rig's joint range (``"limit_lo:3"``, ``"limit_hi:3"``) to point from the bone's start at
+    ``pos`` (2,) px: the range's bound becomes that direction about the parent bone, wrapped to [-pi, pi] and
+    never past the other bound; whether ``part`` names an edge."""
+    edge = limit_edge(chain, part)
+    if edge is None:
+        return False
+    bone, side = edge
+    f = chain.fields
+    start = f["points"][int(f["parents"][bone]) + 1]
+    d = np.asarray(pos, dtype=float) - start
+    if d[0] or d[1]:
+        a = float(np.remainder(np.arctan2(d[1], d[0]) - parent_heading(chain, bone) + np.pi, 2 * np.pi) - np.pi)
+        lim = f["limits"][bone]
+        lim[side] = max(a, lim[0]) if side else min(a, lim[1])
+    return True
+
+
+def move_target(chain: Chain, pos, part: str = "target") -> bool:
+    """Put ``part`` of ``chain`` at ``pos`` (2,) px, on the stage: an IK chain's target (a moving target's curve
+    comes along) or pole (if it has one), a rig's target (``"target:2"``), or turn a rig's target's heading
+    (``"heading:2"``) to point from the target at ``pos``, or an edge of a rig's joint range (``"limit_lo:3"``,
+    :func:`move_limit`); whether it had that part."""
+    if part.startswith("limit_"):
+        return move_limit(chain, pos, part)
+    if chain.is_rig and part.startswith("heading:"):
+        index = heading_index(chain, part)
+        if index is not None:
+            d = np.asarray(pos, dtype=float) - chain.fields["targets"][index]
+            if d[0] or d[1]:  # on the target itself: no direction, the heading stays
+                chain.fields["headings"][index] = np.arctan2(d[1], d[0])
+        return index is not None
+    if chain.is_rig:
+        index = target_index(chain, part)
+        if index is not None:
+            chain.fields["targets"][index] = pos
+            measure(chain.fields)
+        return index is not None
+    if not chain.is_ik or not (part == "target" or chain.pole is not None):
+        return False
+    chain.fields[part][:] = pos
+    if part == "target":
+        target_paths.recentre(chain.fields)
+    return True
+
+
+def move_anchor(chain: Chain, anchor, stage: tuple[float, float]) -> None:
+    """Translate an IK chain, a rig (targets along) or a snake so its anchor is at ``anchor`` (2,) px, kept on
+    ``stage``."""
+    def clamp(p):
+        return clamp_point(p, stage)
+
+    if chain.is_snake:
+        chain.fields["points"] += np.asarray(anchor, dtype=float) - chain.anchor
+        keep_on_stage(chain, stage)
+    elif chain.is_rig:
+        shift_rig(chain, clamp(anchor), clamp)
+    else:
+        shift_root(chain, clamp(anchor), clamp)
 
 
 def shift_walker(chain: Chain, body) -> None:
@@ -51,6 +166,13 @@ def keep_on_stage(chain: Chain, stage: tuple[float, float]) -> None:
         x = min(max(float(body[0]), 0.0), stage[0])
         if x != body[0]:
             shift_walker(chain, (x, body[1]))
+        return
+    if chain.is_rig:
+        root = clamp(chain.fields["root"])
+        if not np.array_equal(root, chain.fields["root"]):
+            shift_rig(chain, root)
+        chain.fields["targets"][:] = [clamp(t) for t in chain.fields["targets"]]
+        measure(chain.fields)
         return
     if chain.is_snake:
         pts = chain.fields["points"]
@@ -90,9 +212,12 @@ def free_spot(chains: list[Chain], stage: tuple[float, float], margin: float = 6
 
 
 def spot(chain: Chain) -> tuple:
-    """What :func:`keep_on_stage` moves, copied: (root, target, pole), (points,) of a snake, (body,) of a walker."""
+    """What :func:`keep_on_stage` moves, copied: (root, target, pole), (points,) of a snake, (body,) of a walker,
+    (root, targets) of a rig."""
     if chain.is_walker:
         return (chain.fields["body"].copy(),)
+    if chain.is_rig:
+        return (chain.fields["root"].copy(), chain.fields["targets"].copy())
     if chain.is_snake:
         return (chain.fields["points"].copy(),)
     return (chain.fields["root"].copy(), chain.fields["target"].copy(), chain.fields["pole"].copy())
@@ -151,6 +276,9 @@ def on_stage_rows(group, stage: tuple[float, float]) -> np.ndarray:
         return (x >= 0.0) & (x <= w)
     if group.solver == "snake":
         return inside(f["points"][:, 0])
+    if "targets" in f:  # a rig: its root and every target
+        count, k = f["targets"].shape[:2]
+        return inside(f["root"]) & inside(f["targets"].reshape(count * k, 2)).reshape(count, k).all(axis=1)
     return inside(f["root"]) & inside(f["target"]) & (np.isnan(f["pole"][:, 0]) | inside(f["pole"]))
 
 
@@ -162,6 +290,11 @@ def _put(chain: Chain, home: tuple) -> None:
         return
     if chain.is_snake:
         chain.fields["points"][:] = home[0]
+        return
+    if chain.is_rig:
+        if not np.array_equal(chain.fields["root"], home[0]):
+            shift_rig(chain, home[0])
+        chain.fields["targets"][:] = home[1]
         return
     if not np.array_equal(chain.fields["root"], home[0]):
         shift_root(chain, home[0])

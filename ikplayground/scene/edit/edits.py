@@ -25,6 +25,7 @@ PARAMETERS = {
            "motion_size", *(s.field for s in ik_options.OPTION_SETTINGS)),
     "snake": ("lengths", "bend_limits", "max_speed", "turn_rate", "wander"),
     "walker": ("lengths", "threshold", "step_height", "speed", "auto"),
+    "rig": ("lengths", "limits", "rate", "iterations", "tolerance", "method", "weights", "mix", "headings"),
 }
 SHAPE = ("lengths", "limits", "bend_limits")  # restored: the joints are laid out again
 NOUNS = {"bones": "bone count"}  # a setting's name in an edit's label, where its label would not do
@@ -43,7 +44,7 @@ def detach(chain: Chain) -> Chain:
 
 
 def _kind(chain: Chain) -> str:
-    return "snake" if chain.is_snake else "walker" if chain.is_walker else "ik"
+    return "snake" if chain.is_snake else "walker" if chain.is_walker else "rig" if chain.is_rig else "ik"
 
 
 def changed(before: dict, after: dict) -> dict:

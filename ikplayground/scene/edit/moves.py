@@ -1,4 +1,5 @@
-"""Undoable moves: one drag of a target, a pole or a root, and a two-bone arm posed on the joint-space map.
+"""Undoable moves: one drag of a target (a rig's: ``"target:2"``), a pole or a root, and a two-bone arm posed on
+the joint-space map.
 
 Each is an :class:`~.history.Edit` made when the drag ends; a chain is named by
 its index in ``scene.chains``. Pixels, y down; radians.
@@ -10,17 +11,30 @@ import numpy as np
 
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.scene import Scene
+from ikplayground.scene.core.stage import heading_index, limit_edge, target_index
 from ikplayground.scene.edit.edits import chain_label, changed
 from ikplayground.scene.edit.history import Edit
 
 
 def where(chain: Chain, part: str) -> dict[str, np.ndarray]:
-    """Copies of what a move of ``part`` ("target", "pole" or "root") of ``chain`` changes."""
+    """Copies of what a move of ``part`` ("target", "pole", "root", or a rig's "target:2", "heading:2" or
+    "limit_lo:3") of ``chain`` changes."""
+    edge = limit_edge(chain, part)
+    if edge is not None:
+        return {part: chain.fields["limits"][edge[0]].copy()}
+    if chain.is_rig and part.startswith("heading:"):
+        index = heading_index(chain, part)
+        return {} if index is None else {part: chain.fields["headings"][index:index + 1].copy()}
+    if chain.is_rig and part != "root":
+        index = target_index(chain, part)
+        return {} if index is None else {part: chain.fields["targets"][index].copy()}
     if part != "root":
         return {part: chain.fields[part].copy()}
     spot = {"anchor": chain.anchor.copy()}
     if chain.is_ik:
         spot.update(target=chain.fields["target"].copy(), pole=chain.fields["pole"].copy())
+    if chain.is_rig:
+        spot.update(targets=chain.fields["targets"].copy())
     return spot
 
 
@@ -34,11 +48,19 @@ class Moved(Edit):
 
     def _put(self, spot: dict) -> Chain:
         chain = self.scene.chains[self.index]
+        edge = limit_edge(chain, self.part)
+        if edge is not None:  # the range itself, exactly
+            chain.fields["limits"][edge[0]] = spot[self.part]
+            return chain
+        index = heading_index(chain, self.part)
+        if index is not None:  # the heading itself, exactly (not the direction to a point)
+            chain.fields["headings"][index] = spot[self.part][0]
+            return chain
         if self.part != "root":
             self.scene.move_target(chain, spot[self.part], self.part)
             return chain
         self.scene.move_chain(chain, spot["anchor"])
-        for name in ("target", "pole"):  # exactly where they were, though the stage's edge stopped them
+        for name in ("target", "pole", "targets"):  # exactly where they were, though the stage's edge stopped them
             if name in spot:
                 chain.fields[name][:] = spot[name]
         self.scene.keep_on_stage(chain)  # the stage may have shrunk since

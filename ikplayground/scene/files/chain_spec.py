@@ -8,11 +8,12 @@ import math
 
 import numpy as np
 
-from ikplayground.scene.build import build, walker_build
+from ikplayground.scene.build import build, rig_build, walker_build
 from ikplayground.scene.core.chain import checked_name
-from ikplayground.scene.core.constants import MAX_COORD
+from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD
 from ikplayground.scene.files.file_errors import show_value
 from ikplayground.scene.files.file_fields import Refused, whole
+from ikplayground.scene.files.file_list_fields import ordered
 from ikplayground.scene.files.file_schema import SETTING_KEYS
 
 
@@ -47,11 +48,61 @@ def _snake(c) -> tuple:
     return build.make_snake, {"points": points, "lengths": lengths, "heading": heading, **_settings(c, "snake", n)}
 
 
+def _rig_parents(c) -> list[int]:
+    """A rig's ``parents``, whole numbers in tree order (:class:`Refused` naming the first that is not)."""
+    parents = [whole(p, f"parents[{i}]") for i, p in enumerate(c.parents)]
+    if parents[0] != -1:
+        raise Refused("parents[0]", f"must be -1: bone 0 starts at the root (got {parents[0]})")
+    for i, p in enumerate(parents[1:], start=1):
+        if not 0 <= p < i:
+            raise Refused(f"parents[{i}]", f"must be a bone before it, 0 to {i - 1} (got {p})")
+    return parents
+
+
+def _rig(c) -> tuple:
+    """A rig's builder and arguments: its counts agree, its parents make a tree, its targets' bones exist."""
+    n, k = len(c.lengths), len(c.targets)
+    for key in ("parents", "bones", "angles", "rest", "ranges"):
+        value = getattr(c, key)
+        if value is not None and len(value) != n:
+            raise Refused(key, f"must have {n} entries, one a bone (got {len(value)})")
+    if n + k > MAX_BONES:
+        raise Refused("targets", f"must have at most {MAX_BONES - n} entries with {n} bones: a rig's bones and "
+                                 f"targets are at most {MAX_BONES} together (got {k})")
+    parents = _rig_parents(c)
+    seen: dict = {}
+    for i, name in enumerate(c.bones):
+        if name in seen:
+            raise Refused(f"bones[{i}]", f"{name!r} is bones[{seen[name]}]'s name too; each bone's name is its own")
+        seen[name] = i
+    limits = None if c.ranges is None else [ordered(pair, f"ranges[{i}]") for i, pair in enumerate(c.ranges)]
+    bones: dict = {}
+    for j, t in enumerate(c.targets):
+        bone = whole(t.bone, f"targets[{j}].bone")
+        if bone >= n:
+            raise Refused(f"targets[{j}].bone", f"must be a bone, 0 to {n - 1} (got {bone})")
+        if bone in bones:
+            raise Refused(f"targets[{j}].bone", f"{bone} is targets[{bones[bone]}]'s bone too; a bone has one target")
+        bones[bone] = j
+    t = c.targets
+    return rig_build.make_rig, {
+        "root": np.array(c.root, dtype=float), "parents": parents, "angles": np.radians(np.array(c.angles, float)),
+        "lengths": np.array(c.lengths, dtype=float), "names": tuple(c.bones),
+        "rest": None if c.rest is None else np.radians(np.array(c.rest, dtype=float)),
+        "limits": None if limits is None else np.radians(np.array(limits, dtype=float)),
+        "target_bones": list(bones), "targets": np.array([x.at for x in t], dtype=float).reshape(k, 2),
+        "headings": [math.nan if x.heading is None else math.radians(x.heading) for x in t],
+        "weights": [1.0 if x.weight is None else x.weight for x in t],
+        "mix": [1.0 if x.mix is None else x.mix for x in t], **_settings(c, "rig", n)}
+
+
 def chain_spec(c) -> tuple:
     """``(make, kwargs)`` of the decoded chain ``c`` after the checks types cannot make (:class:`Refused`)."""
     solver = type(c).__struct_config__.tag
     if solver == "snake":
         return _snake(c)
+    if solver == "rig":
+        return _rig(c)
     if solver == "walker":
         kw = _settings(c, "walker", 0)
         if len(c.lengths) != kw["leg_bones"]:

@@ -17,13 +17,13 @@ from typing import Any, NoReturn
 import msgspec
 import numpy as np
 
-from ikplayground.scene.build import build, walker_build
+from ikplayground.scene.build import build, rig_build, walker_build
 from ikplayground.scene.core.scene import MAX_CHAINS
 from ikplayground.scene.files import json_scan, strict_json
 from ikplayground.scene.files.file_errors import SceneFileError, show_value
 from ikplayground.scene.files.file_fields import Refused, whole
 from ikplayground.scene.files.file_format import (BUDGETS, CHAIN_BOUNDS, FORMAT, MAX_CHAIN_BYTES, TERRAIN_BYTES,
-                                                  VERSION, VIEW_BYTES)
+                                                  VERSIONS, VIEW_BYTES)
 from ikplayground.scene.files.file_messages import PARSED_MOST, Unread, described, value_at
 from ikplayground.scene.files.chain_spec import chain_ident, chain_spec
 from ikplayground.scene.files.file_schema import SEED, TerrainValue, ViewValue, chain_union
@@ -91,8 +91,8 @@ def _head_value(raw):
     return Unread(bytes(raw).lstrip()[:1])
 
 
-def check_header(doc: dict, name: str) -> None:
-    """Refuse a document whose ``format`` or ``version`` (values, or their bytes) is not this one's."""
+def check_header(doc: dict, name: str) -> int:
+    """Refuse a document whose ``format`` or ``version`` (values, or their bytes) is not this one's; its version."""
     if "format" not in doc:
         _fail(name, "", f'not an ikplayground scene file (no "format": "{FORMAT}")')
     fmt = doc["format"]
@@ -103,9 +103,11 @@ def check_header(doc: dict, name: str) -> None:
         _fail(name, "", "missing field 'version'")
     version = doc["version"]
     version = _head_value(version) if isinstance(version, msgspec.Raw) else version
-    if isinstance(version, bool) or not isinstance(version, (int, float)) or version != VERSION:
-        _fail(name, "version",
-              f"must be {VERSION} (got {show_value(version)}); this ikplayground reads version {VERSION}")
+    if isinstance(version, bool) or not isinstance(version, (int, float)) or version not in VERSIONS:
+        known = " or ".join(map(str, VERSIONS))
+        _fail(name, "version", f"must be {known} (got {show_value(version)}); this ikplayground reads versions "
+                               f"{', '.join(map(str, VERSIONS[:-1]))} and {VERSIONS[-1]}")
+    return int(version)
 
 
 def _too_many_chains(name: str, count: int) -> NoReturn:
@@ -269,8 +271,8 @@ def _built(name: str, where: str, make, *args, **kw):
 def build_chains(specs: list[tuple], name: str) -> list:
     """The chains of ``specs`` in order (IK chains and snakes in batches), ``specs`` emptied as they are built."""
     chains: list = [None] * len(specs)
-    for i, (make, kw) in enumerate(specs):  # walkers: a few
-        if make is walker_build.make_walker:
+    for i, (make, kw) in enumerate(specs):  # walkers and rigs: a few
+        if make is walker_build.make_walker or make is rig_build.make_rig:
             chains[i] = _built(name, f"chains[{i}]", make, **kw)
             specs[i] = (None, None)
     for make, batch in ((build.make_ik_chain, build.make_ik_chains), (build.make_snake, build.make_snakes)):

@@ -1,4 +1,4 @@
-"""The scene file format, version 1 (docs/scene-format.md): chains to JSON text, and the format's bounds.
+"""The scene file format, versions 1 and 2 (docs/scene-format.md): chains to JSON text, and the format's bounds.
 
 Writing turns each chain into a dict of plain numbers (stage pixels, degrees,
 rounded as documented) and the scene into one chain a line. The bounds come
@@ -15,17 +15,19 @@ from typing import cast
 
 import numpy as np
 
-from ikplayground.scene.build import build, walker_build
+from ikplayground.scene.build import build, rig_build, walker_build
 from ikplayground.scene.core.chain import MAX_NUMBER, NAME_MOST, Chain
-from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD, MAX_WALKER_LEGS, SOLVERS
+from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD, MAX_RIG_TARGETS, MAX_WALKER_LEGS, SOLVERS
 from ikplayground.scene.core.scene import MAX_CHAINS, MAX_SEED, Scene
 from ikplayground.scene.core.settings import FILE_SETTINGS
 from ikplayground.scene.files.file_fields import (OMIT, WIDEST_FLOAT, degrees_array, round_array, round_number,
-                                                  round_positive_array)
+                                                  round_positive, round_positive_array)
 from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS
 
 FORMAT = "ikplayground-scene"
-VERSION = 1
+VERSIONS = (1, 2)  # the versions read; 2 added rigs
+VERSION = 1  # what a scene without rigs is written as (read by every version); with a rig: RIG_VERSION
+RIG_VERSION = 2
 # |snake point|: a body trails up to MAX_BONES segments of MAX_COORD behind a head within MAX_COORD
 MAX_SNAKE_COORD = MAX_COORD * (MAX_BONES + 1)
 HEAD = f'{{"format": "{FORMAT}", "version": {VERSION},\n "chains": ['
@@ -45,12 +47,39 @@ def _shape_columns(solver: str, cs: list[Chain]) -> dict[str, list]:
     if solver == "walker":  # its legs are the "legs" setting's field; its feet stand again on load
         return {"body": round_array(field("body")), "lengths": round_positive_array(field("lengths")[:, 0]),
                 "facing": [1 if v > 0 else -1 for v in field("facing")[:, 0].tolist()]}
+    if solver == "rig":
+        return rig_columns(cs)
     if solver == "snake":
         # unrounded: rounding would break a snake's lengths and bends
         return {"points": field("points").tolist(), "lengths": field("lengths").tolist(),
                 "heading": [round_number(math.degrees(h), 4) for h in field("heading")[:, 0].tolist()]}
     return {"root": round_array(field("root")), "lengths": round_positive_array(field("lengths")),
             "angles": degrees_array(field("angles")), "target": round_array(field("target"))}
+
+
+def _target(bone: int, at, heading: float, weight: float, mix: float) -> dict:
+    """One of a rig's targets as the file holds it (heading, weight and mix only when not the default)."""
+    out = {"bone": bone, "at": round_array(at)}
+    if not math.isnan(heading):
+        out["heading"] = round_number(math.degrees(heading), 4)
+    if weight != 1.0:
+        out["weight"] = round_positive(weight, 4)
+    if mix != 1.0:
+        out["mix"] = round_number(mix, 4)
+    return out
+
+
+def rig_columns(cs: list[Chain]) -> dict[str, list]:
+    """The fields of rigs' lines that give their shape (rigs ``cs`` of one size)."""
+    def field(name):
+        return np.array([c.fields[name] for c in cs])
+    targets = [[_target(int(b), at, h, w, m) for b, at, h, w, m in
+                zip(*(c.fields[k].tolist() for k in ("target_bones", "targets", "headings", "weights", "mix")))]
+               for c in cs]
+    return {"root": round_array(field("root")), "parents": field("parents").astype(int).tolist(),
+            "bones": [list(c.bone_names) for c in cs], "lengths": round_positive_array(field("lengths")),
+            "angles": degrees_array(field("angles")), "rest": degrees_array(field("rest")),
+            "ranges": degrees_array(field("limits")), "targets": targets}
 
 
 def _ident(row: dict, c: Chain) -> dict:
@@ -86,7 +115,7 @@ def chains_to_dicts(chains: list[Chain]) -> list[dict]:
 
 def scene_to_dict(scene: Scene) -> dict:
     """The whole file as a dict: the header, every chain and a terrain not made for the stage (px)."""
-    doc = {"format": FORMAT, "version": VERSION}
+    doc = {"format": FORMAT, "version": RIG_VERSION if any(c.solver == "rig" for c in scene.chains) else VERSION}
     seed = int(getattr(scene, "seed", 0))
     if seed:  # written only when not 0, so files without it read as before
         doc["seed"] = seed
@@ -111,7 +140,8 @@ def doc_to_text(doc: dict) -> str:
     lines = [chain_line(c) for c in doc["chains"]]
     tail = "".join(f',\n "{key}": {json.dumps(doc[key], allow_nan=False)}' for key in ("view", "terrain")
                    if key in doc) + "}"
-    head = HEAD if "seed" not in doc else HEAD.replace(",\n", f', "seed": {int(doc["seed"])},\n', 1)
+    head = HEAD.replace(f'"version": {VERSION}', f'"version": {int(doc["version"])}', 1)
+    head = head if "seed" not in doc else head.replace(",\n", f', "seed": {int(doc["seed"])},\n', 1)
     return head + ("\n  " + CHAIN_SEPARATOR.join(lines) + "\n ]" if lines else "]") + tail
 
 
@@ -126,23 +156,39 @@ _WIDEST = {
     "lengths": 1.234e-300,  # > 0 and <= 1e6, 3 decimals or 4 significant digits
     "angles": -999999.9999, "heading": -999999.9999,  # 4 decimals, within +-1e6 degrees
     "body": -999999.999, "facing": -1,  # a walker's body (3 decimals) and facing (+-1)
+    "rest": -999999.9999, "parents": None, "bone": None,  # a rig's rest pose; parents, bones: as they are
+    "at": -999999.999, "mix": 0.1234, "weight": 1.234e-300, "ranges": -179.9999,
 }
 # a snake's points and lengths are written unrounded
 _WIDEST_SNAKE = {"lengths": -WIDEST_FLOAT, "heading": _WIDEST["heading"]}
 
 
-def _widened(value, widest):
-    """``value`` with every number replaced by ``widest`` (containers keep their shape)."""
+def _widened(value, widest, table=None):
+    """``value`` with every number replaced by ``widest`` (None: kept; containers keep their shape, an object's
+    members take their key's in ``table``)."""
+    if isinstance(value, dict):
+        return {k: _widened(v, (table or {}).get(k, WIDEST_FLOAT), table) for k, v in value.items()}
     if isinstance(value, list):
-        return [_widened(v, widest) for v in value]
-    if isinstance(value, (bool, str)):
+        return [_widened(v, widest, table) for v in value]
+    if isinstance(value, (bool, str)) or widest is None:
         return value
     return widest
 
 
-def widest_chain_dict(solver: str) -> dict:
-    """The longest chain of ``solver`` the writer can write: MAX_BONES bones, every number widest."""
-    if solver == "snake":
+def widest_rig(targets: int) -> Chain:
+    """A rig of ``targets`` targets and as many bones as it may then have, its bones' names the longest."""
+    n = MAX_BONES - targets
+    return rig_build.make_rig((0.0, 0.0), range(-1, n - 1), np.zeros(n), np.ones(n), range(n - targets, n),
+                              headings=np.zeros(targets), weights=np.full(targets, 0.5),
+                              mix=np.full(targets, 0.5), names=[f"{i:_>24}" for i in range(n)])
+
+
+def widest_chain_dict(solver: str, targets: int = 0) -> dict:
+    """The longest chain of ``solver`` the writer can write: MAX_BONES bones (a rig's with ``targets`` targets),
+    every number widest."""
+    if solver == "rig":
+        chain, widest = widest_rig(targets), _WIDEST
+    elif solver == "snake":
         chain, widest = build.straight_snake((0.0, 0.0), 0.0, nodes=MAX_BONES + 1), _WIDEST_SNAKE
     elif solver == "walker":
         chain, widest = walker_build.make_walker((0.0, 0.0), legs=MAX_WALKER_LEGS, posed=False,  # (no solve at
@@ -151,7 +197,7 @@ def widest_chain_dict(solver: str) -> dict:
         n = 2 if solver == "two-bone" else MAX_BONES
         chain = build.make_ik_chain(solver, (0.0, 0.0), np.zeros(n), np.ones(n), (1.0, 1.0))
         widest = _WIDEST
-    d = {k: _widened(v, widest.get(k, WIDEST_FLOAT)) for k, v in chain_to_dict(chain).items()}
+    d = {k: _widened(v, widest.get(k, WIDEST_FLOAT), widest) for k, v in chain_to_dict(chain).items()}
     d.update(number=MAX_NUMBER, name="\U0001F40D" * NAME_MOST)  # each character escaped: 12 bytes
     for setting in FILE_SETTINGS[solver]:
         assert setting.file is not None  # FILE_SETTINGS holds only the settings the file keeps
@@ -178,8 +224,8 @@ def _count(value, counts: dict) -> None:
 def chain_bounds() -> dict[str, int]:
     """The most a written chain takes over every solver: ``bytes``, ``lists``, ``objects``, ``strings``, ``values``."""
     out = dict.fromkeys(("bytes", "lists", "objects", "strings", "values"), 0)
-    for solver in SOLVERS:
-        d = widest_chain_dict(solver)
+    for solver, targets in [(s, 0) for s in SOLVERS] + [("rig", MAX_RIG_TARGETS)] * ("rig" in SOLVERS):
+        d = widest_chain_dict(solver, targets)
         counts = dict.fromkeys(("lists", "objects", "strings", "values"), 0)
         _count(d, counts)
         counts["bytes"] = len(chain_line(d).encode("utf-8"))

@@ -13,13 +13,14 @@ from typing import Annotated, Union
 import msgspec
 
 from ikplayground.scene.core.chain import MAX_NUMBER
-from ikplayground.scene.core.constants import IK_SOLVERS, MAX_BONES, MAX_COORD, SOLVERS, VIEW_ZOOM
+from ikplayground.scene.core.constants import (BONE_NAME_PATTERN, IK_SOLVERS, MAX_BONES, MAX_COORD,
+                                               MAX_RIG_TARGETS, SOLVERS, VIEW_ZOOM)
 from ikplayground.scene.core.scene import MAX_SEED
 from ikplayground.scene.core.settings import FILE_SETTINGS, SETTINGS
 from ikplayground.scene.core.solver_kinds import on_change
 from ikplayground.scene.files.file_fields import Choice, Whole, bounded
 from ikplayground.scene.files.file_format import MAX_SNAKE_COORD
-from ikplayground.scene.files.file_list_fields import COORD, POINT
+from ikplayground.scene.files.file_list_fields import COORD, POINT, RANGE
 from ikplayground.scene.step import target_paths as tm
 from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS
 
@@ -33,6 +34,19 @@ def _at_most(item, most: int, least: int = 0):
 
 _BONES = _at_most(LENGTH, MAX_BONES, 1)
 _ANGLES = _at_most(COORD, MAX_BONES)
+BONE_NAME = Annotated[str, msgspec.Meta(pattern=BONE_NAME_PATTERN)]
+
+
+class RigTargetValue(msgspec.Struct, kw_only=True):
+    """One of a rig's ``targets``: the bone whose end it pulls, where, and optionally its heading (degrees),
+    weight and FK/IK mix."""
+
+    bone: bounded(0, MAX_BONES - 1)
+    at: POINT
+    heading: COORD | None = None
+    weight: bounded(0.0, MAX_COORD, positive=True) | None = None
+    mix: bounded(0.0, 1.0) | None = None
+
 # the fields of each solver's shape, (key, type) required or (key, type, default)
 SHAPES: dict[str, list[tuple]] = {
     "two-bone": [("root", POINT), ("lengths", tuple[LENGTH, LENGTH]), ("angles", _ANGLES), ("target", POINT)],
@@ -41,6 +55,10 @@ SHAPES: dict[str, list[tuple]] = {
     "snake": [("points", _at_most(SNAKE_POINT, MAX_BONES + 1, 2)),
               ("lengths", _at_most(LENGTH, MAX_BONES) | None, None), ("heading", COORD | None, None)],
     "walker": [("body", POINT), ("lengths", _at_most(LENGTH, 3, 2)), ("facing", float | None, None)],
+    "rig": [("root", POINT), ("parents", _at_most(bounded(-1, MAX_BONES - 2), MAX_BONES, 1)),
+            ("bones", _at_most(BONE_NAME, MAX_BONES, 1)), ("lengths", _BONES), ("angles", _ANGLES),
+            ("rest", _ANGLES | None, None), ("ranges", _at_most(RANGE, MAX_BONES) | None, None),
+            ("targets", _at_most(RigTargetValue, MAX_RIG_TARGETS))],
 }
 
 
@@ -88,7 +106,8 @@ class ViewValue(msgspec.Struct):
 SEED = bounded(0, MAX_SEED) | None
 NUMBER = bounded(1, MAX_NUMBER)  # a chain's number
 # the keys of whole numbers, with their range (for messages: "must be between 1 and 1000")
-WHOLE_KEYS = {"seed": (0, MAX_SEED), "number": (1, MAX_NUMBER), **{s.file.key: (int(s.lo), int(s.hi)) for s in SETTINGS
+WHOLE_KEYS = {"seed": (0, MAX_SEED), "number": (1, MAX_NUMBER), "parents": (-1, MAX_BONES - 2),
+              "targets.bone": (0, MAX_BONES - 1), **{s.file.key: (int(s.lo), int(s.hi)) for s in SETTINGS
                                          if isinstance(s.file, Whole)}}
 # the keys of strings of a few choices: {(solver, key): choices}
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {}

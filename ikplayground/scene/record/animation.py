@@ -28,7 +28,9 @@ class AnimationTrack(NamedTuple):
 
     ``lengths`` (n,) or (legs, m) px (NaN: unknown, then ``roots`` is None); ``angles`` (F, n) or (F, legs, m)
     degrees; ``roots`` (F, 2) or (F, legs, 2) px; ``targets`` (F, 2) px; ``scales`` (F,); ``name`` the chain's
-    name (``"#3"``, or the name it was given; None: baked from a recording without names).
+    name (``"#3"``, or the name it was given; None: baked from a recording without names). A rig's: its
+    ``parents`` (n,) and ``target_bones`` (k,) ints, ``targets`` (F, k, 2) px and ``headings`` (F, k) degrees
+    (0: none); None for any other track.
     """
 
     chain: int
@@ -42,6 +44,9 @@ class AnimationTrack(NamedTuple):
     scales: np.ndarray
     note: str
     name: str | None = None
+    parents: np.ndarray | None = None
+    target_bones: np.ndarray | None = None
+    headings: np.ndarray | None = None
 
 
 class _Track(msgspec.Struct, kw_only=True):
@@ -59,6 +64,9 @@ class _Track(msgspec.Struct, kw_only=True):
     targets: list[Any]
     scales: list[Any] | None = None
     note: str = ""
+    parents: list[int] | None = None  # a rig's
+    target_bones: list[int] | None = None
+    headings: list[Any] | None = None
 
 
 class _Head(msgspec.Struct):
@@ -103,10 +111,27 @@ def _track(raw: msgspec.Raw, name: str) -> AnimationTrack:
         roots = _array(t.roots, f"{name}: roots", (frames, *lengths.shape[:-1], 2))
     elif not np.isnan(lengths).any():
         raise ValueError(f"{name}: roots is null but every bone length is known")
-    targets = _array(t.targets, f"{name}: targets", (frames, 2))
     scales = _array(np.ones(frames) if t.scales is None else t.scales, f"{name}: scales", (frames,))
+    if t.solver == "rig":
+        return _rig_track(t, name, steps, lengths, angles, roots, scales)
+    targets = _array(t.targets, f"{name}: targets", (frames, 2))
     return AnimationTrack(t.chain, t.solver, t.first_step, steps.astype(int), lengths, angles, roots, targets,
                           scales, t.note, t.name)
+
+
+def _rig_track(t, name: str, steps, lengths, angles, roots, scales) -> AnimationTrack:
+    """A rig's track: its tree in order, its targets' bones among its bones, its targets and headings."""
+    n = len(lengths)
+    parents = _array(t.parents, f"{name}: parents", (n,))
+    if parents[0] != -1 or any(not 0 <= p < i for i, p in enumerate(parents) if i):
+        raise ValueError(f"{name}: parents must be -1 and then each a bone before it")
+    bones = _array(t.target_bones, f"{name}: target_bones", (np.size(t.target_bones),))
+    if not ((bones >= 0) & (bones < n) & (bones == np.round(bones))).all():
+        raise ValueError(f"{name}: target_bones must be bones, 0 to {n - 1}")
+    targets = _array(t.targets, f"{name}: targets", (t.frames, len(bones), 2))
+    headings = _array(t.headings, f"{name}: headings", (t.frames, len(bones)))
+    return AnimationTrack(t.chain, t.solver, t.first_step, steps.astype(int), lengths, angles, roots, targets,
+                          scales, t.note, t.name, parents.astype(int), bones.astype(int), headings)
 
 
 def load_animation(path) -> list[AnimationTrack]:

@@ -8,7 +8,8 @@ target, so that forward kinematics gives back every joint of the CSV (to 1e-9
 px). The CSV holds no root, so bone 0's length comes from the recorder's *rig*
 and is checked against what the CSV shows; where it cannot be known it and the
 roots are ``null`` and the track's ``note`` says why. A two-bone arm's
-``scales`` are its stretch. A bad CSV raises the reader's
+``scales`` are its stretch; a rig's track (:mod:`.bake_rig`) holds its tree
+and its targets. A bad CSV raises the reader's
 :class:`~.recording.RecordingError` (a ``ValueError``) and nothing is written;
 the file is written atomically.
 """
@@ -27,6 +28,7 @@ import numpy as np
 
 from ikplayground.scene.files.atomic_write import write_atomically
 from ikplayground.scene.record.animation import FORMAT, FPS, UNITS, VERSION, AnimationTrack, load_animation
+from ikplayground.scene.record.bake_rig import RigTrack, rig_shape
 from ikplayground.scene.record.recording_read import read_steps
 
 __all__ = ["bake_recording", "load_animation", "AnimationTrack", "Baked"]  # load_animation: from animation.py
@@ -223,14 +225,30 @@ def _frame_shape(rig, frame: Frame) -> tuple[int, ...]:
     return lengths.shape
 
 
-def _tracks(csv_path: Path, rig, chain: int | None) -> list[_Track]:
+def _tracks(csv_path: Path, rig, chain: int | None) -> list:
     """Every track of the recording (of chain index ``chain`` only, when given), in order of chain, then step."""
-    done: list[_Track] = []
-    open_: dict[int, _Track] = {}
+    done: list = []
+    open_: dict = {}  # chain -> its open track (a _Track or a RigTrack)
     for frame in read_frames(csv_path):
         if chain is not None and frame.chain != chain:
             continue
         track = open_.get(frame.chain)
+        if frame.solver == "rig" or isinstance(track, RigTrack):  # a rig's frame, or the frame after a rig's
+            if isinstance(track, RigTrack) and track.takes(frame):
+                track.add(frame)
+                continue
+            if track is not None:
+                done.append(track)
+                del open_[frame.chain]
+            if frame.solver == "rig":
+                try:
+                    before = track if isinstance(track, RigTrack) else None
+                    track = open_[frame.chain] = RigTrack(frame, rig_shape(rig, frame), before)
+                except ValueError as e:
+                    raise ValueError(f"{csv_path.name} line {frame.line}: {e}") from None
+                track.add(frame)
+                continue
+            track = None
         try:
             measured = _measured(frame, _frame_shape(rig, frame))
             if track is None or not track.takes(frame, measured):
@@ -262,7 +280,8 @@ def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
         The recorder's CSV (docs/recording.md) and the file to write.
     rig : dict or None
         ``{(chain index, solver, joints): bone lengths px}`` at each key's first step: (joints,) for an
-        IK chain or snake, (legs, bones a leg) for a walker (required); an IK chain without one has no roots.
+        IK chain or snake, (legs, bones a leg) for a walker (required); an IK chain without one has no roots;
+        a rig's (required) a dict of its ``lengths``, ``parents`` and ``target_bones``.
     chain : int, optional
         Bake only this chain index (None: every chain).
 

@@ -6,7 +6,9 @@ joint's end ``x, y`` (stage px, y down), ``target_x, target_y`` and the chain's
 ``name`` (its number, ``#3``, or the name it was given: ``Chain.tag``). An IK
 chain's angles are its shown ones (joint 0 absolute); a snake's joint j is
 segment j, head first (segment 0's direction, then the bends), its target its
-head; a walker's joint ``leg * m + b``, its target its body's centre. Numbers
+head; a walker's joint ``leg * m + b``, its target its body's centre; a
+rig's joints its bones, then its targets (their heading, 0 for none, and
+point), its target its root. Numbers
 are written as ``repr`` writes them (they read back bit for bit), a group at a
 time with one ``%`` of a format made once per layout. The :class:`Recorder`
 writes ``<FILE>.part`` and renames it when it closes. It replaces only a
@@ -39,8 +41,11 @@ class RecordingError(ValueError):
 
 
 def joints_of(group) -> int:
-    """The rows a chain of ``group`` gives a step: its bones (a walker: legs times bones a leg)."""
+    """The rows a chain of ``group`` gives a step: its bones (a walker: legs times bones a leg; a rig: its bones,
+    then its targets)."""
     shape = group.fields["lengths"].shape
+    if "targets" in group.fields:
+        return shape[1] + group.fields["targets"].shape[1]
     return shape[1] * shape[2] if group.solver == "walker" else shape[1]
 
 
@@ -53,6 +58,9 @@ def group_values(group) -> tuple[np.ndarray, np.ndarray]:
         heading = np.arctan2(seg[..., 1], seg[..., 0])
         angles = np.concatenate([heading[:, :1], wrap_array(heading[:, 1:] - heading[:, :-1])], axis=1)
         ends, target = points[:, 1:], points[:, 0]
+    elif "targets" in f:  # a rig: its bones, then its targets (their headings in degrees, 0 for none)
+        angles = np.concatenate([f["angles"], np.nan_to_num(f["headings"])], axis=1)
+        ends, target = np.concatenate([f["points"][:, 1:], f["targets"]], axis=1), f["root"]
     elif group.solver == "walker":
         count, legs, m = f["lengths"].shape
         angles = f["angles"].reshape(count, legs * m)
@@ -70,7 +78,7 @@ def group_values(group) -> tuple[np.ndarray, np.ndarray]:
 def drawn_lengths(group) -> np.ndarray:
     """Each chain's bone lengths (px) as drawn: (N, n), a walker's (N, legs, m); a two-bone arm's stretched."""
     f = group.fields
-    if group.solver in ("snake", "walker"):
+    if "scale" not in f:  # a snake, a walker, a rig
         return f["lengths"]
     return f["lengths"] * f["scale"]
 
@@ -147,7 +155,8 @@ class Recorder:
     """Writes a recording of a scene's steps to ``path`` (:meth:`record` after each step, then :meth:`close`).
 
     ``steps``: steps recorded so far. ``rig``: ``{(chain index, solver, joints): bone lengths}`` (px, as
-    drawn; a walker's (legs, m)) at each key's first step (bone 0's length is not in the CSV).
+    drawn; a walker's (legs, m); a rig's a dict of its ``lengths``, ``parents`` and ``target_bones``) at each
+    key's first step (bone 0's length is not in the CSV).
     RecordingError when the file cannot be opened or written.
     """
 
@@ -158,7 +167,7 @@ class Recorder:
         self.replaced: Path | None = None  # set by close() when the file was changed by another while recording
         self._was = _stamp(self.path, self.name)  # what is at the path now; close() replaces only that
         self.steps = 0
-        self.rig: dict[tuple[int, str, int], np.ndarray] = {}
+        self.rig: dict[tuple[int, str, int], np.ndarray | dict] = {}
         self._layout: Layout | None = None
         try:
             self._file = open(self.part, "w", encoding="utf-8", newline="\n", buffering=BUFFER_BYTES)
@@ -186,7 +195,11 @@ class Recorder:
                 key = (i, g.solver, k)
                 if key not in self.rig:
                     lengths = drawn_lengths(g) if lengths is None else lengths
-                    self.rig[key] = np.array(lengths[row], dtype=float)
+                    bones = np.array(lengths[row], dtype=float)
+                    # a rig: its tree and its targets' bones too
+                    self.rig[key] = bones if "targets" not in g.fields else {
+                        "lengths": bones, "parents": g.fields["parents"][row].astype(int),
+                        "target_bones": g.fields["target_bones"][row].astype(int)}
 
     def _write(self, text: str) -> None:
         try:

@@ -1,8 +1,9 @@
-"""Replaying a recording: a scene's targets, snake heads and walker bodies driven from the file.
+"""Replaying a recording: a scene's targets, snake heads, walker bodies and rigs driven from the file.
 
 Before each step the :class:`Replay` puts each chain's recorded target where
 the recording has it: an IK chain's ``target`` (``held``, so its motion
-waits), a snake's ``replay_head``, a walker's ``replay_body``. The rest of the
+waits), a snake's ``replay_head``, a walker's ``replay_body``, a rig's root
+and targets. The rest of the
 step is the scene's own, so replaying from the scene the recording started
 from gives the same numbers again. A first step that does not match the scene
 refuses the replay, a later one stops it (:class:`~.recording.RecordingError`).
@@ -65,8 +66,7 @@ class Replay:
         layout = self._layout
         if layout is None or not layout.current(scene):
             layout = self._layout = Layout(scene)
-            self._held.update((id(c), c) for g in layout.groups if g.solver not in ("snake", "walker")
-                              for c in g.members)
+            self._held.update((id(c), c) for g in layout.groups if "target" in g.fields for c in g.members)
         if (len(rec.chain) == len(layout.chain) and np.array_equal(rec.chain, layout.chain)
                 and np.array_equal(rec.joint, layout.joint) and rec.solver == layout.solver):
             return layout
@@ -91,9 +91,14 @@ class Replay:
             self.close(scene)
             raise
         targets = rec.targets()
+        first = np.flatnonzero(rec.joint == 0)  # each chain's first row
         for g, (index, _) in zip(layout.groups, layout.members):
             f = g.fields
-            if g.solver == "snake":
+            if "targets" in f:  # a rig: its root, and its targets from the rows after its bones
+                n, k = f["lengths"].shape[1], f["targets"].shape[1]
+                f["root"][:] = targets[index]
+                f["targets"][:] = rec.values[first[index][:, None] + n + np.arange(k), 1:3]
+            elif g.solver == "snake":
                 f["replay_head"][:] = targets[index]
                 f["replayed"][:] = 1.0
             elif g.solver == "walker":
