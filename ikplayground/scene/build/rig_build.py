@@ -260,11 +260,13 @@ def humanoid_rig(root=(0.0, 0.0), *, standing_on=None, height: float = HUMANOID_
 
 def quadruped_rig(root=(0.0, 0.0), *, standing_on=None, length: float = QUADRUPED_LENGTH, **kw) -> Chain:
     """A four-legged animal side on (``QUADRUPED``: pelvis as bone 0 at ``root``, spine and chest, neck and head,
-    four legs of three bones, a tail of three), its body ``length`` px; a target on each paw (a trot's gait
-    groups, :data:`QUADRUPED_GAIT`). ``standing_on`` (x, ground y) px puts its paws on that ground instead.
-    ``kw``: :func:`make_rig`'s settings (``iterations`` :data:`QUADRUPED_ITERATIONS` unless given)."""
+    four legs of three bones, a tail of three), its body ``length`` px; a target on each paw, heading as the paw
+    does standing (so a paw keeps its pose as it walks), in a trot's gait groups (:data:`QUADRUPED_GAIT`).
+    ``standing_on`` (x, ground y) px puts its paws on that ground instead. ``kw``: :func:`make_rig`'s settings
+    (``iterations`` :data:`QUADRUPED_ITERATIONS` unless given)."""
     kw.setdefault("iterations", QUADRUPED_ITERATIONS)
-    return _standing(QUADRUPED, length, QUADRUPED_FEET, (), root, standing_on, (math.nan,) * 4, QUADRUPED_GAIT, **kw)
+    paws = tuple(row[2] for foot in QUADRUPED_FEET for row in QUADRUPED if row[0] == foot)
+    return _standing(QUADRUPED, length, QUADRUPED_FEET, (), root, standing_on, paws, QUADRUPED_GAIT, **kw)
 
 
 def rig_from(anchor, palette_index: int, settings: dict) -> Chain:
