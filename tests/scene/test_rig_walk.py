@@ -13,7 +13,7 @@ from ikplayground.scene import Scene, humanoid_rig, make_rig, quadruped_rig
 from ikplayground.scene.files.scene_file import SceneFileError, load_scene, parse_scene, save_scene, scene_to_text
 from ikplayground.scene.record.recording import Recorder
 from ikplayground.scene.record.replay import Replay
-from ikplayground.scene.step import rig_walk, walker
+from ikplayground.scene.step import rig_walk, target_paths, walker
 from tests.scene.scene_cases import assert_chain_ok
 
 STAGE = (980.0, 694.0)
@@ -197,12 +197,12 @@ def test_a_held_target_stays_where_it_is_put():
         scene.step()
     hand = int(hands_of(rig)[0])
     f = rig.fields
-    rig_walk.hold(f, hand, True)
+    target_paths.hold(f, True, hand)
     where = f["targets"][hand].copy()
     for _ in range(30):
         scene.step()
     np.testing.assert_array_equal(rig.fields["targets"][hand], where)
-    rig_walk.hold(rig.fields, hand, False)
+    target_paths.hold(rig.fields, False, hand)
     offset = rig.fields["targets"][hand] - rig.fields["root"]
     scene.step()
     np.testing.assert_allclose(rig.fields["targets"][hand] - rig.fields["root"], offset, atol=1e-9)

@@ -12,7 +12,7 @@ height eases toward a line through them (:func:`~.walker.support_height`),
 ``CROUCH`` lower than in the rest pose so the legs reach ahead and behind. A
 foot's rest spot is where its bone ends in the rest pose, from the root. Every
 other target keeps its place relative to the root (it swings along), unless
-the mouse holds it. A turn mirrors the rig about its root
+the mouse holds it (:func:`~.target_paths.hold`). A turn mirrors the rig about its root
 (:func:`~ikplayground.scene.core.mirror.rig_turned`), as a sprite is flipped:
 its limits say which way its knees and elbows bend. The rig's own solve
 (:mod:`.rig_step`) then reaches for the targets. Arrays with a leading axis of N
@@ -47,11 +47,6 @@ def on_terrain(group) -> bool:
         return True
     f = group.fields
     return "targets" in f and bool((walking(f) | (f["settled"][:, 0] > 0)).any())
-
-
-def hold(fields, index: int, on: bool) -> None:
-    """Hold (the mouse has it) or let go one rig's target ``index``: a held target is left where it is put."""
-    fields["held"][index] = 1.0 if on else 0.0
 
 
 def walk_rigs(f, stage, terrain) -> None:
