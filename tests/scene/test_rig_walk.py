@@ -97,7 +97,7 @@ def test_a_rig_on_auto_walk_walks_back_and_forth_its_feet_planted_one_gait_group
     assert sum(len(up) == 1 for up in watch.lifted) > 100  # (and they do step)
     assert {0, 1} <= set().union(*watch.lifted)
     assert watch.hand_drift <= 1e-9  # the other targets go along with the root
-    assert watch.reached() >= 0.9  # measured: humanoid 0.98 / 0.96, quadruped 0.96 / 0.99 (FABRIK / DLS)
+    assert watch.reached() >= 0.9  # measured: humanoid 0.974 / 0.959, quadruped 0.996 / 0.993 (FABRIK / DLS)
     assert_chain_ok(rig)
 
 
@@ -354,3 +354,13 @@ def test_a_replayed_walk_records_the_same_file_turns_and_all(tmp_path, method):
         roots = [float(r[7]) for r in csv.reader(fh) if r[1] == "0" and r[3] == "0"]
     assert max(roots) - roots[0] > 100 and roots[-1] < max(roots) - 100  # it went right and came back
     assert first.chains[0].fields["facing"][0] == -1.0 and first.chains[1].fields["facing"][0] == -1.0  # both turned
+
+
+def test_a_rig_too_wide_for_the_stage_to_turn_on_stands():
+    scene = Scene((500.0, 694.0))  # the quadruped reaches out over 250 px from its root: its image would not fit
+    rig = scene.add(quadruped_rig(standing_on=(250.0, float(scene.terrain.height_at(250.0))), auto=True))
+    facing, root = [], rig.fields["root"].copy()
+    for _ in range(30):
+        scene.step()
+        facing.append(float(rig.fields["facing"][0]))
+    assert set(facing) == {1.0} and rig.fields["root"][0] == root[0] and rig.fields["velocity"][0] == 0.0

@@ -114,10 +114,14 @@ def margin(r) -> float:
 
 def walk(r, stage, terrain) -> None:
     """One walking step of one rig (its fields ``r``, in place): the root along, a turn, the feet, the height."""
+    reach = margin(r)
+    if 2.0 * reach >= stage[0]:  # its mirror image would not fit beside it: it cannot walk back and forth here
+        r["velocity"][0] = 0.0
+        return
     start = r["root"].copy()
     facing = float(r["facing"][0])
     move = walk_x(r["root"][:1], r["velocity"], r["facing"], r["drive"], r["run"], r["auto"], r["speed"],
-                  np.array([margin(r)]), stage)
+                  np.array([reach]), stage)
     free = r["held"] < 0.5
     others = free & (r["gait"] < 0)
     r["targets"][others, 0] += r["root"][0] - start[0]
