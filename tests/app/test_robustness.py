@@ -252,7 +252,7 @@ def test_a_save_into_a_missing_folder_says_why(app, tmp_path):
 @pytest.mark.parametrize("text, place", [
     ('{"format": "ikplayground-scene", "version": 1, "chains": [{"solver": "ccd", "root": [1, 2], '
      '"lengths": [10, -5], "angles": [0, 0], "target": [3, 4]}]}', "chains[0].lengths[1]"),
-    ('{"format": "ikplayground-scene", "version": 2, "chains": []}', "version"),
+    ('{"format": "ikplayground-scene", "version": 3, "chains": []}', "version"),
     ("[" * 5000, "nested"),
     ('{"format": "ikplayground-scene", "version": 1, "chains": [{"solver": "snake", "points": [[1e400, 0], [1, 1]]}]}',
      "1e400"),

@@ -6,9 +6,10 @@ step solves it with :func:`ikplayground.solvers.solve_skeleton` from the
 solver's own last answer (``goal``) toward its targets, by its weights,
 headings, limits and method; a target whose FK/IK mix is below 1 is first
 blended toward where its bone's end lies in the rest pose (Spine's mix: 0 is
-the FK pose, 1 the IK pose). The shown angles then move toward the answer by
-at most the rate limit (``rate_limited``, as a chain's), and the points, each
-target's error and the status follow. Rigs are few: a loop over them. Arrays
+the FK pose, 1 the IK pose). The shown angles then move toward the answer with
+no joint turning more than the rate limit, but all together
+(:func:`coordinated`: the whole turn scaled down, where a chain's rate limit
+clips each joint), and the points, each target's error and the status follow. Rigs are few: a loop over them. Arrays
 with a leading axis of N rigs; pixels, y down, radians.
 """
 
@@ -20,7 +21,7 @@ import numpy as np
 
 from ikplayground.scene.core.chain import is_reached
 from ikplayground.scene.core.constants import RIG_METHODS
-from ikplayground.solvers import rate_limited, skeleton_points, solve_skeleton
+from ikplayground.solvers import FULL_CIRCLE, skeleton_points, solve_skeleton, wrap_array
 
 REACHED, OUT_OF_REACH, STALLED, ITERATING, MIXED = 0.0, 1.0, 2.0, 3.0, 4.0  # codes of chain.STATUSES
 _CODES = {"out of reach": OUT_OF_REACH, "stalled": STALLED, "iterations": ITERATING, "reached": ITERATING}
@@ -90,6 +91,24 @@ def solve(f) -> tuple[np.ndarray, str, int]:
     return np.asarray(sol.angles, dtype=float), sol.status, int(sol.iterations)
 
 
+def coordinated(current: np.ndarray, desired: np.ndarray, rate: float, limits: np.ndarray) -> np.ndarray:
+    """Angles (n,) rad moved from ``current`` toward ``desired`` along the straight line between them, as far
+    as the joint that turns most may turn, ``rate`` rad (inf: all the way): every joint arrives together.
+
+    A free joint (a range of ``FULL_CIRCLE``) goes the shorter way round and is wrapped to (-pi, pi]; a
+    limited one stays in its range (``limits`` (n, 2) rad), both ends being in it. Where a solve's answer
+    jumps (a target crossing out of reach), clipping each joint alone, as a chain's rate limit does, moves
+    the small joints first and lets the other targets' bones slip; scaled together they slip far less.
+    """
+    free = ~(limits[:, 1] - limits[:, 0] < FULL_CIRCLE)
+    turn = np.where(free, wrap_array(desired - current), desired - current)
+    most = float(np.abs(turn).max()) if len(turn) else 0.0
+    if most > rate:
+        turn = turn * (rate / most)
+    moved = current + turn
+    return np.where(free, np.clip(wrap_array(moved), limits[:, 0], limits[:, 1]), moved)
+
+
 def step_rig(f) -> None:
     """One step of one rig (its fields, changed in place): solve, rate limit, points, errors, status."""
     t0 = time.perf_counter()
@@ -97,7 +116,7 @@ def step_rig(f) -> None:
     f["solve_us"][0] = (time.perf_counter() - t0) * 1e6
     f["goal"][:] = goal
     f["used"][0] = used
-    f["angles"][:] = rate_limited(f["angles"][None], goal[None], f["rate"][:1], f["limits"][None])[0]
+    f["angles"][:] = coordinated(f["angles"], goal, float(f["rate"][0]), f["limits"])
     lay_out(f)
     if f["reached"][0]:
         f["status"][0] = REACHED
