@@ -119,24 +119,31 @@ def spider() -> Scene:
     return scene
 
 
-GROUND = 0.93  # the rigs stand on this share of the stage's height
+RIG_RATE = 30.0  # degrees a step: a walk's legs swing fast (at 3, its feet lag their targets by tens of px)
+
+
+def on_ground(scene: Scene, x: float) -> tuple[float, float]:
+    """Where a rig stands at ``x``: on the scene's terrain, the ground it walks on."""
+    return x, float(scene.terrain.height_at(x))
 
 
 def humanoid() -> Scene:
-    """A standing figure side on, its feet on the ground and its hands free to drag."""
+    """A standing figure side on, its feet on the ground and its hands free to drag; the arrow keys walk it."""
     scene = Scene(STAGE)
     w, h = scene.stage
-    figure = humanoid_rig(standing_on=(w * 0.45, h * GROUND), height=h * 0.55, skin="capsules")
+    figure = humanoid_rig(standing_on=on_ground(scene, w * 0.45), height=h * 0.55, skin="capsules",
+                          rate_limit=RIG_RATE)
     figure.name = "figure"
     scene.add(figure)
     return scene
 
 
 def quadruped() -> Scene:
-    """A four-legged animal side on, its paws on the ground."""
+    """A four-legged animal side on, its paws on the ground; the arrow keys walk it."""
     scene = Scene(STAGE)
     w, h = scene.stage
-    animal = quadruped_rig(standing_on=(w * 0.35, h * GROUND), length=w * 0.26, skin="capsules")
+    animal = quadruped_rig(standing_on=on_ground(scene, w * 0.35), length=w * 0.26, skin="capsules",
+                           rate_limit=RIG_RATE)
     animal.name = "animal"
     scene.add(animal)
     return scene

@@ -174,7 +174,7 @@ class App:
             self.step_ms = smoothed(self.step_ms, (time.perf_counter() - t0) * 1000.0 / due)
 
     def steer(self) -> None:
-        """The arrow keys (or a replay's) drive the selected snake or walker."""
+        """The arrow keys (or a replay's) drive the selected snake, walker or rig."""
         keys = self.replay.held_keys(self.held)
         self.scene.steer("throttle" in keys, ("right" in keys) - ("left" in keys))
 

@@ -107,11 +107,12 @@ def target_point(chain: Chain, part: str) -> np.ndarray:
 
 
 def handed_over(old: Drag | None, new: Drag | None) -> Drag | None:
-    """``new`` in place of ``old``: ``old``'s target is let go (its motion resumes), ``new``'s held."""
-    if old is not None and old.part == "target":
-        target_paths.hold(old.chain.fields, False)
-    if new is not None and new.part == "target":
-        target_paths.hold(new.chain.fields, True)
+    """``new`` in place of ``old``: ``old``'s target is let go (its motion resumes), ``new``'s held (a rig's
+    ``"target:2"`` too: a walking rig leaves it where the mouse puts it)."""
+    if old is not None and old.part.partition(":")[0] == "target":
+        target_paths.hold(old.chain.fields, False, int(old.part.partition(":")[2] or 0))
+    if new is not None and new.part.partition(":")[0] == "target":
+        target_paths.hold(new.chain.fields, True, int(new.part.partition(":")[2] or 0))
     return new
 
 

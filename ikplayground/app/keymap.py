@@ -53,9 +53,9 @@ KEYMAP: tuple[Binding, ...] = (
 )
 PAUSE_KEY = pygame.K_SPACE  # pauses when let go, so that Space held and a left drag pans instead
 
-# held keys, read every step: they steer the selected (or only) snake, else walker
+# held keys, read every step: they steer the selected (or only) snake, else walker, else rig
 STEER_KEYS = {pygame.K_UP: "throttle", pygame.K_LEFT: "left", pygame.K_RIGHT: "right"}
-STEER_HELP = ("Up / Left / Right", "snake: Up speeds up, Left/Right turn; walker: Left/Right walk, Up runs "
+STEER_HELP = ("Up / Left / Right", "snake: Up speeds up, Left/Right turn; walker or rig: Left/Right walk, Up runs "
               "(the selected one)")
 
 MOUSE_HELP: tuple[tuple[str, str], ...] = (

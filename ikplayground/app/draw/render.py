@@ -25,7 +25,7 @@ from ikplayground.app.draw.view import ScreenGroups, draw_grid, screen_chain
 from ikplayground.app.draw.rig_draw import draw_rig, rig_halo_lines, rig_wedges
 from ikplayground.app.draw.walker_draw import TerrainLayer, draw_walker, draw_walker_group, walker_halo
 from ikplayground.resources import asset_path
-from ikplayground.scene import IK_SOLVERS, Chain, clamped_joints, current_bone, current_target
+from ikplayground.scene import IK_SOLVERS, Chain, clamped_joints, current_bone, current_target, on_terrain
 
 BACKGROUND = (22, 25, 32)
 GRID = (31, 35, 45)
@@ -134,7 +134,7 @@ class SceneRenderer:
         self.notes.begin()
         surface.blit(self.background(size, camera), (0, 0))
         terrain = getattr(scene, "terrain", None)
-        if terrain is not None and any(g.solver == "walker" for g in scene.groups):
+        if terrain is not None and any(on_terrain(g) for g in scene.groups):  # a walker, or a rig that walks
             surface.blit(self._ground.surface(terrain, size, camera), (0, 0))
         selected = scene.selected
         if len(scene.chains) > DETAIL_LIMIT:

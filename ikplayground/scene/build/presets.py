@@ -23,8 +23,8 @@ PRESETS: dict[str, str] = {
     "tentacles": "CCD, FABRIK and DLS tentacles under limits, targets on figure-eights",
     "snakes": "several snakes: the selected one is yours, the others wander",
     "spider": "a procedural walker on hills and steps",
-    "humanoid": "a standing figure (a rig): drag a hand and the spine and feet hold their targets",
-    "quadruped": "a four-legged animal with a tail (a rig), its paws on the ground",
+    "humanoid": "a standing figure (a rig): drag a hand and the spine and feet hold their targets; arrows walk it",
+    "quadruped": "a four-legged animal with a tail (a rig), its paws on the ground; the arrow keys walk it",
     "crowd": "5,000 chains on scripted paths (the stress test as a scene)",
 }
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import cast
 
 import numpy as np
 
@@ -20,7 +21,9 @@ from ikplayground.scene.build.build_batch import empty_fields
 from ikplayground.scene.core.chain import FULL, Chain, checked_rate
 from ikplayground.scene.core.constants import (BONE_NAME_PATTERN, DEFAULT_ITERATIONS, DEFAULT_RATE_DEG,
                                                DEFAULT_TOLERANCE, MAX_BONES, MAX_COORD, MAX_RIG_TARGETS, RIG_METHODS)
+from ikplayground.scene.core.settings import field_settings
 from ikplayground.scene.step.rig_step import bone_ends, lay_out
+from ikplayground.scene.step.rig_walk import STEP, leg_length
 from ikplayground.solvers import FULL_CIRCLE, limit_headings, wrap_array
 
 PI = math.pi
@@ -62,7 +65,7 @@ def clamped(angles: np.ndarray, limits: np.ndarray) -> np.ndarray:
 
 
 def make_rig(root, parents, angles, lengths, target_bones=(), targets=None, *, limits=None, headings=None,
-             weights=None, mix=None, names=None, rest=None, method: str = "fabrik",
+             weights=None, mix=None, gait=None, names=None, rest=None, facing: float = 1.0, method: str = "fabrik",
              rate_limit: float | None = DEFAULT_RATE_DEG, rate_deg: float | None = None,
              iterations: int = DEFAULT_ITERATIONS, tolerance: float = DEFAULT_TOLERANCE, palette_index: int = 0,
              **settings) -> Chain:
@@ -83,13 +86,21 @@ def make_rig(root, parents, angles, lengths, target_bones=(), targets=None, *, l
         Each angle's range (bone 0's on its absolute angle); None: every joint free.
     headings, weights, mix : (k,) or None
         A target's heading (rad, NaN: none; default none), weight (> 0, default 1) and FK/IK mix (0..1, default 1).
+    gait : (k,) ints or None
+        Which targets are feet, and their gait group: 0 or 1 for a foot, -1 for any other target (default: none
+        is a foot). Feet step on the ground when the rig walks (:mod:`~ikplayground.scene.step.rig_walk`).
     names : n strings or None
         The bones' names, distinct, each 1 to 24 letters, digits, ``_``, ``.`` or ``-`` (default ``bone0``...).
     rest : (n,) rad or None
-        The rest pose the mix blends toward (None: ``angles``).
+        The rest pose the mix blends toward (None: ``angles``); a walking foot's rest spot is where it ends in it.
+    facing : float
+        The way the rig faces and walks (> 0: +x, as drawn; else -x: a mirrored rig).
     method : {"fabrik", "dls"}
-    rate_limit, rate_deg, iterations, tolerance, palette_index, **settings
-        As an IK chain's (``rate_limit`` None: off, ``rate_deg`` its setting then); the kept settings.
+    rate_limit, rate_deg, iterations, tolerance, palette_index
+        As an IK chain's (``rate_limit`` None: off, ``rate_deg`` its setting then).
+    **settings
+        The walk's settings by field (``threshold``, ``step_height`` px, ``speed`` px/step, ``auto``: missing or
+        None, the default) and the kept settings.
 
     Raises
     ------
@@ -134,6 +145,16 @@ def make_rig(root, parents, angles, lengths, target_bones=(), targets=None, *, l
     f["mix"][:] = 1.0 if mix is None else _array(mix, (k,), "mix")
     if (f["weights"] <= 0).any() or (f["mix"] < 0).any() or (f["mix"] > 1).any():
         raise ValueError("weights: must be > 0, and mix between 0 and 1")
+    f["gait"][:] = -1.0 if gait is None else _array(gait, (k,), "gait")
+    if not np.isin(f["gait"], (-1.0, 0.0, 1.0)).all():
+        raise ValueError(f"gait: each must be 0 or 1 (a foot's gait group) or -1 (got {f['gait'].tolist()})")
+    f["facing"][0] = 1.0 if facing > 0 else -1.0
+    leg = leg_length(f["parents"], f["lengths"], f["target_bones"][f["gait"] >= 0])
+    for s in field_settings("rig"):  # the walk's; a step's size by default a share of the legs' length
+        field = cast(str, s.field)
+        value = settings.pop(field, None)
+        default = s.default if s.default is not None else max(STEP[field == "step_height"] * leg, s.lo)
+        f[field][0] = default if value is None else s.field_type(value)
     f["method"][0] = RIG_METHODS.index(method)
     f["rate"][0] = math.inf if rate_limit is None else math.radians(checked_rate(rate_limit))
     f["iterations"][0] = int(iterations)
@@ -198,11 +219,14 @@ QUADRUPED = (
     ("tail_tip", "tail_mid", -PI + 0.9, 0.2, (-0.6, 0.6)),
 )
 QUADRUPED_FEET = ("hind_paw_l", "fore_paw_l", "hind_paw_r", "fore_paw_r")
+QUADRUPED_GAIT = (0, 1, 1, 0)  # a trot: each hind paw steps with the fore paw of the other side
+QUADRUPED_ITERATIONS = 50  # its walk moves four paws and the chest at once: from its last answer, 10 passes are few
 
 
-def _standing(table, scale: float, feet, hands, root, standing_on, headings, **kw) -> Chain:
-    """A rig of ``table`` with targets on ``feet`` and ``hands``: its root at ``root``, or placed so that its
-    lowest foot stands on ``standing_on`` (x under the root, ground y) with every foot target on that ground."""
+def _standing(table, scale: float, feet, hands, root, standing_on, headings, gait, **kw) -> Chain:
+    """A rig of ``table`` with targets on ``feet`` (in gait groups ``gait``) and ``hands``: its root at ``root``,
+    or placed so that its lowest foot stands on ``standing_on`` (x under the root, ground y) with every foot
+    target on that ground."""
     args = skeleton(table, scale)
     names = args["names"]
     bones = [names.index(b) for b in (*hands, *feet)]
@@ -216,7 +240,8 @@ def _standing(table, scale: float, feet, hands, root, standing_on, headings, **k
     if standing_on is not None:
         targets[len(hands):, 1] = ground
     heading = [math.nan] * len(hands) + [h for h in headings]
-    return make_rig(root, targets=targets, target_bones=bones, headings=heading, **args, **kw)
+    return make_rig(root, targets=targets, target_bones=bones, headings=heading, gait=[-1] * len(hands) + list(gait),
+                    **args, **kw)
 
 
 def skeleton_ends(args: dict) -> np.ndarray:
@@ -228,16 +253,20 @@ def skeleton_ends(args: dict) -> np.ndarray:
 def humanoid_rig(root=(0.0, 0.0), *, standing_on=None, height: float = HUMANOID_HEIGHT, **kw) -> Chain:
     """A standing figure side on (``HUMANOID``: hips as bone 0 at ``root``, spine, neck, head, two arms of upper
     arm, forearm and hand, two legs of thigh, shin and foot), ``height`` px tall; targets on both hands (free)
-    and both feet (flat: heading 0). ``standing_on`` (x, ground y) px puts its feet on that ground instead.
-    ``kw``: :func:`make_rig`'s settings."""
-    return _standing(HUMANOID, height, HUMANOID_FEET, HUMANOID_HANDS, root, standing_on, (0.0, 0.0), **kw)
+    and both feet (flat: heading 0; the feet in gait groups 0 and 1). ``standing_on`` (x, ground y) px puts its
+    feet on that ground instead. ``kw``: :func:`make_rig`'s settings."""
+    return _standing(HUMANOID, height, HUMANOID_FEET, HUMANOID_HANDS, root, standing_on, (0.0, 0.0), (0, 1), **kw)
 
 
 def quadruped_rig(root=(0.0, 0.0), *, standing_on=None, length: float = QUADRUPED_LENGTH, **kw) -> Chain:
     """A four-legged animal side on (``QUADRUPED``: pelvis as bone 0 at ``root``, spine and chest, neck and head,
-    four legs of three bones, a tail of three), its body ``length`` px; a target on each paw. ``standing_on``
-    (x, ground y) px puts its paws on that ground instead. ``kw``: :func:`make_rig`'s settings."""
-    return _standing(QUADRUPED, length, QUADRUPED_FEET, (), root, standing_on, (math.nan,) * 4, **kw)
+    four legs of three bones, a tail of three), its body ``length`` px; a target on each paw, heading as the paw
+    does standing (so a paw keeps its pose as it walks), in a trot's gait groups (:data:`QUADRUPED_GAIT`).
+    ``standing_on`` (x, ground y) px puts its paws on that ground instead. ``kw``: :func:`make_rig`'s settings
+    (``iterations`` :data:`QUADRUPED_ITERATIONS` unless given)."""
+    kw.setdefault("iterations", QUADRUPED_ITERATIONS)
+    paws = tuple(row[2] for foot in QUADRUPED_FEET for row in QUADRUPED if row[0] == foot)
+    return _standing(QUADRUPED, length, QUADRUPED_FEET, (), root, standing_on, paws, QUADRUPED_GAIT, **kw)
 
 
 def rig_from(anchor, palette_index: int, settings: dict) -> Chain:

@@ -57,7 +57,11 @@ WALKER_FIELDS: FieldSpec = {
 # bone's end (px). Per target its point (px), its bone, heading (rad; NaN: none), weight (> 0), FK/IK mix
 # (0..1) and error (px). The method (0 FABRIK, 1 DLS), the rate limit (rad/step, inf: off), iterations and
 # tolerance (px); per step the worst error (px), reached, the status code (STATUSES), iterations used and
-# the microseconds of its solve (never saved).
+# the microseconds of its solve (never saved). Its walk (scene/step/rig_walk.py): per target its gait group
+# ("gait": 0 or 1 for a foot, -1 for any other target), its step as a walker's foot's (state 0 planted / 1
+# stepping, start, end, progress 0..1) and "held" (1 while the mouse holds it); the way it faces and walks on its
+# own (+-1), its velocity (px/step), the arrow keys' input, whether its feet stand on the ground, and a replay's
+# shown angles for the coming step (rad, used where "replayed" is 1).
 RIG_FIELDS: FieldSpec = {
     "parents": ("n",), "root": (2,), "lengths": ("n",), "angles": ("n",), "goal": ("n",), "rest": ("n",),
     "limits": ("n", 2), "points": ("n+1", 2),
@@ -65,6 +69,9 @@ RIG_FIELDS: FieldSpec = {
     "errors": ("k",),
     "method": (1,), "rate": (1,), "iterations": (1,), "tolerance": (1,),
     "error": (1,), "reached": (1,), "status": (1,), "used": (1,), "solve_us": (1,),
+    "gait": ("k",), "state": ("k",), "step_from": ("k", 2), "step_to": ("k", 2), "progress": ("k",),
+    "held": ("k",), "facing": (1,), "velocity": (1,), "drive": (1,), "run": (1,), "settled": (1,),
+    "replay_angles": ("n",), "replayed": (1,),
     **{cast(str, s.field): (1,) for s in field_settings("rig")},
 }
 SPECS: dict[str, FieldSpec] = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS, "rig": RIG_FIELDS}

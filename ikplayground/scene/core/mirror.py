@@ -6,8 +6,8 @@ radians: a point goes to ``(x0 - (x - x0), y)``; an absolute angle ``a`` to
 ``pi - a`` (``-pi - a`` below 0), a relative one to ``-a`` and its range
 ``(lo, hi)`` to ``(-hi, -lo)``; joint 0's range across 0 is refused unless it
 is the full circle; a side (+-1) to the other. A rig's bone 0 is joint 0,
-its targets' points mirror and their headings are absolute angles. Flipping twice gives back the
-chain bit for bit (``Chain.flip_memo`` keeps the state before the last flip).
+its targets' points mirror and their headings are absolute angles; it faces and walks the other way.
+Flipping twice gives back the chain bit for bit (``Chain.flip_memo`` keeps the state before the last flip).
 """
 
 from __future__ import annotations
@@ -123,14 +123,31 @@ def _ik(f: dict, x0: float) -> dict:
     return out
 
 
-def _rig(f: dict, x0: float) -> dict:
+def rig_pose(f: dict) -> dict:
+    """A rig's angles, goal, rest pose, ranges and target headings mirrored (new arrays; ValueError for bone 0's
+    range across 0): what a replay mirrors of a rig whose root and targets it puts back itself."""
     lim = f["limits"]
     out = {name: mirror_angles(f[name], lim) for name in ("angles", "goal", "rest")}
     out["limits"] = mirror_limits(lim)
-    for name in ("root", "points", "targets"):
-        out[name] = mirror_points(f[name], x0)
     headings = f["headings"]
     out["headings"] = np.where(np.isnan(headings), headings, mirror_headings(np.nan_to_num(headings)))
+    return out
+
+
+def rig_turned(f: dict, x0: float) -> dict:
+    """A rig's pose and places (root, points, targets, its feet's steps) mirrored about ``x = x0``: a walking rig's
+    turn (its facing and velocity are the walk's own)."""
+    out = rig_pose(f)
+    for name in ("root", "points", "targets", "step_from", "step_to"):
+        out[name] = mirror_points(f[name], x0)
+    return out
+
+
+def _rig(f: dict, x0: float) -> dict:
+    out = rig_turned(f, x0)
+    for name in ("facing", "velocity", "drive"):
+        out[name] = -f[name]
+    out["settled"] = np.zeros(1)  # its feet stand on the ground again at its next walking step
     return out
 
 

@@ -33,11 +33,14 @@ def shift_root(chain: Chain, root, clamp=None) -> None:
 
 
 def shift_rig(chain: Chain, root, clamp=None) -> None:
-    """Translate a rig so its root is ``root`` (2,) px, its points and targets along (each target clamped); its
-    errors measured again."""
+    """Translate a rig so its root is ``root`` (2,) px, its points, targets and feet's steps along (each target
+    clamped); its errors measured again. It no longer stands on the ground (``settled`` 0) until it walks there."""
     f = chain.fields
     offset = np.asarray(root, dtype=float) - f["root"]
     f["points"] += offset
+    f["step_from"] += offset
+    f["step_to"] += offset
+    f["settled"][0] = 0.0
     f["root"][:] = root
     f["points"][0] = root  # exactly, whatever the rounding of the sum
     moved = f["targets"] + offset

@@ -85,6 +85,7 @@ def _rig(c) -> tuple:
             raise Refused(f"targets[{j}].bone", f"{bone} is targets[{bones[bone]}]'s bone too; a bone has one target")
         bones[bone] = j
     t = c.targets
+    gait = [-1 if x.gait is None else whole(x.gait, f"targets[{j}].gait") for j, x in enumerate(t)]
     return rig_build.make_rig, {
         "root": np.array(c.root, dtype=float), "parents": parents, "angles": np.radians(np.array(c.angles, float)),
         "lengths": np.array(c.lengths, dtype=float), "names": tuple(c.bones),
@@ -93,7 +94,16 @@ def _rig(c) -> tuple:
         "target_bones": list(bones), "targets": np.array([x.at for x in t], dtype=float).reshape(k, 2),
         "headings": [math.nan if x.heading is None else math.radians(x.heading) for x in t],
         "weights": [1.0 if x.weight is None else x.weight for x in t],
-        "mix": [1.0 if x.mix is None else x.mix for x in t], **_settings(c, "rig", n)}
+        "mix": [1.0 if x.mix is None else x.mix for x in t], "gait": gait, "facing": _facing(c),
+        **_settings(c, "rig", n)}
+
+
+def _facing(c) -> float:
+    """A walker's or rig's ``facing``: 1 or -1 (missing: 1), else :class:`Refused`."""
+    facing = 1.0 if c.facing is None else c.facing
+    if facing not in (1.0, -1.0):
+        raise Refused("facing", f"must be 1 or -1 (got {show_value(facing)})")
+    return facing
 
 
 def chain_spec(c) -> tuple:
@@ -107,11 +117,8 @@ def chain_spec(c) -> tuple:
         kw = _settings(c, "walker", 0)
         if len(c.lengths) != kw["leg_bones"]:
             raise Refused("lengths", f"must have {kw['leg_bones']} entries (got {len(c.lengths)})")
-        facing = 1.0 if c.facing is None else c.facing
-        if facing not in (1.0, -1.0):
-            raise Refused("facing", f"must be 1 or -1 (got {show_value(facing)})")
         return walker_build.make_walker, {"body": np.array(c.body, dtype=float),
-                                          "lengths": np.array(c.lengths, dtype=float), "facing": facing, **kw}
+                                          "lengths": np.array(c.lengths, dtype=float), "facing": _facing(c), **kw}
     n = len(c.lengths)
     if len(c.angles) != n:
         raise Refused("angles", f"must have {n} entries (got {len(c.angles)})")

@@ -148,7 +148,8 @@ class Number(Field):
         return bounded(setting.lo, setting.hi, setting.positive)
 
     def kwargs(self, setting, value, n):
-        return {self.kw or setting.name: float(setting.default) if value is None else value}
+        default = None if setting.default is None else float(setting.default)  # None: the chain's shape decides
+        return {self.kw or setting.name: default if value is None else value}
 
     def widest(self, setting, n):
         return {self.key: widest_number(setting.lo, setting.hi, self.digits, setting.positive)}

@@ -57,8 +57,9 @@ def _shape_columns(solver: str, cs: list[Chain]) -> dict[str, list]:
             "angles": degrees_array(field("angles")), "target": round_array(field("target"))}
 
 
-def _target(bone: int, at, heading: float, weight: float, mix: float) -> dict:
-    """One of a rig's targets as the file holds it (heading, weight and mix only when not the default)."""
+def _target(bone: int, at, heading: float, weight: float, mix: float, gait: float) -> dict:
+    """One of a rig's targets as the file holds it (heading, weight, mix and a foot's gait group only when not the
+    default)."""
     out = {"bone": bone, "at": round_array(at)}
     if not math.isnan(heading):
         out["heading"] = round_number(math.degrees(heading), 4)
@@ -66,6 +67,8 @@ def _target(bone: int, at, heading: float, weight: float, mix: float) -> dict:
         out["weight"] = round_positive(weight, 4)
     if mix != 1.0:
         out["mix"] = round_number(mix, 4)
+    if gait >= 0:
+        out["gait"] = int(gait)
     return out
 
 
@@ -73,13 +76,14 @@ def rig_columns(cs: list[Chain]) -> dict[str, list]:
     """The fields of rigs' lines that give their shape (rigs ``cs`` of one size)."""
     def field(name):
         return np.array([c.fields[name] for c in cs])
-    targets = [[_target(int(b), at, h, w, m) for b, at, h, w, m in
-                zip(*(c.fields[k].tolist() for k in ("target_bones", "targets", "headings", "weights", "mix")))]
+    targets = [[_target(int(b), at, h, w, m, g) for b, at, h, w, m, g in
+                zip(*(c.fields[k].tolist() for k in ("target_bones", "targets", "headings", "weights", "mix", "gait")))]
                for c in cs]
     return {"root": round_array(field("root")), "parents": field("parents").astype(int).tolist(),
             "bones": [list(c.bone_names) for c in cs], "lengths": round_positive_array(field("lengths")),
             "angles": degrees_array(field("angles")), "rest": degrees_array(field("rest")),
-            "ranges": degrees_array(field("limits")), "targets": targets}
+            "ranges": degrees_array(field("limits")), "targets": targets,
+            "facing": [OMIT if v > 0 else -1 for v in field("facing")[:, 0].tolist()]}
 
 
 def _ident(row: dict, c: Chain) -> dict:
@@ -157,7 +161,7 @@ _WIDEST = {
     "angles": -999999.9999, "heading": -999999.9999,  # 4 decimals, within +-1e6 degrees
     "body": -999999.999, "facing": -1,  # a walker's body (3 decimals) and facing (+-1)
     "rest": -999999.9999, "parents": None, "bone": None,  # a rig's rest pose; parents, bones: as they are
-    "at": -999999.999, "mix": 0.1234, "weight": 1.234e-300, "ranges": -179.9999,
+    "at": -999999.999, "mix": 0.1234, "weight": 1.234e-300, "ranges": -179.9999, "gait": None,  # a foot's: 0, 1
 }
 # a snake's points and lengths are written unrounded
 _WIDEST_SNAKE = {"lengths": -WIDEST_FLOAT, "heading": _WIDEST["heading"]}
@@ -180,7 +184,8 @@ def widest_rig(targets: int) -> Chain:
     n = MAX_BONES - targets
     return rig_build.make_rig((0.0, 0.0), range(-1, n - 1), np.zeros(n), np.ones(n), range(n - targets, n),
                               headings=np.zeros(targets), weights=np.full(targets, 0.5),
-                              mix=np.full(targets, 0.5), names=[f"{i:_>24}" for i in range(n)])
+                              mix=np.full(targets, 0.5), gait=np.zeros(targets), facing=-1.0,
+                              names=[f"{i:_>24}" for i in range(n)])
 
 
 def widest_chain_dict(solver: str, targets: int = 0) -> dict:

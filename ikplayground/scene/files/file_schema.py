@@ -39,13 +39,14 @@ BONE_NAME = Annotated[str, msgspec.Meta(pattern=BONE_NAME_PATTERN)]
 
 class RigTargetValue(msgspec.Struct, kw_only=True):
     """One of a rig's ``targets``: the bone whose end it pulls, where, and optionally its heading (degrees),
-    weight and FK/IK mix."""
+    weight, FK/IK mix and, for a foot, its gait group (0 or 1)."""
 
     bone: bounded(0, MAX_BONES - 1)
     at: POINT
     heading: COORD | None = None
     weight: bounded(0.0, MAX_COORD, positive=True) | None = None
     mix: bounded(0.0, 1.0) | None = None
+    gait: bounded(0, 1) | None = None
 
 # the fields of each solver's shape, (key, type) required or (key, type, default)
 SHAPES: dict[str, list[tuple]] = {
@@ -58,7 +59,7 @@ SHAPES: dict[str, list[tuple]] = {
     "rig": [("root", POINT), ("parents", _at_most(bounded(-1, MAX_BONES - 2), MAX_BONES, 1)),
             ("bones", _at_most(BONE_NAME, MAX_BONES, 1)), ("lengths", _BONES), ("angles", _ANGLES),
             ("rest", _ANGLES | None, None), ("ranges", _at_most(RANGE, MAX_BONES) | None, None),
-            ("targets", _at_most(RigTargetValue, MAX_RIG_TARGETS))],
+            ("targets", _at_most(RigTargetValue, MAX_RIG_TARGETS)), ("facing", float | None, None)],
 }
 
 
@@ -107,8 +108,8 @@ SEED = bounded(0, MAX_SEED) | None
 NUMBER = bounded(1, MAX_NUMBER)  # a chain's number
 # the keys of whole numbers, with their range (for messages: "must be between 1 and 1000")
 WHOLE_KEYS = {"seed": (0, MAX_SEED), "number": (1, MAX_NUMBER), "parents": (-1, MAX_BONES - 2),
-              "targets.bone": (0, MAX_BONES - 1), **{s.file.key: (int(s.lo), int(s.hi)) for s in SETTINGS
-                                         if isinstance(s.file, Whole)}}
+              "targets.bone": (0, MAX_BONES - 1), "targets.gait": (0, 1),
+              **{s.file.key: (int(s.lo), int(s.hi)) for s in SETTINGS if isinstance(s.file, Whole)}}
 # the keys of strings of a few choices: {(solver, key): choices}
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {}
 

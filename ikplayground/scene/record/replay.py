@@ -3,7 +3,7 @@
 Before each step the :class:`Replay` puts each chain's recorded target where
 the recording has it: an IK chain's ``target`` (``held``, so its motion
 waits), a snake's ``replay_head``, a walker's ``replay_body``, a rig's root
-and targets. The rest of the
+and targets (and its recorded pose, which says where a walking rig turned). The rest of the
 step is the scene's own, so replaying from the scene the recording started
 from gives the same numbers again. A first step that does not match the scene
 refuses the replay, a later one stops it (:class:`~.recording.RecordingError`).
@@ -98,6 +98,8 @@ class Replay:
                 n, k = f["lengths"].shape[1], f["targets"].shape[1]
                 f["root"][:] = targets[index]
                 f["targets"][:] = rec.values[first[index][:, None] + n + np.arange(k), 1:3]
+                f["replay_angles"][:] = np.radians(rec.values[first[index][:, None] + np.arange(n), 0])
+                f["replayed"][:] = 1.0  # its walk is the recording's: it turns where the recorded pose does
             elif g.solver == "snake":
                 f["replay_head"][:] = targets[index]
                 f["replayed"][:] = 1.0

@@ -1,7 +1,8 @@
 """One step of the whole scene (1/60 s; docs/design.md, "Time and the per-step rate limit").
 
 A snake group follows its heads (the Flash snake tutorial), a walker group
-walks, a rig group solves its skeletons, an IK group moves its targets then solves. Pixels, y down; radians.
+walks, a rig group walks (those of its rigs that walk) and solves its
+skeletons, an IK group moves its targets then solves. Pixels, y down; radians.
 """
 
 from __future__ import annotations
@@ -9,7 +10,7 @@ from __future__ import annotations
 import time
 
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS, SOLVERS
-from ikplayground.scene.step import rig_step, target_paths, walker
+from ikplayground.scene.step import rig_step, rig_walk, target_paths, walker
 from ikplayground.scene.step.group_step import step_ik, step_snakes
 
 
@@ -27,6 +28,7 @@ def step_groups(groups, stage, seed, terrain) -> dict[str, float]:
         elif kind == "walker":
             walker.step_walkers(g.fields, stage, terrain)
         elif kind == "rig":
+            rig_walk.walk_rigs(g.fields, stage, terrain)  # the walking ones' roots and targets first, then the solve
             rig_step.step_rigs(g.fields)
         else:
             target_paths.advance(g.fields, stage)  # animated targets first, then the solve

@@ -1,8 +1,9 @@
-"""The arrow keys' input: which snake or walker they drive, written into the groups' arrays.
+"""The arrow keys' input: which snake, walker or rig they drive, written into the groups' arrays.
 
-The driven chain is the selected snake, else the only snake, else the selected
-or only walker; a snake's input is its ``throttle``, ``turn`` and ``steered``
-(the Flash snake tutorial's Up and Left / Right). Every other one gets none.
+The driven chain is the selected walker or rig, else the selected or only
+snake, else the only walker, else the only rig; a snake's input is its
+``throttle``, ``turn`` and ``steered`` (the Flash snake tutorial's Up and Left
+/ Right), a walker's or rig's its ``drive`` and ``run``. Every other one gets none.
 """
 
 from __future__ import annotations
@@ -14,7 +15,8 @@ from ikplayground.scene.step import walker
 
 
 def driven(chains: list[Chain], selected: Chain | None, solver: str = "snake") -> Chain | None:
-    """The ``solver`` chain ("snake" or "walker") the arrow keys drive: ``selected``, else the only one, or None."""
+    """The ``solver`` chain ("snake", "walker" or "rig") the arrow keys drive: ``selected``, else the only one, or
+    None."""
     if selected is not None and selected.solver == solver:
         return selected
     found = [c for c in chains if c.solver == solver]
@@ -22,10 +24,15 @@ def driven(chains: list[Chain], selected: Chain | None, solver: str = "snake") -
 
 
 def steer(groups, chains: list[Chain], selected: Chain | None, throttle: bool, turn: int) -> Chain | None:
-    """Set the arrow keys' input on the driven snake or walker, none on the others; returns it (or None)."""
-    selected_walker = selected is not None and selected.is_walker
-    snake = None if selected_walker else driven(chains, selected)
-    strider = None if snake is not None else driven(chains, selected, "walker")
+    """Set the arrow keys' input on the driven snake, walker or rig, none on the others; returns it (or None)."""
+    strider: Chain | None = None
+    if selected is not None and (selected.is_walker or selected.is_rig):
+        snake, strider = None, selected
+    else:
+        snake = driven(chains, selected)
+        strider = None if snake is not None else driven(chains, None, "walker")
+        if snake is None and strider is None:
+            strider = driven(chains, None, "rig")
     walker.steer(groups, strider, turn, throttle)
     for g in groups:  # one array write per group of snakes, not a loop over chains
         if g.solver == "snake":

@@ -107,9 +107,10 @@ def set_speed(fields: dict[str, np.ndarray], speed: float) -> None:
     fields["motion_speed"][0] = speed
 
 
-def hold(fields: dict[str, np.ndarray], on: bool) -> None:
-    """The user takes one IK chain's target (``on``) or lets it go: no motion while it is held."""
-    fields["held"][0] = 1.0 if on else 0.0
+def hold(fields: dict[str, np.ndarray], on: bool, index: int = 0) -> None:
+    """The user takes one IK chain's target, or a rig's target ``index`` (``on``), or lets it go: no motion while it
+    is held (a walking rig's target stays where it is put)."""
+    fields["held"][index] = 1.0 if on else 0.0
 
 
 def fill(f: dict[str, np.ndarray], motions: list) -> None:

@@ -23,6 +23,7 @@ RIDE = 0.33  # the body's height above the ground under it, as a share of a leg'
 CLEARANCE = 0.16  # the least height of the body's centre above the ground right under it, share of reach
 MAX_TILT = 0.4  # rad: the steepest the body tilts
 ACCEL = 0.08  # the share of its speed a walker gains or loses in one step
+EASE = 0.2  # the share of the way to its riding height a body moves in one step
 LEAD = 0.6  # a step lands this share of the threshold ahead of the rest spot (in the walking direction)
 EDGE = 0.5  # share of the reach: a walker turns (or stops) this far inside the stage's edge
 CCD_SWEEPS = 60  # most CCD sweeps of a three-bone leg a step (from its last pose it needs a few)
@@ -66,24 +67,31 @@ def drive(f, stage) -> np.ndarray:
 
     ``drive`` (-1, 0, +1) walks that way (twice as fast while ``run``); else ``auto`` walks on its ``facing`` way.
     """
-    steer = f["drive"][:, 0]
-    facing = f["facing"][:, 0]
+    return walk_x(f["body"][:, 0], f["velocity"][:, 0], f["facing"][:, 0], f["drive"][:, 0], f["run"][:, 0],
+                  f["auto"][:, 0], f["speed"][:, 0], EDGE * reach(f), stage)
+
+
+def walk_x(x, v, facing, steer, run, auto, speed, margin, stage) -> np.ndarray:
+    """Walk ``x`` (N,) px along by the velocity ``v`` (N,) px/step, eased toward the wished one; returns the move.
+
+    ``steer`` (-1, 0, +1) walks that way (twice ``speed`` while ``run`` > 0) and sets ``facing`` (+-1); else
+    ``auto`` > 0 walks on its ``facing`` way. ``x`` stays ``margin`` (N,) px inside the stage's ``(width, height)``
+    (its middle, if narrower), the velocity stopping there, and an auto walk turns there. ``x``, ``v`` and
+    ``facing`` are changed in place (views of the walkers' or the rigs' fields).
+    """
     facing[:] = np.where(steer != 0, np.sign(steer), np.where(facing < 0, -1.0, 1.0))
-    top = f["speed"][:, 0] * np.where(f["run"][:, 0] > 0, 2.0, 1.0)
-    want = np.where(steer != 0, facing, np.where(f["auto"][:, 0] > 0, facing, 0.0)) * top
-    v = f["velocity"][:, 0]
-    dv = np.maximum(f["speed"][:, 0] * ACCEL, 0.02)
+    top = speed * np.where(run > 0, 2.0, 1.0)
+    want = np.where(steer != 0, facing, np.where(auto > 0, facing, 0.0)) * top
+    dv = np.maximum(speed * ACCEL, 0.02)
     v += np.clip(want - v, -dv, dv)
-    x = f["body"][:, 0]
     before = x.copy()
     x += v
-    margin = EDGE * reach(f)
     lo = np.minimum(margin, stage[0] / 2)
     hi = np.maximum(stage[0] - margin, stage[0] / 2)
     low, high = x < lo, x > hi
     np.clip(x, lo, hi, out=x)
     v[(low & (v < 0)) | (high & (v > 0))] = 0.0
-    turn = f["auto"][:, 0] > 0
+    turn = auto > 0
     facing[low & turn & (steer == 0)] = 1.0
     facing[high & turn & (steer == 0)] = -1.0
     return x - before
@@ -138,6 +146,19 @@ def gait(f, v: np.ndarray, terrain) -> None:
 
 def body_pose(f, terrain) -> None:
     """Ease the body's height and tilt toward a line through the supporting feet (in place)."""
+    r = reach(f)
+    target_y, tilt = support_height(f, f["body"][:, 0], RIDE * r, CLEARANCE * r, terrain)
+    f["body"][:, 1] += (target_y - f["body"][:, 1]) * EASE
+    f["tilt"][:, 0] += (tilt - f["tilt"][:, 0]) * 0.15
+
+
+def support_height(f, x, ride, clearance, terrain) -> tuple[np.ndarray, np.ndarray]:
+    """The height (N,) px a body at ``x`` (N,) px rides at over its feet, and their line's tilt (N,) rad.
+
+    The line is fitted through the feet (``f``'s ``foot``, ``state``, ``step_to``: (N, n) of each; a planted foot
+    weighs 1, a stepping one 0.5 where it lands); the height is ``ride`` (N,) px above that line at ``x``, and
+    at least ``clearance`` (N,) px above the ground right under it.
+    """
     planted = f["state"] < 0.5
     w = np.where(planted, 1.0, 0.5)
     pts = np.where(planted[..., None], f["foot"], f["step_to"])
@@ -147,12 +168,8 @@ def body_pose(f, terrain) -> None:
     dy = pts[..., 1] - my[:, None]
     slope = (w * dx * dy).sum(axis=1) / ((w * dx * dx).sum(axis=1) + 1e-6)
     tilt = np.clip(np.arctan(slope), -MAX_TILT, MAX_TILT)
-    r = reach(f)
-    bx = f["body"][:, 0]
-    ground = my + np.tan(tilt) * (bx - mx)
-    target_y = np.minimum(ground - RIDE * r, terrain.height_at(bx) - CLEARANCE * r)
-    f["body"][:, 1] += (target_y - f["body"][:, 1]) * 0.2
-    f["tilt"][:, 0] += (tilt - f["tilt"][:, 0]) * 0.15
+    ground = my + np.tan(tilt) * (x - mx)
+    return np.minimum(ground - ride, terrain.height_at(x) - clearance), tilt
 
 
 def hips(f) -> np.ndarray:
@@ -274,9 +291,9 @@ def follow_replay_x(f, replayed: np.ndarray, before: np.ndarray, move: np.ndarra
 
 
 def steer(groups, driven, turn: int, run: bool) -> None:
-    """The arrow keys' input: ``driven`` (a walker or None) walks ``turn`` (-1, 0, +1); the others get none."""
+    """The arrow keys' input: ``driven`` (a walker, a rig or None) walks ``turn`` (-1, 0, +1); the others get none."""
     for g in groups:
-        if g.solver == "walker":
+        if g.solver in ("walker", "rig"):
             g.fields["drive"][:] = 0.0
             g.fields["run"][:] = 0.0
     if driven is not None:
