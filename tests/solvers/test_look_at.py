@@ -127,7 +127,7 @@ def test_a_limit_holds_the_bone_on_the_bound_nearer_the_point(s):
     lo, hi = s["limits"][bone]
     assert lo <= out[bone] <= hi
     base = absolute[bone] - s["angles"][bone]  # the parent's absolute direction
-    wanted = math.atan2(d[1], d[0]) - base
+    wanted = math.remainder(math.atan2(d[1], d[0]) - base, 2 * PI)  # (base may be many turns: -9 rad and more)
     miss = angle_gap(out[bone], wanted)
     if any(lo - 1e-9 <= wanted + k * 2 * PI <= hi + 1e-9 for k in (-1, 0, 1)):
         assert miss <= 1e-9  # no limit stops it (to rounding): exact
