@@ -1,5 +1,7 @@
 """A humanoid from the library alone: one hand follows the mouse, the other a circle, the feet hold the floor."""
-import math, sys
+import math
+import sys
+
 import pygame
 from ikplayground.solvers import skeleton_points, solve_skeleton
 

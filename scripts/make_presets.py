@@ -32,6 +32,7 @@ from ikplayground.scene import (  # noqa: E402  # noqa: E402
     save_scene,
     straight_snake,
     stress_scene,  # noqa: E402
+    Terrain,
 )
 
 STAGE = (980.0, 694.0)  # the stage of a 1280 x 720 window
@@ -122,6 +123,13 @@ def spider() -> Scene:
 RIG_RATE = 30.0  # degrees a step: a walk's legs swing fast (at 3, its feet lag their targets by tens of px)
 
 
+def rig_ground(scene: Scene) -> None:
+    """The rigs' presets' own ground (kept in their files): level under the figure, a low rise to walk over."""
+    w, h = scene.stage
+    y = h * 0.82
+    scene.set_terrain(Terrain([[0.0, y], [w * 0.62, y], [w * 0.74, y - h * 0.04], [w * 0.86, y], [w, y]]))
+
+
 def on_ground(scene: Scene, x: float) -> tuple[float, float]:
     """Where a rig stands at ``x``: on the scene's terrain, the ground it walks on."""
     return x, float(scene.terrain.height_at(x))
@@ -130,6 +138,7 @@ def on_ground(scene: Scene, x: float) -> tuple[float, float]:
 def humanoid() -> Scene:
     """A standing figure side on, its feet on the ground and its hands free to drag; the arrow keys walk it."""
     scene = Scene(STAGE)
+    rig_ground(scene)
     w, h = scene.stage
     figure = humanoid_rig(standing_on=on_ground(scene, w * 0.45), height=h * 0.55, skin="capsules",
                           rate_limit=RIG_RATE)
@@ -141,6 +150,7 @@ def humanoid() -> Scene:
 def quadruped() -> Scene:
     """A four-legged animal side on, its paws on the ground; the arrow keys walk it."""
     scene = Scene(STAGE)
+    rig_ground(scene)
     w, h = scene.stage
     animal = quadruped_rig(standing_on=on_ground(scene, w * 0.35), length=w * 0.26, skin="capsules",
                            rate_limit=RIG_RATE)

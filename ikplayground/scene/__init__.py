@@ -27,6 +27,7 @@ from ikplayground.scene.files.atomic_write import free_name, nothing_at
 from ikplayground.scene.files.file_errors import shown, shown_name
 from ikplayground.scene.files.scene_file import SceneFileError, chain_to_dict, load_scene, save_scene
 from ikplayground.scene.record.animation import FORMAT as ANIMATION_FORMAT
+from ikplayground.scene.step.terrain import Terrain
 from ikplayground.scene.step.pacing import MAX_STEPS_PER_FRAME, due_steps, smoothed, steps_allowed
 from ikplayground.scene.step.rig_walk import on_terrain
 from ikplayground.scene.record.bake import bake_recording, load_animation
@@ -38,7 +39,7 @@ __all__ = [
     "IK_SOLVERS", "MAX_CHAINS", "MAX_COORD", "MAX_STEPS_PER_FRAME", "PALETTE_SIZE", "PRESETS", "RIG_METHODS",
     "Recorder", "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS",
     "SOLVER_LABELS", "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError", "SceneFull", "Setting",
-    "SolverKind", "VIEW_ZOOM", "available_presets", "axis_name", "bake_recording", "chain_to_dict",
+    "SolverKind", "Terrain", "VIEW_ZOOM", "available_presets", "axis_name", "bake_recording", "chain_to_dict",
     "clamped_joints", "current_bone", "current_target", "default_limits", "default_scene", "drive_stress",
     "due_steps", "free_name", "humanoid_rig", "is_preset", "is_reached", "load_animation", "load_preset",
     "load_scene", "make_ik_chain", "make_rig", "nothing_at", "on_terrain", "pose", "quadruped_rig", "record_move",

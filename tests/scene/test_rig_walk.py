@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from ikplayground.scene import Scene, humanoid_rig, make_rig, quadruped_rig
+from ikplayground.scene import Scene, humanoid_rig, load_preset, make_rig, quadruped_rig
 from ikplayground.scene.files.scene_file import SceneFileError, load_scene, parse_scene, save_scene, scene_to_text
 from ikplayground.scene.record.recording import Recorder
 from ikplayground.scene.record.replay import Replay
@@ -293,6 +293,9 @@ def test_the_ground_is_drawn_for_a_rig_that_walks_or_has_walked():
     assert rig_walk.on_terrain(scene.groups[0])  # it stands on the ground it walked on
     scene.move_chain(rig, (200.0, 200.0))  # until it is taken off it
     assert not rig_walk.on_terrain(scene.groups[0])
+    assert not rig_walk.on_terrain(scene.groups[0], scene.terrain)  # its feet are off the ground too
+    standing_preset = load_preset("humanoid", scene.stage)
+    assert rig_walk.on_terrain(standing_preset.groups[0], standing_preset.terrain)  # feet on its ground: drawn
     scene.new_chain("walker", (700.0, 300.0))
     assert any(rig_walk.on_terrain(g) for g in scene.groups)
 

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from ikplayground.scene import PRESETS
+
 SCRIPTS = Path(__file__).resolve().parents[2] / "scripts"
 MATH_SHOTS = ("math-overlays.png", "step-through.png", "race.png", "joint-map.png")
 
@@ -48,7 +50,7 @@ def test_the_readme_screenshot_and_every_presets_picture_are_made(tmp_path):
         assert (tmp_path / "presets" / f"{name}.png").stat().st_size > 10_000, name
 
 
-@pytest.mark.parametrize("name", ["default", "seeds", "tentacles", "snakes", "spider", "crowd"])
+@pytest.mark.parametrize("name", list(PRESETS))
 def test_the_guide_s_gallery_shows_every_preset(name):
     guide = (SCRIPTS.parent / "docs" / "guide.md").read_text(encoding="utf-8")
     assert f"](presets/{name}.png)" in guide and (SCRIPTS.parent / "docs" / "presets" / f"{name}.png").is_file()
