@@ -9,7 +9,7 @@ import json
 import numpy as np
 import pytest
 
-from ikplayground.scene import Scene, humanoid_rig, load_preset, make_rig, quadruped_rig
+from ikplayground.scene import Scene, humanoid_rig, make_rig, quadruped_rig
 from ikplayground.scene.files.scene_file import SceneFileError, load_scene, parse_scene, save_scene, scene_to_text
 from ikplayground.scene.record.recording import Recorder
 from ikplayground.scene.record.replay import Replay
@@ -280,24 +280,19 @@ def test_a_flip_turns_a_walking_rig_round_and_twice_gives_it_back():
     assert float(rig.fields["root"][0]) < x  # it walks on the way it now faces
 
 
-def test_the_ground_is_drawn_for_a_rig_that_walks_or_has_walked():
+def test_the_ground_is_drawn_for_a_rig_with_feet_or_one_that_walks():
     scene, rig = standing()
-    assert not rig_walk.on_terrain(scene.groups[0])
-    scene.select(rig)
-    scene.steer(False, 1)
+    assert rig_walk.on_terrain(scene.groups[0])  # it has feet: it walks there when asked
+    scene.move_chain(rig, (200.0, 200.0))  # in the air: the ground it would walk on stays drawn
     assert rig_walk.on_terrain(scene.groups[0])
-    scene.step()
-    scene.steer(False, 0)
-    for _ in range(60):
-        scene.step()
-    assert rig_walk.on_terrain(scene.groups[0])  # it stands on the ground it walked on
-    scene.move_chain(rig, (200.0, 200.0))  # until it is taken off it
-    assert not rig_walk.on_terrain(scene.groups[0])
-    assert not rig_walk.on_terrain(scene.groups[0], scene.terrain)  # its feet are off the ground too
-    standing_preset = load_preset("humanoid", scene.stage)
-    assert rig_walk.on_terrain(standing_preset.groups[0], standing_preset.terrain)  # feet on its ground: drawn
-    scene.new_chain("walker", (700.0, 300.0))
-    assert any(rig_walk.on_terrain(g) for g in scene.groups)
+    footless = Scene((980.0, 694.0))
+    footless.add(make_rig((300.0, 300.0), [-1, 0], [0.0, 0.5], [40.0, 40.0], [1]))
+    assert not rig_walk.on_terrain(footless.groups[0])  # no feet, not walking: no ground
+    footless.select(footless.chains[0])
+    footless.steer(False, 1)
+    assert rig_walk.on_terrain(footless.groups[0])  # walking (its root glides): the ground shows
+    footless.new_chain("walker", (700.0, 300.0))
+    assert any(rig_walk.on_terrain(g) for g in footless.groups)
 
 
 def test_walkers_walk_as_they_did_with_the_walk_factored_out():

@@ -134,7 +134,7 @@ class SceneRenderer:
         self.notes.begin()
         surface.blit(self.background(size, camera), (0, 0))
         terrain = getattr(scene, "terrain", None)
-        if terrain is not None and any(on_terrain(g, terrain) for g in scene.groups):  # a walker, or a rig that walks
+        if terrain is not None and any(on_terrain(g) for g in scene.groups):  # a walker, or a rig that walks
             surface.blit(self._ground.surface(terrain, size, camera), (0, 0))
         selected = scene.selected
         if len(scene.chains) > DETAIL_LIMIT:

@@ -41,21 +41,13 @@ def walking(f) -> np.ndarray:
     return (f["auto"][:, 0] > 0) | (f["drive"][:, 0] != 0) | (f["velocity"][:, 0] != 0) | stepping
 
 
-def on_terrain(group, terrain=None) -> bool:
-    """Whether any chain of ``group`` stands on the terrain: any walker, a rig that walks or has walked there, or
-    (given ``terrain``) a rig whose feet (targets in a gait group) are all on it, to half a pixel."""
+def on_terrain(group) -> bool:
+    """Whether any chain of ``group`` can walk on the terrain, so that the ground is drawn: any walker, any rig with
+    feet (targets in a gait group), any rig that walks or has walked."""
     if group.solver == "walker":
         return True
     f = group.fields
-    if "targets" not in f:
-        return False
-    if bool((walking(f) | (f["settled"][:, 0] > 0)).any()):
-        return True
-    feet = f["gait"] >= 0
-    if terrain is None or not feet.any():
-        return False
-    off = np.abs(f["targets"][..., 1] - terrain.height_at(f["targets"][..., 0].ravel()).reshape(feet.shape))
-    return bool((feet.any(axis=1) & np.all(~feet | (off <= 0.5), axis=1)).any())
+    return "targets" in f and bool((walking(f) | (f["settled"][:, 0] > 0) | (f["gait"] >= 0).any(axis=1)).any())
 
 
 def walk_rigs(f, stage, terrain) -> None:
