@@ -62,6 +62,8 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
     ("Drag a green target", "the chain reaches for it (the topmost target; the grab offset is kept)"),
     ("Click a chain", "select it; the panel shows its settings"),
     ("Drag a root", "move the whole chain"),
+    ("Drag a rig target's arrow tip", "turn the heading its bone holds (a foot flat on the ground)"),
+    ("Drag a wedge's knob", "on the selected rig: move that side of the joint's range"),
     ("Mouse wheel on the stage", "zoom in / out about the mouse"),
     ("Right or middle drag, Space + drag", "pan the view (Space tapped alone pauses)"),
     ("Click an edge arrow", "centre the view on the chain out of view that it points at"),
