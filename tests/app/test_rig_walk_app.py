@@ -13,9 +13,6 @@ import pytest
 
 from tests.app.conftest import check, choose, frames, key_down, key_up, mouse_down, mouse_up
 
-pytest.importorskip("ikplayground.app.draw.rig_draw", reason="the App does not draw rigs yet")
-
-
 def humanoid(app):
     choose(app, app.panel.preset_menu, "humanoid")
     rig = app.scene.chains[0]
@@ -27,7 +24,7 @@ def humanoid(app):
 def test_the_arrow_keys_walk_the_humanoid_and_its_ground_is_drawn(app):
     rig = humanoid(app)
     frames(app, 10)
-    assert app.renderer._ground._key is None  # standing: no ground drawn yet
+    assert app.renderer._ground._key is not None  # it has feet: the ground it stands and walks on is drawn
     terrain = app.scene.terrain
     for key, sign in ((pygame.K_RIGHT, 1.0), (pygame.K_LEFT, -1.0)):
         x0 = float(rig.fields["root"][0])

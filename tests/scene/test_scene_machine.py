@@ -130,7 +130,17 @@ class SceneMachine(RuleBasedStateMachine):
     @rule(throttle=st.booleans(), turn=st.sampled_from([-1, 0, 1]))
     def steer(self, throttle, turn):
         driven = self.scene.steer(throttle, turn)
-        assert driven is self.scene.driven_snake()
+        selected = self.scene.selected
+        if selected is not None and (selected.is_walker or selected.is_rig):  # the selected walker or rig
+            assert driven is selected
+            return
+        # else the selected (or only) snake, else the only walker, else the only rig
+        expected = self.scene.driven_snake()
+        for kind in ("walker", "rig"):
+            if expected is None:
+                found = [c for c in self.scene.chains if c.solver == kind]
+                expected = found[0] if len(found) == 1 else None
+        assert driven is expected
 
     @rule(i=picks, solver=st.sampled_from(SOLVERS))
     def set_solver(self, i, solver):
