@@ -9,7 +9,7 @@ import numpy as np
 from ikplayground.app.draw.badges import POLE_RADIUS
 from ikplayground.app.draw.render import TARGET_RADIUS, WEDGE_RADIUS
 from ikplayground.app.draw.rig_draw import HEADING_ARROW, HEADING_PICK, limit_edge_at
-from ikplayground.scene import Chain, Scene, clamped_joints
+from ikplayground.scene import Chain, Scene, bone_distances, clamped_joints
 from ikplayground.scene.step import target_paths
 
 PICK_RADIUS = 10  # px from a bone or joint that picks its chain
@@ -139,11 +139,7 @@ def take_part(rig: Chain, drag: Drag | None, pos) -> None:
     and the bone nearest ``pos`` (scene px)."""
     if drag is not None and drag.part.startswith(("target:", "heading:")):
         rig.current_target = int(drag.part.partition(":")[2])
-    f = rig.fields
-    a, b = f["points"][f["parents"].astype(int) + 1], f["points"][1:]
-    ab = b - a
-    t = np.clip(np.einsum("ij,ij->i", pos - a, ab) / np.maximum(np.einsum("ij,ij->i", ab, ab), 1e-12), 0.0, 1.0)
-    rig.current_bone = int(np.argmin(np.hypot(*(a + t[:, None] * ab - pos).T)))
+    rig.current_bone = int(np.argmin(bone_distances(rig, pos)))
 
 
 def hot_target(app) -> tuple[Chain | None, str]:

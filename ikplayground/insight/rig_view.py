@@ -18,7 +18,7 @@ from ikplayground.insight.chain_view import (AT_END, ERROR_MIN_PX, GHOST_FADE, G
                                              LIMIT_SHARE, NEEDLE_EXTRA, arcs_points)
 from ikplayground.insight.primitives import Circle, Label, Polyline, Primitive
 from ikplayground.scene import clamped_joints
-from ikplayground.solvers import skeleton_points
+from ikplayground.solvers import absolute_angles, skeleton_points
 
 SUB_BASE_RING = 9.0  # px: a sub-base's ring
 
@@ -28,10 +28,7 @@ def starts_and_headings(f: dict, angles) -> tuple[np.ndarray, np.ndarray, np.nda
     parents = f["parents"].astype(int)
     ends = skeleton_points(parents, f["root"], angles, f["lengths"])
     starts = np.vstack([f["root"][None], ends])[parents + 1]
-    heading = np.zeros(len(parents))
-    for i, p in enumerate(parents.tolist()):
-        heading[i] = angles[i] + (heading[p] if p >= 0 else 0.0)
-    return starts, ends, heading
+    return starts, ends, np.array(absolute_angles(parents.tolist(), list(angles)))
 
 
 def rig_ghost(f: dict) -> list:
@@ -72,11 +69,17 @@ def sub_bases(f: dict) -> list:
     return [Circle(f["points"][1 + i].copy(), SUB_BASE_RING, "step", width=2) for i in np.flatnonzero(counts >= 2)]
 
 
+def heading_misses(f: dict) -> np.ndarray:
+    """How far (k,) rad each target's bone points from its heading, >= 0 (NaN for a target without one)."""
+    heading = starts_and_headings(f, f["angles"])[2][f["target_bones"].astype(int)]
+    return np.abs(np.remainder(heading - f["headings"] + np.pi, 2 * np.pi) - np.pi)
+
+
 def target_errors(f: dict) -> list:
     """Each target's error line ("error", from its bone's end) with its length in px, and a heading's error in
     degrees where the bone is aimed."""
     out: list[Primitive] = []
-    ends, heading = f["points"][1:], starts_and_headings(f, f["angles"])[2]
+    ends, misses = f["points"][1:], heading_misses(f).tolist()
     for k, bone in enumerate(f["target_bones"].astype(int).tolist()):
         tip, target = ends[bone], f["targets"][k]
         d = target - tip
@@ -85,11 +88,8 @@ def target_errors(f: dict) -> list:
         if length >= ERROR_MIN_PX:
             out.append(Polyline(np.stack([tip, target]), "error"))
             words.append(f"{length:.1f} px")
-        aim = float(f["headings"][k])
-        if math.isfinite(aim):
-            off = abs(math.remainder(heading[bone] - aim, math.tau))
-            if off >= math.radians(0.05):
-                words.append(f"{math.degrees(off):.1f}°")
+        if misses[k] >= math.radians(0.05):  # (NaN: no heading, never true)
+            words.append(f"{math.degrees(misses[k]):.1f}°")
         if words:
             out.append(Label(target + (0.0, -LABEL_GAP - 12.0), " ".join(words), "error"))
     return out

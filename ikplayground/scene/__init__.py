@@ -11,6 +11,8 @@ from ikplayground.scene.build.presets import PRESETS, available_presets, is_pres
 from ikplayground.scene.build.rig_build import humanoid_rig, make_rig, quadruped_rig
 from ikplayground.scene.build.stress import drive_stress, stress_scene
 from ikplayground.scene.core.chain import STATUSES, Chain, clamped_joints, is_reached
+from ikplayground.scene.core.hit_test import bone_distances
+from ikplayground.scene.step.rig_step import bone_starts
 from ikplayground.scene.core.setting_puts import current_bone, current_target
 from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
                                                MAX_COORD, PALETTE_SIZE, RIG_METHODS, SOLVER_LABELS, SOLVERS,
@@ -39,10 +41,10 @@ __all__ = [
     "IK_SOLVERS", "MAX_CHAINS", "MAX_COORD", "MAX_STEPS_PER_FRAME", "PALETTE_SIZE", "PRESETS", "RIG_METHODS",
     "Recorder", "RecordingError", "Refused", "Replay", "SETTINGS", "SETTINGS_BY_NAME", "SOLVERS", "SOLVER_KINDS",
     "SOLVER_LABELS", "SOLVER_TABLE", "STATUSES", "STEP", "Scene", "SceneFileError", "SceneFull", "Setting",
-    "SolverKind", "Terrain", "VIEW_ZOOM", "available_presets", "axis_name", "bake_recording", "chain_to_dict",
-    "clamped_joints", "current_bone", "current_target", "default_limits", "default_scene", "drive_stress",
-    "due_steps", "free_name", "humanoid_rig", "is_preset", "is_reached", "load_animation", "load_preset",
-    "load_scene", "make_ik_chain", "make_rig", "nothing_at", "on_terrain", "pose", "quadruped_rig", "record_move",
-    "record_pose", "refresh_ik_points", "register", "save_scene", "setting", "shown", "shown_name", "smoothed",
-    "steps_allowed", "straight_snake", "stress_scene", "unregister",
+    "SolverKind", "Terrain", "VIEW_ZOOM", "available_presets", "axis_name", "bake_recording", "bone_distances",
+    "bone_starts", "chain_to_dict", "clamped_joints", "current_bone", "current_target", "default_limits",
+    "default_scene", "drive_stress", "due_steps", "free_name", "humanoid_rig", "is_preset", "is_reached",
+    "load_animation", "load_preset", "load_scene", "make_ik_chain", "make_rig", "nothing_at", "on_terrain", "pose",
+    "quadruped_rig", "record_move", "record_pose", "refresh_ik_points", "register", "save_scene", "setting",
+    "shown", "shown_name", "smoothed", "steps_allowed", "straight_snake", "stress_scene", "unregister",
 ]

@@ -26,7 +26,7 @@ from .results import (DIRECTIONS, HEADING_TOLERANCE, STALL_ESCAPES, STALL_GAIN, 
                       FabrikStep, IKSolution, TwoBoneSolution, chain_problem)
 from .settle import rate_limited, settle_batch, tip_error
 from .skeleton_solve import solve_skeleton
-from .skeleton_tree import SkeletonSolution, skeleton_points
+from .skeleton_tree import SkeletonSolution, absolute_angles, skeleton_points
 from .snake import follow_snake
 from .two_bone import pole_bend, soft_reach, solve_two_bone
 from .two_bone_arrays import two_bone_arrays
@@ -44,4 +44,5 @@ __all__ = [
     "mirrored_toward_batch", "limit_headings", "pole_bend", "soft_reach", "chain_problem", "escape", "joint_bounds",
     "wrap", "wrap_array", "jit", "DEFAULT_DAMPING", "MAX_STEP", "ON_LINE", "STATUSES", "DIRECTIONS", "STALL_SWEEPS",
     "STALL_GAIN", "STALL_ESCAPES", "SMALL_BATCH", "JIT_MIN_BATCH", "rate_limited", "settle_batch", "tip_error",
+    "absolute_angles",
 ]

@@ -16,17 +16,14 @@ import numpy as np
 import pygame
 
 from ikplayground.app.draw.skins import BONE_WIDTH, JOINT_RADIUS, capsule_radii, shade
+from ikplayground.scene import bone_starts
+from ikplayground.solvers import absolute_angles
 
 HEADING_ARROW = 26  # px: a heading's arrow, from the target's centre
 HEADING_PICK = 8  # px from the arrow's tip that grabs it (dragged, it turns the heading)
 REACH_LINE = (120, 150, 130)
 FAR_SHADE = -0.35  # the far limbs' colour, darker
 HEAD_BONE = "head"
-
-
-def bone_starts(f: dict) -> np.ndarray:
-    """Where each bone of a rig's fields ``f`` starts (n, 2) px: the root for bone 0, else its parent's end."""
-    return f["points"][f["parents"].astype(int) + 1]
 
 
 def bone_layers(names) -> list[list[int]]:
@@ -120,9 +117,7 @@ def rig_wedges(chain, clamped) -> list[tuple[int, tuple[float, float], float, fl
     bone's direction at the bone's start (bone 0's is absolute); ``clamped`` (n,) bool: which are limited."""
     f = chain.fields
     parents = f["parents"].astype(int)
-    heading = np.zeros(len(parents))
-    for i, p in enumerate(parents.tolist()):
-        heading[i] = f["angles"][i] + (heading[p] if p >= 0 else 0.0)
+    heading = absolute_angles(parents.tolist(), f["angles"].tolist())
     starts = bone_starts(f)
     out = []
     for i in np.flatnonzero(clamped).tolist():

@@ -13,6 +13,7 @@ import pygame
 from ikplayground.app.draw.fonts import ui_font
 from ikplayground.app.draw.overlay import render_text, wrap_text
 from ikplayground.insight import joint_map
+from ikplayground.insight.rig_view import heading_misses
 from ikplayground.app.draw.render import PALETTE
 from ikplayground.scene import SOLVER_KINDS, clamped_joints
 
@@ -135,16 +136,11 @@ class MathCard:
         f = chain.fields
         self.text(f"worst error {chain.error:.2f} px   ·   {chain.status}", (0, y))
         y += LINE
-        names = chain.bone_names
+        names, misses = chain.bone_names, heading_misses(f).tolist()
         for k, bone in enumerate(f["target_bones"].astype(int).tolist()):
-            aim = float(f["headings"][k])
             words = f"{names[bone]}: {float(f['errors'][k]):.2f} px"
-            if math.isfinite(aim):
-                ends = f["points"][1:]
-                start = f["points"][int(f["parents"][bone]) + 1]
-                d = ends[bone] - start
-                off = abs(math.remainder(math.atan2(d[1], d[0]) - aim, math.tau))
-                words += f", aimed within {math.degrees(off):.1f}°"
+            if math.isfinite(misses[k]):
+                words += f", aimed within {math.degrees(misses[k]):.1f}°"
             self.text(words, (0, y), TEXT if f["errors"][k] <= chain.tolerance else DIM)
             y += LINE
         return y

@@ -93,6 +93,9 @@ class Chain:
     show_limits: bool
     skin: str
     snake_skin: str
+    # a rig's target and bone the panel's rig rows act on (the last grabbed, the last clicked): not saved
+    current_target: int = 0
+    current_bone: int = 0
 
     def __init__(self, solver: str, fields: dict[str, np.ndarray], palette_index: int = 0,
                  rate_deg: float = DEFAULT_RATE_DEG, joint_limit: float = DEFAULT_JOINT_LIMIT_DEG,

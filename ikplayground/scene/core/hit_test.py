@@ -42,19 +42,24 @@ def rig_target_at(groups, order: dict[int, int], pos, radius: float) -> tuple[Ch
     return best
 
 
+def bone_distances(chain: Chain, pos) -> np.ndarray:
+    """How far (n,) px each bone of ``chain`` is from ``pos`` (a rig's bones from their parents' ends; a walker's
+    segments as its points run)."""
+    p = np.asarray(pos, dtype=float)
+    pts = chain.fields["points"]
+    a, b = (pts[chain.fields["parents"].astype(int) + 1] if chain.is_rig else pts[:-1]), pts[1:]
+    ab = b - a
+    denom = np.einsum("ij,ij->i", ab, ab)
+    t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.where(denom > 0, denom, 1.0), 0.0, 1.0)
+    return np.hypot(*(a + t[:, None] * ab - p).T)
+
+
 def chain_at(chains: list[Chain], pos, radius: float) -> tuple[Chain, str] | None:
     """The topmost of ``chains`` with a bone or joint within ``radius`` px of ``pos``: ``(chain, part)``,
     ``part`` "anchor" (an IK chain's or a rig's root, any part of a snake or walker) or "bone".
     """
-    p = np.asarray(pos, dtype=float)
     for c in reversed(chains):
-        pts = c.fields["points"]
-        a, b = (pts[c.fields["parents"].astype(int) + 1] if c.is_rig else pts[:-1]), pts[1:]
-        ab = b - a
-        denom = np.einsum("ij,ij->i", ab, ab)
-        t = np.clip(np.einsum("ij,ij->i", p - a, ab) / np.where(denom > 0, denom, 1.0), 0.0, 1.0)
-        d = np.hypot(*(a + t[:, None] * ab - p).T)
-        if d.min() <= radius or (c.is_walker and math.dist(pos, c.anchor) <= radius * 3):
+        if bone_distances(c, pos).min() <= radius or (c.is_walker and math.dist(pos, c.anchor) <= radius * 3):
             if not c.has_targets or math.dist(pos, c.anchor) <= radius * 1.5:
                 return c, "anchor"
             return c, "bone"

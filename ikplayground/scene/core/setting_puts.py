@@ -126,12 +126,12 @@ def pole_beside(fields: dict[str, np.ndarray]) -> np.ndarray:
 def current_target(chain) -> int | None:
     """The index of the rig's target the panel's target rows act on (the last one grabbed), or None (none)."""
     k = len(chain.fields["targets"])
-    return min(max(int(getattr(chain, "current_target", 0)), 0), k - 1) if k else None
+    return min(max(chain.current_target, 0), k - 1) if k else None
 
 
 def current_bone(chain) -> int:
     """The index of the rig's bone the panel's bone row acts on (the last one clicked)."""
-    return min(max(int(getattr(chain, "current_bone", 0)), 0), len(chain.fields["lengths"]) - 1)
+    return min(max(chain.current_bone, 0), len(chain.fields["lengths"]) - 1)
 
 
 def target_value(name: str, default: float):

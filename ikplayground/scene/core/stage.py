@@ -11,6 +11,7 @@ import numpy as np
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.step import target_paths
 from ikplayground.scene.step.rig_step import measure
+from ikplayground.solvers import absolute_angles
 
 FREE_SPOT_SAMPLE = 256  # chains looked at when looking for a free spot on a crowded stage
 
@@ -78,13 +79,9 @@ def limit_edge(chain: Chain, part: str) -> tuple[int, int] | None:
 
 def parent_heading(chain: Chain, bone: int) -> float:
     """The absolute direction (rad) a rig's ``bone``'s angle is measured from: its parent bone's (0 for bone 0)."""
-    f = chain.fields
-    parents, angles = f["parents"].astype(int).tolist(), f["angles"].tolist()
-    total, p = 0.0, parents[bone]
-    while p >= 0:
-        total += angles[p]
-        p = parents[p]
-    return total
+    parents = chain.fields["parents"].astype(int).tolist()
+    p = parents[bone]
+    return absolute_angles(parents, chain.fields["angles"].tolist())[p] if p >= 0 else 0.0
 
 
 def move_limit(chain: Chain, pos, part: str) -> bool:
