@@ -19,7 +19,7 @@ from ikplayground.app.panel.param_widgets import (PAD, ROW, WIDE_INNER, SettingR
                                                   enable_all, fit, make_label, param_label, rows_height, show_all,
                                                   tip_whole)
 from ikplayground.app.panel.path_entry import PathEntry
-from ikplayground.scene import SOLVER_KINDS, SOLVER_LABELS, SOLVERS, Chain, available_presets
+from ikplayground.scene import PRESETS, SOLVER_KINDS, SOLVER_LABELS, SOLVERS, Chain, available_presets
 
 WIDTH = 300  # the panel's width in a roomy window
 MIN_WIDTH = 220  # ... and in a small one
@@ -32,11 +32,10 @@ TAB_LABELS = {"chain": "Chain", "math": "Math", "keep": "Keep"}
 TAB_TIPS = {"chain": "The selected chain's solver and settings, and the scene",
             "math": "See the math: overlays, live numbers, step-through, the race, the joint-space map",
             "keep": "Keep what you make: record and replay, bake to keyframes, undo, mirror, screenshots"}
-SOLVER_TIP = ("The solver that drives the selected chain: Two-bone (exact), CCD, FABRIK, DLS or Snake; "
+SOLVER_TIP = (f"The solver that drives the selected chain: {', '.join(SOLVER_LABELS[k] for k in SOLVERS)}; "
               "the chain stays where it is.")
 NEW_CHAIN_TIP = "The solver of the chains that N and the Add button make."
-PRESET_TIP = ("Load a preset scene: default, seeds, tentacles, snakes, spider or crowd; your scene file is left "
-              "as it is.")
+PRESET_TIP = f"Load a preset scene: {', '.join(PRESETS)}; your scene file is left as it is."
 PATH_TIP = "The scene file that Save (Ctrl+S) writes and Load (Ctrl+O) reads; Enter keeps a typed path."
 MENUS = {"solver": ("Solver", SOLVER_TIP), "preset": ("Preset", PRESET_TIP), "new_chain": ("New chain", NEW_CHAIN_TIP)}
 
