@@ -247,6 +247,6 @@ class MathCard:
         y = self.heading("TRY", y)
         for line in ("G: the math over the selected chain",
                      ". , /: pause and step through a CCD or FABRIK solve, joint by joint",
-                     "R: race the solvers on these bones",
+                     "R: race the solvers on these bones (a rig: FABRIK against DLS)",
                      "Click a two-bone arm: its joint map"):
             y = self.paragraph(line, y, DIM)
