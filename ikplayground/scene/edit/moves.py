@@ -11,7 +11,8 @@ import numpy as np
 
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.scene import Scene
-from ikplayground.scene.core.stage import heading_index, limit_edge, target_index
+from ikplayground.scene.core.joint_ranges import limit_edge
+from ikplayground.scene.core.stage import heading_index, target_index
 from ikplayground.scene.edit.edits import chain_label, changed
 from ikplayground.scene.edit.history import Edit
 
