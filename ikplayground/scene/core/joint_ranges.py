@@ -1,7 +1,7 @@
 """One joint's range at a time, for a CCD, FABRIK or DLS chain, a two-bone arm's elbow and a rig's bones.
 
 What the limit wedges' edges drag (``"limit_lo:3"``, ``"limit_hi:3"``: the edge turns about the joint, never
-past the other bound), what the panel's rows for the clicked joint set, and how the status line names a range.
+past the other bound), a range set whole, and how the status line names a range.
 A chain is a tree whose bone ``i`` hangs from bone ``i - 1``, so one implementation serves chains and rigs:
 joint ``i``'s range ``limits[i] = (lo, hi)`` is on bone ``i``'s angle relative to its parent's direction (bone
 0's on its heading), drawn about the bone's start (Spine's and Godot's per-bone constraints, docs/sources.md).
@@ -36,14 +36,6 @@ def settable(chain: Chain) -> np.ndarray:
     if chain.is_rig or (chain.is_ik and has_trait(chain.solver, ("iterative",))):
         return np.ones(n, dtype=bool)
     return np.arange(n) == ELBOW if chain.solver == "two-bone" else np.zeros(n, dtype=bool)
-
-
-def current_joint(chain: Chain) -> int:
-    """The joint the panel's range rows act on: the bone clicked last (``Chain.current_bone``), a two-bone arm's
-    elbow."""
-    if chain.solver == "two-bone":
-        return ELBOW
-    return min(max(int(chain.current_bone), 0), chain.bones - 1)
 
 
 def limit_edge(chain: Chain, part: str) -> tuple[int, int] | None:
@@ -104,14 +96,6 @@ def set_range(chain: Chain, joint: int, lo: float, hi: float) -> None:
     for name in ("angles", "goal", "rest"):
         if name in f:
             f[name][:] = clamped(f[name], f["limits"])
-
-
-def set_bound(chain: Chain, joint: int, side: int, degrees: float) -> None:
-    """Set one bound of joint ``joint``'s range (``side`` 0: the lower, 1: the upper) to ``degrees`` (in
-    [-180, 180]), taking the other bound along where it would pass it; :func:`set_range` does the rest."""
-    lo, hi = chain.fields["limits"][joint].tolist()
-    a = min(max(math.radians(degrees), -math.pi), math.pi)
-    set_range(chain, joint, a if side == 0 else min(lo, a), max(hi, a) if side == 0 else a)
 
 
 def joint_name(chain: Chain, joint: int) -> str:

@@ -34,24 +34,9 @@ def set_joint_limit(scene, chain, degrees):
     scene.lay_out(chain)
 
 
-def joint_bound(side: int):
-    """``get`` of a row that is one bound of the clicked joint's range (``side`` 0: the lower), degrees."""
-    def get(chain):
-        return math.degrees(float(chain.fields["limits"][joint_ranges.current_joint(chain), side]))
-    return get
-
-
-def set_joint_bound(side: int):
-    """``put`` of a row that is one bound of the clicked joint's range, never past the other bound."""
-    def put(scene, chain, degrees):
-        joint_ranges.set_bound(chain, joint_ranges.current_joint(chain), side, degrees)
-        scene.lay_out(chain)
-    return put
-
-
-def said_range(chain) -> str:
-    """The status line after a range row: the clicked joint's range, in degrees."""
-    return joint_ranges.range_text(chain, joint_ranges.current_joint(chain))
+def said_elbow(chain) -> str:
+    """The status line after the elbow limit is set: the elbow's range, in degrees."""
+    return joint_ranges.range_text(chain, joint_ranges.ELBOW)
 
 
 KNEE_DEG = 150.0  # a two-bone arm's elbow limit when turned on: 0 to this, on its bend's side

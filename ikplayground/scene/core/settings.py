@@ -23,12 +23,12 @@ from ikplayground.scene.core.constants import (DEFAULT_DAMPING, DEFAULT_ITERATIO
                                                SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS, WALKER_SPEED,
                                                WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
 from ikplayground.scene.core.setting_puts import (bone_setter, current_bone, elbow_limited, field_setting,
-                                                  joint_bound, said_range, set_bend_range, set_bone_length,
+                                                  said_elbow, set_bend_range, set_bone_length,
                                                   set_current_bone_length, set_elbow_limit, set_iterations,
-                                                  set_joint_bound, set_joint_limit, set_max_speed, set_method,
-                                                  set_mirror, set_motion, set_motion_speed, set_pole_on, set_rate,
-                                                  set_rate_on, set_target_aim, set_tolerance, set_turn_rate,
-                                                  target_aimed, target_setter, target_value)
+                                                  set_joint_limit, set_max_speed, set_method, set_mirror, set_motion,
+                                                  set_motion_speed, set_pole_on, set_rate, set_rate_on,
+                                                  set_target_aim, set_tolerance, set_turn_rate, target_aimed,
+                                                  target_setter, target_value)
 from ikplayground.scene.core.solver_kinds import has_trait, on_change
 from ikplayground.scene.files import file_fields as ff
 from ikplayground.scene.files import file_list_fields as fl
@@ -128,7 +128,7 @@ class Setting:
         return tuple(name for name in SOLVERS if self.applies(name))
 
     def default_for(self, solver: str):
-        """A new chain of ``solver``'s value: the first of :attr:`defaults` whose kind or trait it has, else
+        """A new ``solver`` chain's value: the first of :attr:`defaults` whose kind or trait it has, else
         :attr:`default`."""
         return next((value for trait, value in self.defaults if has_trait(solver, (trait,))), self.default)
 
@@ -200,16 +200,9 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("joint_limit", "Joint limit ±", ("iterative",), lo=0.0, hi=180.0, unit="°", digits=0,
             default=DEFAULT_JOINT_LIMIT_DEG, help="the range of every joint after the first, all at once",
             get=lambda c: c.joint_limit, put=set_joint_limit, file=fl.JointLimits()),
-    Setting("joint_lo", "Joint min", ("iterative", "rig"), lo=-180.0, hi=180.0, unit="°", digits=0,
-            help="the clicked joint's lowest angle, relative to the bone before it (drag its wedge's edge, "
-                 "with Show limits on)",
-            get=joint_bound(0), put=set_joint_bound(0), says=said_range),
-    Setting("joint_hi", "Joint max", ("iterative", "rig"), lo=-180.0, hi=180.0, unit="°", digits=0,
-            help="the clicked joint's highest angle, relative to the bone before it",
-            get=joint_bound(1), put=set_joint_bound(1), says=said_range),
     Setting("elbow_limit", "Elbow limit", ("two-bone",), "flag", default=False,
-            help="bend the elbow one way only, as a knee (drag its wedge's edges, with Show limits on)",
-            get=elbow_limited, put=set_elbow_limit, file=fl.ElbowLimit(), says=said_range),
+            help="bend the elbow one way only, as a knee (drag its wedge's edges while the arm is selected)",
+            get=elbow_limited, put=set_elbow_limit, file=fl.ElbowLimit(), says=said_elbow),
     Setting("bend_range", "Bend range ±", ("snake",), lo=0.0, hi=180.0, unit="°", digits=0,
             default=SNAKE_BEND_DEG, help="how far the snake bends at every joint",
             get=lambda c: math.degrees(float(abs(c.fields["bend_limits"]).max())), put=set_bend_range,
@@ -292,8 +285,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("rig_walk", "Auto walk", ("rig",), "flag", default=False,
             help="walk back and forth on its own, its feet stepping on the ground, when no arrow key drives it",
             file=ff.Flag("auto_walk", kw="auto", omit_default=True), field="auto", field_type=bool),
-    Setting("show_limits", "Show limits", ("iterative", "two-bone", "snake", "rig"), "flag", default=False,
-            help="keep this chain's limit wedges drawn, their edges' knobs to drag (a rig's: while selected)",
+    Setting("show_limits", "Show limits", ("iterative", "snake", "rig"), "flag", default=False,
+            help="keep this chain's limit wedges drawn, with knobs on their edges to drag (a free joint's: one knob)",
             file=ff.Flag("show_limits", omit_default=True)),
     Setting("skin", "Skin", ("ik", "rig"), "choice", choices=IK_SKINS, default=IK_SKINS[0],
             help="how the bones look: the tutorial's bone sprite, capsules or plain lines",
