@@ -43,7 +43,7 @@ def test_dragging_a_chains_wedge_edge_sets_that_joints_bound_alone_and_undo_redo
     assert f["limits"][joint, 0] == before[joint, 0]
     np.testing.assert_array_equal(np.delete(f["limits"], joint, axis=0), np.delete(before, joint, axis=0))
     hi = round(math.degrees(f["limits"][joint, 1]))
-    assert app.message == f"{chain.label}: joint {joint} turns -45° to {hi}°"  # the status line names it
+    assert app.message == f"{chain.label}, joint {joint}: -45° to {hi}°"  # the status line names it
     after = f["limits"].copy()
     ctrl(app, pygame.K_z, "z")
     np.testing.assert_array_equal(f["limits"], before)
@@ -68,7 +68,7 @@ def test_a_free_joints_one_knob_drags_a_range_out_of_it(app):
     seam = f["points"][0] + WEDGE_RADIUS * np.array([-1.0, 0.0])  # pointing back along +x, joint 0's zero
     drag(app, seam, f["points"][0] + WEDGE_RADIUS * np.array([math.cos(-0.5), math.sin(-0.5)]))
     assert f["limits"][0, 0] == -math.pi and f["limits"][0, 1] == pytest.approx(-0.5, abs=0.04)
-    assert app.message == f"{chain.label}: joint 0 turns -180° to {round(math.degrees(f['limits'][0, 1]))}°"
+    assert app.message == f"{chain.label}, joint 0: -180° to {round(math.degrees(f['limits'][0, 1]))}°"
     frames(app, 3)
     assert f["angles"][0] <= f["limits"][0, 1] + 1e-12  # the solver keeps the new range
 
@@ -99,7 +99,7 @@ def test_a_two_bone_arms_elbow_limit_keeps_its_knee_bending_one_way_and_shows_a_
     check(app, app.panel.elbow_limit, True)
     lo, hi = f["limits"][1].tolist()
     assert (lo, hi) == (0.0, pytest.approx(math.radians(150.0)))  # a knee on the arm's bend side
-    assert app.message == f"{arm.label}: elbow turns 0° to 150°"
+    assert app.message == f"{arm.label}, elbow: 0° to 150°"
     app.scene.set_setting(arm, "rate_on", False)
     app.scene.set_setting(arm, "mirror", True)  # asks for the other bend: the knee's range wins
     reach = float(f["lengths"].sum())

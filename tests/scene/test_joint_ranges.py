@@ -46,8 +46,8 @@ def test_an_edge_turns_toward_the_point_never_past_the_other_bound_and_undo_is_e
     np.testing.assert_array_equal(chain.fields["limits"], before)
     history.redo()
     np.testing.assert_array_equal(chain.fields["limits"], after)
-    assert joint_ranges.range_text(chain, 2) == f"{chain.label}: joint 2 turns -45° to 40°"
-    assert joint_ranges.range_text(chain, 0) == f"{chain.label}: joint 0 turns freely"
+    assert joint_ranges.range_text(chain, 2) == f"{chain.label}, joint 2: -45° to 40°"
+    assert joint_ranges.range_text(chain, 0) == f"{chain.label}, joint 0: free"
 
 
 def test_which_joints_a_drag_may_set():
@@ -63,7 +63,7 @@ def test_which_joints_a_drag_may_set():
     for part in ("limit_lo:99", "limit_x:1", "limit_lo:-1", "target"):
         assert joint_ranges.limit_edge(rig, part) is None
     knee = rig.bone_names.index("shin_l")
-    assert joint_ranges.range_text(rig, knee).startswith(f"{rig.label}: shin_l turns ")
+    assert joint_ranges.range_text(rig, knee).startswith(f"{rig.label}, shin_l: ")
 
 
 def test_set_range_puts_the_pose_inside_and_refuses_a_range_out_of_order():

@@ -221,11 +221,14 @@ class SceneRenderer:
         for centre, lo, hi in limit_wedges(chain):
             if view.collidepoint(centre):
                 draw_wedge(surface, centre, lo, hi, WEDGE_RADIUS)
+        spots = []
         for _, centre, lo, hi in knobs(chain, selected):  # a knob on each edge: dragged, it turns that bound
             if view.collidepoint(centre):
                 for a in (lo, hi):
                     knob = (centre[0] + WEDGE_RADIUS * math.cos(a), centre[1] + WEDGE_RADIUS * math.sin(a))
                     pygame.draw.aacircle(surface, KNOB, knob, 3)
+                    spots.append(knob)
+        self.notes.rings(np.array(spots), 5)  # no label covers a knob
 
     def draw_ik_chain(self, surface: pygame.Surface, chain: Chain, hot: bool = False) -> None:
         colour = chain_colour(chain)

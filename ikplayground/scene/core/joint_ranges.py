@@ -106,11 +106,10 @@ def joint_name(chain: Chain, joint: int) -> str:
 
 
 def range_text(chain: Chain, joint: int) -> str:
-    """The status line's words for joint ``joint``'s range: ``"CCD #3: joint 2 turns -30° to 45°"`` (or "turns
-    freely")."""
+    """The status line's words for joint ``joint``'s range: ``"CCD #3, joint 2: -30° to 45°"`` (or "free")."""
     lo, hi = chain.fields["limits"][joint].tolist()
-    turns = "turns freely" if hi - lo >= FULL_CIRCLE else f"turns {_degrees(lo)}° to {_degrees(hi)}°"
-    return f"{chain.label}: {joint_name(chain, joint)} {turns}"
+    turns = "free" if hi - lo >= FULL_CIRCLE else f"{_degrees(lo)}° to {_degrees(hi)}°"
+    return f"{chain.label}, {joint_name(chain, joint)}: {turns}"
 
 
 def _degrees(a: float) -> str:
