@@ -15,6 +15,7 @@ from ikplayground.scene.step import target_paths
 
 PICK_RADIUS = 10  # px from a bone or joint that picks its chain
 RIM_PICK = 6  # px either side of an obstacle's rim that pick the rim (to resize it) rather than its inside
+HOVER_CHAINS = 200  # a lit obstacle is checked for a chain over it (a loop over the chains) up to this many
 
 
 class Drag(NamedTuple):
@@ -213,6 +214,7 @@ def hot_obstacle(app) -> tuple[int, str] | None:
     if app.drag is not None:
         return None
     hit = obstacle_under(app)
-    if hit is not None and app.scene.chain_at(app.world(app.mouse), PICK_RADIUS / app.view.camera.zoom) is not None:
+    if hit is not None and len(app.scene.chains) <= HOVER_CHAINS and \
+            app.scene.chain_at(app.world(app.mouse), PICK_RADIUS / app.view.camera.zoom) is not None:
         return None  # a press there takes the chain over it
     return hit

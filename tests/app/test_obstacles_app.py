@@ -175,14 +175,17 @@ def test_the_stage_draws_them_under_the_chains_and_the_math_page_shades_the_pose
     assert "a bone inside an obstacle" in [k[0] for k in card._texts]
 
 
-def test_drawn_through_the_camera_and_never_outside_the_clip():
+@pytest.mark.parametrize("zoom, radius", [(2.0, 40.0), (8.0, 240.0)])  # a kept sprite, and a patch (over 200 px)
+def test_drawn_through_the_camera_and_never_outside_the_clip(zoom, radius):
     surface = pygame.Surface((200, 100))
     surface.fill((0, 0, 0))
     surface.set_clip(pygame.Rect(0, 0, 120, 100))
-    camera = Camera((50.0, 0.0), zoom=2.0)
-    draw_obstacles(surface, np.array([[100.0, 25.0, 20.0]]), camera)  # on screen at (100, 50), 40 px across
+    camera = Camera((100.0 - 100.0 / zoom, 25.0 - 50.0 / zoom), zoom=zoom)
+    draw_obstacles(surface, np.array([[100.0, 25.0, radius / zoom]]), camera)  # on screen at (100, 50)
     surface.set_clip(None)
-    assert tuple(surface.get_at((100, 50)))[:3] != (0, 0, 0) and tuple(surface.get_at((100, 4)))[:3] == (0, 0, 0)
-    assert tuple(surface.get_at((80, 50)))[:3] == tuple(surface.get_at((70, 40)))[:3] != (0, 0, 0)  # filled alike
-    assert not any(tuple(surface.get_at((x, y)))[:3] != (0, 0, 0) for x in range(120, 200) for y in range(100))
-    assert FILL[3] < 255  # shaded: what lies under shows through
+    drawn = {(x, y) for x in range(200) for y in range(100) if tuple(surface.get_at((x, y)))[:3] != (0, 0, 0)}
+    assert (100, 50) in drawn and all(x < 120 for x, _ in drawn)  # nothing past the clip
+    inside = {(x, y) for x in range(120) for y in range(100) if math.dist((x, y), (100, 50)) < radius - 4}
+    assert inside <= drawn and len({tuple(surface.get_at(p))[:3] for p in inside}) == 1  # one fill, shaded
+    assert not any(math.dist(p, (100, 50)) > radius + 4 for p in drawn)  # the rim: 2 px wide
+    assert FILL[3] < 255
