@@ -1,4 +1,5 @@
-"""What the mouse holds: a chain's target, pole or root, grabbed at an offset. Pixels, y down."""
+"""What the mouse holds: a chain's target, pole or root, or an obstacle (moved, or resized by its rim), grabbed at an
+offset. Pixels, y down."""
 
 from __future__ import annotations
 
@@ -14,6 +15,8 @@ from ikplayground.scene import Chain, Scene, bone_distances, limit_edge, range_t
 from ikplayground.scene.step import target_paths
 
 PICK_RADIUS = 10  # px from a bone or joint that picks its chain
+RIM_PICK = 6  # px either side of an obstacle's rim that pick the rim (to resize it) rather than its inside
+HOVER_CHAINS = 200  # a lit obstacle is checked for a chain over it (a loop over the chains) up to this many
 
 
 class Drag(NamedTuple):
@@ -46,6 +49,48 @@ class Drag(NamedTuple):
         else:
             scene.move_chain(self.chain, goal)
         return True
+
+
+class ObstacleDrag(NamedTuple):
+    """An obstacle held by the mouse: its ``row``, ``part`` "obstacle" (held inside: moved) or "obstacle_rim" (held by
+    its rim: resized), and ``offset``: (2,) px from the mouse to its centre, or (1,) px its radius exceeds the
+    mouse's distance from the centre. It holds no chain."""
+
+    row: int
+    part: str
+    offset: np.ndarray
+    chain: None = None
+    said: None = None  # nothing for the status line while held (a chain's :attr:`Drag.said`)
+
+    def onto(self, new: Chain) -> ObstacleDrag:
+        return self
+
+    def move(self, scene: Scene, pos) -> bool:
+        """Move or resize the held obstacle for the mouse at ``pos``; False when it has left the scene."""
+        if self.row >= len(scene.obstacles):
+            return False
+        pos = np.asarray(pos, dtype=float)
+        if self.part == "obstacle":
+            scene.move_obstacle(self.row, pos + self.offset)
+        else:
+            centre = scene.obstacles[self.row, :2]
+            scene.resize_obstacle(self.row, float(np.hypot(*(pos - centre))) + float(self.offset[0]))
+        return True
+
+
+Hold = Drag | ObstacleDrag  # what App.drag holds
+
+
+def obstacle_grab(scene: Scene, pos, rim: float) -> ObstacleDrag | None:
+    """The hold a press at ``pos`` (scene px) takes of the topmost obstacle there (``rim`` px: its rim's band)."""
+    hit = scene.obstacle_at(pos, rim)
+    if hit is None:
+        return None
+    index, where = hit
+    x, y, r = scene.obstacles[index].tolist()
+    if where == "rim":
+        return ObstacleDrag(index, "obstacle_rim", np.array([r - float(np.hypot(pos[0] - x, pos[1] - y))]))
+    return ObstacleDrag(index, "obstacle", np.array([x, y]) - pos)
 
 
 def pole_at(scene: Scene, pos, radius: float) -> Chain | None:
@@ -123,12 +168,12 @@ def target_point(chain: Chain, part: str) -> np.ndarray:
     return np.asarray(chain.fields[part])
 
 
-def handed_over(old: Drag | None, new: Drag | None) -> Drag | None:
+def handed_over(old: Hold | None, new: Hold | None) -> Hold | None:
     """``new`` in place of ``old``: ``old``'s target is let go (its motion resumes), ``new``'s held (a rig's
     ``"target:2"`` too: a walking rig leaves it where the mouse puts it)."""
-    if old is not None and old.part.partition(":")[0] == "target":
+    if isinstance(old, Drag) and old.part.partition(":")[0] == "target":
         target_paths.hold(old.chain.fields, False, int(old.part.partition(":")[2] or 0))
-    if new is not None and new.part.partition(":")[0] == "target":
+    if isinstance(new, Drag) and new.part.partition(":")[0] == "target":
         target_paths.hold(new.chain.fields, True, int(new.part.partition(":")[2] or 0))
     return new
 
@@ -143,7 +188,10 @@ def press(app, pos) -> None:
         return
     zoom = app.view.camera.zoom
     chain, drag = grab(app.scene, app.world(pos), (TARGET_RADIUS + 2) / zoom, scale=zoom)
-    app.drag = app.replay.allowed(drag)
+    hold: Hold | None = drag
+    if chain is None and drag is None:  # the obstacles lie under every chain
+        hold = obstacle_grab(app.scene, app.world(pos), RIM_PICK / zoom)
+    app.drag = app.replay.allowed(hold)
     if chain is not None:
         if chain.is_rig or chain.is_ik:
             take_part(chain, drag, app.world(pos))
@@ -170,3 +218,24 @@ def hot_target(app) -> tuple[Chain | None, str]:
     if not on_stage:
         return None, "target"
     return target_hit(app.scene, app.world(app.mouse), (TARGET_RADIUS + 2) / app.view.camera.zoom)
+
+
+def obstacle_under(app) -> tuple[int, str] | None:
+    """The topmost obstacle under ``app``'s mouse and where ("inside" or "rim"), or None (the mouse off the stage)."""
+    if app.mouse is None or not app.on_stage(app.mouse):
+        return None
+    return app.scene.obstacle_at(app.world(app.mouse), RIM_PICK / app.view.camera.zoom)
+
+
+def hot_obstacle(app) -> tuple[int, str] | None:
+    """The obstacle held, or under the mouse where a press would take it (no chain there), drawn lit: (its row,
+    "inside" or "rim"), or None."""
+    if isinstance(app.drag, ObstacleDrag):
+        return app.drag.row, "inside" if app.drag.part == "obstacle" else "rim"
+    if app.drag is not None:
+        return None
+    hit = obstacle_under(app)
+    if hit is not None and len(app.scene.chains) <= HOVER_CHAINS and \
+            app.scene.chain_at(app.world(app.mouse), PICK_RADIUS / app.view.camera.zoom) is not None:
+        return None  # a press there takes the chain over it
+    return hit

@@ -21,6 +21,7 @@ from .dls_batch import dls_batch
 from .fabrik import fabrik_steps, solve_fabrik
 from .kinematics import chain_points, chain_points_batch, forward_kinematics
 from .look_at import look_at
+from .obstacles import obstacle_rows, segment_gaps
 from .pole import ON_LINE, mirrored_toward_batch
 from .results import (DIRECTIONS, HEADING_TOLERANCE, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, STATUSES, CCDStep,
                       FabrikStep, IKSolution, TwoBoneSolution, chain_problem)
@@ -45,4 +46,5 @@ __all__ = [
     "wrap", "wrap_array", "jit", "DEFAULT_DAMPING", "MAX_STEP", "ON_LINE", "STATUSES", "DIRECTIONS", "STALL_SWEEPS",
     "STALL_GAIN", "STALL_ESCAPES", "SMALL_BATCH", "JIT_MIN_BATCH", "rate_limited", "settle_batch", "tip_error",
     "absolute_angles",
+    "obstacle_rows", "segment_gaps",  # circle obstacles (x, y, r) px: their rows checked, a bone's gap to each
 ]

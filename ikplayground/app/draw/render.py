@@ -1,9 +1,10 @@
 """Drawing a scene onto a pygame surface (an adapter: the scene knows nothing of it).
 
-Each chain by its skin (``skins.py``; the tinted bone sprite, after the Game Maker tutorial, cached here); the
-selected one with a halo and limit wedges (any chain with "Show limits" gets the wedges); a missed target tied
-to the tip, with a status badge (``badges.py``). Past ``DETAIL_LIMIT`` chains all but the selected one are
-drawn as a crowd (``crowd_draw.py``); walkers and their ground are ``walker_draw.py``'s.
+The obstacles first (``obstacle_draw.py``), then each chain by its skin (``skins.py``; the tinted bone sprite,
+after the Game Maker tutorial, cached here); the selected one with a halo and limit wedges (any chain with "Show
+limits" gets the wedges); a missed target tied to the tip, with a status badge (``badges.py``). Past
+``DETAIL_LIMIT`` chains all but the selected one are drawn as a crowd (``crowd_draw.py``); walkers and their
+ground are ``walker_draw.py``'s.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from ikplayground.app.draw.annotate import TAG, Notes
 from ikplayground.app.draw.badges import BadgeFont, draw_pole, draw_status_badge
 from ikplayground.app.draw import crowd_fast
 from ikplayground.app.draw.crowd_draw import CrowdLayer
+from ikplayground.app.draw.obstacle_draw import draw_obstacles
 from ikplayground.app.draw.shapes import draw_wedge, knobs, limit_wedges, visible_box
 from ikplayground.app.draw.view import ScreenGroups, draw_grid, screen_chain
 from ikplayground.app.draw.rig_draw import draw_rig, rig_halo_lines
@@ -126,10 +128,11 @@ class SceneRenderer:
         return sprite
 
     def draw(self, surface: pygame.Surface, scene, *, hot_target: Chain | None = None, hot_part: str = "target",
-             stage_size: tuple[int, int] | None = None, camera: Camera | None = None) -> None:
-        """Draw the background and every chain as ``camera`` shows them (None: world px are screen px), later
-        ones on top (past ``DETAIL_LIMIT``, as a crowd); ``hot_target``'s target ``hot_part`` (a rig's
-        ``"target:2"``) is under the mouse or held."""
+             stage_size: tuple[int, int] | None = None, camera: Camera | None = None,
+             hot_obstacle: tuple[int, str] | None = None) -> None:
+        """Draw the background, the obstacles and every chain as ``camera`` shows them (None: world px are screen
+        px), later ones on top (past ``DETAIL_LIMIT``, as a crowd); ``hot_target``'s target ``hot_part`` (a rig's
+        ``"target:2"``) and ``hot_obstacle`` (its row, and "inside" or "rim") are under the mouse or held."""
         camera = camera or Camera()
         size = stage_size or surface.get_size()
         self.notes.begin()
@@ -137,6 +140,7 @@ class SceneRenderer:
         terrain = getattr(scene, "terrain", None)
         if terrain is not None and any(on_terrain(g) for g in scene.groups):  # a walker, or a rig that walks
             surface.blit(self._ground.surface(terrain, size, camera), (0, 0))
+        draw_obstacles(surface, getattr(scene, "obstacles", ()), camera, hot_obstacle)  # under every chain
         selected = scene.selected
         if len(scene.chains) > DETAIL_LIMIT:
             self.draw_crowd(surface, scene, size, camera)
