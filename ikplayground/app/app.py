@@ -218,6 +218,8 @@ class App:
                 held = getattr(event, "buttons", (1,))[0]  # else released outside the window: no MOUSEBUTTONUP came
                 if not (held and self.drag.move(self.scene, self.world(event.pos))):
                     self.drag = None
+                elif self.drag.said is not None:  # an edge of a joint's range: the status line gives the range
+                    self.say(self.drag.said)
             return
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             self.drag = None
@@ -295,6 +297,9 @@ class App:
         new = self.undo.setting(chain, action, value)
         if new is not chain or action == "solver" or SETTINGS[action].kind == "flag":  # a flag may enable others
             self.selected_changed()
+        says = SETTINGS[action].says if action in SETTINGS else None
+        if says is not None and SETTINGS[action].applies(new.solver):
+            self.say(says(new))
 
     def resize(self, size) -> None:
         """Lay out for a window resized to ``size``, within the window's limits (``window.py``)."""

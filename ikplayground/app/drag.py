@@ -9,8 +9,9 @@ import numpy as np
 
 from ikplayground.app.draw.badges import POLE_RADIUS
 from ikplayground.app.draw.render import TARGET_RADIUS, WEDGE_RADIUS
-from ikplayground.app.draw.rig_draw import HEADING_ARROW, HEADING_PICK, limit_edge_at
-from ikplayground.scene import Chain, Scene, bone_distances, clamped_joints
+from ikplayground.app.draw.rig_draw import HEADING_ARROW, HEADING_PICK
+from ikplayground.app.draw.shapes import knobs, limit_edge_at
+from ikplayground.scene import Chain, Scene, bone_distances, limit_edge, range_text
 from ikplayground.scene.step import target_paths
 
 PICK_RADIUS = 10  # px from a bone or joint that picks its chain
@@ -22,9 +23,15 @@ class Drag(NamedTuple):
     """A chain's part held by the mouse."""
 
     chain: Chain
-    # "target", "pole", "root"; a rig's target "target:2", its heading "heading:2" or a range's edge "limit_lo:3"
+    # "target", "pole", "root"; a rig's target "target:2", its heading "heading:2"; a range's edge "limit_lo:3"
     part: str
     offset: np.ndarray  # (2,) px from the mouse to the grabbed point
+
+    @property
+    def said(self) -> str | None:
+        """What the status line says while it is held: a joint's range (an edge of it held), else None."""
+        edge = limit_edge(self.chain, self.part)
+        return None if edge is None else range_text(self.chain, edge[0])
 
     def onto(self, new: Chain) -> Drag | None:
         """The same hold on ``new``, which replaced the held chain (None when an IK chain became a snake)."""
@@ -53,6 +60,7 @@ class ObstacleDrag(NamedTuple):
     part: str
     offset: np.ndarray
     chain: None = None
+    said: None = None  # nothing for the status line while held (a chain's :attr:`Drag.said`)
 
     def onto(self, new: Chain) -> ObstacleDrag:
         return self
@@ -96,19 +104,17 @@ def pole_at(scene: Scene, pos, radius: float) -> Chain | None:
 
 def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[Chain | None, Drag | None]:
     """What a left press at ``pos`` (scene px) takes: (the chain to select or None, the drag or None); the topmost
-    rig heading's arrow tip, else target, else edge of the selected rig's joint ranges, else pole handle, else
-    root (a snake: any node). ``scale``: screen px per scene px (the pick radii are screen px)."""
+    rig heading's arrow tip, else target, else knob on an edge of a joint's range (:func:`knob_at`), else pole
+    handle, else root (a snake: any node). ``scale``: screen px per scene px (the pick radii are screen px)."""
     hit = heading_at(scene, pos, HEADING_ARROW / scale, (HEADING_PICK + 2) / scale)
     if hit is not None:  # a heading's arrow tip: turned about its target, held where the mouse is
         return hit[0], Drag(hit[0], hit[1], np.zeros(2))
     chain, part = target_hit(scene, pos, target_radius)
     if chain is not None:
         return chain, Drag(chain, part, target_point(chain, part) - pos)
-    rig = scene.selected if scene.selected is not None and scene.selected.is_rig else None
-    edge = None if rig is None else limit_edge_at(rig, pos, WEDGE_RADIUS / scale, (HEADING_PICK + 2) / scale,
-                                                  clamped_joints(rig.fields["limits"]))
-    if rig is not None and edge is not None:  # an edge of the selected rig's joint range: turned about the joint
-        return rig, Drag(rig, edge, np.zeros(2))
+    hit = knob_at(scene, pos, WEDGE_RADIUS / scale, (HEADING_PICK + 2) / scale)
+    if hit is not None:  # an edge of a joint's range: turned about the joint
+        return hit[0], Drag(hit[0], hit[1], np.zeros(2))
     chain = pole_at(scene, pos, (POLE_RADIUS + 4) / scale)
     if chain is not None:
         return chain, Drag(chain, "pole", chain.pole - pos)
@@ -117,6 +123,18 @@ def grab(scene: Scene, pos, target_radius: float, scale: float = 1.0) -> tuple[C
         return None, None
     chain, part = hit
     return chain, (Drag(chain, "root", chain.anchor - pos) if part == "anchor" else None)
+
+
+def knob_at(scene: Scene, pos, radius: float, pick: float) -> tuple[Chain, str] | None:
+    """The topmost chain with a knob on its wedges (``shapes.knobs``: "Show limits" on, or the selected rig or
+    two-bone arm) within ``pick`` px of ``pos``, and which edge (``"limit_lo:3"``), or None."""
+    selected = scene.selected
+    for chain in reversed(scene.chains):
+        if chain.show_limits or chain is selected:
+            edge = limit_edge_at(knobs(chain, chain is selected), pos, radius, pick)
+            if edge is not None:
+                return chain, edge
+    return None
 
 
 def target_hit(scene: Scene, pos, radius: float) -> tuple[Chain | None, str]:
@@ -175,18 +193,21 @@ def press(app, pos) -> None:
         hold = obstacle_grab(app.scene, app.world(pos), RIM_PICK / zoom)
     app.drag = app.replay.allowed(hold)
     if chain is not None:
-        if chain.is_rig:
+        if chain.is_rig or chain.is_ik:
             take_part(chain, drag, app.world(pos))
         app.scene.select(chain)
         app.panel.sync(chain)
+        if app.drag is not None and app.drag.said is not None:
+            app.say(app.drag.said)
 
 
-def take_part(rig: Chain, drag: Drag | None, pos) -> None:
-    """What a press on ``rig`` makes current for the panel's rig rows: the target grabbed (or whose heading is),
-    and the bone nearest ``pos`` (scene px)."""
+def take_part(chain: Chain, drag: Drag | None, pos) -> None:
+    """What a press on a rig or an IK chain makes current for the panel's rows: a rig's target grabbed (or whose
+    heading is), and the joint whose range's edge is grabbed, else the bone nearest ``pos`` (scene px)."""
     if drag is not None and drag.part.startswith(("target:", "heading:")):
-        rig.current_target = int(drag.part.partition(":")[2])
-    rig.current_bone = int(np.argmin(bone_distances(rig, pos)))
+        chain.current_target = int(drag.part.partition(":")[2])
+    edge = None if drag is None else limit_edge(chain, drag.part)
+    chain.current_bone = int(np.argmin(bone_distances(chain, pos))) if edge is None else edge[0]
 
 
 def hot_target(app) -> tuple[Chain | None, str]:

@@ -65,7 +65,9 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
     ("Drag a root", "move the whole chain"),
     ("Drag inside an obstacle / its rim", "move the circle / resize it (8 to 300 px); Delete over it removes it"),
     ("Drag a rig target's arrow tip", "turn the heading its bone holds (a foot flat on the ground)"),
-    ("Drag a wedge's knob", "on the selected rig: move that side of the joint's range"),
+    ("Drag a wedge's knob", "move that side of a joint's range (the status line gives it in degrees): a chain's "
+     "with Show limits on (a free joint's one knob, at its seam, drags a range out of it), the selected rig's or "
+     "two-bone arm's"),
     ("Mouse wheel on the stage", "zoom in / out about the mouse"),
     ("Right or middle drag, Space + drag", "pan the view (Space tapped alone pauses)"),
     ("Click an edge arrow", "centre the view on the chain out of view that it points at"),

@@ -12,6 +12,7 @@ from ikplayground.scene.build.rig_build import humanoid_rig, make_rig, quadruped
 from ikplayground.scene.build.stress import drive_stress, stress_scene
 from ikplayground.scene.core.chain import STATUSES, Chain, clamped_joints, is_reached
 from ikplayground.scene.core.hit_test import bone_distances
+from ikplayground.scene.core.joint_ranges import limit_edge, range_text, settable, tree_parents
 from ikplayground.scene.step.rig_step import bone_starts
 from ikplayground.scene.core.setting_puts import current_bone, current_target
 from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
@@ -47,9 +48,10 @@ __all__ = [
     "SolverKind", "Terrain", "VIEW_ZOOM", "available_presets", "axis_name", "bake_recording", "bone_distances",
     "bone_starts", "chain_to_dict", "clamped_joints", "current_bone", "current_target", "default_limits",
     "default_scene", "drive_stress", "due_steps", "free_name", "humanoid_rig", "is_preset", "is_reached",
-    "load_animation", "load_preset", "load_scene", "make_ik_chain", "make_rig", "nothing_at", "on_terrain", "pose",
-    "quadruped_rig", "record_move", "record_pose", "refresh_ik_points", "register", "save_scene", "setting",
-    "shown", "shown_name", "smoothed", "steps_allowed", "straight_snake", "stress_scene", "unregister",
+    "limit_edge", "load_animation", "load_preset", "load_scene", "make_ik_chain", "make_rig", "nothing_at",
+    "on_terrain", "pose", "quadruped_rig", "range_text", "record_move", "record_pose", "refresh_ik_points",
+    "register", "save_scene", "setting", "settable", "shown", "shown_name", "smoothed", "steps_allowed",
+    "straight_snake", "stress_scene", "tree_parents", "unregister",
     # circle obstacles (x, y, r) px: the scene's Scene.obstacles, their bounds and checks, their undo entry
     "DEFAULT_RADIUS", "MAX_OBSTACLES", "MAX_RADIUS", "MIN_RADIUS", "ObstaclesEdited", "checked_obstacles",
     "record_obstacles",
