@@ -111,6 +111,10 @@ class CCDStep(NamedTuple):
         The joint, and the end effector before and after the turn, px (y down).
     turn : float
         The turn applied after the limits, rad, wrapped to (-pi, pi]; positive is clockwise on screen.
+    event : str
+        "turn" (one joint turned); "restart" (a limited chain stuck short of its target took a new pose
+        inside its limits: :mod:`.reshape`) or "best" (the return to the best pose a restart left), both
+        with ``joint`` -1, ``pivot`` the root and ``turn`` 0.0.
     """
 
     sweep: int
@@ -120,6 +124,7 @@ class CCDStep(NamedTuple):
     effector_before: np.ndarray
     effector_after: np.ndarray
     turn: float
+    event: str = "turn"
 
 
 class FabrikStep(NamedTuple):
