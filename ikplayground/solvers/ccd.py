@@ -15,8 +15,8 @@ import numpy as np
 
 from .heading import aimed_loop, aimed_solution, heading_of
 from .kinematics import joint_xy
-from . import reshape
-from .reshape import CRAWL_RATIO, RESTARTS, loop_pole, pole_frame, pole_step, restart_pose, restart_seed
+from .reshape import (CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, loop_pole, pole_frame, pole_step, restart_pose,
+                      restart_seed)
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, CCDStep, ChainProblem, IKSolution, chain_problem, finish
 from .validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 
@@ -36,8 +36,10 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     limits : array_like, shape (n, 2), optional
         ``(lo, hi)`` rad per relative angle, ``-pi <= lo <= hi <= pi``; the start is clamped into them.
     pole : array_like, shape (2,), optional
-        A point (px) the chain bends toward: the pose is mirrored across the root-target line when that
-        puts the bend on its side and keeps the limits (:mod:`.pole`).
+        A point (px) whose side of the root-target line the chain bends to: with three bones or more a
+        step toward it before each sweep that keeps the end (:func:`.reshape.pole_step`), at most
+        ``POLE_TURN`` rad a joint a solve, so warm-started solves roll over to it without a jump; two
+        bones are mirrored across that line when that puts the bend on its side (:mod:`.pole`).
     heading : float, optional
         The last bone's absolute direction, rad (y down: clockwise on screen), as well as its end on
         ``target``: the first n - 1 bones solve for the point the last bone must start from, then it is
@@ -67,7 +69,7 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
 
 def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None,
               heading=None) -> Generator[CCDStep, None, IKSolution]:
-    """Solve like :func:`solve_ccd` (no pole), yielding a :class:`CCDStep` after every joint's turn.
+    """Solve like :func:`solve_ccd`, yielding a :class:`CCDStep` after every joint's turn (and restart).
 
     Returns (``StopIteration.value``) exactly what :func:`solve_ccd` returns; raises as it does at the
     first ``next``. With a ``heading`` the turns are the first n - 1 bones', each record showing the
@@ -98,10 +100,10 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
     """Up to ``iterations`` CCD sweeps on plain floats (px, rad), ``a`` turned in place.
 
     Yields a :class:`CCDStep` per turn when ``watch`` (and per restart, and for the return to the best
-    pose: ``event``); returns ``(angles, sweeps used, error, stalled)``. ``pole`` (x, y) px or None: pulled
-    toward before each sweep (:func:`.reshape.pole_pull`). A limited chain stuck short of a target within
-    reach restarts (:func:`.reshape.restart_pose`) up to ``RESTARTS`` times and keeps its best pose.
-    Forward kinematics, the stall rule and wrapping are inlined (the hot path).
+    pose: ``event``); returns ``(angles, sweeps used, error, stalled)``. ``pole`` (x, y) px or None: a
+    :func:`.reshape.pole_step` before each sweep (three bones or more). A limited chain stuck short of a
+    target within reach restarts (:func:`.reshape.restart_pose`) up to ``RESTARTS`` times and keeps its
+    best pose. Forward kinematics, the stall rule and wrapping are inlined (the hot path).
     """
     atan2, cos, sin, hypot = math.atan2, math.cos, math.sin, math.hypot
     pi, tau = math.pi, 2.0 * math.pi
@@ -121,12 +123,15 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
     state = 0
     best, best_error = None, math.inf  # the best pose a restart left, and its error
     ux, uy, h = pole_frame(rx, ry, tx, ty, *pole, reach) if pole is not None and n > 2 and within else (0.0, 0.0, 0.0)
-    turns = reshape.POLE_TURN  # rad: what the pole's steps may still turn a joint this solve
+    spin = (SPIN_LEVER * reach / n) ** 2  # px^2: a joint's pivot this near the end is left be (with a pole)
+    turns = POLE_TURN  # rad: what the pole's steps may still turn a joint this solve
+    restarted = False
     while True:
-        if h and used < iterations and turns > 0.0:  # the pole's step (each sweep, and before the first)
+        if h and used < iterations and turns > 0.0 and not restarted:  # the pole's step (each sweep)
             xs, ys = joint_xy(rx, ry, a, lens)
-            turns -= pole_step(a, xs, ys, n, ux, uy, h, reach, turns)
+            turns -= pole_step(a, lens, xs, ys, n, ux, uy, h, reach, turns)
             limit_pose(a, lim)
+        restarted = False
         # the joints at the start of the sweep (a sweep never moves the pivots it has still to visit)
         x, y, absolute = rx, ry, 0.0
         for i in bones:
@@ -147,6 +152,7 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
                 a[0] = clamp_heading(a[0], *lim[0])
                 restarts -= 1
                 last = math.inf  # the stall watch starts again from the new pose
+                restarted = True
                 if watch:
                     yield CCDStep(used + 1, -1, np.array(a), np.array((rx, ry)), np.array((x, y)),
                                   _tip(rx, ry, a, lens), 0.0, "restart")
@@ -165,6 +171,10 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
             vx = x - px  # pivot -> end effector
             vy = y - py
             old = a[i]
+            if h and vx * vx + vy * vy < spin:  # (with a pole) a joint next to the end: left be
+                if watch:
+                    yield CCDStep(used, i, np.array(a), np.array((px, py)), np.array((bx, by)), np.array((x, y)), 0.0)
+                continue
             delta = atan2(ty - py, tx - px) - atan2(vy, vx)
             if free:  # wrapped to (-pi, pi]: delta lies in (-2pi, 2pi), so one or two turns of 2pi
                 new = old + delta
@@ -176,13 +186,18 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
                     new += tau
                     if new <= -pi:
                         new += tau
-            else:  # the shorter way round, then into the range
+            else:  # the shorter way round into the range, or the longer where that ends nearer the aim
                 if delta > pi:
                     delta -= tau
                 elif delta <= -pi:
                     delta += tau
                 lo, hi = lim[i]
-                new = clamp_angle(old + delta, lo, hi)
+                want = old + delta
+                new = clamp_angle(want, lo, hi)
+                if new != want and hi - lo < FULL_CIRCLE:
+                    other = clamp_angle(want - tau if delta > 0.0 else want + tau, lo, hi)
+                    if abs(wrap(other - want)) < abs(wrap(new - want)):
+                        new = other
             a[i] = new
             applied = new - old
             if applied:  # turn the end effector about the pivot by what was applied

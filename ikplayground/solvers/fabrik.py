@@ -4,9 +4,10 @@ Each pass drags the chain tip-first onto the target (forward reaching), then re-
 and walks back out (backward reaching); a target out of reach gets the chain laid straight toward it.
 Joint limits are this project's own: both walks apply them (joint 0 as a heading,
 :func:`~.validate.clamp_heading`; the forward walk turns each bone into its child's range), and a
-limited chain that stalls short of a reachable target mirrors its bend (:func:`mirror_bend`) up to
-``STALL_ESCAPES`` times, keeping the best pose an escape left. :mod:`.fabrik_arrays` and
-:mod:`._jit_kernels` do the same step for step. Pixels (y down), radians, relative joint angles.
+limited chain stuck short of a target within its length restarts from drawn poses, keeping the best
+(:mod:`.reshape`); a pole steps the chain toward its side before each pass (:func:`.reshape.pole_step`).
+:mod:`.fabrik_arrays` and :mod:`._jit_kernels` do the same step for step. Pixels (y down), radians,
+relative joint angles.
 """
 
 from __future__ import annotations
@@ -19,9 +20,8 @@ import numpy as np
 
 from .heading import aimed_loop, aimed_solution, heading_of
 from .kinematics import joint_xy as _points
-from . import reshape
 from .ccd import limit_pose
-from .reshape import RESTARTS, CRAWL_RATIO, loop_pole, pole_frame, pole_step, restart_pose, restart_seed
+from .reshape import CRAWL_RATIO, POLE_TURN, RESTARTS, loop_pole, pole_frame, pole_step, restart_pose, restart_seed
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, ChainProblem, FabrikStep, IKSolution, chain_problem, finish
 from .validate import FULL_CIRCLE, TAU, clamp_angle, clamp_heading, wrap
 
@@ -50,9 +50,9 @@ def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
 
 def fabrik_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None,
                  heading=None) -> Generator[FabrikStep, None, IKSolution]:
-    """Solve like :func:`solve_fabrik` (no pole), yielding a :class:`~.results.FabrikStep` after every half-pass.
+    """Solve like :func:`solve_fabrik`, yielding a :class:`~.results.FabrikStep` after every half-pass.
 
-    "mirror" and "best" records show a limited chain's stall escapes. Returns (``StopIteration.value``)
+    "restart" and "best" records show a limited chain's escapes from a stall. Returns (``StopIteration.value``)
     bit for bit what :func:`solve_fabrik` returns; raises as it does at the first ``next``. With a
     ``heading`` the passes move the first n - 1 bones, each record showing the last bone aimed
     (:func:`.heading.aimed_records`).
@@ -110,14 +110,16 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole
     best, best_error = None, inf  # the best pose an escape left, and its error
     pux, puy, h = pole_frame(rx, ry, tx, ty, *pole, reach) if pole is not None and n > 2 and not unreachable \
         else (0.0, 0.0, 0.0)
-    turns = reshape.POLE_TURN  # rad: what the pole's steps may still turn a joint this solve
+    turns = POLE_TURN  # rad: what the pole's steps may still turn a joint this solve
+    restarted = False
     while True:
-        if h and used < iterations and turns > 0.0:  # the pole's step (each pass, and before the first)
-            if used and not limited:
+        if h and used < iterations and turns > 0.0 and not restarted:  # the pole's step (each pass)
+            if used and not limited:  # (the walks moved the points alone)
                 _angles_of(xs, ys, a)
-            turns -= pole_step(a, xs, ys, n, pux, puy, h, reach, turns)
+            turns -= pole_step(a, lens, xs, ys, n, pux, puy, h, reach, turns)
             limit_pose(a, lim)
             xs, ys = _points(rx, ry, a, lens)
+        restarted = False
         error = hypot(tx - xs[n], ty - ys[n])
         if error <= tolerance:
             break
@@ -126,17 +128,14 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole
             if restarts and used and used < iterations and (stuck or not error < CRAWL_RATIO * last):
                 if error < best_error:
                     best, best_error = a[:], error
-                if reshape.MIRROR_FIRST and restarts == RESTARTS and mirror_bend(a, lim):
-                    kind = "mirror"
-                else:
-                    state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))
-                    a[0] = clamp_heading(a[0], *lim[0])
-                    kind = "restart"
+                state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))
+                a[0] = clamp_heading(a[0], *lim[0])
                 restarts -= 1
                 last = inf  # the stall watch starts again from the new pose
+                restarted = True
                 xs, ys = _points(rx, ry, a, lens)
                 if watch:
-                    yield FabrikStep(used + 1, kind, np.column_stack((xs, ys)), np.array(a))
+                    yield FabrikStep(used + 1, "restart", np.column_stack((xs, ys)), np.array(a))
                 continue
             if stuck:
                 stalled = True
@@ -223,17 +222,6 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole
     if used and lim is None:  # the passes worked on positions alone: read the angles back
         _angles_of(xs, ys, a)
     return a, used, (xs[n], ys[n]), stalled
-
-
-def mirror_bend(a, lim) -> bool:
-    """Negate joints 1..n-1's relative angles in place, each clamped into ``lim``; False if nothing changed."""
-    changed = False
-    for i in range(1, len(a)):
-        v = clamp_angle(-a[i], *lim[i])
-        if v != a[i]:
-            a[i] = v
-            changed = True
-    return changed
 
 
 def pull(x: float, y: float, dx: float, dy: float, length: float, fx: float, fy: float) -> tuple[float, float]:

@@ -1,18 +1,22 @@
-"""What a CCD or FABRIK solve does besides its sweeps: restarts that escape a local minimum, and the pole's pull.
+"""What a CCD or FABRIK solve does besides its sweeps: restarts that escape a local minimum, and the pole.
 
-Restarts (random restarts of a local search; for IK, e.g. the restarts of Beeson & Ames 2015, "TRAC-IK"): a
-limited chain that stalls or crawls short of a target within its reach starts again from a pose drawn
-inside its limits, its end aimed at the target; the solve keeps the best pose it saw. The draw is
-deterministic: a Park & Miller 1988 minimal standard generator (``x -> 48271 x mod 2^31 - 1``, exact in
-float64 and int64 alike) seeded from the bone lengths, so a single call, a batch row and a compiled row
-draw the same poses; each draw is taken about the middle of the range on the side the stalled pose bent
-to, so a chain's mirror image draws the mirrored pose.
+Restarts (random restarts of a local search, as in Beeson & Ames 2015, "TRAC-IK"): a chain with joint
+limits that stalls, or gains less than ``1 - CRAWL_RATIO`` of its error in ``STALL_SWEEPS`` sweeps, short of
+a target within its length starts again, up to ``RESTARTS`` times, from a pose drawn inside its limits
+(:func:`restart_pose`), and the solve keeps the best pose it saw. The draws are deterministic: Park &
+Miller's 1988 "minimal standard" generator (``x -> 48271 x mod (2^31 - 1)``, exact in float64 and int64
+alike) seeded from the bone lengths, so a single call, a numpy batch row and a compiled row draw the same
+poses; each draw lies about the middle of a range on the side the stalled pose bent to, so the mirror
+image of a problem draws the mirrored pose.
 
-The pole (a soft target for the inner joints, this project's form of Godot's ``magnet``): before each
-sweep or pass, each inner joint moves a share of its way toward the pole's distance from the
-root-target line, along that line's normal; the share shrinks with the error (``POLE_SHARE`` at an error
-of ``POLE_SCALE`` times the mean bone or more), so the pull fades as the end reaches and the answer stays
-the solver's own. A chain warm-started frame after frame so drifts to the pole's side instead of flipping.
+The pole (this project's own, after the null-space secondary tasks of Liegeois 1977 and Nakamura 1991,
+"Advanced Robotics: Redundancy and Optimization"): before each sweep or pass :func:`pole_step` turns
+the joints a little toward an arch that bends to the pole's side, in the null space of the end's
+Jacobian, then puts the end back where it was; the sweep then reaches as ever. The steps turn a joint at
+most ``POLE_TURN`` rad a solve, so a chain solved frame after frame rolls over to the pole's side
+instead of flipping there; a joint bent past ``FOLD`` is pushed back out. With a pole, CCD leaves a joint
+whose pivot lies within ``SPIN_LEVER`` of a mean bone of the end (:mod:`.ccd`): its greedy turn would
+swing it round for next to no gain.
 
 Each function here also compiles with numba (:mod:`._jit_kernels`) and takes lists or arrays alike;
 :mod:`._batch_reshape` does the same arithmetic over arrays. Pixels (y down), radians.
@@ -22,16 +26,21 @@ from __future__ import annotations
 
 import math
 
-MIRROR_FIRST = False
-RESTARTS = 6  # restarts a limited solve may take
-CRAWL_RATIO = 0.7  # a checkpoint's error above this share of the last one's counts as stuck (with restarts left)
+from .pole import ON_LINE
+
+RESTARTS = 4  # restarts a limited solve may take
+RESTART_DRAWS = 8  # poses drawn for a restart: the one whose end lies nearest the target's distance is taken
+CRAWL_RATIO = 0.7  # at a checkpoint, an error above this share of the last one's is stuck (restarts left)
 PM_MODULUS = 2147483647  # Park & Miller's 2^31 - 1
 PM_MULTIPLIER = 48271
-POLE_GAIN = 2.0  # the pole step: its gradient (px^2 per rad) times this over the squared reach (rad)
-POLE_TURN = 0.15  # rad: the most the pole's steps turn a joint in one solve
+POLE_GAIN = 3.0  # the pole step's gradient (px^2 per rad) times this over the squared reach: rad
+POLE_TURN = 0.12  # rad: the most the pole's steps turn a joint in one solve
 POLE_DAMPING = 0.01  # of the reach: the damping of the pole step's projection
-POLE_REACH = 0.5  # the pole's offset counts up to this share of the apex of a chain bent once
-ON_LINE = 1e-9  # a pole this close to the root-target line (relative: the sine of its angle off it) is on it
+POLE_REACH = 1.0  # the arch's height: the pole's offset, at most this share of a chain bent once's apex
+POLE_SETTLE = 2  # Gauss-Newton steps after a pole step, putting the end back
+FOLD = 2.5  # rad: a joint bent further is pushed back out by the pole's steps
+POLE_UNFOLD = 0.5  # rad: that push at pi (in proportion past FOLD), before the projection
+SPIN_LEVER = 0.3  # of the mean bone: with a pole, CCD leaves a joint whose pivot lies this near the end
 
 
 def restart_seed(lens) -> int:
@@ -39,36 +48,49 @@ def restart_seed(lens) -> int:
     total = 0.0
     for v in lens:
         total += v
-    return 1 + int(math.fmod(math.fmod(total, 2147483646.0) * 9973.0, 2147483646.0))
+    return 1 + int((total % 2147483646.0) * 9973.0 % 2147483646.0)
 
 
 def restart_pose(a, lens, lim, rx: float, ry: float, tx: float, ty: float, state: int) -> int:
     """A pose drawn inside the limits, into ``a`` (rad) in place; the generator's next state.
 
-    ``a[1:]`` uniform in their ranges ``lim[i]`` ((lo, hi) rad), taken on the side of the middle that
-    ``a``'s bend (its sum) lay; ``a[0]`` turns the whole chain's end onto the root-target direction,
-    not yet wrapped or clamped (the caller clamps it as a heading).
+    ``RESTART_DRAWS`` draws of ``a[1:]``, each uniform in the ranges ``lim[i]`` ((lo, hi) rad) on the side
+    of their middle that ``a``'s bend (its sum) lay; the one whose end lies nearest the target's distance
+    from the root is taken, and ``a[0]`` turns its end onto the root-target direction (not yet wrapped or
+    clamped: the caller clamps it as a heading).
     """
     n = len(a)
     bend = 0.0
     for i in range(1, n):
         bend += a[i]
     sign = -1.0 if bend < 0.0 else 1.0
-    absolute = 0.0
-    x = lens[0]
-    y = 0.0
-    for i in range(1, n):
-        state = (PM_MULTIPLIER * state) % PM_MODULUS
-        u = state / PM_MODULUS
-        lo = lim[i][0]
-        hi = lim[i][1]
-        v = 0.5 * (lo + hi) + sign * (u - 0.5) * (hi - lo)
-        v = min(max(v, lo), hi)
-        a[i] = v
-        absolute += v
-        x += lens[i] * math.cos(absolute)
-        y += lens[i] * math.sin(absolute)
-    a[0] = math.atan2(ty - ry, tx - rx) - math.atan2(y, x)
+    dist = math.hypot(tx - rx, ty - ry)
+    trial = [0.0] * n
+    best = math.inf
+    bx = lens[0]
+    by = 0.0
+    for _ in range(RESTART_DRAWS):
+        absolute = 0.0
+        x = lens[0]
+        y = 0.0
+        for i in range(1, n):
+            state = (PM_MULTIPLIER * state) % PM_MODULUS
+            u = state / PM_MODULUS
+            lo = lim[i][0]
+            hi = lim[i][1]
+            v = min(max(0.5 * (lo + hi) + sign * (u - 0.5) * (hi - lo), lo), hi)
+            trial[i] = v
+            absolute += v
+            x += lens[i] * math.cos(absolute)
+            y += lens[i] * math.sin(absolute)
+        miss = abs(math.hypot(x, y) - dist)
+        if miss < best:
+            best = miss
+            bx = x
+            by = y
+            for i in range(1, n):
+                a[i] = trial[i]
+    a[0] = math.atan2(ty - ry, tx - rx) - math.atan2(by, bx)
     return state
 
 
@@ -93,23 +115,24 @@ def pole_frame(rx: float, ry: float, tx: float, ty: float, px: float, py: float,
     return ux, uy, min(max(h, -most), most)
 
 
-def pole_step(a, xs, ys, n: int, ux: float, uy: float, h: float, reach: float, turn: float) -> float:
-    """Turn the joints ``a`` (rad, in place; not wrapped or clamped) by a step that moves the inner joints
-    toward the distance ``h`` px from the root-target line (direction ``ux, uy``) in the null space of the
-    end effector's Jacobian, so the end stays where it is to first order.
+def pole_step(a, lens, xs, ys, n: int, ux: float, uy: float, h: float, reach: float, turn: float) -> float:
+    """Turn the joints ``a`` (rad, in place; not wrapped or clamped) a step that moves the inner joints toward
+    an arch ``h`` px high off the root-target line (direction ``ux, uy``; the pole's side), in the null space
+    of the end effector's Jacobian, so the end stays where it is to first order; returns the most it turned
+    a joint (rad).
 
-    ``xs``, ``ys``: the ``n + 1`` joints of ``a`` (px, ``[0]`` the root). The objective is half the sum of
-    the squared distances ``off_j - h`` of joints 1..n-1; its gradient (px^2 per rad) is projected by
-    ``I - J^T (J J^T + (POLE_DAMPING reach)^2 I)^-1 J`` (damped, so a straight chain gets a finite step),
-    scaled by ``POLE_GAIN / reach^2`` and shortened to turn no joint more than ``turn`` rad. Returns the
-    most it turned a joint (rad).
+    The objective: half the sum over joints 1..n-1 of ``(off_j - 4 t_j (1 - t_j) h)^2``, ``off_j`` the
+    joint's distance off the line (px, signed as ``h``) and ``t_j`` its share of the chain's length from
+    the root, plus, for a joint bent past ``FOLD`` rad, a push back out of the fold. Its gradient (scaled
+    by ``POLE_GAIN / reach^2``: rad) is projected by ``I - J^T (J J^T + (POLE_DAMPING reach)^2 I)^-1 J``
+    (damped: a straight chain gets a finite step) and shortened to turn no joint more than ``turn`` rad.
+    ``xs``, ``ys``: the ``n + 1`` joints of ``a`` (px, ``[0]`` the root).
     """
     rx = xs[0]
     ry = ys[0]
     ex = xs[n]
     ey = ys[n]
-    # suffix sums over joints j > i of e_j and e_j s_j (e: distance off the pole's line, s: along the line)
-    s0 = 0.0
+    s0 = 0.0  # suffix sums over joints j > i of e_j and e_j s_j (e: off the arch, s: along the line; px)
     s1 = 0.0
     m11 = 0.0
     m12 = 0.0
@@ -117,9 +140,14 @@ def pole_step(a, xs, ys, n: int, ux: float, uy: float, h: float, reach: float, t
     vx = 0.0
     vy = 0.0
     d = [0.0] * n
+    along = reach  # the chain's length from the root to joint i
+    scale = POLE_GAIN / (reach * reach)
     for i in range(n - 1, -1, -1):
+        along -= lens[i]
         s = (xs[i] - rx) * ux + (ys[i] - ry) * uy
-        g = s1 - s * s0  # the objective's gradient along a[i]
+        g = scale * (s1 - s * s0)  # the objective's gradient along a[i]
+        if i and abs(a[i]) > FOLD:
+            g += math.copysign(POLE_UNFOLD * (abs(a[i]) - FOLD) / (math.pi - FOLD), a[i])
         d[i] = -g
         cx = ys[i] - ey  # the Jacobian's column i: the end turned about joint i
         cy = ex - xs[i]
@@ -129,7 +157,8 @@ def pole_step(a, xs, ys, n: int, ux: float, uy: float, h: float, reach: float, t
         vx -= cx * g
         vy -= cy * g
         if i:
-            e = (xs[i] - rx) * -uy + (ys[i] - ry) * ux - h
+            t = along / reach
+            e = (xs[i] - rx) * -uy + (ys[i] - ry) * ux - 4.0 * t * (1.0 - t) * h
             s0 += e
             s1 += e * s
     damp = (POLE_DAMPING * reach) ** 2
@@ -138,10 +167,9 @@ def pole_step(a, xs, ys, n: int, ux: float, uy: float, h: float, reach: float, t
     det = m11 * m22 - m12 * m12
     wx = (m22 * vx - m12 * vy) / det
     wy = (m11 * vy - m12 * vx) / det
-    scale = POLE_GAIN / (reach * reach)
     most = 0.0
     for i in range(n):
-        d[i] = scale * (d[i] - (ys[i] - ey) * wx - (ex - xs[i]) * wy)
+        d[i] = d[i] - (ys[i] - ey) * wx - (ex - xs[i]) * wy
         most = max(most, abs(d[i]))
     k = 1.0
     if most > turn:
@@ -149,6 +177,32 @@ def pole_step(a, xs, ys, n: int, ux: float, uy: float, h: float, reach: float, t
         most = turn
     for i in range(n):
         a[i] += k * d[i]
+    for _ in range(POLE_SETTLE):  # Gauss-Newton steps that put the end back where it was (second order)
+        m11 = damp
+        m12 = 0.0
+        m22 = damp
+        x = rx
+        y = ry
+        absolute = 0.0
+        for i in range(n):
+            xs[i] = x
+            ys[i] = y
+            absolute += a[i]
+            x += lens[i] * math.cos(absolute)
+            y += lens[i] * math.sin(absolute)
+        for i in range(n):
+            cx = ys[i] - y
+            cy = x - xs[i]
+            m11 += cx * cx
+            m12 += cx * cy
+            m22 += cy * cy
+        vx = ex - x
+        vy = ey - y
+        det = m11 * m22 - m12 * m12
+        wx = (m22 * vx - m12 * vy) / det
+        wy = (m11 * vy - m12 * vx) / det
+        for i in range(n):
+            a[i] += (ys[i] - y) * wx + (x - xs[i]) * wy
     return most
 
 
@@ -160,3 +214,4 @@ def loop_pole(p, aimed: bool):
     if p.pole is None or len(p.lengths) - aimed < 3:
         return None, p
     return p.pole, p._replace(pole=None)
+SPIN_LEVER = 0.3
