@@ -48,7 +48,8 @@ class Restarts:
         else:
             within = np.hypot(targets[:, 0] - roots[:, 0], targets[:, 1] - roots[:, 1]) < reach
             bent = (limits[..., 1] - limits[..., 0] < FULL_CIRCLE).any(axis=1)
-            self.left = np.where(bent & within, RESTARTS, 0).astype(np.int64)
+            varies = (limits[:, 1:, 1] > limits[:, 1:, 0]).any(axis=1)  # (:func:`.reshape.restartable`)
+            self.left = np.where(bent & varies & within, RESTARTS, 0).astype(np.int64)
         self.state = np.zeros(count, dtype=np.int64)
         self.best: np.ndarray | None = None
         self.best_error = np.full(count, np.inf)
@@ -145,83 +146,90 @@ def pole_frames(roots, targets, poles, reach) -> tuple[np.ndarray, np.ndarray, n
     d = np.hypot(ux, uy)
     qx = poles[:, 0] - roots[:, 0]
     qy = poles[:, 1] - roots[:, 1]
-    with np.errstate(invalid="ignore", divide="ignore"):
-        cross = ux * qy - uy * qx
-        on = (d == 0.0) | ~(np.abs(cross) > ON_LINE * d * np.hypot(qx, qy))  # (NaN: no pole)
-        safe = np.where(on, 1.0, d)
-        ux = np.where(on, 0.0, ux / safe)
-        uy = np.where(on, 0.0, uy / safe)
-        h = np.where(on, 0.0, qx * -uy + qy * ux)
-    most = POLE_REACH * 0.5 * np.sqrt(np.maximum(reach * reach - d * d, 0.0))
+    with np.errstate(invalid="ignore"):
+        on = (d == 0.0) | ~(np.abs(ux * qy - uy * qx) > ON_LINE * d * np.hypot(qx, qy))  # (NaN: no pole)
+    safe = np.where(on, 1.0, d)
+    ux = np.where(on, 0.0, ux / safe)
+    uy = np.where(on, 0.0, uy / safe)
+    h = np.where(on, 0.0, np.where(on, 0.0, qx) * -uy + np.where(on, 0.0, qy) * ux)
+    share = d / reach
+    most = POLE_REACH * 0.5 * reach * np.sqrt(np.maximum(1.0 - share * share, 0.0))
     return ux, uy, np.minimum(np.maximum(h, -most), most)
 
 
 def pole_steps(a, lengths, xs, ys, ux, uy, h, reach, turn) -> np.ndarray:
-    """:func:`.reshape.pole_step` of ``K`` rows: ``a`` (K, n) rad in place, ``xs``, ``ys`` (K, n + 1) px (overwritten);
-    the most each turned a joint (K,) rad."""
+    """:func:`.reshape.pole_step` of ``K`` rows: ``a`` (K, n) rad in place from the joints ``xs``, ``ys`` (K, n + 1)
+    px; the most the step turned a joint of each (K,) rad."""
     count, n = a.shape
+    inv = 1.0 / reach
     rx = xs[:, 0]
     ry = ys[:, 0]
-    ex = xs[:, n].copy()
-    ey = ys[:, n].copy()
+    ex = (xs[:, n] - rx) * inv
+    ey = (ys[:, n] - ry) * inv
+    hh = h * inv
     s0 = np.zeros(count)
     s1 = np.zeros(count)
-    m11 = np.zeros(count)
+    m11 = np.full(count, POLE_DAMPING * POLE_DAMPING)
     m12 = np.zeros(count)
-    m22 = np.zeros(count)
+    m22 = m11.copy()
     vx = np.zeros(count)
     vy = np.zeros(count)
     d = np.zeros((count, n))
-    along = reach.copy()
-    scale = POLE_GAIN / (reach * reach)
+    along = np.ones(count)
     for i in range(n - 1, -1, -1):
-        along = along - lengths[:, i]
-        s = (xs[:, i] - rx) * ux + (ys[:, i] - ry) * uy
-        g = scale * (s1 - s * s0)
+        along = along - lengths[:, i] * inv
+        x = (xs[:, i] - rx) * inv
+        y = (ys[:, i] - ry) * inv
+        s = x * ux + y * uy
+        g = POLE_GAIN * (s1 - s * s0)
         if i:
             fold = np.abs(a[:, i]) > FOLD
             if fold.any():
                 g = np.where(fold, g + np.copysign(POLE_UNFOLD * (np.abs(a[:, i]) - FOLD) / (PI - FOLD), a[:, i]), g)
         d[:, i] = -g
-        cx = ys[:, i] - ey
-        cy = ex - xs[:, i]
+        cx = y - ey
+        cy = ex - x
         m11 = m11 + cx * cx
         m12 = m12 + cx * cy
         m22 = m22 + cy * cy
         vx = vx - cx * g
         vy = vy - cy * g
         if i:
-            t = along / reach
-            e = (xs[:, i] - rx) * -uy + (ys[:, i] - ry) * ux - 4.0 * t * (1.0 - t) * h
+            e = x * -uy + y * ux - 4.0 * along * (1.0 - along) * hh
             s0 = s0 + e
             s1 = s1 + e * s
-    damp = (POLE_DAMPING * reach) ** 2
-    m11 = m11 + damp
-    m22 = m22 + damp
     det = m11 * m22 - m12 * m12
     wx = (m22 * vx - m12 * vy) / det
     wy = (m11 * vy - m12 * vx) / det
     most = np.zeros(count)
     for i in range(n):
-        d[:, i] = d[:, i] - (ys[:, i] - ey) * wx - (ex - xs[:, i]) * wy
+        x = (xs[:, i] - rx) * inv
+        y = (ys[:, i] - ry) * inv
+        d[:, i] = d[:, i] - (y - ey) * wx - (ex - x) * wy
         most = np.maximum(most, np.abs(d[:, i]))
     over = most > turn
     k = np.where(over, turn / np.where(over, most, 1.0), 1.0)
     most = np.where(over, turn, most)
     for i in range(n):
         a[:, i] = a[:, i] + k * d[:, i]
+    px = np.empty((count, n))
+    py = np.empty((count, n))
     for _ in range(POLE_SETTLE):
-        pts = chain_points_batch(np.stack([rx, ry], axis=1), a, lengths)
-        xs[:] = pts[:, :, 0]
-        ys[:] = pts[:, :, 1]
-        x = xs[:, n]
-        y = ys[:, n]
-        m11 = damp.copy()
+        m11 = np.full(count, POLE_DAMPING * POLE_DAMPING)
         m12 = np.zeros(count)
-        m22 = damp.copy()
+        m22 = m11.copy()
+        x = np.zeros(count)
+        y = np.zeros(count)
+        absolute = np.zeros(count)
         for i in range(n):
-            cx = ys[:, i] - y
-            cy = x - xs[:, i]
+            px[:, i] = x
+            py[:, i] = y
+            absolute = absolute + a[:, i]
+            x = x + lengths[:, i] * inv * np.cos(absolute)
+            y = y + lengths[:, i] * inv * np.sin(absolute)
+        for i in range(n):
+            cx = py[:, i] - y
+            cy = x - px[:, i]
             m11 = m11 + cx * cx
             m12 = m12 + cx * cy
             m22 = m22 + cy * cy
@@ -231,7 +239,7 @@ def pole_steps(a, lengths, xs, ys, ux, uy, h, reach, turn) -> np.ndarray:
         wx = (m22 * vx - m12 * vy) / det
         wy = (m11 * vy - m12 * vx) / det
         for i in range(n):
-            a[:, i] = a[:, i] + (ys[:, i] - y) * wx + (x - xs[:, i]) * wy
+            a[:, i] = a[:, i] + (py[:, i] - y) * wx + (x - px[:, i]) * wy
     return most
 
 

@@ -15,7 +15,8 @@ import numba
 import numpy as np
 
 from .fabrik import pull
-from .reshape import CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, pole_frame, pole_step, restart_pose, restart_seed
+from .reshape import (CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, pole_frame, pole_step, restart_pose, restart_seed,
+                      restartable)
 from .validate import FULL_CIRCLE, TAU, wrap
 
 PI = math.pi
@@ -35,6 +36,7 @@ _pull = numba.njit(cache=True, inline="always")(pull)  # the single-chain walks'
 _wrap = numba.njit(cache=True, inline="always")(wrap)
 # the restarts and the pole's step (:mod:`.reshape`), the single-chain loops' own, compiled
 _restart_seed = numba.njit(cache=True)(restart_seed)
+_restartable = numba.njit(cache=True)(restartable)
 _restart_pose = numba.njit(cache=True)(restart_pose)
 _pole_frame = numba.njit(cache=True)(pole_frame)
 _pole_step = numba.njit(cache=True)(pole_step)
@@ -99,14 +101,11 @@ def _setup(a, lens, lim, rx, ry, tx, ty, pole):
     """A row's start: ``a`` limited in place; ``(reach, within, restarts, ux, uy, h)`` (:func:`.ccd.ccd_loop`)."""
     n = len(a)
     reach = 0.0
-    limited = False
     for i in range(n):
         a[i] = _limit_start(a[i], lim[i, 0], lim[i, 1], i)
         reach += lens[i]
-        if lim[i, 1] - lim[i, 0] < FULL_CIRCLE:
-            limited = True
     within = math.hypot(tx - rx, ty - ry) < reach
-    restarts = RESTARTS if within and limited else 0
+    restarts = RESTARTS if within and _restartable(lim) else 0
     ux, uy, h = 0.0, 0.0, 0.0
     if n > 2 and within and not math.isnan(pole[0]):
         ux, uy, h = _pole_frame(rx, ry, tx, ty, pole[0], pole[1], reach)
@@ -126,7 +125,8 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         best = np.empty(n)
         rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
         reach, within, restarts, ux, uy, h = _setup(a, lens, lim, rx, ry, tx, ty, poles[k])
-        spin = (SPIN_LEVER * reach / n) ** 2
+        spin = SPIN_LEVER * reach / n
+        spin *= spin
         turns = POLE_TURN
         restarted = False
         state = 0

@@ -16,7 +16,7 @@ import numpy as np
 from .heading import aimed_loop, aimed_solution, heading_of
 from .kinematics import joint_xy
 from .reshape import (CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, loop_pole, pole_frame, pole_step, restart_pose,
-                      restart_seed)
+                      restart_seed, restartable)
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, CCDStep, ChainProblem, IKSolution, chain_problem, finish
 from .validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 
@@ -119,11 +119,12 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
     stalled = False
     free = lim is None
     within = hypot(tx - rx, ty - ry) < reach
-    restarts = RESTARTS if within and not free and any(hi - lo < FULL_CIRCLE for lo, hi in lim) else 0
+    restarts = RESTARTS if within and not free and restartable(lim) else 0
     state = 0
     best, best_error = None, math.inf  # the best pose a restart left, and its error
     ux, uy, h = pole_frame(rx, ry, tx, ty, *pole, reach) if pole is not None and n > 2 and within else (0.0, 0.0, 0.0)
-    spin = (SPIN_LEVER * reach / n) ** 2  # px^2: a joint's pivot this near the end is left be (with a pole)
+    spin = SPIN_LEVER * reach / n
+    spin *= spin  # px^2: with a pole, a joint whose pivot lies this near the end is left be
     turns = POLE_TURN  # rad: what the pole's steps may still turn a joint this solve
     restarted = False
     while True:

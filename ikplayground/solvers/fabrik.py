@@ -21,7 +21,8 @@ import numpy as np
 from .heading import aimed_loop, aimed_solution, heading_of
 from .kinematics import joint_xy as _points
 from .ccd import limit_pose
-from .reshape import CRAWL_RATIO, POLE_TURN, RESTARTS, loop_pole, pole_frame, pole_step, restart_pose, restart_seed
+from .reshape import (CRAWL_RATIO, POLE_TURN, RESTARTS, loop_pole, pole_frame, pole_step, restart_pose, restart_seed,
+                      restartable)
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, ChainProblem, FabrikStep, IKSolution, chain_problem, finish
 from .validate import FULL_CIRCLE, TAU, clamp_angle, clamp_heading, wrap
 
@@ -97,7 +98,7 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole
         bent, restarts = None, 0
     else:
         bent = [hi - lo < FULL_CIRCLE for lo, hi in lim] + [False]
-        restarts = RESTARTS if any(bent) and not unreachable else 0
+        restarts = RESTARTS if not unreachable and restartable(lim) else 0
     state = 0
     inward = range(n - 1, -1, -1)
     limited = lim is not None

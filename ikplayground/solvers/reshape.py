@@ -27,6 +27,7 @@ from __future__ import annotations
 import math
 
 from .pole import ON_LINE
+from .validate import FULL_CIRCLE
 
 RESTARTS = 4  # restarts a limited solve may take
 RESTART_DRAWS = 8  # poses drawn for a restart: the one whose end lies nearest the target's distance is taken
@@ -41,6 +42,22 @@ POLE_SETTLE = 2  # Gauss-Newton steps after a pole step, putting the end back
 FOLD = 2.5  # rad: a joint bent further is pushed back out by the pole's steps
 POLE_UNFOLD = 0.5  # rad: that push at pi (in proportion past FOLD), before the projection
 SPIN_LEVER = 0.3  # of the mean bone: with a pole, CCD leaves a joint whose pivot lies this near the end
+
+
+def restartable(lim) -> bool:
+    """Whether a chain of ranges ``lim`` ((lo, hi) rad per joint) restarts when stuck: some range short of the
+    full circle, and some joint after the root's free to take more than one angle (else every draw is the
+    same pose)."""
+    limited = False
+    varies = False
+    for i in range(len(lim)):
+        lo = lim[i][0]
+        hi = lim[i][1]
+        if hi - lo < FULL_CIRCLE:
+            limited = True
+        if i and hi > lo:
+            varies = True
+    return limited and varies
 
 
 def restart_seed(lens) -> int:
@@ -96,80 +113,83 @@ def restart_pose(a, lens, lim, rx: float, ry: float, tx: float, ty: float, state
 
 def pole_frame(rx: float, ry: float, tx: float, ty: float, px: float, py: float,
                reach: float) -> tuple[float, float, float]:
-    """``(ux, uy, h)``: the unit vector root -> target and the pole's signed distance (px) from that line
-    along its normal ``(-uy, ux)``; all 0.0 where the pole is on the line (``ON_LINE``) or the target on
-    the root: then no pull."""
+    """``(ux, uy, h)``: the unit vector root -> target and the arch's height ``h`` px: the pole's signed
+    distance off that line (along the normal ``(-uy, ux)``), at most ``POLE_REACH`` of the apex of a chain
+    of length ``reach`` bent once between the root and the target. All 0.0 where the pole is on the line
+    (``ON_LINE``) or the target on the root: then the pole takes no step."""
     ux = tx - rx
     uy = ty - ry
     d = math.hypot(ux, uy)
     qx = px - rx
     qy = py - ry
-    cross = ux * qy - uy * qx
-    if d == 0.0 or abs(cross) <= ON_LINE * d * math.hypot(qx, qy):
+    if d == 0.0 or abs(ux * qy - uy * qx) <= ON_LINE * d * math.hypot(qx, qy):
         return 0.0, 0.0, 0.0
     ux /= d
     uy /= d
     h = qx * -uy + qy * ux
-    # no further off the line than the apex of a chain bent once between the root and the target
-    most = POLE_REACH * 0.5 * math.sqrt(max(reach * reach - d * d, 0.0))
+    share = d / reach
+    most = POLE_REACH * 0.5 * reach * math.sqrt(max(1.0 - share * share, 0.0))
     return ux, uy, min(max(h, -most), most)
 
 
 def pole_step(a, lens, xs, ys, n: int, ux: float, uy: float, h: float, reach: float, turn: float) -> float:
-    """Turn the joints ``a`` (rad, in place; not wrapped or clamped) a step that moves the inner joints toward
-    an arch ``h`` px high off the root-target line (direction ``ux, uy``; the pole's side), in the null space
-    of the end effector's Jacobian, so the end stays where it is to first order; returns the most it turned
-    a joint (rad).
+    """Turn the joints ``a`` (rad, in place; not wrapped or clamped) a step toward an arch ``h`` px high off
+    the root-target line (direction ``ux, uy``: :func:`pole_frame`) in the null space of the end's
+    Jacobian, then put the end back where it was; returns the most the step turned a joint (rad).
 
-    The objective: half the sum over joints 1..n-1 of ``(off_j - 4 t_j (1 - t_j) h)^2``, ``off_j`` the
-    joint's distance off the line (px, signed as ``h``) and ``t_j`` its share of the chain's length from
-    the root, plus, for a joint bent past ``FOLD`` rad, a push back out of the fold. Its gradient (scaled
-    by ``POLE_GAIN / reach^2``: rad) is projected by ``I - J^T (J J^T + (POLE_DAMPING reach)^2 I)^-1 J``
-    (damped: a straight chain gets a finite step) and shortened to turn no joint more than ``turn`` rad.
-    ``xs``, ``ys``: the ``n + 1`` joints of ``a`` (px, ``[0]`` the root).
+    The objective: half the sum over joints 1..n-1 of ``(off_j - 4 t_j (1 - t_j) h)^2 / reach^2``,
+    ``off_j`` the joint's distance off the line (px, signed as ``h``) and ``t_j`` its share of the chain's
+    length from the root; plus, for a joint bent past ``FOLD`` rad, a push back out of the fold. Its
+    gradient (times ``POLE_GAIN``, rad) is projected by ``I - J^T (J J^T + POLE_DAMPING^2 I)^-1 J`` (``J``
+    the end's Jacobian over the reach; damped, so a straight chain gets a finite step) and shortened to
+    turn no joint more than ``turn`` rad; ``POLE_SETTLE`` damped Gauss-Newton steps then put the end
+    back. ``xs``, ``ys``: the ``n + 1`` joints of ``a`` (px, ``[0]`` the root); lengths ``lens`` px.
     """
+    inv = 1.0 / reach  # (lengths over the reach: no square overflows)
     rx = xs[0]
     ry = ys[0]
-    ex = xs[n]
-    ey = ys[n]
-    s0 = 0.0  # suffix sums over joints j > i of e_j and e_j s_j (e: off the arch, s: along the line; px)
+    ex = (xs[n] - rx) * inv
+    ey = (ys[n] - ry) * inv
+    hh = h * inv
+    s0 = 0.0  # suffix sums over joints j > i of e_j and e_j s_j (e: off the arch, s: along the line)
     s1 = 0.0
-    m11 = 0.0
+    m11 = POLE_DAMPING * POLE_DAMPING
     m12 = 0.0
-    m22 = 0.0
+    m22 = m11
     vx = 0.0
     vy = 0.0
     d = [0.0] * n
-    along = reach  # the chain's length from the root to joint i
-    scale = POLE_GAIN / (reach * reach)
+    px = [0.0] * n
+    py = [0.0] * n
+    along = 1.0  # the chain's share of its length from the root to joint i
     for i in range(n - 1, -1, -1):
-        along -= lens[i]
-        s = (xs[i] - rx) * ux + (ys[i] - ry) * uy
-        g = scale * (s1 - s * s0)  # the objective's gradient along a[i]
+        along -= lens[i] * inv
+        x = (xs[i] - rx) * inv
+        y = (ys[i] - ry) * inv
+        s = x * ux + y * uy
+        g = POLE_GAIN * (s1 - s * s0)  # the objective's gradient along a[i]
         if i and abs(a[i]) > FOLD:
             g += math.copysign(POLE_UNFOLD * (abs(a[i]) - FOLD) / (math.pi - FOLD), a[i])
         d[i] = -g
-        cx = ys[i] - ey  # the Jacobian's column i: the end turned about joint i
-        cy = ex - xs[i]
+        cx = y - ey  # the Jacobian's column i: the end turned about joint i
+        cy = ex - x
         m11 += cx * cx
         m12 += cx * cy
         m22 += cy * cy
         vx -= cx * g
         vy -= cy * g
         if i:
-            t = along / reach
-            e = (xs[i] - rx) * -uy + (ys[i] - ry) * ux - 4.0 * t * (1.0 - t) * h
+            e = x * -uy + y * ux - 4.0 * along * (1.0 - along) * hh
             s0 += e
             s1 += e * s
-    damp = (POLE_DAMPING * reach) ** 2
-    m11 += damp
-    m22 += damp
     det = m11 * m22 - m12 * m12
     wx = (m22 * vx - m12 * vy) / det
     wy = (m11 * vy - m12 * vx) / det
     most = 0.0
     for i in range(n):
-        d[i] = d[i] - (ys[i] - ey) * wx - (ex - xs[i]) * wy
+        x = (xs[i] - rx) * inv
+        y = (ys[i] - ry) * inv
+        d[i] = d[i] - (y - ey) * wx - (ex - x) * wy
         most = max(most, abs(d[i]))
     k = 1.0
     if most > turn:
@@ -177,22 +197,22 @@ def pole_step(a, lens, xs, ys, n: int, ux: float, uy: float, h: float, reach: fl
         most = turn
     for i in range(n):
         a[i] += k * d[i]
-    for _ in range(POLE_SETTLE):  # Gauss-Newton steps that put the end back where it was (second order)
-        m11 = damp
+    for _ in range(POLE_SETTLE):
+        m11 = POLE_DAMPING * POLE_DAMPING
         m12 = 0.0
-        m22 = damp
-        x = rx
-        y = ry
+        m22 = m11
+        x = 0.0
+        y = 0.0
         absolute = 0.0
         for i in range(n):
-            xs[i] = x
-            ys[i] = y
+            px[i] = x
+            py[i] = y
             absolute += a[i]
-            x += lens[i] * math.cos(absolute)
-            y += lens[i] * math.sin(absolute)
+            x += lens[i] * inv * math.cos(absolute)
+            y += lens[i] * inv * math.sin(absolute)
         for i in range(n):
-            cx = ys[i] - y
-            cy = x - xs[i]
+            cx = py[i] - y
+            cy = x - px[i]
             m11 += cx * cx
             m12 += cx * cy
             m22 += cy * cy
@@ -202,7 +222,7 @@ def pole_step(a, lens, xs, ys, n: int, ux: float, uy: float, h: float, reach: fl
         wx = (m22 * vx - m12 * vy) / det
         wy = (m11 * vy - m12 * vx) / det
         for i in range(n):
-            a[i] += (ys[i] - y) * wx + (x - xs[i]) * wy
+            a[i] += (py[i] - y) * wx + (x - px[i]) * wy
     return most
 
 

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from .solver_cases import PI, angle_gap, assert_within_limits, chains, coordinate_scale, reference_fk
 
 from ikplayground.solvers import fabrik, solve_fabrik
-from ikplayground.solvers import STALL_ESCAPES
+from ikplayground.solvers import RESTARTS as STALL_ESCAPES
 
 FAST = settings(deadline=None, max_examples=150)
 
