@@ -14,7 +14,7 @@ from .kinematics import chain_points_batch
 from .pole import ON_LINE
 from .reshape import (CRAWL_RATIO, FOLD, PM_MODULUS, PM_MULTIPLIER, POLE_DAMPING, POLE_GAIN, POLE_REACH,
                       POLE_SETTLE, POLE_TURN, POLE_UNFOLD, RESTART_DRAWS, RESTARTS)
-from .results import ROUNDING
+from .results import ROUNDING, STALL_SWEEPS
 from .validate import FULL_CIRCLE, wrap_array
 
 PI = np.pi
@@ -29,7 +29,7 @@ def in_order(values: np.ndarray) -> np.ndarray:
 
 
 def limit_rows(a: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
-    """Angles (K, n) rad wrapped, or clamped into ``limits`` (K, n, 2) (joint 0 as a heading): :func:`.ccd.limit_pose`."""
+    """Angles (K, n) rad wrapped, or into ``limits`` (K, n, 2), joint 0 as a heading (:func:`.ccd.limit_pose`)."""
     if limits is None:
         return wrap_array(a)
     out = limit_angles(a, limits)
@@ -61,7 +61,7 @@ class Restarts:
         if not sweep:
             return np.zeros(len(rows), dtype=bool)
         stuck = ~(err < last - gain) | ~(err < CRAWL_RATIO * last)
-        return active & (self.left[rows] > 0) & (sweep < its) & stuck
+        return active & (self.left[rows] > 0) & (sweep + STALL_SWEEPS <= its) & stuck
 
     def take(self, go, rows, err, a, lengths, limits, roots, targets) -> None:
         """Keep the best pose and draw a new one (in ``a``, the working rows' angles) for the working rows ``go``."""

@@ -15,8 +15,8 @@ import numba
 import numpy as np
 
 from .fabrik import pull
-from .reshape import (CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, pole_frame, pole_step, restart_pose, restart_seed,
-                      restartable)
+from .reshape import (BEHIND, CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, pole_frame, pole_step, restart_pose,
+                      restart_seed, restartable)
 from .validate import FULL_CIRCLE, TAU, wrap
 
 PI = math.pi
@@ -149,7 +149,8 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                 break
             if sweeps % stall_sweeps == 0:
                 stuck = sweeps > 0 and not err < last - gain
-                if restarts > 0 and sweeps > 0 and sweeps < iterations[k] and (stuck or not err < CRAWL_RATIO * last):
+                if (restarts > 0 and sweeps > 0 and sweeps + stall_sweeps <= iterations[k]
+                        and (stuck or not err < CRAWL_RATIO * last)):
                     if err < best_error:
                         best[:] = a
                         best_error = err
@@ -179,7 +180,7 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                 lo, hi = lim[i, 0], lim[i, 1]
                 want = old + delta
                 new = _limit(want, lo, hi)
-                if new != want and hi - lo < FULL_CIRCLE:  # the longer way round where that ends nearer the aim
+                if abs(delta) > BEHIND and new != want and hi - lo < FULL_CIRCLE:  # the aim behind: the nearer way
                     other = _limit(want - TAU if delta > 0.0 else want + TAU, lo, hi)
                     if abs(_wrap(other - want)) < abs(_wrap(new - want)):
                         new = other
@@ -289,7 +290,8 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                 break
             if passes % stall_sweeps == 0:
                 stuck = passes > 0 and not err < last - gain
-                if restarts > 0 and passes > 0 and passes < iterations[k] and (stuck or not err < CRAWL_RATIO * last):
+                if (restarts > 0 and passes > 0 and passes + stall_sweeps <= iterations[k]
+                        and (stuck or not err < CRAWL_RATIO * last)):
                     if err < best_error:
                         best[:] = a
                         best_error = err

@@ -15,8 +15,8 @@ import numpy as np
 
 from .heading import aimed_loop, aimed_solution, heading_of
 from .kinematics import joint_xy
-from .reshape import (CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, loop_pole, pole_frame, pole_step, restart_pose,
-                      restart_seed, restartable)
+from .reshape import (BEHIND, CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, loop_pole, pole_frame, pole_step,
+                      restart_pose, restart_seed, restartable)
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, CCDStep, ChainProblem, IKSolution, chain_problem, finish
 from .validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 
@@ -146,7 +146,8 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
             break
         if not used % STALL_SWEEPS:
             stuck = used and not error < last - gain
-            if restarts and used and used < iterations and (stuck or not error < CRAWL_RATIO * last):
+            # (a restart needs a stall window of budget left, else it could only cost the sweeps it takes)
+            if restarts and used and used + STALL_SWEEPS <= iterations and (stuck or not error < CRAWL_RATIO * last):
                 if error < best_error:
                     best, best_error = a[:], error
                 state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))
@@ -187,7 +188,7 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
                     new += tau
                     if new <= -pi:
                         new += tau
-            else:  # the shorter way round into the range, or the longer where that ends nearer the aim
+            else:  # the shorter way round, then into the range
                 if delta > pi:
                     delta -= tau
                 elif delta <= -pi:
@@ -195,7 +196,9 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
                 lo, hi = lim[i]
                 want = old + delta
                 new = clamp_angle(want, lo, hi)
-                if new != want and hi - lo < FULL_CIRCLE:
+                if abs(delta) > BEHIND and new != want and hi - lo < FULL_CIRCLE:
+                    # the aim straight behind (to rounding): either way round is as short, so the way that
+                    # ends nearer it, whichever side rounding put it (so a batch row turns as the single call)
                     other = clamp_angle(want - tau if delta > 0.0 else want + tau, lo, hi)
                     if abs(wrap(other - want)) < abs(wrap(new - want)):
                         new = other

@@ -12,7 +12,7 @@ import numpy as np
 from ._batch_parts import Stall, joint_modes, limit_joint, limit_pose
 from ._batch_reshape import Poles, Restarts, in_order
 from .kinematics import chain_points_batch
-from .reshape import SPIN_LEVER
+from .reshape import BEHIND, SPIN_LEVER
 from .results import STALL_GAIN, STALL_SWEEPS
 from .validate import FULL_CIRCLE, TAU, wrap_array
 
@@ -93,8 +93,8 @@ def _sweep(sub, pts, tx, ty, lim, modes, poled, spin) -> None:
         old = sub[:, i]
         want = old + delta
         new = limit_joint(want, modes[i], lim, i)
-        if modes[i] != "wrap":  # the longer way round where that ends nearer the aim (:func:`.ccd.ccd_loop`)
-            clamped = (new != want) & (lim[:, i, 1] - lim[:, i, 0] < FULL_CIRCLE)
+        if modes[i] != "wrap":  # the aim straight behind: the way that ends nearer it (:func:`.ccd.ccd_loop`)
+            clamped = (np.abs(delta) > BEHIND) & (new != want) & (lim[:, i, 1] - lim[:, i, 0] < FULL_CIRCLE)
             if clamped.any():
                 other = limit_joint(np.where(delta > 0.0, want - TAU, want + TAU), modes[i], lim, i)
                 nearer = clamped & (np.abs(wrap_array(other - want)) < np.abs(wrap_array(new - want)))

@@ -126,7 +126,7 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole
             break
         if not used % STALL_SWEEPS:
             stuck = used and not error < last - gain
-            if restarts and used and used < iterations and (stuck or not error < CRAWL_RATIO * last):
+            if restarts and used and used + STALL_SWEEPS <= iterations and (stuck or not error < CRAWL_RATIO * last):
                 if error < best_error:
                     best, best_error = a[:], error
                 state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))

@@ -1,7 +1,8 @@
 """FABRIK passes over many chains on numpy arrays (Aristidou & Lasenby 2011; :func:`.batched.fabrik_batch`).
 
 Step for step :func:`.fabrik.fabrik_loop` with this project's limit changes, restarts and pole steps
-(:mod:`._batch_reshape`), so a row equals the single call to rounding. No validation: float64 arrays of the documented shapes, radians, pixels (y down).
+(:mod:`._batch_reshape`), so a row equals the single call to rounding. No validation: float64 arrays of
+the documented shapes, radians, pixels (y down).
 """
 
 from __future__ import annotations

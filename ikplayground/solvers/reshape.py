@@ -41,6 +41,7 @@ POLE_REACH = 1.0  # the arch's height: the pole's offset, at most this share of 
 POLE_SETTLE = 2  # Gauss-Newton steps after a pole step, putting the end back
 FOLD = 2.5  # rad: a joint bent further is pushed back out by the pole's steps
 POLE_UNFOLD = 0.5  # rad: that push at pi (in proportion past FOLD), before the projection
+BEHIND = math.pi - 1e-9  # rad: CCD's aim this far round is straight behind (either way round: reshape's tie)
 SPIN_LEVER = 0.3  # of the mean bone: with a pole, CCD leaves a joint whose pivot lies this near the end
 
 
