@@ -13,7 +13,7 @@ from ikplayground.scene.core.chain import clamped_joints, is_reached
 from ikplayground.scene.core.constants import SNAKE_ACCEL, SNAKE_DECAY
 from ikplayground.scene.core.ik_options import rest_pose
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS
-from ikplayground.solvers import (mirrored_toward_batch, settle_batch, snake_batch, tip_error, two_bone_arrays,
+from ikplayground.solvers import (settle_batch, snake_batch, tip_error, two_bone_arrays,
                                   wrap_array)
 
 CRAWL_PX = 0.01  # px: a solve that gains less than this in a whole step counts as stalled (the status)
@@ -57,9 +57,7 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
         engine = SOLVER_KINDS[solver].engine
         assert engine is not None  # an iterative solver has one (SolverKind checks)
         t0 = time.perf_counter()
-        desired, solved, used = engine(*args, f)
-        if has_pole:
-            desired = mirrored_toward_batch(root, desired, lengths, target, poles, limits)
+        desired, solved, used = engine(*args, f)  # (the pole is the engine's: fields["pole"])
         seconds = time.perf_counter() - t0
         f["used"][:, 0] = used
         # stopped by its stall rule, or gaining next to nothing a step (crawling along its limits): the gain is
