@@ -183,7 +183,7 @@ def pole_steps(a, lengths, xs, ys, ux, uy, h, reach, turn) -> np.ndarray:
         s = x * ux + y * uy
         g = POLE_GAIN * (s1 - s * s0)
         if i:
-            fold = np.abs(a[:, i]) > FOLD
+            fold = (np.abs(a[:, i]) > FOLD) & (np.abs(a[:, i]) < PI)
             if fold.any():
                 g = np.where(fold, g + np.copysign(POLE_UNFOLD * (np.abs(a[:, i]) - FOLD) / (PI - FOLD), a[:, i]), g)
         d[:, i] = -g

@@ -169,7 +169,7 @@ def pole_step(a, lens, xs, ys, n: int, ux: float, uy: float, h: float, reach: fl
         y = (ys[i] - ry) * inv
         s = x * ux + y * uy
         g = POLE_GAIN * (s1 - s * s0)  # the objective's gradient along a[i]
-        if i and abs(a[i]) > FOLD:
+        if i and FOLD < abs(a[i]) < math.pi:  # (folded to exactly pi: no way out is the nearer, none is taken)
             g += math.copysign(POLE_UNFOLD * (abs(a[i]) - FOLD) / (math.pi - FOLD), a[i])
         d[i] = -g
         cx = y - ey  # the Jacobian's column i: the end turned about joint i
