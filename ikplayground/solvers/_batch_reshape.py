@@ -151,7 +151,7 @@ def pole_frames(roots, targets, poles, reach) -> tuple[np.ndarray, np.ndarray, n
     safe = np.where(on, 1.0, d)
     ux = np.where(on, 0.0, ux / safe)
     uy = np.where(on, 0.0, uy / safe)
-    h = np.where(on, 0.0, np.where(on, 0.0, qx) * -uy + np.where(on, 0.0, qy) * ux)
+    h = np.where(on, 0.0, qx * -uy + qy * ux)  # (a NaN pole's row: 0)
     share = d / reach
     most = POLE_REACH * 0.5 * reach * np.sqrt(np.maximum(1.0 - share * share, 0.0))
     return ux, uy, np.minimum(np.maximum(h, -most), most)

@@ -71,7 +71,7 @@ def ccd_arrays(roots, angles, lengths, targets, iterations, tolerance, limits=No
             lim = None if limits is None else limits[rows]
             tx, ty = t[:, 0], t[:, 1]
         used[rows] += 1
-        _sweep(sub, pts, tx, ty, lim, modes, None if pole is None else pole.on[rows] & True, spin[rows])
+        _sweep(sub, pts, tx, ty, lim, modes, None if pole is None else pole.on[rows], spin[rows])
         if sub is not a:
             a[rows] = sub
     restarts.restore(a, error, lengths, reach)
