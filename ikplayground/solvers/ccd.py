@@ -118,13 +118,14 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
     last, gain = math.inf, STALL_GAIN * reach
     stalled = False
     free = lim is None
-    within = hypot(tx - rx, ty - ry) < reach
-    restarts = RESTARTS if within and not free and restartable(lim) else 0
+    restarts = -1  # restarts left (worked out at the first checkpoint that could take one)
     state = 0
     best, best_error = None, math.inf  # the best pose a restart left, and its error
-    ux, uy, h = pole_frame(rx, ry, tx, ty, *pole, reach) if pole is not None and n > 2 and within else (0.0, 0.0, 0.0)
-    spin = SPIN_LEVER * reach / n
-    spin *= spin  # px^2: with a pole, a joint whose pivot lies this near the end is left be
+    h = 0.0
+    if pole is not None and n > 2 and hypot(tx - rx, ty - ry) < reach:
+        ux, uy, h = pole_frame(rx, ry, tx, ty, *pole, reach)
+        spin = SPIN_LEVER * reach / n
+        spin *= spin  # px^2: with a pole, a joint whose pivot lies this near the end is left be
     turns = POLE_TURN  # rad: what the pole's steps may still turn a joint this solve
     restarted = False
     while True:
@@ -147,7 +148,10 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
         if not used % STALL_SWEEPS:
             stuck = used and not error < last - gain
             # (a restart needs a stall window of budget left, else it could only cost the sweeps it takes)
-            if restarts and used and used + STALL_SWEEPS <= iterations and (stuck or not error < CRAWL_RATIO * last):
+            go = used and used + STALL_SWEEPS <= iterations and (stuck or not error < CRAWL_RATIO * last)
+            if go and restarts < 0:  # a limited chain, a joint after the root free to move, a target within reach
+                restarts = RESTARTS if not free and hypot(tx - rx, ty - ry) < reach and restartable(lim) else 0
+            if go and restarts > 0:
                 if error < best_error:
                     best, best_error = a[:], error
                 state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))
