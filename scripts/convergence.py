@@ -1,19 +1,29 @@
-"""How often each iterative solver reaches a reachable target under joint limits.
+"""How often each iterative solver reaches reachable targets, and how a pole keeps warm-started solves smooth.
 
     python scripts/convergence.py [--seed S] [--count N] [--iterations K] [--tolerance PX]
+                                  [--sets free,symmetric,one-sided] [--walks W]
 
-Builds a seeded set of limited chains (:func:`limited_chains`) and prints, as
-a Markdown table, for every iterative solver of :mod:`ikplayground.solvers`
-(``solve_ccd``, ``solve_fabrik`` and ``solve_dls`` when the package has it),
-the share of targets reached, the mean sweeps or passes used and how many
-solves ended with each status, at ``--iterations`` and at 10 iterations. The
-docs/solvers.md quotes the table; tests import :func:`limited_chains` and
-:func:`measure` from here.
+Prints two Markdown tables. The first, for every iterative solver of
+:mod:`ikplayground.solvers` (``SOLVERS``: those the package has) and every set
+of ``SETS``: the share of targets reached, the mean sweeps, passes or steps
+used and how many solves ended with each status, at ``--iterations`` and at
+10. The second, for the solvers of ``POLE_SOLVERS``: the pole walks
+(:func:`pole_walks`), counting the frames where a joint turned more than
+``JUMP`` rad and the share of frames, with the pole at least 30 degrees off
+the root-target line, whose inner joints lie on its side. docs/solvers.md
+quotes the tables; tests import the sets, :func:`measure` and :func:`walk_pole`
+from here. Both tables are lists of rows: a solver or a set is added by adding
+a name.
 
-The set: 3..10 bones of U(20, 80) px; joint 0 free (-pi, pi), joints
-1..n-1 limited to +-U(20, 90) degrees; the target is the end effector of a
-random pose inside the limits (reachable by construction); the start pose is
-straight (all angles 0).
+The sets (seeded; every target the end effector of a random pose inside the
+limits, so reachable; bones U(20, 80) px):
+
+- "free": 3..10 bones, no limits, a straight start.
+- "symmetric" (:func:`limited_chains`): 3..10 bones, joint 0 free, joints
+  1..n-1 within +-U(20, 90) degrees, a straight start.
+- "one-sided" (:func:`one_sided_chains`, knee-like): 4..10 bones, joint 0
+  free, joints 1..n-1 each within [0, a] or [-a, 0] (either side alike),
+  a = U(20, 150) degrees, a straight start (on every joint's bound).
 """
 
 from __future__ import annotations
@@ -25,53 +35,89 @@ from typing import NamedTuple
 import numpy as np
 
 from ikplayground import solvers
-from ikplayground.solvers import forward_kinematics
-from ikplayground.solvers import STATUSES
+from ikplayground.solvers import STATUSES, forward_kinematics
 
 SOLVERS = ("solve_ccd", "solve_fabrik", "solve_dls")  # those the package has are measured
+POLE_SOLVERS = ("solve_ccd", "solve_fabrik")  # those whose pole steps rather than mirrors
 SHORT_BUDGET = 10
+JUMP = 0.3  # rad: a joint turning more than this between two frames is a jump
+CLEAR = 0.5  # the pole counts as off the root-target line where the sine of its angle off it is at least this
+SETTLE_FRAMES = 60  # frames on the first target before a walk is counted
+STEP = 2.0  # px: how far the target moves a frame
 
 
 class LimitedChain(NamedTuple):
-    """One case of the set: pixels (y down) and radians, arrays of shape (2,), (n,) or (n, 2)."""
+    """One case of a set: pixels (y down) and radians, arrays of shape (2,), (n,) or (n, 2) (limits None: free)."""
 
     root: np.ndarray
     angles: np.ndarray
     lengths: np.ndarray
     target: np.ndarray
-    limits: np.ndarray
+    limits: np.ndarray | None
 
 
 class Rates(NamedTuple):
-    """One solver at one budget over the set."""
+    """One solver at one budget over a set."""
 
     reached: float
     mean_used: float
     statuses: dict
 
 
-def limited_chains(seed: int, count: int = 300) -> list[LimitedChain]:
-    """The seeded set described in the module docstring (``count`` chains)."""
+def _chains(seed: int, count: int, bones: tuple, ranges) -> list[LimitedChain]:
+    """``count`` chains of ``bones`` (least, most) bones; ``ranges(rng, n)`` gives their limits (n, 2) or None."""
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(count):
-        n = int(rng.integers(3, 11))
+        n = int(rng.integers(bones[0], bones[1] + 1))
         lengths = rng.uniform(20.0, 80.0, n)
-        limits = np.zeros((n, 2))
-        limits[0] = (-math.pi, math.pi)
-        for i in range(1, n):
-            half = math.radians(rng.uniform(20.0, 90.0))
-            limits[i] = (-half, half)
-        pose = rng.uniform(limits[:, 0], limits[:, 1])
+        limits = ranges(rng, n)
+        pose = rng.uniform(-math.pi, math.pi, n) if limits is None else rng.uniform(limits[:, 0], limits[:, 1])
         root = rng.uniform(-200.0, 200.0, 2)
         target = forward_kinematics(root, pose, lengths)[-1]
         out.append(LimitedChain(root, np.zeros(n), lengths, target, limits))
     return out
 
 
-def available_solvers() -> dict:
-    """``{name: function}`` for the names of :data:`SOLVERS` the package exports."""
-    found = {name: getattr(solvers, name, None) for name in SOLVERS}
+def _symmetric(rng, n: int) -> np.ndarray:
+    limits = np.zeros((n, 2))
+    limits[0] = (-math.pi, math.pi)
+    for i in range(1, n):
+        half = math.radians(rng.uniform(20.0, 90.0))
+        limits[i] = (-half, half)
+    return limits
+
+
+def _one_sided(rng, n: int) -> np.ndarray:
+    limits = np.zeros((n, 2))
+    limits[0] = (-math.pi, math.pi)
+    for i in range(1, n):
+        a = math.radians(rng.uniform(20.0, 150.0))
+        limits[i] = (0.0, a) if rng.random() < 0.5 else (-a, 0.0)
+    return limits
+
+
+def free_chains(seed: int, count: int = 300) -> list[LimitedChain]:
+    """The "free" set of the module docstring."""
+    return _chains(seed, count, (3, 10), lambda rng, n: None)
+
+
+def limited_chains(seed: int, count: int = 300) -> list[LimitedChain]:
+    """The "symmetric" set of the module docstring."""
+    return _chains(seed, count, (3, 10), _symmetric)
+
+
+def one_sided_chains(seed: int, count: int = 1000) -> list[LimitedChain]:
+    """The "one-sided" (knee-like) set of the module docstring."""
+    return _chains(seed, count, (4, 10), _one_sided)
+
+
+SETS = {"free": free_chains, "symmetric": limited_chains, "one-sided": one_sided_chains}
+
+
+def available_solvers(names=SOLVERS) -> dict:
+    """``{name: function}`` for the ``names`` the package exports."""
+    found = {name: getattr(solvers, name, None) for name in names}
     return {name: fn for name, fn in found.items() if fn is not None}
 
 
@@ -87,30 +133,127 @@ def measure(solver, chains, iterations: int, tolerance: float) -> tuple[Rates, l
     return rates, sols
 
 
-def table(chains, iterations: int, tolerance: float) -> str:
-    """The Markdown table of every available solver at ``iterations`` and at 10."""
+def table(sets: dict, iterations: int, tolerance: float) -> str:
+    """The Markdown table of every available solver on every set (``{name: chains}``) at ``iterations`` and at 10."""
     budgets = sorted({SHORT_BUDGET, iterations})
-    head = ["solver", "iterations", "share reached", "mean used"] + [f'"{s}"' for s in STATUSES]
-    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] * 2 + ["---:"] * (len(head) - 2)) + "|"]
+    head = ["solver", "set", "iterations", "share reached", "mean used"] + [f'"{s}"' for s in STATUSES]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] * 3 + ["---:"] * (len(head) - 3)) + "|"]
     for name, fn in available_solvers().items():
-        for budget in budgets:
-            r, _ = measure(fn, chains, budget, tolerance)
-            cells = [name, str(budget), f"{100 * r.reached:.1f}%", f"{r.mean_used:.1f}"]
-            cells += [str(r.statuses[s]) for s in STATUSES]
-            lines.append("| " + " | ".join(cells) + " |")
+        for set_name, chains in sets.items():
+            for budget in budgets:
+                r, _ = measure(fn, chains, budget, tolerance)
+                cells = [name, set_name, str(budget), f"{100 * r.reached:.1f}%", f"{r.mean_used:.1f}"]
+                cells += [str(r.statuses[s]) for s in STATUSES]
+                lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+class PoleWalk(NamedTuple):
+    """A target going round a circle with a fixed pole: px (y down), rad."""
+
+    root: np.ndarray
+    lengths: np.ndarray
+    centre: np.ndarray
+    radius: float
+    pole: np.ndarray
+    phase: float
+
+
+class PoleRun(NamedTuple):
+    """What :func:`walk_pole` saw: frames counted, jumps, frames with the pole clear of the line and of those
+    the ones bent to its side, frames reached."""
+
+    frames: int
+    jumps: int
+    clear: int
+    on_side: int
+    reached: int
+
+
+def pole_walks(seed: int, count: int = 6) -> list[PoleWalk]:
+    """``count`` walks: 5..8 free bones of U(20, 80) px; a circle about a point within 0.15 of the chain's length
+    from the root, of radius 0.35..0.7 of it (so the target stays 0.2..0.85 of the length away and the
+    root-target line sweeps past the pole); a pole 0.3..1.5 of the length from the root, in any direction."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(count):
+        n = int(rng.integers(5, 9))
+        lengths = rng.uniform(20.0, 80.0, n)
+        reach = float(lengths.sum())
+        root = rng.uniform(200.0, 600.0, 2)
+        c = rng.uniform(-math.pi, math.pi)
+        centre = root + rng.uniform(0.0, 0.15) * reach * np.array([math.cos(c), math.sin(c)])
+        radius = float(rng.uniform(0.35, 0.7) * reach)
+        b = rng.uniform(-math.pi, math.pi)
+        pole = root + rng.uniform(0.3, 1.5) * reach * np.array([math.cos(b), math.sin(b)])
+        out.append(PoleWalk(root, lengths, centre, radius, pole, float(rng.uniform(-math.pi, math.pi))))
+    return out
+
+
+def inner_side(root, angles, lengths, target) -> float:
+    """The inner joints' summed signed distances from the root-target line (px; y down, so positive is clockwise of
+    the line's direction on screen)."""
+    pts = forward_kinematics(root, angles, lengths)[1:-1] - root
+    u = (np.asarray(target, dtype=float) - root) / math.hypot(*(np.asarray(target, dtype=float) - root))
+    return float(np.sum(u[0] * pts[:, 1] - u[1] * pts[:, 0]))
+
+
+def walk_pole(solver, walk: PoleWalk, iterations: int = 100, tolerance: float = 0.5) -> PoleRun:
+    """Solve ``walk`` frame by frame, each solve from the last one's angles: the target moves ``STEP`` px a frame
+    round the circle, at least 400 frames and a whole turn, after ``SETTLE_FRAMES`` on its first point."""
+    root, lengths, centre, radius, pole, phase = walk
+    turn = STEP / radius
+    frames = max(400, int(2.0 * math.pi / turn) + 20)
+    a = np.zeros(len(lengths))
+    jumps = clear = on_side = reached = 0
+    for f in range(-SETTLE_FRAMES, frames):
+        th = phase + max(f, 0) * turn
+        target = centre + radius * np.array([math.cos(th), math.sin(th)])
+        sol = solver(root, a, lengths, target, iterations=iterations, tolerance=tolerance, pole=pole)
+        if f >= 0:
+            jumps += bool(np.abs(np.remainder(sol.angles - a + math.pi, 2.0 * math.pi) - math.pi).max() > JUMP)
+            reached += bool(sol.reached)
+            u = target - root
+            q = pole - root
+            sine = (u[0] * q[1] - u[1] * q[0]) / (math.hypot(*u) * math.hypot(*q))
+            if abs(sine) >= CLEAR:
+                clear += 1
+                on_side += inner_side(root, sol.angles, lengths, target) * sine > 0.0
+        a = sol.angles
+    return PoleRun(frames, jumps, clear, on_side, reached)
+
+
+def pole_table(walks) -> str:
+    """The Markdown table of the pole walks for every solver of ``POLE_SOLVERS``."""
+    lines = ["| solver | walks | frames | jumps over 0.3 rad | on the pole's side (pole 30 degrees or more off) "
+             "| reached |", "|---|---:|---:|---:|---:|---:|"]
+    for name, fn in available_solvers(POLE_SOLVERS).items():
+        runs = [walk_pole(fn, w) for w in walks]
+        frames = sum(r.frames for r in runs)
+        clear = sum(r.clear for r in runs)
+        lines.append(f"| {name} | {len(runs)} | {frames} | {sum(r.jumps for r in runs)} | "
+                     f"{100 * sum(r.on_side for r in runs) / max(clear, 1):.1f}% of {clear} | "
+                     f"{100 * sum(r.reached for r in runs) / max(frames, 1):.1f}% |")
     return "\n".join(lines)
 
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seed", type=int, default=2011, help="seed of the chain set")
-    parser.add_argument("--count", type=int, default=300, help="chains in the set")
+    parser.add_argument("--seed", type=int, default=2011, help="seed of the chain sets and the pole walks")
+    parser.add_argument("--count", type=int, default=None, help="chains a set (default: each set's own)")
     parser.add_argument("--iterations", type=int, default=100, help="sweeps / passes per solve")
     parser.add_argument("--tolerance", type=float, default=0.5, help="px that count as reached")
+    parser.add_argument("--sets", default=",".join(SETS), help="comma-separated names of SETS")
+    parser.add_argument("--walks", type=int, default=6, help="pole walks (0: none)")
     args = parser.parse_args(argv)
-    chains = limited_chains(args.seed, args.count)
-    print(f"{args.count} limited chains, seed {args.seed}, tolerance {args.tolerance:g} px\n")
-    print(table(chains, args.iterations, args.tolerance))
+    sets = {name: SETS[name](args.seed) if args.count is None else SETS[name](args.seed, args.count)
+            for name in args.sets.split(",") if name}
+    sizes = ", ".join(f"{len(c)} {name}" for name, c in sets.items())
+    print(f"Chains: {sizes}; seed {args.seed}, tolerance {args.tolerance:g} px\n")
+    print(table(sets, args.iterations, args.tolerance))
+    if args.walks:
+        print(f"\n{args.walks} pole walks, seed {args.seed}, the target {STEP:g} px a frame\n")
+        print(pole_table(pole_walks(args.seed, args.walks)))
 
 
 if __name__ == "__main__":

@@ -107,9 +107,12 @@ def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limit
     tol = _per_chain(tolerance, count, "tolerance")
     lim = _limits(limits, count, n)
     pole = _poles(poles, count)
-    out, error, used = engine(r, a, ln, t, its, tol, lim, **extra)
-    if pole is not None:
-        out = mirrored_toward_batch(r, out, ln, t, pole, lim)
+    if engine is dls_batch:
+        out, error, used = engine(r, a, ln, t, its, tol, lim, **extra)
+        if pole is not None:
+            out = mirrored_toward_batch(r, out, ln, t, pole, lim)
+    else:  # CCD and FABRIK step toward their poles as they solve
+        out, error, used = engine(r, a, ln, t, its, tol, lim, poles=pole)
     reached = error <= tol
     distance = np.hypot(t[:, 0] - r[:, 0], t[:, 1] - r[:, 1])
     status = np.where(reached, STATUSES[0], np.where(distance > ln.sum(axis=1) + tol, STATUSES[1],

@@ -16,10 +16,11 @@ from typing import Callable
 
 import numpy as np
 
-from ikplayground.solvers import ccd_batch, dls_batch, fabrik_batch
+from ikplayground.solvers import ccd_batch, dls_batch, fabrik_batch, mirrored_toward_batch
 
 # engine(root (N,2), goal (N,n) rad, lengths (N,n) px, target (N,2), iterations (N,) int64,
-#        tolerance (N,) px, limits (N,n,2) rad, fields) -> (angles (N,n) rad, error (N,) px, iterations used (N,))
+#        tolerance (N,) px, limits (N,n,2) rad, fields) -> (angles (N,n) rad, error (N,) px, iterations used (N,));
+# fields["pole"] (N,2) px (NaN rows: none) are the engine's to follow
 Engine = Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray]]
 KINDS = ("ik", "snake", "walker", "rig")
 
@@ -60,16 +61,27 @@ class SolverKind:
         object.__setattr__(self, "traits", frozenset(traits))
 
 
+def _poles(f) -> np.ndarray | None:
+    """The group's poles (N, 2) px, NaN rows for none; None when no chain has one."""
+    poles = f["pole"]
+    return None if np.isnan(poles[:, 0]).all() else poles
+
+
 def _ccd(root, goal, lengths, target, iterations, tolerance, limits, f):
-    return ccd_batch(root, goal, lengths, target, iterations, tolerance, limits)
+    return ccd_batch(root, goal, lengths, target, iterations, tolerance, limits, _poles(f))
 
 
 def _fabrik(root, goal, lengths, target, iterations, tolerance, limits, f):
-    return fabrik_batch(root, goal, lengths, target, iterations, tolerance, limits)
+    return fabrik_batch(root, goal, lengths, target, iterations, tolerance, limits, _poles(f))
 
 
 def _dls(root, goal, lengths, target, iterations, tolerance, limits, f):
-    return dls_batch(root, goal, lengths, target, iterations, tolerance, limits, damping=f["damping"][:, 0])
+    angles, error, used = dls_batch(root, goal, lengths, target, iterations, tolerance, limits,
+                                    damping=f["damping"][:, 0])
+    poles = _poles(f)
+    if poles is not None:  # DLS's pole mirrors the answer (solvers/pole.py)
+        angles = mirrored_toward_batch(root, angles, lengths, target, poles, limits)
+    return angles, error, used
 
 
 SOLVER_TABLE: list[SolverKind] = [

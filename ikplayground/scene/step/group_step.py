@@ -13,8 +13,8 @@ from ikplayground.scene.core.chain import clamped_joints, is_reached
 from ikplayground.scene.core.constants import SNAKE_ACCEL, SNAKE_DECAY
 from ikplayground.scene.core.ik_options import rest_pose
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS
-from ikplayground.solvers import (chain_points_batch, mirrored_toward_batch, rate_limited, settle_batch, snake_batch,
-                                  tip_error, two_bone_arrays, wrap_array)
+from ikplayground.solvers import (chain_points_batch, rate_limited, settle_batch, snake_batch, tip_error,
+                                  two_bone_arrays, wrap_array)
 
 CRAWL_PX = 0.01  # px: a solve that gains less than this in a whole step counts as stalled (the status)
 WANDER_RATE = 0.02  # rad a step: how fast a wandering snake's rule moves on
@@ -58,9 +58,7 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
         engine = SOLVER_KINDS[solver].engine
         assert engine is not None  # an iterative solver has one (SolverKind checks)
         t0 = time.perf_counter()
-        desired, solved, used = engine(*args, f)
-        if has_pole:
-            desired = mirrored_toward_batch(root, desired, lengths, target, poles, limits)
+        desired, solved, used = engine(*args, f)  # (the pole is the engine's: fields["pole"])
         seconds = time.perf_counter() - t0
         f["used"][:, 0] = used
         # stopped by its stall rule, or gaining next to nothing a step (crawling along its limits): the gain is
