@@ -33,7 +33,8 @@ from .obstacles import CLEAR_SLACK
 from .reshape import restart_pose
 from .validate import clamp_heading
 
-CONTACT_MARGIN = 1e-9  # rad: a CCD turn stopped by a circle stops this short of touching it
+CONTACT_MARGIN = 1e-9  # rad: a CCD turn stopped by a circle stops this short of touching it, a FABRIK bone turned
+# clear of one points this far past its edge
 TOUCH_TURN = 1e-9  # rad: a contact this near is a bone touching now; a turn of PROBE_TURN says if it leaves
 PROBE_TURN = 1e-6  # rad
 RESTART_TRIES = 8  # a restart with circles to keep clear of draws up to this many poses for a clear one
@@ -217,6 +218,19 @@ def turn_room(xs, ys, i: int, n: int, rot: float, obs, mask) -> float:
     return turn
 
 
+def nearer_turn(px, py, x, y, tx, ty, turn, than) -> bool:
+    """Whether the end ``(x, y)`` turned by ``turn`` (rad) about ``(px, py)`` ends nearer ``(tx, ty)`` than turned by
+    ``than`` (px)."""
+    vx = x - px
+    vy = y - py
+    c = math.cos(turn)
+    s = math.sin(turn)
+    c2 = math.cos(than)
+    s2 = math.sin(than)
+    return (math.hypot(tx - px - c * vx + s * vy, ty - py - s * vx - c * vy)
+            < math.hypot(tx - px - c2 * vx + s2 * vy, ty - py - s2 * vx - c2 * vy))
+
+
 def turn_joints(xs, ys, i: int, n: int, turn: float) -> None:
     """Turn the joints past joint ``i`` (``xs``, ``ys`` px, in place) by ``turn`` rad about it."""
     px = xs[i]
@@ -268,7 +282,8 @@ def clear_direction(x, y, length, v0, base, sgn, lo, hi, limited, j: int, obs, m
                 w = math.asin(r / d)
             else:
                 w = math.acos(min(max((d * d + length * length - r * r) / (2.0 * d * length), -1.0), 1.0))
-            phi = math.atan2(dy, dx) + (w if m % 2 else -w)
+            w += CONTACT_MARGIN  # (a hair off the circle: where the next bone starts on its rim, its tangent is
+            phi = math.atan2(dy, dx) + (w if m % 2 else -w)  # ill-conditioned)
             v = sgn * (phi - base)
             v = (v + math.pi) % TAU - math.pi
             if limited:

@@ -13,7 +13,8 @@ from functools import partial
 
 import numpy as np
 
-from .avoid import clear_restart, kept_clear, solution, pose_clear, turn_joints, turn_room, watched_pairs
+from .avoid import (clear_restart, kept_clear, nearer_turn, pose_clear, solution, turn_joints, turn_room,
+                    watched_pairs)
 from .heading import aimed_loop, aimed_solution, heading_of
 from .kinematics import joint_xy
 from .obstacles import obstacle_list
@@ -245,7 +246,7 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
                 applied = turn_room(xs, ys, i, n, rot, obs, mask)
                 if applied != rot and full:  # stopped: the other way round, if its clear part ends nearer
                     other = turn_room(xs, ys, i, n, rot - math.copysign(tau, rot), obs, mask)
-                    if _nearer(px, py, x, y, tx, ty, other, applied):
+                    if nearer_turn(px, py, x, y, tx, ty, other, applied):
                         applied = other
                 if applied != rot:
                     new = wrap(old + applied) if full else old + applied
@@ -277,17 +278,6 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
                           _tip(rx, ry, a, lens), 0.0, "best")
         error = best_error
     return a, used, error, stalled
-
-
-def _nearer(px, py, x, y, tx, ty, turn, than) -> bool:
-    """Whether the end ``(x, y)`` turned by ``turn`` (rad) about ``(px, py)`` ends nearer ``(tx, ty)`` than turned by
-    ``than`` (px)."""
-    vx = x - px
-    vy = y - py
-    c, s = math.cos(turn), math.sin(turn)
-    c2, s2 = math.cos(than), math.sin(than)
-    return (math.hypot(tx - px - c * vx + s * vy, ty - py - s * vx - c * vy)
-            < math.hypot(tx - px - c2 * vx + s2 * vy, ty - py - s2 * vx - c2 * vy))
 
 
 def limit_pose(a, lim) -> None:
