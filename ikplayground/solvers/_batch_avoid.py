@@ -269,7 +269,7 @@ class Avoid:
     def __init__(self, obs: np.ndarray, mask: np.ndarray):
         self.obs = obs
         self.mask = mask
-        self.guarded = mask.any(axis=(1, 2))
+        self.guarded = np.asarray(mask.any(axis=(1, 2)))
 
     @classmethod
     def of(cls, roots, a, lengths, reach, obstacles) -> "Avoid | None":

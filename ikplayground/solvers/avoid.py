@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import math
 
-from .kinematics import joint_xy
 from .obstacles import CLEAR_SLACK
 from .reshape import restart_pose
 from .validate import clamp_heading
@@ -78,32 +77,6 @@ def pose_clear(xs, ys, n: int, obs, mask) -> bool:
                                        obs[k][2]) < -CLEAR_SLACK:
                 return False
     return True
-
-
-def stays_clear(p, angles, obs) -> bool:
-    """Whether the pose ``angles`` (rad) of the problem ``p`` (a :class:`~.results.ChainProblem`) keeps clear
-    every pair (bone, circle) its start has clear (``obs``: triples ``(x, y, r)`` px, or None)."""
-    if obs is None:
-        return True
-    n = len(p.lengths)
-    mask = [[False] * len(obs) for _ in range(n)]
-    if not watched_pairs(*joint_xy(p.rx, p.ry, p.angles, p.lengths), n, obs, p.reach, mask):
-        return True
-    return pose_clear(*joint_xy(p.rx, p.ry, angles, p.lengths), n, obs, mask)
-
-
-def kept_clear(p, angles: list, obs) -> list:
-    """``angles`` (rad), or the start of ``p`` where they are not :func:`stays_clear`."""
-    return angles if stays_clear(p, angles, obs) else list(p.angles)
-
-
-def solution(p, angles: list, error: float, used: int, stalled: bool, obs):
-    """``p.solution`` (:class:`~.results.ChainProblem`; mirrored toward its pole), without the mirror where the
-    image is not :func:`stays_clear` (``obs``: triples ``(x, y, r)`` px, or None)."""
-    sol = p.solution(angles, error, used, stalled)
-    if p.pole is None or obs is None or stays_clear(p, sol.angles.tolist(), obs):
-        return sol
-    return p._replace(pole=None).solution(angles, error, used, stalled)
 
 
 def _crossing(qx, qy, phi0, s, px, py, ax, ay, bx, by, cx, cy, r) -> float:

@@ -13,9 +13,9 @@ from functools import partial
 
 import numpy as np
 
-from .avoid import (clear_restart, kept_clear, nearer_turn, pose_clear, solution, turn_joints, turn_room,
-                    watched_pairs)
+from .avoid import clear_restart, nearer_turn, pose_clear, turn_joints, turn_room, watched_pairs
 from .heading import aimed_loop, aimed_solution, heading_of
+from .kept_clear import kept_clear, solution
 from .kinematics import joint_xy
 from .obstacles import obstacle_list
 from .reshape import (BEHIND, CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, loop_pole, pole_frame, pole_step,

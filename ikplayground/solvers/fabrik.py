@@ -18,8 +18,9 @@ from functools import partial
 
 import numpy as np
 
-from .avoid import clear_restart, kept_clear, solution, placed, pose_clear, watched_pairs
+from .avoid import clear_restart, placed, pose_clear, watched_pairs
 from .heading import aimed_loop, aimed_solution, heading_of
+from .kept_clear import kept_clear, solution
 from .kinematics import joint_xy as _points
 from .ccd import limit_pose
 from .obstacles import obstacle_list

@@ -126,6 +126,8 @@ def _build_solvers():
     k.settle(args[1], args[1], args[7], lim, z, args[2], z, np.zeros((1, 2, 2)), np.zeros(1))
     k.tip_error(z, args[1], args[2], z, np.zeros(1))
     k.snake(np.zeros((1, 2, 2)), z, args[2], args[7], args[7], np.zeros((1, 2, 2)))
+    k.clear_moves(z, args[1], args[1] + 1.0, args[2], lim, np.array([[5.0, 5.0, 1.0]]), np.zeros((1, 1)),
+                  np.zeros(1, dtype=np.bool_))
     return k
 
 

@@ -93,6 +93,11 @@ def clear_moves(roots: np.ndarray, before: np.ndarray, after: np.ndarray, length
     held = np.zeros(len(after), dtype=bool)
     if not len(obstacles) or not len(after):
         return after, held
+    k = _kernels(len(after))
+    if k is not None:  # (the same turns, one chain a compiled row)
+        out = np.empty(after.shape)
+        k.clear_moves(_c(roots), _c(before), _c(after), _c(lengths), _c(limits), _c(obstacles), out, held)
+        return (out, held) if held.any() else (after, held)
     start = chain_points_batch(roots, before, lengths)
     mask = watched(start[:, :, 0], start[:, :, 1], obstacles, in_order(lengths))
     end = chain_points_batch(roots, after, lengths)

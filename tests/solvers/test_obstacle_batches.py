@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-from ikplayground.solvers import (ccd_batch, fabrik_batch, forward_kinematics, solve_ccd, solve_ccd_batch, solve_fabrik,
-                                  solve_fabrik_batch)
+from ikplayground.solvers import (ccd_batch, clear_moves, fabrik_batch, forward_kinematics, jit, solve_ccd,
+                                  solve_ccd_batch, solve_fabrik, solve_fabrik_batch)
 
 from .obstacle_cases import kept_clear_failures
 from .test_batched import gap, random_group
@@ -94,3 +94,24 @@ def test_the_public_batch_checks_its_obstacles(name):
                  obstacles=[[50.0, 30.0, 20.0]])
     assert not kept_clear_failures((0, 0), [0.0, 0.0], sol.angles[0], [50.0, 50.0], [[50.0, 30.0, 20.0]])
     assert math.isfinite(sol.error[0])
+
+
+def test_clear_moves_hold_back_the_same_rows_alike_on_numpy_and_compiled(monkeypatch):
+    pytest.importorskip("numba")
+    assert jit.kernels(wait=True) is not None
+    rng = np.random.default_rng(12)
+    roots, before, lengths, _, _, _, limits = random_group(rng, 40, 5, True)
+    roots[:] = roots[0]
+    obs = circles_among(rng, roots, before, lengths, 6)
+    after = np.clip(before + rng.uniform(-0.4, 0.4, before.shape), limits[..., 0], limits[..., 1])
+    runs = []
+    for flag in ("0", "1"):
+        monkeypatch.setenv("IKPLAYGROUND_JIT", flag)
+        runs.append(clear_moves(roots, before, after, lengths, limits, obs))
+    (numpy, held), (compiled, held_too) = runs
+    assert held.tolist() == held_too.tolist() and 3 <= held.sum() < 40
+    assert gap(numpy, compiled) < 1e-9
+    for k in range(40):
+        assert not kept_clear_failures(roots[k], before[k], numpy[k], lengths[k], obs), k
+        if not held[k]:
+            assert numpy[k].tobytes() == after[k].tobytes()

@@ -80,7 +80,7 @@ def step_ik(solver: str, f: dict[str, np.ndarray], obstacles: np.ndarray | None 
     shown = desired if (mix >= 1.0).all() else mixed(rest_pose(limits), desired, mix, limits)
     settle_batch(f["angles"], shown, f["rate"][:, 0], limits, root, lengths * f["scale"], target, f["points"],
                  f["error"][:, 0])
-    if was is not None:
+    if was is not None and obstacles is not None:
         hold_clear(f, was, obstacles)
     error = f["error"][:, 0]
     tolerance = f["tolerance"][:, 0]
