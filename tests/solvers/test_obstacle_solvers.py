@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from ikplayground.solvers import (ccd_steps, fabrik_steps, forward_kinematics, solve_ccd, solve_fabrik)
 
 from .obstacle_cases import chains_among_circles, kept_clear_failures, reference_gaps
+from .solver_cases import convergence
 
 SOLVERS = {"ccd": solve_ccd, "fabrik": solve_fabrik}
 STEPS = {"ccd": ccd_steps, "fabrik": fabrik_steps}
@@ -118,3 +119,15 @@ def test_bad_obstacles_are_refused_naming_them(solver, bad, words):
     with pytest.raises(ValueError, match="obstacles") as e:
         SOLVERS[solver]((0, 0), [0.0], [10.0], (5, 5), obstacles=bad)
     assert words in str(e.value)
+
+
+@pytest.mark.parametrize("solver", sorted(SOLVERS))
+@pytest.mark.parametrize("name, count", [("obstacles", 60), pytest.param("obstacles", 1000, marks=pytest.mark.slow),
+                                         pytest.param("obstacles-limited", 300, marks=pytest.mark.slow)])
+def test_the_scripts_obstacle_sets_are_reached_round_the_circles(solver, name, count):
+    """scripts/convergence.py's sets (circles beside the straight start, targets of random clear poses): at least
+    95% reached within 100 iterations, every answer clear of every circle."""
+    chains = convergence().OBSTACLE_SETS[name](2011, count)
+    rates, sols = convergence().measure(SOLVERS[solver], chains, 100, 0.5, obstacles=True)
+    assert rates.reached >= 0.95, rates
+    assert all(convergence().ends_clear(c, s.angles) for c, s in zip(chains, sols))
