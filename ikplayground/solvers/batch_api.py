@@ -15,6 +15,7 @@ from .validate import BOUND, MAX_COUNT, SLACK, _holds_bool, float_array, non_neg
 from .batched import ccd_batch, fabrik_batch, snake_batch
 from .dls import DEFAULT_DAMPING
 from .dls_batch import dls_batch
+from .obstacles import obstacle_rows
 from .pole import mirrored_toward_batch
 from .results import IKSolution, STATUSES
 
@@ -99,7 +100,8 @@ def _poles(poles, count: int) -> np.ndarray | None:
     return None if none.all() else p
 
 
-def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, damping=None) -> IKSolution:
+def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, damping=None,
+           obstacles=None) -> IKSolution:
     r, a, ln, t = _chains(roots, angles, lengths, targets)
     count, n = a.shape
     extra = {} if damping is None else {"damping": _per_chain(damping, count, "damping")}
@@ -112,7 +114,8 @@ def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limit
         if pole is not None:
             out = mirrored_toward_batch(r, out, ln, t, pole, lim)
     else:  # CCD and FABRIK step toward their poles as they solve
-        out, error, used = engine(r, a, ln, t, its, tol, lim, poles=pole)
+        obs = None if obstacles is None else obstacle_rows(obstacles)
+        out, error, used = engine(r, a, ln, t, its, tol, lim, poles=pole, obstacles=obs)
     reached = error <= tol
     distance = np.hypot(t[:, 0] - r[:, 0], t[:, 1] - r[:, 1])
     status = np.where(reached, STATUSES[0], np.where(distance > ln.sum(axis=1) + tol, STATUSES[1],
@@ -123,7 +126,7 @@ def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limit
 
 
 def solve_ccd_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None,
-                    poles=None) -> IKSolution:
+                    poles=None, obstacles=None) -> IKSolution:
     """:func:`~.ccd.solve_ccd` for ``N`` chains of ``n`` bones at once.
 
     Parameters
@@ -138,6 +141,8 @@ def solve_ccd_batch(roots, angles, lengths, targets, *, iterations=10, tolerance
         ``(lo, hi)`` rad per relative angle, ``-pi <= lo <= hi <= pi``.
     poles : array_like, shape (N, 2), optional
         Each chain's pole (px), or a row of NaN for none.
+    obstacles : array_like, shape (k, 3), optional
+        Circles ``(x, y, r)`` px every chain keeps clear of as the single call does (one set for the batch).
 
     Returns
     -------
@@ -148,15 +153,18 @@ def solve_ccd_batch(roots, angles, lengths, targets, *, iterations=10, tolerance
     Raises
     ------
     ValueError
-        Naming the argument: a wrong shape, values not finite real numbers, a length <= 0, bad limits or poles.
+        Naming the argument: a wrong shape, values not finite real numbers, a length <= 0, bad limits, poles or
+        obstacles.
     """
-    return _solve(ccd_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles)
+    return _solve(ccd_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles,
+                  obstacles=obstacles)
 
 
 def solve_fabrik_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None,
-                       poles=None) -> IKSolution:
+                       poles=None, obstacles=None) -> IKSolution:
     """:func:`~.fabrik.solve_fabrik` for ``N`` chains at once: arguments and result as :func:`solve_ccd_batch`."""
-    return _solve(fabrik_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles)
+    return _solve(fabrik_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles,
+                  obstacles=obstacles)
 
 
 def solve_dls_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None, damping=None,
