@@ -13,6 +13,7 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from ikplayground.scene.core.mirror import mirror_angles
 from ikplayground.scene.core.obstacles import MAX_RADIUS, MIN_RADIUS, on_stage
 from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.edit.history import History
@@ -37,6 +38,14 @@ def kept_on_stage(c) -> list:
 
 points = st.tuples(st.floats(-100.0, STAGE[0] + 100.0), st.floats(-100.0, STAGE[1] + 100.0))
 picks = st.integers(0, 10_000)
+
+
+def turned_from(chain):
+    """A rig's facing and its angles mirrored (what a turn during the next step starts from); None for others."""
+    if not chain.is_rig:
+        return None
+    f = chain.fields
+    return float(f["facing"][0]), mirror_angles(f["angles"], f["limits"])
 
 
 class SceneMachine(RuleBasedStateMachine):
@@ -334,10 +343,12 @@ class SceneMachine(RuleBasedStateMachine):
     @rule(steps=st.integers(1, 4))
     def step(self, steps):
         for _ in range(steps):
-            before = [(c, c.fields["angles"].copy()) for c in self.scene.chains if not c.is_snake]
+            before = [(c, c.fields["angles"].copy(), turned_from(c)) for c in self.scene.chains if not c.is_snake]
             self.scene.step()
-            for c, old in before:
+            for c, old, turned in before:
                 rate = c.rate_limit
+                if c.is_rig and float(c.fields["facing"][0]) != turned[0]:  # a rig's turn mirrors it, as a sprite's
+                    old = turned[1]  # flip; the rate limit holds from the mirror image on
                 if rate is not None:
                     change = np.abs(wrap(c.fields["angles"] - old))
                     assert np.all(change <= math.radians(rate) * (1 + 1e-12) + 1e-12), (c.solver, np.degrees(change))

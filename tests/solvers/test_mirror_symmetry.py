@@ -154,14 +154,15 @@ def problems(draw, max_bones: int = 6):
 def tied(problem: dict) -> bool:
     """Whether the problem is one of the ties no rule can break symmetrically: the target on the root, a
     joint of the start pose (as the solver clamps it) on the target, or that pose lying along the
-    root-target line (to 1e-7 of the reach), where bending either way is the same."""
+    root-target line (to 1e-7 of the reach), where bending either way is the same; or the target at the
+    chain's full reach to rounding (1e-12 of it), where rounding alone says whether it is out of reach."""
     p = chain_problem(problem["root"], problem["angles"], problem["lengths"], problem["target"], 1, 0.5,
                       problem["limits"])
     joints = forward_kinematics(problem["root"], p.angles, problem["lengths"])
     u = problem["target"] - problem["root"]
     dist = float(np.hypot(*u))
     reach = float(np.sum(problem["lengths"]))
-    if dist <= 1e-7 * reach or np.hypot(*(joints - problem["target"]).T).min() <= 1e-7 * reach:
+    if dist <= 1e-7 * reach or abs(dist - reach) <= 1e-12 * reach or np.hypot(*(joints - problem["target"]).T).min() <= 1e-7 * reach:
         return True
     off = (u[0] * (joints[:, 1] - problem["root"][1]) - u[1] * (joints[:, 0] - problem["root"][0])) / dist
     return bool(np.abs(off).max() <= 1e-7 * reach)

@@ -132,6 +132,7 @@ def walk(r, stage, terrain) -> None:
     if len(feet):
         step_feet(r, feet, move, terrain)
     r["targets"][others, 1] += r["root"][1] - start[1]
+    r["targets"][others] = np.clip(r["targets"][others], 0.0, stage)  # carried along, but never off the stage
     r["settled"][0] = 1.0
 
 
