@@ -162,7 +162,9 @@ def tied(problem: dict) -> bool:
     u = problem["target"] - problem["root"]
     dist = float(np.hypot(*u))
     reach = float(np.sum(problem["lengths"]))
-    if dist <= 1e-7 * reach or abs(dist - reach) <= 1e-12 * reach or np.hypot(*(joints - problem["target"]).T).min() <= 1e-7 * reach:
+    if dist <= 1e-7 * reach or abs(dist - reach) <= 1e-12 * reach:
+        return True
+    if np.hypot(*(joints - problem["target"]).T).min() <= 1e-7 * reach:
         return True
     off = (u[0] * (joints[:, 1] - problem["root"][1]) - u[1] * (joints[:, 0] - problem["root"][0])) / dist
     return bool(np.abs(off).max() <= 1e-7 * reach)
