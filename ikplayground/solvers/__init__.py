@@ -16,9 +16,11 @@ from ._batch_parts import SMALL_BATCH, limit_headings
 from .batch_api import follow_snake_batch, solve_ccd_batch, solve_dls_batch, solve_fabrik_batch
 from .batched import JIT_MIN_BATCH, ccd_batch, fabrik_batch, snake_batch
 from .ccd import ccd_steps, solve_ccd
-from .dls import DEFAULT_DAMPING, MAX_STEP, escape, joint_bounds, solve_dls
+from .dls import DEFAULT_DAMPING, MAX_STEP, escape, joint_bounds
 from .dls_batch import dls_batch
 from .fabrik import fabrik_steps, solve_fabrik
+from .jacobian import solve_dls, solve_jacobian
+from .jacobian_steps import METHODS
 from .kinematics import chain_points, chain_points_batch, forward_kinematics
 from .look_at import look_at
 from .pole import ON_LINE, mirrored_toward_batch

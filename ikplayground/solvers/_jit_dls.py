@@ -1,10 +1,11 @@
-"""The numba kernel behind :mod:`.jit` for damped least squares (Wampler 1986, Buss 2004; :mod:`.dls`).
+"""The numba kernel behind :mod:`.jit` for the Jacobian family (Buss 2004, Buss & Kim 2005; DLS after Wampler 1986).
 
-:func:`dls_rows` runs :func:`.dls.dls_iterations` step for step on floats, one chain per parallel row,
-its arithmetic :func:`.dls.dls_step`, :func:`.dls.turned` and :func:`.dls.distance` themselves, compiled.
-Shapes as :func:`.dls_batch.dls_batch`: roots and targets (N, 2) px (y down), angles (N, n) rad (solved in
-place), lengths (N, n) px, limits (N, n, 2) rad (full circles for free joints), damping (N,); ``error`` (N,)
-px and ``used`` (N,) filled, the stall and rounding constants passed in.
+:func:`dls_rows` runs :func:`.jacobian_loop.jacobian_iterations` step for step on floats, one chain per parallel
+row, its arithmetic :mod:`.jacobian_steps`' and :mod:`.dls`' own functions, compiled. Shapes as
+:func:`.dls_batch.jacobian_batch`: roots and targets (N, 2) px (y down), angles (N, n) rad (solved in place),
+lengths (N, n) px, limits (N, n, 2) rad (full circles for free joints), damping and rest_weight (N,), rest (N, n)
+rad (read only with ``has_rest``), poles (N, 2) px (NaN rows: none); ``error`` (N,) px and ``used`` (N,) filled,
+the stall and rounding constants passed in.
 """
 
 from __future__ import annotations
@@ -15,19 +16,37 @@ import types
 import numba
 import numpy as np
 
+from . import jacobian_steps as steps
 from ._jit_kernels import _limit_start, _points, _stall_check
-from .dls import (AT_BOUND, KICKS, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_step, dls_turns,
-                  turned)
+from .dls import AT_BOUND, KICKS, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_turns, turned
+from .jacobian_loop import RESTARTS, SETTLE, SLOW_GAIN
 from .validate import FULL_CIRCLE
 
 PI = math.pi
 _jit = numba.njit(cache=True, inline="always", error_model="numpy")
+
+
+def _compiled(fn, **calls):
+    """``fn`` compiled, its calls of ``calls``' names bound to those (compiled) functions: numba calls only compiled
+    functions, and its cache would not see a change in an imported one."""
+    return _jit(types.FunctionType(fn.__code__, {**fn.__globals__, **calls}, fn.__name__))
+
+
 _distance = _jit(distance)  # the single call's own helpers, compiled
 _dls_turns = _jit(dls_turns)
-# dls_step as written, its call of dls_turns bound to the compiled one (numba calls only compiled functions)
-_dls_step = _jit(types.FunctionType(dls_step.__code__, {**dls_step.__globals__, "dls_turns": _dls_turns},
-                                    dls_step.__name__))
 _turned = _jit(turned)
+_eigen = _jit(steps.eigen)
+_inverse_times = _compiled(steps.inverse_times, eigen=_eigen)
+_capped = _jit(steps.capped)
+_sdls_turns = _compiled(steps.sdls_turns, eigen=_eigen, capped=_capped)
+_method_turns = _compiled(steps.method_turns, dls_turns=_dls_turns, inverse_times=_inverse_times,
+                          sdls_turns=_sdls_turns, capped=_capped)
+_projected = _compiled(steps.projected, inverse_times=_inverse_times)
+_rest_pull = _jit(steps.rest_pull)
+_pole_pull = _jit(steps.pole_pull)
+_bend_side = _jit(steps.bend_side)
+_restart_seed = _jit(steps.restart_seed)
+_restart_angle = _jit(steps.restart_angle)
 
 
 @_jit
@@ -84,36 +103,63 @@ def _kicked(rx, ry, a, lens, tx, ty, lim, clamped, error, tiny, out, xs, ys):
 
 @numba.njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, damping, stall_sweeps,
-             stall_gain, rounding):
+             stall_gain, rounding, method, has_rest, rest, rest_weight, poles, pole_weight):
     count, n = angles.shape
     for k in numba.prange(count):
         lens = lengths[k]
         lim = limits[k]
+        lo = lim[:, 0]
+        hi = lim[:, 1]
         rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
-        work = np.empty(9 * n + 4)  # one allocation a row: the poses, joints, Jacobian and step below
+        px, py = poles[k, 0], poles[k, 1]
+        has_pole = not math.isnan(px)
+        extra = has_rest or has_pole
+        work = np.empty(12 * n + 4)  # one allocation a row: the poses, joints, Jacobian, step and null term below
         a, b, jx, jy, d = work[:n], work[n:2 * n], work[2 * n:3 * n], work[3 * n:4 * n], work[4 * n:5 * n]
         xs, ys = work[5 * n:6 * n + 1], work[6 * n + 1:7 * n + 2]
-        bx, by = work[7 * n + 2:8 * n + 3], work[8 * n + 3:]
+        bx, by = work[7 * n + 2:8 * n + 3], work[8 * n + 3:9 * n + 4]
+        z, w, best = work[9 * n + 4:10 * n + 4], work[10 * n + 4:11 * n + 4], work[11 * n + 4:]
         clamped = np.empty(n, dtype=np.bool_)
         reach = 0.0
         limited = False
         for i in range(n):
-            a[i] = _start(angles[k, i], lim[i, 0], lim[i, 1], i)
+            a[i] = _start(angles[k, i], lo[i], hi[i], i)
             reach += lens[i]
-            clamped[i] = lim[i, 1] - lim[i, 0] < FULL_CIRCLE
+            clamped[i] = hi[i] - lo[i] < FULL_CIRCLE
             limited = limited or clamped[i]
-        reachable = _distance(tx - rx, ty - ry) < reach
+        apart = _distance(tx - rx, ty - ry)
+        reachable = apart < reach
         _points(rx, ry, a, lens, xs, ys)
         err = _distance(tx - xs[n], ty - ys[n])
         gain = stall_gain * reach
         last = math.inf
         steps = 0
         mu = 1.0
+        restarts = 0
+        best_err = math.inf
+        settled = False
         while True:
-            if err <= tolerance[k]:
+            on = err <= tolerance[k]
+            if on and (not extra or settled):
                 break
-            stalled, last = _stall_check(steps, err, last, gain, stall_sweeps)
-            if stalled or steps == iterations[k]:
+            if not on and not steps % stall_sweeps:  # the stall rule and the restarts
+                slow = (steps > 0 and limited and restarts < RESTARTS and steps < iterations[k]
+                        and not err < last * (1.0 - SLOW_GAIN) and reachable)
+                if slow and _restarted(a, b, xs, ys, tx, ty, lo, hi, apart, reach, restarts):
+                    if err < best_err:
+                        best[:] = a
+                        best_err = err
+                    a, b = b, a  # (b holds the restart pose)
+                    restarts += 1
+                    _points(rx, ry, a, lens, xs, ys)
+                    err = _distance(tx - xs[n], ty - ys[n])
+                    mu = 1.0
+                else:
+                    stalled, last = _stall_check(steps, err, last, gain, stall_sweeps)
+                    if stalled:
+                        break
+                last = err
+            if steps == iterations[k]:
                 break
             steps += 1
             ex = xs[n]
@@ -122,27 +168,51 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
             ux = (tx - ex) / scale
             uy = (ty - ey) / scale
             lam = damping[k] * mu * err / scale
+            shrink = 1.0 / mu
+            sxx = syy = sxy = 0.0
             for i in range(n):
-                jx[i] = -(ey - ys[i]) / scale
-                jy[i] = (ex - xs[i]) / scale
+                p = -(ey - ys[i]) / scale
+                q = (ex - xs[i]) / scale
+                jx[i] = p
+                jy[i] = q
+                sxx += p * p
+                syy += q * q
+                sxy += p * q
             lam2 = lam * lam
-            largest = _dls_step(jx, jy, ux, uy, lam2, d)
+            largest = _method_turns(method, jx, jy, sxx, syy, sxy, ux, uy, lam2, shrink, d)
             if limited:
                 pushed = False
                 for i in range(n):
-                    if clamped[i] and ((a[i] >= lim[i, 1] - AT_BOUND and d[i] > 0.0)
-                                       or (a[i] <= lim[i, 0] + AT_BOUND and d[i] < 0.0)):
+                    if clamped[i] and ((a[i] >= hi[i] - AT_BOUND and d[i] > 0.0) or (a[i] <= lo[i] + AT_BOUND
+                                                                                     and d[i] < 0.0)):
                         jx[i] = 0.0
                         jy[i] = 0.0
                         pushed = True
                 if pushed:
-                    largest = _dls_step(jx, jy, ux, uy, lam2, d)
+                    sxx = syy = sxy = 0.0
+                    for i in range(n):
+                        sxx += jx[i] * jx[i]
+                        syy += jy[i] * jy[i]
+                        sxy += jx[i] * jy[i]
+                    largest = _method_turns(method, jx, jy, sxx, syy, sxy, ux, uy, lam2, shrink, d)
+            if extra:
+                turn = _null_term(a, xs, ys, has_rest, rest[k], rest_weight[k], has_pole, px, py, pole_weight,
+                                  reach, lo, hi, clamped, jx, jy, z, w) * shrink
+                top = 0.0
+                for i in range(n):
+                    v = d[i] + z[i] * shrink
+                    d[i] = v
+                    if abs(v) > top:
+                        top = abs(v)
+                _capped(d, top)
+                if on and turn < SETTLE:
+                    settled = True
             for i in range(n):
-                b[i] = _turned(a[i] + d[i], lim[i, 0], lim[i, 1], clamped[i])
+                b[i] = _turned(a[i] + d[i], lo[i], hi[i], clamped[i])
             _points(rx, ry, b, lens, bx, by)
             trial = _distance(tx - bx[n], ty - by[n])
             null = largest < NULL_STEP
-            better = trial < err or (null and trial <= err + rounding * reach)
+            better = (trial <= tolerance[k] if on else trial < err) or (null and trial <= err + rounding * reach)
             if better:
                 mu = mu * MU_SHRINK
                 if mu < 1.0:
@@ -151,7 +221,7 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                 mu = mu * MU_GROW
                 if mu > MU_MAX:
                     mu = MU_MAX
-            if null and reachable:  # an escape kicks from the pose before the step; what it finds replaces the step's
+            if null and not on and reachable:  # an escape kicks from the pose before the step; what it finds wins
                 kicked, kick_error = _kicked(rx, ry, a, lens, tx, ty, lim, clamped, err, rounding * reach, b, bx, by)
                 if kicked:  # (b, bx, by hold the kicked pose; untouched otherwise)
                     better = True
@@ -161,6 +231,44 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                 xs, bx = bx, xs
                 ys, by = by, ys
                 err = trial
+        if best_err < err - rounding * reach:
+            a[:] = best
+            err = best_err
         angles[k, :] = a
         error[k] = err
         used[k] = steps
+
+
+@_jit
+def _restarted(a, b, xs, ys, tx, ty, lo, hi, apart, reach, k):
+    """Restart ``k``'s pose into ``b`` (:func:`.jacobian_steps.restart_angle`); whether it differs from ``a``."""
+    side = _bend_side(xs, ys, tx, ty)
+    seed = _restart_seed(apart, reach)
+    moved = False
+    for i in range(len(a)):
+        b[i] = _restart_angle(a[i], lo[i], hi[i], side, seed, k, i)
+        moved = moved or b[i] != a[i]
+    return moved
+
+
+@_jit
+def _null_term(a, xs, ys, has_rest, rest, rest_weight, has_pole, px, py, pole_weight, reach, lo, hi, clamped, jx, jy,
+               z, w):
+    """:func:`.jacobian_loop.null_term` into ``z`` (``w`` a scratch array); returns its largest turn."""
+    n = len(z)
+    if has_rest:
+        _rest_pull(a, rest, rest_weight, lo, hi, z)
+    else:
+        for i in range(n):
+            z[i] = 0.0
+    if has_pole:
+        _pole_pull(xs, ys, px, py, reach, pole_weight, w)
+        for i in range(n):
+            z[i] += w[i]
+    for i in range(n):
+        if (jx[i] == 0.0 and jy[i] == 0.0) or (clamped[i] and ((a[i] >= hi[i] - AT_BOUND and z[i] > 0.0)
+                                                               or (a[i] <= lo[i] + AT_BOUND and z[i] < 0.0))):
+            z[i] = 0.0
+            jx[i] = 0.0
+            jy[i] = 0.0
+    return _projected(jx, jy, z)

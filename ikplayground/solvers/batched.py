@@ -15,7 +15,6 @@ import numpy as np
 from . import jit
 from ._batch_parts import SMALL_BATCH, Stall, joint_modes, limit_joint, limit_pose, run_rows
 from .ccd import ccd_loop
-from .dls import dls_iterations
 from .fabrik import fabrik_loop
 from .fabrik_arrays import fabrik_arrays
 from .kinematics import chain_points_batch
@@ -26,26 +25,24 @@ PI = np.pi
 JIT_MIN_BATCH = 8  # smaller groups are cheap either way
 
 
-def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim, *damping):
+def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
     """``solver``'s single-chain loop on one chain's floats: ``(angles, used, error)``, the error in px."""
     args = (rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
-    if solver == "dls":
-        return dls_iterations(*args, *damping)[:3]
     if solver == "ccd":
         return finish(ccd_loop(*args, False))[:3]
     a, used, (ex, ey), _ = finish(fabrik_loop(*args, False))
     return a, used, math.hypot(tx - ex, ty - ey)
 
 
-def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain):
+def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits):
     """``(angles, error, used)`` of up to ``SMALL_BATCH`` chains (row by row) or a group on a kernel, or None.
 
-    The kernels take CCD and FABRIK groups with limits, and DLS groups (free ones given full circles).
+    The kernels take CCD and FABRIK groups with limits (the Jacobian family's: :mod:`.dls_batch`).
     """
     if len(angles) <= SMALL_BATCH:
         row = partial(_row, solver)
-        return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain)
-    if (limits is None and solver != "dls") or len(angles) < JIT_MIN_BATCH:
+        return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits)
+    if limits is None or len(angles) < JIT_MIN_BATCH:
         return None
     k = jit.kernels()
     if k is None:
@@ -55,11 +52,7 @@ def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, li
     a = np.array(angles, dtype=np.float64, order="C")  # limited and solved in place
     error = np.empty(len(a))
     used = np.zeros(len(a), dtype=np.int64)
-    if limits is None:  # (the full circle: each joint wraps, as without limits)
-        limits = np.broadcast_to(np.array([-PI, PI]), a.shape + (2,))
-    if solver == "dls":
-        kernel, extra = k.dls, (c(per_chain[0], dtype=np.float64), STALL_SWEEPS, STALL_GAIN, ROUNDING)
-    elif solver == "ccd":
+    if solver == "ccd":
         kernel, extra = k.ccd, (STALL_SWEEPS, STALL_GAIN)
     else:
         kernel, extra = k.fabrik, (STALL_SWEEPS, STALL_GAIN, STALL_ESCAPES, ROUNDING)

@@ -1,19 +1,24 @@
-"""Damped least squares (:mod:`.dls`; Wampler 1986, Buss 2004) for many chains at once.
+"""The Jacobian family (:mod:`.jacobian_loop`; Buss 2004, Buss & Kim 2005; DLS after Wampler 1986) for many chains.
 
-The single call's arithmetic, operation for operation, over arrays, so each row equals
-:func:`~.dls.solve_dls` to rounding; a group of ``JIT_MIN_BATCH`` or more runs on the compiled kernel
-(:mod:`.jit`) once it is loaded. No validation: float64 arrays; pixels (y down), radians.
+The single call's arithmetic, operation for operation, over arrays (its steps :mod:`.jacobian_arrays`), so each
+row equals :func:`~.jacobian.solve_jacobian` to rounding; up to ``SMALL_BATCH`` chains run the single loop row by
+row, a group of ``JIT_MIN_BATCH`` or more the compiled kernel (:mod:`.jit`) once it is loaded. No validation:
+float64 arrays; pixels (y down), radians.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._batch_parts import Stall, limit_pose
-from .batched import run_small
-from .validate import FULL_CIRCLE, TAU
+from . import jit
+from ._batch_parts import SMALL_BATCH, limit_pose, run_rows
+from .batched import JIT_MIN_BATCH
 from .dls import AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, escape, joint_bounds
+from .jacobian_arrays import bend_side, capped, largest_of, method_turns, pole_pull, projected, rest_pull, restart_pose
+from .jacobian_loop import RESTARTS, SETTLE, SLOW_GAIN, jacobian_iterations
+from .jacobian_steps import DLS, PLASTIC
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
+from .validate import FULL_CIRCLE, TAU
 
 PI = np.pi
 
@@ -23,11 +28,77 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
 
     Arguments as :func:`.batched.ccd_batch`'s, and ``damping`` one value or (N,) (None: ``DEFAULT_DAMPING``).
     """
+    return jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limits, DLS, damping)
+
+
+def jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, method=DLS, damping=None,
+                   rest=None, rest_weight=0.0, poles=None, pole_weight=0.0):
+    """Steps of ``method`` (an index of :data:`.jacobian_steps.METHODS`) for ``N`` chains of ``n`` bones:
+    ``(angles (N, n) rad, error (N,) px, steps (N,))``.
+
+    Arguments as :func:`.batched.ccd_batch`'s, and ``damping`` (DLS's), ``rest_weight`` one value or (N,),
+    ``rest`` (N, n) rad inside the limits or None, ``poles`` (N, 2) px (NaN rows: none) or None, ``pole_weight``
+    the poles' (rad), as :func:`.jacobian_loop.jacobian_iterations` takes them.
+    """
     count, n = angles.shape
     damp = np.broadcast_to(np.asarray(DEFAULT_DAMPING if damping is None else damping, dtype=np.float64), (count,))
-    compiled = run_small("dls", roots, angles, lengths, targets, iterations, tolerance, limits, damp)
+    weight = np.broadcast_to(np.asarray(rest_weight, dtype=np.float64), (count,))
+    if poles is not None and np.isnan(poles[:, 0]).all():
+        poles = None
+    if count <= SMALL_BATCH:
+        return _rows(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
+                     pole_weight)
+    compiled = _kernel(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight,
+                       poles, pole_weight)
     if compiled is not None:
         return compiled
+    return _arrays(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
+                   pole_weight)
+
+
+def _rows(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
+          pole_weight):
+    """A few chains through the single loop, one by one."""
+    index = iter(range(len(angles)))
+
+    def row(rx, ry, a, lens, tx, ty, its, tol, lim, *_):
+        k = next(index)
+        pole = None if poles is None or np.isnan(poles[k, 0]) else tuple(poles[k].tolist())
+        return jacobian_iterations(rx, ry, a, lens, tx, ty, its, tol, lim, float(damp[k]), method,
+                                   None if rest is None else rest[k].tolist(), float(weight[k]), pole,
+                                   pole_weight if pole is not None else 0.0)[:3]
+
+    return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits)
+
+
+def _kernel(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
+            pole_weight):
+    """The compiled kernel's ``(angles, error, used)``, or None (no numba, not loaded yet, a small group)."""
+    if len(angles) < JIT_MIN_BATCH:
+        return None
+    k = jit.kernels()
+    if k is None:
+        jit.warm_up()  # compile in the background (if numba is there); numpy until then
+        return None
+    c = np.ascontiguousarray
+    count, n = angles.shape
+    a = np.array(angles, dtype=np.float64, order="C")  # limited and solved in place
+    error = np.empty(count)
+    used = np.zeros(count, dtype=np.int64)
+    if limits is None:  # (the full circle: each joint wraps, as without limits)
+        limits = np.broadcast_to(np.array([-PI, PI]), a.shape + (2,))
+    k.dls(c(roots, dtype=np.float64), a, c(lengths, dtype=np.float64), c(targets, dtype=np.float64),
+          c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used,
+          c(damp), STALL_SWEEPS, STALL_GAIN, ROUNDING, method, rest is not None,
+          c(np.zeros((count, n)) if rest is None else rest, dtype=np.float64), c(weight),
+          c(np.full((count, 2), np.nan) if poles is None else poles, dtype=np.float64), pole_weight)
+    return a, error, used
+
+
+def _arrays(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
+            pole_weight):
+    """The numpy engine: every chain of the working set one step at a time."""
+    count, n = angles.shape
     a = limit_pose(angles, limits)
     error = np.zeros(count)
     used = np.zeros(count, dtype=np.int64)
@@ -35,54 +106,104 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     for i in range(n):
         reach = reach + lengths[:, i]
     if limits is None:
-        lo = hi = clamped = None
+        lo = np.full((count, n), -PI)
+        hi = np.full((count, n), PI)
+        clamped = None
+        limited = np.zeros(count, dtype=bool)
     else:
         lo = limits[..., 0]
         hi = limits[..., 1]
         clamped = hi - lo < FULL_CIRCLE
-    xs, ys = joint_points(roots[:, 0], roots[:, 1], a, lengths)
-    err = distance(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n])
-    mu = np.ones(count)
-    stall = Stall(lengths)
-    stall.gain = STALL_GAIN * reach  # the single call's sum, joint by joint
-    # The working set: row numbers, the state, and compact copies of what each chain needs (_one_step's order).
+        limited = clamped.any(axis=1)
+    has_pole = np.zeros(count, dtype=bool) if poles is None else ~np.isnan(poles[:, 0])
+    extra = has_pole | (rest is not None)
+    px = np.zeros(count) if poles is None else np.where(has_pole, poles[:, 0], 0.0)
+    py = np.zeros(count) if poles is None else np.where(has_pole, poles[:, 1], 0.0)
+    rx, ry, tx, ty = roots[:, 0], roots[:, 1], targets[:, 0], targets[:, 1]
+    xs, ys = joint_points(rx, ry, a, lengths)
+    err = distance(tx - xs[:, n], ty - ys[:, n])
+    apart = distance(tx - rx, ty - ry)
+    reachable = apart < reach
+    seed = (apart / reach * PLASTIC) % 1.0
+    gain = STALL_GAIN * reach  # the single call's sum, joint by joint
+    # the working set: its rows, each row's state, and compact copies of what each chain needs (_one_step's order)
     rows = np.arange(count)
-    sa, its, tol = a, iterations, tolerance
-    fixed = (roots[:, 0], roots[:, 1], lengths, targets[:, 0], targets[:, 1], reach, damp, lo, hi, clamped)
+    state = dict(a=a, xs=xs, ys=ys, err=err, mu=np.ones(count), last=np.full(count, np.inf),
+                 restarts=np.zeros(count, dtype=np.int64), best=a.copy(), best_err=np.full(count, np.inf),
+                 settled=np.zeros(count, dtype=bool))
+    fixed = dict(rx=rx, ry=ry, ln=lengths, tx=tx, ty=ty, reach=reach, damping=damp, lo=lo, hi=hi, its=iterations,
+                 tol=tolerance, limited=limited, reachable=reachable, seed=seed, gain=gain, extra=extra,
+                 rest=rest, weight=weight, px=px, py=py, pole_w=np.where(has_pole, pole_weight, 0.0),
+                 has_pole=has_pole, clamped=clamped)
     step = 0
     while True:
-        active = err > tol
+        s, f = state, fixed
+        on = s["err"] <= f["tol"]
+        active = ~(on & (~f["extra"] | s["settled"]))
         if step % STALL_SWEEPS == 0:
-            stall.check(step, rows, err, active)
-        active &= step < its
+            check = active & ~on
+            if step:
+                restart = (check & f["limited"] & (s["restarts"] < RESTARTS) & (step < f["its"])
+                           & ~(s["err"] < s["last"] * (1.0 - SLOW_GAIN)) & f["reachable"])
+                if restart.any():
+                    restart = _restart(s, f, restart)
+                active &= ~(check & ~restart & ~(s["err"] < s["last"] - f["gain"]))
+            s["last"] = np.where(check & active, s["err"], s["last"])
+        active &= step < f["its"]
         if not active.all():
             done = ~active
-            a[rows[done]] = sa[done]
-            error[rows[done]] = err[done]
+            better = s["best_err"][done] < s["err"][done] - ROUNDING * f["reach"][done]
+            a[rows[done]] = np.where(better[:, None], s["best"][done], s["a"][done])
+            error[rows[done]] = np.where(better, s["best_err"][done], s["err"][done])
             used[rows[done]] = step
             if not active.any():
                 break
-            rows, sa, xs, ys, err, mu, its, tol = (v[active] for v in (rows, sa, xs, ys, err, mu, its, tol))
-            fixed = tuple(None if v is None else v[active] for v in fixed)
+            rows = rows[active]
+            state = {k: v[active] for k, v in s.items()}
+            fixed = {k: None if v is None else v[active] for k, v in f.items()}
         step += 1
-        sa, xs, ys, err, mu = _one_step(sa, xs, ys, err, mu, *fixed)
+        _one_step(state, fixed, method)
     return a, error, used
 
 
-def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, clamped):
-    """One damped least squares step on every chain of the working set (see :func:`~.dls.dls_iterations`)."""
+def _restart(s: dict, f: dict, rows: np.ndarray) -> np.ndarray:
+    """Rows ``rows`` (a mask) of the working set start again from their next restart pose, the best kept; returns
+    the mask of those that did (a pose that would not change does not)."""
+    side = bend_side(s["xs"], s["ys"], f["tx"], f["ty"])
+    fresh = restart_pose(s["a"], f["lo"], f["hi"], side, f["seed"], s["restarts"])
+    rows = rows & (fresh != s["a"]).any(axis=1)
+    keep = rows & (s["err"] < s["best_err"])
+    s["best"] = np.where(keep[:, None], s["a"], s["best"])
+    s["best_err"] = np.where(keep, s["err"], s["best_err"])
+    s["a"] = np.where(rows[:, None], fresh, s["a"])
+    s["restarts"] = s["restarts"] + rows
+    bx, by = joint_points(f["rx"], f["ry"], s["a"], f["ln"])
+    n = s["a"].shape[1]
+    s["xs"] = np.where(rows[:, None], bx, s["xs"])
+    s["ys"] = np.where(rows[:, None], by, s["ys"])
+    s["err"] = np.where(rows, distance(f["tx"] - bx[:, n], f["ty"] - by[:, n]), s["err"])
+    s["mu"] = np.where(rows, 1.0, s["mu"])
+    return rows
+
+
+def _one_step(s: dict, f: dict, method: int) -> None:
+    """One step of ``method`` on every chain of the working set (see :func:`~.jacobian_loop.jacobian_iterations`)."""
+    a, xs, ys, err, mu = s["a"], s["xs"], s["ys"], s["err"], s["mu"]
+    lo, hi, clamped, tx, ty, reach = f["lo"], f["hi"], f["clamped"], f["tx"], f["ty"], f["reach"]
     n = a.shape[1]
+    on = err <= f["tol"]
     ex = xs[:, n]
     ey = ys[:, n]
     scale = np.maximum(err, reach)
     ux = (tx - ex) / scale
     uy = (ty - ey) / scale
     with np.errstate(over="ignore"):  # an enormous damping: no step, as in the single call
-        lam = damping * mu * err / scale
+        lam = f["damping"] * mu * err / scale
         lam2 = lam * lam
+    shrink = 1.0 / mu
     jx = [-(ey - ys[:, i]) / scale for i in range(n)]
     jy = [(ex - xs[:, i]) / scale for i in range(n)]
-    d = dls_step(jx, jy, ux, uy, lam2)
+    d, largest = method_turns(method, jx, jy, ux, uy, lam2, shrink, dls_step)
     if clamped is not None:
         pushed = np.zeros(len(a), dtype=bool)
         for i in range(n):
@@ -93,7 +214,9 @@ def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, cl
                 jy[i] = np.where(out, 0.0, jy[i])
                 pushed |= out
         if pushed.any():  # solved again for every row: the rows with nothing pushed get the same step
-            d = dls_step(jx, jy, ux, uy, lam2)
+            d, largest = method_turns(method, jx, jy, ux, uy, lam2, shrink, dls_step)
+    if f["extra"].any():
+        d = _with_null_term(s, f, jx, jy, d, shrink, on)
     b = np.empty_like(a)
     for i in range(n):
         v = a[:, i] + d[i]
@@ -102,25 +225,53 @@ def _one_step(a, xs, ys, err, mu, rx, ry, ln, tx, ty, reach, damping, lo, hi, cl
             b[:, i] = wrapped
         else:
             b[:, i] = np.minimum(np.maximum(np.where(clamped[:, i], v, wrapped), lo[:, i]), hi[:, i])
-    bx, by = joint_points(rx, ry, b, ln)
+    bx, by = joint_points(f["rx"], f["ry"], b, f["ln"])
     trial = distance(tx - bx[:, n], ty - by[:, n])
-    null = np.max(np.abs(np.array(d)), axis=0) < NULL_STEP
-    better = (trial < err) | (null & (trial <= err + ROUNDING * reach))
+    null = largest < NULL_STEP
+    better = np.where(on, trial <= f["tol"], trial < err) | (null & (trial <= err + ROUNDING * reach))
     before, before_err = a, err  # an escape kicks from here (as the single call)
     keep = better[:, None]
-    a = np.where(keep, b, a)
-    xs = np.where(keep, bx, xs)
-    ys = np.where(keep, by, ys)
-    err = np.where(better, trial, err)
-    mu = np.where(better, np.maximum(mu * MU_SHRINK, 1.0), np.minimum(mu * MU_GROW, MU_MAX))
-    if null.any():  # the single call's escape, row by row (rare: a chain on its target's line)
-        for k in np.flatnonzero(null & (distance(tx - rx, ty - ry) < reach)).tolist():
+    s["a"] = a = np.where(keep, b, a)
+    s["xs"] = xs = np.where(keep, bx, xs)
+    s["ys"] = ys = np.where(keep, by, ys)
+    s["err"] = err = np.where(better, trial, err)
+    s["mu"] = np.where(better, np.maximum(mu * MU_SHRINK, 1.0), np.minimum(mu * MU_GROW, MU_MAX))
+    kick = null & ~on & f["reachable"]
+    if kick.any():  # the single call's escape, row by row (rare: a chain on its target's line)
+        for k in np.flatnonzero(kick).tolist():
             lim = None if clamped is None else list(zip(lo[k].tolist(), hi[k].tolist()))
-            kicked = escape(float(rx[k]), float(ry[k]), before[k].tolist(), ln[k].tolist(), float(tx[k]),
-                            float(ty[k]), joint_bounds(lim, n), float(before_err[k]))
+            kicked = escape(float(f["rx"][k]), float(f["ry"][k]), before[k].tolist(), f["ln"][k].tolist(),
+                            float(tx[k]), float(ty[k]), joint_bounds(lim, n), float(before_err[k]))
             if kicked is not None:
                 a[k], xs[k], ys[k], err[k] = kicked
-    return a, xs, ys, err, mu
+
+
+def _with_null_term(s: dict, f: dict, jx: list, jy: list, d: list, shrink, on) -> list:
+    """``d`` with the rest pose's and the pole's null-space term added where a row has one (capped again); marks
+    the rows on the target whose term has settled (:func:`.jacobian_loop.null_term`)."""
+    a, lo, hi, extra = s["a"], f["lo"], f["hi"], f["extra"]
+    n = a.shape[1]
+    count = len(a)
+    z = [np.zeros(count) for _ in range(n)] if f["rest"] is None else rest_pull(a, f["rest"], f["weight"], lo, hi)
+    if f["has_pole"].any():
+        w = pole_pull(s["xs"], s["ys"], f["px"], f["py"], f["reach"], f["pole_w"])
+        z = [np.where(f["has_pole"], v + p, v) for v, p in zip(z, w)]
+    jx = list(jx)
+    jy = list(jy)
+    for i in range(n):
+        held = (jx[i] == 0.0) & (jy[i] == 0.0)
+        if f["clamped"] is not None:
+            held |= f["clamped"][:, i] & (((a[:, i] >= hi[:, i] - AT_BOUND) & (z[i] > 0.0))
+                                          | ((a[:, i] <= lo[:, i] + AT_BOUND) & (z[i] < 0.0)))
+        z[i] = np.where(held, 0.0, z[i])
+        jx[i] = np.where(held, 0.0, jx[i])
+        jy[i] = np.where(held, 0.0, jy[i])
+    z, turn = projected(jx, jy, z)
+    turn = turn * shrink
+    moved = [v + p * shrink for v, p in zip(d, z)]
+    moved = capped(moved, largest_of(moved))
+    s["settled"] = s["settled"] | (extra & on & (turn < SETTLE))
+    return [np.where(extra, m, v) for m, v in zip(moved, d)]
 
 
 def dls_step(jx: list, jy: list, ux: np.ndarray, uy: np.ndarray, lam2: np.ndarray) -> list:

@@ -1,7 +1,7 @@
 """Optional numba kernels for the batched CCD (pygame CCD tutorial), FABRIK (Aristidou & Lasenby 2011) and DLS.
 
-DLS is damped least squares (Wampler 1986, Buss 2004). :mod:`._jit_kernels` and :mod:`._jit_dls`
-(numba: a default dependency where it has wheels). Without numba, or with ``IKPLAYGROUND_JIT=0``,
+DLS is damped least squares (Wampler 1986, Buss 2004), run with the rest of the Jacobian family (Buss & Kim
+2005). :mod:`._jit_kernels` and :mod:`._jit_dls` (numba: a default dependency where it has wheels). Without numba, or with ``IKPLAYGROUND_JIT=0``,
 :func:`kernels` returns None and numpy runs; :func:`warm_up` compiles on a background thread, in another
 process first (a compile holds the interpreter's lock: the window would freeze), then loads numba's disk cache.
 A :class:`Loader` does that for any set of kernels (the app's crowd drawing has one of its own).
@@ -120,7 +120,7 @@ def _build_solvers():
             np.zeros(1), np.zeros(1, dtype=np.int64), STALL_SWEEPS, STALL_GAIN)
     k.ccd(*args)
     k.fabrik(*args, STALL_ESCAPES, ROUNDING)
-    k.dls(*args[:9], np.full(1, 0.5), STALL_SWEEPS, STALL_GAIN, ROUNDING)
+    k.dls(*args[:9], np.full(1, 0.5), STALL_SWEEPS, STALL_GAIN, ROUNDING, 2, False, args[1], np.zeros(1), z, 0.0)
     k.settle(args[1], args[1], args[7], lim, z, args[2], z, np.zeros((1, 2, 2)), np.zeros(1))
     k.tip_error(z, args[1], args[2], z, np.zeros(1))
     k.snake(np.zeros((1, 2, 2)), z, args[2], args[7], args[7], np.zeros((1, 2, 2)))

@@ -1,0 +1,220 @@
+"""The Jacobian family's one loop on floats: transpose, pseudo-inverse, damped and selectively damped least squares.
+
+Each step (:mod:`.jacobian_steps`, after Buss 2004 and Buss & Kim 2005) is tried and taken only where it lowers the
+error; ``mu`` (Levenberg 1944, Marquardt 1963) halves after a step taken (down to 1) and grows fourfold after one
+refused, damping DLS's step (``lambda = damping * mu * |e|``) and shrinking the others' (``1 / mu``). Joints
+pushed against a bound leave the Jacobian (an active set), a null step toward a target within reach tries
+:func:`.dls.escape`. The project's own additions:
+
+- restarts: a limited chain whose error has fallen by less than ``SLOW_GAIN`` over ``STALL_SWEEPS`` steps, short
+  of a target within its reach, starts again from a pose inside its limits (:func:`.jacobian_steps.restart_angle`,
+  joint 0 kept), at most ``RESTARTS`` times a solve on the one budget; the best pose wins;
+- null-space terms (Liegeois 1977): a rest pose or a pole adds ``(I - J^+ J) z`` to each step, taken while the
+  error stays within the tolerance once there (then the error may grow up to it), until the term's turn falls
+  under ``SETTLE`` (rad) or the budget ends.
+
+Pixels (y down), radians.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .dls import (AT_BOUND, DEFAULT_DAMPING, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_step, escape,
+                  joint_bounds, turned)
+from .jacobian_steps import (DLS, bend_side, capped, method_turns, pole_pull, projected, rest_pull, restart_angle,
+                             restart_seed)
+from .kinematics import joint_xy as joint_points
+from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
+
+RESTARTS = 4  # a solve's restarts at most
+SLOW_GAIN = 0.05  # a limited chain whose error falls by less than this share over STALL_SWEEPS steps restarts
+SETTLE = 1e-3  # rad: a null-space term's turn under this, once on the target, ends the solve
+
+_PI = math.pi
+_TAU = 2.0 * math.pi
+_INF = math.inf
+
+
+def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=DEFAULT_DAMPING, method=DLS,
+                        rest=None, rest_weight=0.0, pole=None, pole_weight=0.0):
+    """Up to ``iterations`` steps of ``method`` (an index of :data:`.jacobian_steps.METHODS`) from ``a`` (rad,
+    inside ``lim``): ``(angles, used, error px, stalled)``.
+
+    ``rest`` (n floats, rad, inside ``lim``) with ``rest_weight`` and ``pole`` ((x, y) px) with ``pole_weight``
+    are the null-space terms (either or both may be None).
+    """
+    n = len(lens)
+    reach = 0.0
+    for length in lens:
+        reach += length
+    bounds = joint_bounds(lim, n)
+    limited = lim is not None and any(b[2] for b in bounds)
+    extra = rest is not None or pole is not None
+    if extra:
+        los = [b[0] for b in bounds]
+        his = [b[1] for b in bounds]
+        z = [0.0] * n
+    reachable = None  # (the target within reach: asked only when needed)
+    a = list(a)
+    xs, ys = joint_points(rx, ry, a, lens)
+    error = distance(tx - xs[n], ty - ys[n])
+    last, gain = _INF, STALL_GAIN * reach
+    jx = [0.0] * n
+    jy = [0.0] * n
+    d = [0.0] * n
+    pi, neg_pi, tau, cos, sin = _PI, -_PI, _TAU, math.cos, math.sin
+    used = 0
+    mu = 1.0
+    stalled = False
+    restarts = 0
+    best, best_error = a, _INF  # the best pose a restart left
+    settled = False
+    while True:
+        on = error <= tolerance
+        if on and (not extra or settled):
+            break
+        if not on and not used % STALL_SWEEPS:  # the stall rule (IKSolution's), inlined, and the restarts
+            fresh = None
+            if (used and limited and restarts < RESTARTS and used < iterations
+                    and not error < last * (1.0 - SLOW_GAIN) and within(reachable, rx, ry, tx, ty, reach)):
+                reachable = True
+                side = bend_side(xs, ys, tx, ty)
+                seed = restart_seed(distance(tx - rx, ty - ry), reach)
+                fresh = [restart_angle(a[i], bounds[i][0], bounds[i][1], side, seed, restarts, i) for i in range(n)]
+            if fresh is not None and fresh != a:  # (limits that hold every joint but 0 leave nothing to restart)
+                if error < best_error:
+                    best, best_error = a, error
+                a = fresh
+                restarts += 1
+                xs, ys = joint_points(rx, ry, a, lens)
+                error = distance(tx - xs[n], ty - ys[n])
+                mu = 1.0
+            elif used and not error < last - gain:
+                stalled = True
+                break
+            last = error
+        if used == iterations:
+            break
+        used += 1
+        ex = xs[n]
+        ey = ys[n]
+        scale = error if error > reach else reach  # every entry below 1 in size: nothing overflows
+        ux = (tx - ex) / scale
+        uy = (ty - ey) / scale
+        lam = damping * mu * error / scale
+        shrink = 1.0 / mu
+        sxx = syy = sxy = 0.0
+        for i in range(n):  # the Jacobian, scaled, and J J^T
+            p = -(ey - ys[i]) / scale
+            q = (ex - xs[i]) / scale
+            jx[i] = p
+            jy[i] = q
+            sxx += p * p
+            syy += q * q
+            sxy += p * q
+        lam2 = lam * lam
+        largest = method_turns(method, jx, jy, sxx, syy, sxy, ux, uy, lam2, shrink, d)
+        if limited:
+            pushed = False
+            for i in range(n):
+                lo, hi, clamped = bounds[i]
+                if clamped and ((a[i] >= hi - AT_BOUND and d[i] > 0.0) or (a[i] <= lo + AT_BOUND and d[i] < 0.0)):
+                    jx[i] = jy[i] = 0.0
+                    pushed = True
+            if pushed:
+                if method == DLS:
+                    largest = dls_step(jx, jy, ux, uy, lam2, d)
+                else:
+                    largest = method_turns(method, jx, jy, *sums(jx, jy), ux, uy, lam2, shrink, d)
+        if extra:
+            turn = null_term(a, xs, ys, rest, rest_weight, pole, pole_weight, reach, bounds, los, his, jx, jy, z)
+            turn *= shrink
+            top = 0.0
+            for i in range(n):
+                v = d[i] + z[i] * shrink
+                d[i] = v
+                if abs(v) > top:
+                    top = abs(v)
+            capped(d, top)
+            if on and turn < SETTLE:
+                settled = True
+        if lim is None:  # turned() with no bounds and joint_points(), written out
+            # (turned()'s clamp to [-pi, pi] changes nothing here: a lies in [-pi, pi] and no turn passes the
+            # cap, MAX_STEP < pi, so one wrap lands in [-pi, pi]; the tests hold it to the turned() path)
+            b = []
+            bx = [rx]
+            by = [ry]
+            x, y, absolute = rx, ry, 0.0
+            for v, turn_i, length in zip(a, d, lens):
+                v += turn_i
+                v = v - tau if v > pi else v + tau if v <= neg_pi else v  # wrapped once
+                b.append(v)
+                absolute += v
+                x += length * cos(absolute)
+                y += length * sin(absolute)
+                bx.append(x)
+                by.append(y)
+        else:
+            b = [turned(a[i] + d[i], *bounds[i]) for i in range(n)]
+            bx, by = joint_points(rx, ry, b, lens)
+        trial = distance(tx - bx[n], ty - by[n])
+        null = largest < NULL_STEP  # (the same as max(map(abs, d)) < NULL_STEP, measured before the cap)
+        before, before_error = a, error  # an escape kicks from here: with the null step, no turn passes the cap
+        if (trial <= tolerance if on else trial < error) or (null and trial <= error + ROUNDING * reach):
+            a, xs, ys, error = b, bx, by, trial
+            mu = mu * MU_SHRINK
+            if mu < 1.0:
+                mu = 1.0
+        else:
+            mu = mu * MU_GROW
+            if mu > MU_MAX:
+                mu = MU_MAX
+        if null and not on:
+            reachable = within(reachable, rx, ry, tx, ty, reach)
+            if reachable:
+                kicked = escape(rx, ry, before, lens, tx, ty, bounds, before_error)
+                if kicked is not None:
+                    a, xs, ys, error = kicked
+    if best_error < error - ROUNDING * reach:
+        return best, used, best_error, stalled
+    return a, used, error, stalled
+
+
+def within(reachable, rx, ry, tx, ty, reach) -> bool:
+    """``reachable`` if known (not None), else whether the target lies within ``reach`` px of the root."""
+    return distance(tx - rx, ty - ry) < reach if reachable is None else reachable
+
+
+def sums(jx, jy) -> tuple[float, float, float]:
+    """``J J^T``'s entries ``(sxx, syy, sxy)``, summed over the joints in order."""
+    sxx = syy = sxy = 0.0
+    for p, q in zip(jx, jy):
+        sxx += p * p
+        syy += q * q
+        sxy += p * q
+    return sxx, syy, sxy
+
+
+def null_term(a, xs, ys, rest, rest_weight, pole, pole_weight, reach, bounds, los, his, jx, jy, z) -> float:
+    """The rest pose's and the pole's pulls (rad) into ``z``, held joints' left out (their columns of ``jx``,
+    ``jy`` zeroed: pushed against a bound by the step, or pulled past one), projected on the null space of
+    ``J``; returns its largest turn."""
+    n = len(z)
+    if rest is not None:
+        rest_pull(a, rest, rest_weight, los, his, z)
+    else:
+        for i in range(n):
+            z[i] = 0.0
+    if pole is not None:
+        w = [0.0] * n
+        pole_pull(xs, ys, pole[0], pole[1], reach, pole_weight, w)
+        for i in range(n):
+            z[i] += w[i]
+    for i in range(n):
+        lo, hi, clamped = bounds[i]
+        if (jx[i] == 0.0 and jy[i] == 0.0) or (clamped and ((a[i] >= hi - AT_BOUND and z[i] > 0.0)
+                                                            or (a[i] <= lo + AT_BOUND and z[i] < 0.0))):
+            z[i] = 0.0
+            jx[i] = jy[i] = 0.0
+    return projected(jx, jy, z)

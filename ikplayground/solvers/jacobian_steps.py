@@ -1,0 +1,236 @@
+"""One step of each Jacobian method, the null-space terms and the restart poses, on floats.
+
+The methods (Buss 2004, "Introduction to inverse kinematics with Jacobian transpose, pseudoinverse and damped
+least squares methods"; Buss & Kim 2005, "Selectively damped least squares for inverse kinematics") turn the
+joints by ``d`` (rad) for the end effector's error ``u`` (2,) and its 2 x n Jacobian ``J`` (columns ``jx``,
+``jy``), both scaled by one length (px) so that every entry is under 1 in size:
+
+- transpose: ``d = alpha J^T u``, ``alpha = <u, J J^T u> / |J J^T u|^2`` (Buss 2004, eq. 7);
+- pseudo-inverse: ``d = J^+ u``, ``J^+ = J^T (J J^T)^+`` (directions of ``J J^T`` with an eigenvalue under
+  ``SINGULAR`` of the largest left out);
+- dls: :func:`.dls.dls_turns` (Wampler 1986; Nakamura & Hanafusa 1986);
+- sdls: each singular direction ``i`` of ``J`` gets ``sigma_i^-1 (u_i . u) v_i``, clamped to
+  ``gamma_i = min(1, N_i / M_i) gamma_max`` (``N_i = 1``: one end effector; ``M_i = sigma_i^-1 sum_j |v_ji|
+  rho_j``, ``rho_j`` the length of column j), and the sum clamped to ``gamma_max`` (Buss & Kim 2005).
+
+Every step is capped at :data:`.dls.MAX_STEP`; the methods but DLS take ``shrink`` (``1 / mu``) of their
+step, the backtracking of a rejected step. The null-space terms (Liegeois 1977, gradient projection;
+Nakamura 1991) add ``(I - J^+ J) z`` for a rest pose (``z = w (rest - angles)``) or a pole (``z`` the pull of
+the inner joints' mean point toward the pole, this project's). :func:`restart_angle` draws the restart poses
+of a limited chain that stalls (this project's; see :mod:`.jacobian_loop`). Pure functions of floats and
+indexable sequences, so the compiled kernel (:mod:`._jit_dls`) runs them as they are. Pixels (y down), rad.
+"""
+
+from __future__ import annotations
+
+import math
+
+from .dls import MAX_STEP, dls_turns
+from .validate import FULL_CIRCLE
+
+METHODS = ("transpose", "pseudo-inverse", "dls", "sdls")  # the codes are the indices
+TRANSPOSE, PSEUDO_INVERSE, DLS, SDLS = 0, 1, 2, 3
+SINGULAR = 1e-12  # an eigenvalue of J J^T under this share of the largest is a singular direction (left out)
+SDLS_GAMMA = math.pi / 4  # rad: Buss & Kim's gamma_max, the largest turn of an SDLS step before the cap
+GOLDEN = 0.6180339887498949  # the restarts' Weyl sequences: frac(seed + k * GOLDEN + i * PLASTIC)
+PLASTIC = 0.7548776662466927
+
+_INF = math.inf
+
+
+def eigen(sxx: float, syy: float, sxy: float) -> tuple[float, float, float, float]:
+    """``J J^T = [[sxx, sxy], [sxy, syy]]``'s eigenvalues ``l1 >= l2 >= 0`` and ``l1``'s unit eigenvector ``(c, s)``
+    (``l2``'s is ``(-s, c)``)."""
+    phi = 0.5 * math.atan2(2.0 * sxy, sxx - syy)
+    c = math.cos(phi)
+    s = math.sin(phi)
+    l1 = sxx * c * c + 2.0 * sxy * c * s + syy * s * s
+    l2 = sxx * s * s - 2.0 * sxy * c * s + syy * c * c
+    return (l1 if l1 > 0.0 else 0.0), (l2 if l2 > 0.0 else 0.0), c, s
+
+
+def inverse_times(sxx: float, syy: float, sxy: float, ux: float, uy: float) -> tuple[float, float]:
+    """``(J J^T)^+ u`` (its singular directions left out): ``(wx, wy)``."""
+    l1, l2, c, s = eigen(sxx, syy, sxy)
+    if not 0.0 < l1 < _INF:
+        return 0.0, 0.0
+    p = (c * ux + s * uy) / l1
+    wx = p * c
+    wy = p * s
+    if l2 > SINGULAR * l1:
+        q = (c * uy - s * ux) / l2
+        wx -= q * s
+        wy += q * c
+    return wx, wy
+
+
+def capped(d, largest: float) -> float:
+    """Scale ``d`` (rad) so that no turn passes ``MAX_STEP``, its largest being ``largest``; returns ``largest``."""
+    if largest > MAX_STEP:
+        for i in range(len(d)):
+            d[i] = d[i] * MAX_STEP / largest
+    return largest
+
+
+def method_turns(method: int, jx, jy, sxx: float, syy: float, sxy: float, ux: float, uy: float, lam2: float,
+                 shrink: float, d) -> float:
+    """The step of ``method`` (``METHODS``' index) into ``d`` (rad), capped at ``MAX_STEP``; returns the largest
+    turn before the cap. ``lam2`` is DLS's damping squared, ``shrink`` the other methods' share of their step."""
+    if method == DLS:
+        return dls_turns(jx, jy, sxx, syy, sxy, ux, uy, lam2, d)
+    n = len(jx)
+    wx = wy = 0.0
+    if method == TRANSPOSE:
+        vx = sxx * ux + sxy * uy  # J J^T u
+        vy = sxy * ux + syy * uy
+        vv = vx * vx + vy * vy
+        if 0.0 < vv < _INF:
+            alpha = (ux * vx + uy * vy) / vv * shrink
+            wx = alpha * ux
+            wy = alpha * uy
+    elif method == PSEUDO_INVERSE:
+        wx, wy = inverse_times(sxx, syy, sxy, ux, uy)
+        wx *= shrink
+        wy *= shrink
+    else:
+        return sdls_turns(jx, jy, sxx, syy, sxy, ux, uy, shrink, d)
+    largest = 0.0
+    for i in range(n):
+        v = jx[i] * wx + jy[i] * wy
+        d[i] = v
+        if abs(v) > largest:
+            largest = abs(v)
+    return capped(d, largest)
+
+
+def sdls_turns(jx, jy, sxx: float, syy: float, sxy: float, ux: float, uy: float, shrink: float, d) -> float:
+    """Buss & Kim's selectively damped step (module docstring) times ``shrink`` into ``d``, capped; the largest turn
+    before the cap."""
+    n = len(jx)
+    for i in range(n):
+        d[i] = 0.0
+    l1, l2, c, s = eigen(sxx, syy, sxy)
+    if not 0.0 < l1 < _INF:
+        return 0.0
+    for k in range(2):
+        lam, ex, ey = (l1, c, s) if k == 0 else (l2, -s, c)
+        if k == 1 and not lam > SINGULAR * l1:
+            break
+        sigma = math.sqrt(lam)
+        alpha = (ex * ux + ey * uy) / sigma  # the turn along v, rad
+        m = 0.0
+        top = 0.0
+        for i in range(n):
+            v = (jx[i] * ex + jy[i] * ey) / sigma  # v_i, a unit vector over the joints
+            m += abs(v) * math.sqrt(jx[i] * jx[i] + jy[i] * jy[i])
+            if abs(alpha * v) > top:
+                top = abs(alpha * v)
+        m /= sigma
+        gamma = SDLS_GAMMA if m <= 1.0 else SDLS_GAMMA / m
+        scale = alpha if top <= gamma else alpha * gamma / top
+        for i in range(n):
+            d[i] += scale * ((jx[i] * ex + jy[i] * ey) / sigma)
+    largest = 0.0
+    for i in range(n):
+        if abs(d[i]) > largest:
+            largest = abs(d[i])
+    if largest > SDLS_GAMMA:
+        for i in range(n):
+            d[i] = d[i] * SDLS_GAMMA / largest
+        largest = SDLS_GAMMA
+    for i in range(n):
+        d[i] = d[i] * shrink
+    return capped(d, largest * shrink)
+
+
+def projected(jx, jy, z) -> float:
+    """``z`` (rad) replaced by ``(I - J^+ J) z``, its part that leaves the end effector still to first order;
+    returns its largest turn. A column of zeros (a joint held) must have ``z`` 0 there."""
+    n = len(z)
+    sxx = syy = sxy = 0.0
+    px = py = 0.0
+    for i in range(n):
+        p = jx[i]
+        q = jy[i]
+        sxx += p * p
+        syy += q * q
+        sxy += p * q
+        px += p * z[i]
+        py += q * z[i]
+    wx, wy = inverse_times(sxx, syy, sxy, px, py)
+    largest = 0.0
+    for i in range(n):
+        v = z[i] - (jx[i] * wx + jy[i] * wy)
+        z[i] = v
+        if abs(v) > largest:
+            largest = abs(v)
+    return largest
+
+
+def rest_pull(a, rest, weight: float, lo, hi, z) -> None:
+    """``z = weight * (rest - a)`` (rad), the short way round for a free joint (``hi - lo`` the full circle)."""
+    for i in range(len(z)):
+        v = rest[i] - a[i]
+        if hi[i] - lo[i] >= FULL_CIRCLE:
+            v = v - 2.0 * math.pi if v > math.pi else v + 2.0 * math.pi if v <= -math.pi else v
+        z[i] = weight * v
+
+
+def pole_pull(xs, ys, px: float, py: float, reach: float, weight: float, z) -> None:
+    """The turns (rad) that move the inner joints' mean point ``c`` (joints 1..n-1, ``xs``, ``ys`` px) toward the
+    pole ``(px, py)``: ``weight`` times the gradient of ``c . g`` for ``g = (pole - c) / max(|pole - c|, reach)``,
+    over ``reach``, so that no turn passes ``weight``. Zeros for one bone."""
+    n = len(z)
+    m = n - 1
+    for i in range(n):
+        z[i] = 0.0
+    if m < 1:
+        return
+    cx = cy = 0.0
+    for i in range(1, n):
+        cx += xs[i]
+        cy += ys[i]
+    cx /= m
+    cy /= m
+    gx = px - cx
+    gy = py - cy
+    r = math.sqrt(gx * gx + gy * gy)
+    r = r if r > reach else reach
+    f = weight / (r * m * reach)
+    sx = sy = 0.0  # the sums of the inner joints past joint j
+    count = 0
+    for j in range(n - 1, -1, -1):
+        # d(joint i)/d(angle j) = (-(y_i - y_j), x_i - x_j) for the inner joints i > j
+        z[j] = f * (-(sy - count * ys[j]) * gx + (sx - count * xs[j]) * gy)
+        if j >= 1:
+            sx += xs[j]
+            sy += ys[j]
+            count += 1
+
+
+def bend_side(xs, ys, tx: float, ty: float) -> float:
+    """+1 or -1: which side of the root-target line the inner joints lie on, by the sum of their signed distances
+    (+1 on the line): a problem's mirror image has the other."""
+    rx = xs[0]
+    ry = ys[0]
+    ux = tx - rx
+    uy = ty - ry
+    side = 0.0
+    for i in range(1, len(xs) - 1):
+        side += ux * (ys[i] - ry) - uy * (xs[i] - rx)
+    return -1.0 if side < 0.0 else 1.0
+
+
+def restart_seed(distance: float, reach: float) -> float:
+    """The restarts' seed in [0, 1) from the problem's own numbers (the root-target distance over the reach, which
+    a mirror image keeps)."""
+    return (distance / reach * PLASTIC) % 1.0
+
+
+def restart_angle(v: float, lo: float, hi: float, side: float, seed: float, k: int, i: int) -> float:
+    """Joint ``i``'s angle (rad) in restart ``k``: ``lo + t (hi - lo)`` with ``t = 1/2 + side (u - 1/2)``, ``u`` the
+    Weyl sequence ``frac(seed + k GOLDEN + i PLASTIC)``; ``v`` itself for joint 0 (the chain's heading)."""
+    if i == 0:
+        return v
+    u = (seed + k * GOLDEN + i * PLASTIC) % 1.0
+    return lo + (0.5 + side * (u - 0.5)) * (hi - lo)
