@@ -19,7 +19,7 @@ import numpy as np
 from . import jacobian_steps as steps
 from ._jit_kernels import _limit_start, _points, _stall_check
 from .dls import AT_BOUND, KICKS, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_turns, turned
-from .jacobian_loop import RESTARTS, SETTLE, SLOW_GAIN
+from .jacobian_loop import POLE_DRIFT, POLE_REACH, RESTARTS, SETTLE, SLOW_GAIN
 from .validate import FULL_CIRCLE
 
 PI = math.pi
@@ -138,6 +138,8 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         restarts = 0
         best_err = math.inf
         settled = False
+        drifted = 0.0
+        budget = POLE_DRIFT + POLE_REACH * err / reach if has_pole else math.inf
         while True:
             on = err <= tolerance[k]
             if on and (not extra or settled):
@@ -197,16 +199,21 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                     largest = _method_turns(method, jx, jy, sxx, syy, sxy, ux, uy, lam2, shrink, d)
             if extra:
                 turn = _null_term(a, xs, ys, has_rest, rest[k], rest_weight[k], has_pole, px, py, pole_weight,
-                                  reach, lo, hi, clamped, jx, jy, z, w) * shrink
+                                  reach, lo, hi, clamped, jx, jy, z, w)
+                share = shrink
+                if turn * share > budget - drifted:  # (the pole's budget; infinite without a pole)
+                    share = (budget - drifted) / turn if budget > drifted else 0.0
+                turn *= share
+                drifted += turn
                 top = 0.0
                 for i in range(n):
-                    v = d[i] + z[i] * shrink
+                    v = d[i] + z[i] * share
                     d[i] = v
                     if abs(v) > top:
                         top = abs(v)
                 _capped(d, top)
-                if on and turn < SETTLE:
-                    settled = True
+                if on:
+                    settled = turn < SETTLE or drifted >= budget
             for i in range(n):
                 b[i] = _turned(a[i] + d[i], lo[i], hi[i], clamped[i])
             _points(rx, ry, b, lens, bx, by)

@@ -15,8 +15,9 @@ from ._batch_parts import SMALL_BATCH, limit_pose, run_rows
 from .batched import JIT_MIN_BATCH
 from .dls import AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, escape, joint_bounds
 from .jacobian_arrays import bend_side, capped, largest_of, method_turns, pole_pull, projected, rest_pull, restart_pose
-from .jacobian_loop import RESTARTS, SETTLE, SLOW_GAIN, jacobian_iterations
+from .jacobian_loop import POLE_DRIFT, POLE_REACH, RESTARTS, SETTLE, SLOW_GAIN, jacobian_iterations
 from .jacobian_steps import DLS, PLASTIC
+from .pole import mirrored_toward_batch
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 from .validate import FULL_CIRCLE, TAU
 
@@ -45,15 +46,20 @@ def jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limit
     weight = np.broadcast_to(np.asarray(rest_weight, dtype=np.float64), (count,))
     if poles is not None and np.isnan(poles[:, 0]).all():
         poles = None
+    mirror = None
+    if poles is not None and n < 3:  # (no null space to pull in: the answer is mirrored, as the single call's)
+        mirror, poles = poles, None
+    args = (roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
+            pole_weight)
     if count <= SMALL_BATCH:
-        return _rows(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
-                     pole_weight)
-    compiled = _kernel(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight,
-                       poles, pole_weight)
-    if compiled is not None:
-        return compiled
-    return _arrays(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
-                   pole_weight)
+        out = _rows(*args)
+    else:
+        out = _kernel(*args)
+        if out is None:
+            out = _arrays(*args)
+    if mirror is not None:
+        out = (mirrored_toward_batch(roots, out[0], lengths, targets, mirror, limits),) + out[1:]
+    return out
 
 
 def _rows(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
@@ -130,11 +136,12 @@ def _arrays(roots, angles, lengths, targets, iterations, tolerance, limits, meth
     rows = np.arange(count)
     state = dict(a=a, xs=xs, ys=ys, err=err, mu=np.ones(count), last=np.full(count, np.inf),
                  restarts=np.zeros(count, dtype=np.int64), best=a.copy(), best_err=np.full(count, np.inf),
-                 settled=np.zeros(count, dtype=bool))
+                 settled=np.zeros(count, dtype=bool), drifted=np.zeros(count))
     fixed = dict(rx=rx, ry=ry, ln=lengths, tx=tx, ty=ty, reach=reach, damping=damp, lo=lo, hi=hi, its=iterations,
                  tol=tolerance, limited=limited, reachable=reachable, seed=seed, gain=gain, extra=extra,
                  rest=rest, weight=weight, px=px, py=py, pole_w=np.where(has_pole, pole_weight, 0.0),
-                 has_pole=has_pole, clamped=clamped)
+                 has_pole=has_pole, clamped=clamped,
+                 budget=np.where(has_pole, POLE_DRIFT + POLE_REACH * err / reach, np.inf))
     step = 0
     while True:
         s, f = state, fixed
@@ -267,10 +274,14 @@ def _with_null_term(s: dict, f: dict, jx: list, jy: list, d: list, shrink, on) -
         jx[i] = np.where(held, 0.0, jx[i])
         jy[i] = np.where(held, 0.0, jy[i])
     z, turn = projected(jx, jy, z)
-    turn = turn * shrink
-    moved = [v + p * shrink for v, p in zip(d, z)]
+    left = f["budget"] - s["drifted"]
+    over = turn * shrink > left  # (the pole's budget; infinite without a pole)
+    share = np.where(over, np.where(left > 0.0, left / np.where(over & (left > 0.0), turn, 1.0), 0.0), shrink)
+    turn = turn * share
+    s["drifted"] = s["drifted"] + turn
+    moved = [v + p * share for v, p in zip(d, z)]
     moved = capped(moved, largest_of(moved))
-    s["settled"] = s["settled"] | (extra & on & (turn < SETTLE))
+    s["settled"] = s["settled"] | (extra & on & ((turn < SETTLE) | (s["drifted"] >= f["budget"])))
     return [np.where(extra, m, v) for m, v in zip(moved, d)]
 
 

@@ -17,7 +17,7 @@ from .jacobian_steps import DLS, METHODS
 from .results import IKSolution, chain_problem, finish
 from .validate import angles_list, clamp_angle, non_negative
 
-POLE_WEIGHT = 0.1  # rad: the pole's pull at most, a step (jacobian_steps.pole_pull)
+POLE_WEIGHT = 1.0  # rad: the pole's pull at most, a step (jacobian_steps.pole_pull; its sum jacobian_loop's budget)
 DEFAULT_REST_WEIGHT = 0.1
 
 
@@ -93,9 +93,10 @@ def _solve(root, angles, lengths, target, code, iterations, tolerance, limits, r
     damping = DEFAULT_DAMPING if damping is None else non_negative(damping, "damping")
     r = rest_pose(rest, len(p.lengths), p.limits)
     weight = non_negative(rest_weight, "rest_weight")
-    pole = p.pole
+    pole = p.pole if p.pole is not None and len(p.lengths) - (heading is not None) >= 3 else None
+    if pole is not None:  # a term of the steps: the finished pose is not mirrored (two bones: it is, ChainProblem)
+        p = p._replace(pole=None)
     pole_weight = POLE_WEIGHT if pole is not None else 0.0
-    p = p._replace(pole=None)  # (a pole is a term of the steps: the finished pose is never mirrored)
     if heading is not None:
         h = heading_of(heading)
 

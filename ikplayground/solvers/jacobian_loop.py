@@ -29,6 +29,8 @@ from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 
 RESTARTS = 4  # a solve's restarts at most
 SLOW_GAIN = 0.05  # a limited chain whose error falls by less than this share over STALL_SWEEPS steps restarts
+POLE_DRIFT = 0.1  # rad: with a pole, the null-space term's turns in a solve sum to at most this ...
+POLE_REACH = 2.0  # ... plus this many rad per reach (px) the end starts from the target
 SETTLE = 1e-3  # rad: a null-space term's turn under this, once on the target, ends the solve
 
 _PI = math.pi
@@ -70,6 +72,8 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
     restarts = 0
     best, best_error = a, _INF  # the best pose a restart left
     settled = False
+    drifted = 0.0  # rad: the null-space term's turns, summed
+    budget = POLE_DRIFT + POLE_REACH * error / reach if pole is not None else _INF
     while True:
         on = error <= tolerance
         if on and (not extra or settled):
@@ -129,16 +133,20 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
                     largest = method_turns(method, jx, jy, *sums(jx, jy), ux, uy, lam2, shrink, d)
         if extra:
             turn = null_term(a, xs, ys, rest, rest_weight, pole, pole_weight, reach, bounds, los, his, jx, jy, z)
-            turn *= shrink
+            share = shrink
+            if turn * share > budget - drifted:  # (the pole's budget; infinite without a pole)
+                share = (budget - drifted) / turn if budget > drifted else 0.0
+            turn *= share
+            drifted += turn
             top = 0.0
             for i in range(n):
-                v = d[i] + z[i] * shrink
+                v = d[i] + z[i] * share
                 d[i] = v
                 if abs(v) > top:
                     top = abs(v)
             capped(d, top)
-            if on and turn < SETTLE:
-                settled = True
+            if on:
+                settled = turn < SETTLE or drifted >= budget
         if lim is None:  # turned() with no bounds and joint_points(), written out
             # (turned()'s clamp to [-pi, pi] changes nothing here: a lies in [-pi, pi] and no turn passes the
             # cap, MAX_STEP < pi, so one wrap lands in [-pi, pi]; the tests hold it to the turned() path)
