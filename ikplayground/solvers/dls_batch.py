@@ -15,8 +15,9 @@ from ._batch_parts import SMALL_BATCH, limit_pose, run_rows
 from .batched import JIT_MIN_BATCH
 from .dls import AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, escape, joint_bounds
 from .jacobian_arrays import bend_side, capped, largest_of, method_turns, pole_pull, projected, rest_pull, restart_pose
-from .jacobian_loop import POLE_DRIFT, POLE_REACH, RESTARTS, SETTLE, SLOW_GAIN, jacobian_iterations
-from .jacobian_steps import DLS, PLASTIC
+from .jacobian_loop import (DEFAULT_REST_WEIGHT, POLE_DRIFT, POLE_REACH, POLE_WEIGHT, RESTARTS, SETTLE, SLOW_GAIN,
+                            jacobian_iterations)
+from .jacobian_steps import DLS, METHODS, PLASTIC
 from .pole import mirrored_toward_batch
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 from .validate import FULL_CIRCLE, TAU
@@ -32,15 +33,16 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
     return jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limits, DLS, damping)
 
 
-def jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, method=DLS, damping=None,
-                   rest=None, rest_weight=0.0, poles=None, pole_weight=0.0):
-    """Steps of ``method`` (an index of :data:`.jacobian_steps.METHODS`) for ``N`` chains of ``n`` bones:
-    ``(angles (N, n) rad, error (N,) px, steps (N,))``.
+def jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, method="dls", damping=None,
+                   rest=None, rest_weight=DEFAULT_REST_WEIGHT, poles=None, pole_weight=POLE_WEIGHT):
+    """Steps of ``method`` (a name of :data:`.jacobian_steps.METHODS`, or its index) for ``N`` chains of ``n``
+    bones: ``(angles (N, n) rad, error (N,) px, steps (N,))``.
 
-    Arguments as :func:`.batched.ccd_batch`'s, and ``damping`` (DLS's), ``rest_weight`` one value or (N,),
-    ``rest`` (N, n) rad inside the limits or None, ``poles`` (N, 2) px (NaN rows: none) or None, ``pole_weight``
-    the poles' (rad), as :func:`.jacobian_loop.jacobian_iterations` takes them.
+    Arguments as :func:`.batched.ccd_batch`'s, and ``damping`` (DLS's; None: ``DEFAULT_DAMPING``) and
+    ``rest_weight`` one value or (N,), ``rest`` (N, n) rad inside the limits or None, ``poles`` (N, 2) px (NaN
+    rows: none) or None, ``pole_weight`` rad, as :func:`.jacobian_loop.jacobian_iterations` takes them.
     """
+    method = method if isinstance(method, int) else METHODS.index(method)
     count, n = angles.shape
     damp = np.broadcast_to(np.asarray(DEFAULT_DAMPING if damping is None else damping, dtype=np.float64), (count,))
     weight = np.broadcast_to(np.asarray(rest_weight, dtype=np.float64), (count,))

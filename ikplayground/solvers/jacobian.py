@@ -12,13 +12,11 @@ from __future__ import annotations
 
 from .dls import DEFAULT_DAMPING
 from .heading import aimed_loop, aimed_solution, heading_of
-from .jacobian_loop import jacobian_iterations
+from .jacobian_loop import DEFAULT_REST_WEIGHT, POLE_WEIGHT, jacobian_iterations
 from .jacobian_steps import DLS, METHODS
 from .results import IKSolution, chain_problem, finish
 from .validate import angles_list, clamp_angle, non_negative
 
-POLE_WEIGHT = 1.0  # rad: the pole's pull at most, a step (jacobian_steps.pole_pull; its sum jacobian_loop's budget)
-DEFAULT_REST_WEIGHT = 0.1
 
 
 def method_code(method) -> int:

@@ -13,7 +13,8 @@ import math
 import numpy as np
 
 from .dls import MAX_STEP
-from .jacobian_steps import DLS, GOLDEN, PLASTIC, PSEUDO_INVERSE, SDLS, SDLS_GAMMA, SINGULAR, TRANSPOSE
+from .jacobian_steps import (DLS, GOLDEN, PLASTIC, PSEUDO_INVERSE, SDLS, SDLS_GAMMA, SINGULAR, TRANSPOSE,
+                             TRUNCATE)
 from .validate import FULL_CIRCLE
 
 _QUIET = dict(over="ignore", invalid="ignore", divide="ignore")
@@ -39,11 +40,11 @@ def eigen(sxx, syy, sxy):
     return np.maximum(l1, 0.0), np.maximum(l2, 0.0), c, s
 
 
-def inverse_times(sxx, syy, sxy, ux, uy):
+def inverse_times(sxx, syy, sxy, ux, uy, cut):
     """:func:`.jacobian_steps.inverse_times` over arrays: ``(J J^T)^+ u`` as ``(wx, wy)``."""
     l1, l2, c, s = eigen(sxx, syy, sxy)
     ok = (l1 > 0.0) & (l1 < np.inf)
-    second = ok & (l2 > SINGULAR * l1)
+    second = ok & (l2 > cut * l1)
     with np.errstate(**_QUIET):
         p = np.where(ok, (c * ux + s * uy) / np.where(ok, l1, 1.0), 0.0)
         q = np.where(second, (c * uy - s * ux) / np.where(second, l2, 1.0), 0.0)
@@ -91,7 +92,7 @@ def method_turns(method: int, jx: list, jy: list, ux, uy, lam2, shrink, dls_step
         wy = alpha * uy
     else:
         assert method == PSEUDO_INVERSE
-        wx, wy = inverse_times(sxx, syy, sxy, ux, uy)
+        wx, wy = inverse_times(sxx, syy, sxy, ux, uy, TRUNCATE)
         wx = wx * shrink
         wy = wy * shrink
     d = [p * wx + q * wy for p, q in zip(jx, jy)]
@@ -153,7 +154,7 @@ def projected(jx: list, jy: list, z: list) -> tuple[list, np.ndarray]:
         sxy = sxy + p * q
         px = px + p * v
         py = py + q * v
-    wx, wy = inverse_times(sxx, syy, sxy, px, py)
+    wx, wy = inverse_times(sxx, syy, sxy, px, py, SINGULAR)
     out = [v - (p * wx + q * wy) for p, q, v in zip(jx, jy, z)]
     return out, largest_of(out)
 

@@ -29,6 +29,8 @@ from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 
 RESTARTS = 4  # a solve's restarts at most
 SLOW_GAIN = 0.05  # a limited chain whose error falls by less than this share over STALL_SWEEPS steps restarts
+DEFAULT_REST_WEIGHT = 0.1  # the rest pose's pull: this share of the way there, a step (then projected)
+POLE_WEIGHT = 1.0  # rad: the pole's pull at most, a step (jacobian_steps.pole_pull)
 POLE_DRIFT = 0.1  # rad: with a pole, the null-space term's turns in a solve sum to at most this ...
 POLE_REACH = 2.0  # ... plus this many rad per reach (px) the end starts from the target
 SETTLE = 1e-3  # rad: a null-space term's turn under this, once on the target, ends the solve

@@ -7,7 +7,7 @@ joints by ``d`` (rad) for the end effector's error ``u`` (2,) and its 2 x n Jaco
 
 - transpose: ``d = alpha J^T u``, ``alpha = <u, J J^T u> / |J J^T u|^2`` (Buss 2004, eq. 7);
 - pseudo-inverse: ``d = J^+ u``, ``J^+ = J^T (J J^T)^+`` (directions of ``J J^T`` with an eigenvalue under
-  ``SINGULAR`` of the largest left out);
+  ``TRUNCATE`` of the largest left out: a truncated SVD);
 - dls: :func:`.dls.dls_turns` (Wampler 1986; Nakamura & Hanafusa 1986);
 - sdls: each singular direction ``i`` of ``J`` gets ``sigma_i^-1 (u_i . u) v_i``, clamped to
   ``gamma_i = min(1, N_i / M_i) gamma_max`` (``N_i = 1``: one end effector; ``M_i = sigma_i^-1 sum_j |v_ji|
@@ -30,7 +30,8 @@ from .validate import FULL_CIRCLE
 
 METHODS = ("transpose", "pseudo-inverse", "dls", "sdls")  # the codes are the indices
 TRANSPOSE, PSEUDO_INVERSE, DLS, SDLS = 0, 1, 2, 3
-SINGULAR = 1e-12  # an eigenvalue of J J^T under this share of the largest is a singular direction (left out)
+SINGULAR = 1e-12  # an eigenvalue of J J^T under this share of the largest is a singular direction (left out) ...
+TRUNCATE = 1e-4  # ... and under this, for the pseudo-inverse's step (a truncated SVD: a singular value under 1%)
 SDLS_GAMMA = math.pi / 4  # rad: Buss & Kim's gamma_max, the largest turn of an SDLS step before the cap
 GOLDEN = 0.6180339887498949  # the restarts' Weyl sequences: frac(seed + k * GOLDEN + i * PLASTIC)
 PLASTIC = 0.7548776662466927
@@ -49,15 +50,15 @@ def eigen(sxx: float, syy: float, sxy: float) -> tuple[float, float, float, floa
     return (l1 if l1 > 0.0 else 0.0), (l2 if l2 > 0.0 else 0.0), c, s
 
 
-def inverse_times(sxx: float, syy: float, sxy: float, ux: float, uy: float) -> tuple[float, float]:
-    """``(J J^T)^+ u`` (its singular directions left out): ``(wx, wy)``."""
+def inverse_times(sxx: float, syy: float, sxy: float, ux: float, uy: float, cut: float) -> tuple[float, float]:
+    """``(J J^T)^+ u``, the directions of an eigenvalue under ``cut`` of the largest left out: ``(wx, wy)``."""
     l1, l2, c, s = eigen(sxx, syy, sxy)
     if not 0.0 < l1 < _INF:
         return 0.0, 0.0
     p = (c * ux + s * uy) / l1
     wx = p * c
     wy = p * s
-    if l2 > SINGULAR * l1:
+    if l2 > cut * l1:
         q = (c * uy - s * ux) / l2
         wx -= q * s
         wy += q * c
@@ -89,7 +90,7 @@ def method_turns(method: int, jx, jy, sxx: float, syy: float, sxy: float, ux: fl
             wx = alpha * ux
             wy = alpha * uy
     elif method == PSEUDO_INVERSE:
-        wx, wy = inverse_times(sxx, syy, sxy, ux, uy)
+        wx, wy = inverse_times(sxx, syy, sxy, ux, uy, TRUNCATE)
         wx *= shrink
         wy *= shrink
     else:
@@ -157,7 +158,7 @@ def projected(jx, jy, z) -> float:
         sxy += p * q
         px += p * z[i]
         py += q * z[i]
-    wx, wy = inverse_times(sxx, syy, sxy, px, py)
+    wx, wy = inverse_times(sxx, syy, sxy, px, py, SINGULAR)
     largest = 0.0
     for i in range(n):
         v = z[i] - (jx[i] * wx + jy[i] * wy)

@@ -1,7 +1,7 @@
 """Optional numba kernels for the batched CCD (pygame CCD tutorial), FABRIK (Aristidou & Lasenby 2011) and DLS.
 
-DLS is damped least squares (Wampler 1986, Buss 2004), run with the rest of the Jacobian family (Buss & Kim
-2005). :mod:`._jit_kernels` and :mod:`._jit_dls` (numba: a default dependency where it has wheels). Without numba, or with ``IKPLAYGROUND_JIT=0``,
+DLS is the Jacobian family's loop (Wampler 1986, Buss 2004). :mod:`._jit_kernels` and :mod:`._jit_dls`
+(numba: a default dependency where it has wheels). Without numba, or with ``IKPLAYGROUND_JIT=0``,
 :func:`kernels` returns None and numpy runs; :func:`warm_up` compiles on a background thread, in another
 process first (a compile holds the interpreter's lock: the window would freeze), then loads numba's disk cache.
 A :class:`Loader` does that for any set of kernels (the app's crowd drawing has one of its own).

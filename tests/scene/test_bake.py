@@ -258,7 +258,7 @@ BAD = [
     ("negative step", lambda r: r[:1] + ["-1,0,ccd,0,-90.0,10.0,20.0,5.0,5.0"] + r[2:],
      "line 2: step: must be a whole number"),
     ("unknown solver", lambda r: r[:2] + ["0,0,spline,1,10.0,10.0,50.0,5.0,5.0"] + r[3:],
-     "line 3: solver: must be one of two-bone, ccd, fabrik, dls, snake, walker, rig (got 'spline')"),
+     "line 3: solver: must be one of two-bone, ccd, fabrik, dls, transpose, pseudo-inverse, sdls, snake, walker, rig (got 'spline')"),
     ("solver changes", lambda r: r[:2] + ["0,0,dls,1,10.0,10.0,50.0,5.0,5.0"] + r[3:], "line 3: solver dls in chain "
      "0, whose joint 0 is ccd"),
     ("target changes", lambda r: r[:2] + ["0,0,ccd,1,10.0,10.0,50.0,5.0,6.0"] + r[3:], "line 3: target 5.0, 6.0 in "

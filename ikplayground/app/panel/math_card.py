@@ -67,6 +67,7 @@ class MathCard:
         self._font = ui_font(12)
         self._heading = ui_font(11, bold=True)
         self._texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._rules: dict[tuple, list] = {}  # (a solver's rule, the width): its wrapped lines
 
     def render(self, chain, metrics, race_rows) -> pygame.Surface:
         """The card for ``chain`` (or None), its ``metrics`` and the race's rows."""
@@ -113,6 +114,15 @@ class MathCard:
             y = self.heading("SELECTED CHAIN", y)
             return self.paragraph("Select a chain to see its numbers.", y, DIM)
         y = self.heading(chain.label.upper(), y)
+        rule = SOLVER_KINDS[chain.solver].rule
+        if rule:  # the solver's update rule, its lines kept (they change only with the solver or the width)
+            key = (rule, self.size[0])
+            lines = self._rules.get(key)
+            if lines is None:
+                lines = self._rules[key] = wrap_text(rule, self._font, self.size[0] - 2)
+            for line in lines:
+                self.text(line, (0, y), DIM)
+                y += LINE
         if chain.is_rig:
             return self.rig_numbers(chain, y)
         if not chain.is_ik:

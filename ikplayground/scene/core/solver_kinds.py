@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from ikplayground.solvers import ccd_batch, dls_batch, fabrik_batch
+from ikplayground.solvers import ccd_batch, fabrik_batch, jacobian_batch
 
 # engine(root (N,2), goal (N,n) rad, lengths (N,n) px, target (N,2), iterations (N,) int64,
 #        tolerance (N,) px, limits (N,n,2) rad, fields) -> (angles (N,n) rad, error (N,) px, iterations used (N,))
@@ -40,6 +40,11 @@ class SolverKind:
         batched solve, from ``goal`` to the tolerance, the iterations or the stall rule.
     colour : int
         Its race lane's palette index.
+    rule : str
+        Its update rule in one line, for the Math page ("" for none).
+    pole_term : bool
+        Whether ``engine`` pulls toward the chain's pole itself (its fields' ``"pole"``); else the scene's step
+        mirrors the answer toward it.
     """
 
     name: str
@@ -49,6 +54,8 @@ class SolverKind:
     iterative: bool = False
     engine: Engine | None = None
     colour: int = 0
+    rule: str = ""
+    pole_term: bool = False
     traits: frozenset = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -69,14 +76,34 @@ def _fabrik(root, goal, lengths, target, iterations, tolerance, limits, f):
 
 
 def _dls(root, goal, lengths, target, iterations, tolerance, limits, f):
-    return dls_batch(root, goal, lengths, target, iterations, tolerance, limits, damping=f["damping"][:, 0])
+    return jacobian_batch(root, goal, lengths, target, iterations, tolerance, limits, "dls",
+                          damping=f["damping"][:, 0], poles=f["pole"])
+
+
+def _jacobian(method: str) -> Engine:
+    """The engine of the Jacobian family's ``method`` (``ikplayground.solvers.METHODS``), the chains' poles its own."""
+    def engine(root, goal, lengths, target, iterations, tolerance, limits, f):
+        return jacobian_batch(root, goal, lengths, target, iterations, tolerance, limits, method, poles=f["pole"])
+    return engine
 
 
 SOLVER_TABLE: list[SolverKind] = [
-    SolverKind("two-bone", "two-bone", "ik", "Two-bone: exact law-of-cosines solve, 2 bones.", colour=0),
-    SolverKind("ccd", "CCD", "ik", "CCD: turns each joint toward the target, tip first.", True, _ccd, colour=1),
-    SolverKind("fabrik", "FABRIK", "ik", "FABRIK: drags the joints to the target and back.", True, _fabrik, colour=2),
-    SolverKind("dls", "DLS", "ik", "DLS: damped least squares steps on the Jacobian.", True, _dls, colour=3),
+    SolverKind("two-bone", "two-bone", "ik", "Two-bone: exact law-of-cosines solve, 2 bones.", colour=0,
+               rule="θ2 = ±(π − γ), θ1 = φ ∓ ψ: the law of cosines"),
+    SolverKind("ccd", "CCD", "ik", "CCD: turns each joint toward the target, tip first.", True, _ccd, colour=1,
+               rule="each joint, tip first, turns to aim the tip at the target"),
+    SolverKind("fabrik", "FABRIK", "ik", "FABRIK: drags the joints to the target and back.", True, _fabrik, colour=2,
+               rule="joints pulled tip-first onto the target, then root-first back"),
+    SolverKind("dls", "DLS", "ik", "DLS: damped least squares steps on the Jacobian.", True, _dls, colour=3,
+               rule="Δθ = Jᵀ(JJᵀ + λ²I)⁻¹ e, λ = damping·μ·|e|", pole_term=True),
+    SolverKind("transpose", "Transpose", "ik", "Transpose: gradient steps Δθ = αJᵀe on the error.", True,
+               _jacobian("transpose"), colour=7, rule="Δθ = α Jᵀe, α = ⟨e, JJᵀe⟩ / |JJᵀe|²", pole_term=True),
+    SolverKind("pseudo-inverse", "Pseudo-inverse", "ik", "Pseudo-inverse: the least turn Δθ = J⁺e that fits the "
+               "error.", True, _jacobian("pseudo-inverse"), colour=5, rule="Δθ = J⁺e = Jᵀ(JJᵀ)⁻¹ e",
+               pole_term=True),
+    SolverKind("sdls", "SDLS", "ik", "SDLS: J⁺e with each singular direction damped by its own size.", True,
+               _jacobian("sdls"), colour=4, rule="Δθ = Σ clamp(σᵢ⁻¹(uᵢ·e) vᵢ, γᵢ): Buss & Kim 2005",
+               pole_term=True),
     SolverKind("snake", "snake", "snake", "Snake: arrow keys steer; no target, no rate limit.", colour=4),
     SolverKind("walker", "Walker", "walker", "Walker: IK legs step over the ground; arrows walk.", colour=5),
     SolverKind("rig", "Rig", "rig", "Rig: a skeleton of named bones, several targets solved at once.", colour=6),

@@ -54,11 +54,12 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
         # from the solver's own last answer: a lagging (rate-limited) pose can stall short of the target
         iterations = f["iterations"][:, 0].astype(np.int64)
         args = (root, f["goal"], lengths, target, iterations, f["tolerance"][:, 0], limits)
-        engine = SOLVER_KINDS[solver].engine
+        kind = SOLVER_KINDS[solver]
+        engine = kind.engine
         assert engine is not None  # an iterative solver has one (SolverKind checks)
         t0 = time.perf_counter()
         desired, solved, used = engine(*args, f)
-        if has_pole:
+        if has_pole and not kind.pole_term:  # (a pole the engine does not pull toward mirrors the answer)
             desired = mirrored_toward_batch(root, desired, lengths, target, poles, limits)
         seconds = time.perf_counter() - t0
         f["used"][:, 0] = used
