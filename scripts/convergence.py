@@ -1,49 +1,51 @@
-"""How often each iterative solver reaches a reachable target under joint limits, and the Jacobian family's figures.
+"""How often each iterative solver reaches reachable targets, and how a pole keeps warm-started solves smooth.
 
-    python scripts/convergence.py [--seed S] [--count N] [--iterations K] [--tolerance PX] [--walks W]
+    python scripts/convergence.py [--seed S] [--count N] [--iterations K] [--tolerance PX]
+                                  [--sets free,symmetric,one-sided] [--walks W]
 
-Builds a seeded set of limited chains (:func:`limited_chains`) and prints, as
-a Markdown table, for every iterative solver of :mod:`ikplayground.solvers`
-(``solve_ccd``, ``solve_fabrik`` and ``solve_dls`` when the package has it),
-the share of targets reached, the mean sweeps or passes used and how many
-solves ended with each status, at ``--iterations`` and at 10 iterations. The
-docs/solvers.md quotes the table; tests import :func:`limited_chains` and
-:func:`measure` from here.
+Prints two Markdown tables. The first, for every iterative solver of
+:mod:`ikplayground.solvers` (``SOLVERS``: those the package has) and every set
+of ``SETS``: the share of targets reached, the mean sweeps, passes or steps
+used and how many solves ended with each status, at ``--iterations`` and at
+10. The second, for the solvers of ``POLE_SOLVERS``: the pole walks
+(:func:`pole_walks`), counting the frames where a joint turned more than
+``JUMP`` rad and the share of frames, with the pole at least 30 degrees off
+the root-target line, whose inner joints lie on its side. Then the Jacobian
+family's (``solve_jacobian``'s ``METHODS``, ``--iterations``): each method on
+the free and one-sided sets, with how many solves ended farther from the
+target than they started (:func:`family_table`), and how often a solve given
+a rest pose ends nearer it than the same solve without one, of the free
+chains both reach (:func:`rest_table`, :func:`rest_cases`). docs/solvers.md
+quotes the tables; tests import the sets, :func:`measure` and :func:`walk_pole`
+from here. The tables are lists of rows: a solver or a set is added by adding
+a name (a name of ``METHODS`` is ``solve_jacobian`` with that method).
 
-The set: 3..10 bones of U(20, 80) px; joint 0 free (-pi, pi), joints
-1..n-1 limited to +-U(20, 90) degrees; the target is the end effector of a
-random pose inside the limits (reachable by construction); the start pose is
-straight (all angles 0).
+The sets (seeded; every target the end effector of a random pose inside the
+limits, so reachable; bones U(20, 80) px):
 
-Then the Jacobian family's tables (:func:`family_table`, :func:`rest_table`,
-:func:`pole_table`): every method of ``solve_jacobian`` on the "free" set
-(:func:`free_chains`: 3..10 free bones) and the "one-sided" set
-(:func:`one_sided_chains`, knee-like: 4..10 bones, joint 0 free, joints
-1..n-1 each within [0, a] or [-a, 0], a = U(20, 150) degrees; 1,000 chains
-unless ``--count``), with how many solves ended farther from the target than
-they started; how often a solve given a rest pose ends nearer it than without
-one (:func:`rest_cases`); and the pole walks (:func:`pole_walks`): a target
-going round a circle 2 px a frame past a fixed pole, each frame's solve from
-the last one's angles, counting the frames where a joint turned more than 0.3
-rad and the share, with the pole 30 degrees or more off the root-target
-line, of those bent to its side.
+- "free": 3..10 bones, no limits, a straight start.
+- "symmetric" (:func:`limited_chains`): 3..10 bones, joint 0 free, joints
+  1..n-1 within +-U(20, 90) degrees, a straight start.
+- "one-sided" (:func:`one_sided_chains`, knee-like): 4..10 bones, joint 0
+  free, joints 1..n-1 each within [0, a] or [-a, 0] (either side alike),
+  a = U(20, 150) degrees, a straight start (on every joint's bound).
 """
 
 from __future__ import annotations
 
 import argparse
 import math
-import sys
 from functools import partial
 from typing import NamedTuple
 
 import numpy as np
 
 from ikplayground import solvers
-from ikplayground.solvers import forward_kinematics
-from ikplayground.solvers import STATUSES
+from ikplayground.solvers import STATUSES, forward_kinematics
 
 SOLVERS = ("solve_ccd", "solve_fabrik", "solve_dls")  # those the package has are measured
+# those whose pole steps rather than mirrors (a name of METHODS: solve_jacobian with that method)
+POLE_SOLVERS = ("solve_ccd", "solve_fabrik", "solve_dls", "transpose", "pseudo-inverse", "sdls")
 SHORT_BUDGET = 10
 JUMP = 0.3  # rad: a joint turning more than this between two frames is a jump
 CLEAR = 0.5  # the pole counts as off the root-target line where the sine of its angle off it is at least this
@@ -62,65 +64,13 @@ class LimitedChain(NamedTuple):
 
 
 class Rates(NamedTuple):
-    """One solver at one budget over the set."""
+    """One solver at one budget over a set."""
 
     reached: float
     mean_used: float
     statuses: dict
 
 
-def limited_chains(seed: int, count: int = 300) -> list[LimitedChain]:
-    """The seeded set described in the module docstring (``count`` chains)."""
-    rng = np.random.default_rng(seed)
-    out = []
-    for _ in range(count):
-        n = int(rng.integers(3, 11))
-        lengths = rng.uniform(20.0, 80.0, n)
-        limits = np.zeros((n, 2))
-        limits[0] = (-math.pi, math.pi)
-        for i in range(1, n):
-            half = math.radians(rng.uniform(20.0, 90.0))
-            limits[i] = (-half, half)
-        pose = rng.uniform(limits[:, 0], limits[:, 1])
-        root = rng.uniform(-200.0, 200.0, 2)
-        target = forward_kinematics(root, pose, lengths)[-1]
-        out.append(LimitedChain(root, np.zeros(n), lengths, target, limits))
-    return out
-
-
-def available_solvers() -> dict:
-    """``{name: function}`` for the names of :data:`SOLVERS` the package exports."""
-    found = {name: getattr(solvers, name, None) for name in SOLVERS}
-    return {name: fn for name, fn in found.items() if fn is not None}
-
-
-def measure(solver, chains, iterations: int, tolerance: float) -> tuple[Rates, list]:
-    """Run ``solver`` on every chain; returns the summary and the solutions."""
-    sols = [solver(c.root, c.angles, c.lengths, c.target, iterations=iterations, tolerance=tolerance,
-                   limits=c.limits) for c in chains]
-    statuses = {s: 0 for s in STATUSES}
-    for sol in sols:
-        statuses[sol.status] = statuses.get(sol.status, 0) + 1
-    count = max(len(sols), 1)
-    rates = Rates(sum(bool(s.reached) for s in sols) / count, sum(s.iterations for s in sols) / count, statuses)
-    return rates, sols
-
-
-def table(chains, iterations: int, tolerance: float) -> str:
-    """The Markdown table of every available solver at ``iterations`` and at 10."""
-    budgets = sorted({SHORT_BUDGET, iterations})
-    head = ["solver", "iterations", "share reached", "mean used"] + [f'"{s}"' for s in STATUSES]
-    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] * 2 + ["---:"] * (len(head) - 2)) + "|"]
-    for name, fn in available_solvers().items():
-        for budget in budgets:
-            r, _ = measure(fn, chains, budget, tolerance)
-            cells = [name, str(budget), f"{100 * r.reached:.1f}%", f"{r.mean_used:.1f}"]
-            cells += [str(r.statuses[s]) for s in STATUSES]
-            lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-# --- the Jacobian family -----------------------------------------------------------------------------------------
 def _chains(seed: int, count: int, bones: tuple, ranges) -> list[LimitedChain]:
     """``count`` chains of ``bones`` (least, most) bones; ``ranges(rng, n)`` gives their limits (n, 2) or None."""
     rng = np.random.default_rng(seed)
@@ -134,6 +84,15 @@ def _chains(seed: int, count: int, bones: tuple, ranges) -> list[LimitedChain]:
         target = forward_kinematics(root, pose, lengths)[-1]
         out.append(LimitedChain(root, np.zeros(n), lengths, target, limits))
     return out
+
+
+def _symmetric(rng, n: int) -> np.ndarray:
+    limits = np.zeros((n, 2))
+    limits[0] = (-math.pi, math.pi)
+    for i in range(1, n):
+        half = math.radians(rng.uniform(20.0, 90.0))
+        limits[i] = (-half, half)
+    return limits
 
 
 def _one_sided(rng, n: int) -> np.ndarray:
@@ -150,69 +109,56 @@ def free_chains(seed: int, count: int = 300) -> list[LimitedChain]:
     return _chains(seed, count, (3, 10), lambda rng, n: None)
 
 
+def limited_chains(seed: int, count: int = 300) -> list[LimitedChain]:
+    """The "symmetric" set of the module docstring."""
+    return _chains(seed, count, (3, 10), _symmetric)
+
+
 def one_sided_chains(seed: int, count: int = 1000) -> list[LimitedChain]:
     """The "one-sided" (knee-like) set of the module docstring."""
     return _chains(seed, count, (4, 10), _one_sided)
 
 
+SETS = {"free": free_chains, "symmetric": limited_chains, "one-sided": one_sided_chains}
+
+
+def available_solvers(names=SOLVERS) -> dict:
+    """``{name: function}`` for the ``names`` the package exports (a method of ``solve_jacobian`` by its name)."""
+    found = {name: getattr(solvers, name, None) or method_solver(name) for name in names}
+    return {name: fn for name, fn in found.items() if fn is not None}
+
+
 def method_solver(method: str):
-    """``solve_jacobian`` with ``method``, as the other solvers are called."""
+    """``solve_jacobian`` with ``method`` (called as the other solvers are), or None where there is none."""
+    if method not in getattr(solvers, "METHODS", ()):
+        return None
     return partial(solvers.solve_jacobian, method=method)
 
 
-def family_table(sets: dict, iterations: int, tolerance: float) -> str:
-    """Every method of ``solve_jacobian`` on every set (``{name: chains}``): the share reached, the mean steps,
-    the statuses, and the solves that ended farther from the target than they started."""
-    head = ["method", "set", "iterations", "share reached", "mean used"] + [f'"{s}"' for s in STATUSES]
-    head.append("ended farther")
+def measure(solver, chains, iterations: int, tolerance: float) -> tuple[Rates, list]:
+    """Run ``solver`` on every chain; returns the summary and the solutions."""
+    sols = [solver(c.root, c.angles, c.lengths, c.target, iterations=iterations, tolerance=tolerance,
+                   limits=c.limits) for c in chains]
+    statuses = {s: 0 for s in STATUSES}
+    for sol in sols:
+        statuses[sol.status] = statuses.get(sol.status, 0) + 1
+    count = max(len(sols), 1)
+    rates = Rates(sum(bool(s.reached) for s in sols) / count, sum(s.iterations for s in sols) / count, statuses)
+    return rates, sols
+
+
+def table(sets: dict, iterations: int, tolerance: float) -> str:
+    """The Markdown table of every available solver on every set (``{name: chains}``) at ``iterations`` and at 10."""
+    budgets = sorted({SHORT_BUDGET, iterations})
+    head = ["solver", "set", "iterations", "share reached", "mean used"] + [f'"{s}"' for s in STATUSES]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] * 3 + ["---:"] * (len(head) - 3)) + "|"]
-    for method in solvers.METHODS:
+    for name, fn in available_solvers().items():
         for set_name, chains in sets.items():
-            r, sols = measure(method_solver(method), chains, iterations, tolerance)
-            worse = sum(s.error > start_error(c) + 1e-9 * float(np.sum(c.lengths)) for s, c in zip(sols, chains))
-            cells = [method, set_name, str(iterations), f"{100 * r.reached:.1f}%", f"{r.mean_used:.1f}"]
-            cells += [str(r.statuses[s]) for s in STATUSES] + [str(worse)]
-            lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(lines)
-
-
-def start_error(c: LimitedChain) -> float:
-    """The end effector's distance from the target at the start (px), the start clamped into the limits."""
-    p = solvers.chain_problem(c.root, c.angles, c.lengths, c.target, 1, 0.5, c.limits)
-    return float(math.dist(forward_kinematics(c.root, p.angles, c.lengths)[-1], c.target))
-
-
-def rest_cases(seed: int, count: int = 300) -> list[tuple[LimitedChain, np.ndarray]]:
-    """Free chains (:func:`free_chains`) each with a rest pose: U(-1, 1) rad a joint."""
-    rng = np.random.default_rng(seed + 1)
-    return [(c, rng.uniform(-1.0, 1.0, len(c.lengths))) for c in free_chains(seed, count)]
-
-
-def angle_distance(a, b) -> float:
-    """The length of the wrapped differences of two poses (rad)."""
-    return float(np.linalg.norm(np.remainder(np.asarray(a) - np.asarray(b) + math.pi, 2.0 * math.pi) - math.pi))
-
-
-def rest_nearer(method: str, cases, iterations: int = 100, tolerance: float = 0.5) -> tuple[int, int]:
-    """``(nearer, both)``: of the cases both solves reach, those whose pose with the rest pose is nearer it."""
-    nearer = both = 0
-    for c, rest in cases:
-        plain = solvers.solve_jacobian(c.root, c.angles, c.lengths, c.target, method=method, iterations=iterations,
-                                       tolerance=tolerance)
-        rested = solvers.solve_jacobian(c.root, c.angles, c.lengths, c.target, method=method, iterations=iterations,
-                                        tolerance=tolerance, rest=rest)
-        if plain.reached and rested.reached:
-            both += 1
-            nearer += angle_distance(rested.angles, rest) < angle_distance(plain.angles, rest)
-    return nearer, both
-
-
-def rest_table(cases) -> str:
-    """For every method: of the rest cases both solves reach, the share ending nearer the rest pose with it."""
-    lines = ["| method | both reached | nearer the rest pose with it |", "|---|---:|---:|"]
-    for method in solvers.METHODS:
-        nearer, both = rest_nearer(method, cases)
-        lines.append(f"| {method} | {both} | {100 * nearer / max(both, 1):.1f}% |")
+            for budget in budgets:
+                r, _ = measure(fn, chains, budget, tolerance)
+                cells = [name, set_name, str(budget), f"{100 * r.reached:.1f}%", f"{r.mean_used:.1f}"]
+                cells += [str(r.statuses[s]) for s in STATUSES]
+                lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -292,10 +238,10 @@ def walk_pole(solver, walk: PoleWalk, iterations: int = 100, tolerance: float = 
 
 
 def pole_table(walks) -> str:
-    """The pole walks for ``solve_dls`` and every method of ``solve_jacobian``."""
+    """The Markdown table of the pole walks for every solver of ``POLE_SOLVERS``."""
     lines = ["| solver | walks | frames | jumps over 0.3 rad | on the pole's side (pole 30 degrees or more off) "
              "| reached |", "|---|---:|---:|---:|---:|---:|"]
-    for name, fn in [("solve_dls", solvers.solve_dls)] + [(m, method_solver(m)) for m in solvers.METHODS]:
+    for name, fn in available_solvers(POLE_SOLVERS).items():
         runs = [walk_pole(fn, w) for w in walks]
         frames = sum(r.frames for r in runs)
         clear = sum(r.clear for r in runs)
@@ -305,33 +251,87 @@ def pole_table(walks) -> str:
     return "\n".join(lines)
 
 
+def start_error(c: LimitedChain) -> float:
+    """The end effector's distance from the target at the start (px), the start clamped into the limits."""
+    p = solvers.chain_problem(c.root, c.angles, c.lengths, c.target, 1, 0.5, c.limits)
+    return float(math.dist(forward_kinematics(c.root, p.angles, c.lengths)[-1], c.target))
+
+
+def family_table(sets: dict, iterations: int, tolerance: float) -> str:
+    """Every method of ``solve_jacobian`` on every set (``{name: chains}``): the share reached, the mean steps,
+    the statuses, and the solves that ended farther from the target than they started."""
+    head = ["method", "set", "iterations", "share reached", "mean used"] + [f'"{s}"' for s in STATUSES]
+    head.append("ended farther")
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] * 3 + ["---:"] * (len(head) - 3)) + "|"]
+    for method in solvers.METHODS:
+        for set_name, chains in sets.items():
+            r, sols = measure(method_solver(method), chains, iterations, tolerance)
+            worse = sum(s.error > start_error(c) + 1e-9 * float(np.sum(c.lengths)) for s, c in zip(sols, chains))
+            cells = [method, set_name, str(iterations), f"{100 * r.reached:.1f}%", f"{r.mean_used:.1f}"]
+            cells += [str(r.statuses[s]) for s in STATUSES] + [str(worse)]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def rest_cases(seed: int, count: int = 300) -> list[tuple[LimitedChain, np.ndarray]]:
+    """Free chains (:func:`free_chains`) each with a rest pose: U(-1, 1) rad a joint."""
+    rng = np.random.default_rng(seed + 1)
+    return [(c, rng.uniform(-1.0, 1.0, len(c.lengths))) for c in free_chains(seed, count)]
+
+
+def angle_distance(a, b) -> float:
+    """The length of the wrapped differences of two poses (rad)."""
+    return float(np.linalg.norm(np.remainder(np.asarray(a) - np.asarray(b) + math.pi, 2.0 * math.pi) - math.pi))
+
+
+def rest_nearer(method: str, cases, iterations: int = 100, tolerance: float = 0.5) -> tuple[int, int]:
+    """``(nearer, both)``: of the cases both solves reach, those whose pose with the rest pose is nearer it."""
+    nearer = both = 0
+    for c, rest in cases:
+        plain = solvers.solve_jacobian(c.root, c.angles, c.lengths, c.target, method=method, iterations=iterations,
+                                       tolerance=tolerance)
+        rested = solvers.solve_jacobian(c.root, c.angles, c.lengths, c.target, method=method, iterations=iterations,
+                                        tolerance=tolerance, rest=rest)
+        if plain.reached and rested.reached:
+            both += 1
+            nearer += angle_distance(rested.angles, rest) < angle_distance(plain.angles, rest)
+    return nearer, both
+
+
+def rest_table(cases, iterations: int = 100, tolerance: float = 0.5) -> str:
+    """For every method: of the rest cases both solves reach, the share ending nearer the rest pose with it."""
+    lines = ["| method | both reached | nearer the rest pose with it |", "|---|---:|---:|"]
+    for method in solvers.METHODS:
+        nearer, both = rest_nearer(method, cases, iterations, tolerance)
+        lines.append(f"| {method} | {both} | {100 * nearer / max(both, 1):.1f}% |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2011, help="seed of the chain sets and the pole walks")
-    parser.add_argument("--count", type=int, default=300, help="chains in the limited set (and the others: "
-                        "1,000 one-sided chains unless given)")
+    parser.add_argument("--count", type=int, default=None, help="chains a set (default: each set's own)")
     parser.add_argument("--iterations", type=int, default=100, help="sweeps / passes per solve")
     parser.add_argument("--tolerance", type=float, default=0.5, help="px that count as reached")
+    parser.add_argument("--sets", default=",".join(SETS), help="comma-separated names of SETS")
     parser.add_argument("--walks", type=int, default=6, help="pole walks (0: none)")
-    parser.add_argument("--no-family", action="store_true", help="the limited set's table only")
+    parser.add_argument("--no-family", dest="family", action="store_false", help="leave out the Jacobian family")
     args = parser.parse_args(argv)
-    chains = limited_chains(args.seed, args.count)
-    print(f"{args.count} limited chains, seed {args.seed}, tolerance {args.tolerance:g} px\n")
-    print(table(chains, args.iterations, args.tolerance))
-    if args.no_family or not hasattr(solvers, "solve_jacobian"):
-        return
-    given = "--count" in (argv if argv is not None else sys.argv)
-    sets = {"free": free_chains(args.seed, args.count), "one-sided": one_sided_chains(args.seed, args.count if given
-                                                                                        else 1000)}
-    print(f"\nThe Jacobian family: {len(sets['free'])} free and {len(sets['one-sided'])} one-sided chains, "
-          f"seed {args.seed}\n")
-    print(family_table(sets, args.iterations, args.tolerance))
-    cases = rest_cases(args.seed, args.count)
-    print(f"\nA rest pose (U(-1, 1) rad a joint) on {len(cases)} free chains, seed {args.seed}\n")
-    print(rest_table(cases))
+    sets = {name: SETS[name](args.seed) if args.count is None else SETS[name](args.seed, args.count)
+            for name in args.sets.split(",") if name}
+    sizes = ", ".join(f"{len(c)} {name}" for name, c in sets.items())
+    print(f"Chains: {sizes}; seed {args.seed}, tolerance {args.tolerance:g} px\n")
+    print(table(sets, args.iterations, args.tolerance))
     if args.walks:
         print(f"\n{args.walks} pole walks, seed {args.seed}, the target {STEP:g} px a frame\n")
         print(pole_table(pole_walks(args.seed, args.walks)))
+    if hasattr(solvers, "solve_jacobian") and args.family:
+        family = {name: c for name, c in sets.items() if name in ("free", "one-sided")}
+        print(f"\nThe Jacobian family on {', '.join(f'{len(c)} {n}' for n, c in family.items())} chains\n")
+        print(family_table(family, args.iterations, args.tolerance))
+        cases = rest_cases(args.seed, len(sets.get("free", ())) or 300)
+        print(f"\nA rest pose (U(-1, 1) rad a joint) on {len(cases)} free chains\n")
+        print(rest_table(cases, args.iterations, args.tolerance))
 
 
 if __name__ == "__main__":

@@ -17,7 +17,7 @@ from pygame_gui.core.utility import get_default_manager, set_default_manager
 
 from ikplayground.app import commands
 from ikplayground.app.commands import DEFAULT_SCENE_PATH
-from ikplayground.app.drag import Drag, handed_over, hot_target, press
+from ikplayground.app.drag import Hold, handed_over, hot_obstacle, hot_target, press
 from ikplayground.app.draw.chrome import draw_chrome
 from ikplayground.app.draw.help_view import Pane, pane_event
 from ikplayground.app.draw.overlay import STATUS_HEIGHT, Fonts
@@ -81,7 +81,7 @@ class App:
         self.fps_cap = 60  # frames a second at most in real time (0: uncapped, as benchmarks time it)
         self.slow_until = -1.0
         self.mouse: tuple[int, int] | None = None
-        self._drag: Drag | None = None
+        self._drag: Hold | None = None
         self.held: set[str] = set()
         self.keys_down: set[int] = set()  # to tell a key's auto-repeat from a new press
         self.key_repeat = False  # True while the command of an auto-repeated key runs
@@ -218,6 +218,8 @@ class App:
                 held = getattr(event, "buttons", (1,))[0]  # else released outside the window: no MOUSEBUTTONUP came
                 if not (held and self.drag.move(self.scene, self.world(event.pos))):
                     self.drag = None
+                elif self.drag.said is not None:  # an edge of a joint's range: the status line gives the range
+                    self.say(self.drag.said)
             return
         if event.type == pygame.MOUSEBUTTONUP and event.button == 1:
             self.drag = None
@@ -232,12 +234,12 @@ class App:
             key_up(self, event)
 
     @property
-    def drag(self) -> Drag | None:
+    def drag(self) -> Hold | None:
         """What the mouse holds; when a hold ends its target is let go and its move is one undo entry."""
         return self._drag
 
     @drag.setter
-    def drag(self, new: Drag | None) -> None:
+    def drag(self, new: Hold | None) -> None:
         old, self._drag = self._drag, handed_over(self._drag, new)
         self.undo.hold(old, self._drag)
 
@@ -295,6 +297,9 @@ class App:
         new = self.undo.setting(chain, action, value)
         if new is not chain or action == "solver" or SETTINGS[action].kind == "flag":  # a flag may enable others
             self.selected_changed()
+        says = SETTINGS[action].says if action in SETTINGS else None
+        if says is not None and SETTINGS[action].applies(new.solver):
+            self.say(says(new))
 
     def resize(self, size) -> None:
         """Lay out for a window resized to ``size``, within the window's limits (``window.py``)."""
@@ -314,7 +319,7 @@ class App:
         self.screen.set_clip(stage)  # nothing of the scene is drawn under the panel or the status line
         hot, part = hot_target(self)
         self.renderer.draw(self.screen, self.scene, hot_target=hot, hot_part=part, stage_size=stage.size,
-                           camera=self.view.camera)
+                           camera=self.view.camera, hot_obstacle=None if hot is not None else hot_obstacle(self))
         self.math.draw(self.screen)
         self.race.annotate(self.renderer.notes)
         self.renderer.notes.draw(self.screen, stage)  # badges, the math's labels, name tags: placed clear of each other

@@ -16,6 +16,7 @@ from typing import Any, Callable, NamedTuple
 from ikplayground.app import keymap, undo
 from ikplayground.app.camera import STEP
 from ikplayground.app.draw import screenshot
+from ikplayground.app.modes import obstacle_mode
 from ikplayground.app.panel import buttons
 from ikplayground.scene import (PRESETS, SOLVER_LABELS, SceneFileError, SceneFull, axis_name, load_scene, save_scene,
                                 shown, shown_name)
@@ -246,7 +247,9 @@ COMMANDS: tuple[Command, ...] = (
                          "in reach; held, more at the next clear spots",
             add_chain, repeats=True),
     Command("remove_last", "remove the chain added last", remove_last, repeats=True),
-    Command("remove_selected", "remove the selected chain", remove_selected, repeats=True),
+    Command("remove_selected", "remove the obstacle under the mouse, else the selected chain",
+            obstacle_mode.obstacle_first(remove_selected), repeats=True),
+    Command("add_obstacle", "add an obstacle (a circle) at the mouse, else at a free spot", obstacle_mode.add),
     Command("select_next", "select the next chain", select_next, repeats=True),
     Command("mirror", "mirror the selected two-bone chain's bend", mirror),
     Command("flip", "mirror the selected chain about its root (a snake's head, a walker's body); again to "

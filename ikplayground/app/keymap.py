@@ -21,6 +21,7 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_n, False, "add_chain", "N"),
     Binding(pygame.K_BACKSPACE, False, "remove_last", "Backspace"),
     Binding(pygame.K_DELETE, False, "remove_selected", "Delete"),
+    Binding(pygame.K_o, False, "add_obstacle", "O"),
     Binding(pygame.K_TAB, False, "select_next", "Tab"),
     Binding(pygame.K_m, False, "mirror", "M"),
     Binding(pygame.K_h, False, "flip", "H"),
@@ -62,8 +63,11 @@ MOUSE_HELP: tuple[tuple[str, str], ...] = (
     ("Drag a green target", "the chain reaches for it (the topmost target; the grab offset is kept)"),
     ("Click a chain", "select it; the panel shows its settings"),
     ("Drag a root", "move the whole chain"),
+    ("Drag inside an obstacle / its rim", "move the circle / resize it (8 to 300 px); Delete over it removes it"),
     ("Drag a rig target's arrow tip", "turn the heading its bone holds (a foot flat on the ground)"),
-    ("Drag a wedge's knob", "on the selected rig: move that side of the joint's range"),
+    ("Drag a wedge's knob", "move that side of a joint's range (the status line gives it in degrees): a chain's "
+     "with Show limits on (a free joint's one knob, at its seam, drags a range out of it), the selected rig's or "
+     "two-bone arm's"),
     ("Mouse wheel on the stage", "zoom in / out about the mouse"),
     ("Right or middle drag, Space + drag", "pan the view (Space tapped alone pauses)"),
     ("Click an edge arrow", "centre the view on the chain out of view that it points at"),

@@ -12,7 +12,7 @@ from __future__ import annotations
 import pygame
 
 from ikplayground.scene import SETTINGS_BY_NAME as SETTINGS
-from ikplayground.scene import Edit, Refused, SceneFull, pose, record_move, record_pose
+from ikplayground.scene import Edit, Refused, SceneFull, pose, record_move, record_obstacles, record_pose
 from ikplayground.scene.edit import edits, moves
 
 MERGING = ("number", "whole")  # the settings' kinds a slider sets: one entry a drag
@@ -168,10 +168,16 @@ class Undo:
             return
         if old is not None and self._grab is not None:
             scene, chain, part, start = self._grab
-            self._grab = None
-            self.record(record_move(scene, chain, part, start))
+            self._grab = None  # (an obstacle's hold: no chain, its label in place of a part)
+            self.record(record_move(scene, chain, part, start) if chain is not None
+                        else record_obstacles(scene, part, start))
         if new is not None and self.recording:
-            self._grab = (self.app.scene, new.chain, new.part, moves.where(new.chain, new.part))
+            scene = self.app.scene
+            if new.chain is None:  # an obstacle: the scene's obstacles before it
+                label = f"obstacle {new.row + 1} {'moved' if new.part == 'obstacle' else 'resized'}"
+                self._grab = (scene, None, label, scene.obstacles)
+            else:
+                self._grab = (scene, new.chain, new.part, moves.where(new.chain, new.part))
 
     def map_pose(self, angles) -> None:
         """The command map_pose: the selected two-bone arm posed on the joint-space map, recorded."""

@@ -1,9 +1,12 @@
-"""The two-bone arm's joint space: the (theta1, theta2) map, its two answers and what lies out of reach.
+"""The two-bone arm's joint space: the (theta1, theta2) map, its two answers, what lies out of reach and what
+obstacles forbid.
 
 A pose is a point of ``[-pi, pi]^2`` (``theta1`` bone 1's absolute angle, ``theta2`` bone 2's relative one); a
 target within reach has two, the elbow's branches (:func:`~ikplayground.solvers.solve_two_bone`, the raylib
 multi-chain demo's formula). The reach depends on ``theta2`` alone: ``r = sqrt(l1^2 + l2^2 + 2 l1 l2 cos theta2)``.
-Pixels, y down; radians.
+A circle obstacle forbids the poses that put a bone inside it: the configuration-space obstacle of motion
+planning (Lozano-Perez, "Spatial planning: a configuration space approach", 1983), here sampled on the map's
+cells with the solvers' bone-to-circle gap (:func:`~ikplayground.solvers.segment_gaps`). Pixels, y down; radians.
 """
 
 from __future__ import annotations
@@ -15,9 +18,10 @@ import numpy as np
 
 from ikplayground.insight.two_bone_view import annulus
 from ikplayground.scene import clamped_joints
-from ikplayground.solvers import chain_points, solve_two_bone, wrap
+from ikplayground.solvers import chain_points, segment_gaps, solve_two_bone, wrap
 
 TAU = 2.0 * math.pi
+MASK_BUDGET = 400_000  # bone-circle gaps an obstacle mask works out at a time (its memory: some 50 bytes each)
 
 
 def branches(root, target, l1: float, l2: float) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -80,6 +84,49 @@ def shade_rows(l1: float, l2: float, distance: float, rows: int) -> np.ndarray:
     r = np.sqrt(np.maximum(l1 * l1 + l2 * l2 + 2.0 * l1 * l2 * np.cos(row_angles(rows)), 0.0))
     gap = np.abs(r - distance)
     return gap / gap.max()
+
+
+def column_angles(cols: int) -> np.ndarray:
+    """``theta1`` (cols,) rad at the centres of ``cols`` map columns, left (near -pi) first."""
+    return (np.arange(cols) + 0.5) / cols * TAU - math.pi
+
+
+def obstacle_mask(root, l1: float, l2: float, obstacles, rows: int, cols: int | None = None) -> np.ndarray:
+    """Which map cells put a bone of the arm inside an obstacle: (rows, cols) bool, rows top (``theta2`` near pi)
+    first as :func:`row_angles`, columns as :func:`column_angles`.
+
+    Parameters
+    ----------
+    root : (2,) px
+        The arm's root (y down).
+    l1, l2 : float
+        Its bones' lengths, px (as drawn: a stretched arm's scaled lengths).
+    obstacles : ndarray, shape (k, 3)
+        Circles ``(x, y, r)`` px; a bone is inside one when some point of it is nearer the centre than ``r``
+        (touching is clear).
+    rows, cols : int
+        The cells (``cols`` None: as many as ``rows``), at whose centres the poses are taken.
+    """
+    cols = rows if cols is None else cols
+    blocked = np.zeros((rows, cols), dtype=bool)
+    circles = np.asarray(obstacles, dtype=float).reshape(-1, 3)
+    rx, ry = (float(v) for v in root)
+    gaps = np.hypot(circles[:, 0] - rx, circles[:, 1] - ry) - circles[:, 2]
+    circles = circles[np.flatnonzero(gaps < l1 + l2)]  # the circles the arm can meet
+    if not len(circles) or rows < 1 or cols < 1:
+        return blocked
+    t1 = column_angles(cols)
+    knee = np.stack([rx + l1 * np.cos(t1), ry + l1 * np.sin(t1)], axis=-1)  # (cols, 2)
+    upper = np.stack([np.broadcast_to([rx, ry], knee.shape), knee], axis=1)  # bone 1 of each column
+    blocked |= np.asarray((segment_gaps(upper, circles) < 0.0).any(axis=(-2, -1))).reshape(1, cols)
+    t2 = row_angles(rows)
+    step = max(1, MASK_BUDGET // (cols * len(circles)))  # rows at a time
+    for top in range(0, rows, step):
+        a = t1[None, :] + t2[top:top + step, None]  # bone 2's absolute angle, (chunk, cols)
+        end = knee + l2 * np.stack([np.cos(a), np.sin(a)], axis=-1)
+        lower = np.stack([np.broadcast_to(knee, end.shape), end], axis=-2)  # (chunk, cols, 2, 2)
+        blocked[top:top + step] |= (segment_gaps(lower, circles) < 0.0).any(axis=(-2, -1))
+    return blocked
 
 
 def pose_from_map(chain, theta1: float, theta2: float) -> tuple[np.ndarray, np.ndarray]:

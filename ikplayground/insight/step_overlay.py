@@ -21,7 +21,7 @@ JOINT_RADIUS = 4.0  # px: the circles at the joints a FABRIK half-pass moved
 LABEL_GAP = 16.0  # px: from the arc, or above the effector / root, to the label
 
 FABRIK_LABELS = {"forward": "forward: tip first", "backward": "backward: root first",
-                 "straight": "straight at the target", "mirror": "bend mirrored", "best": "best pose"}
+                 "straight": "straight at the target", "restart": "restarted", "best": "best pose"}
 
 
 def ghost_overlay(point_sets) -> list:
@@ -33,10 +33,14 @@ def ghost_overlay(point_sets) -> list:
 
 def ccd_overlay(record, target) -> list:
     """One CCD turn (a ``CCDStep``): pivot to the end effector before ("step") and after it (dashed), pivot to
-    ``target`` ("step_target"), and the turn's arc with its degrees ("angle")."""
+    ``target`` ("step_target"), and the turn's arc with its degrees ("angle"); for a restart or the return to
+    the best pose, the root to the new end (dashed) and a label."""
     pivot = np.asarray(record.pivot, dtype=float)
     before = np.asarray(record.effector_before, dtype=float)
     target = np.asarray(target, dtype=float)
+    if record.event != "turn":  # a restart or the return to the best pose: the whole chain moved, no turn to show
+        return [Polyline(np.array([pivot, record.effector_after]), "step", dashed=True),
+                Label(pivot + np.array((0.0, -LABEL_GAP)), FABRIK_LABELS[record.event], "angle")]
     out: list[Primitive] = [
         Polyline(np.array([pivot, before]), "step", width=2),
         Polyline(np.array([pivot, record.effector_after]), "step", dashed=True),

@@ -25,8 +25,8 @@ FABRIK_TEXTS = {
     "forward": "forward (tip first)",
     "backward": "backward (root first)",
     "straight": "straight toward the target out of reach",
-    "mirror": "stalled, so the bend is mirrored to escape",
-    "best": "back to the best pose an escape left",
+    "restart": "stuck, so it starts again from a pose drawn inside the limits",
+    "best": "back to the best pose a restart left",
 }
 
 
@@ -156,6 +156,8 @@ class StepThrough:
             return f"{name} ready: press . for {what[0]}, , for {what[1]}, / for the rest"
         if self.solver == "ccd":
             n = len(self.lengths)
+            if r.event != "turn":
+                return f"CCD sweep {r.sweep}, {FABRIK_TEXTS[r.event]}"
             return f"CCD sweep {r.sweep}, joint {r.joint + 1} of {n}: turned {math.degrees(r.turn):.1f}°"
         return f"FABRIK pass {r.iteration}, {FABRIK_TEXTS[r.direction]}"
 

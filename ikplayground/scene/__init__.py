@@ -12,12 +12,15 @@ from ikplayground.scene.build.rig_build import humanoid_rig, make_rig, quadruped
 from ikplayground.scene.build.stress import drive_stress, stress_scene
 from ikplayground.scene.core.chain import STATUSES, Chain, clamped_joints, is_reached
 from ikplayground.scene.core.hit_test import bone_distances
+from ikplayground.scene.core.joint_ranges import limit_edge, range_text, settable, tree_parents
 from ikplayground.scene.step.rig_step import bone_starts
 from ikplayground.scene.core.setting_puts import current_bone, current_target
 from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
                                                MAX_COORD, PALETTE_SIZE, RIG_METHODS, SOLVER_LABELS, SOLVERS,
                                                VIEW_ZOOM)
 from ikplayground.scene.core.mirror import axis_name
+from ikplayground.scene.core.obstacles import (DEFAULT_RADIUS, MAX_OBSTACLES, MAX_RADIUS, MIN_RADIUS,
+                                                  checked_obstacles)
 from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.core.scene import MAX_CHAINS, STEP, Scene, SceneFull
 from ikplayground.scene.core.settings import BY_NAME as SETTINGS_BY_NAME
@@ -25,6 +28,7 @@ from ikplayground.scene.core.settings import SETTINGS, Setting, setting
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS, SOLVER_TABLE, SolverKind, register, unregister
 from ikplayground.scene.edit.moves import pose, record_move, record_pose
 from ikplayground.scene.edit.history import Edit, History, Refused
+from ikplayground.scene.edit.obstacle_edits import ObstaclesEdited, record_obstacles
 from ikplayground.scene.files.atomic_write import free_name, nothing_at
 from ikplayground.scene.files.file_errors import shown, shown_name
 from ikplayground.scene.files.scene_file import SceneFileError, chain_to_dict, load_scene, save_scene
@@ -44,7 +48,11 @@ __all__ = [
     "SolverKind", "Terrain", "VIEW_ZOOM", "available_presets", "axis_name", "bake_recording", "bone_distances",
     "bone_starts", "chain_to_dict", "clamped_joints", "current_bone", "current_target", "default_limits",
     "default_scene", "drive_stress", "due_steps", "free_name", "humanoid_rig", "is_preset", "is_reached",
-    "load_animation", "load_preset", "load_scene", "make_ik_chain", "make_rig", "nothing_at", "on_terrain", "pose",
-    "quadruped_rig", "record_move", "record_pose", "refresh_ik_points", "register", "save_scene", "setting",
-    "shown", "shown_name", "smoothed", "steps_allowed", "straight_snake", "stress_scene", "unregister",
+    "limit_edge", "load_animation", "load_preset", "load_scene", "make_ik_chain", "make_rig", "nothing_at",
+    "on_terrain", "pose", "quadruped_rig", "range_text", "record_move", "record_pose", "refresh_ik_points",
+    "register", "save_scene", "setting", "settable", "shown", "shown_name", "smoothed", "steps_allowed",
+    "straight_snake", "stress_scene", "tree_parents", "unregister",
+    # circle obstacles (x, y, r) px: the scene's Scene.obstacles, their bounds and checks, their undo entry
+    "DEFAULT_RADIUS", "MAX_OBSTACLES", "MAX_RADIUS", "MIN_RADIUS", "ObstaclesEdited", "checked_obstacles",
+    "record_obstacles",
 ]

@@ -23,8 +23,10 @@ from .jacobian import solve_dls, solve_jacobian
 from .jacobian_steps import METHODS
 from .kinematics import chain_points, chain_points_batch, forward_kinematics
 from .look_at import look_at
+from .obstacles import obstacle_rows, segment_gaps
 from .pole import ON_LINE, mirrored_toward_batch
-from .results import (DIRECTIONS, HEADING_TOLERANCE, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, STATUSES, CCDStep,
+from .reshape import RESTARTS
+from .results import (DIRECTIONS, HEADING_TOLERANCE, STALL_GAIN, STALL_SWEEPS, STATUSES, CCDStep,
                       FabrikStep, IKSolution, TwoBoneSolution, chain_problem)
 from .settle import rate_limited, settle_batch, tip_error
 from .skeleton_solve import solve_skeleton
@@ -47,6 +49,7 @@ __all__ = [
     "chain_points_batch",
     "mirrored_toward_batch", "limit_headings", "pole_bend", "soft_reach", "chain_problem", "escape", "joint_bounds",
     "wrap", "wrap_array", "jit", "DEFAULT_DAMPING", "MAX_STEP", "ON_LINE", "STATUSES", "DIRECTIONS", "STALL_SWEEPS",
-    "STALL_GAIN", "STALL_ESCAPES", "SMALL_BATCH", "JIT_MIN_BATCH", "rate_limited", "settle_batch", "tip_error",
+    "STALL_GAIN", "RESTARTS", "SMALL_BATCH", "JIT_MIN_BATCH", "rate_limited", "settle_batch", "tip_error",
     "absolute_angles",
+    "obstacle_rows", "segment_gaps",  # circle obstacles (x, y, r) px: their rows checked, a bone's gap to each
 ]

@@ -15,8 +15,9 @@ NEAR_MINUS_PI = -PI + 1e-6  # rad: above this an angle in range comes out of wra
 SMALL_BATCH = 4  # this few chains: the single-chain loops on floats beat numpy's per-call cost
 
 
-def run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, per_chain=None):
-    """A few chains one by one through ``row``, a single-chain loop on floats: ``(angles, error, used)``."""
+def run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, per_chain=None, poles=None):
+    """A few chains one by one through ``row``, a single-chain loop on floats: ``(angles, error, used)``; ``poles``
+    (N, 2) px (NaN rows: none) or None passed on as ``pole=``."""
     count = len(angles)
     a = limit_pose(angles, limits)
     error = np.empty(count)
@@ -26,8 +27,9 @@ def run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits
         tx, ty = targets[k].tolist()
         lim = None if limits is None else [tuple(p) for p in limits[k].tolist()]
         extra = () if per_chain is None else (float(per_chain[k]),)
+        given = {} if poles is None or np.isnan(poles[k, 0]) else {"pole": tuple(poles[k].tolist())}
         a[k], used[k], error[k] = row(rx, ry, a[k].tolist(), lengths[k].tolist(), tx, ty, int(iterations[k]),
-                                      float(tolerance[k]), lim, *extra)
+                                      float(tolerance[k]), lim, *extra, **given)
     return a, error, used
 
 

@@ -4,7 +4,8 @@
 row, its arithmetic :mod:`.jacobian_steps`' and :mod:`.dls`' own functions, compiled. Shapes as
 :func:`.dls_batch.jacobian_batch`: roots and targets (N, 2) px (y down), angles (N, n) rad (solved in place),
 lengths (N, n) px, limits (N, n, 2) rad (full circles for free joints), damping and rest_weight (N,), rest (N, n)
-rad (read only with ``has_rest``), poles (N, 2) px (NaN rows: none); ``error`` (N,) px and ``used`` (N,) filled,
+rad (read only with ``has_rest``), poles (N, 2) px (NaN rows: none; stepped toward by :mod:`._jit_kernels`'
+compiled :func:`.reshape.pole_step`); ``error`` (N,) px and ``used`` (N,) filled,
 the stall and rounding constants passed in.
 """
 
@@ -17,9 +18,10 @@ import numba
 import numpy as np
 
 from . import jacobian_steps as steps
-from ._jit_kernels import _limit_start, _points, _stall_check
+from ._jit_kernels import _limit_all, _limit_start, _points, _pole_frame, _pole_step, _stall_check
 from .dls import AT_BOUND, KICKS, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_turns, turned
-from .jacobian_loop import POLE_DRIFT, POLE_REACH, RESTARTS, SETTLE, SLOW_GAIN
+from .jacobian_loop import RESTARTS, SETTLE, SLOW_GAIN
+from .reshape import POLE_TURN
 from .validate import FULL_CIRCLE
 
 PI = math.pi
@@ -43,7 +45,6 @@ _method_turns = _compiled(steps.method_turns, dls_turns=_dls_turns, inverse_time
                           sdls_turns=_sdls_turns, capped=_capped)
 _projected = _compiled(steps.projected, inverse_times=_inverse_times)
 _rest_pull = _jit(steps.rest_pull)
-_pole_pull = _jit(steps.pole_pull)
 _bend_side = _jit(steps.bend_side)
 _restart_seed = _jit(steps.restart_seed)
 _restart_angle = _jit(steps.restart_angle)
@@ -103,7 +104,7 @@ def _kicked(rx, ry, a, lens, tx, ty, lim, clamped, error, tiny, out, xs, ys):
 
 @numba.njit(cache=True, parallel=True, nogil=True, error_model="numpy")
 def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, damping, stall_sweeps,
-             stall_gain, rounding, method, has_rest, rest, rest_weight, poles, pole_weight):
+             stall_gain, rounding, method, has_rest, rest, rest_weight, poles):
     count, n = angles.shape
     for k in numba.prange(count):
         lens = lengths[k]
@@ -111,14 +112,12 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         lo = lim[:, 0]
         hi = lim[:, 1]
         rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
-        px, py = poles[k, 0], poles[k, 1]
-        has_pole = not math.isnan(px)
-        extra = has_rest or has_pole
-        work = np.empty(12 * n + 4)  # one allocation a row: the poses, joints, Jacobian, step and null term below
+        extra = has_rest
+        work = np.empty(11 * n + 4)  # one allocation a row: the poses, joints, Jacobian, step and null term below
         a, b, jx, jy, d = work[:n], work[n:2 * n], work[2 * n:3 * n], work[3 * n:4 * n], work[4 * n:5 * n]
         xs, ys = work[5 * n:6 * n + 1], work[6 * n + 1:7 * n + 2]
         bx, by = work[7 * n + 2:8 * n + 3], work[8 * n + 3:9 * n + 4]
-        z, w, best = work[9 * n + 4:10 * n + 4], work[10 * n + 4:11 * n + 4], work[11 * n + 4:]
+        z, best = work[9 * n + 4:10 * n + 4], work[10 * n + 4:]
         clamped = np.empty(n, dtype=np.bool_)
         reach = 0.0
         limited = False
@@ -138,9 +137,18 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         restarts = 0
         best_err = math.inf
         settled = False
-        drifted = 0.0
-        budget = POLE_DRIFT + POLE_REACH * err / reach if has_pole else math.inf
+        pux, puy, h = 0.0, 0.0, 0.0  # the pole's arch (reshape.pole_frame)
+        if n > 2 and reachable and not math.isnan(poles[k, 0]):
+            pux, puy, h = _pole_frame(rx, ry, tx, ty, poles[k, 0], poles[k, 1], reach)
+        turns = POLE_TURN
+        restarted = False
         while True:
+            if h != 0.0 and steps < iterations[k] and turns > 0.0 and not restarted:  # the pole's step
+                turns -= _pole_step(a, lens, xs, ys, n, pux, puy, h, reach, turns)
+                _limit_all(a, lim)
+                _points(rx, ry, a, lens, xs, ys)
+                err = _distance(tx - xs[n], ty - ys[n])
+            restarted = False
             on = err <= tolerance[k]
             if on and (not extra or settled):
                 break
@@ -156,6 +164,7 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                     _points(rx, ry, a, lens, xs, ys)
                     err = _distance(tx - xs[n], ty - ys[n])
                     mu = 1.0
+                    restarted = True
                 else:
                     stalled, last = _stall_check(steps, err, last, gain, stall_sweeps)
                     if stalled:
@@ -198,22 +207,16 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                         sxy += jx[i] * jy[i]
                     largest = _method_turns(method, jx, jy, sxx, syy, sxy, ux, uy, lam2, shrink, d)
             if extra:
-                turn = _null_term(a, xs, ys, has_rest, rest[k], rest_weight[k], has_pole, px, py, pole_weight,
-                                  reach, lo, hi, clamped, jx, jy, z, w)
-                share = shrink
-                if turn * share > budget - drifted:  # (the pole's budget; infinite without a pole)
-                    share = (budget - drifted) / turn if budget > drifted else 0.0
-                turn *= share
-                drifted += turn
+                turn = _null_term(a, rest[k], rest_weight[k], lo, hi, clamped, jx, jy, z) * shrink
                 top = 0.0
                 for i in range(n):
-                    v = d[i] + z[i] * share
+                    v = d[i] + z[i] * shrink
                     d[i] = v
                     if abs(v) > top:
                         top = abs(v)
                 _capped(d, top)
                 if on:
-                    settled = turn < SETTLE or drifted >= budget
+                    settled = turn < SETTLE
             for i in range(n):
                 b[i] = _turned(a[i] + d[i], lo[i], hi[i], clamped[i])
             _points(rx, ry, b, lens, bx, by)
@@ -259,20 +262,10 @@ def _restarted(a, b, xs, ys, tx, ty, lo, hi, apart, reach, k):
 
 
 @_jit
-def _null_term(a, xs, ys, has_rest, rest, rest_weight, has_pole, px, py, pole_weight, reach, lo, hi, clamped, jx, jy,
-               z, w):
-    """:func:`.jacobian_loop.null_term` into ``z`` (``w`` a scratch array); returns its largest turn."""
-    n = len(z)
-    if has_rest:
-        _rest_pull(a, rest, rest_weight, lo, hi, z)
-    else:
-        for i in range(n):
-            z[i] = 0.0
-    if has_pole:
-        _pole_pull(xs, ys, px, py, reach, pole_weight, w)
-        for i in range(n):
-            z[i] += w[i]
-    for i in range(n):
+def _null_term(a, rest, rest_weight, lo, hi, clamped, jx, jy, z):
+    """:func:`.jacobian_loop.null_term` into ``z``; returns its largest turn."""
+    _rest_pull(a, rest, rest_weight, lo, hi, z)
+    for i in range(len(z)):
         if (jx[i] == 0.0 and jy[i] == 0.0) or (clamped[i] and ((a[i] >= hi[i] - AT_BOUND and z[i] > 0.0)
                                                                or (a[i] <= lo[i] + AT_BOUND and z[i] < 0.0))):
             z[i] = 0.0

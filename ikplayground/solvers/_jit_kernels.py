@@ -1,7 +1,8 @@
 """The numba kernels behind :mod:`.jit`: CCD (pygame CCD tutorial) and FABRIK (Aristidou & Lasenby 2011).
 
-Each runs :func:`.ccd.ccd_loop` or the limited :func:`.fabrik.fabrik_loop` step for step on floats,
-one chain per parallel row; shapes as :func:`.batched.ccd_batch`, ``angles`` solved in place, ``error``
+Each runs :func:`.ccd.ccd_loop` or the limited :func:`.fabrik.fabrik_loop` step for step on floats, their
+restarts and pole steps (:mod:`.reshape`, compiled) included, one chain per parallel row; shapes as
+:func:`.batched.ccd_batch` (``poles`` (N, 2) px, NaN rows for none), ``angles`` solved in place, ``error``
 and ``used`` filled, the stall constants passed in. Pixels (y down), radians.
 """
 
@@ -14,6 +15,8 @@ import numba
 import numpy as np
 
 from .fabrik import pull
+from .reshape import (BEHIND, CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, pole_frame, pole_step, restart_pose,
+                      restart_seed, restartable)
 from .validate import FULL_CIRCLE, TAU, wrap
 
 PI = math.pi
@@ -31,6 +34,12 @@ def _stall_check(sweep, err, last, gain, stall_sweeps):
 
 _pull = numba.njit(cache=True, inline="always")(pull)  # the single-chain walks' own step, compiled
 _wrap = numba.njit(cache=True, inline="always")(wrap)
+# the restarts and the pole's step (:mod:`.reshape`), the single-chain loops' own, compiled
+_restart_seed = numba.njit(cache=True)(restart_seed)
+_restartable = numba.njit(cache=True)(restartable)
+_restart_pose = numba.njit(cache=True)(restart_pose)
+_pole_frame = numba.njit(cache=True)(pole_frame)
+_pole_step = numba.njit(cache=True)(pole_step)
 
 
 @numba.njit(cache=True, inline="always")
@@ -79,30 +88,84 @@ def _points(rx, ry, a, lengths, xs, ys):
         ys[i + 1] = y
 
 
+@numba.njit(cache=True)
+def _limit_all(a, lim):
+    """:func:`.ccd.limit_pose` of one chain: joint 0 as a heading, the others into their ranges."""
+    a[0] = _limit_heading(a[0], lim[0, 0], lim[0, 1])
+    for i in range(1, len(a)):
+        a[i] = _limit(a[i], lim[i, 0], lim[i, 1])
+
+
+@numba.njit(cache=True)
+def _setup(a, lens, lim, rx, ry, tx, ty, pole):
+    """A row's start: ``a`` limited in place; ``(reach, within, restarts, ux, uy, h)`` (:func:`.ccd.ccd_loop`)."""
+    n = len(a)
+    reach = 0.0
+    for i in range(n):
+        a[i] = _limit_start(a[i], lim[i, 0], lim[i, 1], i)
+        reach += lens[i]
+    within = math.hypot(tx - rx, ty - ry) < reach
+    restarts = RESTARTS if within and _restartable(lim) else 0
+    ux, uy, h = 0.0, 0.0, 0.0
+    if n > 2 and within and not math.isnan(pole[0]):
+        ux, uy, h = _pole_frame(rx, ry, tx, ty, pole[0], pole[1], reach)
+    return reach, within, restarts, ux, uy, h
+
+
 @numba.njit(cache=True, parallel=True, nogil=True)
-def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps, stall_gain):
+def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, poles, stall_sweeps,
+             stall_gain, rounding):
     count, n = angles.shape
     for k in numba.prange(count):
+        a = angles[k]
+        lens = lengths[k]
+        lim = limits[k]
         xs = np.empty(n + 1)
         ys = np.empty(n + 1)
-        for i in range(n):
-            angles[k, i] = _limit_start(angles[k, i], limits[k, i, 0], limits[k, i, 1], i)
+        best = np.empty(n)
         rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
+        reach, within, restarts, ux, uy, h = _setup(a, lens, lim, rx, ry, tx, ty, poles[k])
+        spin = SPIN_LEVER * reach / n
+        spin *= spin
+        turns = POLE_TURN
+        restarted = False
+        state = 0
+        best_error = math.inf
         sweeps = 0
         err = 0.0
-        gain = stall_gain * lengths[k].sum()
+        gain = stall_gain * reach
         last = math.inf
-        for sweep in range(iterations[k] + 1):
-            _points(rx, ry, angles[k], lengths[k], xs, ys)
+        while True:
+            if h != 0.0 and sweeps < iterations[k] and turns > 0.0 and not restarted:
+                _points(rx, ry, a, lens, xs, ys)
+                turns -= _pole_step(a, lens, xs, ys, n, ux, uy, h, reach, turns)
+                _limit_all(a, lim)
+            restarted = False
+            _points(rx, ry, a, lens, xs, ys)
             ex = xs[n]
             ey = ys[n]
             err = math.hypot(tx - ex, ty - ey)
             if err <= tolerance[k]:
                 break
-            stalled, last = _stall_check(sweep, err, last, gain, stall_sweeps)
-            if stalled:
-                break
-            if sweep == iterations[k]:
+            if sweeps % stall_sweeps == 0:
+                stuck = sweeps > 0 and not err < last - gain
+                if (restarts > 0 and sweeps > 0 and sweeps + stall_sweeps <= iterations[k]
+                        and (stuck or not err < CRAWL_RATIO * last)):
+                    if err < best_error:
+                        best[:] = a
+                        best_error = err
+                    if state == 0:
+                        state = _restart_seed(lens)
+                    state = _restart_pose(a, lens, lim, rx, ry, tx, ty, state)
+                    a[0] = _limit_heading(a[0], lim[0, 0], lim[0, 1])
+                    restarts -= 1
+                    last = math.inf
+                    restarted = True
+                    continue
+                if stuck:
+                    break
+                last = err
+            if sweeps == iterations[k]:
                 break
             sweeps += 1
             for i in range(n - 1, -1, -1):
@@ -110,19 +173,28 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                 py = ys[i]
                 vx = ex - px
                 vy = ey - py
+                if h != 0.0 and vx * vx + vy * vy < spin:
+                    continue
                 delta = _wrap(math.atan2(ty - py, tx - px) - math.atan2(vy, vx))
-                old = angles[k, i]
-                new = _limit(old + delta, limits[k, i, 0], limits[k, i, 1])
-                angles[k, i] = new
+                old = a[i]
+                lo, hi = lim[i, 0], lim[i, 1]
+                want = old + delta
+                new = _limit(want, lo, hi)
+                if abs(delta) > BEHIND and new != want and hi - lo < FULL_CIRCLE:  # the aim behind: the nearer way
+                    other = _limit(want - TAU if delta > 0.0 else want + TAU, lo, hi)
+                    if abs(_wrap(other - want)) < abs(_wrap(new - want)):
+                        new = other
+                a[i] = new
                 applied = new - old
                 c = math.cos(applied)
                 s = math.sin(applied)
                 ex = px + c * vx - s * vy
                 ey = py + s * vx + c * vy
+        if best_error < err - rounding * reach:  # a restart left a better pose
+            a[:] = best
+            err = best_error
         error[k] = err
         used[k] = sweeps
-
-
 
 
 @numba.njit(cache=True, inline="always")
@@ -183,25 +255,9 @@ def _backward(xs, ys, a, lengths, limits, rx, ry):
         ys[i + 1] = y
 
 
-@numba.njit(cache=True, inline="always")
-def _escape(a, limits, err, best, best_error):
-    """:meth:`.fabrik_arrays._Escapes.take` (:func:`.fabrik.mirror_bend`) for one chain: ``(mirrored, best_error)``."""
-    left = a.copy()
-    changed = False
-    for i in range(1, len(a)):
-        v = _limit(-a[i], limits[i, 0], limits[i, 1])
-        if v != a[i]:
-            a[i] = v
-            changed = True
-    if changed and err < best_error:
-        best[:] = left
-        best_error = err
-    return changed, best_error
-
-
 @numba.njit(cache=True, parallel=True, nogil=True)
-def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, stall_sweeps,
-                stall_gain, stall_escapes, rounding):
+def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, poles, stall_sweeps,
+                stall_gain, rounding):
     count, n = angles.shape
     for k in numba.prange(count):
         a = angles[k]
@@ -211,36 +267,46 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         ys = np.empty(n + 1)
         best = np.empty(n)
         rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
-        reach = 0.0
-        limited = False
-        for i in range(n):
-            a[i] = _limit_start(a[i], lim[i, 0], lim[i, 1], i)
-            reach += lens[i]
-            if lim[i, 1] - lim[i, 0] < FULL_CIRCLE:
-                limited = True
+        reach, within, restarts, pux, puy, h = _setup(a, lens, lim, rx, ry, tx, ty, poles[k])
         _points(rx, ry, a, lens, xs, ys)
         dist = math.hypot(tx - rx, ty - ry)
-        unreachable = dist >= reach
+        unreachable = not within
         ux, uy = ((tx - rx) / dist, (ty - ry) / dist) if dist > 0.0 else (1.0, 0.0)
-        escapes = stall_escapes if limited and not unreachable else 0
-        best_error = math.inf  # the best pose an escape left (in best), and its error
+        turns = POLE_TURN
+        restarted = False
+        state = 0
+        best_error = math.inf  # the best pose a restart left (in best), and its error
         passes = 0
         gain = stall_gain * reach
         last = math.inf
         while True:
+            if h != 0.0 and passes < iterations[k] and turns > 0.0 and not restarted:
+                turns -= _pole_step(a, lens, xs, ys, n, pux, puy, h, reach, turns)
+                _limit_all(a, lim)
+                _points(rx, ry, a, lens, xs, ys)
+            restarted = False
             err = math.hypot(tx - xs[n], ty - ys[n])
             if err <= tolerance[k]:
                 break
-            stalled, last = _stall_check(passes, err, last, gain, stall_sweeps)
-            if stalled:
-                if escapes == 0 or passes == iterations[k]:
+            if passes % stall_sweeps == 0:
+                stuck = passes > 0 and not err < last - gain
+                if (restarts > 0 and passes > 0 and passes + stall_sweeps <= iterations[k]
+                        and (stuck or not err < CRAWL_RATIO * last)):
+                    if err < best_error:
+                        best[:] = a
+                        best_error = err
+                    if state == 0:
+                        state = _restart_seed(lens)
+                    state = _restart_pose(a, lens, lim, rx, ry, tx, ty, state)
+                    a[0] = _limit_heading(a[0], lim[0, 0], lim[0, 1])
+                    restarts -= 1
+                    last = math.inf
+                    restarted = True
+                    _points(rx, ry, a, lens, xs, ys)
+                    continue
+                if stuck:
                     break
-                mirrored, best_error = _escape(a, lim, err, best, best_error)
-                if not mirrored:
-                    break
-                escapes -= 1  # mirrored: start again from there, the stall watch too
-                last = math.inf
-                _points(rx, ry, a, lens, xs, ys)
+                last = err
             if passes > 0 and unreachable:
                 break
             if passes == iterations[k]:
@@ -255,7 +321,7 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
             else:
                 _forward(xs, ys, lens, lim, tx, ty, ux, uy)
             _backward(xs, ys, a, lens, lim, rx, ry)
-        if best_error < math.hypot(tx - xs[n], ty - ys[n]) - rounding * reach:  # the escapes found nothing better
+        if best_error < math.hypot(tx - xs[n], ty - ys[n]) - rounding * reach:  # a restart left a better pose
             a[:] = best
             _points(rx, ry, a, lens, xs, ys)
         error[k] = math.hypot(tx - xs[n], ty - ys[n])

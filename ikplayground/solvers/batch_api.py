@@ -19,7 +19,6 @@ from .dls_batch import jacobian_batch
 from .jacobian import method_code
 from .jacobian_loop import DEFAULT_REST_WEIGHT
 from .jacobian_steps import DLS
-from .pole import mirrored_toward_batch
 from .results import IKSolution, STATUSES
 
 def _chains(roots, angles, lengths, targets):
@@ -105,7 +104,7 @@ def _poles(poles, count: int) -> np.ndarray | None:
 
 def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, options=None) -> IKSolution:
     """Check the arguments, run ``engine``, measure. ``options(count, n)`` (the Jacobian family's): the engine's
-    own keywords, checked, and the pole is one of its terms; without it the pole mirrors the answer."""
+    own keywords, checked."""
     r, a, ln, t = _chains(roots, angles, lengths, targets)
     count, n = a.shape
     extra = {} if options is None else options(count, n)
@@ -113,14 +112,9 @@ def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limit
     tol = _per_chain(tolerance, count, "tolerance")
     lim = _limits(limits, count, n)
     pole = _poles(poles, count)
-    if options is None:
-        out, error, used = engine(r, a, ln, t, its, tol, lim)
-        if pole is not None:
-            out = mirrored_toward_batch(r, out, ln, t, pole, lim)
-    else:
-        if extra.get("rest") is not None:  # wrapped, then clamped into the limits (as the single call's)
-            extra["rest"] = limit_angles(wrap_array(extra["rest"]), lim)
-        out, error, used = engine(r, a, ln, t, its, tol, lim, poles=pole, **extra)
+    if extra.get("rest") is not None:  # wrapped, then clamped into the limits (as the single call's)
+        extra["rest"] = limit_angles(wrap_array(extra["rest"]), lim)
+    out, error, used = engine(r, a, ln, t, its, tol, lim, poles=pole, **extra)  # (every engine steps toward its poles)
     reached = error <= tol
     distance = np.hypot(t[:, 0] - r[:, 0], t[:, 1] - r[:, 1])
     status = np.where(reached, STATUSES[0], np.where(distance > ln.sum(axis=1) + tol, STATUSES[1],

@@ -1,7 +1,8 @@
 """The iterative solvers over many chains at once: the scene's hot path (one numpy call per joint).
 
-Step for step :mod:`.ccd` (pygame CCD tutorial), :mod:`.fabrik` (Aristidou & Lasenby 2011) and
-:mod:`.snake` (Flash snake tutorial), so a row equals the single call to rounding. No validation:
+Step for step :mod:`.ccd` (pygame CCD tutorial; numpy passes in :mod:`.ccd_arrays`), :mod:`.fabrik`
+(Aristidou & Lasenby 2011; :mod:`.fabrik_arrays`) and :mod:`.snake` (Flash snake tutorial), so a row
+equals the single call to rounding. No validation:
 finite float64 arrays of the documented shapes. Pixels (y down), radians.
 """
 
@@ -13,35 +14,37 @@ from functools import partial
 import numpy as np
 
 from . import jit
-from ._batch_parts import SMALL_BATCH, Stall, joint_modes, limit_joint, limit_pose, run_rows
+from ._batch_parts import SMALL_BATCH, run_rows
 from .ccd import ccd_loop
+from .ccd_arrays import ccd_arrays
 from .fabrik import fabrik_loop
 from .fabrik_arrays import fabrik_arrays
-from .kinematics import chain_points_batch
-from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, finish
-from .validate import TAU, wrap_array
+from .pole import mirrored_toward_batch
+from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, finish
+from .validate import TAU
 
 PI = np.pi
 JIT_MIN_BATCH = 8  # smaller groups are cheap either way
 
 
-def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim):
+def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim, pole=None):
     """``solver``'s single-chain loop on one chain's floats: ``(angles, used, error)``, the error in px."""
     args = (rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
     if solver == "ccd":
-        return finish(ccd_loop(*args, False))[:3]
-    a, used, (ex, ey), _ = finish(fabrik_loop(*args, False))
+        return finish(ccd_loop(*args, False, pole))[:3]
+    a, used, (ex, ey), _ = finish(fabrik_loop(*args, False, pole))
     return a, used, math.hypot(tx - ex, ty - ey)
 
 
-def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits):
+def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, poles=None):
     """``(angles, error, used)`` of up to ``SMALL_BATCH`` chains (row by row) or a group on a kernel, or None.
 
-    The kernels take CCD and FABRIK groups with limits (the Jacobian family's: :mod:`.dls_batch`).
+    The kernels take CCD and FABRIK groups with limits (and their ``poles``, (N, 2) px with NaN rows, or
+    None); the Jacobian family's batches are :mod:`.dls_batch`'s.
     """
     if len(angles) <= SMALL_BATCH:
         row = partial(_row, solver)
-        return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits)
+        return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, poles=poles)
     if limits is None or len(angles) < JIT_MIN_BATCH:
         return None
     k = jit.kernels()
@@ -52,81 +55,39 @@ def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, li
     a = np.array(angles, dtype=np.float64, order="C")  # limited and solved in place
     error = np.empty(len(a))
     used = np.zeros(len(a), dtype=np.int64)
-    if solver == "ccd":
-        kernel, extra = k.ccd, (STALL_SWEEPS, STALL_GAIN)
-    else:
-        kernel, extra = k.fabrik, (STALL_SWEEPS, STALL_GAIN, STALL_ESCAPES, ROUNDING)
+    none = np.full((len(a), 2), np.nan)
+    kernel = k.ccd if solver == "ccd" else k.fabrik
+    extra = (c(none if poles is None else poles, dtype=np.float64), STALL_SWEEPS, STALL_GAIN, ROUNDING)
     kernel(c(roots, dtype=np.float64), a, c(lengths, dtype=np.float64), c(targets, dtype=np.float64),
            c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used,
            *extra)
     return a, error, used
 
 
-def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None):
+def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, poles=None):
     """CCD sweeps for ``N`` chains of ``n`` bones: ``(angles (N, n) rad, error (N,) px, sweeps used (N,))``.
 
     Arguments as :func:`~.batch_api.solve_ccd_batch`'s, as float64 arrays: roots and targets (N, 2) px
     (y down), angles (N, n) rad, lengths (N, n) px, ``iterations`` (N,) int, ``tolerance`` (N,) px,
-    ``limits`` (N, n, 2) rad or None.
+    ``limits`` (N, n, 2) rad or None, ``poles`` (N, 2) px (NaN rows: none) or None.
     """
-    compiled = run_small("ccd", roots, angles, lengths, targets, iterations, tolerance, limits)
-    if compiled is not None:
-        return compiled
-    a = limit_pose(angles, limits)
-    count, n = a.shape
-    used = np.zeros(count, dtype=np.int64)
-    error = np.zeros(count)
-    sweeps = int(iterations.max()) if count else 0
-    modes = joint_modes(limits, n)
-    rows = np.arange(count)
-    sub = a
-    r, ln, t, lim = roots, lengths, targets, limits
-    stall = Stall(lengths)
-    for sweep in range(sweeps + 1):
-        pts = chain_points_batch(r, sub, ln)
-        ex = pts[:, n, 0].copy()
-        ey = pts[:, n, 1].copy()
-        tx, ty = t[:, 0], t[:, 1]
-        err = np.hypot(tx - ex, ty - ey)
-        error[rows] = err
-        active = (err > tolerance[rows]) & (sweep < iterations[rows])
-        if sweep % STALL_SWEEPS == 0:
-            stall.check(sweep, rows, err, active)
-        if sweep == sweeps or not active.any():
-            break
-        if not active.all():
-            rows = rows[active]
-            sub = a[rows]
-            r, ln, t, pts = roots[rows], lengths[rows], targets[rows], pts[active]
-            lim = None if limits is None else limits[rows]
-            ex, ey = ex[active], ey[active]
-            tx, ty = t[:, 0], t[:, 1]
-        used[rows] += 1
-        for i in range(n - 1, -1, -1):
-            px = pts[:, i, 0]
-            py = pts[:, i, 1]
-            vx = ex - px
-            vy = ey - py
-            delta = wrap_array(np.arctan2(ty - py, tx - px) - np.arctan2(vy, vx))
-            old = sub[:, i]
-            new = limit_joint(old + delta, modes[i], lim, i)
-            applied = new - old
-            sub[:, i] = new
-            c = np.cos(applied)
-            s = np.sin(applied)
-            ex = px + c * vx - s * vy
-            ey = py + s * vx + c * vy
-        if sub is not a:
-            a[rows] = sub
-    return a, error, used
+    return _solve("ccd", ccd_arrays, roots, angles, lengths, targets, iterations, tolerance, limits, poles)
 
 
-def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None):
+def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, poles=None):
     """FABRIK passes for ``N`` chains of ``n`` bones: parameters and returns as :func:`ccd_batch` (:mod:`.fabrik`)."""
-    compiled = run_small("fabrik", roots, angles, lengths, targets, iterations, tolerance, limits)
+    return _solve("fabrik", fabrik_arrays, roots, angles, lengths, targets, iterations, tolerance, limits, poles)
+
+
+def _solve(solver, engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles):
+    """A CCD or FABRIK batch: its rows, kernel or numpy ``engine``; two bones mirrored toward their poles after."""
+    if poles is not None and (angles.shape[1] < 3 or np.isnan(poles[:, 0]).all()):
+        a, error, used = _solve(solver, engine, roots, angles, lengths, targets, iterations, tolerance, limits, None)
+        return mirrored_toward_batch(roots, a, lengths, targets, poles, limits), error, used
+    compiled = run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, poles=poles)
     if compiled is not None:
         return compiled
-    return fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits)
+    return engine(roots, angles, lengths, targets, iterations, tolerance, limits, poles)
 
 
 def snake_batch(points, heads, lengths, lo, hi):

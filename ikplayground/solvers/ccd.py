@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import math
 from collections.abc import Generator
+from functools import partial
 
 import numpy as np
 
 from .heading import aimed_loop, aimed_solution, heading_of
-from .results import STALL_GAIN, STALL_SWEEPS, CCDStep, ChainProblem, IKSolution, chain_problem, finish
-from .validate import clamp_angle, wrap
+from .kinematics import joint_xy
+from .reshape import (BEHIND, CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, loop_pole, pole_frame, pole_step,
+                      restart_pose, restart_seed, restartable)
+from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, CCDStep, ChainProblem, IKSolution, chain_problem, finish
+from .validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 
 
 def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None,
@@ -32,8 +36,10 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     limits : array_like, shape (n, 2), optional
         ``(lo, hi)`` rad per relative angle, ``-pi <= lo <= hi <= pi``; the start is clamped into them.
     pole : array_like, shape (2,), optional
-        A point (px) the chain bends toward: the pose is mirrored across the root-target line when that
-        puts the bend on its side and keeps the limits (:mod:`.pole`).
+        A point (px) whose side of the root-target line the chain bends to: with three bones or more a
+        step toward it before each sweep that keeps the end (:func:`.reshape.pole_step`), at most
+        ``POLE_TURN`` rad a joint a solve, so warm-started solves roll over to it without a jump; two
+        bones are mirrored across that line when that puts the bend on its side (:mod:`.pole`).
     heading : float, optional
         The last bone's absolute direction, rad (y down: clockwise on screen), as well as its end on
         ``target``: the first n - 1 bones solve for the point the last bone must start from, then it is
@@ -52,17 +58,18 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
         [-pi, pi], or a chain or target past ``+-1e300`` px.
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
+    pole, p = loop_pole(p, heading is not None)  # stepped toward inside the loop, not mirrored after it
     if heading is not None:
         h = heading_of(heading)
-        return aimed_solution(p, h, *finish(aimed_loop(p, h, ccd_run, False)))
+        return aimed_solution(p, h, *finish(aimed_loop(p, h, partial(ccd_run, pole=pole), False)))
     rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
-    a, used, error, stalled = finish(ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, False))
+    a, used, error, stalled = finish(ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, False, pole))
     return p.solution(a, error, used, stalled)
 
 
-def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None,
+def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None,
               heading=None) -> Generator[CCDStep, None, IKSolution]:
-    """Solve like :func:`solve_ccd` (no pole), yielding a :class:`CCDStep` after every joint's turn.
+    """Solve like :func:`solve_ccd`, yielding a :class:`CCDStep` after every joint's turn (and restart).
 
     Returns (``StopIteration.value``) exactly what :func:`solve_ccd` returns; raises as it does at the
     first ``next``. With a ``heading`` the turns are the first n - 1 bones', each record showing the
@@ -73,40 +80,60 @@ def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     >>> first.sweep, first.joint
     (1, 1)
     """
-    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits)
+    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
+    pole, p = loop_pole(p, heading is not None)
     if heading is not None:
         h = heading_of(heading)
-        a, used = yield from aimed_loop(p, h, ccd_run, True)
+        a, used = yield from aimed_loop(p, h, partial(ccd_run, pole=pole), True)
         return aimed_solution(p, h, a, used)
     a, used, error, stalled = yield from ccd_loop(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations,
-                                                 p.tolerance, p.limits, True)
+                                                 p.tolerance, p.limits, True, pole)
     return p.solution(a, error, used, stalled)
 
 
-def ccd_run(q: ChainProblem, watch: bool):
-    """:func:`ccd_loop` on a checked problem (the reduced ones of :mod:`.heading`)."""
-    return ccd_loop(q.rx, q.ry, q.angles, q.lengths, q.tx, q.ty, q.iterations, q.tolerance, q.limits, watch)
+def ccd_run(q: ChainProblem, watch: bool, pole=None):
+    """:func:`ccd_loop` on a checked problem (the reduced ones of :mod:`.heading`), pulled toward ``pole``."""
+    return ccd_loop(q.rx, q.ry, q.angles, q.lengths, q.tx, q.ty, q.iterations, q.tolerance, q.limits, watch, pole)
 
 
-def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
+def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=None):
     """Up to ``iterations`` CCD sweeps on plain floats (px, rad), ``a`` turned in place.
 
-    Yields a :class:`CCDStep` per turn when ``watch``; returns ``(angles, sweeps used, error, stalled)``.
-    Forward kinematics, the stall rule and wrapping are inlined (the hot path).
+    Yields a :class:`CCDStep` per turn when ``watch`` (and per restart, and for the return to the best
+    pose: ``event``); returns ``(angles, sweeps used, error, stalled)``. ``pole`` (x, y) px or None: a
+    :func:`.reshape.pole_step` before each sweep (three bones or more). A limited chain stuck short of a
+    target within reach restarts (:func:`.reshape.restart_pose`) up to ``RESTARTS`` times and keeps its
+    best pose. Forward kinematics, the stall rule and wrapping are inlined (the hot path).
     """
     atan2, cos, sin, hypot = math.atan2, math.cos, math.sin, math.hypot
     pi, tau = math.pi, 2.0 * math.pi
     n = len(lens)
     joints = range(n - 1, -1, -1)
     bones = range(n)
-    xs = [0.0] * n
-    ys = [0.0] * n
+    xs = [0.0] * (n + 1)
+    ys = [0.0] * (n + 1)
     used = 0
     # the stall rule (IKSolution's, inlined): the error at the last checkpoint, and the least gain
-    last, gain = math.inf, STALL_GAIN * sum(lens)
+    reach = sum(lens)
+    last, gain = math.inf, STALL_GAIN * reach
     stalled = False
     free = lim is None
+    restarts = -1  # restarts left (worked out at the first checkpoint that could take one)
+    state = 0
+    best, best_error = None, math.inf  # the best pose a restart left, and its error
+    h = 0.0
+    if pole is not None and n > 2 and hypot(tx - rx, ty - ry) < reach:
+        ux, uy, h = pole_frame(rx, ry, tx, ty, *pole, reach)
+        spin = SPIN_LEVER * reach / n
+        spin *= spin  # px^2: with a pole, a joint whose pivot lies this near the end is left be
+    turns = POLE_TURN  # rad: what the pole's steps may still turn a joint this solve
+    restarted = False
     while True:
+        if h and used < iterations and turns > 0.0 and not restarted:  # the pole's step (each sweep)
+            xs, ys = joint_xy(rx, ry, a, lens)
+            turns -= pole_step(a, lens, xs, ys, n, ux, uy, h, reach, turns)
+            limit_pose(a, lim)
+        restarted = False
         # the joints at the start of the sweep (a sweep never moves the pivots it has still to visit)
         x, y, absolute = rx, ry, 0.0
         for i in bones:
@@ -119,7 +146,24 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
         if error <= tolerance:
             break
         if not used % STALL_SWEEPS:
-            if used and not error < last - gain:
+            stuck = used and not error < last - gain
+            # (a restart needs a stall window of budget left, else it could only cost the sweeps it takes)
+            go = used and used + STALL_SWEEPS <= iterations and (stuck or not error < CRAWL_RATIO * last)
+            if go and restarts < 0:  # a limited chain, a joint after the root free to move, a target within reach
+                restarts = RESTARTS if not free and hypot(tx - rx, ty - ry) < reach and restartable(lim) else 0
+            if go and restarts > 0:
+                if error < best_error:
+                    best, best_error = a[:], error
+                state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))
+                a[0] = clamp_heading(a[0], *lim[0])
+                restarts -= 1
+                last = math.inf  # the stall watch starts again from the new pose
+                restarted = True
+                if watch:
+                    yield CCDStep(used + 1, -1, np.array(a), np.array((rx, ry)), np.array((x, y)),
+                                  _tip(rx, ry, a, lens), 0.0, "restart")
+                continue
+            if stuck:
                 stalled = True
                 break
             last = error
@@ -133,6 +177,10 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
             vx = x - px  # pivot -> end effector
             vy = y - py
             old = a[i]
+            if h and vx * vx + vy * vy < spin:  # (with a pole) a joint next to the end: left be
+                if watch:
+                    yield CCDStep(used, i, np.array(a), np.array((px, py)), np.array((bx, by)), np.array((x, y)), 0.0)
+                continue
             delta = atan2(ty - py, tx - px) - atan2(vy, vx)
             if free:  # wrapped to (-pi, pi]: delta lies in (-2pi, 2pi), so one or two turns of 2pi
                 new = old + delta
@@ -150,7 +198,14 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
                 elif delta <= -pi:
                     delta += tau
                 lo, hi = lim[i]
-                new = clamp_angle(old + delta, lo, hi)
+                want = old + delta
+                new = clamp_angle(want, lo, hi)
+                if abs(delta) > BEHIND and new != want and hi - lo < FULL_CIRCLE:
+                    # the aim straight behind (to rounding): either way round is as short, so the way that
+                    # ends nearer it, whichever side rounding put it (so a batch row turns as the single call)
+                    other = clamp_angle(want - tau if delta > 0.0 else want + tau, lo, hi)
+                    if abs(wrap(other - want)) < abs(wrap(new - want)):
+                        new = other
             a[i] = new
             applied = new - old
             if applied:  # turn the end effector about the pivot by what was applied
@@ -162,4 +217,27 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
                 yield CCDStep(used, i, np.array(a), np.array((px, py)), np.array((bx, by)), np.array((x, y)),
                               wrap(applied))
                 bx, by = x, y
+    if best is not None and best_error < error - ROUNDING * reach:  # the restarts found something better before
+        a[:] = best
+        if watch:
+            yield CCDStep(used, -1, np.array(a), np.array((rx, ry)), np.array((x, y)),
+                          _tip(rx, ry, a, lens), 0.0, "best")
+        error = best_error
     return a, used, error, stalled
+
+
+def limit_pose(a, lim) -> None:
+    """``a`` (rad, in place) wrapped, or clamped into ``lim`` ((lo, hi) pairs; joint 0 as a heading)."""
+    if lim is None:
+        for i in range(len(a)):
+            a[i] = wrap(a[i])
+        return
+    a[0] = clamp_heading(a[0], *lim[0])
+    for i in range(1, len(a)):
+        a[i] = clamp_angle(a[i], *lim[i])
+
+
+def _tip(rx: float, ry: float, a, lens) -> np.ndarray:
+    """The end effector (2,) px of the pose ``a`` (rad)."""
+    xs, ys = joint_xy(rx, ry, a, lens)
+    return np.array((xs[-1], ys[-1]))

@@ -14,9 +14,9 @@ from . import jit
 from ._batch_parts import SMALL_BATCH, limit_pose, run_rows
 from .batched import JIT_MIN_BATCH
 from .dls import AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, escape, joint_bounds
-from .jacobian_arrays import bend_side, capped, largest_of, method_turns, pole_pull, projected, rest_pull, restart_pose
-from .jacobian_loop import (DEFAULT_REST_WEIGHT, POLE_DRIFT, POLE_REACH, POLE_WEIGHT, RESTARTS, SETTLE, SLOW_GAIN,
-                            jacobian_iterations)
+from ._batch_reshape import Poles
+from .jacobian_arrays import bend_side, capped, largest_of, method_turns, projected, rest_pull, restart_pose
+from .jacobian_loop import DEFAULT_REST_WEIGHT, RESTARTS, SETTLE, SLOW_GAIN, jacobian_iterations
 from .jacobian_steps import DLS, METHODS, PLASTIC
 from .pole import mirrored_toward_batch
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
@@ -34,13 +34,13 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
 
 
 def jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, method="dls", damping=None,
-                   rest=None, rest_weight=DEFAULT_REST_WEIGHT, poles=None, pole_weight=POLE_WEIGHT):
+                   rest=None, rest_weight=DEFAULT_REST_WEIGHT, poles=None):
     """Steps of ``method`` (a name of :data:`.jacobian_steps.METHODS`, or its index) for ``N`` chains of ``n``
     bones: ``(angles (N, n) rad, error (N,) px, steps (N,))``.
 
     Arguments as :func:`.batched.ccd_batch`'s, and ``damping`` (DLS's; None: ``DEFAULT_DAMPING``) and
     ``rest_weight`` one value or (N,), ``rest`` (N, n) rad inside the limits or None, ``poles`` (N, 2) px (NaN
-    rows: none) or None, ``pole_weight`` rad, as :func:`.jacobian_loop.jacobian_iterations` takes them.
+    rows: none) or None, as :func:`.jacobian_loop.jacobian_iterations` takes them.
     """
     method = method if isinstance(method, int) else METHODS.index(method)
     count, n = angles.shape
@@ -51,8 +51,7 @@ def jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limit
     mirror = None
     if poles is not None and n < 3:  # (no null space to pull in: the answer is mirrored, as the single call's)
         mirror, poles = poles, None
-    args = (roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
-            pole_weight)
+    args = (roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles)
     if count <= SMALL_BATCH:
         out = _rows(*args)
     else:
@@ -64,8 +63,7 @@ def jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limit
     return out
 
 
-def _rows(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
-          pole_weight):
+def _rows(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles):
     """A few chains through the single loop, one by one."""
     index = iter(range(len(angles)))
 
@@ -73,14 +71,12 @@ def _rows(roots, angles, lengths, targets, iterations, tolerance, limits, method
         k = next(index)
         pole = None if poles is None or np.isnan(poles[k, 0]) else tuple(poles[k].tolist())
         return jacobian_iterations(rx, ry, a, lens, tx, ty, its, tol, lim, float(damp[k]), method,
-                                   None if rest is None else rest[k].tolist(), float(weight[k]), pole,
-                                   pole_weight if pole is not None else 0.0)[:3]
+                                   None if rest is None else rest[k].tolist(), float(weight[k]), pole)[:3]
 
     return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits)
 
 
-def _kernel(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
-            pole_weight):
+def _kernel(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles):
     """The compiled kernel's ``(angles, error, used)``, or None (no numba, not loaded yet, a small group)."""
     if len(angles) < JIT_MIN_BATCH:
         return None
@@ -99,12 +95,11 @@ def _kernel(roots, angles, lengths, targets, iterations, tolerance, limits, meth
           c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used,
           c(damp), STALL_SWEEPS, STALL_GAIN, ROUNDING, method, rest is not None,
           c(np.zeros((count, n)) if rest is None else rest, dtype=np.float64), c(weight),
-          c(np.full((count, 2), np.nan) if poles is None else poles, dtype=np.float64), pole_weight)
+          c(np.full((count, 2), np.nan) if poles is None else poles, dtype=np.float64))
     return a, error, used
 
 
-def _arrays(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles,
-            pole_weight):
+def _arrays(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles):
     """The numpy engine: every chain of the working set one step at a time."""
     count, n = angles.shape
     a = limit_pose(angles, limits)
@@ -123,10 +118,7 @@ def _arrays(roots, angles, lengths, targets, iterations, tolerance, limits, meth
         hi = limits[..., 1]
         clamped = hi - lo < FULL_CIRCLE
         limited = clamped.any(axis=1)
-    has_pole = np.zeros(count, dtype=bool) if poles is None else ~np.isnan(poles[:, 0])
-    extra = has_pole | (rest is not None)
-    px = np.zeros(count) if poles is None else np.where(has_pole, poles[:, 0], 0.0)
-    py = np.zeros(count) if poles is None else np.where(has_pole, poles[:, 1], 0.0)
+    extra = np.full(count, rest is not None)
     rx, ry, tx, ty = roots[:, 0], roots[:, 1], targets[:, 0], targets[:, 1]
     xs, ys = joint_points(rx, ry, a, lengths)
     err = distance(tx - xs[:, n], ty - ys[:, n])
@@ -138,15 +130,18 @@ def _arrays(roots, angles, lengths, targets, iterations, tolerance, limits, meth
     rows = np.arange(count)
     state = dict(a=a, xs=xs, ys=ys, err=err, mu=np.ones(count), last=np.full(count, np.inf),
                  restarts=np.zeros(count, dtype=np.int64), best=a.copy(), best_err=np.full(count, np.inf),
-                 settled=np.zeros(count, dtype=bool), drifted=np.zeros(count))
+                 settled=np.zeros(count, dtype=bool), restarted=np.zeros(count, dtype=bool))
     fixed = dict(rx=rx, ry=ry, ln=lengths, tx=tx, ty=ty, reach=reach, damping=damp, lo=lo, hi=hi, its=iterations,
                  tol=tolerance, limited=limited, reachable=reachable, seed=seed, gain=gain, extra=extra,
-                 rest=rest, weight=weight, px=px, py=py, pole_w=np.where(has_pole, pole_weight, 0.0),
-                 has_pole=has_pole, clamped=clamped,
-                 budget=np.where(has_pole, POLE_DRIFT + POLE_REACH * err / reach, np.inf))
+                 rest=rest, weight=weight, clamped=clamped, limits=limits, roots=roots)
+    # the poles' steps (reshape.pole_step, three bones or more): each row's arch and what it may still turn
+    pole = None if poles is None or n < 3 else Poles(roots, targets, poles, reach)
     step = 0
     while True:
         s, f = state, fixed
+        if pole is not None:  # the pole's step, before each step (as the single call's)
+            _pole_step(pole, rows, s, f, step)
+        s["restarted"] = np.zeros(len(rows), dtype=bool)
         on = s["err"] <= f["tol"]
         active = ~(on & (~f["extra"] | s["settled"]))
         if step % STALL_SWEEPS == 0:
@@ -192,7 +187,25 @@ def _restart(s: dict, f: dict, rows: np.ndarray) -> np.ndarray:
     s["ys"] = np.where(rows[:, None], by, s["ys"])
     s["err"] = np.where(rows, distance(f["tx"] - bx[:, n], f["ty"] - by[:, n]), s["err"])
     s["mu"] = np.where(rows, 1.0, s["mu"])
+    s["restarted"] = rows
     return rows
+
+
+def _pole_step(pole: Poles, rows: np.ndarray, s: dict, f: dict, step: int) -> None:
+    """The working set's rows that step toward their poles now (:meth:`._batch_reshape.Poles.step`), in place."""
+    a = s["a"].copy()
+    lim = f["limits"]
+    moved = pole.step(rows, a, f["ln"], lim, f["roots"], f["reach"], (step < f["its"]) & ~s["restarted"])
+    if moved.any():
+        n = a.shape[1]
+        bx, by = joint_points(f["rx"][moved], f["ry"][moved], a[moved], f["ln"][moved])
+        s["a"] = a
+        s["xs"] = s["xs"].copy()
+        s["ys"] = s["ys"].copy()
+        s["err"] = s["err"].copy()
+        s["xs"][moved] = bx
+        s["ys"][moved] = by
+        s["err"][moved] = distance(f["tx"][moved] - bx[:, n], f["ty"][moved] - by[:, n])
 
 
 def _one_step(s: dict, f: dict, method: int) -> None:
@@ -256,15 +269,11 @@ def _one_step(s: dict, f: dict, method: int) -> None:
 
 
 def _with_null_term(s: dict, f: dict, jx: list, jy: list, d: list, shrink, on) -> list:
-    """``d`` with the rest pose's and the pole's null-space term added where a row has one (capped again); marks
-    the rows on the target whose term has settled (:func:`.jacobian_loop.null_term`)."""
+    """``d`` with the rest pose's null-space term added where a row has one (capped again); marks the rows on the
+    target whose term has settled (:func:`.jacobian_loop.null_term`)."""
     a, lo, hi, extra = s["a"], f["lo"], f["hi"], f["extra"]
     n = a.shape[1]
-    count = len(a)
-    z = [np.zeros(count) for _ in range(n)] if f["rest"] is None else rest_pull(a, f["rest"], f["weight"], lo, hi)
-    if f["has_pole"].any():
-        w = pole_pull(s["xs"], s["ys"], f["px"], f["py"], f["reach"], f["pole_w"])
-        z = [np.where(f["has_pole"], v + p, v) for v, p in zip(z, w)]
+    z = rest_pull(a, f["rest"], f["weight"], lo, hi)
     jx = list(jx)
     jy = list(jy)
     for i in range(n):
@@ -276,14 +285,10 @@ def _with_null_term(s: dict, f: dict, jx: list, jy: list, d: list, shrink, on) -
         jx[i] = np.where(held, 0.0, jx[i])
         jy[i] = np.where(held, 0.0, jy[i])
     z, turn = projected(jx, jy, z)
-    left = f["budget"] - s["drifted"]
-    over = turn * shrink > left  # (the pole's budget; infinite without a pole)
-    share = np.where(over, np.where(left > 0.0, left / np.where(over & (left > 0.0), turn, 1.0), 0.0), shrink)
-    turn = turn * share
-    s["drifted"] = s["drifted"] + turn
-    moved = [v + p * share for v, p in zip(d, z)]
+    turn = turn * shrink
+    moved = [v + p * shrink for v, p in zip(d, z)]
     moved = capped(moved, largest_of(moved))
-    s["settled"] = s["settled"] | (extra & on & ((turn < SETTLE) | (s["drifted"] >= f["budget"])))
+    s["settled"] = s["settled"] | (extra & on & (turn < SETTLE))
     return [np.where(extra, m, v) for m, v in zip(moved, d)]
 
 

@@ -4,22 +4,26 @@ Each pass drags the chain tip-first onto the target (forward reaching), then re-
 and walks back out (backward reaching); a target out of reach gets the chain laid straight toward it.
 Joint limits are this project's own: both walks apply them (joint 0 as a heading,
 :func:`~.validate.clamp_heading`; the forward walk turns each bone into its child's range), and a
-limited chain that stalls short of a reachable target mirrors its bend (:func:`mirror_bend`) up to
-``STALL_ESCAPES`` times, keeping the best pose an escape left. :mod:`.fabrik_arrays` and
-:mod:`._jit_kernels` do the same step for step. Pixels (y down), radians, relative joint angles.
+limited chain stuck short of a target within its length restarts from drawn poses, keeping the best
+(:mod:`.reshape`); a pole steps the chain toward its side before each pass (:func:`.reshape.pole_step`).
+:mod:`.fabrik_arrays` and :mod:`._jit_kernels` do the same step for step. Pixels (y down), radians,
+relative joint angles.
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Generator
+from functools import partial
 
 import numpy as np
 
 from .heading import aimed_loop, aimed_solution, heading_of
 from .kinematics import joint_xy as _points
-from .results import (ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS, ChainProblem, FabrikStep, IKSolution,
-                      chain_problem, finish)
+from .ccd import limit_pose
+from .reshape import (CRAWL_RATIO, POLE_TURN, RESTARTS, loop_pole, pole_frame, pole_step, restart_pose, restart_seed,
+                      restartable)
+from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, ChainProblem, FabrikStep, IKSolution, chain_problem, finish
 from .validate import FULL_CIRCLE, TAU, clamp_angle, clamp_heading, wrap
 
 _INF = math.inf
@@ -35,19 +39,21 @@ def solve_fabrik(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
     backward passes (>= 1).
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
+    pole, p = loop_pole(p, heading is not None)  # stepped toward inside the loop, not mirrored after it
     if heading is not None:
         h = heading_of(heading)
-        return aimed_solution(p, h, *finish(aimed_loop(p, h, fabrik_run, False)))
+        return aimed_solution(p, h, *finish(aimed_loop(p, h, partial(fabrik_run, pole=pole), False)))
     rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
-    a, used, (ex, ey), stalled = finish(fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, False))
+    a, used, (ex, ey), stalled = finish(fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, False,
+                                                    pole))
     return p.solution(a, math.hypot(tx - ex, ty - ey), used, stalled)
 
 
-def fabrik_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None,
+def fabrik_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None,
                  heading=None) -> Generator[FabrikStep, None, IKSolution]:
-    """Solve like :func:`solve_fabrik` (no pole), yielding a :class:`~.results.FabrikStep` after every half-pass.
+    """Solve like :func:`solve_fabrik`, yielding a :class:`~.results.FabrikStep` after every half-pass.
 
-    "mirror" and "best" records show a limited chain's stall escapes. Returns (``StopIteration.value``)
+    "restart" and "best" records show a limited chain's escapes from a stall. Returns (``StopIteration.value``)
     bit for bit what :func:`solve_fabrik` returns; raises as it does at the first ``next``. With a
     ``heading`` the passes move the first n - 1 bones, each record showing the last bone aimed
     (:func:`.heading.aimed_records`).
@@ -56,22 +62,24 @@ def fabrik_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5,
     >>> [next(steps).direction, next(steps).direction]
     ['forward', 'backward']
     """
-    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits)
+    p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
+    pole, p = loop_pole(p, heading is not None)
     if heading is not None:
         h = heading_of(heading)
-        a, used = yield from aimed_loop(p, h, fabrik_run, True)
+        a, used = yield from aimed_loop(p, h, partial(fabrik_run, pole=pole), True)
         return aimed_solution(p, h, a, used)
     a, used, (ex, ey), stalled = yield from fabrik_loop(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations,
-                                                    p.tolerance, p.limits, True)
+                                                    p.tolerance, p.limits, True, pole)
     return p.solution(a, math.hypot(p.tx - ex, p.ty - ey), used, stalled)
 
 
-def fabrik_run(q: ChainProblem, watch: bool):
-    """:func:`fabrik_loop` on a checked problem (the reduced ones of :mod:`.heading`)."""
-    return fabrik_loop(q.rx, q.ry, q.angles, q.lengths, q.tx, q.ty, q.iterations, q.tolerance, q.limits, watch)
+def fabrik_run(q: ChainProblem, watch: bool, pole=None):
+    """:func:`fabrik_loop` on a checked problem (the reduced ones of :mod:`.heading`), stepped toward ``pole``."""
+    return fabrik_loop(q.rx, q.ry, q.angles, q.lengths, q.tx, q.ty, q.iterations, q.tolerance, q.limits, watch,
+                       pole)
 
 
-def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
+def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=None):
     """Up to ``iterations`` FABRIK passes on plain floats (px, rad), ``a`` updated in place.
 
     Yields a :class:`~.results.FabrikStep` per move when ``watch``; returns ``(angles, passes used,
@@ -87,10 +95,11 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
     ux, uy = ((tx - rx) / dist, (ty - ry) / dist) if dist > 0.0 else (1.0, 0.0)
     # which joints a limit bends (a full-circle range is no limit); one past the tip for the walk's i + 1
     if lim is None:
-        bent, escapes = None, 0
+        bent, restarts = None, 0
     else:
         bent = [hi - lo < FULL_CIRCLE for lo, hi in lim] + [False]
-        escapes = STALL_ESCAPES if any(bent) and not unreachable else 0
+        restarts = RESTARTS if not unreachable and restartable(lim) else 0
+    state = 0
     inward = range(n - 1, -1, -1)
     limited = lim is not None
     bones = range(n)
@@ -100,25 +109,39 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
     last, gain = inf, STALL_GAIN * reach
     stalled = False
     best, best_error = None, inf  # the best pose an escape left, and its error
+    pux, puy, h = pole_frame(rx, ry, tx, ty, *pole, reach) if pole is not None and n > 2 and not unreachable \
+        else (0.0, 0.0, 0.0)
+    turns = POLE_TURN  # rad: what the pole's steps may still turn a joint this solve
+    restarted = False
     while True:
+        if h and used < iterations and turns > 0.0 and not restarted:  # the pole's step (each pass)
+            if used and not limited:  # (the walks moved the points alone)
+                _angles_of(xs, ys, a)
+            turns -= pole_step(a, lens, xs, ys, n, pux, puy, h, reach, turns)
+            limit_pose(a, lim)
+            xs, ys = _points(rx, ry, a, lens)
+        restarted = False
         error = hypot(tx - xs[n], ty - ys[n])
         if error <= tolerance:
             break
         if not used % STALL_SWEEPS:
-            if used and not error < last - gain:
-                left = a[:] if escapes and used < iterations else None
-                if left is None or not mirror_bend(a, lim):
-                    stalled = True
-                    break
+            stuck = used and not error < last - gain
+            if restarts and used and used + STALL_SWEEPS <= iterations and (stuck or not error < CRAWL_RATIO * last):
                 if error < best_error:
-                    best, best_error = left, error
-                escapes -= 1  # mirrored: start again from there, the stall watch too
-                last = inf
+                    best, best_error = a[:], error
+                state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))
+                a[0] = clamp_heading(a[0], *lim[0])
+                restarts -= 1
+                last = inf  # the stall watch starts again from the new pose
+                restarted = True
                 xs, ys = _points(rx, ry, a, lens)
                 if watch:
-                    yield FabrikStep(used + 1, "mirror", np.column_stack((xs, ys)), np.array(a))
-            else:
-                last = error
+                    yield FabrikStep(used + 1, "restart", np.column_stack((xs, ys)), np.array(a))
+                continue
+            if stuck:
+                stalled = True
+                break
+            last = error
         if used and unreachable:  # the straight pass is the answer
             stalled = True
             break
@@ -200,17 +223,6 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch):
     if used and lim is None:  # the passes worked on positions alone: read the angles back
         _angles_of(xs, ys, a)
     return a, used, (xs[n], ys[n]), stalled
-
-
-def mirror_bend(a, lim) -> bool:
-    """Negate joints 1..n-1's relative angles in place, each clamped into ``lim``; False if nothing changed."""
-    changed = False
-    for i in range(1, len(a)):
-        v = clamp_angle(-a[i], *lim[i])
-        if v != a[i]:
-            a[i] = v
-            changed = True
-    return changed
 
 
 def pull(x: float, y: float, dx: float, dy: float, length: float, fx: float, fy: float) -> tuple[float, float]:

@@ -1,30 +1,34 @@
 """FABRIK passes over many chains on numpy arrays (Aristidou & Lasenby 2011; :func:`.batched.fabrik_batch`).
 
-Step for step :func:`.fabrik.fabrik_loop` with this project's limit changes, so a row equals the single
-call to rounding. No validation: float64 arrays of the documented shapes, radians, pixels (y down).
+Step for step :func:`.fabrik.fabrik_loop` with this project's limit changes, restarts and pole steps
+(:mod:`._batch_reshape`), so a row equals the single call to rounding. No validation: float64 arrays of
+the documented shapes, radians, pixels (y down).
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from ._batch_parts import Stall, joint_modes, limit_angles, limit_joint, limit_pose
+from ._batch_parts import Stall, joint_modes, limit_joint, limit_pose
+from ._batch_reshape import Poles, Restarts, in_order
 from .validate import FULL_CIRCLE, TAU, wrap_array
 from .kinematics import chain_points_batch
-from .results import ROUNDING, STALL_ESCAPES, STALL_SWEEPS
+from .results import STALL_GAIN, STALL_SWEEPS
 
 PI = np.pi
 
 
-def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits=None):
-    """FABRIK passes for ``N`` chains of ``n`` bones (see :func:`.batched.fabrik_batch`)."""
+def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits=None, poles=None):
+    """FABRIK passes for ``N`` chains of ``n`` bones (see :func:`.batched.fabrik_batch`); ``poles`` (N, 2) px
+    (NaN rows: none) stepped toward before each pass (three bones or more)."""
     a = limit_pose(angles, limits)
     count, n = a.shape
     pts = chain_points_batch(roots, a, lengths)
     xs = np.ascontiguousarray(pts[:, :, 0])
     ys = np.ascontiguousarray(pts[:, :, 1])
+    reach = in_order(lengths)
     dist = np.hypot(targets[:, 0] - roots[:, 0], targets[:, 1] - roots[:, 1])
-    unreachable = dist >= lengths.sum(axis=1)
+    unreachable = dist >= reach
     safe = np.where(dist > 0, dist, 1.0)
     ux = np.where(dist > 0, (targets[:, 0] - roots[:, 0]) / safe, 1.0)
     uy = np.where(dist > 0, (targets[:, 1] - roots[:, 1]) / safe, 0.0)
@@ -33,7 +37,9 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
     modes = joint_modes(limits, n)
     bent = np.zeros((count, n), dtype=bool) if limits is None else limits[..., 1] - limits[..., 0] < FULL_CIRCLE
     turns = ["all" if bent[:, j].all() else "some" if bent[:, j].any() else "none" for j in range(n)]
-    escapes = _Escapes(bent, unreachable)
+    restarts = Restarts(roots, lengths, targets, limits, reach)
+    pole = None if poles is None or n < 3 else Poles(roots, targets, poles, reach)
+    gain = STALL_GAIN * reach
     # the working set: views of the full arrays until some chains are done, then compact copies (written back)
     rows = np.arange(count)
     sx, sy, sa, sb = xs, ys, a, bent
@@ -42,14 +48,26 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
     compact = False
     stall = Stall(lengths)
     for sweep in range(sweeps):
+        if pole is not None:  # the pole's step, from the angles (read back from the points when free)
+            if sweep and lim is None:
+                sa[:] = _read_angles(sx, sy)
+            stepped = pole.step(rows, sa, ln, lim, np.stack([rx, ry], axis=1), reach[rows], sweep < its)
+            if stepped.any():
+                _place(stepped, sa, sx, sy, rx, ry, ln)
         err = np.hypot(tx - sx[:, n], ty - sy[:, n])
         active = (err > tol) & (sweep < its)
         if sweep:
             active &= ~far  # one pass lays an unreachable chain straight
         if sweep % STALL_SWEEPS == 0:
-            stalled = stall.check(sweep, rows, err, active)
-            if stalled is not None and escapes.left[rows[stalled]].any():
-                escapes.take(stalled, rows, err, sa, sx, sy, rx, ry, ln, lim, stall, active)
+            if restarts.any:
+                go = restarts.due(rows, err, stall.last[rows], gain[rows], active, sweep, its)
+                if go.any():  # a new pose, and its error and checkpoint at the same pass
+                    restarts.take(go, rows, err, sa, ln, lim, np.stack([rx, ry], axis=1), np.stack([tx, ty], axis=1))
+                    _place(go, sa, sx, sy, rx, ry, ln)
+                    err[go] = np.hypot(tx[go] - sx[go, n], ty[go] - sy[go, n])
+                    active[go] = err[go] > tol[go]
+                    stall.last[rows[go]] = np.inf
+            stall.check(sweep, rows, err, active)
         if not active.any():
             break
         if not active.all():
@@ -70,14 +88,28 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
         _backward(sx, sy, sa, ln, lim, rx, ry, sux, suy, modes)
     if compact:
         xs[rows], ys[rows], a[rows] = sx, sy, sa
-    escapes.restore(a, xs, ys, roots, lengths, targets)
     if limits is None:
-        absolute = np.arctan2(np.diff(ys, axis=1), np.diff(xs, axis=1))
-        parent = np.concatenate([np.zeros((count, 1)), absolute[:, :-1]], axis=1)
-        read_back = wrap_array(absolute - parent)
-        a = np.where((used > 0)[:, None], read_back, a)
+        a = np.where((used > 0)[:, None], _read_angles(xs, ys), a)
     error = np.hypot(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n])
+    back = restarts.restore(a, error, lengths, reach)
+    if len(back):
+        pts = chain_points_batch(roots[back], a[back], lengths[back])
+        error[back] = np.hypot(targets[back, 0] - pts[:, n, 0], targets[back, 1] - pts[:, n, 1])
     return a, error, used
+
+
+def _read_angles(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+    """The relative angles (K, n) rad, wrapped, of the joints ``xs``, ``ys`` (K, n + 1) px."""
+    absolute = np.arctan2(np.diff(ys, axis=1), np.diff(xs, axis=1))
+    parent = np.concatenate([np.zeros((len(xs), 1)), absolute[:, :-1]], axis=1)
+    return wrap_array(absolute - parent)
+
+
+def _place(mask, sa, sx, sy, rx, ry, ln) -> None:
+    """The joints of the working rows ``mask`` laid out from their angles ``sa`` (in place on ``sx``, ``sy``)."""
+    pts = chain_points_batch(np.stack([rx[mask], ry[mask]], axis=1), sa[mask], ln[mask])
+    sx[mask] = pts[:, :, 0]
+    sy[mask] = pts[:, :, 1]
 
 
 def _forward(sx, sy, sb, ln, lim, tx, ty, ux, uy, turns, modes):
@@ -182,50 +214,3 @@ def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lim, j, mode):
         d = np.where(still, np.arctan2(uy, ux), d)
     d = child - _limited(child - d, mode, lim, j)
     return x - length * np.cos(d), y - length * np.sin(d)
-
-
-class _Escapes:
-    """The stall escape over a batch: escapes left per chain, the best pose (rad) an escape left and its error (px)."""
-
-    def __init__(self, bent: np.ndarray, unreachable: np.ndarray):
-        self.left = np.where(bent.any(axis=1) & ~unreachable, STALL_ESCAPES, 0)
-        self.best: np.ndarray | None = None
-        self.best_error = np.full(len(bent), np.inf)
-
-    def take(self, stalled, rows, err, sa, sx, sy, rx, ry, ln, lim, stall, active) -> None:
-        """Mirror the bend of the ``stalled`` working rows with escapes left; those it changes go on (``active``)."""
-        idx = np.flatnonzero(stalled & (self.left[rows] > 0))
-        old = sa[idx, 1:]
-        new = limit_angles(-old, lim[idx, 1:])
-        moved = new != old
-        changed = moved.any(axis=1)
-        if not changed.any():
-            return
-        idx = idx[changed]
-        r = rows[idx]
-        better = err[idx] < self.best_error[r]
-        if better.any():
-            if self.best is None:
-                self.best = np.empty((len(self.left), sa.shape[1]))
-            self.best[r[better]] = sa[idx[better]]
-            self.best_error[r[better]] = err[idx[better]]
-        sa[idx, 1:] = np.where(moved[changed], new[changed], old[changed])
-        pts = chain_points_batch(np.stack([rx[idx], ry[idx]], axis=1), sa[idx], ln[idx])
-        sx[idx] = pts[:, :, 0]
-        sy[idx] = pts[:, :, 1]
-        self.left[r] -= 1
-        stall.last[r] = np.inf
-        active[idx] = True
-
-    def restore(self, a, xs, ys, roots, lengths, targets) -> None:
-        """Put back (in place) the best pose an escape left where the chain ended worse off."""
-        if self.best is None:
-            return
-        n = a.shape[1]
-        now = np.hypot(targets[:, 0] - xs[:, n], targets[:, 1] - ys[:, n])
-        worse = np.flatnonzero(self.best_error < now - ROUNDING * lengths.sum(axis=1))
-        if len(worse):
-            a[worse] = self.best[worse]
-            pts = chain_points_batch(roots[worse], a[worse], lengths[worse])
-            xs[worse] = pts[:, :, 0]
-            ys[worse] = pts[:, :, 1]

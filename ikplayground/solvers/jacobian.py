@@ -12,8 +12,9 @@ from __future__ import annotations
 
 from .dls import DEFAULT_DAMPING
 from .heading import aimed_loop, aimed_solution, heading_of
-from .jacobian_loop import DEFAULT_REST_WEIGHT, POLE_WEIGHT, jacobian_iterations
+from .jacobian_loop import DEFAULT_REST_WEIGHT, jacobian_iterations
 from .jacobian_steps import DLS, METHODS
+from .reshape import loop_pole
 from .results import IKSolution, chain_problem, finish
 from .validate import angles_list, clamp_angle, non_negative
 
@@ -55,9 +56,10 @@ def solve_jacobian(root, angles, lengths, target, *, method, iterations=100, tol
     rest_weight : float
         >= 0.
     pole : array_like, shape (2,), optional
-        px: each step adds the null-space turn that pulls the inner joints' mean point toward it (at most
-        ``POLE_WEIGHT`` rad a joint), as ``rest`` does; no mirror image is taken, so the pose changes smoothly
-        with the target. A chain of two bones has no null space: the pole then changes nothing.
+        px: before each step, CCD's and FABRIK's null-space step toward an arch on the pole's side
+        (:func:`.reshape.pole_step`, at most ``POLE_TURN`` rad a solve), so a chain solved frame after frame
+        rolls over to the pole's side instead of flipping there; two bones (no pose between their two bends)
+        are mirrored to its side after the solve (:mod:`.pole`).
     damping : float, optional
         "dls" only: ``lambda = damping * mu * |e|``, >= 0 (None: ``DEFAULT_DAMPING``).
 
@@ -91,21 +93,18 @@ def _solve(root, angles, lengths, target, code, iterations, tolerance, limits, r
     damping = DEFAULT_DAMPING if damping is None else non_negative(damping, "damping")
     r = rest_pose(rest, len(p.lengths), p.limits)
     weight = non_negative(rest_weight, "rest_weight")
-    pole = p.pole if p.pole is not None and len(p.lengths) - (heading is not None) >= 3 else None
-    if pole is not None:  # a term of the steps: the finished pose is not mirrored (two bones: it is, ChainProblem)
-        p = p._replace(pole=None)
-    pole_weight = POLE_WEIGHT if pole is not None else 0.0
+    pole, p = loop_pole(p, heading is not None)  # stepped toward inside the loop, not mirrored after it
     if heading is not None:
         h = heading_of(heading)
 
         def run(q, watch):  # a generator that yields nothing, as the other solvers' loops unwatched
             return jacobian_iterations(q.rx, q.ry, q.angles, q.lengths, q.tx, q.ty, q.iterations, q.tolerance,
                                        q.limits, damping, code, None if r is None else r[:len(q.lengths)], weight,
-                                       pole, pole_weight)
+                                       pole)
             yield
 
         return aimed_solution(p, h, *finish(aimed_loop(p, h, run, False)))
     rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
     a, used, error, stalled = jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping, code,
-                                                  r, weight, pole, pole_weight)
+                                                  r, weight, pole)
     return p.solution(a, error, used, stalled)

@@ -2,8 +2,8 @@
 for operation the single call's, so that each row rounds as it does.
 
 Buss 2004 (transpose, pseudo-inverse, damped least squares), Buss & Kim 2005 (selectively damped least squares),
-Liegeois 1977 (the null-space terms). Each joint's values are an array of shape (N,); ``jx``, ``jy`` and ``d`` are
-lists of ``n`` of them. No validation: float64. Pixels (y down), radians.
+Liegeois 1977 (the rest pose's null-space term). Each joint's values are an array of shape (N,); ``jx``, ``jy``
+and ``d`` are lists of ``n`` of them. No validation: float64. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -168,37 +168,6 @@ def rest_pull(a: np.ndarray, rest: np.ndarray, weight, lo, hi) -> list:
         wrapped = np.where(v > math.pi, v - tau, np.where(v <= -math.pi, v + tau, v))
         out.append(weight * np.where(hi[:, i] - lo[:, i] >= FULL_CIRCLE, wrapped, v))
     return out
-
-
-def pole_pull(xs: np.ndarray, ys: np.ndarray, px, py, reach, weight) -> list:
-    """:func:`.jacobian_steps.pole_pull` over arrays (``xs``, ``ys`` (N, n + 1) px): ``z``, a list."""
-    n = xs.shape[1] - 1
-    m = n - 1
-    count = len(xs)
-    if m < 1:
-        return [np.zeros(count) for _ in range(n)]
-    cx = np.zeros(count)
-    cy = np.zeros(count)
-    for i in range(1, n):
-        cx = cx + xs[:, i]
-        cy = cy + ys[:, i]
-    cx = cx / m
-    cy = cy / m
-    gx = px - cx
-    gy = py - cy
-    r = np.sqrt(gx * gx + gy * gy)
-    r = np.where(r > reach, r, reach)
-    f = weight / (r * m * reach)
-    z = [np.zeros(count)] * n
-    sx = np.zeros(count)
-    sy = np.zeros(count)
-    for j in range(n - 1, -1, -1):
-        k = n - 1 - j  # the inner joints past joint j
-        z[j] = f * (-(sy - k * ys[:, j]) * gx + (sx - k * xs[:, j]) * gy)
-        if j >= 1:
-            sx = sx + xs[:, j]
-            sy = sy + ys[:, j]
-    return z
 
 
 def bend_side(xs: np.ndarray, ys: np.ndarray, tx, ty) -> np.ndarray:

@@ -9,9 +9,12 @@ pushed against a bound leave the Jacobian (an active set), a null step toward a 
 - restarts: a limited chain whose error has fallen by less than ``SLOW_GAIN`` over ``STALL_SWEEPS`` steps, short
   of a target within its reach, starts again from a pose inside its limits (:func:`.jacobian_steps.restart_angle`,
   joint 0 kept), at most ``RESTARTS`` times a solve on the one budget; the best pose wins;
-- null-space terms (Liegeois 1977): a rest pose or a pole adds ``(I - J^+ J) z`` to each step, taken while the
-  error stays within the tolerance once there (then the error may grow up to it), until the term's turn falls
-  under ``SETTLE`` (rad) or the budget ends.
+- a rest pose (Liegeois 1977, gradient projection): each step adds ``(I - J^+ J) z``, ``z = rest_weight (rest -
+  angles)``, taken on once the error is within the tolerance (then it may grow up to it) until that turn falls
+  under ``SETTLE`` rad or the budget ends;
+- a pole: before each step, CCD's and FABRIK's :func:`.reshape.pole_step` (a null-space step toward an arch on
+  the pole's side, at most ``POLE_TURN`` rad a solve, so a chain solved frame after frame rolls over to the
+  pole's side rather than flipping there; three bones or more).
 
 Pixels (y down), radians.
 """
@@ -22,17 +25,15 @@ import math
 
 from .dls import (AT_BOUND, DEFAULT_DAMPING, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_step, escape,
                   joint_bounds, turned)
-from .jacobian_steps import (DLS, bend_side, capped, method_turns, pole_pull, projected, rest_pull, restart_angle,
-                             restart_seed)
+from .ccd import limit_pose
+from .jacobian_steps import DLS, bend_side, capped, method_turns, projected, rest_pull, restart_angle, restart_seed
 from .kinematics import joint_xy as joint_points
+from .reshape import POLE_TURN, pole_frame, pole_step
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 
 RESTARTS = 4  # a solve's restarts at most
 SLOW_GAIN = 0.05  # a limited chain whose error falls by less than this share over STALL_SWEEPS steps restarts
 DEFAULT_REST_WEIGHT = 0.1  # the rest pose's pull: this share of the way there, a step (then projected)
-POLE_WEIGHT = 1.0  # rad: the pole's pull at most, a step (jacobian_steps.pole_pull)
-POLE_DRIFT = 0.1  # rad: with a pole, the null-space term's turns in a solve sum to at most this ...
-POLE_REACH = 2.0  # ... plus this many rad per reach (px) the end starts from the target
 SETTLE = 1e-3  # rad: a null-space term's turn under this, once on the target, ends the solve
 
 _PI = math.pi
@@ -41,12 +42,12 @@ _INF = math.inf
 
 
 def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=DEFAULT_DAMPING, method=DLS,
-                        rest=None, rest_weight=0.0, pole=None, pole_weight=0.0):
+                        rest=None, rest_weight=0.0, pole=None):
     """Up to ``iterations`` steps of ``method`` (an index of :data:`.jacobian_steps.METHODS`) from ``a`` (rad,
     inside ``lim``): ``(angles, used, error px, stalled)``.
 
-    ``rest`` (n floats, rad, inside ``lim``) with ``rest_weight`` and ``pole`` ((x, y) px) with ``pole_weight``
-    are the null-space terms (either or both may be None).
+    ``rest`` (n floats, rad, inside ``lim``) with ``rest_weight``, and ``pole`` ((x, y) px; stepped toward with
+    three bones or more), or None.
     """
     n = len(lens)
     reach = 0.0
@@ -54,7 +55,7 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
         reach += length
     bounds = joint_bounds(lim, n)
     limited = lim is not None and any(b[2] for b in bounds)
-    extra = rest is not None or pole is not None
+    extra = rest is not None
     if extra:
         los = [b[0] for b in bounds]
         his = [b[1] for b in bounds]
@@ -74,9 +75,19 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
     restarts = 0
     best, best_error = a, _INF  # the best pose a restart left
     settled = False
-    drifted = 0.0  # rad: the null-space term's turns, summed
-    budget = POLE_DRIFT + POLE_REACH * error / reach if pole is not None else _INF
+    h = 0.0  # the pole's arch (reshape.pole_frame), and what its steps may still turn a joint this solve
+    if pole is not None and n > 2 and distance(tx - rx, ty - ry) < reach:
+        pux, puy, h = pole_frame(rx, ry, tx, ty, pole[0], pole[1], reach)
+    turns = POLE_TURN
+    restarted = False
     while True:
+        if h and used < iterations and turns > 0.0 and not restarted:  # the pole's step (each step, as CCD's sweep)
+            a = list(a)
+            turns -= pole_step(a, lens, xs, ys, n, pux, puy, h, reach, turns)
+            limit_pose(a, lim)
+            xs, ys = joint_points(rx, ry, a, lens)
+            error = distance(tx - xs[n], ty - ys[n])
+        restarted = False
         on = error <= tolerance
         if on and (not extra or settled):
             break
@@ -96,6 +107,7 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
                 xs, ys = joint_points(rx, ry, a, lens)
                 error = distance(tx - xs[n], ty - ys[n])
                 mu = 1.0
+                restarted = True
             elif used and not error < last - gain:
                 stalled = True
                 break
@@ -134,21 +146,16 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
                 else:
                     largest = method_turns(method, jx, jy, *sums(jx, jy), ux, uy, lam2, shrink, d)
         if extra:
-            turn = null_term(a, xs, ys, rest, rest_weight, pole, pole_weight, reach, bounds, los, his, jx, jy, z)
-            share = shrink
-            if turn * share > budget - drifted:  # (the pole's budget; infinite without a pole)
-                share = (budget - drifted) / turn if budget > drifted else 0.0
-            turn *= share
-            drifted += turn
+            turn = null_term(a, rest, rest_weight, bounds, los, his, jx, jy, z) * shrink
             top = 0.0
             for i in range(n):
-                v = d[i] + z[i] * share
+                v = d[i] + z[i] * shrink
                 d[i] = v
                 if abs(v) > top:
                     top = abs(v)
             capped(d, top)
             if on:
-                settled = turn < SETTLE or drifted >= budget
+                settled = turn < SETTLE
         if lim is None:  # turned() with no bounds and joint_points(), written out
             # (turned()'s clamp to [-pi, pi] changes nothing here: a lies in [-pi, pi] and no turn passes the
             # cap, MAX_STEP < pi, so one wrap lands in [-pi, pi]; the tests hold it to the turned() path)
@@ -206,22 +213,11 @@ def sums(jx, jy) -> tuple[float, float, float]:
     return sxx, syy, sxy
 
 
-def null_term(a, xs, ys, rest, rest_weight, pole, pole_weight, reach, bounds, los, his, jx, jy, z) -> float:
-    """The rest pose's and the pole's pulls (rad) into ``z``, held joints' left out (their columns of ``jx``,
-    ``jy`` zeroed: pushed against a bound by the step, or pulled past one), projected on the null space of
-    ``J``; returns its largest turn."""
-    n = len(z)
-    if rest is not None:
-        rest_pull(a, rest, rest_weight, los, his, z)
-    else:
-        for i in range(n):
-            z[i] = 0.0
-    if pole is not None:
-        w = [0.0] * n
-        pole_pull(xs, ys, pole[0], pole[1], reach, pole_weight, w)
-        for i in range(n):
-            z[i] += w[i]
-    for i in range(n):
+def null_term(a, rest, rest_weight, bounds, los, his, jx, jy, z) -> float:
+    """The rest pose's pull (rad) into ``z``, held joints' left out (their columns of ``jx``, ``jy`` zeroed: pushed
+    against a bound by the step, or pulled past one), projected on the null space of ``J``; its largest turn."""
+    rest_pull(a, rest, rest_weight, los, his, z)
+    for i in range(len(z)):
         lo, hi, clamped = bounds[i]
         if (jx[i] == 0.0 and jy[i] == 0.0) or (clamped and ((a[i] >= hi - AT_BOUND and z[i] > 0.0)
                                                             or (a[i] <= lo + AT_BOUND and z[i] < 0.0))):

@@ -1,4 +1,4 @@
-"""One step of each Jacobian method, the null-space terms and the restart poses, on floats.
+"""One step of each Jacobian method, the rest pose's null-space term and the restart poses, on floats.
 
 The methods (Buss 2004, "Introduction to inverse kinematics with Jacobian transpose, pseudoinverse and damped
 least squares methods"; Buss & Kim 2005, "Selectively damped least squares for inverse kinematics") turn the
@@ -14,9 +14,8 @@ joints by ``d`` (rad) for the end effector's error ``u`` (2,) and its 2 x n Jaco
   rho_j``, ``rho_j`` the length of column j), and the sum clamped to ``gamma_max`` (Buss & Kim 2005).
 
 Every step is capped at :data:`.dls.MAX_STEP`; the methods but DLS take ``shrink`` (``1 / mu``) of their
-step, the backtracking of a rejected step. The null-space terms (Liegeois 1977, gradient projection;
-Nakamura 1991) add ``(I - J^+ J) z`` for a rest pose (``z = w (rest - angles)``) or a pole (``z`` the pull of
-the inner joints' mean point toward the pole, this project's). :func:`restart_angle` draws the restart poses
+step, the backtracking of a rejected step. The null-space term (Liegeois 1977, gradient projection) adds
+``(I - J^+ J) z`` for a rest pose (``z = w (rest - angles)``). :func:`restart_angle` draws the restart poses
 of a limited chain that stalls (this project's; see :mod:`.jacobian_loop`). Pure functions of floats and
 indexable sequences, so the compiled kernel (:mod:`._jit_dls`) runs them as they are. Pixels (y down), rad.
 """
@@ -175,38 +174,6 @@ def rest_pull(a, rest, weight: float, lo, hi, z) -> None:
         if hi[i] - lo[i] >= FULL_CIRCLE:
             v = v - 2.0 * math.pi if v > math.pi else v + 2.0 * math.pi if v <= -math.pi else v
         z[i] = weight * v
-
-
-def pole_pull(xs, ys, px: float, py: float, reach: float, weight: float, z) -> None:
-    """The turns (rad) that move the inner joints' mean point ``c`` (joints 1..n-1, ``xs``, ``ys`` px) toward the
-    pole ``(px, py)``: ``weight`` times the gradient of ``c . g`` for ``g = (pole - c) / max(|pole - c|, reach)``,
-    over ``reach``, so that no turn passes ``weight``. Zeros for one bone."""
-    n = len(z)
-    m = n - 1
-    for i in range(n):
-        z[i] = 0.0
-    if m < 1:
-        return
-    cx = cy = 0.0
-    for i in range(1, n):
-        cx += xs[i]
-        cy += ys[i]
-    cx /= m
-    cy /= m
-    gx = px - cx
-    gy = py - cy
-    r = math.sqrt(gx * gx + gy * gy)
-    r = r if r > reach else reach
-    f = weight / (r * m * reach)
-    sx = sy = 0.0  # the sums of the inner joints past joint j
-    count = 0
-    for j in range(n - 1, -1, -1):
-        # d(joint i)/d(angle j) = (-(y_i - y_j), x_i - x_j) for the inner joints i > j
-        z[j] = f * (-(sy - count * ys[j]) * gx + (sx - count * xs[j]) * gy)
-        if j >= 1:
-            sx += xs[j]
-            sy += ys[j]
-            count += 1
 
 
 def bend_side(xs, ys, tx: float, ty: float) -> float:

@@ -110,7 +110,7 @@ def _build_solvers():
     import numpy as np
 
     from . import _jit_kernels
-    from .results import ROUNDING, STALL_ESCAPES, STALL_GAIN, STALL_SWEEPS
+    from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 
     k = _jit_kernels.build()
     # one tiny call of each compiles (or loads from numba's cache) now, not mid-frame
@@ -118,9 +118,10 @@ def _build_solvers():
     lim = np.array([[[-math.pi, math.pi]]])
     args = (z, np.zeros((1, 1)), np.ones((1, 1)), z + 1.0, np.ones(1, dtype=np.int64), np.full(1, 0.5), lim,
             np.zeros(1), np.zeros(1, dtype=np.int64), STALL_SWEEPS, STALL_GAIN)
-    k.ccd(*args)
-    k.fabrik(*args, STALL_ESCAPES, ROUNDING)
-    k.dls(*args[:9], np.full(1, 0.5), STALL_SWEEPS, STALL_GAIN, ROUNDING, 2, False, args[1], np.zeros(1), z, 0.0)
+    poles = np.full((1, 2), np.nan)
+    k.ccd(*args[:9], poles, *args[9:], ROUNDING)
+    k.fabrik(*args[:9], poles, *args[9:], ROUNDING)
+    k.dls(*args[:9], np.full(1, 0.5), STALL_SWEEPS, STALL_GAIN, ROUNDING, 2, False, args[1], np.zeros(1), poles)
     k.settle(args[1], args[1], args[7], lim, z, args[2], z, np.zeros((1, 2, 2)), np.zeros(1))
     k.tip_error(z, args[1], args[2], z, np.zeros(1))
     k.snake(np.zeros((1, 2, 2)), z, args[2], args[7], args[7], np.zeros((1, 2, 2)))

@@ -1,9 +1,11 @@
 """Poles: a point that chooses the side a chain bends toward (Godot's ``magnet``, Spine's ``bendDirection``).
 
-This project's method for the iterative solvers: when the inner joints lie on the other side of the
-root-target line from the pole (beyond ``ON_LINE``), the pose is mirrored across that line (the end
-stays as far from the target; not where a limit breaks): ``a0 -> 2 phi - a0``, ``a_i -> -a_i`` (rad,
-y down, ``phi`` the root-target direction).
+This project's mirror, for DLS and for two-bone CCD and FABRIK chains (no pose lies between their two
+bends; CCD and FABRIK with three bones or more step toward the pole as they solve instead,
+:func:`.reshape.pole_step`): when the inner joints lie on the other side of the root-target line from
+the pole (beyond ``ON_LINE``), the finished pose is mirrored across that line (the end stays as far from
+the target; not where a limit breaks): ``a0 -> 2 phi - a0``, ``a_i -> -a_i`` (rad, y down, ``phi`` the
+root-target direction).
 """
 
 from __future__ import annotations

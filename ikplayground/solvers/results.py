@@ -44,7 +44,6 @@ class TwoBoneSolution(NamedTuple):
 # The stall rule of every CCD, FABRIK and DLS implementation (see IKSolution).
 STALL_SWEEPS = 8
 STALL_GAIN = 1e-9
-STALL_ESCAPES = 3  # FABRIK with limits: mirrored bends one solve may try (see fabrik.py)
 # Of the chain's length (px): two errors closer than this are one to rounding (FABRIK's best pose,
 # DLS's step of next to nothing), so a chain's mirror image takes the same decisions.
 ROUNDING = 1e-12
@@ -53,7 +52,7 @@ ROUNDING = 1e-12
 HEADING_TOLERANCE = math.radians(1.0)
 
 STATUSES = ("reached", "out of reach", "stalled", "iterations")
-DIRECTIONS = ("forward", "backward", "straight", "mirror", "best")  # FabrikStep.direction
+DIRECTIONS = ("forward", "backward", "straight", "restart", "best")  # FabrikStep.direction
 
 
 class IKSolution(NamedTuple):
@@ -73,9 +72,9 @@ class IKSolution(NamedTuple):
         Why it stopped, the first that applies (``""`` if built by hand): "reached"; "out of reach"
         (beyond the chain's length plus the tolerance); "stalled" (every ``STALL_SWEEPS`` sweeps the error
         must drop by ``STALL_GAIN`` of the chain's length, or the solve stops before its budget; FABRIK
-        also after its one straight pass, and only after ``STALL_ESCAPES`` mirrored bends on a limited
-        chain); "iterations" (the budget ran out while it still improved). With a heading see
-        :mod:`.heading`.
+        also after its one straight pass; CCD and FABRIK on a limited chain only after ``RESTARTS``
+        restarts, :mod:`.reshape`); "iterations" (the budget ran out while it still improved). With a
+        heading see :mod:`.heading`.
     heading_error : float
         With a ``heading``: how far the last bone's absolute direction is from it, rad (>= 0), and
         ``reached`` also needs it within ``HEADING_TOLERANCE``; 0.0 without one.
@@ -111,6 +110,10 @@ class CCDStep(NamedTuple):
         The joint, and the end effector before and after the turn, px (y down).
     turn : float
         The turn applied after the limits, rad, wrapped to (-pi, pi]; positive is clockwise on screen.
+    event : str
+        "turn" (one joint turned); "restart" (a limited chain stuck short of its target took a new pose
+        inside its limits: :mod:`.reshape`) or "best" (the return to the best pose a restart left), both
+        with ``joint`` -1, ``pivot`` the root and ``turn`` 0.0.
     """
 
     sweep: int
@@ -120,6 +123,7 @@ class CCDStep(NamedTuple):
     effector_before: np.ndarray
     effector_after: np.ndarray
     turn: float
+    event: str = "turn"
 
 
 class FabrikStep(NamedTuple):
@@ -128,11 +132,12 @@ class FabrikStep(NamedTuple):
     Attributes
     ----------
     iteration : int
-        Which pass, from 1 ("mirror" belongs to the pass it starts, "best" to the last).
+        Which pass, from 1 ("restart" belongs to the pass it starts, "best" to the last).
     direction : str
         One of ``DIRECTIONS``: "forward" (tip first onto the target), "backward" (re-anchored at the root,
-        limits applied), "straight" (laid toward a target at or past full reach), "mirror" (a limited
-        chain's stall escape), "best" (the best pose an escape left).
+        limits applied), "straight" (laid toward a target at or past full reach), "restart" (a limited
+        chain stuck short of its target takes a pose drawn inside its limits, :mod:`.reshape`), "best"
+        (the return to the best pose a restart left).
     points : ndarray, shape (n + 1, 2)
         The joints after the move, px (y down), ``[0]`` the root (a copy).
     angles : ndarray, shape (n,) or None

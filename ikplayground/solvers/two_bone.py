@@ -31,7 +31,7 @@ _INF = math.inf
 
 
 def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFTNESS,
-                   stretch=_NO_STRETCH) -> TwoBoneSolution:
+                   stretch=_NO_STRETCH, elbow_limit=None) -> TwoBoneSolution:
     """Place a two-bone chain so its end reaches ``target`` (or gets closest).
 
     Parameters
@@ -47,6 +47,15 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
     softness, stretch : float or array_like (N,), optional
         Soft reach, px, >= 0 (0 is hard; :func:`soft_reach`), and the largest bone scale past full reach,
         >= 1 (1 is none).
+    elbow_limit : array_like, shape (2,) or (N, 2), optional
+        ``(lo, hi)`` rad on the elbow's relative angle ``theta2`` (a knee's range, e.g. ``(0, 2.6)``),
+        ``-pi <= lo <= hi <= pi``; None (or the full circle) is free. Where the exact answer's elbow lies
+        outside it, the arm takes the other bend if that one's elbow (``-theta2``) lies inside; else the
+        elbow is clamped to the bound nearest the exact one (in ``|theta2|``, which puts the end nearest
+        the wanted reach) and bone 1 turns the end onto the ray from the root toward the target, as far
+        out as that elbow allows, ``sqrt(l1^2 + l2^2 + 2 l1 l2 cos(theta2))`` px (the nearest point to
+        the target such an elbow can reach; ``reached`` False). The pole, ``bend``, soft reach and stretch
+        apply first. See :func:`.two_bone_arrays.limit_elbow`.
 
     Returns
     -------
@@ -57,8 +66,11 @@ def solve_two_bone(root, target, l1, l2, bend=1, *, pole=None, softness=_NO_SOFT
     ------
     ValueError
         Naming the argument: wrong shape, not real numbers, non-finite (but for NaN poles), a length
-        <= 0, a bend other than +1/-1, a softness < 0, a stretch < 1, or a reach past ``+-1e300`` px.
+        <= 0, a bend other than +1/-1, a softness < 0, a stretch < 1, an elbow limit out of order or
+        past +-pi, or a reach past ``+-1e300`` px.
     """
+    if elbow_limit is not None:  # checked and solved over arrays, one chain or many alike
+        return solve_arrays(root, target, l1, l2, bend, pole, softness, stretch, elbow_limit)
     b = _BOUND
     if (type(root) is tuple and type(target) is tuple and type(l1) is float and type(l2) is float
             and pole is None and softness is _NO_SOFTNESS and stretch is _NO_STRETCH

@@ -23,13 +23,15 @@ CROSS_SHRINK = 2.0 ** -600
 
 
 def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=None, softness=None,
-                    stretch=None):
+                    stretch=None, elbow_limit=None):
     """The two-bone formula on validated arrays, no checks: ``(knee, end, theta1, theta2, reached, scale)``.
 
     ``root``, ``target`` (..., 2) px (y down); ``l1``, ``l2`` (px), ``bend`` (+-1) and the optional
-    ``softness``, ``stretch`` broadcast to (...); ``pole`` (..., 2) px, NaN rows none. Returns knee and
-    end (..., 2) px, theta1 and theta2 (...) rad wrapped to (-pi, pi], reached (...) bool and the bones'
-    scale (...) (1 without stretch): :class:`~.results.TwoBoneSolution`'s fields.
+    ``softness``, ``stretch`` broadcast to (...); ``pole`` (..., 2) px, NaN rows none; ``elbow_limit``
+    (..., 2) rad, ``(lo, hi)`` on theta2 with ``-pi <= lo <= hi <= pi`` (a full circle changes nothing:
+    :func:`limit_elbow`). Returns knee and end (..., 2) px, theta1 and theta2 (...) rad wrapped to
+    (-pi, pi], reached (...) bool and the bones' scale (...) (1 without stretch):
+    :class:`~.results.TwoBoneSolution`'s fields.
     """
     if softness is not None and not np.any(softness):
         softness = None
@@ -118,7 +120,55 @@ def two_bone_arrays(root: np.ndarray, target: np.ndarray, l1, l2, bend, *, pole=
     end += knee
     if scale is None or scale.shape != theta1.shape:  # (1 without stretch; bend or pole may add the batch axis)
         scale = np.ones(theta1.shape) if scale is None else np.broadcast_to(scale, theta1.shape).copy()
+    if elbow_limit is not None:
+        knee, end, theta1, theta2, reached = limit_elbow(root, dx, dy, l1, l2, bend, theta1, theta2, knee, end,
+                                                         reached, elbow_limit)
     return knee, end, theta1, theta2, reached, scale
+
+
+def in_range(a: np.ndarray, lo, hi) -> np.ndarray:
+    """Whether each relative angle ``a`` (rad, in [-pi, pi]) lies in ``[lo, hi]``; +-pi, one pose, counts as
+    either."""
+    seam = (np.abs(a) == np.pi) & ((lo == -np.pi) | (hi == np.pi))
+    return ((a >= lo) & (a <= hi)) | seam
+
+
+def limit_elbow(root, dx, dy, l1, l2, bend, theta1, theta2, knee, end, reached, elbow_limit):
+    """The two-bone answer with its elbow (``theta2``) held inside ``elbow_limit`` (..., 2) rad ``(lo, hi)``.
+
+    A row whose ``theta2`` lies in its range is returned as it is (bit for bit). Otherwise, when the other
+    bend's elbow ``-theta2`` lies in it, the arm takes that bend (the same end, the knee mirrored across the
+    root-end line). Otherwise the elbow is clamped to the bound ``c`` whose ``|c|`` is nearest ``|theta2|``
+    (both bounds then lie on one side of it; a tie goes to the bound on ``bend``'s side), which puts the end
+    nearest the wanted reach, and bone 1 turns so that the end lies on the ray from the root toward the
+    target, ``sqrt(l1^2 + l2^2 + 2 l1 l2 cos c)`` px out: the point nearest the target that elbow allows;
+    ``reached`` is then False. ``dx``, ``dy`` (...) px: the target less the root; ``l1``, ``l2`` the bones as
+    posed (stretched); the rest as :func:`two_bone_arrays` returns them. Mirror symmetric: the mirrored
+    problem (bend negated, the range ``(-hi, -lo)``) gives the mirrored answer.
+    """
+    lo = elbow_limit[..., 0]
+    hi = elbow_limit[..., 1]
+    out = ~in_range(theta2, lo, hi)
+    if not out.any():
+        return knee, end, theta1, theta2, reached
+    other = -theta2
+    flip = in_range(other, lo, hi)
+    alpha = np.abs(theta2)
+    off_lo = np.abs(np.abs(lo) - alpha)
+    off_hi = np.abs(np.abs(hi) - alpha)
+    bound = np.where((off_hi < off_lo) | ((off_hi == off_lo) & (bend * hi > 0)), hi, lo)
+    c = np.where(flip, other, bound)
+    beta = np.arctan2(l2 * np.sin(c), l1 + l2 * np.cos(c))  # the end's direction from bone 1's, at the root
+    t1 = wrap_array(np.arctan2(dy, dx) - beta)
+    t2 = t1 + c
+    c = np.where(c <= -np.pi, np.pi, c)  # (the seam's one pose, as pi: theta2 stays in (-pi, pi])
+    new_knee = np.stack([l1 * np.cos(t1), l1 * np.sin(t1)], axis=-1)
+    new_knee += root
+    new_end = np.stack([l2 * np.cos(t2), l2 * np.sin(t2)], axis=-1)
+    new_end += new_knee
+    rows = out[..., None]
+    return (np.where(rows, new_knee, knee), np.where(rows, new_end, end), np.where(out, t1, theta1),
+            np.where(out, c, theta2), np.where(out, flip & reached, reached))
 
 
 def pole_bend_arrays(dx: np.ndarray, dy: np.ndarray, qx: np.ndarray, qy: np.ndarray, bend) -> np.ndarray:
@@ -148,7 +198,8 @@ def soft_reach_arrays(dist: np.ndarray, total: np.ndarray, softness, stretch):
     return reach, scale, np.where(s > 0.0, start, m)
 
 
-def solve_arrays(root, target, l1, l2, bend, pole=None, softness=0.0, stretch=1.0) -> TwoBoneSolution:
+def solve_arrays(root, target, l1, l2, bend, pole=None, softness=0.0, stretch=1.0,
+                 elbow_limit=None) -> TwoBoneSolution:
     """:func:`.two_bone.solve_two_bone` for any arguments: checked (ValueError naming them), broadcast, solved."""
     root = float_array(root, "root")
     target = float_array(target, "target")
@@ -169,9 +220,11 @@ def solve_arrays(root, target, l1, l2, bend, pole=None, softness=0.0, stretch=1.
     pole = None if pole is None else _pole_array(pole)
     softness = _reach_option(softness, "softness", 0.0)
     stretch = _reach_option(stretch, "stretch", 1.0)
+    elbow_limit = None if elbow_limit is None else _elbow_limit_array(elbow_limit)
     named = {"root": root, "target": target, "l1": l1, "l2": l2, "bend": bend, "pole": pole,
-             "softness": softness, "stretch": stretch}
-    named = {k: a.shape[:-1] if k in ("root", "target", "pole") else a.shape for k, a in named.items() if a is not None}
+             "softness": softness, "stretch": stretch, "elbow_limit": elbow_limit}
+    pairs = ("root", "target", "pole", "elbow_limit")
+    named = {k: a.shape[:-1] if k in pairs else a.shape for k, a in named.items() if a is not None}
     try:
         n = np.broadcast_shapes(*named.values())
     except ValueError:
@@ -186,7 +239,8 @@ def solve_arrays(root, target, l1, l2, bend, pole=None, softness=0.0, stretch=1.
         raise ValueError(f"{name}: the chain could reach past +-{BOUND:g} px (root plus l1 + l2)")
     knee, end, theta1, theta2, reached, scale = two_bone_arrays(
         np.broadcast_to(root, n + (2,)), np.broadcast_to(target, n + (2,)), l1, l2, bend,
-        pole=pole, softness=softness, stretch=stretch)
+        pole=pole, softness=softness, stretch=stretch,
+        elbow_limit=None if elbow_limit is None else np.broadcast_to(elbow_limit, n + (2,)))
     if len(n) != 1:
         return TwoBoneSolution(knee, end, float(theta1), float(theta2), bool(reached), float(scale))
     return TwoBoneSolution(knee, end, theta1, theta2, reached, scale)
@@ -205,6 +259,18 @@ def _pole_array(pole) -> np.ndarray:
                          f"(non-finite value at index {where})")
     if np.max(np.abs(np.where(none, 0.0, arr)), initial=0.0) > BOUND:
         raise ValueError(f"pole: coordinates must lie within +-{BOUND:g} px")
+    return arr
+
+
+def _elbow_limit_array(limit) -> np.ndarray:
+    """``elbow_limit`` as a float64 (2,) or (N, 2) array of ``(lo, hi)`` rad, ``-pi <= lo <= hi <= pi``."""
+    arr = float_array(limit, "elbow_limit")
+    if arr.ndim not in (1, 2) or arr.shape[-1] != 2:
+        raise ValueError(f"elbow_limit: expected shape (2,) or (N, 2) of (lo, hi), got {arr.shape}")
+    bad = ~((-np.pi <= arr[..., 0]) & (arr[..., 0] <= arr[..., 1]) & (arr[..., 1] <= np.pi))
+    if bad.any():
+        lo, hi = np.atleast_2d(arr)[int(np.argmax(np.atleast_1d(bad)))].tolist()
+        raise ValueError(f"elbow_limit: must have -pi <= lo <= hi <= pi rad (got ({lo!r}, {hi!r}))")
     return arr
 
 

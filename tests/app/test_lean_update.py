@@ -34,9 +34,12 @@ def test_a_widget_shown_again_is_updated_again(app):
     assert seen == [0.016]
 
 
-@pytest.mark.parametrize("at", [(50, 50), (65, 60), (95, 75), (400, 300)])
-def test_hovering_picks_what_pygame_gui_picks(at):
+@pytest.mark.parametrize("path", [[(50, 50)], [(65, 60)], [(95, 75)], [(400, 300)],
+                                  [(50, 50), (65, 60), (95, 75), (400, 300), (50, 50), (130, 90)]])
+def test_hovering_picks_what_pygame_gui_picks(path):
+    """Along a path of mouse positions: hovered on, hovered off (the lean loop skips the elements it may)."""
     pygame.display.init()
+    pygame.font.init()
     screen = pygame.display.set_mode((500, 400))
     results = []
     for lean in (False, True):
@@ -48,9 +51,12 @@ def test_hovering_picks_what_pygame_gui_picks(at):
         c = pygame_gui.elements.UIButton(pygame.Rect(80, 60, 60, 40), "c", ui, starting_height=3)  # a layer up
         hidden = pygame_gui.elements.UIButton(pygame.Rect(0, 0, 500, 400), "h", ui, starting_height=5)
         hidden.hide()
-        ui.mouse_position = at
-        ui._handle_hovering(0.016)
-        results.append(([el.hovered for el in (a, b, c, hidden)], ui.hovering_any_ui_element))
+        seen = []
+        for at in path:
+            ui.mouse_position = at
+            ui._handle_hovering(0.016)
+            seen.append(([el.hovered for el in (a, b, c, hidden)], ui.hovering_any_ui_element))
+        results.append(seen)
         ui.draw_ui(screen)
     assert results[0] == results[1]
 

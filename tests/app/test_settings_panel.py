@@ -63,8 +63,9 @@ def test_each_control_is_enabled_exactly_for_the_solvers_of_its_setting(app, sol
 def test_the_help_describes_every_setting_control():
     assert [label for label, _ in panel_help_rows()] == [s.label for s in SETTINGS]
     rows = dict(panel_help_rows())
-    assert "0.5 to 30.0 °/step" in rows["Rate limit"] and rows["Rate limit"].endswith("every IK solver and rigs")
-    assert rows["Show limits"].endswith("CCD, FABRIK, DLS, snake, Rig")
+    assert "0.5 to 30.0 °/step" in rows["Rate limit"] and rows["Rate limit"].endswith("every solver")
+    assert rows["Elbow limit"].endswith("· two-bone")
+    assert rows["Show limits"].endswith("CCD, FABRIK, DLS, Transpose, Pseudo-inverse, SDLS, snake, Rig")
     assert rows["Damping"].endswith("· DLS") and rows["Softness"].endswith("· two-bone")
 
 
@@ -98,7 +99,7 @@ def around_joints(app, chain) -> bytes:
 def test_show_limits_keeps_an_unselected_chain_s_wedges_drawn(app, solver):
     drawn = []
     real = app.renderer.draw_wedges
-    app.renderer.draw_wedges = lambda surface, chain: drawn.append(chain) or real(surface, chain)
+    app.renderer.draw_wedges = lambda surface, chain, **kw: drawn.append(chain) or real(surface, chain, **kw)
     tap(app, pygame.K_SPACE)  # paused: only the setting changes what is drawn
     chain = select_solver(app, solver)
     select_solver(app, "two-bone")

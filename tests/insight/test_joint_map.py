@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.insight.joint_map import (MapFrame, apply_pose, branches, limit_box, pose_from_map, row_angles,
-                                            shade_rows)
+from ikplayground.insight.joint_map import (MapFrame, apply_pose, branches, column_angles, limit_box, obstacle_mask,
+                                            pose_from_map, row_angles, shade_rows)
 from ikplayground.scene.build.build import make_ik_chain
 from ikplayground.scene.core.scene import Scene
 from ikplayground.solvers import forward_kinematics, solve_two_bone
@@ -151,3 +151,51 @@ def test_apply_pose_notes_what_may_undo_it():
     scene, chain = arm(scene)
     assert "off the stage" in apply_pose(scene, chain, 0.0, 0.0)
     assert chain.fields["target"][0] == 520.0
+
+
+# --- obstacles on the map: the poses that put a bone inside a circle ------------------------------------------
+def point_segment_distance(p, a, b) -> float:
+    """The distance from ``p`` to the segment ``a``-``b`` (px), by the clamped projection, one point at a time."""
+    (px, py), (ax, ay), (bx, by) = p, a, b
+    dx, dy = bx - ax, by - ay
+    dd = dx * dx + dy * dy
+    t = 0.0 if dd == 0.0 else min(max(((px - ax) * dx + (py - ay) * dy) / dd, 0.0), 1.0)
+    return math.hypot(px - ax - t * dx, py - ay - t * dy)
+
+
+circles = st.lists(st.tuples(st.floats(-300, 300), st.floats(-300, 300), st.floats(8, 120)), min_size=1, max_size=4)
+
+
+@settings(max_examples=60, deadline=None)
+@given(root=st.tuples(st.floats(-100, 100), st.floats(-100, 100)), l1=st.floats(10, 200), l2=st.floats(10, 200),
+       obstacles=circles, rows=st.integers(1, 24), cols=st.integers(1, 24))
+def test_the_obstacle_mask_is_the_brute_force_check_of_every_cell(root, l1, l2, obstacles, rows, cols):
+    mask = obstacle_mask(root, l1, l2, np.array(obstacles), rows, cols)
+    assert mask.shape == (rows, cols) and mask.dtype == bool
+    for i, t2 in enumerate(row_angles(rows).tolist()):
+        for j, t1 in enumerate(column_angles(cols).tolist()):
+            points = forward_kinematics(root, [t1, t2], [l1, l2]).tolist()
+            gaps = [point_segment_distance((x, y), a, b) - r
+                    for a, b in zip(points[:-1], points[1:]) for x, y, r in obstacles]
+            if min(abs(g) for g in gaps) > 1e-9:  # (a bone touching a circle to rounding may go either way)
+                assert mask[i, j] == (min(gaps) < 0.0), (i, j, t1, t2)
+
+
+def test_the_mask_s_cells_are_the_map_s_and_a_far_or_no_obstacle_forbids_nothing():
+    assert column_angles(4).tolist() == pytest.approx([-0.75 * math.pi, -0.25 * math.pi, 0.25 * math.pi,
+                                                       0.75 * math.pi])
+    frame = MapFrame(0.0, 0.0, 40.0, 40.0)
+    px, py = frame.to_map(column_angles(4), row_angles(4))
+    assert px.tolist() == [5.0, 15.0, 25.0, 35.0] and py.tolist() == [5.0, 15.0, 25.0, 35.0]  # the cells' centres
+    assert not obstacle_mask((0.0, 0.0), 100.0, 80.0, np.zeros((0, 3)), 16).any()
+    assert not obstacle_mask((0.0, 0.0), 100.0, 80.0, np.array([[500.0, 0.0, 300.0]]), 16).any()  # 20 px beyond
+    assert obstacle_mask((0.0, 0.0), 100.0, 80.0, np.array([[0.0, 0.0, 10.0]]), 16).all()  # on the root: every pose
+
+
+def test_a_circle_on_the_upper_bone_s_way_forbids_whole_columns():
+    # a circle 60 px to the right of the root, within the upper bone's 100 px: theta1 near 0 is out, whatever theta2
+    mask = obstacle_mask((0.0, 0.0), 100.0, 80.0, np.array([[60.0, 0.0, 10.0]]), 36)
+    t1 = column_angles(36)
+    near = np.abs(t1) < math.asin(10.0 / 60.0) - 0.01
+    assert mask[:, near].all()
+    assert not mask[:, np.abs(t1) > math.pi / 2].any()  # behind the root, the lower bone cannot reach it either

@@ -1,4 +1,5 @@
-"""The per-step rate limit (3 degrees a frame, as in the pygame CCD tutorial) on every IK solver, two-bone included."""
+"""The per-step rate limit (3 degrees a frame, as in the pygame CCD tutorial) on every IK solver, two-bone included,
+and on snakes (their angles from the head) and walkers (their legs' angles), where it is off on a new one."""
 
 from __future__ import annotations
 
@@ -173,3 +174,73 @@ def test_rate_limit_off_gives_the_solver_answer_at_once(solver):
         moved[rate] = float(np.max(np.abs(wrap(c.fields["angles"] - old))))
     assert moved[None] > math.radians(3.0) * 2
     assert moved[3.0] <= math.radians(3.0) * (1 + 1e-12)
+
+
+def snake_joint_angles(points: np.ndarray) -> np.ndarray:
+    """A snake's joint angles (n,) rad from its nodes (n+1, 2), head first: the first segment's direction, then
+    each node's bend (the signed turn from one segment to the next)."""
+    d = np.diff(points, axis=0)
+    heading = np.arctan2(d[:, 1], d[:, 0])
+    return np.concatenate([heading[:1], wrap(np.diff(heading))])
+
+
+@pytest.mark.parametrize("rate", [1.0, 4.0])
+def test_a_snakes_joint_turns_no_more_than_its_rate_limit_in_a_step(rate):
+    scene = Scene(STAGE)
+    snake = scene.new_chain("snake", (500.0, 360.0))
+    free = scene.new_chain("snake", (300.0, 200.0))  # the same group, its limit off
+    for s in (snake, free):
+        scene.set_setting(s, "wander", True)
+    assert snake.rate_limit is None and scene.set_setting(snake, "rate_on", True) is snake
+    scene.set_setting(snake, "rate", rate)
+    limit = math.radians(rate) * (1 + 1e-12) + 1e-12
+    lengths = snake.fields["lengths"].copy()
+    most = {id(snake): 0.0, id(free): 0.0}
+    for _ in range(400):  # it wanders, turning and turning back
+        before = {id(s): snake_joint_angles(s.fields["points"]) for s in (snake, free)}
+        head = snake.fields["points"][0].copy()
+        scene.step()
+        for s in (snake, free):
+            most[id(s)] = max(most[id(s)], float(np.abs(wrap(snake_joint_angles(s.fields["points"]) -
+                                                             before[id(s)])).max()))
+        assert np.all(np.abs(wrap(snake_joint_angles(snake.fields["points"]) - before[id(snake)])) <= limit)
+        np.testing.assert_allclose(np.linalg.norm(np.diff(snake.fields["points"], axis=0), axis=1), lengths,
+                                   rtol=1e-9)  # the segments keep their lengths
+        assert not np.array_equal(snake.fields["points"][0], head)  # its head goes where it steers
+    assert most[id(snake)] > 0.5 * limit and most[id(free)] > limit  # (the limit held it back)
+    assert_scene_ok(scene)
+
+
+def test_a_walkers_legs_turn_no_more_than_its_rate_limit_in_a_step():
+    scene = Scene(STAGE)
+    walker = scene.new_chain("walker", (400.0, 300.0))
+    assert walker.rate_limit is None
+    for _ in range(5):  # stood on the ground first, its limit off
+        scene.step()
+    walker.rate_limit = 2.0
+    limit = math.radians(2.0) * (1 + 1e-12) + 1e-12
+    biggest = 0.0
+    for _ in range(200):
+        before = walker.fields["angles"].copy()
+        scene.step()
+        turn = np.abs(wrap(walker.fields["angles"] - before))
+        assert np.all(turn <= limit)
+        biggest = max(biggest, float(turn.max()))
+        pts = walker.fields["points"].reshape(walker.bones, -1, 2)
+        np.testing.assert_allclose(np.linalg.norm(np.diff(pts, axis=1), axis=2), walker.fields["lengths"],
+                                   rtol=1e-9)  # its legs laid out from the shown angles
+    assert biggest > 0.5 * limit  # it walked
+
+
+def test_a_snake_or_walker_without_a_rate_limit_in_its_file_has_none_and_one_round_trips():
+    from ikplayground.scene.files import scene_file
+
+    scene = Scene(STAGE)
+    snake = scene.new_chain("snake", (500.0, 360.0))
+    walker = scene.new_chain("walker", (300.0, 300.0))
+    text = scene_file.scene_to_text(scene)
+    assert "rate_limit" not in text  # off and at the setting's default: left out
+    assert all(c.rate_limit is None for c in scene_file.parse_scene(text).chains)
+    snake.rate_limit, walker.rate_limit = 6.5, 12.0
+    back = scene_file.parse_scene(scene_file.scene_to_text(scene)).chains
+    assert [c.rate_limit for c in back] == [6.5, 12.0]

@@ -13,7 +13,10 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
+from ikplayground.scene.core.obstacles import MAX_RADIUS, MIN_RADIUS, on_stage
 from ikplayground.scene.core.scene import Scene
+from ikplayground.scene.edit.history import History
+from ikplayground.scene.edit.obstacle_edits import record_obstacles
 from ikplayground.scene.files import scene_file
 from ikplayground.scene.step import target_paths
 from tests.scene.scene_cases import SOLVER_ORDER, assert_no_nan, assert_scene_ok, wrap
@@ -43,6 +46,7 @@ class SceneMachine(RuleBasedStateMachine):
         self.adds = 0
         self.removes = 0
         self.given = 0  # the highest number a chain of the scene has had
+        self.history = History()  # the obstacle edits, for undo
 
     def pick(self, i):
         """The chain at ``i`` (modulo the count), or None on an empty scene.
@@ -246,6 +250,52 @@ class SceneMachine(RuleBasedStateMachine):
         target_paths.hold(chain.fields, held)
         assert target_paths.read(chain.fields)["path"] == path
 
+    # --- obstacles ------------------------------------------------------------------
+    def obstacle_edit(self, label, edit):
+        """Run ``edit`` on the obstacles, recorded for undo; returns the rows before it."""
+        before = self.scene.obstacles
+        edit()
+        entry = record_obstacles(self.scene, label, before)
+        if entry is not None:  # (None: nothing changed)
+            self.history.push(entry)
+        return before
+
+    @rule(at=st.one_of(st.none(), points), radius=st.floats(0.0, 400.0))
+    def add_obstacle(self, at, radius):
+        if len(self.scene.obstacles) >= 6:
+            return
+        before = self.obstacle_edit("add", lambda: self.scene.add_obstacle(at, radius))
+        assert np.array_equal(self.scene.obstacles[:-1], before)
+        x, y, r = self.scene.obstacles[-1]
+        assert r == round(min(max(radius, MIN_RADIUS), MAX_RADIUS), 3)
+        if at is not None:
+            assert (x, y) == tuple(on_stage(at, self.scene.stage))
+
+    @rule(i=picks, pos=points, radius=st.floats(0.0, 400.0))
+    def move_and_resize_obstacle(self, i, pos, radius):
+        if len(self.scene.obstacles):
+            k = i % len(self.scene.obstacles)
+            self.obstacle_edit("move", lambda: self.scene.move_obstacle(k, pos))
+            self.obstacle_edit("resize", lambda: self.scene.resize_obstacle(k, radius))
+            assert tuple(self.scene.obstacles[k, :2]) == tuple(on_stage(pos, self.scene.stage))
+
+    @rule(i=picks)
+    def remove_obstacle(self, i):
+        if len(self.scene.obstacles):
+            k = i % len(self.scene.obstacles)
+            row = self.scene.obstacles[k].copy()
+            before = self.obstacle_edit("remove", lambda: self.scene.remove_obstacle(k))
+            assert np.array_equal(np.insert(self.scene.obstacles, k, row, axis=0), before)
+
+    @rule()
+    def undo_obstacle_edit(self):
+        entry = self.history.top
+        if entry is not None and entry.scene is self.scene:  # (a load started another scene)
+            self.history.undo()
+            expected = entry.before.copy()
+            expected[:, :2] = on_stage(expected[:, :2], self.scene.stage)  # the stage may have shrunk since
+            assert np.array_equal(self.scene.obstacles, expected)
+
     @rule(size=st.tuples(st.floats(20.0, 2000.0), st.floats(20.0, 2000.0)))
     def resize(self, size):
         self.scene.resize(size)
@@ -265,7 +315,10 @@ class SceneMachine(RuleBasedStateMachine):
         # A file keeps what it holds, even off the stage (a round trip is exact); the App fits a loaded
         # scene to its stage when it shows it (App.show_scene), and so does the machine: the file's
         # 3 decimals may leave a target up to 0.0005 px past the stage's edge.
+        assert loaded.obstacles.tobytes() == self.scene.obstacles.tobytes()  # exactly
         loaded.resize(self.scene.stage)
+        assert loaded.obstacles.tobytes() == self.scene.obstacles.tobytes()  # on the stage already
+        self.history.clear()  # its entries are the old scene's
         assert [c.solver for c in loaded.chains] == [c.solver for c in self.scene.chains]
         assert [c.label for c in loaded.chains] == [c.label for c in self.scene.chains]  # numbers and names kept
         assert loaded.next_number == max([c.number for c in loaded.chains], default=0) + 1  # past the file's highest
@@ -319,6 +372,15 @@ class SceneMachine(RuleBasedStateMachine):
         numbers = [c.number for c in self.scene.chains]
         assert len(set(numbers)) == len(numbers) and all(1 <= n <= self.given for n in numbers)
         assert self.scene.next_number == self.given + 1 or not self.given
+
+    @invariant()
+    def obstacles_are_rows_on_the_stage_within_their_radii(self):
+        rows = self.scene.obstacles
+        w, h = self.scene.stage
+        assert rows.shape[1:] == (3,) and rows.dtype == np.float64 and not rows.flags.writeable
+        assert np.all((rows[:, 0] >= 0) & (rows[:, 0] <= w) & (rows[:, 1] >= 0) & (rows[:, 1] <= h))
+        assert np.all((rows[:, 2] >= MIN_RADIUS) & (rows[:, 2] <= MAX_RADIUS))
+        assert np.array_equal(rows, np.round(rows, 3))  # kept to the file's decimals
 
     @invariant()
     def selection_is_in_the_scene_or_none(self):

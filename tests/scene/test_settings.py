@@ -43,7 +43,7 @@ SHAPE_KEYS = {"ik": {"solver", "number", "root", "lengths", "angles", "target"},
               "rig": {"solver", "number", "root", "parents", "bones", "lengths", "angles", "rest", "ranges", "targets"}}
 APPLIES = [(s, solver) for s in SETTINGS for solver in SOLVERS if s.applies(solver)]
 DOES_NOT_APPLY = [(s, solver) for s in SETTINGS for solver in SOLVERS if not s.applies(solver)]
-WITH_DEFAULT = [(s, solver) for s, solver in APPLIES if s.default is not None]
+WITH_DEFAULT = [(s, solver) for s, solver in APPLIES if s.default_for(solver) is not None]
 
 
 def ids(cases):
@@ -59,10 +59,10 @@ def fresh(solver: str) -> tuple[Scene, Chain]:
     return scene, scene.new_chain(solver, (490.0, 400.0))
 
 
-def sample(s: Setting):
-    """A value of ``s`` inside its slider's span and not its default."""
+def sample(s: Setting, solver: str | None = None):
+    """A value of ``s`` inside its slider's span and not its default (for a chain of ``solver``)."""
     if s.kind == "flag":
-        return not s.default
+        return not (s.default if solver is None else s.default_for(solver))
     if s.kind == "choice":
         return next(c for c in s.choices if c != s.default)
     lo, hi = s.span
@@ -127,7 +127,8 @@ def test_a_kept_setting_is_an_attribute_of_its_own_on_every_chain():
 @pytest.mark.parametrize(("s", "solver"), WITH_DEFAULT, ids=ids(WITH_DEFAULT))
 def test_a_new_chain_and_a_file_without_the_field_hold_the_default(s, solver):
     _, chain = fresh(solver)
-    default = s.default if s.kind == "choice" else pytest.approx(s.default, rel=1e-12)
+    default = s.default_for(solver)
+    default = default if s.kind == "choice" else pytest.approx(default, rel=1e-12)
     assert s.read(chain) == default
     bare = ({"solver": "snake", "points": [[500, 200], [460, 200], [420, 200]]} if solver == "snake" else
             {"solver": "walker", "body": [300, 400], "lengths": [50, 50]} if solver == "walker" else
@@ -145,7 +146,7 @@ def set_to_a_sample(s, solver):
     scene, chain = fresh(solver)
     if s.needs is not None:
         scene.set_setting(chain, s.needs, True)
-    value = sample(s)
+    value = sample(s, solver)
     return scene, chain, value, scene.set_setting(chain, s.name, value)
 
 

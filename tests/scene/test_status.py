@@ -71,8 +71,9 @@ def test_a_chain_held_short_by_its_joint_limits_is_not_reached(solver):
 
 def test_a_chain_stuck_against_its_default_limits_is_not_reached():
     """Straight up and 150 px away: CCD under the default +-45 degrees stalls about 81 px short, though a
-    pose inside those limits reaches the target, as FABRIK (both walks limited, the bend mirrored out of
-    stalls: solvers/fabrik.py) shows."""
+    pose inside those limits reaches the target, as FABRIK (both walks limited: solvers/fabrik.py) shows. (A
+    scene step's 10 sweeps leave no room for CCD's restarts, which need 8 sweeps of budget left:
+    solvers/reshape.py.)"""
     scene, chain = chain_in_scene("ccd")
     chase(scene, chain, at_distance(150.0, angle_deg=-90.0))
     assert chain.error > 50.0

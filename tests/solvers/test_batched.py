@@ -6,7 +6,7 @@ from unittest.mock import patch
 import numpy as np
 import pytest
 
-from ikplayground.solvers import fabrik, follow_snake, jit, solve_ccd, solve_fabrik, solve_two_bone
+from ikplayground.solvers import ccd, fabrik, follow_snake, jit, solve_ccd, solve_fabrik, solve_two_bone
 from ikplayground.solvers import JIT_MIN_BATCH, ccd_batch, dls_batch, fabrik_batch, snake_batch
 from ikplayground.solvers import two_bone_arrays
 
@@ -181,7 +181,7 @@ def limited_group(rng, count, n):
 
 def held_group(rng, count):
     """Four bones whose joints 1..3 bend at most 0.2 rad, each with a target 30 px from its root that they
-    cannot bend round to: every solve stalls, mirrors and (the mirror doing no better) goes back."""
+    cannot bend round to: every solve stalls, restarts and (the restarts doing no better) goes back."""
     roots = rng.uniform(-200, 200, (count, 2))
     lengths = np.tile([40.0, 30.0, 20.0, 10.0], (count, 1))
     limits = np.tile([[-PI, PI], [-0.2, 0.2], [-0.2, 0.2], [-0.2, 0.2]], (count, 1, 1))
@@ -192,38 +192,91 @@ def held_group(rng, count):
     return roots, angles, lengths, targets, limits
 
 
-def mirrors_in(solves) -> list:
-    """Run ``solves()``; the stall escapes FABRIK took meanwhile, one True per mirrored bend."""
-    real = fabrik.mirror_bend
+def one_sided_group(rng, count, n):
+    """``scripts/convergence.py``'s one-sided (knee-like) kind of chain, one bone count: joint 0 free, joints 1..n-1
+    within [0, a] or [-a, 0], a target a pose inside the limits reaches. The start lies inside the ranges, a
+    hair off the straight pose on their bounds: a straight chain's first sweep lines it up with its target, and
+    there which way round a joint turns is a tie that rounding breaks (docs/design.md)."""
+    roots = rng.uniform(-200, 200, (count, 2))
+    lengths = rng.uniform(20, 80, (count, n))
+    limits = np.empty((count, n, 2))
+    limits[:] = (-PI, PI)
+    a = np.radians(rng.uniform(20, 150, (count, n - 1)))
+    up = rng.random((count, n - 1)) < 0.5
+    limits[:, 1:, 0] = np.where(up, 0.0, -a)
+    limits[:, 1:, 1] = np.where(up, a, 0.0)
+    pose = rng.uniform(limits[..., 0], limits[..., 1])
+    absolute = np.cumsum(pose, axis=1)
+    targets = roots + np.stack([(lengths * np.cos(absolute)).sum(1), (lengths * np.sin(absolute)).sum(1)], 1)
+    start = limits[..., 0] + rng.uniform(0.01, 0.05, (count, n)) * (limits[..., 1] - limits[..., 0])
+    start[:, 0] = rng.uniform(-PI, PI, count)
+    return roots, start, lengths, targets, limits
+
+
+def restarts_in(solves) -> int:
+    """Run ``solves()``; the restarts the single-chain loops of CCD and FABRIK took meanwhile (a numpy or compiled
+    row draws its own, unseen)."""
     taken = []
-    with patch.object(fabrik, "mirror_bend", lambda a, lim: taken.append(real(a, lim)) or taken[-1]):
+    spies = [patch.object(module, "restart_pose", lambda *args, _real=module.restart_pose: taken.append(1) or
+                          _real(*args)) for module in (ccd, fabrik)]
+    for spy in spies:
+        spy.start()
+    try:
         solves()
-    return [t for t in taken if t]
+    finally:
+        for spy in spies:
+            spy.stop()
+    return len(taken)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("group", [limited_group, held_group], ids=["limited", "held"])
+@pytest.mark.parametrize("solver, batch", [(solve_ccd, ccd_batch), (solve_fabrik, fabrik_batch)],
+                         ids=["ccd", "fabrik"])
+@pytest.mark.parametrize("group", [limited_group, held_group, one_sided_group], ids=["limited", "held", "one-sided"])
 @pytest.mark.parametrize("count", [3, 150], ids=["few", "many"])
-def test_fabrik_rows_equal_single_calls_through_stall_escapes(group, count, backend):
-    """Limited chains that stall, mirror their bend (up to three times) and go on, or go back to the best
-    pose an escape left: each row still equals the single-chain call, passes included. (The few are
-    three of the many that escape.)"""
+def test_rows_equal_single_calls_through_restarts(solver, batch, group, count, backend):
+    """Limited chains that stall, restart (up to RESTARTS times) and go on, or go back to the best pose a restart
+    left: each row still equals the single-chain call, sweeps or passes included. (The few are three of the
+    many that restart.)"""
     rng = np.random.default_rng(2011)
-    roots, angles, lengths, targets, limits = group(rng, 150, 7) if group is limited_group else group(rng, 150)
+    roots, angles, lengths, targets, limits = group(rng, 150) if group is held_group else group(rng, 150, 7)
     iterations = rng.integers(1, 300, 150)
     tolerance = np.full(150, 0.5)
     tolerance[::3] = 1e-6
     args = [roots, angles, lengths, targets, iterations, tolerance, limits]
 
-    def escapes(k):
-        return len(mirrors_in(lambda: solve_fabrik(roots[k], angles[k], lengths[k], targets[k],
-                                                   iterations=int(iterations[k]), tolerance=float(tolerance[k]),
-                                                   limits=limits[k])))
+    def restarted(k):
+        return restarts_in(lambda: solver(roots[k], angles[k], lengths[k], targets[k], iterations=int(iterations[k]),
+                                          tolerance=float(tolerance[k]), limits=limits[k]))
 
     if count == 3:
-        args = [x[[k for k in range(150) if escapes(k)][:3]] for x in args]
-    taken = mirrors_in(lambda: assert_rows_equal_single_calls(solve_fabrik, fabrik_batch, *args))
-    assert len(taken) >= (3 if count == 3 else 5)
+        args = [x[[k for k in range(150) if restarted(k)][:3]] for x in args]
+    taken = restarts_in(lambda: assert_rows_equal_single_calls(solver, batch, *args))
+    assert taken >= (3 if count == 3 else 5)
+
+
+@pytest.mark.parametrize("solver, batch", [(solve_ccd, ccd_batch), (solve_fabrik, fabrik_batch)],
+                         ids=["ccd", "fabrik"])
+@pytest.mark.parametrize("n", [2, 3, 6])
+@pytest.mark.parametrize("limited", [False, True], ids=["free", "limited"])
+@pytest.mark.parametrize("count", [3, 60], ids=["few", "many"])
+def test_rows_with_poles_equal_single_calls(solver, batch, n, limited, count, backend):
+    """Poles (a NaN row for none): two bones mirrored toward theirs after the solve, three or more stepped
+    toward theirs as they solve; each row the single call with that pole."""
+    rng = np.random.default_rng(77 + n + count + limited)
+    roots, angles, lengths, targets, iterations, tolerance, limits = random_group(rng, count, n, limited)
+    iterations = rng.integers(1, 60, count)
+    poles = roots + rng.uniform(-1.5, 1.5, (count, 2)) * lengths.sum(axis=1)[:, None]
+    poles[::4] = np.nan
+    lim = limits if limited or backend == "numba" else None
+    a, error, used = batch(roots, angles, lengths, targets, iterations, tolerance, lim, poles)
+    for k in range(count):
+        one = solver(roots[k], angles[k], lengths[k], targets[k], iterations=int(iterations[k]),
+                     tolerance=float(tolerance[k]), limits=None if lim is None else lim[k],
+                     pole=None if np.isnan(poles[k, 0]) else poles[k])
+        assert gap(a[k], one.angles) < 1e-7, k
+        assert error[k] == pytest.approx(one.error, abs=1e-6), k
+        assert used[k] == one.iterations, k
 
 
 @pytest.mark.slow

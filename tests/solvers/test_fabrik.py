@@ -2,27 +2,22 @@
 
 What FABRIK promises along with every iterative solver (pose invariants, limits,
 tolerance, reach and stretch rates) is in test_iterative.py; here is only what
-is FABRIK's own: the single straight pass toward a target out of reach, and the
-stall escape of a chain its limits hold (mirror the bend, at most
-STALL_ESCAPES times, never ending worse than a pose an escape left). How often
-it reaches limited chains is in test_limited_convergence.py.
+is FABRIK's own: the single straight pass toward a target out of reach, and a
+chain its limits hold keeping its bend. The restarts of a limited chain stuck
+short of its target (CCD's too) are in test_restarts.py; how often it reaches
+limited chains in test_limited_convergence.py and test_one_sided_limits.py.
 """
 
 from __future__ import annotations
 
 import math
-from contextlib import contextmanager
-from typing import NamedTuple
-from unittest.mock import patch
-
 import numpy as np
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
-from .solver_cases import PI, angle_gap, assert_within_limits, chains, coordinate_scale, reference_fk
+from .solver_cases import PI, angle_gap, assert_within_limits, chains, coordinate_scale
 
-from ikplayground.solvers import fabrik, solve_fabrik
-from ikplayground.solvers import STALL_ESCAPES
+from ikplayground.solvers import solve_fabrik
 
 FAST = settings(deadline=None, max_examples=150)
 
@@ -66,91 +61,18 @@ def test_target_exactly_at_full_reach_is_reached():
 
 
 # ----------------------------------------------------------------------------
-# Joint limits: the stall escape (module docstring of ikplayground.solvers.fabrik)
+# Joint limits: a held chain (the restarts themselves: test_restarts.py)
 # ----------------------------------------------------------------------------
 
 
-class Mirror(NamedTuple):
-    before: list  # the relative angles the escape found (radians)
-    changed: bool  # False: the mirror was the same pose, so no escape was taken
-
-
-@contextmanager
-def mirrors():
-    """Record every stall escape FABRIK tries inside the block (as :class:`Mirror` rows)."""
-    calls = []
-    real = fabrik.mirror_bend
-
-    def spy(a, lim):
-        before = list(a)
-        changed = real(a, lim)
-        calls.append(Mirror(before, changed))
-        return changed
-
-    with patch.object(fabrik, "mirror_bend", spy):
-        yield calls
-
-
-def held(limits) -> bool:
-    """Does some joint's range fall short of the whole circle?"""
-    return limits is not None and bool(np.any(limits[:, 1] - limits[:, 0] < 2 * PI - 1e-9))
-
-
-@pytest.mark.slow
-@FAST
-@given(chains(limited=True), st.integers(1, 200), st.floats(0.0, 2.0))
-def test_a_stall_mirrors_the_bend_at_most_three_times_before_it_ends_the_solve(chain, iterations, tolerance):
-    with mirrors() as calls:
-        sol = solve_fabrik(chain.root, chain.angles, chain.lengths, chain.target, iterations=iterations,
-                           tolerance=tolerance, limits=chain.limits)
-    taken = [m for m in calls if m.changed]
-    assert len(taken) <= STALL_ESCAPES
-    assert all(m.changed for m in calls[:-1])  # a mirror that changes nothing ends the solve
-    reachable = math.hypot(*(chain.target - chain.root)) < chain.reach
-    if not (reachable and held(chain.limits)):
-        assert calls == []
-    elif sol.status == "stalled" and sol.iterations < iterations:
-        assert len(taken) == STALL_ESCAPES or not calls[-1].changed
-    if taken:
-        event("escaped")
-    # the answer is never worse than a pose an escape left behind
-    scale = coordinate_scale(chain.root, chain.target, chain.reach)
-    for m in taken:
-        left = math.hypot(*(chain.target - reference_fk(chain.root, m.before, chain.lengths)[-1]))
-        assert sol.error <= left + 1e-9 * scale
-
-
-@pytest.mark.slow
-@FAST
-@given(chains(limited=False), st.integers(1, 200), st.booleans())
-def test_a_chain_no_limit_holds_never_mirrors(chain, iterations, full_circles):
-    limits = np.tile([-PI, PI], (len(chain.lengths), 1)) if full_circles else None
-    with mirrors() as calls:
-        solve_fabrik(chain.root, chain.angles, chain.lengths, chain.target, iterations=iterations,
-                     tolerance=0.0, limits=limits)
-    assert calls == []
-
-
-def test_a_mirror_keeps_inside_lopsided_limits():
-    # joint 1 may bend 0.1 one way and 0.8 the other: the mirror of 0.8 is clamped to -0.1
-    limits = np.array([[-PI, PI], [-0.1, 0.8], [-0.5, 0.5]])
-    a = [0.2, 0.8, 0.3]
-    assert fabrik.mirror_bend(a, limits.tolist()) is True
-    assert a == [0.2, -0.1, -0.3]
-    straight = [0.4, 0.0, 0.0]
-    assert fabrik.mirror_bend(straight, limits.tolist()) is False
-
-
 def test_a_held_chain_solved_again_and_again_keeps_its_bend():
-    """Each 10-pass solve stalls at pass 8 and mirrors; the two passes left do not get back to where it
-    was, so the solve answers with the pose before the mirror: the scene, which starts every step from the
-    last answer, never sees the chain flip back and forth."""
+    """Each 10-pass solve stalls at pass 8 and restarts from a pose drawn on the side it bent to; the two
+    passes left do not get back to where it was, so the solve answers with the best pose it saw: the scene,
+    which starts every step from the last answer, never sees the chain's bend flip."""
     limits = [[-PI, PI], [-0.2, 0.2], [-0.2, 0.2], [-0.2, 0.2]]  # joints 1..3 barely bend
     angles = [0.3, -0.2, -0.2, -0.2]
     for _ in range(12):
-        with mirrors() as calls:
-            sol = solve_fabrik((100.0, 200.0), angles, [40.0, 30.0, 20.0, 10.0], (130.0, 200.0), iterations=10,
-                               limits=limits)
-        assert [m.changed for m in calls] == [True]
+        sol = solve_fabrik((100.0, 200.0), angles, [40.0, 30.0, 20.0, 10.0], (130.0, 200.0), iterations=10,
+                           limits=limits)
         assert np.all(sol.angles[1:] == -0.2)
         angles = sol.angles

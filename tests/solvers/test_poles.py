@@ -1,16 +1,28 @@
 """Poles for the iterative solvers: a point that chooses the side a chain bends toward.
 
 ``solve_ccd``, ``solve_fabrik`` and ``solve_dls`` take ``pole=(x, y)``. The
-promise (``ikplayground/solvers/pole.py``): after the solve, when the inner joints
-(joints 1..n-1) lie, by the sum of their signed distances from the root-target
-line, on the other side from the pole, the pose is replaced by its mirror image
-across that line: the same error, so the pole costs no accuracy. A mirror image
-that breaks a joint limit is not taken; a pole on the line, a one-bone chain or
-a target on the root changes nothing.
+promises (``ikplayground/solvers/reshape.py`` and ``pole.py``, docs/design.md):
+
+- CCD and FABRIK with three bones or more step toward the pole's side as they
+  solve, in the null space of the end's Jacobian (the end keeps reaching), at
+  most 0.12 rad a joint a solve: warm-started frame after frame, a chain rolls
+  over to the pole's side without a jump (the moving-target walks of
+  ``scripts/convergence.py``), and a chain solved again and again toward a fixed
+  target ends bent to the pole's side (four bones or more: three may have no
+  path of poses between their two bends).
+- Two bones (no pose between their two bends), and DLS (for now), mirror the
+  finished pose across the root-target line when the inner joints (joints
+  1..n-1), by the sum of their signed distances from that line, lie on the
+  other side from the pole: the same error. A mirror image that breaks a joint
+  limit is not taken.
+- For every solver, a pole on the line, a one-bone chain or a target on the
+  root changes nothing, and the limits hold.
 
 Signed distance of a point ``p`` (times ``|u|``): ``cross(u, p - root)`` with
 ``u = target - root``, pixels with y down. Everything here measures the pose by
 forward kinematics written independently (``solver_cases.reference_fk``).
+(This file replaces the mirror's specification for CCD and FABRIK, which popped:
+a chain flipped whole whenever its inner joints crossed the line.)
 """
 
 from __future__ import annotations
@@ -22,13 +34,20 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from .solver_cases import PI, TAU, angle_gap, assert_within_limits, chains, coords, reference_fk
+from .solver_cases import PI, TAU, angle_gap, assert_reported, assert_within_limits, chains, convergence, coords, \
+    reference_fk
 
 from ikplayground.solvers import solve_ccd, solve_dls, solve_fabrik
 
 FAST = settings(deadline=None, max_examples=150)
 
 each_solver = pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik, solve_dls], ids=["ccd", "fabrik", "dls"])
+stepping = pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik], ids=["ccd", "fabrik"])
+
+
+def mirrors(solve, n: int) -> bool:
+    """Whether ``solve``'s pole mirrors the finished pose of ``n`` bones (rather than stepping toward its side)."""
+    return solve is solve_dls or n < 3
 
 
 # ----------------------------------------------------------------------------
@@ -83,10 +102,10 @@ def mirrored_angles(root, angles, target) -> np.ndarray:
 # ----------------------------------------------------------------------------
 
 
-def random_case(rng: np.random.Generator):
-    """2..8 bones of 10..80 px, a random start, a target 0.2..0.9 of the reach away and a pole off the
-    root-target line by 0.1..1.5 of the reach, on a random side and anywhere along it."""
-    n = int(rng.integers(2, 9))
+def random_case(rng: np.random.Generator, bones=(2, 8)):
+    """``bones`` (least, most) bones of 10..80 px, a random start, a target 0.2..0.9 of the reach away and a pole
+    off the root-target line by 0.1..1.5 of the reach, on a random side and anywhere along it."""
+    n = int(rng.integers(bones[0], bones[1] + 1))
     lengths = rng.uniform(10.0, 80.0, n)
     reach = float(lengths.sum())
     root = rng.uniform(-500.0, 500.0, 2)
@@ -99,13 +118,16 @@ def random_case(rng: np.random.Generator):
     return root, start, lengths, target, pole
 
 
-def side_rates(solve, count: int = 300, seed: int = 77) -> tuple[float, float]:
-    """Share of seeded cases whose inner joints end on the pole's side: with the pole, and without it."""
+def side_rates(solve, count: int = 300, seed: int = 77, bones=(2, 8), again: int = 0) -> tuple[float, float]:
+    """Share of seeded cases whose inner joints end on the pole's side, with the pole (solved ``again`` more times,
+    each from the last answer, as a scene's frames do) and without it."""
     rng = np.random.default_rng(seed)
     with_pole = without = 0
     for _ in range(count):
-        root, start, lengths, target, pole = random_case(rng)
+        root, start, lengths, target, pole = random_case(rng, bones)
         sol = solve(root, start, lengths, target, iterations=100, pole=pole)
+        for _ in range(again):
+            sol = solve(root, sol.angles, lengths, target, iterations=100, pole=pole)
         free = solve(root, start, lengths, target, iterations=100)
         with_pole += on_pole_side(root, sol.angles, lengths, target, pole)
         without += on_pole_side(root, free.angles, lengths, target, pole)
@@ -118,12 +140,60 @@ def side_rates(solve, count: int = 300, seed: int = 77) -> tuple[float, float]:
 
 
 @pytest.mark.slow
-@each_solver
-def test_the_chain_bends_toward_the_pole(solve):
-    """Measured: 100% with the pole for all three; about half without it."""
-    with_pole, without = side_rates(solve)
+@pytest.mark.parametrize("solve, bones", [(solve_dls, (2, 8)), (solve_ccd, (2, 2)), (solve_fabrik, (2, 2))],
+                         ids=["dls", "ccd-two-bones", "fabrik-two-bones"])
+def test_a_mirroring_pole_bends_the_chain_toward_it_at_once(solve, bones):
+    """Measured: with the pole 0.997 (DLS), 0.987 (two-bone CCD), 0.997 (two-bone FABRIK); about half without it."""
+    with_pole, without = side_rates(solve, bones=bones)
     assert with_pole >= 0.95
     assert without < 0.80  # so the pole is what puts the bend there
+
+
+@pytest.mark.slow
+@stepping
+def test_a_stepping_pole_bends_the_chain_toward_it_over_frames(solve):
+    """Four to eight bones from a random start, solved 60 times more toward the same target, each from the
+    last answer. Measured: 0.995 (CCD) and 0.99 (FABRIK), 0.44 without the pole; after one solve about 0.6;
+    three bones about 0.76 (their poses bent one way and the other need not join)."""
+    with_pole, without = side_rates(solve, bones=(4, 8), again=60, count=200)
+    assert with_pole >= 0.95
+    assert without < 0.80
+
+
+@pytest.mark.slow
+@stepping
+@pytest.mark.parametrize("seed", [2011, 1])
+def test_a_pole_never_pops_while_the_target_goes_round(solve, seed):
+    """The pole walks of scripts/convergence.py: 5..8 free bones, a fixed pole, the target going round a circle
+    2 px a frame (so the root-target line sweeps past the pole), each solve from the last answer, 400 frames
+    or more. No joint turns more than 0.3 rad between two frames, and where the pole lies 30 degrees or more
+    off the root-target line the inner joints lie on its side (measured: every such frame, seeds 2011 and 1;
+    with the mirror, CCD jumped on 1097 frames of 3882 and FABRIK on 935)."""
+    script = convergence()
+    runs = [script.walk_pole(solve, w) for w in script.pole_walks(seed, 6)]
+    assert all(r.frames >= 400 for r in runs)
+    assert sum(r.jumps for r in runs) == 0
+    clear = sum(r.clear for r in runs)
+    assert clear > 1000 and sum(r.on_side for r in runs) >= 0.98 * clear
+    assert sum(r.reached for r in runs) >= 0.99 * sum(r.frames for r in runs)
+
+
+@stepping
+def test_a_pole_step_keeps_the_end_and_a_solve_from_a_reached_pose_stays_close(solve):
+    """A chain on its target with the pole on the other side: one solve moves no joint more than 0.12 rad
+    plus what the reach needs back (the step's own bound) and still ends on the target."""
+    root = np.array([300.0, 300.0])
+    lengths = np.array([40.0, 35.0, 30.0, 25.0, 20.0])
+    angles = np.array([0.2, 0.4, 0.4, 0.4, 0.4])  # bent clockwise on screen: inner joints below the line
+    target = reference_fk(root, angles, lengths)[-1]
+    u = (target - root) / math.hypot(*(target - root))
+    pole = root + 60.0 * u + 80.0 * np.array([-u[1], u[0]])  # the other side
+    assert pole_offset(root, target, pole) * bend(root, angles, lengths, target) < 0
+    sol = solve(root, angles, lengths, target, iterations=100, pole=pole)
+    assert sol.reached
+    assert max(angle_gap(a, b) for a, b in zip(sol.angles, angles)) <= 0.3
+    assert bend(root, sol.angles, lengths, target) * pole_offset(root, target, pole) > \
+        bend(root, angles, lengths, target) * pole_offset(root, target, pole)  # it moved toward the pole's side
 
 
 # ----------------------------------------------------------------------------
@@ -144,9 +214,11 @@ def place_pole(chain, raw, near: bool) -> np.ndarray:
 @each_solver
 @FAST
 @given(chains(), pole_points, st.booleans(), st.integers(1, 40), st.floats(0.0, 3.0))
-def test_the_pole_never_changes_the_error(solve, chain, raw, near, iterations, tolerance):
-    """Same error, sweeps, reached and status as without the pole; the pose is the same one or its mirror
-    image across the root-target line (checked on the joint positions)."""
+def test_a_mirroring_pole_never_changes_the_error(solve, chain, raw, near, iterations, tolerance):
+    """DLS, and two bones or fewer with any solver: the same error, sweeps, reached and status as without the
+    pole; the pose is the same one or its mirror image across the root-target line (checked on the joint
+    positions)."""
+    assume(mirrors(solve, len(chain.lengths)))
     pole = place_pole(chain, raw, near)
     args = (chain.root, chain.angles, chain.lengths, chain.target)
     kwargs = dict(iterations=iterations, tolerance=tolerance, limits=chain.limits)
@@ -162,6 +234,39 @@ def test_the_pole_never_changes_the_error(solve, chain, raw, near, iterations, t
         np.testing.assert_allclose(pts, reflected(free_pts, chain.root, chain.target), rtol=0, atol=1e-9 * scale)
     end = reference_fk(chain.root, sol.angles, chain.lengths)[-1]
     assert math.isclose(math.hypot(*(chain.target - end)), sol.error, rel_tol=1e-9, abs_tol=1e-9)
+
+
+@pytest.mark.slow
+@stepping
+@FAST
+@given(chains(min_bones=3), pole_points, st.booleans(), st.integers(1, 40), st.floats(0.0, 3.0))
+def test_a_stepping_pole_reports_truthfully(solve, chain, raw, near, iterations, tolerance):
+    """Three bones or more, CCD or FABRIK: the answer says truthfully why it stopped, its error is its pose's, and
+    a target the chain cannot reach gets the same answer as without the pole (no step: a straight chain)."""
+    pole = place_pole(chain, raw, near)
+    args = (chain.root, chain.angles, chain.lengths, chain.target)
+    sol = solve(*args, iterations=iterations, tolerance=tolerance, limits=chain.limits, pole=pole)
+    assert_reported(sol, chain, iterations, tolerance)
+    end = reference_fk(chain.root, sol.angles, chain.lengths)[-1]
+    scale = max(1.0, float(np.abs(end).max()))
+    assert math.isclose(math.hypot(*(chain.target - end)), sol.error, rel_tol=1e-9, abs_tol=1e-9 * scale)
+    if math.hypot(*(chain.target - chain.root)) >= chain.reach:
+        free = solve(*args, iterations=iterations, tolerance=tolerance, limits=chain.limits)
+        np.testing.assert_array_equal(sol.angles, free.angles)
+
+
+@pytest.mark.slow
+@stepping
+def test_a_stepping_pole_costs_next_to_no_reach(solve):
+    """Seeded cases (2..8 bones, random starts, 100 iterations): as many reached with the pole as without, to 2%.
+    Measured: CCD 0.943 with, 0.937 without; FABRIK 0.973 and 0.970."""
+    rng = np.random.default_rng(77)
+    with_pole = without = 0
+    for _ in range(300):
+        root, start, lengths, target, pole = random_case(rng)
+        with_pole += solve(root, start, lengths, target, iterations=100, pole=pole).reached
+        without += solve(root, start, lengths, target, iterations=100).reached
+    assert with_pole >= without - 6
 
 
 # ----------------------------------------------------------------------------
@@ -220,12 +325,13 @@ def test_a_target_moving_along_the_ray_through_the_pole_never_flips_the_bend(sol
 
 
 @pytest.mark.slow
-@each_solver
-def test_a_target_moving_along_any_other_line_through_the_pole_bends_toward_the_pole(solve):
-    """The target walks 1 px at a time along a line through the pole, crossing the ray from the root
+def test_a_target_moving_along_any_other_line_through_the_pole_bends_toward_the_pole():
+    """DLS's mirroring pole (CCD's and FABRIK's roll over instead: test_a_pole_never_pops_while_the_target_goes_round).
+    The target walks 1 px at a time along a line through the pole, crossing the ray from the root
     through the pole where it passes the pole; solved from the last answer at each step. Wherever the
     target lies 0.2..0.9 of the reach from the root and the pole is over 1 px off the root-target line, the
     bend is on the pole's side."""
+    solve = solve_dls
     rng = np.random.default_rng(1618)
     wrong, checked, sides_seen = [], 0, set()
     for case in range(12):
@@ -264,14 +370,16 @@ def test_a_target_moving_along_any_other_line_through_the_pole_bends_toward_the_
 @FAST
 @given(chains(min_bones=2, limited=True), pole_points, st.booleans(), st.integers(1, 40))
 def test_limits_hold_with_a_pole_and_a_mirror_that_fits_is_taken(solve, chain, raw, near, iterations):
-    """The angles returned satisfy the limits, pole or not. And where the bend ended on the wrong side
-    while its mirror image fits the limits (with 1e-6 rad to spare), the mirror image is what comes back."""
+    """The angles returned satisfy the limits, pole or not. And where a mirroring pole's bend ended on the wrong
+    side while its mirror image fits the limits (with 1e-6 rad to spare), the mirror image is what comes back."""
     pole = place_pole(chain, raw, near)
     args = (chain.root, chain.angles, chain.lengths, chain.target)
     free = solve(*args, iterations=iterations, limits=chain.limits)
     sol = solve(*args, iterations=iterations, limits=chain.limits, pole=pole)
     assert_within_limits(free.angles, chain.limits)
     assert_within_limits(sol.angles, chain.limits)
+    if not mirrors(solve, len(chain.lengths)):
+        return
     u = math.hypot(*(chain.target - chain.root))
     if not u > 1e-6 * chain.reach:
         return  # a target on the root: no line to mirror across (the limits held, above)

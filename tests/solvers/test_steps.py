@@ -17,7 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from .solver_cases import (PI, angle_gap, assert_lengths_kept, assert_within_limits, chains, coordinate_scale,
+from .solver_cases import (PI, Chain, angle_gap, assert_lengths_kept, assert_within_limits, chains, coordinate_scale,
                            random_reachable_chain, random_unreachable_chain, reference_fk)
 
 from ikplayground.solvers import CCDStep, FabrikStep, ccd_steps, fabrik_steps, solve_ccd, solve_fabrik
@@ -109,26 +109,36 @@ def test_target_at_the_root(solve, steps, limited):
         assert_run_is_exact(*solve_both(solve, steps, chain, iterations=30))
 
 
-def test_fabrik_escapes_are_records_and_still_exact():
-    # limited chains that stall: the mirror escape and the return to the best pose must be
-    # visible, and the run still the solver's
+@each_pair
+def test_restarts_are_records_and_still_exact(solve, steps):
+    # limited chains that stall: each restart and the return to the best pose must be visible, and the run
+    # still the solver's
     rng = np.random.default_rng(5)
     seen = set()
-    for _ in range(400):
-        chain = random_reachable_chain(rng, True)
-        records, got, want = solve_both(solve_fabrik, fabrik_steps, chain, iterations=200)
+    # a chain its limits hold short of its target (restarts that do no better), then seeded limited chains
+    held = Chain(np.array([100.0, 200.0]), np.array([0.3, -0.2, -0.2, -0.2]), np.array([40.0, 30.0, 20.0, 10.0]),
+                 np.array([130.0, 200.0]), np.array([[-PI, PI], [-0.2, 0.2], [-0.2, 0.2], [-0.2, 0.2]]))
+    for k in range(400):
+        chain = held if k < 30 else random_reachable_chain(rng, True)
+        records, got, want = solve_both(solve, steps, chain, iterations=9 + k if k < 30 else 200)
         assert_run_is_exact(records, got, want)
         for k, r in enumerate(records):
-            if r.direction == "mirror":
-                assert records[k + 1].direction == "forward"
-                assert records[k + 1].iteration == r.iteration
-                np.testing.assert_allclose(r.points, reference_fk(chain.root, r.angles, chain.lengths), atol=1e-9)
-            if r.direction == "best":
-                assert k == len(records) - 1 and r.iteration == got.iterations
-        seen.update(r.direction for r in records)
-        if {"mirror", "best"} <= seen:
+            kind = r.event if isinstance(r, CCDStep) else r.direction
+            if kind == "restart" and k + 1 == len(records):  # the pose drawn is on the target
+                assert got.reached and np.array_equal(got.angles, r.angles)
+            elif kind == "restart":
+                after = records[k + 1]
+                assert (after.event, after.sweep) == ("turn", r.sweep) if isinstance(r, CCDStep) else \
+                    (after.direction, after.iteration) == ("forward", r.iteration)
+                np.testing.assert_allclose(reference_fk(chain.root, r.angles, chain.lengths)[-1],
+                                           r.effector_after if isinstance(r, CCDStep) else r.points[-1], atol=1e-9)
+            if kind == "best":
+                assert k == len(records) - 1
+                assert (r.sweep if isinstance(r, CCDStep) else r.iteration) == got.iterations
+            seen.add(kind)
+        if {"restart", "best"} <= seen:
             break
-    assert {"mirror", "best"} <= seen
+    assert {"restart", "best"} <= seen
 
 
 def test_fabrik_unreachable_is_one_straight_pass():
@@ -148,8 +158,12 @@ def test_fabrik_unreachable_is_one_straight_pass():
 @FAST
 @given(chains(min_bones=1, max_bones=10), budgets)
 def test_ccd_records_tell_the_turns(chain, iterations):
-    records, got = run(ccd_steps(chain.root, chain.angles, chain.lengths, chain.target, iterations=iterations,
-                                 limits=chain.limits))
+    everything, got = run(ccd_steps(chain.root, chain.angles, chain.lengths, chain.target, iterations=iterations,
+                                    limits=chain.limits))
+    # the turns (the restarts and the return to the best pose, joint -1, are test_restarts_are_records_...'s)
+    records = [r for r in everything if r.event == "turn"]
+    assert all(r.joint == -1 and r.turn == 0.0 for r in everything if r.event != "turn")
+    after_other = {id(b) for a, b in zip(everything, everything[1:]) if a.event != "turn"}
     n = len(chain.lengths)
     scale = coordinate_scale(chain.root, chain.target, chain.reach)
     assert len(records) == n * got.iterations
@@ -163,7 +177,7 @@ def test_ccd_records_tell_the_turns(chain, iterations):
         assert -PI < r.turn <= PI
         if chain.limits is not None:
             assert_within_limits(r.angles, chain.limits)
-        if k:
+        if k and id(r) not in after_other:  # (not just after a restart)
             prev = records[k - 1]
             others = np.arange(n) != r.joint
             assert np.array_equal(r.angles[others], prev.angles[others])  # one joint a record
@@ -223,8 +237,8 @@ def test_fabrik_records_tell_the_walks(chain, iterations):
                 assert_within_limits(r.angles, chain.limits)
         if r.direction != "straight":
             assert_lengths_kept(r.points, chain.lengths, rel=1e-7)
-    # each pass: [mirror], forward or straight, backward; a final best; passes counted from 1
-    walks = [r for r in records if r.direction not in ("mirror", "best")]
+    # each pass: [restart], forward or straight, backward; a final best; passes counted from 1
+    walks = [r for r in records if r.direction not in ("restart", "best")]
     assert len(walks) == 2 * got.iterations
     for k in range(got.iterations):
         first, second = walks[2 * k], walks[2 * k + 1]

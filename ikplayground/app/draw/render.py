@@ -1,9 +1,10 @@
 """Drawing a scene onto a pygame surface (an adapter: the scene knows nothing of it).
 
-Each chain by its skin (``skins.py``; the tinted bone sprite, after the Game Maker tutorial, cached here); the
-selected one with a halo and limit wedges (any chain with "Show limits" gets the wedges); a missed target tied
-to the tip, with a status badge (``badges.py``). Past ``DETAIL_LIMIT`` chains all but the selected one are
-drawn as a crowd (``crowd_draw.py``); walkers and their ground are ``walker_draw.py``'s.
+The obstacles first (``obstacle_draw.py``), then each chain by its skin (``skins.py``; the tinted bone sprite,
+after the Game Maker tutorial, cached here); the selected one with a halo and limit wedges (any chain with "Show
+limits" gets the wedges); a missed target tied to the tip, with a status badge (``badges.py``). Past
+``DETAIL_LIMIT`` chains all but the selected one are drawn as a crowd (``crowd_draw.py``); walkers and their
+ground are ``walker_draw.py``'s.
 """
 
 from __future__ import annotations
@@ -20,12 +21,13 @@ from ikplayground.app.draw.annotate import TAG, Notes
 from ikplayground.app.draw.badges import BadgeFont, draw_pole, draw_status_badge
 from ikplayground.app.draw import crowd_fast
 from ikplayground.app.draw.crowd_draw import CrowdLayer
-from ikplayground.app.draw.shapes import draw_wedge, limit_wedges, visible_box
+from ikplayground.app.draw.obstacle_draw import draw_obstacles
+from ikplayground.app.draw.shapes import draw_wedge, knobs, limit_wedges, visible_box
 from ikplayground.app.draw.view import ScreenGroups, draw_grid, screen_chain
-from ikplayground.app.draw.rig_draw import draw_rig, rig_halo_lines, rig_wedges
+from ikplayground.app.draw.rig_draw import draw_rig, rig_halo_lines
 from ikplayground.app.draw.walker_draw import TerrainLayer, draw_walker, draw_walker_group, walker_halo
 from ikplayground.resources import asset_path
-from ikplayground.scene import IK_SOLVERS, Chain, clamped_joints, current_bone, current_target, on_terrain
+from ikplayground.scene import IK_SOLVERS, Chain, current_bone, current_target, on_terrain
 
 BACKGROUND = (22, 25, 32)
 GRID = (31, 35, 45)
@@ -52,6 +54,7 @@ TARGET_RADIUS = 13
 JOINT_RADIUS = skins.JOINT_RADIUS
 BONE_WIDTH = skins.BONE_WIDTH
 WEDGE_RADIUS = 28
+KNOB = (255, 236, 170)  # a wedge edge's knob
 SNAKE_SKINS = {"blocks": skins.draw_blocks, "body": skins.draw_body, "lines": skins.draw_snake_lines}
 DETAIL_LIMIT = 80  # above this many chains, all but the selected one are drawn the fast way
 ANGLE_STEP_DEG = 2  # sprite rotations are cached at this resolution
@@ -125,10 +128,11 @@ class SceneRenderer:
         return sprite
 
     def draw(self, surface: pygame.Surface, scene, *, hot_target: Chain | None = None, hot_part: str = "target",
-             stage_size: tuple[int, int] | None = None, camera: Camera | None = None) -> None:
-        """Draw the background and every chain as ``camera`` shows them (None: world px are screen px), later
-        ones on top (past ``DETAIL_LIMIT``, as a crowd); ``hot_target``'s target ``hot_part`` (a rig's
-        ``"target:2"``) is under the mouse or held."""
+             stage_size: tuple[int, int] | None = None, camera: Camera | None = None,
+             hot_obstacle: tuple[int, str] | None = None) -> None:
+        """Draw the background, the obstacles and every chain as ``camera`` shows them (None: world px are screen
+        px), later ones on top (past ``DETAIL_LIMIT``, as a crowd); ``hot_target``'s target ``hot_part`` (a rig's
+        ``"target:2"``) and ``hot_obstacle`` (its row, and "inside" or "rim") are under the mouse or held."""
         camera = camera or Camera()
         size = stage_size or surface.get_size()
         self.notes.begin()
@@ -136,6 +140,7 @@ class SceneRenderer:
         terrain = getattr(scene, "terrain", None)
         if terrain is not None and any(on_terrain(g) for g in scene.groups):  # a walker, or a rig that walks
             surface.blit(self._ground.surface(terrain, size, camera), (0, 0))
+        draw_obstacles(surface, getattr(scene, "obstacles", ()), camera, hot_obstacle)  # under every chain
         selected = scene.selected
         if len(scene.chains) > DETAIL_LIMIT:
             self.draw_crowd(surface, scene, size, camera)
@@ -198,7 +203,7 @@ class SceneRenderer:
                 for p in local:
                     pygame.draw.circle(halo, HALO, p, width // 2)
             surface.blit(halo, box.topleft)
-        self.draw_wedges(surface, chain)
+        self.draw_wedges(surface, chain, selected=True)
         if chain.is_rig:
             self.tag_current(chain)
 
@@ -214,18 +219,20 @@ class SceneRenderer:
             self.notes.add(self._badges.tag(f"target: {rig.bone_names[int(f['target_bones'][k])]}", TARGET),
                            f["targets"][k].tolist(), ("rig", "target"), TAG)
 
-    def draw_wedges(self, surface: pygame.Surface, chain: Chain) -> None:
-        """A wedge at every limited joint of ``chain`` in view."""
+    def draw_wedges(self, surface: pygame.Surface, chain: Chain, selected: bool = False) -> None:
+        """A wedge at every limited joint of ``chain`` in view; knobs on the edges a drag turns (``shapes.knobs``)."""
         view = surface.get_clip().inflate(2 * WEDGE_RADIUS + 8, 2 * WEDGE_RADIUS + 8)
-        wedges = ([w[1:] for w in rig_wedges(chain, clamped_joints(chain.fields["limits"]))] if chain.is_rig
-                  else limit_wedges(chain))
-        for centre, lo, hi in wedges:
+        for centre, lo, hi in limit_wedges(chain):
             if view.collidepoint(centre):
                 draw_wedge(surface, centre, lo, hi, WEDGE_RADIUS)
-                if chain.is_rig:  # a knob on each edge: dragged, it turns that bound
-                    for a in (lo, hi):
-                        knob = (centre[0] + WEDGE_RADIUS * math.cos(a), centre[1] + WEDGE_RADIUS * math.sin(a))
-                        pygame.draw.aacircle(surface, (255, 236, 170), knob, 3)
+        spots = []
+        for _, centre, lo, hi in knobs(chain, selected):  # a knob on each edge: dragged, it turns that bound
+            if view.collidepoint(centre):
+                for a in (lo, hi):
+                    knob = (centre[0] + WEDGE_RADIUS * math.cos(a), centre[1] + WEDGE_RADIUS * math.sin(a))
+                    pygame.draw.aacircle(surface, KNOB, knob, 3)
+                    spots.append(knob)
+        self.notes.rings(np.array(spots), 5)  # no label covers a knob
 
     def draw_ik_chain(self, surface: pygame.Surface, chain: Chain, hot: bool = False) -> None:
         colour = chain_colour(chain)

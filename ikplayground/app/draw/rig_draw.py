@@ -3,9 +3,8 @@
 A rig is drawn side on by its skin (capsules, the bone sprite or lines), as a character sheet shows one: the far
 limbs (bones named ``..._r``) first and darker, then the trunk, the head as a round skull over its bone, then the
 near limbs (``..._l``). Each target is a green ring, tied to its bone's end while missed, with a short arrow for
-its heading (an aimed bone's direction; dragged by its tip, it turns). The halo of the selected rig and its limit
-wedges follow the tree, each bone from its parent's end; a knob on each wedge edge drags that bound. Pixels, y
-down.
+its heading (an aimed bone's direction; dragged by its tip, it turns). The halo of the selected rig follows the
+tree, each bone from its parent's end (its limit wedges and their knobs: :mod:`.shapes`). Pixels, y down.
 """
 
 from __future__ import annotations
@@ -17,7 +16,6 @@ import pygame
 
 from ikplayground.app.draw.skins import BONE_WIDTH, JOINT_RADIUS, capsule_radii, shade
 from ikplayground.scene import bone_starts
-from ikplayground.solvers import absolute_angles
 
 HEADING_ARROW = 26  # px: a heading's arrow, from the target's centre
 HEADING_PICK = 8  # px from the arrow's tip that grabs it (dragged, it turns the heading)
@@ -110,28 +108,3 @@ def rig_halo_lines(chain) -> list[np.ndarray]:
     """The selection halo's strokes of a rig: one (2, 2) line a bone, px."""
     f = chain.fields
     return [np.stack([a, b]) for a, b in zip(bone_starts(f), f["points"][1:])]
-
-
-def rig_wedges(chain, clamped) -> list[tuple[int, tuple[float, float], float, float]]:
-    """``(bone, centre, lo, hi)``: the absolute ranges (rad) of a rig's limited joints, each about its parent
-    bone's direction at the bone's start (bone 0's is absolute); ``clamped`` (n,) bool: which are limited."""
-    f = chain.fields
-    parents = f["parents"].astype(int)
-    heading = absolute_angles(parents.tolist(), f["angles"].tolist())
-    starts = bone_starts(f)
-    out = []
-    for i in np.flatnonzero(clamped).tolist():
-        lo, hi = f["limits"][i].tolist()
-        base = heading[parents[i]] if parents[i] >= 0 else 0.0
-        out.append((i, tuple(starts[i].tolist()), base + lo, base + hi))
-    return out
-
-
-def limit_edge_at(chain, pos, radius: float, pick: float, clamped) -> str | None:
-    """The edge of a rig's joint range whose handle (``radius`` px out along it from the joint) lies within
-    ``pick`` px of ``pos``: ``"limit_lo:3"`` or ``"limit_hi:3"``, the last drawn first; None."""
-    for bone, centre, lo, hi in reversed(rig_wedges(chain, clamped)):
-        for name, a in (("limit_hi", hi), ("limit_lo", lo)):
-            if math.hypot(centre[0] + radius * math.cos(a) - pos[0], centre[1] + radius * math.sin(a) - pos[1]) <= pick:
-                return f"{name}:{bone}"
-    return None

@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pygame
 
-from ikplayground.scene import Chain, clamped_joints
+from ikplayground.scene import Chain, bone_starts, clamped_joints, settable, tree_parents
+from ikplayground.solvers import absolute_angles
 
 WEDGE_FILL = (255, 214, 102, 60)
 WEDGE_EDGE = (255, 214, 102)
@@ -51,8 +52,8 @@ def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.
 
 
 def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]:
-    """``(centre, lo, hi)`` absolute angle ranges (rad) of ``chain``'s clamped joints (about the parent bone),
-    or a snake's bend range at every inner node; [] for a walker."""
+    """``(centre, lo, hi)`` absolute angle ranges (rad) of ``chain``'s clamped joints (:func:`joint_wedges`), or a
+    snake's bend range at every inner node; [] for a walker."""
     f = chain.fields
     out: list[tuple[tuple[float, float], float, float]] = []
     if chain.is_walker:  # a walker's legs have no limits to show
@@ -65,12 +66,54 @@ def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]
         for k in range(1, len(d)):
             out.append((tuple(pts[k].tolist()), ang[k - 1] + lo, ang[k - 1] + hi))
         return out
-    limits = f["limits"]
-    parent = np.concatenate([[0.0], np.cumsum(f["angles"])[:-1]])
-    for i in np.flatnonzero(clamped_joints(limits)).tolist():
-        lo, hi = limits[i].tolist()
-        out.append((tuple(f["points"][i].tolist()), parent[i] + lo, parent[i] + hi))
+    return [w[1:] for w in joint_wedges(chain)]
+
+
+def joint_wedges(chain: Chain) -> list[tuple[int, tuple[float, float], float, float]]:
+    """``(joint, centre, lo, hi)``: the absolute ranges (rad) of an IK chain's or a rig's clamped joints, each
+    about its parent bone's direction at the bone's start (bone 0's is absolute)."""
+    f = chain.fields
+    parents = tree_parents(f)
+    heading = absolute_angles(parents.tolist(), f["angles"].tolist())
+    starts = bone_starts(f)
+    out = []
+    for i in np.flatnonzero(clamped_joints(f["limits"])).tolist():
+        lo, hi = f["limits"][i].tolist()
+        base = heading[parents[i]] if parents[i] >= 0 else 0.0
+        out.append((i, tuple(starts[i].tolist()), base + lo, base + hi))
     return out
+
+
+def knobs(chain: Chain, selected: bool) -> list[tuple[int, tuple[float, float], float, float]]:
+    """``(joint, centre, lo, hi)`` of the wedge edges a drag turns, each a knob: with "Show limits" on, every joint
+    whose range the user sets (``settable``; a free one's two edges meet at its seam, pointing back along its
+    parent bone, where one knob drags a range out); on the selected rig or two-bone arm, its limited joints'."""
+    held = selected and (chain.is_rig or chain.solver == "two-bone")
+    if not (chain.is_ik or chain.is_rig) or not (chain.show_limits or held):
+        return []
+    mine = settable(chain)
+    out = [w for w in joint_wedges(chain) if mine[w[0]]]
+    if chain.show_limits:  # the free joints' seams too
+        f = chain.fields
+        parents = tree_parents(f)
+        heading = absolute_angles(parents.tolist(), f["angles"].tolist())
+        starts = bone_starts(f)
+        free = np.flatnonzero(mine & ~clamped_joints(f["limits"])).tolist()
+        for i in free:
+            base = heading[parents[i]] if parents[i] >= 0 else 0.0
+            out.append((i, tuple(starts[i].tolist()), base - math.pi, base + math.pi))
+    return out
+
+
+def limit_edge_at(edges, pos, radius: float, pick: float) -> str | None:
+    """The edge of ``edges`` (:func:`knobs`) whose knob (``radius`` px out along it from the joint) lies within
+    ``pick`` px of ``pos``: ``"limit_lo:3"`` or ``"limit_hi:3"``, the last drawn first (a seam's: "limit_hi");
+    None."""
+    for joint, centre, lo, hi in reversed(edges):
+        for name, a in (("limit_hi", hi), ("limit_lo", lo)):
+            if math.hypot(centre[0] + radius * math.cos(a) - pos[0], centre[1] + radius * math.sin(a) - pos[1]) <= pick:
+                return f"{name}:{joint}"
+    return None
 
 
 def draw_wedge(surface: pygame.Surface, centre, lo: float, hi: float, radius: float) -> None:

@@ -27,6 +27,9 @@ BUTTONS: tuple[ButtonSpec, ...] = (
     ButtonSpec("add", "add_chain", "Add", "Add (N)", "Add a chain of the 'New chain' solver (N)"),
     ButtonSpec("remove", "remove_selected", "Remove", "Remove", "Remove the selected chain (Delete)"),
     ButtonSpec("help", "help", "Help", "Help (F1)", "Every control (F1)"),
+    ButtonSpec("obstacle", "add_obstacle", "Add obstacle", "Add obstacle (O)",
+               "Add a circle obstacle at a free spot (O: at the mouse); drag it to move it, its rim to resize it; "
+               "Delete over it removes it"),
     ButtonSpec("stress", "stress", "Stress test", "Stress test",
                "Swap in 1000 chains on scripted paths; press again to get your scene back"),
     ButtonSpec("save", "save", "Save", "Save", "Save the scene to this file (Ctrl+S)"),

@@ -6,7 +6,8 @@ frame, hidden or not (their shapes' state machines, their text effects), and its
 whole sprite list once per layer. :func:`install` makes the manager's group update the shown elements only (a
 hidden one is updated again from the frame it is shown: nothing of it can change on screen meanwhile) and finds
 the hovered element in one pass over the list (kept sorted by layer, so the top layer's last element comes
-first, as pygame_gui's per-layer loop takes them). Without the private names it relies on, nothing changes.
+first, as pygame_gui's per-layer loop takes them), skipping a plain element that is neither hovered nor under the
+mouse (its ``check_hover`` would do nothing). Without the private names it relies on, nothing changes.
 Source: pygame_gui 0.6.14, ``ui_manager.py`` and ``core/layered_gui_group.py``.
 """
 
@@ -14,7 +15,14 @@ from __future__ import annotations
 
 from typing import Any
 
+from pygame_gui.core import UIElement
 from pygame_gui.core.interfaces import IUIElementInterface
+from pygame_gui.elements import UIButton
+
+# check_hover and hover_point as UIElement has them (UIButton's differs only while held): for such an element
+# neither hovered nor under the mouse, check_hover does nothing and returns False, so it is skipped
+_PLAIN_CHECK = UIElement.check_hover
+_PLAIN_POINT = {UIElement.hover_point, UIButton.hover_point}
 
 
 def install(manager) -> bool:
@@ -35,9 +43,15 @@ def install(manager) -> bool:
 
     def handle_hovering(time_delta: float) -> None:
         hover_handled = False
+        mouse = manager.get_mouse_position()
         for element in reversed(group._spritelist.copy()):  # top layer first, the last added first within one
-            if (element.visible and isinstance(element, IUIElementInterface)  # (an ABC's check is slow)
-                    and element.check_hover(time_delta, hover_handled)):
+            if not element.visible or not isinstance(element, IUIElementInterface):  # (an ABC's check is slow)
+                continue
+            kind = type(element)
+            if (kind.check_hover is _PLAIN_CHECK and kind.hover_point in _PLAIN_POINT and not element.hovered
+                    and not getattr(element, "held", False) and not element.rect.collidepoint(mouse)):
+                continue  # what check_hover would find: not hovered, nothing to do
+            if element.check_hover(time_delta, hover_handled):
                 if element != manager.root_container:
                     hover_handled = True
                     manager.hovering_any_ui_element = True

@@ -27,12 +27,14 @@ ERROR_LINE = (255, 120, 120)
 TOLERANCE = (80, 220, 120)
 SHADE = (240, 95, 105)
 LIMIT_BOX = (230, 200, 120)
+OBSTACLE = (150, 162, 196)  # the poses an obstacle forbids (the stage draws obstacles in its hue)
 BRANCH = (143, 184, 255)
 POSE = (255, 255, 255)
 TRAIL = (255, 214, 102)
 PLOT_HEIGHT = 54
 LINE = 17  # px between text lines
 MAP_MIN = 120  # px: a smaller map is not drawn
+MASK_GAPS = 250_000  # bone-circle gaps an obstacle mask may take: fewer, coarser cells for many obstacles
 TEXT_CACHE = 256  # rendered texts kept, the least recently drawn dropped first
 # the race table's columns: heading, and left edge as a share of the card's width (276 px in a roomy panel)
 RACE_COLUMNS = (("solver", 0.0), ("error", 0.203), ("it", 0.355), ("µs", 0.471), ("jitter", 0.601), ("reached", 0.797))
@@ -57,6 +59,14 @@ def shade_map(surface: pygame.Surface, rect: pygame.Rect, shade: np.ndarray) -> 
     surface.blit(pygame.transform.scale(strip, rect.size), rect.topleft)
 
 
+def mask_surface(mask: np.ndarray, size) -> pygame.Surface:
+    """The cells of ``mask`` (rows, cols) that are set, in ``OBSTACLE`` over a clear ground, stretched to ``size``."""
+    rgba = np.zeros((*mask.shape, 4), dtype=np.uint8)
+    rgba[mask] = (*OBSTACLE, 150)
+    cells = pygame.image.frombuffer(rgba.tobytes(), (mask.shape[1], mask.shape[0]), "RGBA")
+    return pygame.transform.scale(cells, size)
+
+
 class MathCard:
     """Renders the card at ``size`` (w, h) px; ``map_rect``: the map, in card px."""
 
@@ -68,9 +78,12 @@ class MathCard:
         self._heading = ui_font(11, bold=True)
         self._texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
         self._rules: dict[tuple, list] = {}  # (a solver's rule, the width): its wrapped lines
+        self._mask: tuple[tuple, pygame.Surface | None] = ((), None)  # the obstacle shading and what it is of
+        self.obstacles = np.zeros((0, 3))  # the scene's, shaded on the joint-space map
 
-    def render(self, chain, metrics, race_rows) -> pygame.Surface:
-        """The card for ``chain`` (or None), its ``metrics`` and the race's rows."""
+    def render(self, chain, metrics, race_rows, obstacles=None) -> pygame.Surface:
+        """The card for ``chain`` (or None), its ``metrics``, the race's rows and the scene's ``obstacles`` (k, 3)."""
+        self.obstacles = np.zeros((0, 3)) if obstacles is None else obstacles
         s = self.surface
         s.fill(BG)
         self.map_rect = None
@@ -197,7 +210,8 @@ class MathCard:
 
     def joint_space(self, chain, metrics, y: int) -> int:
         y = self.heading("JOINT SPACE (θ1, θ2): CLICK TO POSE", y)
-        side = min(self.size[0] - 30, self.size[1] - y - 22)
+        legend = LINE if len(self.obstacles) else 0  # a line saying what the obstacles' shading is
+        side = min(self.size[0] - 30, self.size[1] - y - 22 - legend)
         if side < MAP_MIN:
             self.text("(a taller window shows the map)", (0, y), DIM)
             return y + LINE
@@ -210,6 +224,9 @@ class MathCard:
         root, target = f["root"], f["target"]
         frame = joint_map.MapFrame(*rect)
         shade_map(s, rect, joint_map.shade_rows(l1, l2, math.dist(root, target), rect.height))
+        shaded = self.obstacle_shading(root, l1, l2, rect.size)
+        if shaded is not None:
+            s.blit(shaded, rect.topleft)
         # axes through zero
         cx, cy = point(frame, 0.0, 0.0)
         pygame.draw.line(s, EDGE, (rect.x, cy), (rect.right - 1, cy))
@@ -235,7 +252,24 @@ class MathCard:
         self.text("-180°", (rect.x, rect.bottom + 2), DIM)
         self.text("θ1", (rect.centerx - 6, rect.bottom + 2), DIM)
         self.text("180°", (rect.right - 28, rect.bottom + 2), DIM)
-        return rect.bottom + LINE
+        if legend:
+            pygame.draw.rect(s, OBSTACLE, pygame.Rect(0, rect.bottom + LINE + 4, 10, 10))
+            self.text("a bone inside an obstacle" if shaded is not None else "no pose of the arm meets an obstacle",
+                      (14, rect.bottom + LINE), DIM)
+        return rect.bottom + LINE + legend
+
+    def obstacle_shading(self, root, l1: float, l2: float, size) -> pygame.Surface | None:
+        """The map's cells whose pose puts a bone inside one of ``self.obstacles``, drawn at ``size``; None when
+        none does. Worked out again only when the arm's root or bones, the obstacles or the size change."""
+        obstacles = self.obstacles
+        if not len(obstacles):
+            return None
+        key = (tuple(map(float, root)), l1, l2, obstacles.tobytes(), tuple(size))
+        if self._mask[0] != key:
+            cells = max(16, min(size[1] // 2, int(math.sqrt(MASK_GAPS / (2 * len(obstacles))))))
+            mask = joint_map.obstacle_mask(root, l1, l2, obstacles, cells)
+            self._mask = (key, mask_surface(mask, size) if mask.any() else None)
+        return self._mask[1]
 
     def map_trail(self, trail: np.ndarray, frame) -> None:
         """The last 2 s of poses, broken where a joint wraps."""

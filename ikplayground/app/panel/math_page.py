@@ -48,10 +48,10 @@ class MathPage:
     def visible(self) -> bool:
         return self.image.visible
 
-    def update(self, chain, metrics, race_table) -> None:
-        """Draw the card, while the page is up."""
+    def update(self, chain, metrics, race_table, obstacles=None) -> None:
+        """Draw the card, while the page is up (``obstacles`` (k, 3) px: the scene's, shaded on the map)."""
         if self.visible:
-            self.show(self.card.render(chain, metrics, race_table()))
+            self.show(self.card.render(chain, metrics, race_table(), obstacles))
 
     def show(self, card: pygame.Surface) -> None:
         """Put ``card`` (opaque, the image's size) in the image: copied into the image's own surfaces, the part

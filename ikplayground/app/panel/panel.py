@@ -25,7 +25,7 @@ WIDTH = 300  # the panel's width in a roomy window
 MIN_WIDTH = 220  # ... and in a small one
 SCROLLBAR = 20
 # the height of everything in the panel (it scrolls in a shorter window): its own rows and the settings' rows
-CONTENT_HEIGHT = 374 + rows_height()
+CONTENT_HEIGHT = 406 + rows_height()
 TAB_HEIGHT = 26
 PAGES = ("chain", "math", "keep")  # the panel's pages, chosen by the tabs under its title
 TAB_LABELS = {"chain": "Chain", "math": "Math", "keep": "Keep"}
@@ -126,6 +126,8 @@ class Panel:
         y += ROW + 6
         buttons.make_row(self, ("add_button", "remove_button", "help_button"), PAD, y, inner, wide)
         y += ROW + 4
+        self.obstacle_button = buttons.make("obstacle_button", pygame.Rect(PAD, y, inner, 28), m, box, wide)
+        y += ROW + 4
         self.stress_button = buttons.make("stress_button", pygame.Rect(PAD, y, inner, 28), m, box, wide)
         self.show_stress(self.stress_on)
         y += ROW + 8
@@ -140,7 +142,8 @@ class Panel:
         y += ROW + 8
         # the Chain page's widgets but the setting rows and the solver and preset menus (remade: see show_page)
         self.chain_widgets = [solver_label, self.hint, section, preset_label, new_label, self.new_chain,
-                              self.add_button, self.remove_button, self.help_button, self.stress_button,
+                              self.add_button, self.remove_button, self.help_button, self.obstacle_button,
+                              self.stress_button,
                               self.path_entry, self.save_button, self.load_button]
         self.math_page = MathPage(self, page_top, inner, (h - 2) if not scrolls else CONTENT_HEIGHT, wide,
                                   self.math_shown, self.race_on, self.moving)

@@ -12,6 +12,9 @@ SCENE_HELP = (
     ("Preset", f"load a preset scene ({', '.join(PRESETS)}); your scene file is left as it is, and Ctrl+S "
                "saves to it"),
     ("New chain", "the solver N adds"),
+    ("Add obstacle", "a circle at a free spot (O: at the mouse), its radius 8 to 300 px, drawn under the chains "
+                     "and kept in the scene file; drag it to move it, its rim to resize it, Delete over it removes "
+                     "it; the joint-space map shades the poses it forbids (the solvers do not avoid it yet)"),
     ("Scene file, Save, Load", "the file Ctrl+S and Ctrl+O use ([the format](scene-format.md)); Enter keeps "
                                "the typed path, and Ctrl+S / Ctrl+O while typing act on it"),
 )
@@ -32,7 +35,8 @@ MATH_HELP = (
     ("Live numbers", "the selected chain's error, status, iterations, solve time, largest turn, and its error "
                      "over the last 5 s; the race's table while it runs"),
     ("Joint space", "a two-bone arm's (theta1, theta2) map: both elbow answers, the limits, the pose and its "
-                    "trail, the unreachable shading; click or drag on it to pose the arm"),
+                    "trail, the unreachable shading, the poses that put a bone inside an obstacle (grey); click or "
+                    "drag on it to pose the arm"),
 )
 
 # the Keep page's controls (its buttons and boxes are in the command help too)

@@ -37,7 +37,8 @@ def make_snake(points, **kw) -> Chain:
     """A snake from its nodes (``points[0]`` the head): :func:`~.build_batch.make_snakes` of one.
 
     ``lengths`` default to the nodes' distances, ``heading`` (rad) to node 1 -> head; ``bend_limits`` (rad)
-    overrides ``bend_deg``; also ``max_speed``, ``turn_deg``, ``wander``, ``palette_index``, kept settings.
+    overrides ``bend_deg``; also ``max_speed``, ``turn_deg``, ``wander``, ``rate_limit`` (degrees per step, or
+    None: off, the default), ``rate_deg``, ``palette_index``, kept settings.
     """
     return make_snakes([dict(kw, points=points)])[0]
 
@@ -154,7 +155,7 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
             new = np.concatenate([pts, extra])
         lim = chain.fields["bend_limits"].copy()
         return make_snake(new, heading=float(chain.fields["heading"][0]), bend_limits=lim,
-                          max_speed=float(chain.fields["max_speed"][0]),
+                          rate_limit=chain.rate_limit, max_speed=float(chain.fields["max_speed"][0]),
                           turn_deg=math.degrees(float(chain.fields["turn_rate"][0])), palette_index=chain.palette_index,
                           **settings)
     f = chain.fields

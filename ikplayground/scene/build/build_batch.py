@@ -25,7 +25,7 @@ from ikplayground.solvers import chain_points_batch
 _BATCH = 4096  # chains filled by one pass (bounds the temporary arrays)
 _SNAKE_OPTIONS = field_settings("snake")  # the settings kept in a one-number field (a keyword of make_snake each)
 _SNAKE_ARGS = frozenset(("points", "lengths", "heading", "bend_deg", "max_speed", "turn_deg", "palette_index",
-                         "bend_limits", *(s.field for s in _SNAKE_OPTIONS)))
+                         "bend_limits", "rate_limit", "rate_deg", *(s.field for s in _SNAKE_OPTIONS)))
 _IK_ARGS = frozenset(("solver", "root", "angles", "lengths", "target", "limits", "mirror", "rate_limit", "iterations",
                       "tolerance", "palette_index", "rate_deg",
                       "joint_limit")) | ik_options.DEFAULTS.keys()  # the rest go to the Chain (see make_ik_chain)
@@ -122,9 +122,6 @@ def ik_columns(solver: str, n: int, count: int, cols: dict, shared: dict | None 
     def col(key, default=None):
         return _col(cols, shared, key, default)
 
-    limit = col("rate_limit")  # each a float (checked) or None (off)
-    rates = ([None if r is None else checked_rate(r, "rate_limit") for r in limit] if isinstance(limit, list)
-             else None if limit is None else checked_rate(limit, "rate_limit"))
     f = empty_fields(solver, n, rows=count)
     for name in ("root", "target", "lengths"):
         f[name][:] = col(name)
@@ -151,18 +148,11 @@ def ik_columns(solver: str, n: int, count: int, cols: dict, shared: dict | None 
     f["angles"][:] = np.where(clamped_joints(lim), np.where(inside, raw, np.clip(a, lo, hi)), a)
     f["goal"][:] = f["angles"]
     f["bend"][:, 0] = np.where(np.array(col("mirror", False), dtype=bool), -1.0, 1.0)
-    f["rate"][:, 0] = ([math.inf if r is None else math.radians(r) for r in rates] if isinstance(rates, list)
-                       else math.inf if rates is None else math.radians(rates))
+    rate_deg = rate_columns(f, count, col("rate_limit"), col("rate_deg", DEFAULT_RATE_DEG))  # each on or None (off)
     f["iterations"][:, 0] = col("iterations", DEFAULT_ITERATIONS)
     f["tolerance"][:, 0] = col("tolerance", DEFAULT_TOLERANCE)
     ik_options.fill(f, col)
     refresh_ik_points(f)
-    # the rate limit's setting: a limit that is on is its own setting
-    rate_deg = col("rate_deg", DEFAULT_RATE_DEG)
-    if isinstance(rates, list) or isinstance(rate_deg, list):
-        rate_deg = [d if r is None else r for r, d in zip(_each(rates, count), _each(rate_deg, count))]
-    elif rates is not None:
-        rate_deg = rates
     rest = {k: col(k) for k in (*cols, *shared) if k not in _IK_ARGS}
     return f, _chains(solver, f, count, col("palette_index", 0), rest, rate_deg=_one(rate_deg),
                       joint_limit=_one(joint.tolist()))
@@ -284,7 +274,22 @@ def _snake_group(f: dict[str, np.ndarray], kws: list[dict] | dict[str, list]) ->
             pts, lim = f["points"][rows], f["bend_limits"][rows]
             f["points"][rows] = snake_batch(pts, pts[:, 0], f["lengths"][rows], lim[:, 0], lim[:, 1])
     f["wander_phase"][:, 0] = wander_phase(f["points"][:, 0])
-    return _chains("snake", f, count, col("palette_index", 0), {k: col(k) for k in cols if k not in _SNAKE_ARGS})
+    rate_deg = rate_columns(f, count, col("rate_limit"), col("rate_deg", DEFAULT_RATE_DEG))
+    return _chains("snake", f, count, col("palette_index", 0), {k: col(k) for k in cols if k not in _SNAKE_ARGS},
+                   rate_deg=_one(rate_deg))
+
+
+def rate_columns(f: dict[str, np.ndarray], count: int, limit, rate_deg):
+    """Set the ``rate`` column (rad/step, inf: off) of ``count`` chains' fields ``f`` from ``limit`` (degrees
+    per step, checked, or None: off; one value or a list a chain); the rate limit's settings (a limit that is on
+    is its own setting; else ``rate_deg``, one value or a list)."""
+    rates = ([None if r is None else checked_rate(r, "rate_limit") for r in limit] if isinstance(limit, list)
+             else None if limit is None else checked_rate(limit, "rate_limit"))
+    f["rate"][:, 0] = ([math.inf if r is None else math.radians(r) for r in rates] if isinstance(rates, list)
+                       else math.inf if rates is None else math.radians(rates))
+    if isinstance(rates, list) or isinstance(rate_deg, list):
+        return [d if r is None else r for r, d in zip(_each(rates, count), _each(rate_deg, count))]
+    return rate_deg if rates is None else rates
 
 
 def straight_snakes(heads, headings, nodes: int, segments,

@@ -21,10 +21,11 @@ from ikplayground.scene.build.build_batch import empty_fields
 from ikplayground.scene.core.chain import FULL, Chain, checked_rate
 from ikplayground.scene.core.constants import (BONE_NAME_PATTERN, DEFAULT_ITERATIONS, DEFAULT_RATE_DEG,
                                                DEFAULT_TOLERANCE, MAX_BONES, MAX_COORD, MAX_RIG_TARGETS, RIG_METHODS)
+from ikplayground.scene.core.joint_ranges import clamped
 from ikplayground.scene.core.settings import field_settings
 from ikplayground.scene.step.rig_step import bone_ends, lay_out
 from ikplayground.scene.step.rig_walk import STEP, leg_length
-from ikplayground.solvers import FULL_CIRCLE, limit_headings, wrap_array
+from ikplayground.solvers import wrap_array
 
 PI = math.pi
 HUMANOID_HEIGHT = 300.0  # px: a new humanoid's height, hips to the top of its head plus its legs
@@ -52,16 +53,6 @@ def checked_limits(limits, n: int) -> np.ndarray:
     if (lim[:, 0] > lim[:, 1]).any() or (lim < -PI).any() or (lim > PI).any():
         raise ValueError("limits: each (lo, hi) must have -pi <= lo <= hi <= pi rad")
     return lim
-
-
-def clamped(angles: np.ndarray, limits: np.ndarray) -> np.ndarray:
-    """Angles (n,) rad wrapped, each limited one put in its range (joint 0's as a heading, round the circle)."""
-    free = (limits[:, 1] - limits[:, 0]) >= FULL_CIRCLE
-    inside = (angles >= limits[:, 0]) & (angles <= limits[:, 1])
-    out = np.where(free | inside, np.where(inside, angles, wrap_array(angles)), np.clip(angles, *limits.T))
-    if not free[0] and not inside[0]:
-        out[0] = limit_headings(np.array([angles[0]]), limits[:1, 0], limits[:1, 1])[0]
-    return out
 
 
 def make_rig(root, parents, angles, lengths, target_bones=(), targets=None, *, limits=None, headings=None,

@@ -14,7 +14,7 @@ from typing import cast
 import numpy as np
 
 from ikplayground.scene.build.build_batch import empty_fields
-from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.chain import Chain, checked_rate
 from ikplayground.scene.core.constants import MAX_WALKER_LEGS, WALKER_LEG, WALKER_LEGS
 from ikplayground.scene.core.settings import field_settings
 from ikplayground.scene.step.walker import RIDE, solve_legs
@@ -66,7 +66,7 @@ def leg_lengths(lengths, leg_bones: int) -> np.ndarray:
 
 
 def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones: int = 2, facing: float = 1.0,
-                palette_index: int = 0, posed: bool = True, **settings) -> Chain:
+                palette_index: int = 0, posed: bool = True, rate_limit: float | None = None, **settings) -> Chain:
     """A walker whose body's centre is at ``body`` (2,) px.
 
     Parameters
@@ -76,6 +76,9 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones:
     lengths : 2 or 3 floats, px > 0 (see :func:`leg_lengths`)
     facing : float
         The way it walks on its own: > 0 right, else left.
+    rate_limit : float or None
+        The most a leg's joint turns in a step, degrees (> 0, <= 180, else ValueError); None: off. On, it is
+        the rate limit's setting (``rate_deg``) too.
     posed : bool
         Lay the legs out (:func:`lay_out`); False leaves the angles and points 0.
     **settings
@@ -92,6 +95,9 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones:
     f["body"][:] = body
     f["lengths"][:] = pair
     f["facing"][0] = 1.0 if facing > 0 else -1.0
+    f["rate"][0] = math.inf if rate_limit is None else math.radians(checked_rate(rate_limit))
+    if rate_limit is not None:
+        settings["rate_deg"] = rate_limit
     for field, s in OPTIONS.items():
         value = settings.pop(field, None)
         f[field][0] = s.default if value is None else s.field_type(value)
@@ -104,6 +110,7 @@ def walker_kw(chain: Chain) -> dict:
     """The keyword arguments of :func:`make_walker` that rebuild ``chain`` (a walker) as it is set."""
     f = chain.fields
     return {"lengths": f["lengths"][0].copy(), "leg_bones": f["lengths"].shape[1], "facing": float(f["facing"][0]),
+            "rate_limit": chain.rate_limit,
             **{field: s.field_type(f[field][0]) for field, s in OPTIONS.items()}, "palette_index": chain.palette_index}
 
 

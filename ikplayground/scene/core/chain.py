@@ -257,7 +257,8 @@ class Chain:
     @property
     def rate_limit(self) -> float | None:
         """Degrees per step (:attr:`rate_deg`), or None when the rate limit is off."""
-        if not self.has_targets or math.isinf(self._scalar("rate")):
+        rate = self.fields.get("rate")
+        if rate is None or math.isinf(rate[0]):
             return None
         return self._rate_deg
 

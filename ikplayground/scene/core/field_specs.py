@@ -36,18 +36,20 @@ SNAKE_FIELDS: FieldSpec = {
     # where its wander rule is (rad), whether the rule is seen in a mirror (1: after a mirror flip), whether
     # the arrow keys drive it this step; a replay's head for the coming step (px), used where "replayed" is 1
     "wander_phase": (1,), "wander_mirror": (1,), "steered": (1,), "replay_head": (2,), "replayed": (1,),
+    "rate": (1,),  # the rate limit (rad/step, inf: off) on the angles from the head (group_step.rate_limit_snakes)
     **{cast(str, s.field): (1,) for s in field_settings("snake")},
 }
 # a walker (scene/step/walker.py), n legs of m bones each: the body (centre px, velocity px/step, facing +-1,
 # tilt rad); per leg its hip (body frame, px), its foot's rest spot ("home": px ahead of the centre), bones
 # (px), angles (the first absolute, rad), "points" (hip, knee[, ankle], foot of each leg), the foot and its
 # step (state 0 planted / 1 stepping, start, end, progress 0..1), its gait group (0 or 1); the arrow keys'
-# input; a replay's body centre for the coming step (px, used where "replayed" is 1)
+# input; a replay's body centre for the coming step (px, used where "replayed" is 1); the rate limit
 WALKER_FIELDS: FieldSpec = {
     "body": (2,), "velocity": (1,), "facing": (1,), "tilt": (1,),
     "hips": ("n", 2), "home": ("n",), "lengths": ("n", "m"), "angles": ("n", "m"), "points": ("(m+1)n", 2),
     "foot": ("n", 2), "state": ("n",), "step_from": ("n", 2), "step_to": ("n", 2), "progress": ("n",),
     "gait": ("n",), "drive": (1,), "run": (1,), "settled": (1,), "replay_body": (2,), "replayed": (1,),
+    "rate": (1,),  # the rate limit on the legs' angles, rad/step (inf: off)
     **{cast(str, s.field): (1,) for s in field_settings("walker")},
 }
 # a rig (scene/step/rig_step.py, made by scene/build/rig_build.py): a tree of n bones (skeleton_tree's

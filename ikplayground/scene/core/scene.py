@@ -6,7 +6,6 @@ arrays (each chain's fields are views into them): one batched call a group a ste
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from ikplayground.scene.build import build, placement, walker_build
@@ -16,6 +15,7 @@ from ikplayground.scene.core.constants import ITERATIVE, PALETTE_SIZE, SOLVERS
 from ikplayground.scene.core.group import Group, grouped
 from ikplayground.scene.core.hit_test import chain_at, rig_target_at, target_at
 from ikplayground.scene.core.mirror import flip_chain
+from ikplayground.scene.core.obstacles import ObstacleEdits
 from ikplayground.scene.core.stage import PushMemory, clamp_point, free_spot, keep_on_stage, move_anchor, move_target
 from ikplayground.scene.step import rig_step, steering
 from ikplayground.scene.step.scene_step import step_groups
@@ -28,13 +28,13 @@ MAX_SEED = 2**32 - 1  # the largest scene seed (a file's "seed")
 TERRAIN_SEED = 7  # the generated ground's seed for scene seed 0
 
 
-class Scene:
-    """All chains of the playground, without a window.
+class Scene(ObstacleEdits):
+    """All chains of the playground and its obstacles (:class:`.obstacles.ObstacleEdits`), without a window.
 
     Parameters
     ----------
     stage : (float, float)
-        Width and height in pixels; targets, roots and snake heads are kept inside it.
+        Width and height in pixels; targets, roots, snake heads and obstacles' centres are kept inside it.
     terrain : terrain.Terrain or None
         The walkers' ground (None: generated for the stage and the seed, again when the stage resizes).
     seed : int
@@ -277,12 +277,11 @@ class Scene:
         return steering.steer(self.groups, self.chains, self.selected, throttle, turn)
 
     def resize(self, stage) -> None:
-        """Change the stage size and pull roots, targets and snakes inside it.
-
-        A chain a smaller stage pushed in goes back once it grows again, unless it was moved meanwhile.
-        """
+        """Change the stage size and pull roots, targets, snakes and obstacles' centres inside it; what a smaller
+        stage pushed in goes back once it grows again, unless it was moved meanwhile."""
         self.stage = (float(stage[0]), float(stage[1]))
         self._pushed.fit(self.chains, self.stage, self.groups)  # by group: a chain on the stage is passed over
+        self.fit_obstacles()
         if self.terrain.generated_for is not None and self.terrain.generated_for != self.stage:
             self.set_terrain(self.generated_terrain())
 

@@ -11,8 +11,10 @@ import math
 
 import numpy as np
 
+from ikplayground.scene.core import joint_ranges
 from ikplayground.scene.core.constants import MAX_COORD, RIG_METHODS
 from ikplayground.scene.step import target_paths as tm
+from ikplayground.solvers import FULL_CIRCLE
 
 
 def set_rate_on(scene, chain, on):
@@ -29,6 +31,29 @@ def set_mirror(scene, chain, on):
 
 def set_joint_limit(scene, chain, degrees):
     chain.set_joint_limit(degrees)
+    scene.lay_out(chain)
+
+
+def said_elbow(chain) -> str:
+    """The status line after the elbow limit is set: the elbow's range, in degrees."""
+    return joint_ranges.range_text(chain, joint_ranges.ELBOW)
+
+
+KNEE_DEG = 150.0  # a two-bone arm's elbow limit when turned on: 0 to this, on its bend's side
+
+
+def elbow_limited(chain) -> bool:
+    lo, hi = chain.fields["limits"][joint_ranges.ELBOW].tolist()
+    return hi - lo < FULL_CIRCLE
+
+
+def set_elbow_limit(scene, chain, on):
+    """Turn a two-bone arm's elbow limit on (a knee's range: 0 to ``KNEE_DEG`` on its bend's side) or off."""
+    if on == elbow_limited(chain):
+        return
+    knee = math.radians(KNEE_DEG)
+    lo, hi = ((-knee, 0.0) if chain.mirror else (0.0, knee)) if on else (-math.pi, math.pi)
+    joint_ranges.set_range(chain, joint_ranges.ELBOW, lo, hi)
     scene.lay_out(chain)
 
 

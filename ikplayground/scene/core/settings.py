@@ -22,18 +22,21 @@ from ikplayground.scene.core.constants import (DEFAULT_DAMPING, DEFAULT_ITERATIO
                                                MAX_STRETCH, MAX_WALKER_LEGS, RIG_METHODS, SNAKE_BEND_DEG,
                                                SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS, WALKER_SPEED,
                                                WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
-from ikplayground.scene.core.setting_puts import (bone_setter, current_bone, field_setting, set_bend_range,
-                                                  set_bone_length, set_current_bone_length, set_iterations,
+from ikplayground.scene.core.setting_puts import (bone_setter, current_bone, elbow_limited, field_setting,
+                                                  said_elbow, set_bend_range, set_bone_length,
+                                                  set_current_bone_length, set_elbow_limit, set_iterations,
                                                   set_joint_limit, set_max_speed, set_method, set_mirror, set_motion,
-                                                  set_motion_speed, set_pole_on, set_rate, set_rate_on, set_target_aim,
-                                                  set_tolerance, set_turn_rate, target_aimed, target_setter,
-                                                  target_value)
+                                                  set_motion_speed, set_pole_on, set_rate, set_rate_on,
+                                                  set_target_aim, set_tolerance, set_turn_rate, target_aimed,
+                                                  target_setter, target_value)
 from ikplayground.scene.core.solver_kinds import has_trait, on_change
 from ikplayground.scene.files import file_fields as ff
 from ikplayground.scene.files import file_list_fields as fl
 from ikplayground.scene.files.file_list_fields import Motion
 from ikplayground.scene.step import target_paths as tm
 
+RATED = ("ik", "rig", "snake", "walker")  # the kinds with a per-step rate limit (docs/design.md, "Time and ...")
+RATE_OFF = ("snake", "walker")  # the kinds whose rate limit is off on a new chain and in a file without one
 IK_SKINS = ("sprite", "capsules", "lines")  # how an IK chain's bones are drawn (the first: a new chain's)
 SNAKE_SKINS = ("blocks", "body", "lines")  # how a snake is drawn
 
@@ -89,6 +92,8 @@ class Setting:
     choices: tuple[str, ...] = ()
     field: str | None = None
     field_type: type = float
+    defaults: tuple[tuple[str, object], ...] = ()
+    says: Callable | None = None
 
     def __post_init__(self):
         if self.field is not None and self.get is None:
@@ -121,6 +126,11 @@ class Setting:
     def solver_names(self) -> tuple[str, ...]:
         """The registered solvers it applies to, in the registry's order."""
         return tuple(name for name in SOLVERS if self.applies(name))
+
+    def default_for(self, solver: str):
+        """A new ``solver`` chain's value: the first of :attr:`defaults` whose kind or trait it has, else
+        :attr:`default`."""
+        return next((value for trait, value in self.defaults if has_trait(solver, (trait,))), self.default)
 
     def applies(self, solver: str) -> bool:
         """Whether chains of solver ``solver`` have this setting (named, or of a trait it names)."""
@@ -169,13 +179,13 @@ class Setting:
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("rate_on", "Rate limit on", ("ik", "rig"), "flag", default=True,
-            help="cap how far any joint turns in one step",
+    Setting("rate_on", "Rate limit on", RATED, "flag", default=True, defaults=tuple((k, False) for k in RATE_OFF),
+            help="cap how far any joint turns in one step (a snake's or walker's: off on a new one)",
             get=lambda c: c.rate_limit is not None, put=set_rate_on),  # in the file: rate_limit null is off
-    Setting("rate", "Rate limit", ("ik", "rig"), lo=0.0, hi=MAX_RATE_DEG, positive=True, unit="°/step",
+    Setting("rate", "Rate limit", RATED, lo=0.0, hi=MAX_RATE_DEG, positive=True, unit="°/step",
             default=DEFAULT_RATE_DEG, slider=(0.5, 30.0), needs="rate_on",
             help="how far any joint may turn in one step",
-            get=lambda c: c.rate_deg, put=set_rate, file=ff.RateLimit()),
+            get=lambda c: c.rate_deg, put=set_rate, file=ff.RateLimit(off=RATE_OFF)),
     Setting("mirror", "Mirror bend", ("two-bone",), "flag", default=False,
             help="bend the two-bone knee to the other side (M)",
             get=lambda c: c.mirror, put=set_mirror, file=ff.Flag("mirror")),
@@ -188,8 +198,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("stretch", "Stretch", ("two-bone",), lo=1.0, hi=MAX_STRETCH, unit="×", slider=(1.0, 3.0), digits=2,
             default=1.0, help="the most the bones may lengthen to reach past full reach", field="stretch"),
     Setting("joint_limit", "Joint limit ±", ("iterative",), lo=0.0, hi=180.0, unit="°", digits=0,
-            default=DEFAULT_JOINT_LIMIT_DEG, help="the range of every joint after the first",
+            default=DEFAULT_JOINT_LIMIT_DEG, help="the range of every joint after the first, all at once",
             get=lambda c: c.joint_limit, put=set_joint_limit, file=fl.JointLimits()),
+    Setting("elbow_limit", "Elbow limit", ("two-bone",), "flag", default=False,
+            help="bend the elbow one way only, as a knee (drag its wedge's edges while the arm is selected)",
+            get=elbow_limited, put=set_elbow_limit, file=fl.ElbowLimit(), says=said_elbow),
     Setting("bend_range", "Bend range ±", ("snake",), lo=0.0, hi=180.0, unit="°", digits=0,
             default=SNAKE_BEND_DEG, help="how far the snake bends at every joint",
             get=lambda c: math.degrees(float(abs(c.fields["bend_limits"]).max())), put=set_bend_range,
@@ -273,7 +286,7 @@ SETTINGS: tuple[Setting, ...] = (
             help="walk back and forth on its own, its feet stepping on the ground, when no arrow key drives it",
             file=ff.Flag("auto_walk", kw="auto", omit_default=True), field="auto", field_type=bool),
     Setting("show_limits", "Show limits", ("iterative", "snake", "rig"), "flag", default=False,
-            help="keep this chain's limit wedges drawn when it is not selected",
+            help="keep this chain's limit wedges drawn, with knobs on their edges to drag (a free joint's: one knob)",
             file=ff.Flag("show_limits", omit_default=True)),
     Setting("skin", "Skin", ("ik", "rig"), "choice", choices=IK_SKINS, default=IK_SKINS[0],
             help="how the bones look: the tutorial's bone sprite, capsules or plain lines",

@@ -19,7 +19,8 @@ import numpy as np
 from ikplayground.solvers import ccd_batch, fabrik_batch, jacobian_batch
 
 # engine(root (N,2), goal (N,n) rad, lengths (N,n) px, target (N,2), iterations (N,) int64,
-#        tolerance (N,) px, limits (N,n,2) rad, fields) -> (angles (N,n) rad, error (N,) px, iterations used (N,))
+#        tolerance (N,) px, limits (N,n,2) rad, fields) -> (angles (N,n) rad, error (N,) px, iterations used (N,));
+# fields["pole"] (N,2) px (NaN rows: none) are the engine's to follow
 Engine = Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray]]
 KINDS = ("ik", "snake", "walker", "rig")
 
@@ -42,9 +43,6 @@ class SolverKind:
         Its race lane's palette index.
     rule : str
         Its update rule in one line, for the Math page ("" for none).
-    pole_term : bool
-        Whether ``engine`` pulls toward the chain's pole itself (its fields' ``"pole"``); else the scene's step
-        mirrors the answer toward it.
     """
 
     name: str
@@ -55,7 +53,6 @@ class SolverKind:
     engine: Engine | None = None
     colour: int = 0
     rule: str = ""
-    pole_term: bool = False
     traits: frozenset = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -67,23 +64,29 @@ class SolverKind:
         object.__setattr__(self, "traits", frozenset(traits))
 
 
+def _poles(f) -> np.ndarray | None:
+    """The group's poles (N, 2) px, NaN rows for none; None when no chain has one."""
+    poles = f["pole"]
+    return None if np.isnan(poles[:, 0]).all() else poles
+
+
 def _ccd(root, goal, lengths, target, iterations, tolerance, limits, f):
-    return ccd_batch(root, goal, lengths, target, iterations, tolerance, limits)
+    return ccd_batch(root, goal, lengths, target, iterations, tolerance, limits, _poles(f))
 
 
 def _fabrik(root, goal, lengths, target, iterations, tolerance, limits, f):
-    return fabrik_batch(root, goal, lengths, target, iterations, tolerance, limits)
+    return fabrik_batch(root, goal, lengths, target, iterations, tolerance, limits, _poles(f))
 
 
 def _dls(root, goal, lengths, target, iterations, tolerance, limits, f):
     return jacobian_batch(root, goal, lengths, target, iterations, tolerance, limits, "dls",
-                          damping=f["damping"][:, 0], poles=f["pole"])
+                          damping=f["damping"][:, 0], poles=_poles(f))
 
 
 def _jacobian(method: str) -> Engine:
-    """The engine of the Jacobian family's ``method`` (``ikplayground.solvers.METHODS``), the chains' poles its own."""
+    """The engine of the Jacobian family's ``method`` (``ikplayground.solvers.METHODS``)."""
     def engine(root, goal, lengths, target, iterations, tolerance, limits, f):
-        return jacobian_batch(root, goal, lengths, target, iterations, tolerance, limits, method, poles=f["pole"])
+        return jacobian_batch(root, goal, lengths, target, iterations, tolerance, limits, method, poles=_poles(f))
     return engine
 
 
@@ -95,15 +98,13 @@ SOLVER_TABLE: list[SolverKind] = [
     SolverKind("fabrik", "FABRIK", "ik", "FABRIK: drags the joints to the target and back.", True, _fabrik, colour=2,
                rule="joints pulled tip-first onto the target, then root-first back"),
     SolverKind("dls", "DLS", "ik", "DLS: damped least squares steps on the Jacobian.", True, _dls, colour=3,
-               rule="Δθ = Jᵀ(JJᵀ + λ²I)⁻¹ e, λ = damping·μ·|e|", pole_term=True),
+               rule="Δθ = Jᵀ(JJᵀ + λ²I)⁻¹ e, λ = damping·μ·|e|"),
     SolverKind("transpose", "Transpose", "ik", "Transpose: gradient steps Δθ = αJᵀe on the error.", True,
-               _jacobian("transpose"), colour=7, rule="Δθ = α Jᵀe, α = ⟨e, JJᵀe⟩ / |JJᵀe|²", pole_term=True),
+               _jacobian("transpose"), colour=7, rule="Δθ = α Jᵀe, α = ⟨e, JJᵀe⟩ / |JJᵀe|²"),
     SolverKind("pseudo-inverse", "Pseudo-inverse", "ik", "Pseudo-inverse: the least turn Δθ = J⁺e that fits the "
-               "error.", True, _jacobian("pseudo-inverse"), colour=5, rule="Δθ = J⁺e = Jᵀ(JJᵀ)⁻¹ e",
-               pole_term=True),
+               "error.", True, _jacobian("pseudo-inverse"), colour=5, rule="Δθ = J⁺e = Jᵀ(JJᵀ)⁻¹ e"),
     SolverKind("sdls", "SDLS", "ik", "SDLS: J⁺e with each singular direction damped by its own size.", True,
-               _jacobian("sdls"), colour=4, rule="Δθ = Σ clamp(σᵢ⁻¹(uᵢ·e) vᵢ, γᵢ): Buss & Kim 2005",
-               pole_term=True),
+               _jacobian("sdls"), colour=4, rule="Δθ = Σ clamp(σᵢ⁻¹(uᵢ·e) vᵢ, γᵢ): Buss & Kim 2005"),
     SolverKind("snake", "snake", "snake", "Snake: arrow keys steer; no target, no rate limit.", colour=4),
     SolverKind("walker", "Walker", "walker", "Walker: IK legs step over the ground; arrows walk.", colour=5),
     SolverKind("rig", "Rig", "rig", "Rig: a skeleton of named bones, several targets solved at once.", colour=6),

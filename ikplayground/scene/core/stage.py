@@ -9,9 +9,9 @@ from __future__ import annotations
 import numpy as np
 
 from ikplayground.scene.core.chain import Chain
+from ikplayground.scene.core.joint_ranges import move_limit
 from ikplayground.scene.step import target_paths
 from ikplayground.scene.step.rig_step import measure
-from ikplayground.solvers import absolute_angles
 
 FREE_SPOT_SAMPLE = 256  # chains looked at when looking for a free spot on a crowded stage
 
@@ -67,46 +67,11 @@ def heading_index(chain: Chain, part: str) -> int | None:
     return int(index) if np.isfinite(headings[int(index)]) else None
 
 
-def limit_edge(chain: Chain, part: str) -> tuple[int, int] | None:
-    """Which edge of which limited joint of a rig ``part`` names: ``(bone, 0)`` for "limit_lo:3", ``(bone, 1)``
-    for "limit_hi:3", or None."""
-    head, _, index = part.partition(":")
-    if not chain.is_rig or head not in ("limit_lo", "limit_hi") or not index.isdigit():
-        return None
-    bone = int(index)
-    return (bone, int(head == "limit_hi")) if bone < len(chain.fields["limits"]) else None
-
-
-def parent_heading(chain: Chain, bone: int) -> float:
-    """The absolute direction (rad) a rig's ``bone``'s angle is measured from: its parent bone's (0 for bone 0)."""
-    parents = chain.fields["parents"].astype(int).tolist()
-    p = parents[bone]
-    return absolute_angles(parents, chain.fields["angles"].tolist())[p] if p >= 0 else 0.0
-
-
-def move_limit(chain: Chain, pos, part: str) -> bool:
-    """Turn an edge of a rig's joint range (``"limit_lo:3"``, ``"limit_hi:3"``) to point from the bone's start at
-    ``pos`` (2,) px: the range's bound becomes that direction about the parent bone, wrapped to [-pi, pi] and
-    never past the other bound; whether ``part`` names an edge."""
-    edge = limit_edge(chain, part)
-    if edge is None:
-        return False
-    bone, side = edge
-    f = chain.fields
-    start = f["points"][int(f["parents"][bone]) + 1]
-    d = np.asarray(pos, dtype=float) - start
-    if d[0] or d[1]:
-        a = float(np.remainder(np.arctan2(d[1], d[0]) - parent_heading(chain, bone) + np.pi, 2 * np.pi) - np.pi)
-        lim = f["limits"][bone]
-        lim[side] = max(a, lim[0]) if side else min(a, lim[1])
-    return True
-
-
 def move_target(chain: Chain, pos, part: str = "target") -> bool:
     """Put ``part`` of ``chain`` at ``pos`` (2,) px, on the stage: an IK chain's target (a moving target's curve
     comes along) or pole (if it has one), a rig's target (``"target:2"``), or turn a rig's target's heading
-    (``"heading:2"``) to point from the target at ``pos``, or an edge of a rig's joint range (``"limit_lo:3"``,
-    :func:`move_limit`); whether it had that part."""
+    (``"heading:2"``) to point from the target at ``pos``, or an edge of a joint's range of a rig or an IK chain
+    (``"limit_lo:3"``, :func:`~.joint_ranges.move_limit`); whether it had that part."""
     if part.startswith("limit_"):
         return move_limit(chain, pos, part)
     if chain.is_rig and part.startswith("heading:"):

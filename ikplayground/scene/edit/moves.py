@@ -11,7 +11,8 @@ import numpy as np
 
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.scene import Scene
-from ikplayground.scene.core.stage import heading_index, limit_edge, target_index
+from ikplayground.scene.core.joint_ranges import joint_name, limit_edge
+from ikplayground.scene.core.stage import heading_index, target_index
 from ikplayground.scene.edit.edits import chain_label, changed
 from ikplayground.scene.edit.history import Edit
 
@@ -39,10 +40,13 @@ def where(chain: Chain, part: str) -> dict[str, np.ndarray]:
 
 
 class Moved(Edit):
-    """The mouse moved ``part`` ("target", "pole" or "root") of the chain at ``index`` from ``start`` to ``end``."""
+    """The mouse moved ``part`` ("target", "pole" or "root", a rig's target or heading, an edge of a joint's range)
+    of the chain at ``index`` from ``start`` to ``end``."""
 
     def __init__(self, scene: Scene, index: int, part: str, start: dict, end: dict, chain: Chain):
-        super().__init__(f"{part} move on {chain_label(chain)}", lambda: self._put(self.start),
+        edge = limit_edge(chain, part)
+        what = f"{part} move" if edge is None else f"{joint_name(chain, edge[0])}'s range"
+        super().__init__(f"{what} on {chain_label(chain)}", lambda: self._put(self.start),
                          lambda: self._put(self.end))
         self.scene, self.index, self.part, self.start, self.end = scene, index, part, start, end
 

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from ikplayground.scene.build.rig_build import clamped
+from ikplayground.scene.core import joint_ranges
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.constants import MAX_COORD
 from ikplayground.scene.core.scene import Scene
@@ -53,14 +53,7 @@ def set_target_option(scene: Scene, chain: Chain, index: int, name: str, value) 
 def set_range(scene: Scene, chain: Chain, bone: int, lo: float, hi: float) -> None:
     """Set bone ``bone``'s range to ``lo..hi`` rad (``-pi <= lo <= hi <= pi``; bone 0's on its heading); its shown
     angle, the solver's answer and the rest pose are put inside it."""
-    bone = _index(chain, bone, chain.bones, "bone")
-    lo, hi = float(lo), float(hi)
-    if not -math.pi <= lo <= hi <= math.pi:
-        raise ValueError(f"range: must have -pi <= lo <= hi <= pi rad (got {lo!r}, {hi!r})")
-    f = chain.fields
-    f["limits"][bone] = (lo, hi)
-    for name in ("angles", "goal", "rest"):
-        f[name][:] = clamped(f[name], f["limits"])
+    joint_ranges.set_range(chain, _index(chain, bone, chain.bones, "bone"), lo, hi)
     scene.lay_out(chain)
 
 

@@ -22,7 +22,7 @@ def _settings(c, solver: str, n: int) -> dict:
     kw: dict = {}
     for setting, keys in SETTING_KEYS[solver]:
         value = getattr(c, keys[0]) if len(keys) == 1 else tuple(getattr(c, key) for key in keys)
-        kw.update(setting.file.kwargs(setting, value, n))
+        kw.update(setting.file.chain_kwargs(setting, value, n, solver))
     return kw
 
 

@@ -18,15 +18,16 @@ import msgspec
 import numpy as np
 
 from ikplayground.scene.build import build, rig_build, walker_build
+from ikplayground.scene.core.obstacles import MAX_OBSTACLES, checked_obstacles
 from ikplayground.scene.core.scene import MAX_CHAINS
 from ikplayground.scene.files import json_scan, strict_json
 from ikplayground.scene.files.file_errors import SceneFileError, show_value
 from ikplayground.scene.files.file_fields import Refused, whole
-from ikplayground.scene.files.file_format import (BUDGETS, CHAIN_BOUNDS, FORMAT, MAX_CHAIN_BYTES, TERRAIN_BYTES,
-                                                  VERSIONS, VIEW_BYTES)
+from ikplayground.scene.files.file_format import (BUDGETS, CHAIN_BOUNDS, FORMAT, MAX_CHAIN_BYTES, OBSTACLES_BYTES,
+                                                  TERRAIN_BYTES, VERSIONS, VIEW_BYTES)
 from ikplayground.scene.files.file_messages import PARSED_MOST, Unread, described, value_at
 from ikplayground.scene.files.chain_spec import chain_ident, chain_spec
-from ikplayground.scene.files.file_schema import SEED, TerrainValue, ViewValue, chain_union
+from ikplayground.scene.files.file_schema import OBSTACLES, SEED, TerrainValue, ViewValue, chain_union
 from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS, Terrain
 
 _MEMBERS = dict[str, msgspec.Raw]
@@ -40,12 +41,14 @@ MAX_CHAIN_VALUES = 2 * CHAIN_BOUNDS["values"] + 8
 
 class Chains:
     """What a document holds once read: ``specs`` (``(make, kwargs)`` of each chain), ``idents`` (each one's
-    ``(number or 0, name or "")``), ``terrain``, ``seed`` and ``view`` (``{"origin": [x, y], "zoom": z}`` or None)."""
+    ``(number or 0, name or "")``), ``terrain``, ``seed``, ``view`` (``{"origin": [x, y], "zoom": z}`` or None)
+    and ``obstacles`` ((k, 3) rows (x, y, r) px)."""
 
     def __init__(self, specs: list, terrain: Terrain | None, seed: int, view: dict | None = None,
-                 idents: list | None = None):
+                 idents: list | None = None, obstacles: np.ndarray | None = None):
         self.specs, self.terrain, self.seed, self.view = specs, terrain, seed, view
         self.idents = idents if idents is not None else [(0, "")] * len(specs)
+        self.obstacles = obstacles if obstacles is not None else np.zeros((0, 3))
 
 
 def _fail(name: str, where: str, message: str) -> NoReturn:
@@ -223,6 +226,8 @@ def read_document(raw: bytes, name: str, text: str | None = None) -> Chains:
     terrain = None if terrain is None else Terrain(np.array(terrain.points, dtype=float))
     view = _optional(members, "view", ViewValue, VIEW_BYTES, 16, name)
     view = None if view is None else {"origin": [float(v) for v in view.origin], "zoom": float(view.zoom)}
+    obstacles = _optional(members, "obstacles", OBSTACLES, OBSTACLES_BYTES, 2 * (4 * MAX_OBSTACLES + 1) + 8, name)
+    obstacles = None if obstacles is None else _obstacle_rows(obstacles, name)
     if "chains" not in members:
         _fail(name, "", "missing field 'chains'")
     chains = _decoded(members.pop("chains"), _CHAINS, name, "chains")
@@ -241,7 +246,15 @@ def read_document(raw: bytes, name: str, text: str | None = None) -> Chains:
         specs.append((make, kw))
         idents.append(ident)
         chains[i] = None  # its bytes are no longer needed
-    return Chains(specs, terrain, seed, view, idents)
+    return Chains(specs, terrain, seed, view, idents, obstacles)
+
+
+def _obstacle_rows(rows: list, name: str) -> np.ndarray:
+    """The decoded ``obstacles`` as a (k, 3) array a scene may hold; a SceneFileError naming the row otherwise."""
+    try:
+        return checked_obstacles(np.array(rows, dtype=float).reshape(-1, 3))
+    except ValueError as e:  # "obstacles[1]: the radius must be > 0 px, got -3"
+        _fail(name, "", str(e))
 
 
 def _optional(members: dict, key: str, kind, most_bytes: int, most_values: int, name: str) -> Any:

@@ -17,6 +17,7 @@ from typing import Annotated, Any, Callable, ClassVar, Literal
 import numpy as np
 from msgspec import UNSET, Meta, UnsetType
 
+from ikplayground.scene.core.solver_kinds import has_trait
 from ikplayground.scene.files.file_errors import show_value
 OMIT = object()  # a column's value for a chain whose field is left out (an optional field at its default)
 WIDEST_FLOAT = -2.2250738585072014e-308  # the longest text of a float: 24 characters
@@ -102,6 +103,10 @@ class Field:
         """The constructor's keywords from the decoded ``value`` (None: missing or null); :class:`Refused`."""
         return {self.kw or setting.name: setting.default if value is None else value}
 
+    def chain_kwargs(self, setting, value, n: int, solver: str) -> dict:
+        """:meth:`kwargs` for a chain of ``solver`` (a field whose default differs by solver overrides it)."""
+        return self.kwargs(setting, value, n)
+
     def widest(self, setting, n: int) -> dict:
         """The key(s) with the longest value(s) the writer can write for a chain of ``n`` bones."""
         raise NotImplementedError
@@ -173,17 +178,21 @@ class Whole(_Plain):
 
 @dataclass(frozen=True)
 class RateLimit(Field):
-    """``rate_limit``: degrees per step, null (off) or missing (default); ``rate_limit_setting``: what
-    turning it on restores (optional). Both in the setting's range, > 0.
+    """``rate_limit``: degrees per step, null (off) or missing (the default: the setting's, off for the kinds
+    ``off``); ``rate_limit_setting``: what turning it on restores (optional). Both in the setting's range, > 0.
     """
 
     key: str = "rate_limit"
     setting_key: str = "rate_limit_setting"
+    off: tuple[str, ...] = ()
 
     def write(self, setting, chains):
         limits = [c.rate_limit for c in chains]
-        return [(self.key, [None if r is None else round_positive(r, 4) for r in limits]),
-                (self.setting_key, [round_positive(c.rate_deg, 4) for c in chains])]
+        # a chain of the kinds ``off`` at its defaults (off, the setting's default) leaves both keys out
+        bare = [r is None and c.rate_deg == setting.default and has_trait(c.solver, self.off)
+                for r, c in zip(limits, chains)]
+        return [(self.key, [OMIT if b else None if r is None else round_positive(r, 4) for r, b in zip(limits, bare)]),
+                (self.setting_key, [OMIT if b else round_positive(c.rate_deg, 4) for c, b in zip(chains, bare)])]
 
     def types(self, setting):
         rate = bounded(setting.lo, setting.hi, positive=True)
@@ -191,9 +200,14 @@ class RateLimit(Field):
                 (self.setting_key, rate | None, None)]  # used while the limit is off
 
     def kwargs(self, setting, value, n):
+        return self.chain_kwargs(setting, value, n, "")
+
+    def chain_kwargs(self, setting, value, n, solver):
         rate, kept = value
-        rate = setting.default if rate is UNSET else rate
-        return {"rate_limit": rate, "rate_deg": kept if rate is None else rate}
+        if rate is UNSET:
+            rate = None if has_trait(solver, self.off) else setting.default
+        kept = kept if rate is None else rate
+        return {"rate_limit": rate} if kept is None else {"rate_limit": rate, "rate_deg": kept}
 
     def widest(self, setting, n):
         widest = widest_number(setting.lo, setting.hi, 4, positive=True)

@@ -17,6 +17,7 @@ import numpy as np
 
 from ikplayground.scene.build import build, rig_build, walker_build
 from ikplayground.scene.core.chain import MAX_NUMBER, NAME_MOST, Chain
+from ikplayground.scene.core.obstacles import MAX_OBSTACLES, MAX_RADIUS
 from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD, MAX_RIG_TARGETS, MAX_WALKER_LEGS, SOLVERS
 from ikplayground.scene.core.scene import MAX_CHAINS, MAX_SEED, Scene
 from ikplayground.scene.core.settings import FILE_SETTINGS
@@ -118,7 +119,8 @@ def chains_to_dicts(chains: list[Chain]) -> list[dict]:
 
 
 def scene_to_dict(scene: Scene) -> dict:
-    """The whole file as a dict: the header, every chain and a terrain not made for the stage (px)."""
+    """The whole file as a dict: the header, every chain, the view, the obstacles and a terrain not made for the
+    stage (px)."""
     doc = {"format": FORMAT, "version": RIG_VERSION if any(c.solver == "rig" for c in scene.chains) else VERSION}
     seed = int(getattr(scene, "seed", 0))
     if seed:  # written only when not 0, so files without it read as before
@@ -128,6 +130,9 @@ def scene_to_dict(scene: Scene) -> dict:
     if view is not None:  # written only away from the home view, so files without it read as before
         doc["view"] = {"origin": round_array(np.asarray(view["origin"], dtype=float)),
                        "zoom": float(f"{float(view['zoom']):.6g}")}
+    obstacles = getattr(scene, "obstacles", ())
+    if len(obstacles):  # written only when there are some, so files without them read as before
+        doc["obstacles"] = round_array(obstacles)
     terrain = getattr(scene, "terrain", None)
     if terrain is not None and terrain.generated_for is None:
         doc["terrain"] = {"points": [round_array(p) for p in terrain.points]}
@@ -142,7 +147,7 @@ def chain_line(d: dict) -> str:
 def doc_to_text(doc: dict) -> str:
     """The file's text for :func:`scene_to_dict`'s dict: the header, then one chain a line."""
     lines = [chain_line(c) for c in doc["chains"]]
-    tail = "".join(f',\n "{key}": {json.dumps(doc[key], allow_nan=False)}' for key in ("view", "terrain")
+    tail = "".join(f',\n "{key}": {json.dumps(doc[key], allow_nan=False)}' for key in ("view", "obstacles", "terrain")
                    if key in doc) + "}"
     head = HEAD.replace(f'"version": {VERSION}', f'"version": {int(doc["version"])}', 1)
     head = head if "seed" not in doc else head.replace(",\n", f', "seed": {int(doc["seed"])},\n', 1)
@@ -245,10 +250,15 @@ MAX_CHAIN_BYTES = CHAIN_BOUNDS["bytes"]
 TERRAIN_BYTES = len(f',\n "terrain": {json.dumps({"points": [[-999999.999, -999999.999]] * MAX_TERRAIN_POINTS})}')
 # The longest view the writer can write.
 VIEW_BYTES = len(f',\n "view": {json.dumps({"origin": [-999999.999, -999999.999], "zoom": 0.0500001})}')
-# The file of MAX_CHAINS of the widest chains, the longest seed, view and terrain, rounded up to whole MB.
+# The most obstacles the writer can write, every number at its widest.
+OBSTACLE_ROW = [-999999.999, -999999.999, MAX_RADIUS - 0.001]
+OBSTACLES_BYTES = len(f',\n "obstacles": {json.dumps([OBSTACLE_ROW] * MAX_OBSTACLES)}')
+# The file of MAX_CHAINS of the widest chains, the longest seed, view, obstacles and terrain, rounded up to whole MB.
 LARGEST_FILE = (len(HEAD) + len(f', "seed": {MAX_SEED}') + len("\n  ") + MAX_CHAINS * MAX_CHAIN_BYTES
-                + (MAX_CHAINS - 1) * len(CHAIN_SEPARATOR) + len("\n ]}") + VIEW_BYTES + TERRAIN_BYTES + 1)
+                + (MAX_CHAINS - 1) * len(CHAIN_SEPARATOR) + len("\n ]}") + VIEW_BYTES + OBSTACLES_BYTES
+                + TERRAIN_BYTES + 1)
 MAX_FILE_BYTES = -(-LARGEST_FILE // _MB) * _MB
-# What a file's raw text may hold before it is parsed: twice what MAX_CHAINS of the largest chains need, and more.
-BUDGETS = {what: MAX_CHAINS * (2 * CHAIN_BOUNDS[what] + 8) + 1024 + 3 * MAX_TERRAIN_POINTS
+# What a file's raw text may hold before it is parsed: twice what MAX_CHAINS of the largest chains need, and more,
+# the longest terrain and the most obstacles (a list and 4 values each).
+BUDGETS = {what: MAX_CHAINS * (2 * CHAIN_BOUNDS[what] + 8) + 1024 + 3 * MAX_TERRAIN_POINTS + 4 * MAX_OBSTACLES
            for what in ("lists", "objects", "strings", "values")}

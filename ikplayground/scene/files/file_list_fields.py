@@ -63,6 +63,29 @@ class JointLimits(Field):
 
 
 @dataclass(frozen=True)
+class ElbowLimit(Field):
+    """``elbow_limit``: a two-bone arm's elbow range, ``[lo, hi]`` degrees (4 decimals); missing or null: free.
+    Written only when limited."""
+
+    key: str = "elbow_limit"
+
+    def write(self, setting, chains):
+        return [(self.key, [degrees_array(c.fields["limits"][1]) if setting.read(c) else OMIT for c in chains])]
+
+    def kind(self, setting):
+        return RANGE
+
+    def kwargs(self, setting, value, n):
+        if value is None:
+            return {}
+        limits = np.array([(-math.pi, math.pi), np.radians(ordered(value, self.key))])
+        return {"limits": limits}
+
+    def widest(self, setting, n):
+        return {self.key: [widest_number(-180.0, 180.0, 4)] * 2}
+
+
+@dataclass(frozen=True)
 class BendLimits(Field):
     """``bend_limits``: ``[lo, hi]`` degrees, unrounded; optional (+-the setting's default)."""
 

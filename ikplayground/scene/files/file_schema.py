@@ -1,4 +1,4 @@
-"""The scene file as msgspec types: one Struct per solver, a tagged union of them, the terrain.
+"""The scene file as msgspec types: one Struct per solver, a tagged union of them, the terrain, the obstacles.
 
 docs/scene-format.md gives every field; msgspec's docs the machinery ("Structs",
 "Tagged Unions" on ``solver``, "Constraints", "Raw"). A Struct holds its solver's
@@ -13,6 +13,7 @@ from typing import Annotated, Union
 import msgspec
 
 from ikplayground.scene.core.chain import MAX_NUMBER
+from ikplayground.scene.core.obstacles import MAX_OBSTACLES
 from ikplayground.scene.core.constants import (BONE_NAME_PATTERN, IK_SOLVERS, MAX_BONES, MAX_COORD,
                                                MAX_RIG_TARGETS, SOLVERS, VIEW_ZOOM)
 from ikplayground.scene.core.scene import MAX_SEED
@@ -104,6 +105,8 @@ class ViewValue(msgspec.Struct):
     zoom: Annotated[float, msgspec.Meta(ge=VIEW_ZOOM[0], le=VIEW_ZOOM[1])]
 
 
+# ``obstacles``: circles [x, y, r] px (the radius checked after the decode: :func:`.obstacles.checked_obstacles`)
+OBSTACLES = _at_most(tuple[COORD, COORD, float], MAX_OBSTACLES)
 SEED = bounded(0, MAX_SEED) | None
 NUMBER = bounded(1, MAX_NUMBER)  # a chain's number
 # the keys of whole numbers, with their range (for messages: "must be between 1 and 1000")

@@ -60,6 +60,7 @@ def _parse(raw: bytes, text: str | None, name: str, stage) -> Scene:
         chains = build_chains(doc.specs, name)
     scene = Scene(stage, terrain=doc.terrain, seed=doc.seed)
     scene.view = doc.view
+    scene.set_obstacles(doc.obstacles)  # checked as they were read
     for chain, (number, chain_name) in zip(chains, doc.idents):
         chain.number, chain.name = number, chain_name
     # a chain without a number in the file gets one past the file's highest

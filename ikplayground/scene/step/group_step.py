@@ -13,8 +13,8 @@ from ikplayground.scene.core.chain import clamped_joints, is_reached
 from ikplayground.scene.core.constants import SNAKE_ACCEL, SNAKE_DECAY
 from ikplayground.scene.core.ik_options import rest_pose
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS
-from ikplayground.solvers import (mirrored_toward_batch, settle_batch, snake_batch, tip_error, two_bone_arrays,
-                                  wrap_array)
+from ikplayground.solvers import (chain_points_batch, rate_limited, settle_batch, snake_batch, tip_error,
+                                  two_bone_arrays, wrap_array)
 
 CRAWL_PX = 0.01  # px: a solve that gains less than this in a whole step counts as stalled (the status)
 WANDER_RATE = 0.02  # rad a step: how fast a wandering snake's rule moves on
@@ -40,10 +40,11 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
     has_pole = not np.isnan(poles[:, 0]).all()
     if solver == "two-bone":
         bend = f["bend"][:, 0] * auto_bend_side(f)
+        elbow = limits[:, 1] if clamped_joints(limits[:, 1]).any() else None  # (free: every result as it was)
         t0 = time.perf_counter()
         _, end, t1, t2, _, scale = two_bone_arrays(root, target, lengths[:, 0], lengths[:, 1], bend,
                                                    pole=poles if has_pole else None, softness=f["softness"][:, 0],
-                                                   stretch=f["stretch"][:, 0])
+                                                   stretch=f["stretch"][:, 0], elbow_limit=elbow)
         seconds = time.perf_counter() - t0
         desired = np.stack([t1, t2], axis=1)
         f["scale"][:, 0] = scale
@@ -54,13 +55,10 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
         # from the solver's own last answer: a lagging (rate-limited) pose can stall short of the target
         iterations = f["iterations"][:, 0].astype(np.int64)
         args = (root, f["goal"], lengths, target, iterations, f["tolerance"][:, 0], limits)
-        kind = SOLVER_KINDS[solver]
-        engine = kind.engine
+        engine = SOLVER_KINDS[solver].engine
         assert engine is not None  # an iterative solver has one (SolverKind checks)
         t0 = time.perf_counter()
-        desired, solved, used = engine(*args, f)
-        if has_pole and not kind.pole_term:  # (a pole the engine does not pull toward mirrors the answer)
-            desired = mirrored_toward_batch(root, desired, lengths, target, poles, limits)
+        desired, solved, used = engine(*args, f)  # (the pole is the engine's: fields["pole"])
         seconds = time.perf_counter() - t0
         f["used"][:, 0] = used
         # stopped by its stall rule, or gaining next to nothing a step (crawling along its limits): the gain is
@@ -132,11 +130,37 @@ def step_snakes(f: dict[str, np.ndarray], stage, seed: int = 0) -> None:
         f["replayed"][replayed] = 0.0
     lim = f["bend_limits"]
     moved = np.any(heads != f["points"][:, 0], axis=1)
+    limited = moved & ~np.isinf(f["rate"][:, 0])
+    before = f["points"][limited] if limited.any() else None  # (a copy)
     if moved.all():
         f["points"][:] = snake_batch(f["points"], heads, f["lengths"], lim[:, 0], lim[:, 1])
     elif moved.any():  # a snake at rest stays exactly where it is
         f["points"][moved] = snake_batch(f["points"][moved], heads[moved], f["lengths"][moved],
                                          lim[moved, 0], lim[moved, 1])
+    if before is not None:
+        f["points"][limited] = rate_limit_snakes(before, f["points"][limited], f["rate"][limited, 0],
+                                                 f["lengths"][limited], lim[limited])
+
+
+def snake_angles(points: np.ndarray) -> np.ndarray:
+    """Snakes' joint angles (N, n) rad from their nodes (N, n+1, 2) px, head first: segment 0's direction (from
+    the head back), then each node's bend (the signed turn from one segment to the next, as ``bend_limits``)."""
+    d = points[:, 1:] - points[:, :-1]
+    heading = np.arctan2(d[..., 1], d[..., 0])
+    return np.concatenate([heading[:, :1], wrap_array(np.diff(heading, axis=1))], axis=1)
+
+
+def rate_limit_snakes(before: np.ndarray, after: np.ndarray, rate: np.ndarray, lengths: np.ndarray,
+                      bend_limits: np.ndarray) -> np.ndarray:
+    """Snakes' nodes (N, n+1, 2) px with the head where ``after`` has it and every joint angle
+    (:func:`snake_angles`) moved from ``before``'s toward ``after``'s by at most ``rate`` (N,) rad, laid out from
+    the head along ``lengths`` (N, n) px: the chains' rate limit (:func:`~ikplayground.solvers.rate_limited`;
+    the first joint free, the bends in ``bend_limits`` (N, 2) rad)."""
+    limits = np.empty(lengths.shape + (2,))
+    limits[:, 0] = (-np.pi, np.pi)
+    limits[:, 1:] = bend_limits[:, None, :]
+    angles = rate_limited(snake_angles(before), snake_angles(after), rate, limits)
+    return chain_points_batch(after[:, 0], angles, lengths)
 
 
 def wander_offset(seed: int) -> float:

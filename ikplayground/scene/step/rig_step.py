@@ -21,6 +21,7 @@ import numpy as np
 
 from ikplayground.scene.core.chain import is_reached
 from ikplayground.scene.core.constants import RIG_METHODS
+from ikplayground.scene.core.joint_ranges import tree_parents
 from ikplayground.solvers import FULL_CIRCLE, skeleton_points, solve_skeleton, wrap_array
 
 REACHED, OUT_OF_REACH, STALLED, ITERATING, MIXED = 0.0, 1.0, 2.0, 3.0, 4.0  # codes of chain.STATUSES
@@ -38,8 +39,8 @@ def bone_ends(f, angles=None) -> np.ndarray:
 
 
 def bone_starts(f) -> np.ndarray:
-    """Where each bone of one rig starts (n, 2) px, from its ``points`` (the root for bone 0)."""
-    return f["points"][f["parents"].astype(int) + 1]
+    """Where each bone of one rig or IK chain starts (n, 2) px, from its ``points`` (the root for bone 0)."""
+    return f["points"][tree_parents(f) + 1]
 
 
 def lay_out(f) -> None:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ikplayground.solvers import ccd_batch
+from ikplayground.solvers import ccd_batch, rate_limited
 from ikplayground.solvers import two_bone_arrays
 
 RIDE = 0.33  # the body's height above the ground under it, as a share of a leg's reach
@@ -274,7 +274,26 @@ def step_walkers(f, stage, terrain) -> None:
     if before is not None:  # the body's height as recorded; its legs reach from there
         f["body"][replayed, 1] = f["replay_body"][replayed, 1]
         f["replayed"][replayed] = 0.0
+    rate = f["rate"][:, 0]
+    limited = ~np.isinf(rate)
+    shown = f["angles"][limited] if limited.any() else None  # (a copy)
     solve_legs(f)
+    if shown is not None:
+        rate_limit_legs(f, limited, shown)
+
+
+def rate_limit_legs(f, rows: np.ndarray, shown: np.ndarray) -> None:
+    """The legs of walkers ``rows`` (N,) bool turned from their ``shown`` angles (M, n, m) rad toward the ones
+    just solved by at most each walker's ``rate`` (rad; the chains' rate limit, every joint the shorter way
+    round), and laid out from the hips again, in place."""
+    count, n, m = shown.shape
+    solved = f["angles"][rows]
+    free = np.broadcast_to(np.array((-np.pi, np.pi)), (count * n, m, 2))
+    rate = np.repeat(f["rate"][rows, 0], n)
+    angles = rate_limited(shown.reshape(count * n, m), solved.reshape(count * n, m), rate, free)
+    f["angles"][rows] = angles.reshape(count, n, m)
+    f["points"][rows] = leg_points(hips(f)[rows], f["angles"][rows], f["lengths"][rows]).reshape(
+        f["points"][rows].shape)
 
 
 def follow_replay_x(f, replayed: np.ndarray, before: np.ndarray, move: np.ndarray) -> None:
