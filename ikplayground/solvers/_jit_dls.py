@@ -18,10 +18,11 @@ import numba
 import numpy as np
 
 from . import jacobian_steps as steps
-from ._jit_kernels import _limit_all, _limit_start, _points, _pole_frame, _pole_step, _stall_check
+from ._jit_kernels import (_limit_all, _limit_heading, _limit_start, _points, _pole_frame, _pole_step, _restart_pose,
+                           _restart_seed, _restartable)
 from .dls import AT_BOUND, KICKS, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_turns, turned
-from .jacobian_loop import RESTARTS, SETTLE, SLOW_GAIN
-from .reshape import POLE_TURN
+from .jacobian_loop import SETTLE
+from .reshape import CRAWL_RATIO, POLE_TURN, RESTARTS
 from .validate import FULL_CIRCLE
 
 PI = math.pi
@@ -45,9 +46,6 @@ _method_turns = _compiled(steps.method_turns, dls_turns=_dls_turns, inverse_time
                           sdls_turns=_sdls_turns, capped=_capped)
 _projected = _compiled(steps.projected, inverse_times=_inverse_times)
 _rest_pull = _jit(steps.rest_pull)
-_bend_side = _jit(steps.bend_side)
-_restart_seed = _jit(steps.restart_seed)
-_restart_angle = _jit(steps.restart_angle)
 
 
 @_jit
@@ -134,7 +132,8 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         last = math.inf
         steps = 0
         mu = 1.0
-        restarts = 0
+        restarts = -1  # restarts left (worked out at the first checkpoint that could take one)
+        state = 0
         best_err = math.inf
         settled = False
         pux, puy, h = 0.0, 0.0, 0.0  # the pole's arch (reshape.pole_frame)
@@ -152,23 +151,26 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
             on = err <= tolerance[k]
             if on and (not extra or settled):
                 break
-            if not on and not steps % stall_sweeps:  # the stall rule and the restarts
-                slow = (steps > 0 and limited and restarts < RESTARTS and steps < iterations[k]
-                        and not err < last * (1.0 - SLOW_GAIN) and reachable)
-                if slow and _restarted(a, b, xs, ys, tx, ty, lo, hi, apart, reach, restarts):
-                    if err < best_err:
-                        best[:] = a
-                        best_err = err
-                    a, b = b, a  # (b holds the restart pose)
-                    restarts += 1
-                    _points(rx, ry, a, lens, xs, ys)
-                    err = _distance(tx - xs[n], ty - ys[n])
-                    mu = 1.0
-                    restarted = True
-                else:
-                    stalled, last = _stall_check(steps, err, last, gain, stall_sweeps)
-                    if stalled:
-                        break
+            if not on and not steps % stall_sweeps:  # the stall rule and the restarts (the single call's)
+                stuck = steps > 0 and not err < last - gain
+                if steps > 0 and steps + stall_sweeps <= iterations[k] and (stuck or not err < CRAWL_RATIO * last):
+                    if restarts < 0:
+                        restarts = RESTARTS if limited and reachable and _restartable(lim) else 0
+                    if restarts > 0:
+                        if err < best_err:
+                            best[:] = a
+                            best_err = err
+                        state = _restart_pose(a, lens, lim, rx, ry, tx, ty, state if state else _restart_seed(lens))
+                        a[0] = _limit_heading(a[0], lo[0], hi[0])
+                        restarts -= 1
+                        _points(rx, ry, a, lens, xs, ys)
+                        err = _distance(tx - xs[n], ty - ys[n])
+                        mu = 1.0
+                        last = math.inf
+                        restarted = True
+                        continue
+                if stuck:
+                    break
                 last = err
             if steps == iterations[k]:
                 break
@@ -247,18 +249,6 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         angles[k, :] = a
         error[k] = err
         used[k] = steps
-
-
-@_jit
-def _restarted(a, b, xs, ys, tx, ty, lo, hi, apart, reach, k):
-    """Restart ``k``'s pose into ``b`` (:func:`.jacobian_steps.restart_angle`); whether it differs from ``a``."""
-    side = _bend_side(xs, ys, tx, ty)
-    seed = _restart_seed(apart, reach)
-    moved = False
-    for i in range(len(a)):
-        b[i] = _restart_angle(a[i], lo[i], hi[i], side, seed, k, i)
-        moved = moved or b[i] != a[i]
-    return moved
 
 
 @_jit

@@ -14,10 +14,10 @@ from . import jit
 from ._batch_parts import SMALL_BATCH, limit_pose, run_rows
 from .batched import JIT_MIN_BATCH
 from .dls import AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, escape, joint_bounds
-from ._batch_reshape import Poles
-from .jacobian_arrays import bend_side, capped, largest_of, method_turns, projected, rest_pull, restart_pose
-from .jacobian_loop import DEFAULT_REST_WEIGHT, RESTARTS, SETTLE, SLOW_GAIN, jacobian_iterations
-from .jacobian_steps import DLS, METHODS, PLASTIC
+from ._batch_reshape import Poles, Restarts
+from .jacobian_arrays import capped, largest_of, method_turns, projected, rest_pull
+from .jacobian_loop import DEFAULT_REST_WEIGHT, SETTLE, jacobian_iterations
+from .jacobian_steps import DLS, METHODS
 from .pole import mirrored_toward_batch
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 from .validate import FULL_CIRCLE, TAU
@@ -122,18 +122,17 @@ def _arrays(roots, angles, lengths, targets, iterations, tolerance, limits, meth
     rx, ry, tx, ty = roots[:, 0], roots[:, 1], targets[:, 0], targets[:, 1]
     xs, ys = joint_points(rx, ry, a, lengths)
     err = distance(tx - xs[:, n], ty - ys[:, n])
-    apart = distance(tx - rx, ty - ry)
-    reachable = apart < reach
-    seed = (apart / reach * PLASTIC) % 1.0
+    reachable = distance(tx - rx, ty - ry) < reach
     gain = STALL_GAIN * reach  # the single call's sum, joint by joint
+    # the restarts (reshape.restart_pose: each row's draws left, generator and best pose)
+    restarts = Restarts(roots, lengths, targets, limits if limited.any() else None, reach)
     # the working set: its rows, each row's state, and compact copies of what each chain needs (_one_step's order)
     rows = np.arange(count)
     state = dict(a=a, xs=xs, ys=ys, err=err, mu=np.ones(count), last=np.full(count, np.inf),
-                 restarts=np.zeros(count, dtype=np.int64), best=a.copy(), best_err=np.full(count, np.inf),
-                 settled=np.zeros(count, dtype=bool), restarted=np.zeros(count, dtype=bool))
+                 settled=np.zeros(count, dtype=bool))
     fixed = dict(rx=rx, ry=ry, ln=lengths, tx=tx, ty=ty, reach=reach, damping=damp, lo=lo, hi=hi, its=iterations,
-                 tol=tolerance, limited=limited, reachable=reachable, seed=seed, gain=gain, extra=extra,
-                 rest=rest, weight=weight, clamped=clamped, limits=limits, roots=roots)
+                 tol=tolerance, reachable=reachable, gain=gain, extra=extra, rest=rest, weight=weight,
+                 clamped=clamped, limits=limits, roots=roots, targets=targets)
     # the poles' steps (reshape.pole_step, three bones or more): each row's arch and what it may still turn
     pole = None if poles is None or n < 3 else Poles(roots, targets, poles, reach)
     step = 0
@@ -141,24 +140,25 @@ def _arrays(roots, angles, lengths, targets, iterations, tolerance, limits, meth
         s, f = state, fixed
         if pole is not None:  # the pole's step, before each step (as the single call's)
             _pole_step(pole, rows, s, f, step)
-        s["restarted"] = np.zeros(len(rows), dtype=bool)
         on = s["err"] <= f["tol"]
         active = ~(on & (~f["extra"] | s["settled"]))
         if step % STALL_SWEEPS == 0:
             check = active & ~on
+            if step and restarts.any:
+                go = restarts.due(rows, s["err"], s["last"], f["gain"], check, step, f["its"])
+                if go.any():  # a new pose, its error the new checkpoint's (as the single call's)
+                    _restart(restarts, go, rows, s, f)
+                    on = s["err"] <= f["tol"]
+                    active = ~(on & (~f["extra"] | s["settled"]))
+                    check &= ~go
             if step:
-                restart = (check & f["limited"] & (s["restarts"] < RESTARTS) & (step < f["its"])
-                           & ~(s["err"] < s["last"] * (1.0 - SLOW_GAIN)) & f["reachable"])
-                if restart.any():
-                    restart = _restart(s, f, restart)
-                active &= ~(check & ~restart & ~(s["err"] < s["last"] - f["gain"]))
-            s["last"] = np.where(check & active, s["err"], s["last"])
+                active &= ~(check & ~(s["err"] < s["last"] - f["gain"]))
+            s["last"] = np.where(active & ~on, s["err"], s["last"])
         active &= step < f["its"]
         if not active.all():
             done = ~active
-            better = s["best_err"][done] < s["err"][done] - ROUNDING * f["reach"][done]
-            a[rows[done]] = np.where(better[:, None], s["best"][done], s["a"][done])
-            error[rows[done]] = np.where(better, s["best_err"][done], s["err"][done])
+            a[rows[done]] = s["a"][done]
+            error[rows[done]] = s["err"][done]
             used[rows[done]] = step
             if not active.any():
                 break
@@ -167,35 +167,30 @@ def _arrays(roots, angles, lengths, targets, iterations, tolerance, limits, meth
             fixed = {k: None if v is None else v[active] for k, v in f.items()}
         step += 1
         _one_step(state, fixed, method)
+    restarts.restore(a, error, lengths, reach)
     return a, error, used
 
 
-def _restart(s: dict, f: dict, rows: np.ndarray) -> np.ndarray:
-    """Rows ``rows`` (a mask) of the working set start again from their next restart pose, the best kept; returns
-    the mask of those that did (a pose that would not change does not)."""
-    side = bend_side(s["xs"], s["ys"], f["tx"], f["ty"])
-    fresh = restart_pose(s["a"], f["lo"], f["hi"], side, f["seed"], s["restarts"])
-    rows = rows & (fresh != s["a"]).any(axis=1)
-    keep = rows & (s["err"] < s["best_err"])
-    s["best"] = np.where(keep[:, None], s["a"], s["best"])
-    s["best_err"] = np.where(keep, s["err"], s["best_err"])
-    s["a"] = np.where(rows[:, None], fresh, s["a"])
-    s["restarts"] = s["restarts"] + rows
-    bx, by = joint_points(f["rx"], f["ry"], s["a"], f["ln"])
-    n = s["a"].shape[1]
-    s["xs"] = np.where(rows[:, None], bx, s["xs"])
-    s["ys"] = np.where(rows[:, None], by, s["ys"])
-    s["err"] = np.where(rows, distance(f["tx"] - bx[:, n], f["ty"] - by[:, n]), s["err"])
-    s["mu"] = np.where(rows, 1.0, s["mu"])
-    s["restarted"] = rows
-    return rows
+def _restart(restarts: Restarts, go: np.ndarray, rows: np.ndarray, s: dict, f: dict) -> None:
+    """The working set's rows ``go`` (a mask) start again from a pose drawn inside their limits, the best kept."""
+    a = s["a"].copy()
+    restarts.take(go, rows, s["err"], a, f["ln"], f["limits"], f["roots"], f["targets"])
+    n = a.shape[1]
+    bx, by = joint_points(f["rx"][go], f["ry"][go], a[go], f["ln"][go])
+    s["a"] = a
+    s["xs"], s["ys"], s["err"], s["mu"] = s["xs"].copy(), s["ys"].copy(), s["err"].copy(), s["mu"].copy()
+    s["xs"][go] = bx
+    s["ys"][go] = by
+    s["err"][go] = distance(f["tx"][go] - bx[:, n], f["ty"][go] - by[:, n])
+    s["mu"][go] = 1.0
 
 
 def _pole_step(pole: Poles, rows: np.ndarray, s: dict, f: dict, step: int) -> None:
     """The working set's rows that step toward their poles now (:meth:`._batch_reshape.Poles.step`), in place."""
     a = s["a"].copy()
     lim = f["limits"]
-    moved = pole.step(rows, a, f["ln"], lim, f["roots"], f["reach"], (step < f["its"]) & ~s["restarted"])
+    # (a step is taken after a restart before the next pole step, as in the single call)
+    moved = pole.step(rows, a, f["ln"], lim, f["roots"], f["reach"], step < f["its"])
     if moved.any():
         n = a.shape[1]
         bx, by = joint_points(f["rx"][moved], f["ry"][moved], a[moved], f["ln"][moved])

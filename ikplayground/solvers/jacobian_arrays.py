@@ -1,5 +1,5 @@
-""":mod:`.jacobian_steps` over a batch: each method's step, the null-space terms and the restart angles, operation
-for operation the single call's, so that each row rounds as it does.
+""":mod:`.jacobian_steps` over a batch: each method's step and the rest pose's null-space term, operation for
+operation the single call's, so that each row rounds as it does.
 
 Buss 2004 (transpose, pseudo-inverse, damped least squares), Buss & Kim 2005 (selectively damped least squares),
 Liegeois 1977 (the rest pose's null-space term). Each joint's values are an array of shape (N,); ``jx``, ``jy``
@@ -13,8 +13,7 @@ import math
 import numpy as np
 
 from .dls import MAX_STEP
-from .jacobian_steps import (DLS, GOLDEN, PLASTIC, PSEUDO_INVERSE, SDLS, SDLS_GAMMA, SINGULAR, TRANSPOSE,
-                             TRUNCATE)
+from .jacobian_steps import DLS, PSEUDO_INVERSE, SDLS, SDLS_GAMMA, SINGULAR, TRANSPOSE, TRUNCATE
 from .validate import FULL_CIRCLE
 
 _QUIET = dict(over="ignore", invalid="ignore", divide="ignore")
@@ -167,26 +166,4 @@ def rest_pull(a: np.ndarray, rest: np.ndarray, weight, lo, hi) -> list:
         v = rest[:, i] - a[:, i]
         wrapped = np.where(v > math.pi, v - tau, np.where(v <= -math.pi, v + tau, v))
         out.append(weight * np.where(hi[:, i] - lo[:, i] >= FULL_CIRCLE, wrapped, v))
-    return out
-
-
-def bend_side(xs: np.ndarray, ys: np.ndarray, tx, ty) -> np.ndarray:
-    """:func:`.jacobian_steps.bend_side` over arrays: +1 or -1 (N,)."""
-    rx = xs[:, 0]
-    ry = ys[:, 0]
-    ux = tx - rx
-    uy = ty - ry
-    side = np.zeros(len(xs))
-    for i in range(1, xs.shape[1] - 1):
-        side = side + (ux * (ys[:, i] - ry) - uy * (xs[:, i] - rx))
-    return np.where(side < 0.0, -1.0, 1.0)
-
-
-def restart_pose(a: np.ndarray, lo, hi, side, seed, k) -> np.ndarray:
-    """:func:`.jacobian_steps.restart_angle` for every joint (``a``, ``lo``, ``hi`` (N, n); ``side``, ``seed``, ``k``
-    (N,)): a new (N, n) array, joint 0 as it was."""
-    out = a.copy()
-    for i in range(1, a.shape[1]):
-        u = (seed + k * GOLDEN + i * PLASTIC) % 1.0
-        out[:, i] = lo[:, i] + (0.5 + side * (u - 0.5)) * (hi[:, i] - lo[:, i])
     return out

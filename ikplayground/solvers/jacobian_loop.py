@@ -6,9 +6,10 @@ refused, damping DLS's step (``lambda = damping * mu * |e|``) and shrinking the 
 pushed against a bound leave the Jacobian (an active set), a null step toward a target within reach tries
 :func:`.dls.escape`. The project's own additions:
 
-- restarts: a limited chain whose error has fallen by less than ``SLOW_GAIN`` over ``STALL_SWEEPS`` steps, short
-  of a target within its reach, starts again from a pose inside its limits (:func:`.jacobian_steps.restart_angle`,
-  joint 0 kept), at most ``RESTARTS`` times a solve on the one budget; the best pose wins;
+- restarts (CCD's and FABRIK's, :mod:`.reshape`; random restarts as in Beeson & Ames 2015, "TRAC-IK"): a
+  limited chain that stalls, or keeps more than ``CRAWL_RATIO`` of its error over ``STALL_SWEEPS`` steps, short of
+  a target within its reach, starts again from a pose drawn inside its limits (:func:`.reshape.restart_pose`), at
+  most ``RESTARTS`` times a solve on the one budget, with a stall window of it left; the best pose wins;
 - a rest pose (Liegeois 1977, gradient projection): each step adds ``(I - J^+ J) z``, ``z = rest_weight (rest -
   angles)``, taken on once the error is within the tolerance (then it may grow up to it) until that turn falls
   under ``SETTLE`` rad or the budget ends;
@@ -23,16 +24,15 @@ from __future__ import annotations
 
 import math
 
+from .ccd import limit_pose
 from .dls import (AT_BOUND, DEFAULT_DAMPING, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_step, escape,
                   joint_bounds, turned)
-from .ccd import limit_pose
-from .jacobian_steps import DLS, bend_side, capped, method_turns, projected, rest_pull, restart_angle, restart_seed
+from .jacobian_steps import DLS, capped, method_turns, projected, rest_pull
 from .kinematics import joint_xy as joint_points
-from .reshape import POLE_TURN, pole_frame, pole_step
+from .reshape import CRAWL_RATIO, POLE_TURN, RESTARTS, pole_frame, pole_step, restart_pose, restart_seed, restartable
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
+from .validate import clamp_heading
 
-RESTARTS = 4  # a solve's restarts at most
-SLOW_GAIN = 0.05  # a limited chain whose error falls by less than this share over STALL_SWEEPS steps restarts
 DEFAULT_REST_WEIGHT = 0.1  # the rest pose's pull: this share of the way there, a step (then projected)
 SETTLE = 1e-3  # rad: a null-space term's turn under this, once on the target, ends the solve
 
@@ -72,7 +72,8 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
     used = 0
     mu = 1.0
     stalled = False
-    restarts = 0
+    restarts = -1  # restarts left (worked out at the first checkpoint that could take one)
+    state = 0
     best, best_error = a, _INF  # the best pose a restart left
     settled = False
     h = 0.0  # the pole's arch (reshape.pole_frame), and what its steps may still turn a joint this solve
@@ -92,23 +93,26 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
         if on and (not extra or settled):
             break
         if not on and not used % STALL_SWEEPS:  # the stall rule (IKSolution's), inlined, and the restarts
-            fresh = None
-            if (used and limited and restarts < RESTARTS and used < iterations
-                    and not error < last * (1.0 - SLOW_GAIN) and within(reachable, rx, ry, tx, ty, reach)):
-                reachable = True
-                side = bend_side(xs, ys, tx, ty)
-                seed = restart_seed(distance(tx - rx, ty - ry), reach)
-                fresh = [restart_angle(a[i], bounds[i][0], bounds[i][1], side, seed, restarts, i) for i in range(n)]
-            if fresh is not None and fresh != a:  # (limits that hold every joint but 0 leave nothing to restart)
-                if error < best_error:
-                    best, best_error = a, error
-                a = fresh
-                restarts += 1
-                xs, ys = joint_points(rx, ry, a, lens)
-                error = distance(tx - xs[n], ty - ys[n])
-                mu = 1.0
-                restarted = True
-            elif used and not error < last - gain:
+            stuck = used and not error < last - gain
+            # (a restart needs a stall window of budget left, else it could only cost the steps it takes)
+            if used and used + STALL_SWEEPS <= iterations and (stuck or not error < CRAWL_RATIO * last):
+                if restarts < 0:  # a limited chain, a joint after the root free to move, a target within reach
+                    go = limited and within(reachable, rx, ry, tx, ty, reach) and restartable(lim)
+                    restarts = RESTARTS if go else 0
+                if restarts > 0:  # from a pose drawn inside the limits (reshape.restart_pose), the best one kept
+                    if error < best_error:
+                        best, best_error = a, error
+                    a = list(a)
+                    state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))
+                    a[0] = clamp_heading(a[0], *lim[0])
+                    restarts -= 1
+                    xs, ys = joint_points(rx, ry, a, lens)
+                    error = distance(tx - xs[n], ty - ys[n])
+                    mu = 1.0
+                    last = _INF  # the stall watch starts again from the new pose
+                    restarted = True
+                    continue
+            if stuck:
                 stalled = True
                 break
             last = error

@@ -1,4 +1,4 @@
-"""One step of each Jacobian method, the rest pose's null-space term and the restart poses, on floats.
+"""One step of each Jacobian method and the rest pose's null-space term, on floats.
 
 The methods (Buss 2004, "Introduction to inverse kinematics with Jacobian transpose, pseudoinverse and damped
 least squares methods"; Buss & Kim 2005, "Selectively damped least squares for inverse kinematics") turn the
@@ -15,8 +15,7 @@ joints by ``d`` (rad) for the end effector's error ``u`` (2,) and its 2 x n Jaco
 
 Every step is capped at :data:`.dls.MAX_STEP`; the methods but DLS take ``shrink`` (``1 / mu``) of their
 step, the backtracking of a rejected step. The null-space term (Liegeois 1977, gradient projection) adds
-``(I - J^+ J) z`` for a rest pose (``z = w (rest - angles)``). :func:`restart_angle` draws the restart poses
-of a limited chain that stalls (this project's; see :mod:`.jacobian_loop`). Pure functions of floats and
+``(I - J^+ J) z`` for a rest pose (``z = w (rest - angles)``). Pure functions of floats and
 indexable sequences, so the compiled kernel (:mod:`._jit_dls`) runs them as they are. Pixels (y down), rad.
 """
 
@@ -32,8 +31,6 @@ TRANSPOSE, PSEUDO_INVERSE, DLS, SDLS = 0, 1, 2, 3
 SINGULAR = 1e-12  # an eigenvalue of J J^T under this share of the largest is a singular direction (left out) ...
 TRUNCATE = 1e-4  # ... and under this, for the pseudo-inverse's step (a truncated SVD: a singular value under 1%)
 SDLS_GAMMA = math.pi / 4  # rad: Buss & Kim's gamma_max, the largest turn of an SDLS step before the cap
-GOLDEN = 0.6180339887498949  # the restarts' Weyl sequences: frac(seed + k * GOLDEN + i * PLASTIC)
-PLASTIC = 0.7548776662466927
 
 _INF = math.inf
 
@@ -174,31 +171,3 @@ def rest_pull(a, rest, weight: float, lo, hi, z) -> None:
         if hi[i] - lo[i] >= FULL_CIRCLE:
             v = v - 2.0 * math.pi if v > math.pi else v + 2.0 * math.pi if v <= -math.pi else v
         z[i] = weight * v
-
-
-def bend_side(xs, ys, tx: float, ty: float) -> float:
-    """+1 or -1: which side of the root-target line the inner joints lie on, by the sum of their signed distances
-    (+1 on the line): a problem's mirror image has the other."""
-    rx = xs[0]
-    ry = ys[0]
-    ux = tx - rx
-    uy = ty - ry
-    side = 0.0
-    for i in range(1, len(xs) - 1):
-        side += ux * (ys[i] - ry) - uy * (xs[i] - rx)
-    return -1.0 if side < 0.0 else 1.0
-
-
-def restart_seed(distance: float, reach: float) -> float:
-    """The restarts' seed in [0, 1) from the problem's own numbers (the root-target distance over the reach, which
-    a mirror image keeps)."""
-    return (distance / reach * PLASTIC) % 1.0
-
-
-def restart_angle(v: float, lo: float, hi: float, side: float, seed: float, k: int, i: int) -> float:
-    """Joint ``i``'s angle (rad) in restart ``k``: ``lo + t (hi - lo)`` with ``t = 1/2 + side (u - 1/2)``, ``u`` the
-    Weyl sequence ``frac(seed + k GOLDEN + i PLASTIC)``; ``v`` itself for joint 0 (the chain's heading)."""
-    if i == 0:
-        return v
-    u = (seed + k * GOLDEN + i * PLASTIC) % 1.0
-    return lo + (0.5 + side * (u - 0.5)) * (hi - lo)
