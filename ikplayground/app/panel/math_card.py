@@ -10,7 +10,7 @@ from collections import OrderedDict
 import numpy as np
 import pygame
 
-from ikplayground.app.draw.fonts import ui_font
+from ikplayground.app.draw.fonts import cut_to, ui_font
 from ikplayground.app.draw.overlay import render_text, wrap_text
 from ikplayground.insight import joint_map
 from ikplayground.insight.rig_view import heading_misses
@@ -37,7 +37,7 @@ MAP_MIN = 120  # px: a smaller map is not drawn
 MASK_GAPS = 250_000  # bone-circle gaps an obstacle mask may take: fewer, coarser cells for many obstacles
 TEXT_CACHE = 256  # rendered texts kept, the least recently drawn dropped first
 # the race table's columns: heading, and left edge as a share of the card's width (276 px in a roomy panel)
-RACE_COLUMNS = (("solver", 0.0), ("error", 0.203), ("it", 0.355), ("µs", 0.471), ("jitter", 0.601), ("reached", 0.797))
+RACE_COLUMNS = (("solver", 0.0), ("error", 0.235), ("it", 0.375), ("µs", 0.487), ("jitter", 0.612), ("reached", 0.797))
 
 
 def point(frame, theta1: float, theta2: float) -> tuple[float, float]:
@@ -197,8 +197,11 @@ class MathCard:
         for (name, _), x in zip(RACE_COLUMNS, columns):
             self.text(name, (x, y), DIM)
         y += LINE
+        room = columns[1] - columns[0] - 15  # px for a racer's name: its short one, cut to fit if need be
         for r in rows:
-            cells = (r.label, f"{r.error_px:.1f}", f"{r.iterations:.1f}", f"{r.solve_us:.0f}",
+            kind = SOLVER_KINDS[r.solver]
+            name = kind.short if r.label == kind.label else r.label  # (a rig's racers: their own labels)
+            cells = (cut_to(self._font, name, room), f"{r.error_px:.1f}", f"{r.iterations:.1f}", f"{r.solve_us:.0f}",
                      f"{r.jitter_deg:.2f}°", f"{100 * r.reached_share:.0f}%")
             colour = PALETTE[SOLVER_KINDS[r.solver].colour % len(PALETTE)]  # as its chain and its name tag
             pygame.draw.circle(self.surface, colour, (columns[0] + 4, y + LINE // 2), 4)

@@ -43,6 +43,8 @@ class SolverKind:
         Its race lane's palette index.
     rule : str
         Its update rule in one line, for the Math page ("" for none).
+    short : str
+        Its name in the race table's narrow column ("": its label).
     """
 
     name: str
@@ -53,6 +55,7 @@ class SolverKind:
     engine: Engine | None = None
     colour: int = 0
     rule: str = ""
+    short: str = ""
     traits: frozenset = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -62,6 +65,8 @@ class SolverKind:
             raise ValueError(f"{self.name}: an iterative solver is an IK solver with an engine")
         traits = {self.name, self.kind, "all"} | ({"iterative"} if self.iterative else set())
         object.__setattr__(self, "traits", frozenset(traits))
+        if not self.short:
+            object.__setattr__(self, "short", self.label)
 
 
 def _poles(f) -> np.ndarray | None:
@@ -100,11 +105,11 @@ SOLVER_TABLE: list[SolverKind] = [
     SolverKind("dls", "DLS", "ik", "DLS: damped least squares steps on the Jacobian.", True, _dls, colour=3,
                rule="Δθ = Jᵀ(JJᵀ + λ²I)⁻¹ e, λ = damping·μ·|e|"),
     SolverKind("transpose", "Transpose", "ik", "Transpose: gradient steps Δθ = αJᵀe on the error.", True,
-               _jacobian("transpose"), colour=7, rule="Δθ = α Jᵀe, α = ⟨e, JJᵀe⟩ / |JJᵀe|²"),
-    SolverKind("pseudo-inverse", "Pseudo-inverse", "ik", "Pseudo-inverse: the least turn Δθ = J⁺e that fits the "
-               "error.", True, _jacobian("pseudo-inverse"), colour=5, rule="Δθ = J⁺e = Jᵀ(JJᵀ)⁻¹ e"),
-    SolverKind("sdls", "SDLS", "ik", "SDLS: J⁺e with each singular direction damped by its own size.", True,
-               _jacobian("sdls"), colour=4, rule="Δθ = Σ clamp(σᵢ⁻¹(uᵢ·e) vᵢ, γᵢ): Buss & Kim 2005"),
+               _jacobian("transpose"), colour=7, rule="Δθ = α Jᵀe, α = ⟨e, JJᵀe⟩ / |JJᵀe|²", short="Jᵀ"),
+    SolverKind("pseudo-inverse", "Pseudo-inverse", "ik", "Pseudo-inverse: Δθ = J⁺e, the least turn that fits.", True,
+               _jacobian("pseudo-inverse"), colour=5, rule="Δθ = J⁺e = Jᵀ(JJᵀ)⁻¹ e", short="J⁺"),
+    SolverKind("sdls", "SDLS", "ik", "SDLS: J⁺e damped in each singular direction.", True, _jacobian("sdls"),
+               colour=4, rule="Δθ = Σᵢ clamp(σᵢ⁻¹ (uᵢ·e) vᵢ, γᵢ), Buss & Kim"),
     SolverKind("snake", "snake", "snake", "Snake: arrow keys steer; no target, no rate limit.", colour=4),
     SolverKind("walker", "Walker", "walker", "Walker: IK legs step over the ground; arrows walk.", colour=5),
     SolverKind("rig", "Rig", "rig", "Rig: a skeleton of named bones, several targets solved at once.", colour=6),
