@@ -16,7 +16,6 @@ from .dls import MAX_STEP
 from .jacobian_steps import DLS, PSEUDO_INVERSE, SDLS, SDLS_GAMMA, SINGULAR, TRANSPOSE, TRUNCATE
 from .validate import FULL_CIRCLE
 
-_QUIET = dict(over="ignore", invalid="ignore", divide="ignore")
 
 
 def sums(jx: list, jy: list) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -44,7 +43,7 @@ def inverse_times(sxx, syy, sxy, ux, uy, cut):
     l1, l2, c, s = eigen(sxx, syy, sxy)
     ok = (l1 > 0.0) & (l1 < np.inf)
     second = ok & (l2 > cut * l1)
-    with np.errstate(**_QUIET):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         p = np.where(ok, (c * ux + s * uy) / np.where(ok, l1, 1.0), 0.0)
         q = np.where(second, (c * uy - s * ux) / np.where(second, l2, 1.0), 0.0)
     wx = p * c
@@ -83,7 +82,7 @@ def method_turns(method: int, jx: list, jy: list, ux, uy, lam2, shrink, dls_step
     if method == TRANSPOSE:
         vx = sxx * ux + sxy * uy
         vy = sxy * ux + syy * uy
-        with np.errstate(**_QUIET):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             vv = vx * vx + vy * vy
             ok = (vv > 0.0) & (vv < np.inf)
             alpha = np.where(ok, (ux * vx + uy * vy) / np.where(ok, vv, 1.0) * shrink, 0.0)
@@ -107,7 +106,7 @@ def sdls_turns(jx: list, jy: list, sxx, syy, sxy, ux, uy, shrink) -> tuple[list,
     d = [np.zeros(count) for _ in range(n)]
     l1, l2, c, s = eigen(sxx, syy, sxy)
     ok = (l1 > 0.0) & (l1 < np.inf)
-    with np.errstate(**_QUIET):
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         return _sdls(jx, jy, ux, uy, shrink, d, l1, l2, c, s, ok)
 
 
