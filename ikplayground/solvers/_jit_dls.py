@@ -22,6 +22,7 @@ from ._jit_kernels import (_limit_all, _limit_heading, _limit_start, _points, _p
                            _restart_seed, _restartable)
 from .dls import AT_BOUND, KICKS, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_turns, turned
 from .jacobian_loop import SETTLE
+from .jacobian_steps import DLS
 from .reshape import CRAWL_RATIO, POLE_TURN, RESTARTS
 from .validate import FULL_CIRCLE
 
@@ -42,8 +43,9 @@ _eigen = _jit(steps.eigen)
 _inverse_times = _compiled(steps.inverse_times, eigen=_eigen)
 _capped = _jit(steps.capped)
 _sdls_turns = _compiled(steps.sdls_turns, eigen=_eigen, capped=_capped)
+_transpose_turns = _compiled(steps.transpose_turns, capped=_capped)
 _method_turns = _compiled(steps.method_turns, dls_turns=_dls_turns, inverse_times=_inverse_times,
-                          sdls_turns=_sdls_turns, capped=_capped)
+                          sdls_turns=_sdls_turns, transpose_turns=_transpose_turns, capped=_capped)
 _projected = _compiled(steps.projected, inverse_times=_inverse_times)
 _rest_pull = _jit(steps.rest_pull)
 
@@ -129,6 +131,7 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         _points(rx, ry, a, lens, xs, ys)
         err = _distance(tx - xs[n], ty - ys[n])
         gain = stall_gain * reach
+        tie = 0.0 if method == DLS else rounding * reach  # (the single call's: a gain within rounding is none)
         last = math.inf
         steps = 0
         mu = 1.0
@@ -224,7 +227,7 @@ def dls_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
             _points(rx, ry, b, lens, bx, by)
             trial = _distance(tx - bx[n], ty - by[n])
             null = largest < NULL_STEP
-            better = (trial <= tolerance[k] if on else trial < err) or (null and trial <= err + rounding * reach)
+            better = (trial <= tolerance[k] if on else trial < err - tie) or (null and trial <= err + rounding * reach)
             if better:
                 mu = mu * MU_SHRINK
                 if mu < 1.0:

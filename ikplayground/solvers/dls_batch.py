@@ -245,7 +245,8 @@ def _one_step(s: dict, f: dict, method: int) -> None:
     bx, by = joint_points(f["rx"], f["ry"], b, f["ln"])
     trial = distance(tx - bx[:, n], ty - by[:, n])
     null = largest < NULL_STEP
-    better = np.where(on, trial <= f["tol"], trial < err) | (null & (trial <= err + ROUNDING * reach))
+    tie = 0.0 if method == DLS else ROUNDING * reach  # (the single call's: a gain within rounding is none)
+    better = np.where(on, trial <= f["tol"], trial < err - tie) | (null & (trial <= err + ROUNDING * reach))
     before, before_err = a, err  # an escape kicks from here (as the single call)
     keep = better[:, None]
     s["a"] = a = np.where(keep, b, a)

@@ -76,27 +76,38 @@ def method_turns(method: int, jx: list, jy: list, ux, uy, lam2, shrink, dls_step
     if method == DLS:
         d = dls_step(jx, jy, ux, uy, lam2)
         return d, largest_of(d)  # (equal to the uncapped largest wherever either is under MAX_STEP)
+    if method == TRANSPOSE:
+        return transpose_turns(jx, jy, ux, uy, shrink)
     sxx, syy, sxy = sums(jx, jy)
     if method == SDLS:
         return sdls_turns(jx, jy, sxx, syy, sxy, ux, uy, shrink)
-    if method == TRANSPOSE:
-        vx = sxx * ux + sxy * uy
-        vy = sxy * ux + syy * uy
-        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
-            vv = vx * vx + vy * vy
-            ok = (vv > 0.0) & (vv < np.inf)
-            alpha = np.where(ok, (ux * vx + uy * vy) / np.where(ok, vv, 1.0) * shrink, 0.0)
-        wx = alpha * ux
-        wy = alpha * uy
-    else:
-        assert method == PSEUDO_INVERSE
-        wx, wy = inverse_times(sxx, syy, sxy, ux, uy, TRUNCATE)
-        wx = wx * shrink
-        wy = wy * shrink
+    assert method == PSEUDO_INVERSE
+    wx, wy = inverse_times(sxx, syy, sxy, ux, uy, TRUNCATE)
+    wx = wx * shrink
+    wy = wy * shrink
     d = [p * wx + q * wy for p, q in zip(jx, jy)]
     largest = largest_of(d)
     return capped(d, largest), largest
 
+
+def transpose_turns(jx: list, jy: list, ux, uy, shrink) -> tuple[list, np.ndarray]:
+    """:func:`.jacobian_steps.transpose_turns` over arrays: ``(d, largest)``."""
+    count = len(ux)
+    ww = vx = vy = np.zeros(count)
+    w = []
+    for p, q in zip(jx, jy):
+        v = p * ux + q * uy
+        w.append(v)
+        ww = ww + v * v
+        vx = vx + p * v
+        vy = vy + q * v
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+        vv = vx * vx + vy * vy
+        ok = (vv > 0.0) & (vv < np.inf)
+        alpha = np.where(ok, ww / np.where(ok, vv, 1.0) * shrink, 0.0)
+    d = [alpha * v for v in w]
+    largest = largest_of(d)
+    return capped(d, largest), largest
 
 
 def sdls_turns(jx: list, jy: list, sxx, syy, sxy, ux, uy, shrink) -> tuple[list, np.ndarray]:

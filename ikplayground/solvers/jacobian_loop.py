@@ -55,6 +55,9 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
         reach += length
     bounds = joint_bounds(lim, n)
     limited = lim is not None and any(b[2] for b in bounds)
+    # a gain within rounding is none, but DLS's (kept as it was): near its answer a step of the other methods
+    # is rounding's, and taken or not on a tie its mirror image would go another way
+    tie = 0.0 if method == DLS else ROUNDING * reach
     extra = rest is not None
     if extra:
         los = [b[0] for b in bounds]
@@ -182,7 +185,7 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
         trial = distance(tx - bx[n], ty - by[n])
         null = largest < NULL_STEP  # (the same as max(map(abs, d)) < NULL_STEP, measured before the cap)
         before, before_error = a, error  # an escape kicks from here: with the null step, no turn passes the cap
-        if (trial <= tolerance if on else trial < error) or (null and trial <= error + ROUNDING * reach):
+        if (trial <= tolerance if on else trial < error - tie) or (null and trial <= error + ROUNDING * reach):
             a, xs, ys, error = b, bx, by, trial
             mu = mu * MU_SHRINK
             if mu < 1.0:

@@ -5,7 +5,8 @@ least squares methods"; Buss & Kim 2005, "Selectively damped least squares for i
 joints by ``d`` (rad) for the end effector's error ``u`` (2,) and its 2 x n Jacobian ``J`` (columns ``jx``,
 ``jy``), both scaled by one length (px) so that every entry is under 1 in size:
 
-- transpose: ``d = alpha J^T u``, ``alpha = <u, J J^T u> / |J J^T u|^2`` (Buss 2004, eq. 7);
+- transpose: ``d = alpha J^T u``, ``alpha = <u, J J^T u> / |J J^T u|^2 = |J^T u|^2 / |J J^T u|^2`` (Buss 2004,
+  eq. 7);
 - pseudo-inverse: ``d = J^+ u``, ``J^+ = J^T (J J^T)^+`` (directions of ``J J^T`` with an eigenvalue under
   ``TRUNCATE`` of the largest left out: a truncated SVD);
 - dls: :func:`.dls.dls_turns` (Wampler 1986; Nakamura & Hanafusa 1986);
@@ -75,25 +76,40 @@ def method_turns(method: int, jx, jy, sxx: float, syy: float, sxy: float, ux: fl
     turn before the cap. ``lam2`` is DLS's damping squared, ``shrink`` the other methods' share of their step."""
     if method == DLS:
         return dls_turns(jx, jy, sxx, syy, sxy, ux, uy, lam2, d)
-    n = len(jx)
-    wx = wy = 0.0
     if method == TRANSPOSE:
-        vx = sxx * ux + sxy * uy  # J J^T u
-        vy = sxy * ux + syy * uy
-        vv = vx * vx + vy * vy
-        if 0.0 < vv < _INF:
-            alpha = (ux * vx + uy * vy) / vv * shrink
-            wx = alpha * ux
-            wy = alpha * uy
-    elif method == PSEUDO_INVERSE:
-        wx, wy = inverse_times(sxx, syy, sxy, ux, uy, TRUNCATE)
-        wx *= shrink
-        wy *= shrink
-    else:
+        return transpose_turns(jx, jy, ux, uy, shrink, d)
+    if method != PSEUDO_INVERSE:
         return sdls_turns(jx, jy, sxx, syy, sxy, ux, uy, shrink, d)
+    n = len(jx)
+    wx, wy = inverse_times(sxx, syy, sxy, ux, uy, TRUNCATE)
+    wx *= shrink
+    wy *= shrink
     largest = 0.0
     for i in range(n):
         v = jx[i] * wx + jy[i] * wy
+        d[i] = v
+        if abs(v) > largest:
+            largest = abs(v)
+    return capped(d, largest)
+
+
+def transpose_turns(jx, jy, ux: float, uy: float, shrink: float, d) -> float:
+    """``alpha J^T u`` times ``shrink`` into ``d``, capped; the largest turn before the cap. ``alpha = |J^T u|^2 /
+    |J J^T u|^2`` (Buss 2004's ``<u, J J^T u> / |J J^T u|^2``, summed as squares: near an answer ``J^T u`` is tiny
+    and the inner product would be rounding's)."""
+    n = len(jx)
+    ww = vx = vy = 0.0
+    for i in range(n):
+        w = jx[i] * ux + jy[i] * uy  # J^T u
+        d[i] = w
+        ww += w * w
+        vx += jx[i] * w  # J J^T u
+        vy += jy[i] * w
+    vv = vx * vx + vy * vy
+    alpha = ww / vv * shrink if 0.0 < vv < _INF else 0.0
+    largest = 0.0
+    for i in range(n):
+        v = alpha * d[i]
         d[i] = v
         if abs(v) > largest:
             largest = abs(v)
