@@ -1,24 +1,31 @@
-"""How often each iterative solver reaches reachable targets, and how a pole keeps warm-started solves smooth.
+"""How often each iterative solver reaches reachable targets, how a pole keeps warm-started solves smooth, and how
+the solvers that keep clear of circle obstacles reach round them.
 
     python scripts/convergence.py [--seed S] [--count N] [--iterations K] [--tolerance PX]
                                   [--sets free,symmetric,one-sided] [--walks W]
+                                  [--obstacles obstacles,obstacles-limited] [--no-family]
 
-Prints two Markdown tables. The first, for every iterative solver of
+Prints five Markdown tables. The first, for every iterative solver of
 :mod:`ikplayground.solvers` (``SOLVERS``: those the package has) and every set
 of ``SETS``: the share of targets reached, the mean sweeps, passes or steps
 used and how many solves ended with each status, at ``--iterations`` and at
 10. The second, for the solvers of ``POLE_SOLVERS``: the pole walks
 (:func:`pole_walks`), counting the frames where a joint turned more than
 ``JUMP`` rad and the share of frames, with the pole at least 30 degrees off
-the root-target line, whose inner joints lie on its side. Then the Jacobian
-family's (``solve_jacobian``'s ``METHODS``, ``--iterations``): each method on
-the free and one-sided sets, with how many solves ended farther from the
-target than they started (:func:`family_table`), and how often a solve given
-a rest pose ends nearer it than the same solve without one, of the free
-chains both reach (:func:`rest_table`, :func:`rest_cases`). docs/solvers.md
-quotes the tables; tests import the sets, :func:`measure` and :func:`walk_pole`
-from here. The tables are lists of rows: a solver or a set is added by adding
-a name (a name of ``METHODS`` is ``solve_jacobian`` with that method).
+the root-target line, whose inner joints lie on its side. The third, for every
+solver of ``SOLVERS`` that takes ``obstacles=`` and every set of
+``OBSTACLE_SETS``: the share reached with the circles, and the share that
+kept every bone clear of them (it must be all); then, solved without them, the
+share that reached with every bone clear and the share that ended with a bone
+inside a circle (:func:`obstacle_table`). Then the Jacobian family's
+(``solve_jacobian``'s ``METHODS``, ``--iterations``): each method on the free
+and one-sided sets, with how many solves ended farther from the target than
+they started (:func:`family_table`), and how often a solve given a rest pose
+ends nearer it than the same solve without one, of the free chains both reach
+(:func:`rest_table`, :func:`rest_cases`). docs/solvers.md quotes the tables;
+tests import the sets, :func:`measure` and :func:`walk_pole` from here. The
+tables are lists of rows: a solver or a set is added by adding a name (a name
+of ``METHODS`` is ``solve_jacobian`` with that method).
 
 The sets (seeded; every target the end effector of a random pose inside the
 limits, so reachable; bones U(20, 80) px):
@@ -29,11 +36,17 @@ limits, so reachable; bones U(20, 80) px):
 - "one-sided" (:func:`one_sided_chains`, knee-like): 4..10 bones, joint 0
   free, joints 1..n-1 each within [0, a] or [-a, 0] (either side alike),
   a = U(20, 150) degrees, a straight start (on every joint's bound).
+- "obstacles" (:func:`obstacle_chains`): 4..10 free bones, a straight start,
+  1..3 circles beside it (radius U(0.05, 0.2) of the chain's length, centred
+  U(0.15, 0.95) of it along the start, U(0.005, 0.1) of it off its side), the
+  target the end of a random pose clear of them; "obstacles-limited" the
+  same with the symmetric set's limits, the pose drawn inside them.
 """
 
 from __future__ import annotations
 
 import argparse
+import inspect
 import math
 from functools import partial
 from typing import NamedTuple
@@ -41,7 +54,7 @@ from typing import NamedTuple
 import numpy as np
 
 from ikplayground import solvers
-from ikplayground.solvers import STATUSES, forward_kinematics
+from ikplayground.solvers import STATUSES, forward_kinematics, segment_gaps
 
 SOLVERS = ("solve_ccd", "solve_fabrik", "solve_dls")  # those the package has are measured
 # those whose pole steps rather than mirrors (a name of METHODS: solve_jacobian with that method)
@@ -61,6 +74,17 @@ class LimitedChain(NamedTuple):
     lengths: np.ndarray
     target: np.ndarray
     limits: np.ndarray | None
+
+
+class ObstacleChain(NamedTuple):
+    """One case of an obstacle set: a :class:`LimitedChain`'s fields and its circles (k, 3) rows ``(x, y, r)`` px."""
+
+    root: np.ndarray
+    angles: np.ndarray
+    lengths: np.ndarray
+    target: np.ndarray
+    limits: np.ndarray | None
+    obstacles: np.ndarray
 
 
 class Rates(NamedTuple):
@@ -122,6 +146,35 @@ def one_sided_chains(seed: int, count: int = 1000) -> list[LimitedChain]:
 SETS = {"free": free_chains, "symmetric": limited_chains, "one-sided": one_sided_chains}
 
 
+def obstacle_chains(seed: int, count: int = 1000, limited: bool = False) -> list[ObstacleChain]:
+    """The "obstacles" set of the module docstring (``limited``: "obstacles-limited")."""
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        n = int(rng.integers(4, 11))
+        lengths = rng.uniform(20.0, 80.0, n)
+        reach = float(lengths.sum())
+        limits = _symmetric(rng, n) if limited else None
+        root = rng.uniform(-200.0, 200.0, 2)
+        rows = []
+        for _ in range(int(rng.integers(1, 4))):
+            r = rng.uniform(0.05, 0.2) * reach
+            side = 1.0 if rng.random() < 0.5 else -1.0
+            rows.append((root[0] + rng.uniform(0.15, 0.95) * reach,
+                         root[1] + side * (r + rng.uniform(0.005, 0.1) * reach), r))
+        circles = np.array(rows)
+        for _ in range(200):  # a pose clear of them (else other circles)
+            pose = rng.uniform(-math.pi, math.pi, n) if limits is None else rng.uniform(limits[:, 0], limits[:, 1])
+            points = forward_kinematics(root, pose, lengths)
+            if segment_gaps(points, circles).min() >= 0.0:
+                out.append(ObstacleChain(root, np.zeros(n), lengths, points[-1], limits, circles))
+                break
+    return out
+
+
+OBSTACLE_SETS = {"obstacles": obstacle_chains, "obstacles-limited": partial(obstacle_chains, limited=True)}
+
+
 def available_solvers(names=SOLVERS) -> dict:
     """``{name: function}`` for the ``names`` the package exports (a method of ``solve_jacobian`` by its name)."""
     found = {name: getattr(solvers, name, None) or method_solver(name) for name in names}
@@ -135,10 +188,10 @@ def method_solver(method: str):
     return partial(solvers.solve_jacobian, method=method)
 
 
-def measure(solver, chains, iterations: int, tolerance: float) -> tuple[Rates, list]:
-    """Run ``solver`` on every chain; returns the summary and the solutions."""
+def measure(solver, chains, iterations: int, tolerance: float, obstacles: bool = False) -> tuple[Rates, list]:
+    """Run ``solver`` on every chain (among its circles when ``obstacles``); returns the summary and the solutions."""
     sols = [solver(c.root, c.angles, c.lengths, c.target, iterations=iterations, tolerance=tolerance,
-                   limits=c.limits) for c in chains]
+                   limits=c.limits, **({"obstacles": c.obstacles} if obstacles else {})) for c in chains]
     statuses = {s: 0 for s in STATUSES}
     for sol in sols:
         statuses[sol.status] = statuses.get(sol.status, 0) + 1
@@ -251,6 +304,34 @@ def pole_table(walks) -> str:
     return "\n".join(lines)
 
 
+def ends_clear(chain: ObstacleChain, angles) -> bool:
+    """Whether the pose ``angles`` (rad) keeps every bone of ``chain`` clear of its circles (touching: clear)."""
+    return bool(segment_gaps(forward_kinematics(chain.root, angles, chain.lengths), chain.obstacles).min() >= -1e-9)
+
+
+def obstacle_table(sets: dict, iterations: int, tolerance: float) -> str:
+    """The Markdown table of every available solver taking ``obstacles=`` on every set of circles (``{name:
+    chains}``), at ``iterations`` and at 10: with the circles, and without them."""
+    budgets = sorted({SHORT_BUDGET, iterations})
+    lines = ["| solver | set | iterations | share reached | mean used | kept clear | without: reached, clear "
+             "| without: a bone inside |", "|---|---|---|---:|---:|---:|---:|---:|"]
+    for name, fn in available_solvers().items():
+        if "obstacles" not in inspect.signature(fn).parameters:
+            continue
+        for set_name, chains in sets.items():
+            count = max(len(chains), 1)
+            for budget in budgets:
+                r, sols = measure(fn, chains, budget, tolerance, obstacles=True)
+                kept = sum(ends_clear(c, sol.angles) for c, sol in zip(chains, sols))
+                _, plain = measure(fn, chains, budget, tolerance)
+                clear = [ends_clear(c, sol.angles) for c, sol in zip(chains, plain)]
+                both = sum(bool(sol.reached) and ok for sol, ok in zip(plain, clear))
+                lines.append(f"| {name} | {set_name} | {budget} | {100 * r.reached:.1f}% | {r.mean_used:.1f} | "
+                             f"{100 * kept / count:.1f}% | {100 * both / count:.1f}% | "
+                             f"{100 * (count - sum(clear)) / count:.1f}% |")
+    return "\n".join(lines)
+
+
 def start_error(c: LimitedChain) -> float:
     """The end effector's distance from the target at the start (px), the start clamped into the limits."""
     p = solvers.chain_problem(c.root, c.angles, c.lengths, c.target, 1, 0.5, c.limits)
@@ -315,6 +396,8 @@ def main(argv=None) -> None:
     parser.add_argument("--tolerance", type=float, default=0.5, help="px that count as reached")
     parser.add_argument("--sets", default=",".join(SETS), help="comma-separated names of SETS")
     parser.add_argument("--walks", type=int, default=6, help="pole walks (0: none)")
+    parser.add_argument("--obstacles", default=",".join(OBSTACLE_SETS),
+                        help="comma-separated names of OBSTACLE_SETS (empty: none)")
     parser.add_argument("--no-family", dest="family", action="store_false", help="leave out the Jacobian family")
     args = parser.parse_args(argv)
     sets = {name: SETS[name](args.seed) if args.count is None else SETS[name](args.seed, args.count)
@@ -325,6 +408,13 @@ def main(argv=None) -> None:
     if args.walks:
         print(f"\n{args.walks} pole walks, seed {args.seed}, the target {STEP:g} px a frame\n")
         print(pole_table(pole_walks(args.seed, args.walks)))
+    made = {name: OBSTACLE_SETS[name] for name in args.obstacles.split(",") if name}
+    circles = {name: make(args.seed) if args.count is None else make(args.seed, args.count)
+               for name, make in made.items()}
+    if circles:
+        sizes = ", ".join(f"{len(c)} {name}" for name, c in circles.items())
+        print(f"\nAmong circles: {sizes}; seed {args.seed}, tolerance {args.tolerance:g} px\n")
+        print(obstacle_table(circles, args.iterations, args.tolerance))
     if hasattr(solvers, "solve_jacobian") and args.family:
         family = {name: c for name, c in sets.items() if name in ("free", "one-sided")}
         print(f"\nThe Jacobian family on {', '.join(f'{len(c)} {n}' for n, c in family.items())} chains\n")

@@ -31,11 +31,12 @@ FABRIK_TEXTS = {
 
 
 class StepThrough:
-    """One solve of a CCD or FABRIK scene ``chain`` from its shown angles (its settings as they are, no pole),
-    taken a record at a time; ValueError for another solver. ``records`` counts those taken, ``current`` is the last
-    (a ``CCDStep`` or ``FabrikStep``), ``solution`` exactly ``solve_ccd`` / ``solve_fabrik``'s once :attr:`done`."""
+    """One solve of a CCD or FABRIK scene ``chain`` from its shown angles (its settings as they are, no pole; clear
+    of the scene's circle ``obstacles`` (k, 3) px as the step's solve keeps clear of them), taken a record at a
+    time; ValueError for another solver. ``records`` counts those taken, ``current`` is the last (a ``CCDStep`` or
+    ``FabrikStep``), ``solution`` exactly ``solve_ccd`` / ``solve_fabrik``'s once :attr:`done`."""
 
-    def __init__(self, chain):
+    def __init__(self, chain, obstacles=None):
         if chain.solver not in STEPPED:
             raise ValueError(f"solver: only CCD and FABRIK chains can be stepped through, not {chain.solver!r}")
         f = chain.fields
@@ -44,10 +45,12 @@ class StepThrough:
         self.root, self.target = f["root"].copy(), f["target"].copy()
         self.lengths, self.limits = f["lengths"].copy(), f["limits"].copy()
         self.iterations, self.tolerance = chain.iterations, chain.tolerance
+        self.obstacles = None if obstacles is None or not len(obstacles) else np.array(obstacles, dtype=float)
         self.start = f["angles"].copy()
         limits = self.limits if clamped_joints(self.limits).any() else None
         self._steps = STEPPED[self.solver](self.root, self.start, self.lengths, self.target,
-                                           iterations=self.iterations, tolerance=self.tolerance, limits=limits)
+                                           iterations=self.iterations, tolerance=self.tolerance, limits=limits,
+                                           obstacles=self.obstacles)
         self.records = 0
         self.current = None
         self.solution = None
@@ -60,9 +63,13 @@ class StepThrough:
         """True once every record has been taken."""
         return self.solution is not None
 
-    def matches(self, chain) -> bool:
-        """Whether ``chain`` still poses this session's problem (the same chain, solver and settings)."""
+    def matches(self, chain, obstacles=None) -> bool:
+        """Whether ``chain`` (among ``obstacles``) still poses this session's problem (the same chain, solver,
+        settings and circles)."""
         if chain is not self.chain or chain.solver != self.solver:
+            return False
+        if bool(obstacles is not None and len(obstacles)) != (self.obstacles is not None) or (
+                self.obstacles is not None and not np.array_equal(obstacles, self.obstacles)):
             return False
         f = chain.fields
         return (np.array_equal(f["root"], self.root) and np.array_equal(f["target"], self.target)

@@ -28,7 +28,7 @@ from .pole import ON_LINE, mirrored_toward_batch
 from .reshape import RESTARTS
 from .results import (DIRECTIONS, HEADING_TOLERANCE, STALL_GAIN, STALL_SWEEPS, STATUSES, CCDStep,
                       FabrikStep, IKSolution, TwoBoneSolution, chain_problem)
-from .settle import rate_limited, settle_batch, tip_error
+from .settle import clear_moves, rate_limited, settle_batch, tip_error
 from .skeleton_solve import solve_skeleton
 from .skeleton_tree import SkeletonSolution, absolute_angles, skeleton_points
 from .snake import follow_snake
@@ -51,5 +51,6 @@ __all__ = [
     "wrap", "wrap_array", "jit", "DEFAULT_DAMPING", "MAX_STEP", "ON_LINE", "STATUSES", "DIRECTIONS", "STALL_SWEEPS",
     "STALL_GAIN", "RESTARTS", "SMALL_BATCH", "JIT_MIN_BATCH", "rate_limited", "settle_batch", "tip_error",
     "absolute_angles",
-    "obstacle_rows", "segment_gaps",  # circle obstacles (x, y, r) px: their rows checked, a bone's gap to each
+    # circle obstacles (x, y, r) px: their rows checked, a bone's gap to each, a frame's move held clear of them
+    "obstacle_rows", "segment_gaps", "clear_moves",
 ]

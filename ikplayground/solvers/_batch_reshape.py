@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._batch_avoid import clear_restarts
 from ._batch_parts import limit_angles, limit_headings
 from .kinematics import chain_points_batch
 from .pole import ON_LINE
@@ -41,15 +42,18 @@ class Restarts:
     """The restarts of ``N`` chains (:mod:`.reshape`): how many each has left, its generator's state, the best
     pose (rad) a restart left and its error (px)."""
 
-    def __init__(self, roots, lengths, targets, limits, reach: np.ndarray):
+    def __init__(self, roots, lengths, targets, limits, reach: np.ndarray, guarded: np.ndarray | None = None):
         count = len(lengths)
+        within = np.hypot(targets[:, 0] - roots[:, 0], targets[:, 1] - roots[:, 1]) < reach
         if limits is None:
-            self.left = np.zeros(count, dtype=np.int64)
+            able = np.zeros(count, dtype=bool)
         else:
-            within = np.hypot(targets[:, 0] - roots[:, 0], targets[:, 1] - roots[:, 1]) < reach
             bent = (limits[..., 1] - limits[..., 0] < FULL_CIRCLE).any(axis=1)
-            varies = (limits[:, 1:, 1] > limits[:, 1:, 0]).any(axis=1)  # (:func:`.reshape.restartable`)
-            self.left = np.where(bent & varies & within, RESTARTS, 0).astype(np.int64)
+            able = bent & (limits[:, 1:, 1] > limits[:, 1:, 0]).any(axis=1)  # (:func:`.reshape.restartable`)
+        if guarded is not None:  # rows with circles to keep clear of (:mod:`.avoid`) restart whatever their limits
+            able = able | guarded
+        self.guarded = guarded
+        self.left = np.where(able & within, RESTARTS, 0).astype(np.int64)
         self.state = np.zeros(count, dtype=np.int64)
         self.best: np.ndarray | None = None
         self.best_error = np.full(count, np.inf)
@@ -63,8 +67,12 @@ class Restarts:
         stuck = ~(err < last - gain) | ~(err < CRAWL_RATIO * last)
         return active & (self.left[rows] > 0) & (sweep + STALL_SWEEPS <= its) & stuck
 
-    def take(self, go, rows, err, a, lengths, limits, roots, targets) -> None:
-        """Keep the best pose and draw a new one (in ``a``, the working rows' angles) for the working rows ``go``."""
+    def take(self, go, rows, err, a, lengths, limits, roots, targets, obs=None, mask=None) -> np.ndarray:
+        """Keep the best pose and draw a new one (in ``a``, the working rows' angles) for the working rows ``go``;
+        the working rows that took one (a mask). A row with circles ``obs`` to keep clear of (``mask`` (K, n, k)
+        the working rows' pairs) takes only a clear pose (:func:`._batch_avoid.clear_restarts`)."""
+        if limits is None:  # (free chains restart only with circles to keep clear of: drawn from the whole circle)
+            limits = np.broadcast_to(np.array([-PI, PI]), a.shape + (2,))
         idx = np.flatnonzero(go)
         r = rows[idx]
         better = err[idx] < self.best_error[r]
@@ -76,11 +84,22 @@ class Restarts:
         fresh = self.state[r] == 0
         if fresh.any():
             self.state[r[fresh]] = seeds(lengths[idx[fresh]])
+        self.left[r] -= 1
+        taken = go.copy()
+        guarded = np.zeros(len(idx), dtype=bool) if self.guarded is None else self.guarded[r]
+        if guarded.any():
+            k = idx[guarded]
+            sub = a[k]
+            self.state[r[guarded]], ok = clear_restarts(restart_poses, sub, lengths[k], limits[k], roots[k],
+                                                        targets[k], self.state[r[guarded]], obs, mask[k])
+            a[k] = sub
+            taken[k[~ok]] = False
+            idx, r = idx[~guarded], r[~guarded]
         sub = a[idx]
         self.state[r] = restart_poses(sub, lengths[idx], limits[idx], roots[idx], targets[idx], self.state[r])
         sub[:, 0] = limit_headings(sub[:, 0], limits[idx, 0, 0], limits[idx, 0, 1])
         a[idx] = sub
-        self.left[r] -= 1
+        return taken
 
     def restore(self, a, error, lengths, reach) -> np.ndarray:
         """``a`` (N, n) with the best pose a restart left put back where the chain ended worse by more than rounding

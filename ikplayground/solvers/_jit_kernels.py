@@ -1,9 +1,11 @@
-"""The numba kernels behind :mod:`.jit`: CCD (pygame CCD tutorial) and FABRIK (Aristidou & Lasenby 2011).
+"""The numba kernels behind :mod:`.jit`: CCD (pygame CCD tutorial), and the pieces FABRIK's (:mod:`._jit_fabrik`,
+Aristidou & Lasenby 2011) shares.
 
 Each runs :func:`.ccd.ccd_loop` or the limited :func:`.fabrik.fabrik_loop` step for step on floats, their
-restarts and pole steps (:mod:`.reshape`, compiled) included, one chain per parallel row; shapes as
-:func:`.batched.ccd_batch` (``poles`` (N, 2) px, NaN rows for none), ``angles`` solved in place, ``error``
-and ``used`` filled, the stall constants passed in. Pixels (y down), radians.
+restarts, pole steps (:mod:`.reshape`, compiled) and circle obstacles (:mod:`._jit_avoid`) included, one chain
+per parallel row; shapes as :func:`.batched.ccd_batch` (``poles`` (N, 2) px, NaN rows for none; ``obstacles``
+(k, 3) px, k = 0 for none), ``angles`` solved in place, ``error`` and ``used`` filled, the stall constants passed
+in. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from types import SimpleNamespace
 import numba
 import numpy as np
 
+from ._jit_avoid import clear_restart, nearer_turn, pose_clear, turn_joints, turn_room, watched_pairs
 from .fabrik import pull
 from .reshape import (BEHIND, CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, pole_frame, pole_step, restart_pose,
                       restart_seed, restartable)
@@ -97,24 +100,57 @@ def _limit_all(a, lim):
 
 
 @numba.njit(cache=True)
-def _setup(a, lens, lim, rx, ry, tx, ty, pole):
-    """A row's start: ``a`` limited in place; ``(reach, within, restarts, ux, uy, h)`` (:func:`.ccd.ccd_loop`)."""
+def _setup(a, lens, lim, rx, ry, tx, ty, pole, obstacles, mask, xs, ys):
+    """A row's start: ``a`` limited in place, ``mask`` (n, k) its pairs (bone, circle) kept clear (:mod:`.avoid`);
+    ``(reach, within, restarts, ux, uy, h, guarded)`` (:func:`.ccd.ccd_loop`)."""
     n = len(a)
     reach = 0.0
     for i in range(n):
         a[i] = _limit_start(a[i], lim[i, 0], lim[i, 1], i)
         reach += lens[i]
     within = math.hypot(tx - rx, ty - ry) < reach
-    restarts = RESTARTS if within and _restartable(lim) else 0
+    guarded = False
+    if len(obstacles):
+        _points(rx, ry, a, lens, xs, ys)
+        guarded = watched_pairs(xs, ys, n, obstacles, reach, mask) > 0
+    restarts = RESTARTS if within and (guarded or _restartable(lim)) else 0
     ux, uy, h = 0.0, 0.0, 0.0
     if n > 2 and within and not math.isnan(pole[0]):
         ux, uy, h = _pole_frame(rx, ry, tx, ty, pole[0], pole[1], reach)
-    return reach, within, restarts, ux, uy, h
+    return reach, within, restarts, ux, uy, h, guarded
+
+
+@numba.njit(cache=True)
+def _pole(a, lens, lim, rx, ry, xs, ys, ux, uy, h, reach, turns, guarded, obstacles, mask, saved):
+    """The pole's step (in place on ``a``; not taken where it breaks a watched pair); what it turned (rad)."""
+    n = len(a)
+    _points(rx, ry, a, lens, xs, ys)
+    if guarded:
+        saved[:] = a
+    turned = _pole_step(a, lens, xs, ys, n, ux, uy, h, reach, turns)
+    _limit_all(a, lim)
+    if guarded:
+        _points(rx, ry, a, lens, xs, ys)
+        if not pose_clear(xs, ys, n, obstacles, mask):
+            a[:] = saved
+    return turned
+
+
+@numba.njit(cache=True)
+def _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask):
+    """A restart into ``a`` (:func:`.avoid.clear_restart` with circles to keep clear of): ``(state, taken)``."""
+    if state == 0:
+        state = _restart_seed(lens)
+    if guarded:
+        return clear_restart(a, lens, lim, rx, ry, tx, ty, state, obstacles, mask, True)
+    state = _restart_pose(a, lens, lim, rx, ry, tx, ty, state)
+    a[0] = _limit_heading(a[0], lim[0, 0], lim[0, 1])
+    return state, True
 
 
 @numba.njit(cache=True, parallel=True, nogil=True)
-def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, poles, stall_sweeps,
-             stall_gain, rounding):
+def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, poles, obstacles,
+             stall_sweeps, stall_gain, rounding):
     count, n = angles.shape
     for k in numba.prange(count):
         a = angles[k]
@@ -123,8 +159,11 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         xs = np.empty(n + 1)
         ys = np.empty(n + 1)
         best = np.empty(n)
+        saved = np.empty(n)
+        mask = np.zeros((n, len(obstacles)), dtype=np.bool_)
         rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
-        reach, within, restarts, ux, uy, h = _setup(a, lens, lim, rx, ry, tx, ty, poles[k])
+        reach, within, restarts, ux, uy, h, guarded = _setup(a, lens, lim, rx, ry, tx, ty, poles[k], obstacles, mask,
+                                                             xs, ys)
         spin = SPIN_LEVER * reach / n
         spin *= spin
         turns = POLE_TURN
@@ -137,9 +176,7 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         last = math.inf
         while True:
             if h != 0.0 and sweeps < iterations[k] and turns > 0.0 and not restarted:
-                _points(rx, ry, a, lens, xs, ys)
-                turns -= _pole_step(a, lens, xs, ys, n, ux, uy, h, reach, turns)
-                _limit_all(a, lim)
+                turns -= _pole(a, lens, lim, rx, ry, xs, ys, ux, uy, h, reach, turns, guarded, obstacles, mask, saved)
             restarted = False
             _points(rx, ry, a, lens, xs, ys)
             ex = xs[n]
@@ -154,14 +191,12 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                     if err < best_error:
                         best[:] = a
                         best_error = err
-                    if state == 0:
-                        state = _restart_seed(lens)
-                    state = _restart_pose(a, lens, lim, rx, ry, tx, ty, state)
-                    a[0] = _limit_heading(a[0], lim[0, 0], lim[0, 1])
+                    state, taken = _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask)
                     restarts -= 1
-                    last = math.inf
-                    restarted = True
-                    continue
+                    if taken:
+                        last = math.inf
+                        restarted = True
+                        continue
                 if stuck:
                     break
                 last = err
@@ -184,6 +219,22 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                     other = _limit(want - TAU if delta > 0.0 else want + TAU, lo, hi)
                     if abs(_wrap(other - want)) < abs(_wrap(new - want)):
                         new = other
+                if guarded:  # stopped short of the first contact along the sweep (:func:`.ccd.ccd_loop`)
+                    full = hi - lo >= FULL_CIRCLE
+                    rot = _wrap(new - old) if full else new - old
+                    turn = turn_room(xs, ys, i, n, rot, obstacles, mask)
+                    if turn != rot and full:
+                        alt = turn_room(xs, ys, i, n, rot - math.copysign(TAU, rot), obstacles, mask)
+                        if nearer_turn(px, py, ex, ey, tx, ty, alt, turn):
+                            turn = alt
+                    if turn != rot:
+                        new = _wrap(old + turn) if full else old + turn
+                    a[i] = new
+                    if turn != 0.0:
+                        turn_joints(xs, ys, i, n, turn)
+                        ex = xs[n]
+                        ey = ys[n]
+                    continue
                 a[i] = new
                 applied = new - old
                 c = math.cos(applied)
@@ -197,141 +248,13 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
         used[k] = sweeps
 
 
-@numba.njit(cache=True, inline="always")
-def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lo, hi):
-    """:func:`.fabrik_arrays._turn` for one joint, its range ``[lo, hi]``."""
-    child = math.atan2(cy - y, cx - x)
-    if dx != 0.0 or dy != 0.0:
-        d = math.atan2(-dy, -dx)
-    else:
-        d = math.atan2(uy, ux)
-    d = child - _limit(_wrap(child - d), lo, hi)
-    return x - length * math.cos(d), y - length * math.sin(d)
-
-
-@numba.njit(cache=True, inline="always")
-def _forward(xs, ys, lengths, limits, tx, ty, ux, uy):
-    """:func:`.fabrik_arrays._forward` for one chain."""
-    n = len(lengths)
-    x = tx
-    y = ty
-    xs[n] = x
-    ys[n] = y
-    for i in range(n - 1, -1, -1):
-        dx = xs[i] - x
-        dy = ys[i] - y
-        if i + 1 < n and limits[i + 1, 1] - limits[i + 1, 0] < FULL_CIRCLE:
-            x, y = _turn(x, y, dx, dy, xs[i + 2], ys[i + 2], lengths[i], ux, uy, limits[i + 1, 0], limits[i + 1, 1])
-        else:
-            x, y = _pull(x, y, dx, dy, lengths[i], -ux, -uy)
-        xs[i] = x
-        ys[i] = y
-
-
-@numba.njit(cache=True, inline="always")
-def _backward(xs, ys, a, lengths, limits, rx, ry):
-    """:func:`.fabrik_arrays._backward` for one limited chain."""
-    x = rx
-    y = ry
-    xs[0] = x
-    ys[0] = y
-    parent = 0.0
-    for i in range(len(lengths)):
-        dx = xs[i + 1] - x
-        dy = ys[i + 1] - y
-        if dx != 0.0 or dy != 0.0:
-            want = math.atan2(dy, dx)
-        else:
-            want = parent + a[i]
-        if i == 0:
-            rel = _limit_heading(_wrap(want - parent), limits[i, 0], limits[i, 1])
-        else:
-            rel = _limit(_wrap(want - parent), limits[i, 0], limits[i, 1])
-        a[i] = rel
-        parent += rel
-        x += lengths[i] * math.cos(parent)
-        y += lengths[i] * math.sin(parent)
-        xs[i + 1] = x
-        ys[i + 1] = y
-
-
-@numba.njit(cache=True, parallel=True, nogil=True)
-def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, poles, stall_sweeps,
-                stall_gain, rounding):
-    count, n = angles.shape
-    for k in numba.prange(count):
-        a = angles[k]
-        lens = lengths[k]
-        lim = limits[k]
-        xs = np.empty(n + 1)
-        ys = np.empty(n + 1)
-        best = np.empty(n)
-        rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
-        reach, within, restarts, pux, puy, h = _setup(a, lens, lim, rx, ry, tx, ty, poles[k])
-        _points(rx, ry, a, lens, xs, ys)
-        dist = math.hypot(tx - rx, ty - ry)
-        unreachable = not within
-        ux, uy = ((tx - rx) / dist, (ty - ry) / dist) if dist > 0.0 else (1.0, 0.0)
-        turns = POLE_TURN
-        restarted = False
-        state = 0
-        best_error = math.inf  # the best pose a restart left (in best), and its error
-        passes = 0
-        gain = stall_gain * reach
-        last = math.inf
-        while True:
-            if h != 0.0 and passes < iterations[k] and turns > 0.0 and not restarted:
-                turns -= _pole_step(a, lens, xs, ys, n, pux, puy, h, reach, turns)
-                _limit_all(a, lim)
-                _points(rx, ry, a, lens, xs, ys)
-            restarted = False
-            err = math.hypot(tx - xs[n], ty - ys[n])
-            if err <= tolerance[k]:
-                break
-            if passes % stall_sweeps == 0:
-                stuck = passes > 0 and not err < last - gain
-                if (restarts > 0 and passes > 0 and passes + stall_sweeps <= iterations[k]
-                        and (stuck or not err < CRAWL_RATIO * last)):
-                    if err < best_error:
-                        best[:] = a
-                        best_error = err
-                    if state == 0:
-                        state = _restart_seed(lens)
-                    state = _restart_pose(a, lens, lim, rx, ry, tx, ty, state)
-                    a[0] = _limit_heading(a[0], lim[0, 0], lim[0, 1])
-                    restarts -= 1
-                    last = math.inf
-                    restarted = True
-                    _points(rx, ry, a, lens, xs, ys)
-                    continue
-                if stuck:
-                    break
-                last = err
-            if passes > 0 and unreachable:
-                break
-            if passes == iterations[k]:
-                break
-            passes += 1
-            if unreachable:  # laid straight toward the target
-                along = 0.0
-                for i in range(n):
-                    along += lens[i]
-                    xs[i + 1] = rx + ux * along
-                    ys[i + 1] = ry + uy * along
-            else:
-                _forward(xs, ys, lens, lim, tx, ty, ux, uy)
-            _backward(xs, ys, a, lens, lim, rx, ry)
-        if best_error < math.hypot(tx - xs[n], ty - ys[n]) - rounding * reach:  # a restart left a better pose
-            a[:] = best
-            _points(rx, ry, a, lens, xs, ys)
-        error[k] = math.hypot(tx - xs[n], ty - ys[n])
-        used[k] = passes
-
-
 def build() -> SimpleNamespace:
-    """The kernels, as ``ccd``, ``fabrik``, ``dls`` (:mod:`._jit_dls`), ``settle``, ``tip_error`` and ``snake``."""
+    """The kernels, as ``ccd``, ``fabrik`` (:mod:`._jit_fabrik`), ``dls`` (:mod:`._jit_dls`), ``settle``,
+    ``tip_error``, ``snake`` and ``clear_moves`` (:mod:`._jit_avoid`)."""
+    from ._jit_avoid import clear_move_rows
     from ._jit_dls import dls_rows
+    from ._jit_fabrik import fabrik_rows
     from ._jit_pose import settle_rows, snake_rows, tip_error_rows
 
     return SimpleNamespace(ccd=ccd_rows, fabrik=fabrik_rows, dls=dls_rows, settle=settle_rows,
-                           tip_error=tip_error_rows, snake=snake_rows)
+                           tip_error=tip_error_rows, snake=snake_rows, clear_moves=clear_move_rows)

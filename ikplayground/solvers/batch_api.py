@@ -19,6 +19,7 @@ from .dls_batch import jacobian_batch
 from .jacobian import method_code
 from .jacobian_loop import DEFAULT_REST_WEIGHT
 from .jacobian_steps import DLS
+from .obstacles import obstacle_rows
 from .results import IKSolution, STATUSES
 
 def _chains(roots, angles, lengths, targets):
@@ -102,9 +103,10 @@ def _poles(poles, count: int) -> np.ndarray | None:
     return None if none.all() else p
 
 
-def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, options=None) -> IKSolution:
+def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, options=None,
+           obstacles=None) -> IKSolution:
     """Check the arguments, run ``engine``, measure. ``options(count, n)`` (the Jacobian family's): the engine's
-    own keywords, checked."""
+    own keywords, checked; ``obstacles`` (CCD's and FABRIK's) passed on as ``obstacles=``."""
     r, a, ln, t = _chains(roots, angles, lengths, targets)
     count, n = a.shape
     extra = {} if options is None else options(count, n)
@@ -114,6 +116,8 @@ def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limit
     pole = _poles(poles, count)
     if extra.get("rest") is not None:  # wrapped, then clamped into the limits (as the single call's)
         extra["rest"] = limit_angles(wrap_array(extra["rest"]), lim)
+    if options is None:  # CCD and FABRIK, which keep clear of obstacles
+        extra["obstacles"] = None if obstacles is None else obstacle_rows(obstacles)
     out, error, used = engine(r, a, ln, t, its, tol, lim, poles=pole, **extra)  # (every engine steps toward its poles)
     reached = error <= tol
     distance = np.hypot(t[:, 0] - r[:, 0], t[:, 1] - r[:, 1])
@@ -125,7 +129,7 @@ def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limit
 
 
 def solve_ccd_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None,
-                    poles=None) -> IKSolution:
+                    poles=None, obstacles=None) -> IKSolution:
     """:func:`~.ccd.solve_ccd` for ``N`` chains of ``n`` bones at once.
 
     Parameters
@@ -140,6 +144,8 @@ def solve_ccd_batch(roots, angles, lengths, targets, *, iterations=10, tolerance
         ``(lo, hi)`` rad per relative angle, ``-pi <= lo <= hi <= pi``.
     poles : array_like, shape (N, 2), optional
         Each chain's pole (px), or a row of NaN for none.
+    obstacles : array_like, shape (k, 3), optional
+        Circles ``(x, y, r)`` px every chain keeps clear of as the single call does (one set for the batch).
 
     Returns
     -------
@@ -150,15 +156,18 @@ def solve_ccd_batch(roots, angles, lengths, targets, *, iterations=10, tolerance
     Raises
     ------
     ValueError
-        Naming the argument: a wrong shape, values not finite real numbers, a length <= 0, bad limits or poles.
+        Naming the argument: a wrong shape, values not finite real numbers, a length <= 0, bad limits, poles or
+        obstacles.
     """
-    return _solve(ccd_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles)
+    return _solve(ccd_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles,
+                  obstacles=obstacles)
 
 
 def solve_fabrik_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None,
-                       poles=None) -> IKSolution:
+                       poles=None, obstacles=None) -> IKSolution:
     """:func:`~.fabrik.solve_fabrik` for ``N`` chains at once: arguments and result as :func:`solve_ccd_batch`."""
-    return _solve(fabrik_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles)
+    return _solve(fabrik_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles,
+                  obstacles=obstacles)
 
 
 def solve_dls_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None, damping=None,

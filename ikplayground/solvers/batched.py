@@ -14,6 +14,7 @@ from functools import partial
 import numpy as np
 
 from . import jit
+from ._batch_avoid import clear_images
 from ._batch_parts import SMALL_BATCH, run_rows
 from .ccd import ccd_loop
 from .ccd_arrays import ccd_arrays
@@ -27,23 +28,23 @@ PI = np.pi
 JIT_MIN_BATCH = 8  # smaller groups are cheap either way
 
 
-def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim, pole=None):
+def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim, pole=None, obs=None):
     """``solver``'s single-chain loop on one chain's floats: ``(angles, used, error)``, the error in px."""
     args = (rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
     if solver == "ccd":
-        return finish(ccd_loop(*args, False, pole))[:3]
-    a, used, (ex, ey), _ = finish(fabrik_loop(*args, False, pole))
+        return finish(ccd_loop(*args, False, pole, obs))[:3]
+    a, used, (ex, ey), _ = finish(fabrik_loop(*args, False, pole, obs))
     return a, used, math.hypot(tx - ex, ty - ey)
 
 
-def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, poles=None):
+def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, poles=None, obstacles=None):
     """``(angles, error, used)`` of up to ``SMALL_BATCH`` chains (row by row) or a group on a kernel, or None.
 
     The kernels take CCD and FABRIK groups with limits (and their ``poles``, (N, 2) px with NaN rows, or
-    None); the Jacobian family's batches are :mod:`.dls_batch`'s.
+    None, and ``obstacles``, (k, 3) px or None); the Jacobian family's batches are :mod:`.dls_batch`'s.
     """
     if len(angles) <= SMALL_BATCH:
-        row = partial(_row, solver)
+        row = partial(_row, solver, obs=None if obstacles is None or not len(obstacles) else obstacles.tolist())
         return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, poles=poles)
     if limits is None or len(angles) < JIT_MIN_BATCH:
         return None
@@ -57,37 +58,48 @@ def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, li
     used = np.zeros(len(a), dtype=np.int64)
     none = np.full((len(a), 2), np.nan)
     kernel = k.ccd if solver == "ccd" else k.fabrik
-    extra = (c(none if poles is None else poles, dtype=np.float64), STALL_SWEEPS, STALL_GAIN, ROUNDING)
+    extra = (c(none if poles is None else poles, dtype=np.float64),
+             c(np.zeros((0, 3)) if obstacles is None else obstacles, dtype=np.float64), STALL_SWEEPS, STALL_GAIN,
+             ROUNDING)
     kernel(c(roots, dtype=np.float64), a, c(lengths, dtype=np.float64), c(targets, dtype=np.float64),
            c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used,
            *extra)
     return a, error, used
 
 
-def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, poles=None):
+def ccd_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, poles=None, obstacles=None):
     """CCD sweeps for ``N`` chains of ``n`` bones: ``(angles (N, n) rad, error (N,) px, sweeps used (N,))``.
 
     Arguments as :func:`~.batch_api.solve_ccd_batch`'s, as float64 arrays: roots and targets (N, 2) px
     (y down), angles (N, n) rad, lengths (N, n) px, ``iterations`` (N,) int, ``tolerance`` (N,) px,
-    ``limits`` (N, n, 2) rad or None, ``poles`` (N, 2) px (NaN rows: none) or None.
+    ``limits`` (N, n, 2) rad or None, ``poles`` (N, 2) px (NaN rows: none) or None, ``obstacles`` (k, 3)
+    circles ``(x, y, r)`` px for every chain, or None.
     """
-    return _solve("ccd", ccd_arrays, roots, angles, lengths, targets, iterations, tolerance, limits, poles)
+    return _solve("ccd", ccd_arrays, roots, angles, lengths, targets, iterations, tolerance, limits, poles, obstacles)
 
 
-def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, poles=None):
+def fabrik_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, poles=None, obstacles=None):
     """FABRIK passes for ``N`` chains of ``n`` bones: parameters and returns as :func:`ccd_batch` (:mod:`.fabrik`)."""
-    return _solve("fabrik", fabrik_arrays, roots, angles, lengths, targets, iterations, tolerance, limits, poles)
+    return _solve("fabrik", fabrik_arrays, roots, angles, lengths, targets, iterations, tolerance, limits, poles,
+                  obstacles)
 
 
-def _solve(solver, engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles):
-    """A CCD or FABRIK batch: its rows, kernel or numpy ``engine``; two bones mirrored toward their poles after."""
+def _solve(solver, engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, obstacles=None):
+    """A CCD or FABRIK batch: its rows, kernel or numpy ``engine``; two bones mirrored toward their poles after
+    (not where the image puts a bone in a circle the start had it clear of)."""
+    if obstacles is not None and not len(obstacles):
+        obstacles = None
     if poles is not None and (angles.shape[1] < 3 or np.isnan(poles[:, 0]).all()):
-        a, error, used = _solve(solver, engine, roots, angles, lengths, targets, iterations, tolerance, limits, None)
-        return mirrored_toward_batch(roots, a, lengths, targets, poles, limits), error, used
-    compiled = run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, poles=poles)
+        a, error, used = _solve(solver, engine, roots, angles, lengths, targets, iterations, tolerance, limits, None,
+                                obstacles)
+        image = mirrored_toward_batch(roots, a, lengths, targets, poles, limits)
+        return (image if obstacles is None else clear_images(roots, angles, limits, a, image, lengths, obstacles),
+                error, used)
+    compiled = run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, poles=poles,
+                         obstacles=obstacles)
     if compiled is not None:
         return compiled
-    return engine(roots, angles, lengths, targets, iterations, tolerance, limits, poles)
+    return engine(roots, angles, lengths, targets, iterations, tolerance, limits, poles, obstacles)
 
 
 def snake_batch(points, heads, lengths, lo, hi):

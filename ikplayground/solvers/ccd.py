@@ -13,8 +13,11 @@ from functools import partial
 
 import numpy as np
 
+from .avoid import clear_restart, nearer_turn, pose_clear, turn_joints, turn_room, watched_pairs
 from .heading import aimed_loop, aimed_solution, heading_of
+from .kept_clear import kept_clear, solution
 from .kinematics import joint_xy
+from .obstacles import obstacle_list
 from .reshape import (BEHIND, CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, loop_pole, pole_frame, pole_step,
                       restart_pose, restart_seed, restartable)
 from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS, CCDStep, ChainProblem, IKSolution, chain_problem, finish
@@ -22,7 +25,7 @@ from .validate import FULL_CIRCLE, clamp_angle, clamp_heading, wrap
 
 
 def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None,
-              heading=None) -> IKSolution:
+              heading=None, obstacles=None) -> IKSolution:
     """Move a chain's end effector toward ``target`` by CCD sweeps.
 
     Parameters
@@ -44,6 +47,11 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
         The last bone's absolute direction, rad (y down: clockwise on screen), as well as its end on
         ``target``: the first n - 1 bones solve for the point the last bone must start from, then it is
         aimed (clamped into its limit); a one-bone chain is only aimed (:mod:`.heading`).
+    obstacles : array_like, shape (k, 3), optional
+        Circles ``(x, y, r)`` px: no bone the start has clear of a circle ends in it, nor passes through it
+        on the way (each turn stops at the first contact along its sweep: :mod:`.avoid`). With a heading,
+        the first n - 1 bones keep clear as they solve; where the last bone, aimed, would end in a circle
+        the start had it clear of, the solve ends at its start. None or ``(0, 3)``: as without.
 
     Returns
     -------
@@ -55,20 +63,23 @@ def solve_ccd(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     ------
     ValueError
         Naming the argument: wrong shape, not real numbers, non-finite, a length <= 0, limits outside
-        [-pi, pi], or a chain or target past ``+-1e300`` px.
+        [-pi, pi], a chain or target past ``+-1e300`` px, or obstacles not rows ``(x, y, r)``, ``r > 0``.
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
+    obs = None if obstacles is None else obstacle_list(obstacles)
     pole, p = loop_pole(p, heading is not None)  # stepped toward inside the loop, not mirrored after it
     if heading is not None:
         h = heading_of(heading)
-        return aimed_solution(p, h, *finish(aimed_loop(p, h, partial(ccd_run, pole=pole), False)))
+        a, used = finish(aimed_loop(p, h, partial(ccd_run, pole=pole, obs=obs), False))
+        return aimed_solution(p, h, kept_clear(p, a, obs), used)
     rx, ry, tx, ty, lens, _, a, lim, iterations, tolerance, _ = p
-    a, used, error, stalled = finish(ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, False, pole))
-    return p.solution(a, error, used, stalled)
+    a, used, error, stalled = finish(ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, False, pole,
+                                              obs))
+    return solution(p, a, error, used, stalled, obs)
 
 
 def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5, limits=None, pole=None,
-              heading=None) -> Generator[CCDStep, None, IKSolution]:
+              heading=None, obstacles=None) -> Generator[CCDStep, None, IKSolution]:
     """Solve like :func:`solve_ccd`, yielding a :class:`CCDStep` after every joint's turn (and restart).
 
     Returns (``StopIteration.value``) exactly what :func:`solve_ccd` returns; raises as it does at the
@@ -81,29 +92,34 @@ def ccd_steps(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     (1, 1)
     """
     p = chain_problem(root, angles, lengths, target, iterations, tolerance, limits, pole)
+    obs = None if obstacles is None else obstacle_list(obstacles)
     pole, p = loop_pole(p, heading is not None)
     if heading is not None:
         h = heading_of(heading)
-        a, used = yield from aimed_loop(p, h, partial(ccd_run, pole=pole), True)
-        return aimed_solution(p, h, a, used)
+        a, used = yield from aimed_loop(p, h, partial(ccd_run, pole=pole, obs=obs), True)
+        return aimed_solution(p, h, kept_clear(p, a, obs), used)
     a, used, error, stalled = yield from ccd_loop(p.rx, p.ry, p.angles, p.lengths, p.tx, p.ty, p.iterations,
-                                                 p.tolerance, p.limits, True, pole)
-    return p.solution(a, error, used, stalled)
+                                                 p.tolerance, p.limits, True, pole, obs)
+    return solution(p, a, error, used, stalled, obs)
 
 
-def ccd_run(q: ChainProblem, watch: bool, pole=None):
+def ccd_run(q: ChainProblem, watch: bool, pole=None, obs=None):
     """:func:`ccd_loop` on a checked problem (the reduced ones of :mod:`.heading`), pulled toward ``pole``."""
-    return ccd_loop(q.rx, q.ry, q.angles, q.lengths, q.tx, q.ty, q.iterations, q.tolerance, q.limits, watch, pole)
+    return ccd_loop(q.rx, q.ry, q.angles, q.lengths, q.tx, q.ty, q.iterations, q.tolerance, q.limits, watch, pole,
+                    obs)
 
 
-def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=None):
+def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=None, obs=None):
     """Up to ``iterations`` CCD sweeps on plain floats (px, rad), ``a`` turned in place.
 
     Yields a :class:`CCDStep` per turn when ``watch`` (and per restart, and for the return to the best
     pose: ``event``); returns ``(angles, sweeps used, error, stalled)``. ``pole`` (x, y) px or None: a
     :func:`.reshape.pole_step` before each sweep (three bones or more). A limited chain stuck short of a
     target within reach restarts (:func:`.reshape.restart_pose`) up to ``RESTARTS`` times and keeps its
-    best pose. Forward kinematics, the stall rule and wrapping are inlined (the hot path).
+    best pose. ``obs``: circles ``(x, y, r)`` px (a list of triples) or None; each turn stops short of the
+    first contact of a bone with a circle the start had it clear of (:func:`.avoid.turn_room`), and a pole
+    step or restart that would put one in a circle is not taken. Forward kinematics, the stall rule and
+    wrapping are inlined (the hot path).
     """
     atan2, cos, sin, hypot = math.atan2, math.cos, math.sin, math.hypot
     pi, tau = math.pi, 2.0 * math.pi
@@ -128,11 +144,19 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
         spin *= spin  # px^2: with a pole, a joint whose pivot lies this near the end is left be
     turns = POLE_TURN  # rad: what the pole's steps may still turn a joint this solve
     restarted = False
+    mask = None  # the (bone, circle) pairs kept clear, or None (no obstacles within reach)
+    if obs:
+        mask = [[False] * len(obs) for _ in bones]
+        if not watched_pairs(*joint_xy(rx, ry, a, lens), n, obs, reach, mask):
+            mask = None
     while True:
         if h and used < iterations and turns > 0.0 and not restarted:  # the pole's step (each sweep)
             xs, ys = joint_xy(rx, ry, a, lens)
+            saved = None if mask is None else a[:]
             turns -= pole_step(a, lens, xs, ys, n, ux, uy, h, reach, turns)
             limit_pose(a, lim)
+            if mask is not None and not pose_clear(*joint_xy(rx, ry, a, lens), n, obs, mask):
+                a[:] = saved  # a step into a circle is not taken
         restarted = False
         # the joints at the start of the sweep (a sweep never moves the pivots it has still to visit)
         x, y, absolute = rx, ry, 0.0
@@ -142,6 +166,8 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
             absolute += a[i]
             x += lens[i] * cos(absolute)
             y += lens[i] * sin(absolute)
+        xs[n] = x
+        ys[n] = y
         error = hypot(tx - x, ty - y)
         if error <= tolerance:
             break
@@ -150,19 +176,27 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
             # (a restart needs a stall window of budget left, else it could only cost the sweeps it takes)
             go = used and used + STALL_SWEEPS <= iterations and (stuck or not error < CRAWL_RATIO * last)
             if go and restarts < 0:  # a limited chain, a joint after the root free to move, a target within reach
-                restarts = RESTARTS if not free and hypot(tx - rx, ty - ry) < reach and restartable(lim) else 0
+                # (or, with circles to keep clear of, any chain)
+                restarts = RESTARTS if hypot(tx - rx, ty - ry) < reach and (
+                    mask is not None or not free and restartable(lim)) else 0
             if go and restarts > 0:
                 if error < best_error:
                     best, best_error = a[:], error
-                state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))
-                a[0] = clamp_heading(a[0], *lim[0])
+                if mask is None:
+                    state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))
+                    a[0] = clamp_heading(a[0], *lim[0])
+                    taken = True
+                else:  # (a pose that keeps every watched pair clear, if one of a few is)
+                    state, taken = clear_restart(a, lens, lim or [(-pi, pi)] * n, rx, ry, tx, ty,
+                                                 state or restart_seed(lens), obs, mask, True)
                 restarts -= 1
-                last = math.inf  # the stall watch starts again from the new pose
-                restarted = True
-                if watch:
-                    yield CCDStep(used + 1, -1, np.array(a), np.array((rx, ry)), np.array((x, y)),
-                                  _tip(rx, ry, a, lens), 0.0, "restart")
-                continue
+                if taken:
+                    last = math.inf  # the stall watch starts again from the new pose
+                    restarted = True
+                    if watch:
+                        yield CCDStep(used + 1, -1, np.array(a), np.array((rx, ry)), np.array((x, y)),
+                                      _tip(rx, ry, a, lens), 0.0, "restart")
+                    continue
             if stuck:
                 stalled = True
                 break
@@ -206,6 +240,26 @@ def ccd_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole=No
                     other = clamp_angle(want - tau if delta > 0.0 else want + tau, lo, hi)
                     if abs(wrap(other - want)) < abs(wrap(new - want)):
                         new = other
+            if mask is not None:  # stopped short of the first contact along the sweep
+                full = free or lim[i][1] - lim[i][0] >= FULL_CIRCLE
+                rot = wrap(new - old) if full else new - old
+                applied = turn_room(xs, ys, i, n, rot, obs, mask)
+                if applied != rot and full:  # stopped: the other way round, if its clear part ends nearer
+                    other = turn_room(xs, ys, i, n, rot - math.copysign(tau, rot), obs, mask)
+                    if nearer_turn(px, py, x, y, tx, ty, other, applied):
+                        applied = other
+                if applied != rot:
+                    new = wrap(old + applied) if full else old + applied
+                a[i] = new
+                if applied:
+                    turn_joints(xs, ys, i, n, applied)
+                    x = xs[n]
+                    y = ys[n]
+                if watch:
+                    yield CCDStep(used, i, np.array(a), np.array((px, py)), np.array((bx, by)), np.array((x, y)),
+                                  wrap(applied))
+                    bx, by = x, y
+                continue
             a[i] = new
             applied = new - old
             if applied:  # turn the end effector about the pivot by what was applied

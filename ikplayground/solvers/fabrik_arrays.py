@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._batch_avoid import Avoid, placed, wrap_mod
 from ._batch_parts import Stall, joint_modes, limit_joint, limit_pose
 from ._batch_reshape import Poles, Restarts, in_order
 from .validate import FULL_CIRCLE, TAU, wrap_array
@@ -18,9 +19,10 @@ from .results import STALL_GAIN, STALL_SWEEPS
 PI = np.pi
 
 
-def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits=None, poles=None):
+def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits=None, poles=None, obstacles=None):
     """FABRIK passes for ``N`` chains of ``n`` bones (see :func:`.batched.fabrik_batch`); ``poles`` (N, 2) px
-    (NaN rows: none) stepped toward before each pass (three bones or more)."""
+    (NaN rows: none) stepped toward before each pass (three bones or more); ``obstacles`` (k, 3) circles
+    ``(x, y, r)`` px or None, kept clear of as :func:`.fabrik.fabrik_loop` keeps them (:mod:`._batch_avoid`)."""
     a = limit_pose(angles, limits)
     count, n = a.shape
     pts = chain_points_batch(roots, a, lengths)
@@ -37,7 +39,8 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
     modes = joint_modes(limits, n)
     bent = np.zeros((count, n), dtype=bool) if limits is None else limits[..., 1] - limits[..., 0] < FULL_CIRCLE
     turns = ["all" if bent[:, j].all() else "some" if bent[:, j].any() else "none" for j in range(n)]
-    restarts = Restarts(roots, lengths, targets, limits, reach)
+    avoid = Avoid.of(roots, a, lengths, reach, obstacles)
+    restarts = Restarts(roots, lengths, targets, limits, reach, None if avoid is None else avoid.guarded)
     pole = None if poles is None or n < 3 else Poles(roots, targets, poles, reach)
     gain = STALL_GAIN * reach
     # the working set: views of the full arrays until some chains are done, then compact copies (written back)
@@ -51,7 +54,10 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
         if pole is not None:  # the pole's step, from the angles (read back from the points when free)
             if sweep and lim is None:
                 sa[:] = _read_angles(sx, sy)
+            before = None if avoid is None else sa.copy()
             stepped = pole.step(rows, sa, ln, lim, np.stack([rx, ry], axis=1), reach[rows], sweep < its)
+            if before is not None:
+                avoid.undo_unclear(stepped, rows, np.stack([rx, ry], axis=1), sa, ln, before)
             if stepped.any():
                 _place(stepped, sa, sx, sy, rx, ry, ln)
         err = np.hypot(tx - sx[:, n], ty - sy[:, n])
@@ -62,7 +68,10 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
             if restarts.any:
                 go = restarts.due(rows, err, stall.last[rows], gain[rows], active, sweep, its)
                 if go.any():  # a new pose, and its error and checkpoint at the same pass
-                    restarts.take(go, rows, err, sa, ln, lim, np.stack([rx, ry], axis=1), np.stack([tx, ty], axis=1))
+                    if lim is None:  # (the walks moved the points alone)
+                        sa[go] = _read_angles(sx[go], sy[go])
+                    go = restarts.take(go, rows, err, sa, ln, lim, np.stack([rx, ry], axis=1),
+                                       np.stack([tx, ty], axis=1), *(() if avoid is None else avoid.at(rows)))
                     _place(go, sa, sx, sy, rx, ry, ln)
                     err[go] = np.hypot(tx[go] - sx[go, n], ty[go] - sy[go, n])
                     active[go] = err[go] > tol[go]
@@ -80,12 +89,17 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
             lim = None if limits is None else limits[rows]
             compact = True
         used[rows] += 1
-        _forward(sx, sy, sb, ln, lim, tx, ty, sux, suy, turns, modes)
+        clear = None if avoid is None else avoid.at(rows)
+        if clear is not None:
+            before = (sx.copy(), sy.copy(), sa.copy())  # (a pass that finds no clear way is not taken)
+        _forward(sx, sy, sb, ln, lim, tx, ty, sux, suy, turns, modes, clear)
         if far.any():  # a straight line toward an unreachable target
             along = np.cumsum(ln, axis=1)
             sx[:, 1:] = np.where(far[:, None], rx[:, None] + sux[:, None] * along, sx[:, 1:])
             sy[:, 1:] = np.where(far[:, None], ry[:, None] + suy[:, None] * along, sy[:, 1:])
-        _backward(sx, sy, sa, ln, lim, rx, ry, sux, suy, modes)
+        failed = _backward(sx, sy, sa, ln, lim, rx, ry, sux, suy, modes, clear)
+        if failed is not None and failed.any():
+            sx[failed], sy[failed], sa[failed] = before[0][failed], before[1][failed], before[2][failed]
     if compact:
         xs[rows], ys[rows], a[rows] = sx, sy, sa
     if limits is None:
@@ -112,8 +126,9 @@ def _place(mask, sa, sx, sy, rx, ry, ln) -> None:
     sy[mask] = pts[:, :, 1]
 
 
-def _forward(sx, sy, sb, ln, lim, tx, ty, ux, uy, turns, modes):
-    """Forward reaching over the working set, in place; ``turns[j]``: "all", "some" or "none" chains limit ``j``."""
+def _forward(sx, sy, sb, ln, lim, tx, ty, ux, uy, turns, modes, clear=None):
+    """Forward reaching over the working set, in place; ``turns[j]``: "all", "some" or "none" chains limit ``j``;
+    ``clear``: None, or the circles (k, 3) and the working rows' pairs (K, n, k) to keep clear."""
     n = ln.shape[1]
     x = tx.copy()
     y = ty.copy()
@@ -126,31 +141,52 @@ def _forward(sx, sy, sb, ln, lim, tx, ty, ux, uy, turns, modes):
         if turn != "all":
             fx, fy = _pull(x, y, dx, dy, ln[:, i], -ux, -uy)
         if turn != "none":
-            turned_x, turned_y = _turn(x, y, dx, dy, sx[:, i + 2], sy[:, i + 2], ln[:, i], ux, uy, lim, i + 1,
-                                       modes[i + 1])
+            turned_x, turned_y, child, v = _turn(x, y, dx, dy, sx[:, i + 2], sy[:, i + 2], ln[:, i], ux, uy, lim,
+                                                 i + 1, modes[i + 1])
             if turn == "all":
                 fx, fy = turned_x, turned_y
             else:
                 fx = np.where(sb[:, i + 1], turned_x, fx)
                 fy = np.where(sb[:, i + 1], turned_y, fy)
+        if clear is not None:  # turned clear of the circles (in the range), where it can be (else left)
+            guard = clear[1][:, i].any(axis=1)
+            bent = sb[:, i + 1] & guard if turn != "none" else np.zeros_like(guard)
+            for rows, limited in ((np.flatnonzero(guard & ~bent), False), (np.flatnonzero(bent), True)):
+                if len(rows):
+                    at = (x[rows], y[rows], fx[rows], fy[rows], ln[rows, i], clear[0], clear[1][rows, i])
+                    if limited:
+                        fx[rows], fy[rows], _ = placed(*at, child[rows] + PI, -1.0, v[rows], lim[rows, i + 1, 0],
+                                                       lim[rows, i + 1, 1], True)
+                    else:
+                        fx[rows], fy[rows], _ = placed(*at, 0.0, 1.0, 0.0, -PI, PI, False)
         x, y = fx, fy
         sx[:, i] = x
         sy[:, i] = y
 
 
-def _backward(sx, sy, sa, ln, lim, rx, ry, ux, uy, modes):
-    """Backward reaching over the working set, in place; with limits in angles (``sa`` updated), joint 0 a heading."""
+def _backward(sx, sy, sa, ln, lim, rx, ry, ux, uy, modes, clear=None):
+    """Backward reaching over the working set, in place; with limits in angles (``sa`` updated), joint 0 a heading.
+    ``clear`` as :func:`_forward`'s: then the rows where some bone found no clear direction (a mask), else None."""
     n = ln.shape[1]
     x = rx.copy()
     y = ry.copy()
     sx[:, 0] = x
     sy[:, 0] = y
+    failed = None if clear is None else np.zeros(len(x), dtype=bool)
     if lim is None:
         for i in range(n):
+            px, py = x, y
             x, y = _pull(x, y, sx[:, i + 1] - x, sy[:, i + 1] - y, ln[:, i], ux, uy)
+            if clear is not None:
+                rows = np.flatnonzero(clear[1][:, i].any(axis=1))
+                if len(rows):
+                    x, y = x.copy(), y.copy()
+                    x[rows], y[rows], v = placed(px[rows], py[rows], x[rows], y[rows], ln[rows, i], clear[0],
+                                                 clear[1][rows, i], 0.0, 1.0, 0.0, -PI, PI, False)
+                    failed[rows] |= np.isnan(v)
             sx[:, i + 1] = x
             sy[:, i + 1] = y
-        return
+        return failed
     parent = np.zeros(len(rx))
     for i in range(n):
         dx = sx[:, i + 1] - x
@@ -163,12 +199,36 @@ def _backward(sx, sy, sa, ln, lim, rx, ry, ux, uy, modes):
         rel = _limited(want - parent, modes[i], lim, i)
         if i == 0 and modes[0] != "wrap":
             rel = _heading(want, rel, lim)
+        if clear is not None:
+            rel = _clear_rel(x, y, parent, rel, ln[:, i], lim[:, i], clear[0], clear[1][:, i], failed)
         sa[:, i] = rel
         parent = parent + rel
         x = x + ln[:, i] * np.cos(parent)
         y = y + ln[:, i] * np.sin(parent)
         sx[:, i + 1] = x
         sy[:, i + 1] = y
+    return failed
+
+
+def _clear_rel(x, y, parent, rel, length, lim, obs, mask, failed):
+    """A limited walk back's relative angles ``rel`` (K,) rad of one bone, each turned to the nearest in its range
+    ``lim`` (K, 2) that keeps it clear of the circles ``obs`` of its pairs ``mask`` (K, k) (:func:`.avoid.placed`);
+    ``failed`` (K,) set where none is."""
+    rel = rel.copy()
+    bound = lim[:, 1] - lim[:, 0] < FULL_CIRCLE  # (else the direction found is the bone's absolute one)
+    guard = mask.any(axis=1)
+    for limited in (False, True):
+        rows = np.flatnonzero(guard & (bound == limited))
+        if not len(rows):
+            continue
+        px, py, up, was, ln = x[rows], y[rows], parent[rows], rel[rows], length[rows]
+        phi = up + was
+        _, _, v = placed(px, py, px + ln * np.cos(phi), py + ln * np.sin(phi), ln, obs, mask[rows],
+                         up if limited else 0.0, 1.0, was, lim[rows, 0], lim[rows, 1], limited)
+        bad = np.isnan(v)
+        failed[rows] |= bad
+        rel[rows] = np.where(~bad & (v != was), v if limited else wrap_mod(v - up), was)
+    return rel
 
 
 def _limited(rel, mode, lim, i):
@@ -205,12 +265,14 @@ def _pull(x, y, dx, dy, length, sx, sy):
 
 
 def _turn(x, y, dx, dy, cx, cy, length, ux, uy, lim, j, mode):
-    """Joint ``j - 1`` placed from joint ``j`` at ``(x, y)``, its bone turned into joint ``j``'s range."""
+    """Joint ``j - 1`` placed from joint ``j`` at ``(x, y)``, its bone turned into joint ``j``'s range: ``(x, y,
+    child, v)``, the child bone's direction and the relative angle taken (rad)."""
     child = np.arctan2(cy - y, cx - x)
     d = np.arctan2(-dy, -dx)
     still = dx == 0
     still &= dy == 0
     if still.any():
         d = np.where(still, np.arctan2(uy, ux), d)
-    d = child - _limited(child - d, mode, lim, j)
-    return x - length * np.cos(d), y - length * np.sin(d)
+    v = _limited(child - d, mode, lim, j)
+    d = child - v
+    return x - length * np.cos(d), y - length * np.sin(d), child, v

@@ -44,6 +44,12 @@ def obstacle_rows(obstacles, name: str = "obstacles") -> np.ndarray:
     return rows
 
 
+def obstacle_list(obstacles, name: str = "obstacles") -> list | None:
+    """:func:`obstacle_rows` as the scalar loops take them: a list of ``(x, y, r)`` triples, or None for none."""
+    rows = obstacle_rows(obstacles, name)
+    return rows.tolist() if len(rows) else None
+
+
 def segment_gaps(points: np.ndarray, obstacles: np.ndarray) -> np.ndarray:
     """How far each bone keeps outside each circle, px: negative inside.
 

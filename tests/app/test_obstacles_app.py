@@ -1,6 +1,6 @@
 """Obstacles in the real App, driven by posted events: O and the Add obstacle button add one, a drag inside moves
-it, a drag of its rim resizes it, Delete over it removes it, Ctrl+Z takes each back, the scene file keeps them, and
-the Math page's joint-space map shades the poses they forbid."""
+it, a drag of its rim resizes it, Delete over it removes it, Ctrl+Z takes each back, the scene file keeps them,
+the Math page's joint-space map shades the poses they forbid, and CCD and FABRIK chains bend round them."""
 
 from __future__ import annotations
 
@@ -17,7 +17,8 @@ from ikplayground.app.camera import Camera
 from ikplayground.app.panel.math_card import OBSTACLE, PLOT_BG
 from ikplayground.insight.joint_map import MapFrame
 from ikplayground.scene import DEFAULT_RADIUS, MAX_RADIUS, Scene, make_ik_chain, save_scene
-from tests.app.conftest import SIZE, ctrl, drag, frames, move_mouse, press_button, started, tap
+from ikplayground.solvers import segment_gaps
+from tests.app.conftest import SIZE, ctrl, drag, frames, mouse_up, move_mouse, press_button, started, tap
 
 CTRL, SHIFT = pygame.KMOD_CTRL, pygame.KMOD_SHIFT
 ROOT = (300.0, 450.0)  # the arm's root: the left part of the stage; obstacles go to the right of x = 600
@@ -189,3 +190,32 @@ def test_drawn_through_the_camera_and_never_outside_the_clip(zoom, radius):
     assert inside <= drawn and len({tuple(surface.get_at(p))[:3] for p in inside}) == 1  # one fill, shaded
     assert not any(math.dist(p, (100, 50)) > radius + 4 for p in drawn)  # the rim: 2 px wide
     assert FILL[3] < 255
+
+
+@pytest.mark.parametrize("solver", ["ccd", "fabrik"])
+def test_a_chain_dragged_round_an_obstacle_bends_round_it(solver, scene_file):
+    """O puts a circle above a straight chain; its target dragged up past the circle and back down behind it: no
+    frame shows a bone in the circle, and the chain reaches round it (posted events, the App's own steps)."""
+    scene = Scene((980.0, 694.0))
+    scene.add(make_ik_chain(solver, (200.0, 400.0), np.zeros(8), np.full(8, 50.0), (600.0, 400.0)))
+    app = started(App(size=SIZE, scene=scene, realtime=False, scene_path=scene_file))
+    try:
+        frames(app, 10)
+        o_key(app, (380, 330))
+        circle = app.scene.obstacles.copy()
+        assert circle.tolist() == [[380.0, 330.0, DEFAULT_RADIUS]]
+        chain = app.scene.chains[0]
+        inside = []
+        drag(app, (600, 400), (450, 150), steps=40, release=False)
+        assert app.drag is not None and chain.fields["target"].tolist() == [450.0, 150.0]
+        for p in np.linspace((450.0, 150.0), (400.0, 220.0), 30):
+            move_mouse(app, p, buttons=(1, 0, 0))
+            inside.append(segment_gaps(chain.fields["points"], circle).min())
+        mouse_up(app, (400, 220))
+        for _ in range(60):
+            frames(app)
+            inside.append(segment_gaps(chain.fields["points"], circle).min())
+        assert min(inside) >= -1e-9
+        assert chain.fields["reached"][0] and chain.fields["target"].tolist() == [400.0, 220.0]
+    finally:
+        app.close()

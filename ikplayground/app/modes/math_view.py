@@ -46,8 +46,9 @@ class MathView:
         if not app.paused:
             app.paused = True
         s = self.session
-        if s is None or not s.matches(chain) or (s.done and kind != "finish"):
-            s = self.session = StepThrough(chain)
+        obstacles = app.scene.obstacles
+        if s is None or not s.matches(chain, obstacles) or (s.done and kind != "finish"):
+            s = self.session = StepThrough(chain, obstacles)
         getattr(s, STEP_KINDS[kind])()  # the status line shows where it is (status_text)
         self.metrics.record(chain)  # the Math page's live numbers follow the steps
 
@@ -55,7 +56,7 @@ class MathView:
     def stepping(self) -> bool:
         """Whether a step-through is on: paused on the chain it steps, which still poses its problem."""
         s = self.session
-        return s is not None and self.app.paused and s.matches(self.app.scene.selected)
+        return s is not None and self.app.paused and s.matches(self.app.scene.selected, self.app.scene.obstacles)
 
     def set_pose(self, angles) -> None:
         """The joint-space map was clicked: pose the selected two-bone arm at ``angles`` rad."""
@@ -78,7 +79,7 @@ class MathView:
         s = self.session
         if s is None:
             return ""
-        if not self.app.paused or not s.matches(self.app.scene.selected):
+        if not self.app.paused or not s.matches(self.app.scene.selected, self.app.scene.obstacles):
             # running again, another chain, or the target, root or a setting moved: the stepped solve is over
             self.session = None
             return ""
@@ -97,7 +98,8 @@ class MathView:
                 overlay = rig_overlay(chain) if chain.is_rig else math_overlay(chain)
                 self.painter.draw(surface, screen_primitives(overlay, camera), self.app.renderer.notes)
             s = self.session
-            if s is not None and self.app.paused and s.matches(chain):  # not once the target or a setting moved
+            # not once the target, a setting or an obstacle moved
+            if s is not None and self.app.paused and s.matches(chain, self.app.scene.obstacles):
                 self.painter.draw(surface, screen_primitives(s.overlay(), camera), self.app.renderer.notes)
         finally:
             surface.set_clip(clip)

@@ -14,7 +14,8 @@ SCENE_HELP = (
     ("New chain", "the solver N adds"),
     ("Add obstacle", "a circle at a free spot (O: at the mouse), its radius 8 to 300 px, drawn under the chains "
                      "and kept in the scene file; drag it to move it, its rim to resize it, Delete over it removes "
-                     "it; the joint-space map shades the poses it forbids (the solvers do not avoid it yet)"),
+                     "it; CCD and FABRIK chains bend round it, and the joint-space map shades the poses it "
+                     "forbids"),
     ("Scene file, Save, Load", "the file Ctrl+S and Ctrl+O use ([the format](scene-format.md)); Enter keeps "
                                "the typed path, and Ctrl+S / Ctrl+O while typing act on it"),
 )

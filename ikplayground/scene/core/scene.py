@@ -337,7 +337,7 @@ class Scene(ObstacleEdits):
 
     def step(self) -> None:
         """Advance every chain by one fixed step of 1/60 s; ``solver_ms``: each solver's cost in it (ms)."""
-        self.solver_ms = step_groups(self.groups, self.stage, self.seed, self.terrain)
+        self.solver_ms = step_groups(self.groups, self.stage, self.seed, self.terrain, self.obstacles)
         self.steps += 1
 
     def counts(self) -> dict[str, int]:

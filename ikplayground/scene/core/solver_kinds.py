@@ -19,8 +19,10 @@ import numpy as np
 from ikplayground.solvers import ccd_batch, fabrik_batch, jacobian_batch
 
 # engine(root (N,2), goal (N,n) rad, lengths (N,n) px, target (N,2), iterations (N,) int64,
-#        tolerance (N,) px, limits (N,n,2) rad, fields) -> (angles (N,n) rad, error (N,) px, iterations used (N,));
-# fields["pole"] (N,2) px (NaN rows: none) are the engine's to follow
+#        tolerance (N,) px, limits (N,n,2) rad, fields[, obstacles=(k,3) px])
+#   -> (angles (N,n) rad, error (N,) px, iterations used (N,));
+# fields["pole"] (N,2) px (NaN rows: none) are the engine's to follow; obstacles, the scene's circles (x, y, r),
+# only to a solver that avoids them, and only when there are some
 Engine = Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray]]
 KINDS = ("ik", "snake", "walker", "rig")
 
@@ -41,6 +43,9 @@ class SolverKind:
         batched solve, from ``goal`` to the tolerance, the iterations or the stall rule.
     colour : int
         Its race lane's palette index.
+    avoids : bool
+        Its ``engine`` takes ``obstacles=`` and keeps the chains' bones clear of them (docs/design.md,
+        "Obstacles").
     rule : str
         Its update rule in one line, for the Math page ("" for none).
     short : str
@@ -54,6 +59,7 @@ class SolverKind:
     iterative: bool = False
     engine: Engine | None = None
     colour: int = 0
+    avoids: bool = False
     rule: str = ""
     short: str = ""
     traits: frozenset = field(init=False, repr=False, compare=False)
@@ -75,12 +81,12 @@ def _poles(f) -> np.ndarray | None:
     return None if np.isnan(poles[:, 0]).all() else poles
 
 
-def _ccd(root, goal, lengths, target, iterations, tolerance, limits, f):
-    return ccd_batch(root, goal, lengths, target, iterations, tolerance, limits, _poles(f))
+def _ccd(root, goal, lengths, target, iterations, tolerance, limits, f, obstacles=None):
+    return ccd_batch(root, goal, lengths, target, iterations, tolerance, limits, _poles(f), obstacles)
 
 
-def _fabrik(root, goal, lengths, target, iterations, tolerance, limits, f):
-    return fabrik_batch(root, goal, lengths, target, iterations, tolerance, limits, _poles(f))
+def _fabrik(root, goal, lengths, target, iterations, tolerance, limits, f, obstacles=None):
+    return fabrik_batch(root, goal, lengths, target, iterations, tolerance, limits, _poles(f), obstacles)
 
 
 def _dls(root, goal, lengths, target, iterations, tolerance, limits, f):
@@ -99,9 +105,9 @@ SOLVER_TABLE: list[SolverKind] = [
     SolverKind("two-bone", "two-bone", "ik", "Two-bone: exact law-of-cosines solve, 2 bones.", colour=0,
                rule="θ2 = ±(π − γ), θ1 = φ ∓ ψ: the law of cosines"),
     SolverKind("ccd", "CCD", "ik", "CCD: turns each joint toward the target, tip first.", True, _ccd, colour=1,
-               rule="each joint, tip first, turns to aim the tip at the target"),
+               avoids=True, rule="each joint, tip first, turns to aim the tip at the target"),
     SolverKind("fabrik", "FABRIK", "ik", "FABRIK: drags the joints to the target and back.", True, _fabrik, colour=2,
-               rule="joints pulled tip-first onto the target, then root-first back"),
+               avoids=True, rule="joints pulled tip-first onto the target, then root-first back"),
     SolverKind("dls", "DLS", "ik", "DLS: damped least squares steps on the Jacobian.", True, _dls, colour=3,
                rule="Δθ = Jᵀ(JJᵀ + λ²I)⁻¹ e, λ = damping·μ·|e|"),
     SolverKind("transpose", "Transpose", "ik", "Transpose: gradient steps Δθ = αJᵀe on the error.", True,

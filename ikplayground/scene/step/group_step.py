@@ -13,8 +13,8 @@ from ikplayground.scene.core.chain import clamped_joints, is_reached
 from ikplayground.scene.core.constants import SNAKE_ACCEL, SNAKE_DECAY
 from ikplayground.scene.core.ik_options import rest_pose
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS
-from ikplayground.solvers import (chain_points_batch, rate_limited, settle_batch, snake_batch, tip_error,
-                                  two_bone_arrays, wrap_array)
+from ikplayground.solvers import (chain_points_batch, clear_moves, rate_limited, settle_batch, snake_batch,
+                                  tip_error, two_bone_arrays, wrap_array)
 
 CRAWL_PX = 0.01  # px: a solve that gains less than this in a whole step counts as stalled (the status)
 WANDER_RATE = 0.02  # rad a step: how fast a wandering snake's rule moves on
@@ -23,7 +23,7 @@ GOLDEN_ANGLE = np.pi * (3.0 - np.sqrt(5.0))  # rad: the seed's step of the wande
 AUTO_BEND_BAND = 0.05  # auto bend's hysteresis: +- this share of the arm's reach about the root's vertical
 
 
-def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
+def step_ik(solver: str, f: dict[str, np.ndarray], obstacles: np.ndarray | None = None) -> None:
     """One step of a group of IK chains: solve, mix, rate-limit, forward kinematics, status.
 
     Parameters
@@ -34,9 +34,15 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
         The group's fields (``IK_FIELDS``, leading axis N), updated in place: ``goal`` and ``angles``
         (rad), ``points`` and ``error`` (px), ``reached``, ``scale``, ``used``, ``side``, ``status``
         (``STATUSES``) and ``solve_us`` (the solver call's microseconds shared over the chains).
+    obstacles : ndarray, shape (k, 3), optional
+        The scene's circles ``(x, y, r)`` px, passed to the engine of a solver that keeps clear of them
+        (``SolverKind.avoids``) when there are some.
     """
     root, target, lengths, limits = f["root"], f["target"], f["lengths"], f["limits"]
     poles = f["pole"]
+    kind = SOLVER_KINDS[solver]
+    extra = {"obstacles": obstacles} if kind.avoids and obstacles is not None and len(obstacles) else {}
+    was = f["angles"].copy() if extra else None  # (the shown pose, which may not pass through a circle)
     has_pole = not np.isnan(poles[:, 0]).all()
     if solver == "two-bone":
         bend = f["bend"][:, 0] * auto_bend_side(f)
@@ -55,10 +61,10 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
         # from the solver's own last answer: a lagging (rate-limited) pose can stall short of the target
         iterations = f["iterations"][:, 0].astype(np.int64)
         args = (root, f["goal"], lengths, target, iterations, f["tolerance"][:, 0], limits)
-        engine = SOLVER_KINDS[solver].engine
+        engine = kind.engine
         assert engine is not None  # an iterative solver has one (SolverKind checks)
         t0 = time.perf_counter()
-        desired, solved, used = engine(*args, f)  # (the pole is the engine's: fields["pole"])
+        desired, solved, used = engine(*args, f, **extra)  # (the pole is the engine's: fields["pole"])
         seconds = time.perf_counter() - t0
         f["used"][:, 0] = used
         # stopped by its stall rule, or gaining next to nothing a step (crawling along its limits): the gain is
@@ -74,11 +80,28 @@ def step_ik(solver: str, f: dict[str, np.ndarray]) -> None:
     shown = desired if (mix >= 1.0).all() else mixed(rest_pose(limits), desired, mix, limits)
     settle_batch(f["angles"], shown, f["rate"][:, 0], limits, root, lengths * f["scale"], target, f["points"],
                  f["error"][:, 0])
+    if was is not None and obstacles is not None:
+        hold_clear(f, was, obstacles)
     error = f["error"][:, 0]
     tolerance = f["tolerance"][:, 0]
     reached = is_reached(error, tolerance)
     f["reached"][:, 0] = reached
     f["status"][:, 0] = status_codes(solver, f, reached, is_reached(solved, tolerance), stalled)
+
+
+def hold_clear(f: dict[str, np.ndarray], before: np.ndarray, obstacles: np.ndarray) -> None:
+    """Keep the shown poses (``f["angles"]``, rad, in place; their points and errors too) from passing through the
+    circles ``obstacles`` (k, 3) px on the way from ``before`` (:func:`~ikplayground.solvers.clear_moves`); a chain
+    held back solves on from where it is shown (its ``goal``), so it works its way round."""
+    lengths = f["lengths"] * f["scale"]
+    shown, held = clear_moves(f["root"], before, f["angles"], lengths, f["limits"], obstacles)
+    if not held.any():
+        return
+    f["angles"][held] = shown[held]
+    f["goal"][held] = shown[held]
+    pts = chain_points_batch(f["root"][held], shown[held], lengths[held])
+    f["points"][held] = pts
+    f["error"][held, 0] = np.hypot(*(f["target"][held] - pts[:, -1]).T)
 
 
 def status_codes(solver, f, reached, solved, stalled) -> np.ndarray:

@@ -2,7 +2,8 @@
 
 A snake group follows its heads (the Flash snake tutorial), a walker group
 walks, a rig group walks (those of its rigs that walk) and solves its
-skeletons, an IK group moves its targets then solves. Pixels, y down; radians.
+skeletons, an IK group moves its targets then solves (clear of the scene's circle obstacles, for the solvers
+that keep clear of them). Pixels, y down; radians.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from ikplayground.scene.step import rig_step, rig_walk, target_paths, walker
 from ikplayground.scene.step.group_step import step_ik, step_snakes
 
 
-def step_groups(groups, stage, seed, terrain) -> dict[str, float]:
-    """Step every group (its arrays in place) once, in order, on ``stage`` (px) with the scene's ``seed``
-    and ``terrain``; the milliseconds each solver's groups took.
+def step_groups(groups, stage, seed, terrain, obstacles=None) -> dict[str, float]:
+    """Step every group (its arrays in place) once, in order, on ``stage`` (px) with the scene's ``seed``,
+    ``terrain`` and ``obstacles`` ((k, 3) circles ``(x, y, r)`` px the IK chains keep clear of, or None); the
+    milliseconds each solver's groups took.
     """
     costs = dict.fromkeys(SOLVERS, 0.0)
     clock = time.perf_counter
@@ -32,6 +34,6 @@ def step_groups(groups, stage, seed, terrain) -> dict[str, float]:
             rig_step.step_rigs(g.fields)
         else:
             target_paths.advance(g.fields, stage)  # animated targets first, then the solve
-            step_ik(g.solver, g.fields)
+            step_ik(g.solver, g.fields, obstacles)
         costs[g.solver] += (clock() - t0) * 1000.0
     return costs

@@ -1,0 +1,187 @@
+"""The numba kernel of FABRIK (Aristidou & Lasenby 2011) behind :mod:`.jit`, with its circle obstacles (:mod:`.avoid`).
+
+It runs the limited :func:`.fabrik.fabrik_loop` step for step on floats, its restarts, pole steps (:mod:`.reshape`)
+and clear directions (:mod:`._jit_avoid`) compiled, one chain per parallel row; shapes and arguments as
+:func:`._jit_kernels.ccd_rows`'. Pixels (y down), radians.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+
+from ._jit_avoid import placed, pose_clear
+from ._jit_kernels import (_limit, _limit_all, _limit_heading, _points, _pole_step, _pull, _restart, _setup,
+                           _wrap)
+from .reshape import CRAWL_RATIO, POLE_TURN
+from .validate import FULL_CIRCLE
+
+PI = math.pi
+
+
+@numba.njit(cache=True, inline="always")
+def _forward(xs, ys, lengths, limits, tx, ty, ux, uy, obstacles, mask, guard):
+    """:func:`.fabrik_arrays._forward` for one chain; bones ``guard`` (n,) turned clear of the circles (where
+    they can be) as :func:`.fabrik.fabrik_loop` turns them."""
+    n = len(lengths)
+    x = tx
+    y = ty
+    xs[n] = x
+    ys[n] = y
+    for i in range(n - 1, -1, -1):
+        dx = xs[i] - x
+        dy = ys[i] - y
+        px = x
+        py = y
+        if i + 1 < n and limits[i + 1, 1] - limits[i + 1, 0] < FULL_CIRCLE:
+            lo, hi = limits[i + 1, 0], limits[i + 1, 1]
+            child = math.atan2(ys[i + 2] - y, xs[i + 2] - x)
+            if dx != 0.0 or dy != 0.0:
+                d = math.atan2(-dy, -dx)
+            else:
+                d = math.atan2(uy, ux)
+            v = _limit(_wrap(child - d), lo, hi)
+            d = child - v
+            x = px - lengths[i] * math.cos(d)
+            y = py - lengths[i] * math.sin(d)
+            if guard[i]:
+                x, y, _ = placed(px, py, x, y, lengths[i], i, obstacles, mask, child + PI, -1.0, v, lo, hi, True)
+        else:
+            x, y = _pull(x, y, dx, dy, lengths[i], -ux, -uy)
+            if guard[i]:
+                x, y, _ = placed(px, py, x, y, lengths[i], i, obstacles, mask, 0.0, 1.0, 0.0, -PI, PI, False)
+        xs[i] = x
+        ys[i] = y
+
+
+@numba.njit(cache=True, inline="always")
+def _backward(xs, ys, a, lengths, limits, rx, ry, obstacles, mask, guard):
+    """:func:`.fabrik_arrays._backward` for one limited chain (``guard`` as :func:`_forward`'s); whether some
+    guarded bone found no clear direction."""
+    x = rx
+    y = ry
+    xs[0] = x
+    ys[0] = y
+    parent = 0.0
+    failed = False
+    for i in range(len(lengths)):
+        dx = xs[i + 1] - x
+        dy = ys[i + 1] - y
+        if dx != 0.0 or dy != 0.0:
+            want = math.atan2(dy, dx)
+        else:
+            want = parent + a[i]
+        lo, hi = limits[i, 0], limits[i, 1]
+        if i == 0:
+            rel = _limit_heading(_wrap(want - parent), lo, hi)
+        else:
+            rel = _limit(_wrap(want - parent), lo, hi)
+        if guard[i]:
+            bound = hi - lo < FULL_CIRCLE
+            _, _, v = placed(x, y, x + lengths[i] * math.cos(parent + rel), y + lengths[i] * math.sin(parent + rel),
+                             lengths[i], i, obstacles, mask, parent if bound else 0.0, 1.0, rel, lo, hi, bound)
+            if v != v:
+                failed = True
+            elif v != rel:
+                rel = v if bound else _wrap(v - parent)
+        a[i] = rel
+        parent += rel
+        x += lengths[i] * math.cos(parent)
+        y += lengths[i] * math.sin(parent)
+        xs[i + 1] = x
+        ys[i + 1] = y
+    return failed
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, poles, obstacles,
+                stall_sweeps, stall_gain, rounding):
+    count, n = angles.shape
+    for k in numba.prange(count):
+        a = angles[k]
+        lens = lengths[k]
+        lim = limits[k]
+        xs = np.empty(n + 1)
+        ys = np.empty(n + 1)
+        best = np.empty(n)
+        saved = np.empty(n)
+        before_x = np.empty(n + 1)
+        before_y = np.empty(n + 1)
+        mask = np.zeros((n, len(obstacles)), dtype=np.bool_)
+        rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
+        reach, within, restarts, pux, puy, h, guarded = _setup(a, lens, lim, rx, ry, tx, ty, poles[k], obstacles,
+                                                               mask, xs, ys)
+        guard = np.zeros(n, dtype=np.bool_)
+        for i in range(n):
+            for j in range(len(obstacles)):
+                guard[i] = guard[i] or mask[i, j]
+        _points(rx, ry, a, lens, xs, ys)
+        dist = math.hypot(tx - rx, ty - ry)
+        unreachable = not within
+        ux, uy = ((tx - rx) / dist, (ty - ry) / dist) if dist > 0.0 else (1.0, 0.0)
+        turns = POLE_TURN
+        restarted = False
+        state = 0
+        best_error = math.inf  # the best pose a restart left (in best), and its error
+        passes = 0
+        gain = stall_gain * reach
+        last = math.inf
+        while True:
+            if h != 0.0 and passes < iterations[k] and turns > 0.0 and not restarted:
+                if guarded:
+                    saved[:] = a
+                turns -= _pole_step(a, lens, xs, ys, n, pux, puy, h, reach, turns)
+                _limit_all(a, lim)
+                _points(rx, ry, a, lens, xs, ys)
+                if guarded and not pose_clear(xs, ys, n, obstacles, mask):  # a step into a circle is not taken
+                    a[:] = saved
+                    _points(rx, ry, a, lens, xs, ys)
+            restarted = False
+            err = math.hypot(tx - xs[n], ty - ys[n])
+            if err <= tolerance[k]:
+                break
+            if passes % stall_sweeps == 0:
+                stuck = passes > 0 and not err < last - gain
+                if (restarts > 0 and passes > 0 and passes + stall_sweeps <= iterations[k]
+                        and (stuck or not err < CRAWL_RATIO * last)):
+                    if err < best_error:
+                        best[:] = a
+                        best_error = err
+                    state, taken = _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask)
+                    restarts -= 1
+                    if taken:
+                        last = math.inf
+                        restarted = True
+                        _points(rx, ry, a, lens, xs, ys)
+                        continue
+                if stuck:
+                    break
+                last = err
+            if passes > 0 and unreachable:
+                break
+            if passes == iterations[k]:
+                break
+            passes += 1
+            if guarded:  # (a pass that finds no clear way is not taken)
+                before_x[:] = xs
+                before_y[:] = ys
+                saved[:] = a
+            if unreachable:  # laid straight toward the target
+                along = 0.0
+                for i in range(n):
+                    along += lens[i]
+                    xs[i + 1] = rx + ux * along
+                    ys[i + 1] = ry + uy * along
+            else:
+                _forward(xs, ys, lens, lim, tx, ty, ux, uy, obstacles, mask, guard)
+            if _backward(xs, ys, a, lens, lim, rx, ry, obstacles, mask, guard):
+                xs[:] = before_x
+                ys[:] = before_y
+                a[:] = saved
+        if best_error < math.hypot(tx - xs[n], ty - ys[n]) - rounding * reach:  # a restart left a better pose
+            a[:] = best
+            _points(rx, ry, a, lens, xs, ys)
+        error[k] = math.hypot(tx - xs[n], ty - ys[n])
+        used[k] = passes
