@@ -3,9 +3,9 @@ the solvers that keep clear of circle obstacles reach round them.
 
     python scripts/convergence.py [--seed S] [--count N] [--iterations K] [--tolerance PX]
                                   [--sets free,symmetric,one-sided] [--walks W]
-                                  [--obstacles obstacles,obstacles-limited]
+                                  [--obstacles obstacles,obstacles-limited] [--no-family]
 
-Prints three Markdown tables. The first, for every iterative solver of
+Prints five Markdown tables. The first, for every iterative solver of
 :mod:`ikplayground.solvers` (``SOLVERS``: those the package has) and every set
 of ``SETS``: the share of targets reached, the mean sweeps, passes or steps
 used and how many solves ended with each status, at ``--iterations`` and at
@@ -17,9 +17,15 @@ solver of ``SOLVERS`` that takes ``obstacles=`` and every set of
 ``OBSTACLE_SETS``: the share reached with the circles, and the share that
 kept every bone clear of them (it must be all); then, solved without them, the
 share that reached with every bone clear and the share that ended with a bone
-inside a circle (:func:`obstacle_table`). docs/solvers.md quotes the tables;
+inside a circle (:func:`obstacle_table`). Then the Jacobian family's
+(``solve_jacobian``'s ``METHODS``, ``--iterations``): each method on the free
+and one-sided sets, with how many solves ended farther from the target than
+they started (:func:`family_table`), and how often a solve given a rest pose
+ends nearer it than the same solve without one, of the free chains both reach
+(:func:`rest_table`, :func:`rest_cases`). docs/solvers.md quotes the tables;
 tests import the sets, :func:`measure` and :func:`walk_pole` from here. The
-tables are lists of rows: a solver or a set is added by adding a name.
+tables are lists of rows: a solver or a set is added by adding a name (a name
+of ``METHODS`` is ``solve_jacobian`` with that method).
 
 The sets (seeded; every target the end effector of a random pose inside the
 limits, so reachable; bones U(20, 80) px):
@@ -51,7 +57,8 @@ from ikplayground import solvers
 from ikplayground.solvers import STATUSES, forward_kinematics, segment_gaps
 
 SOLVERS = ("solve_ccd", "solve_fabrik", "solve_dls")  # those the package has are measured
-POLE_SOLVERS = ("solve_ccd", "solve_fabrik")  # those whose pole steps rather than mirrors
+# those whose pole steps rather than mirrors (a name of METHODS: solve_jacobian with that method)
+POLE_SOLVERS = ("solve_ccd", "solve_fabrik", "solve_dls", "transpose", "pseudo-inverse", "sdls")
 SHORT_BUDGET = 10
 JUMP = 0.3  # rad: a joint turning more than this between two frames is a jump
 CLEAR = 0.5  # the pole counts as off the root-target line where the sine of its angle off it is at least this
@@ -169,9 +176,16 @@ OBSTACLE_SETS = {"obstacles": obstacle_chains, "obstacles-limited": partial(obst
 
 
 def available_solvers(names=SOLVERS) -> dict:
-    """``{name: function}`` for the ``names`` the package exports."""
-    found = {name: getattr(solvers, name, None) for name in names}
+    """``{name: function}`` for the ``names`` the package exports (a method of ``solve_jacobian`` by its name)."""
+    found = {name: getattr(solvers, name, None) or method_solver(name) for name in names}
     return {name: fn for name, fn in found.items() if fn is not None}
+
+
+def method_solver(method: str):
+    """``solve_jacobian`` with ``method`` (called as the other solvers are), or None where there is none."""
+    if method not in getattr(solvers, "METHODS", ()):
+        return None
+    return partial(solvers.solve_jacobian, method=method)
 
 
 def measure(solver, chains, iterations: int, tolerance: float, obstacles: bool = False) -> tuple[Rates, list]:
@@ -318,6 +332,62 @@ def obstacle_table(sets: dict, iterations: int, tolerance: float) -> str:
     return "\n".join(lines)
 
 
+def start_error(c: LimitedChain) -> float:
+    """The end effector's distance from the target at the start (px), the start clamped into the limits."""
+    p = solvers.chain_problem(c.root, c.angles, c.lengths, c.target, 1, 0.5, c.limits)
+    return float(math.dist(forward_kinematics(c.root, p.angles, c.lengths)[-1], c.target))
+
+
+def family_table(sets: dict, iterations: int, tolerance: float) -> str:
+    """Every method of ``solve_jacobian`` on every set (``{name: chains}``): the share reached, the mean steps,
+    the statuses, and the solves that ended farther from the target than they started."""
+    head = ["method", "set", "iterations", "share reached", "mean used"] + [f'"{s}"' for s in STATUSES]
+    head.append("ended farther")
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---"] * 3 + ["---:"] * (len(head) - 3)) + "|"]
+    for method in solvers.METHODS:
+        for set_name, chains in sets.items():
+            r, sols = measure(method_solver(method), chains, iterations, tolerance)
+            worse = sum(s.error > start_error(c) + 1e-9 * float(np.sum(c.lengths)) for s, c in zip(sols, chains))
+            cells = [method, set_name, str(iterations), f"{100 * r.reached:.1f}%", f"{r.mean_used:.1f}"]
+            cells += [str(r.statuses[s]) for s in STATUSES] + [str(worse)]
+            lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def rest_cases(seed: int, count: int = 300) -> list[tuple[LimitedChain, np.ndarray]]:
+    """Free chains (:func:`free_chains`) each with a rest pose: U(-1, 1) rad a joint."""
+    rng = np.random.default_rng(seed + 1)
+    return [(c, rng.uniform(-1.0, 1.0, len(c.lengths))) for c in free_chains(seed, count)]
+
+
+def angle_distance(a, b) -> float:
+    """The length of the wrapped differences of two poses (rad)."""
+    return float(np.linalg.norm(np.remainder(np.asarray(a) - np.asarray(b) + math.pi, 2.0 * math.pi) - math.pi))
+
+
+def rest_nearer(method: str, cases, iterations: int = 100, tolerance: float = 0.5) -> tuple[int, int]:
+    """``(nearer, both)``: of the cases both solves reach, those whose pose with the rest pose is nearer it."""
+    nearer = both = 0
+    for c, rest in cases:
+        plain = solvers.solve_jacobian(c.root, c.angles, c.lengths, c.target, method=method, iterations=iterations,
+                                       tolerance=tolerance)
+        rested = solvers.solve_jacobian(c.root, c.angles, c.lengths, c.target, method=method, iterations=iterations,
+                                        tolerance=tolerance, rest=rest)
+        if plain.reached and rested.reached:
+            both += 1
+            nearer += angle_distance(rested.angles, rest) < angle_distance(plain.angles, rest)
+    return nearer, both
+
+
+def rest_table(cases, iterations: int = 100, tolerance: float = 0.5) -> str:
+    """For every method: of the rest cases both solves reach, the share ending nearer the rest pose with it."""
+    lines = ["| method | both reached | nearer the rest pose with it |", "|---|---:|---:|"]
+    for method in solvers.METHODS:
+        nearer, both = rest_nearer(method, cases, iterations, tolerance)
+        lines.append(f"| {method} | {both} | {100 * nearer / max(both, 1):.1f}% |")
+    return "\n".join(lines)
+
+
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seed", type=int, default=2011, help="seed of the chain sets and the pole walks")
@@ -328,6 +398,7 @@ def main(argv=None) -> None:
     parser.add_argument("--walks", type=int, default=6, help="pole walks (0: none)")
     parser.add_argument("--obstacles", default=",".join(OBSTACLE_SETS),
                         help="comma-separated names of OBSTACLE_SETS (empty: none)")
+    parser.add_argument("--no-family", dest="family", action="store_false", help="leave out the Jacobian family")
     args = parser.parse_args(argv)
     sets = {name: SETS[name](args.seed) if args.count is None else SETS[name](args.seed, args.count)
             for name in args.sets.split(",") if name}
@@ -344,6 +415,13 @@ def main(argv=None) -> None:
         sizes = ", ".join(f"{len(c)} {name}" for name, c in circles.items())
         print(f"\nAmong circles: {sizes}; seed {args.seed}, tolerance {args.tolerance:g} px\n")
         print(obstacle_table(circles, args.iterations, args.tolerance))
+    if hasattr(solvers, "solve_jacobian") and args.family:
+        family = {name: c for name, c in sets.items() if name in ("free", "one-sided")}
+        print(f"\nThe Jacobian family on {', '.join(f'{len(c)} {n}' for n, c in family.items())} chains\n")
+        print(family_table(family, args.iterations, args.tolerance))
+        cases = rest_cases(args.seed, len(sets.get("free", ())) or 300)
+        print(f"\nA rest pose (U(-1, 1) rad a joint) on {len(cases)} free chains\n")
+        print(rest_table(cases, args.iterations, args.tolerance))
 
 
 if __name__ == "__main__":

@@ -32,6 +32,7 @@ START_ANGLE = math.radians(60.0)  # ... this far right of straight up
 FIGURE_PERIOD = 6.0  # s: one loop of the figure-eight
 FIGURE_CENTRE = 0.55  # the figure-eight's centre: this share of the reach straight above the root
 FIGURE_SIZE = (0.4, 0.2)  # its half-width and half-height, shares of the reach (farthest point: 0.85 reach)
+LANE_MARGIN = 0.6  # the outer lanes' roots stand this share of the reach in from the stage's sides
 SAME_PX = 1e-6  # px: a target this close to root + offset is where the race put it
 WINDOW_SECONDS = 5.0  # the metrics' window
 
@@ -51,6 +52,14 @@ class RaceRow(NamedTuple):
 def race_solvers(bones: int) -> tuple[str, ...]:
     """Every iterative IK solver of the registry, and two-bone for two bones."""
     return tuple(s.name for s in SOLVER_TABLE if s.iterative or (s.name == "two-bone" and bones == 2))
+
+
+def lane_xs(width: float, lanes: int, reach: float) -> np.ndarray:
+    """The lanes' roots' x (px): evenly spread over the stage's ``width`` less a margin each side of
+    ``LANE_MARGIN`` of the ``reach`` (px; at most a quarter of the width), so that the shared target, as far to the
+    side as the start or the figure-eight put it, stays on the stage."""
+    margin = min(LANE_MARGIN * reach, width / 4.0)
+    return margin + (np.arange(lanes) + 0.5) * (width - 2.0 * margin) / max(lanes, 1)
 
 
 def figure_eight(t: float, centre, size) -> np.ndarray:
@@ -132,13 +141,12 @@ class Race:
         self._t = 0.0  # s along the figure-eight
         self.offset = self.reach * START_SHARE * np.array((math.sin(START_ANGLE), -math.cos(START_ANGLE)))
         w, h = self.scene.stage
-        lane = w / len(self.solvers)
         y = max(h - ROOT_MARGIN, 0.0)
         up = np.zeros(n)
         up[0] = -math.pi / 2
         chains = []
-        for i, solver in enumerate(self.solvers):
-            root = np.array(((i + 0.5) * lane, y))
+        for solver, x in zip(self.solvers, lane_xs(w, len(self.solvers), self.reach)):
+            root = np.array((x, y))
             chains.append(make_ik_chain(solver, root, up, lengths, self.scene.clamp(root + self.offset),
                                               limits=limits.copy(), rate_limit=parts["rate_limit"],
                                               iterations=parts["iterations"], tolerance=parts["tolerance"]))

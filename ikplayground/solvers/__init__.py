@@ -13,12 +13,14 @@ True
 
 from . import jit
 from ._batch_parts import SMALL_BATCH, limit_headings
-from .batch_api import follow_snake_batch, solve_ccd_batch, solve_dls_batch, solve_fabrik_batch
+from .batch_api import follow_snake_batch, solve_ccd_batch, solve_dls_batch, solve_fabrik_batch, solve_jacobian_batch
 from .batched import JIT_MIN_BATCH, ccd_batch, fabrik_batch, snake_batch
 from .ccd import ccd_steps, solve_ccd
-from .dls import DEFAULT_DAMPING, MAX_STEP, escape, joint_bounds, solve_dls
-from .dls_batch import dls_batch
+from .dls import DEFAULT_DAMPING, MAX_STEP, escape, joint_bounds
+from .dls_batch import dls_batch, jacobian_batch
 from .fabrik import fabrik_steps, solve_fabrik
+from .jacobian import solve_dls, solve_jacobian
+from .jacobian_steps import METHODS
 from .kinematics import chain_points, chain_points_batch, forward_kinematics
 from .look_at import look_at
 from .obstacles import obstacle_rows, segment_gaps
@@ -36,13 +38,15 @@ from .validate import FULL_CIRCLE, clamp_angle, wrap, wrap_array
 
 __all__ = [
     # the solver API (docs/design.md, "The solver API"): validated, stable
-    "forward_kinematics", "solve_two_bone", "solve_ccd", "solve_fabrik", "solve_dls", "follow_snake",
-    "solve_ccd_batch", "solve_fabrik_batch", "solve_dls_batch", "follow_snake_batch", "ccd_steps", "fabrik_steps",
+    "forward_kinematics", "solve_two_bone", "solve_ccd", "solve_fabrik", "solve_dls", "solve_jacobian", "follow_snake",
+    "solve_ccd_batch", "solve_fabrik_batch", "solve_dls_batch", "solve_jacobian_batch", "follow_snake_batch",
+    "ccd_steps", "fabrik_steps", "METHODS",
     "CCDStep", "FabrikStep", "clamp_angle", "FULL_CIRCLE", "TwoBoneSolution", "IKSolution",
     "solve_skeleton", "skeleton_points", "SkeletonSolution", "look_at", "HEADING_TOLERANCE",
     # what the playground's scene, insight views, scripts and tests build on: the unvalidated batch engines
     # (float64 arrays of the documented shapes, px and rad), their helpers and the solvers' constants
-    "ccd_batch", "fabrik_batch", "dls_batch", "snake_batch", "two_bone_arrays", "chain_points", "chain_points_batch",
+    "ccd_batch", "fabrik_batch", "dls_batch", "jacobian_batch", "snake_batch", "two_bone_arrays", "chain_points",
+    "chain_points_batch",
     "mirrored_toward_batch", "limit_headings", "pole_bend", "soft_reach", "chain_problem", "escape", "joint_bounds",
     "wrap", "wrap_array", "jit", "DEFAULT_DAMPING", "MAX_STEP", "ON_LINE", "STATUSES", "DIRECTIONS", "STALL_SWEEPS",
     "STALL_GAIN", "RESTARTS", "SMALL_BATCH", "JIT_MIN_BATCH", "rate_limited", "settle_batch", "tip_error",

@@ -11,12 +11,15 @@ import math
 
 import numpy as np
 
-from .validate import BOUND, MAX_COUNT, SLACK, _holds_bool, float_array, non_negative, positive_int
+from .validate import BOUND, MAX_COUNT, SLACK, _holds_bool, float_array, non_negative, positive_int, wrap_array
 from .batched import ccd_batch, fabrik_batch, snake_batch
+from ._batch_parts import limit_angles
 from .dls import DEFAULT_DAMPING
-from .dls_batch import dls_batch
+from .dls_batch import jacobian_batch
+from .jacobian import method_code
+from .jacobian_loop import DEFAULT_REST_WEIGHT
+from .jacobian_steps import DLS
 from .obstacles import obstacle_rows
-from .pole import mirrored_toward_batch
 from .results import IKSolution, STATUSES
 
 def _chains(roots, angles, lengths, targets):
@@ -100,22 +103,22 @@ def _poles(poles, count: int) -> np.ndarray | None:
     return None if none.all() else p
 
 
-def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, damping=None,
+def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, options=None,
            obstacles=None) -> IKSolution:
+    """Check the arguments, run ``engine``, measure. ``options(count, n)`` (the Jacobian family's): the engine's
+    own keywords, checked; ``obstacles`` (CCD's and FABRIK's) passed on as ``obstacles=``."""
     r, a, ln, t = _chains(roots, angles, lengths, targets)
     count, n = a.shape
-    extra = {} if damping is None else {"damping": _per_chain(damping, count, "damping")}
+    extra = {} if options is None else options(count, n)
     its = _per_chain(iterations, count, "iterations", whole=True)
     tol = _per_chain(tolerance, count, "tolerance")
     lim = _limits(limits, count, n)
     pole = _poles(poles, count)
-    if engine is dls_batch:
-        out, error, used = engine(r, a, ln, t, its, tol, lim, **extra)
-        if pole is not None:
-            out = mirrored_toward_batch(r, out, ln, t, pole, lim)
-    else:  # CCD and FABRIK step toward their poles as they solve
-        obs = None if obstacles is None else obstacle_rows(obstacles)
-        out, error, used = engine(r, a, ln, t, its, tol, lim, poles=pole, obstacles=obs)
+    if extra.get("rest") is not None:  # wrapped, then clamped into the limits (as the single call's)
+        extra["rest"] = limit_angles(wrap_array(extra["rest"]), lim)
+    if options is None:  # CCD and FABRIK, which keep clear of obstacles
+        extra["obstacles"] = None if obstacles is None else obstacle_rows(obstacles)
+    out, error, used = engine(r, a, ln, t, its, tol, lim, poles=pole, **extra)  # (every engine steps toward its poles)
     reached = error <= tol
     distance = np.hypot(t[:, 0] - r[:, 0], t[:, 1] - r[:, 1])
     status = np.where(reached, STATUSES[0], np.where(distance > ln.sum(axis=1) + tol, STATUSES[1],
@@ -169,10 +172,40 @@ def solve_fabrik_batch(roots, angles, lengths, targets, *, iterations=10, tolera
 
 def solve_dls_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None, damping=None,
                     poles=None) -> IKSolution:
-    """:func:`~.dls.solve_dls` for ``N`` chains at once: as :func:`solve_ccd_batch`, with ``damping``
+    """:func:`~.jacobian.solve_dls` for ``N`` chains at once: as :func:`solve_ccd_batch`, with ``damping``
     (one value or (N,), >= 0; None: the single call's default)."""
-    return _solve(dls_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles,
-                  damping=DEFAULT_DAMPING if damping is None else damping)
+    def options(count, n):
+        return {"method": DLS, "damping": _per_chain(DEFAULT_DAMPING if damping is None else damping, count, "damping")}
+
+    return _solve(jacobian_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles, options)
+
+
+def solve_jacobian_batch(roots, angles, lengths, targets, *, method, iterations=100, tolerance=0.5, limits=None,
+                         rest=None, rest_weight=DEFAULT_REST_WEIGHT, poles=None, damping=None) -> IKSolution:
+    """:func:`~.jacobian.solve_jacobian` for ``N`` chains at once: as :func:`solve_ccd_batch`, with ``method``,
+    ``rest`` (N, n) rad (clamped into the limits), ``rest_weight`` and, for "dls" only, ``damping`` (one value or
+    (N,), >= 0).
+
+    Raises
+    ------
+    ValueError
+        As :func:`solve_ccd_batch`, and a method not in the list, a bad rest pose or weight, a damping for
+        another method than "dls".
+    """
+    code = method_code(method)
+    if damping is not None and code != DLS:
+        raise ValueError(f"damping: only the 'dls' method takes a damping (method {method!r})")
+
+    def options(count, n):
+        out = {"method": code, "damping": _per_chain(DEFAULT_DAMPING if damping is None else damping, count, "damping"),
+               "rest_weight": _per_chain(rest_weight, count, "rest_weight")}
+        if rest is not None:
+            out["rest"] = float_array(rest, "rest", ndim=2)
+            if out["rest"].shape != (count, n):
+                raise ValueError(f"rest: expected shape {(count, n)}, got {out['rest'].shape}")
+        return out
+
+    return _solve(jacobian_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles, options)
 
 
 def follow_snake_batch(points, heads, lengths, bend_limits) -> np.ndarray:

@@ -18,7 +18,6 @@ from ._batch_avoid import clear_images
 from ._batch_parts import SMALL_BATCH, run_rows
 from .ccd import ccd_loop
 from .ccd_arrays import ccd_arrays
-from .dls import dls_iterations
 from .fabrik import fabrik_loop
 from .fabrik_arrays import fabrik_arrays
 from .pole import mirrored_toward_batch
@@ -29,28 +28,25 @@ PI = np.pi
 JIT_MIN_BATCH = 8  # smaller groups are cheap either way
 
 
-def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim, *damping, pole=None, obs=None):
+def _row(solver, rx, ry, a, lens, tx, ty, iterations, tolerance, lim, pole=None, obs=None):
     """``solver``'s single-chain loop on one chain's floats: ``(angles, used, error)``, the error in px."""
     args = (rx, ry, a, lens, tx, ty, iterations, tolerance, lim)
-    if solver == "dls":
-        return dls_iterations(*args, *damping)[:3]
     if solver == "ccd":
         return finish(ccd_loop(*args, False, pole, obs))[:3]
     a, used, (ex, ey), _ = finish(fabrik_loop(*args, False, pole, obs))
     return a, used, math.hypot(tx - ex, ty - ey)
 
 
-def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain, poles=None,
-              obstacles=None):
+def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, limits, poles=None, obstacles=None):
     """``(angles, error, used)`` of up to ``SMALL_BATCH`` chains (row by row) or a group on a kernel, or None.
 
     The kernels take CCD and FABRIK groups with limits (and their ``poles``, (N, 2) px with NaN rows, or
-    None, and ``obstacles``, (k, 3) px or None), and DLS groups (free ones given full circles).
+    None, and ``obstacles``, (k, 3) px or None); the Jacobian family's batches are :mod:`.dls_batch`'s.
     """
     if len(angles) <= SMALL_BATCH:
         row = partial(_row, solver, obs=None if obstacles is None or not len(obstacles) else obstacles.tolist())
-        return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, *per_chain, poles=poles)
-    if (limits is None and solver != "dls") or len(angles) < JIT_MIN_BATCH:
+        return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits, poles=poles)
+    if limits is None or len(angles) < JIT_MIN_BATCH:
         return None
     k = jit.kernels()
     if k is None:
@@ -60,16 +56,11 @@ def run_small(solver, roots, angles, lengths, targets, iterations, tolerance, li
     a = np.array(angles, dtype=np.float64, order="C")  # limited and solved in place
     error = np.empty(len(a))
     used = np.zeros(len(a), dtype=np.int64)
-    if limits is None:  # (the full circle: each joint wraps, as without limits)
-        limits = np.broadcast_to(np.array([-PI, PI]), a.shape + (2,))
-    if solver == "dls":
-        kernel, extra = k.dls, (c(per_chain[0], dtype=np.float64), STALL_SWEEPS, STALL_GAIN, ROUNDING)
-    else:
-        none = np.full((len(a), 2), np.nan)
-        kernel = k.ccd if solver == "ccd" else k.fabrik
-        extra = (c(none if poles is None else poles, dtype=np.float64),
-                 c(np.zeros((0, 3)) if obstacles is None else obstacles, dtype=np.float64), STALL_SWEEPS, STALL_GAIN,
-                 ROUNDING)
+    none = np.full((len(a), 2), np.nan)
+    kernel = k.ccd if solver == "ccd" else k.fabrik
+    extra = (c(none if poles is None else poles, dtype=np.float64),
+             c(np.zeros((0, 3)) if obstacles is None else obstacles, dtype=np.float64), STALL_SWEEPS, STALL_GAIN,
+             ROUNDING)
     kernel(c(roots, dtype=np.float64), a, c(lengths, dtype=np.float64), c(targets, dtype=np.float64),
            c(iterations, dtype=np.int64), c(tolerance, dtype=np.float64), c(limits, dtype=np.float64), error, used,
            *extra)

@@ -1,6 +1,6 @@
 """Optional numba kernels for the batched CCD (pygame CCD tutorial), FABRIK (Aristidou & Lasenby 2011) and DLS.
 
-DLS is damped least squares (Wampler 1986, Buss 2004). :mod:`._jit_kernels`, :mod:`._jit_fabrik` and :mod:`._jit_dls`
+DLS is the Jacobian family's loop (Wampler 1986, Buss 2004). :mod:`._jit_kernels`, :mod:`._jit_fabrik`, :mod:`._jit_dls`
 (numba: a default dependency where it has wheels). Without numba, or with ``IKPLAYGROUND_JIT=0``,
 :func:`kernels` returns None and numpy runs; :func:`warm_up` compiles on a background thread, in another
 process first (a compile holds the interpreter's lock: the window would freeze), then loads numba's disk cache.
@@ -122,7 +122,7 @@ def _build_solvers():
     for obstacles in (np.zeros((0, 3)), np.array([[5.0, 5.0, 1.0]])):  # (none, and some: both paths compiled)
         k.ccd(*args[:9], poles, obstacles, *args[9:], ROUNDING)
         k.fabrik(*args[:9], poles, obstacles, *args[9:], ROUNDING)
-    k.dls(*args[:9], np.full(1, 0.5), STALL_SWEEPS, STALL_GAIN, ROUNDING)
+    k.dls(*args[:9], np.full(1, 0.5), STALL_SWEEPS, STALL_GAIN, ROUNDING, 2, False, args[1], np.zeros(1), poles)
     k.settle(args[1], args[1], args[7], lim, z, args[2], z, np.zeros((1, 2, 2)), np.zeros(1))
     k.tip_error(z, args[1], args[2], z, np.zeros(1))
     k.snake(np.zeros((1, 2, 2)), z, args[2], args[7], args[7], np.zeros((1, 2, 2)))

@@ -23,7 +23,7 @@ import zlib
 
 import numpy as np
 
-from .dls import solve_dls
+from .jacobian import solve_dls
 from .fabrik import solve_fabrik
 from .skeleton_dls import dls_tree
 from .skeleton_fabrik import fabrik_tree

@@ -65,7 +65,7 @@ def test_the_help_describes_every_setting_control():
     rows = dict(panel_help_rows())
     assert "0.5 to 30.0 °/step" in rows["Rate limit"] and rows["Rate limit"].endswith("every solver")
     assert rows["Elbow limit"].endswith("· two-bone")
-    assert rows["Show limits"].endswith("CCD, FABRIK, DLS, snake, Rig")
+    assert rows["Show limits"].endswith("CCD, FABRIK, DLS, Transpose, Pseudo-inverse, SDLS, snake, Rig")
     assert rows["Damping"].endswith("· DLS") and rows["Softness"].endswith("· two-bone")
 
 

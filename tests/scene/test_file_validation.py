@@ -28,6 +28,9 @@ from ikplayground.scene.core.constants import MAX_BONES
 from ikplayground.scene.core.scene import MAX_CHAINS
 from ikplayground.scene.files import capped_read, json_scan, scene_file
 from ikplayground.scene.files.scene_file import MAX_FILE_BYTES, SceneFileError, load_scene, parse_scene
+from ikplayground.scene.core.constants import SOLVERS
+
+SOLVER_NAMES = ", ".join(SOLVERS)  # as the messages list them: the registry's order
 
 MB = 1024 * 1024
 DOC_PATH = Path(__file__).resolve().parents[2] / "docs" / "scene-format.md"
@@ -124,13 +127,13 @@ HOSTILE = [
     ("chain a string", text_with((["chains", 2], "fabrik")), 'chains[2]: must be an object (got "fabrik")'),
     ("chain null", text_with((["chains", 0], None)), "chains[0]: must be an object (got null)"),
     ("solver missing", text_with((["chains", 3, "solver"], DELETE)),
-     "chains[3]: missing field 'solver' (one of two-bone, ccd, fabrik, dls, snake, walker, rig)"),
+     f"chains[3]: missing field 'solver' (one of {SOLVER_NAMES})"),
     ("solver null", text_with((["chains", 1, "solver"], None)),
-     "chains[1].solver: must be one of two-bone, ccd, fabrik, dls, snake, walker, rig (got null)"),
+     f"chains[1].solver: must be one of {SOLVER_NAMES} (got null)"),
     ("solver a list", text_with((["chains", 1, "solver"], ["ccd"])),
-     "chains[1].solver: must be one of two-bone, ccd, fabrik, dls, snake, walker, rig (got a list)"),
+     f"chains[1].solver: must be one of {SOLVER_NAMES} (got a list)"),
     ("solver wrong case", text_with((["chains", 1, "solver"], "CCD")),
-     'chains[1].solver: must be one of two-bone, ccd, fabrik, dls, snake, walker, rig (got "CCD")'),
+     f'chains[1].solver: must be one of {SOLVER_NAMES} (got "CCD")'),
     # non-finite and overflowing numbers, with their place
     ("NaN", text_with((["chains", 0, "root", 0], RAW), raw="NaN"),
      "chains[0].root[0]: must be a finite number (got NaN)"),

@@ -144,6 +144,8 @@ def scene_with_every_solver() -> Scene:
     scene.new_chain("rig", (800.0, 300.0))
     scene.add(build.make_ik_chain("ccd", (600.0, 600.0), np.r_[-math.pi / 2, 0.3, -0.2], (30.0, 45.0, 60.0),
                                   (650.0, 450.0)))  # uneven bones, as files and presets have
+    for k, solver in enumerate(s for s in SOLVERS if not any(c.solver == s for c in scene.chains)):
+        scene.new_chain(solver, (150.0 + 120.0 * k, 650.0))  # the registry's others (the Jacobian family's)
     return scene
 
 
@@ -274,7 +276,7 @@ def test_an_edit_that_changes_nothing_is_not_recorded():
 
 def test_uneven_bone_lengths_come_back_exactly():
     scene = scene_with_every_solver()
-    chain = scene.chains[-1]
+    chain = next(c for c in scene.chains if c.solver == "ccd" and c.bones == 3)  # the uneven one
     history = History()
     run_edit(history, scene, chain, "bone_length", 50.0)  # a mean of 45 px scaled to 50 px
     np.testing.assert_allclose(chain.fields["lengths"], np.array((30.0, 45.0, 60.0)) * 50.0 / 45.0, rtol=1e-15)

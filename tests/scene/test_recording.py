@@ -18,6 +18,9 @@ from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.record.recording import COLUMNS, Recorder, RecordingError
 from ikplayground.scene.record.recording_read import read_steps
+from ikplayground.scene.core.constants import SOLVERS
+
+SOLVER_NAMES = ", ".join(SOLVERS)  # as the messages list them: the registry's order
 
 HEADER = "step,chain,solver,joint,angle_deg,x,y,target_x,target_y,name"
 OLD_HEADER = "step,chain,solver,joint,angle_deg,x,y,target_x,target_y"  # before the name column: still read
@@ -286,7 +289,7 @@ def broken(line: int, text: str | None) -> str:
     (broken(4, "0,1,snake,1,0.0,5.0,6.0,7.0,8.0"),
      "bad.csv: line 4: joint 1 of chain 1 where joint 0 was due: a chain's joints are 0, 1, 2... in order"),
     (broken(4, "0,1,jacobian,0,0.0,5.0,6.0,7.0,8.0"),
-     "bad.csv: line 4: solver: must be one of two-bone, ccd, fabrik, dls, snake, walker, rig (got 'jacobian')"),
+     f"bad.csv: line 4: solver: must be one of {SOLVER_NAMES} (got 'jacobian')"),
     (broken(3, "0,0,ccd,1,87.0,3.5,4.5,10.0,20.0"),
      "bad.csv: line 3: solver ccd in chain 0, whose joint 0 is two-bone"),
     (broken(3, None), "bad.csv: line 2: chain 0 (two-bone) has 1 joints; it may have 2"),
@@ -303,9 +306,9 @@ def broken(line: int, text: str | None) -> str:
      "bad.csv: line 4: field larger than field limit (131072)"),
     (broken(3, '0,0,two-bone,1,"87.0",3.5,4.5,10.0,20.0'), "bad.csv: line 3: angle_deg: not a number (got '\"87.0\"')"),
     (broken(4, '0,1,"snake",0,0.0,5.0,6.0,7.0,8.0'),
-     "bad.csv: line 4: solver: must be one of two-bone, ccd, fabrik, dls, snake, walker, rig (got '\"snake\"')"),
+     f"bad.csv: line 4: solver: must be one of {SOLVER_NAMES} (got '\"snake\"')"),
     (broken(4, "0,1,jacobian,0,nan,5.0,6.0,7.0,8.0"),  # two bad values on a line: the first one's column
-     "bad.csv: line 4: solver: must be one of two-bone, ccd, fabrik, dls, snake, walker, rig (got 'jacobian')"),
+     f"bad.csv: line 4: solver: must be one of {SOLVER_NAMES} (got 'jacobian')"),
 ])
 def test_a_bad_file_is_refused_in_one_line_naming_the_line(tmp_path, text, message):
     path = tmp_path / "bad.csv"

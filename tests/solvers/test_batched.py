@@ -6,8 +6,9 @@ from unittest.mock import patch
 import numpy as np
 import pytest
 
-from ikplayground.solvers import ccd, fabrik, follow_snake, jit, solve_ccd, solve_fabrik, solve_two_bone
-from ikplayground.solvers import JIT_MIN_BATCH, ccd_batch, dls_batch, fabrik_batch, snake_batch
+from ikplayground.solvers import ccd, fabrik, follow_snake, jacobian_loop, jit, solve_ccd, solve_fabrik, solve_two_bone
+from ikplayground.solvers import METHODS, solve_jacobian, solve_jacobian_batch
+from ikplayground.solvers import JIT_MIN_BATCH, ccd_batch, dls_batch, fabrik_batch, jacobian_batch, snake_batch
 from ikplayground.solvers import two_bone_arrays
 
 PI = math.pi
@@ -288,3 +289,108 @@ def test_fabrik_rows_keep_their_limits(count, backend):
     a, _, _ = fabrik_batch(roots, angles, lengths, targets, rng.integers(1, 200, count), np.full(count, 1e-6),
                            limits)
     assert np.all(a >= limits[..., 0]) and np.all(a <= limits[..., 1])
+
+
+# ----------------------------------------------------------------------------
+# The Jacobian family (solvers/dls_batch.py's jacobian_batch, the engine of solve_jacobian_batch)
+# ----------------------------------------------------------------------------
+
+def jacobian_group(rng, count, case):
+    """``count`` chains for ``jacobian_batch`` and the keywords of each row's single call: "free", "limited"
+    (symmetric), "one-sided" (knee-like, budgets to 100 steps: restarts), "rest" (limited, a rest pose inside
+    the limits, weights 0..0.5) or "poles" (two bones, mirrored, and five, stepped; a NaN row for none)."""
+    n = 2 if case == "poles" and rng.random() < 0.5 else 5
+    if case == "one-sided":
+        roots, angles, lengths, targets, limits = one_sided_group(rng, count, n)
+        iterations = rng.integers(1, 100, count)
+        tolerance = np.full(count, 0.5)
+    else:
+        roots, angles, lengths, targets, iterations, tolerance, limits = random_group(rng, count, n,
+                                                                                      case in ("limited", "rest"))
+        if case == "free":
+            limits = None
+    rest = rng.uniform(limits[..., 0], limits[..., 1]) if case == "rest" else None
+    poles = None
+    if case == "poles":
+        poles = roots + rng.uniform(-1.5, 1.5, (count, 2)) * lengths.sum(axis=1)[:, None]
+        poles[::4] = np.nan
+    return dict(roots=roots, angles=angles, lengths=lengths, targets=targets, iterations=iterations,
+                tolerance=tolerance, limits=limits, rest=rest, rest_weight=rng.uniform(0.0, 0.5, count),
+                poles=poles, damping=rng.uniform(0.0, 2.0, count))
+
+
+def single_jacobian(g, method, k):
+    """Row ``k`` of the group ``g`` solved alone by ``solve_jacobian``."""
+    lim, rest, poles = g["limits"], g["rest"], g["poles"]
+    return solve_jacobian(g["roots"][k], g["angles"][k], g["lengths"][k], g["targets"][k], method=method,
+                          iterations=int(g["iterations"][k]), tolerance=float(g["tolerance"][k]),
+                          limits=None if lim is None else lim[k], rest=None if rest is None else rest[k],
+                          rest_weight=float(g["rest_weight"][k]),
+                          pole=None if poles is None or np.isnan(poles[k, 0]) else poles[k],
+                          damping=float(g["damping"][k]) if method == "dls" else None)
+
+
+CASES = ["free", "limited", "one-sided", "rest", "poles"]
+
+
+@pytest.mark.parametrize("method", METHODS)
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("count", [3, 60], ids=["few", "many"])
+def test_jacobian_rows_equal_single_calls(method, case, count, backend):
+    """Every method, with limits (restarts among them), a rest pose or poles: row k of ``jacobian_batch`` (rows
+    one by one, numpy, or the compiled kernel) is ``solve_jacobian`` on row k, steps included."""
+    rng = np.random.default_rng(1000 * METHODS.index(method) + 100 * CASES.index(case) + count)
+    g = jacobian_group(rng, count, case)
+    before = {k: v.copy() for k, v in g.items() if v is not None}
+    taken = []
+    real = jacobian_loop.restart_pose
+    with patch.object(jacobian_loop, "restart_pose", lambda *args: taken.append(1) or real(*args)):
+        singles = [single_jacobian(g, method, k) for k in range(count)]
+    a, error, used = jacobian_batch(g["roots"], g["angles"], g["lengths"], g["targets"], g["iterations"],
+                                    g["tolerance"], g["limits"], method,
+                                    g["damping"] if method == "dls" else None, g["rest"], g["rest_weight"], g["poles"])
+    for k, v in before.items():
+        np.testing.assert_array_equal(v, g[k])  # inputs untouched
+    for k, one in enumerate(singles):
+        assert gap(a[k], one.angles) < 1e-7, k
+        assert error[k] == pytest.approx(one.error, abs=1e-6), k
+        assert used[k] == one.iterations, k
+    if case == "one-sided" and count > 3:
+        assert taken  # restarts were taken (and the rows still equal)
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_the_validated_batch_is_the_engine(method):
+    rng = np.random.default_rng(12)
+    g = jacobian_group(rng, 20, "rest")
+    sol = solve_jacobian_batch(g["roots"], g["angles"], g["lengths"], g["targets"], method=method,
+                               iterations=g["iterations"], tolerance=g["tolerance"], limits=g["limits"], rest=g["rest"],
+                               rest_weight=g["rest_weight"], damping=g["damping"] if method == "dls" else None)
+    a, error, used = jacobian_batch(g["roots"], g["angles"], g["lengths"], g["targets"], g["iterations"],
+                                    g["tolerance"], g["limits"], method, g["damping"] if method == "dls" else None,
+                                    g["rest"], g["rest_weight"])
+    np.testing.assert_array_equal(sol.angles, a)
+    np.testing.assert_array_equal(sol.error, error)
+    np.testing.assert_array_equal(sol.iterations, used)
+    for k in range(20):
+        one = single_jacobian(g, method, k)
+        assert sol.status[k] == one.status and bool(sol.reached[k]) == one.reached, k
+
+
+@pytest.mark.parametrize("method", METHODS)
+def test_the_jacobian_kernel_is_what_runs_when_numba_is_there(method, backend):
+    rng = np.random.default_rng(4)
+    g = jacobian_group(rng, JIT_MIN_BATCH, "limited")
+    calls = []
+    k = jit.kernels()
+    if backend == "numba":
+        real = k.dls
+        k.dls = lambda *args: calls.append(1) or real(*args)
+        try:
+            jacobian_batch(g["roots"], g["angles"], g["lengths"], g["targets"], g["iterations"], g["tolerance"],
+                           None, method)  # (free: full circles)
+        finally:
+            k.dls = real
+        assert calls == [1]
+    else:
+        assert k is None

@@ -22,7 +22,7 @@ from .solver_cases import (PI, STATUSES, Chain, angle_gap, assert_reported, asse
 from .test_iterative import clamp_start
 from .test_validation import BAD_POINTS, GOOD_IK, _drop
 
-from ikplayground.solvers import dls, jit, solve_dls
+from ikplayground.solvers import jacobian_loop, jit, solve_dls
 from ikplayground.solvers import DEFAULT_DAMPING, MAX_STEP
 from ikplayground.solvers import JIT_MIN_BATCH, SMALL_BATCH, dls_batch
 
@@ -368,9 +368,9 @@ def test_rows_equal_single_calls_through_escapes(limited, backend):
     rng = np.random.default_rng(1986 + limited)
     group = lined_up_group(rng, 60, 6, limited)
     roots, angles, lengths, targets, iterations, tolerance, limits, damping = group
-    real = dls.escape
+    real = jacobian_loop.escape
     found = []
-    with patch.object(dls, "escape", lambda *args: found.append(real(*args)) or found[-1]):
+    with patch.object(jacobian_loop, "escape", lambda *args: found.append(real(*args)) or found[-1]):
         singles = [solve_dls(roots[k], angles[k], lengths[k], targets[k], iterations=5, tolerance=0.0,
                              limits=None if limits is None else limits[k], damping=float(damping[k]))
                    for k in range(60)]

@@ -38,6 +38,7 @@ twofold a pass, past 1e-9 after some 25 passes.
 from __future__ import annotations
 
 import math
+from functools import partial
 
 import numpy as np
 import pytest
@@ -46,7 +47,7 @@ from hypothesis import strategies as st
 
 from ikplayground.solvers import (follow_snake, follow_snake_batch, forward_kinematics, solve_ccd,
                                   solve_ccd_batch, solve_dls, solve_dls_batch, solve_fabrik, solve_fabrik_batch,
-                                  solve_two_bone)
+                                  solve_jacobian, solve_two_bone)
 from ikplayground.solvers import chain_problem
 from ikplayground.solvers import ccd_batch, fabrik_batch, snake_batch
 from ikplayground.solvers import escape, joint_bounds
@@ -253,8 +254,13 @@ def assert_mirror_images(solve, problem, sol, msol):
 
 
 # --- single calls ------------------------------------------------------------------------------
+JACOBIAN = [partial(solve_jacobian, method=m) for m in ("transpose", "pseudo-inverse", "sdls")]
+SINGLES = pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik, solve_dls] + JACOBIAN,
+                                  ids=["ccd", "fabrik", "dls", "transpose", "pseudo-inverse", "sdls"])
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik, solve_dls], ids=["ccd", "fabrik", "dls"])
+@SINGLES
 @EXAMPLES
 @given(problems())
 def test_the_mirrored_problem_has_the_mirrored_answer(solve, problem):
@@ -265,7 +271,7 @@ def test_the_mirrored_problem_has_the_mirrored_answer(solve, problem):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("solve", [solve_ccd, solve_fabrik, solve_dls], ids=["ccd", "fabrik", "dls"])
+@SINGLES
 @EXAMPLES
 @given(problems_with_heading())
 def test_the_mirrored_problem_with_a_heading_has_the_mirrored_answer(solve, problem):

@@ -1,4 +1,5 @@
-"""CCD's and FABRIK's restarts: a limited chain stuck short of a target within its length starts again.
+"""CCD's, FABRIK's and the Jacobian family's restarts: a limited chain stuck short of a target within its length
+starts again.
 
 The promise (``ikplayground/solvers/reshape.py``, docs/design.md): at a stall
 checkpoint (every 8 sweeps or passes), a chain with some joint range short of
@@ -27,11 +28,15 @@ from hypothesis import strategies as st
 
 from .solver_cases import PI, assert_within_limits, chains, coordinate_scale, reference_fk
 
-from ikplayground.solvers import RESTARTS, STALL_SWEEPS, ccd, ccd_steps, fabrik, fabrik_steps, solve_ccd, solve_fabrik
+from functools import partial
+
+from ikplayground.solvers import (RESTARTS, STALL_SWEEPS, ccd, ccd_steps, fabrik, fabrik_steps, jacobian_loop,
+                                  solve_ccd, solve_dls, solve_fabrik, solve_jacobian)
 
 FAST = settings(deadline=None, max_examples=150)
-SOLVERS = [(solve_ccd, ccd), (solve_fabrik, fabrik)]
-each_solver = pytest.mark.parametrize("solve, module", SOLVERS, ids=["ccd", "fabrik"])
+SOLVERS = [(solve_ccd, ccd), (solve_fabrik, fabrik), (solve_dls, jacobian_loop),
+           (partial(solve_jacobian, method="sdls"), jacobian_loop)]
+each_solver = pytest.mark.parametrize("solve, module", SOLVERS, ids=["ccd", "fabrik", "dls", "sdls"])
 
 
 @contextmanager
@@ -103,18 +108,19 @@ def test_a_chain_whose_joints_after_the_root_are_pinned_never_restarts(solve, mo
     assert left == [] and (sol.status, sol.iterations) == ("stalled", STALL_SWEEPS)
 
 
-def knee():
+def knee(module=ccd):
     """A straight chain of five bones whose joints bend one way only (knee-like), and a target a pose inside
-    the limits reaches (found among seeded draws: CCD and FABRIK both stall short of it from straight)."""
+    the limits reaches (found among seeded draws: CCD and FABRIK both stall short of it from straight; for the
+    Jacobian family's ``module``, DLS and SDLS do, short of another)."""
     lengths = np.array([44.0, 41.0, 59.0, 58.0, 53.0])
     limits = np.array([[-PI, PI]] + [[0.0, 2.4]] * 4)
-    goal = np.array([-0.9, 2.0, 2.3, 0.1, 0.3])
+    goal = np.array([0.5, 1.1, 1.9, 0.1, 1.7] if module is jacobian_loop else [-0.9, 2.0, 2.3, 0.1, 0.3])
     return np.array([300.0, 200.0]), np.zeros(5), lengths, reference_fk((300.0, 200.0), goal, lengths)[-1], limits
 
 
 @each_solver
 def test_a_knee_chain_stuck_straight_reaches_after_a_restart(solve, module):
-    root, start, lengths, target, limits = knee()
+    root, start, lengths, target, limits = knee(module)
     with patch.object(module, "RESTARTS", 0):
         stuck = solve(root, start, lengths, target, iterations=100, limits=limits)
     with restarts(module) as (left, drawn):
@@ -128,7 +134,7 @@ def test_a_knee_chain_stuck_straight_reaches_after_a_restart(solve, module):
 
 @each_solver
 def test_a_restart_aims_the_drawn_pose_at_the_target(solve, module):
-    root, start, lengths, target, limits = knee()
+    root, start, lengths, target, limits = knee(module)
     with restarts(module) as (_, drawn):
         solve(root, start, lengths, target, iterations=100, limits=limits)
     pose = np.array(drawn[0])

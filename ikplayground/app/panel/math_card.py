@@ -10,7 +10,7 @@ from collections import OrderedDict
 import numpy as np
 import pygame
 
-from ikplayground.app.draw.fonts import ui_font
+from ikplayground.app.draw.fonts import cut_to, ui_font
 from ikplayground.app.draw.overlay import render_text, wrap_text
 from ikplayground.insight import joint_map
 from ikplayground.insight.rig_view import heading_misses
@@ -37,7 +37,7 @@ MAP_MIN = 120  # px: a smaller map is not drawn
 MASK_GAPS = 250_000  # bone-circle gaps an obstacle mask may take: fewer, coarser cells for many obstacles
 TEXT_CACHE = 256  # rendered texts kept, the least recently drawn dropped first
 # the race table's columns: heading, and left edge as a share of the card's width (276 px in a roomy panel)
-RACE_COLUMNS = (("solver", 0.0), ("error", 0.203), ("it", 0.355), ("µs", 0.471), ("jitter", 0.601), ("reached", 0.797))
+RACE_COLUMNS = (("solver", 0.0), ("error", 0.235), ("it", 0.375), ("µs", 0.487), ("jitter", 0.612), ("reached", 0.797))
 
 
 def point(frame, theta1: float, theta2: float) -> tuple[float, float]:
@@ -77,6 +77,7 @@ class MathCard:
         self._font = ui_font(12)
         self._heading = ui_font(11, bold=True)
         self._texts: OrderedDict[tuple, pygame.Surface] = OrderedDict()
+        self._rules: dict[tuple, list] = {}  # (a solver's rule, the width): its wrapped lines
         self._mask: tuple[tuple, pygame.Surface | None] = ((), None)  # the obstacle shading and what it is of
         self.obstacles = np.zeros((0, 3))  # the scene's, shaded on the joint-space map
 
@@ -126,6 +127,15 @@ class MathCard:
             y = self.heading("SELECTED CHAIN", y)
             return self.paragraph("Select a chain to see its numbers.", y, DIM)
         y = self.heading(chain.label.upper(), y)
+        rule = SOLVER_KINDS[chain.solver].rule
+        if rule:  # the solver's update rule, its lines kept (they change only with the solver or the width)
+            key = (rule, self.size[0])
+            lines = self._rules.get(key)
+            if lines is None:
+                lines = self._rules[key] = wrap_text(rule, self._font, self.size[0] - 2)
+            for line in lines:
+                self.text(line, (0, y), DIM)
+                y += LINE
         if chain.is_rig:
             return self.rig_numbers(chain, y)
         if not chain.is_ik:
@@ -187,8 +197,11 @@ class MathCard:
         for (name, _), x in zip(RACE_COLUMNS, columns):
             self.text(name, (x, y), DIM)
         y += LINE
+        room = columns[1] - columns[0] - 15  # px for a racer's name: its short one, cut to fit if need be
         for r in rows:
-            cells = (r.label, f"{r.error_px:.1f}", f"{r.iterations:.1f}", f"{r.solve_us:.0f}",
+            kind = SOLVER_KINDS[r.solver]
+            name = kind.short if r.label == kind.label else r.label  # (a rig's racers: their own labels)
+            cells = (cut_to(self._font, name, room), f"{r.error_px:.1f}", f"{r.iterations:.1f}", f"{r.solve_us:.0f}",
                      f"{r.jitter_deg:.2f}°", f"{100 * r.reached_share:.0f}%")
             colour = PALETTE[SOLVER_KINDS[r.solver].colour % len(PALETTE)]  # as its chain and its name tag
             pygame.draw.circle(self.surface, colour, (columns[0] + 4, y + LINE // 2), 4)

@@ -16,7 +16,7 @@ from typing import Callable
 
 import numpy as np
 
-from ikplayground.solvers import ccd_batch, dls_batch, fabrik_batch, mirrored_toward_batch
+from ikplayground.solvers import ccd_batch, fabrik_batch, jacobian_batch
 
 # engine(root (N,2), goal (N,n) rad, lengths (N,n) px, target (N,2), iterations (N,) int64,
 #        tolerance (N,) px, limits (N,n,2) rad, fields[, obstacles=(k,3) px])
@@ -46,6 +46,10 @@ class SolverKind:
     avoids : bool
         Its ``engine`` takes ``obstacles=`` and keeps the chains' bones clear of them (docs/design.md,
         "Obstacles").
+    rule : str
+        Its update rule in one line, for the Math page ("" for none).
+    short : str
+        Its name in the race table's narrow column ("": its label).
     """
 
     name: str
@@ -56,6 +60,8 @@ class SolverKind:
     engine: Engine | None = None
     colour: int = 0
     avoids: bool = False
+    rule: str = ""
+    short: str = ""
     traits: frozenset = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
@@ -65,6 +71,8 @@ class SolverKind:
             raise ValueError(f"{self.name}: an iterative solver is an IK solver with an engine")
         traits = {self.name, self.kind, "all"} | ({"iterative"} if self.iterative else set())
         object.__setattr__(self, "traits", frozenset(traits))
+        if not self.short:
+            object.__setattr__(self, "short", self.label)
 
 
 def _poles(f) -> np.ndarray | None:
@@ -82,21 +90,32 @@ def _fabrik(root, goal, lengths, target, iterations, tolerance, limits, f, obsta
 
 
 def _dls(root, goal, lengths, target, iterations, tolerance, limits, f):
-    angles, error, used = dls_batch(root, goal, lengths, target, iterations, tolerance, limits,
-                                    damping=f["damping"][:, 0])
-    poles = _poles(f)
-    if poles is not None:  # DLS's pole mirrors the answer (solvers/pole.py)
-        angles = mirrored_toward_batch(root, angles, lengths, target, poles, limits)
-    return angles, error, used
+    return jacobian_batch(root, goal, lengths, target, iterations, tolerance, limits, "dls",
+                          damping=f["damping"][:, 0], poles=_poles(f))
+
+
+def _jacobian(method: str) -> Engine:
+    """The engine of the Jacobian family's ``method`` (``ikplayground.solvers.METHODS``)."""
+    def engine(root, goal, lengths, target, iterations, tolerance, limits, f):
+        return jacobian_batch(root, goal, lengths, target, iterations, tolerance, limits, method, poles=_poles(f))
+    return engine
 
 
 SOLVER_TABLE: list[SolverKind] = [
-    SolverKind("two-bone", "two-bone", "ik", "Two-bone: exact law-of-cosines solve, 2 bones.", colour=0),
+    SolverKind("two-bone", "two-bone", "ik", "Two-bone: exact law-of-cosines solve, 2 bones.", colour=0,
+               rule="θ2 = ±(π − γ), θ1 = φ ∓ ψ: the law of cosines"),
     SolverKind("ccd", "CCD", "ik", "CCD: turns each joint toward the target, tip first.", True, _ccd, colour=1,
-               avoids=True),
+               avoids=True, rule="each joint, tip first, turns to aim the tip at the target"),
     SolverKind("fabrik", "FABRIK", "ik", "FABRIK: drags the joints to the target and back.", True, _fabrik, colour=2,
-               avoids=True),
-    SolverKind("dls", "DLS", "ik", "DLS: damped least squares steps on the Jacobian.", True, _dls, colour=3),
+               avoids=True, rule="joints pulled tip-first onto the target, then root-first back"),
+    SolverKind("dls", "DLS", "ik", "DLS: damped least squares steps on the Jacobian.", True, _dls, colour=3,
+               rule="Δθ = Jᵀ(JJᵀ + λ²I)⁻¹ e, λ = damping·μ·|e|"),
+    SolverKind("transpose", "Transpose", "ik", "Transpose: gradient steps Δθ = αJᵀe on the error.", True,
+               _jacobian("transpose"), colour=7, rule="Δθ = α Jᵀe, α = ⟨e, JJᵀe⟩ / |JJᵀe|²", short="Jᵀ"),
+    SolverKind("pseudo-inverse", "Pseudo-inverse", "ik", "Pseudo-inverse: Δθ = J⁺e, the least turn that fits.", True,
+               _jacobian("pseudo-inverse"), colour=5, rule="Δθ = J⁺e = Jᵀ(JJᵀ)⁻¹ e", short="J⁺"),
+    SolverKind("sdls", "SDLS", "ik", "SDLS: J⁺e damped in each singular direction.", True, _jacobian("sdls"),
+               colour=4, rule="Δθ = Σᵢ clamp(σᵢ⁻¹ (uᵢ·e) vᵢ, γᵢ), Buss & Kim"),
     SolverKind("snake", "snake", "snake", "Snake: arrow keys steer; no target, no rate limit.", colour=4),
     SolverKind("walker", "Walker", "walker", "Walker: IK legs step over the ground; arrows walk.", colour=5),
     SolverKind("rig", "Rig", "rig", "Rig: a skeleton of named bones, several targets solved at once.", colour=6),
