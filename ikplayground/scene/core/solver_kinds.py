@@ -116,7 +116,7 @@ SOLVER_TABLE: list[SolverKind] = [
                _jacobian("pseudo-inverse"), colour=5, rule="Δθ = J⁺e = Jᵀ(JJᵀ)⁻¹ e", short="J⁺"),
     SolverKind("sdls", "SDLS", "ik", "SDLS: J⁺e damped in each singular direction.", True, _jacobian("sdls"),
                colour=4, rule="Δθ = Σᵢ clamp(σᵢ⁻¹ (uᵢ·e) vᵢ, γᵢ), Buss & Kim"),
-    SolverKind("snake", "snake", "snake", "Snake: arrow keys steer; no target, no rate limit.", colour=4),
+    SolverKind("snake", "snake", "snake", "Snake: arrow keys steer it; no target to drag.", colour=4),
     SolverKind("walker", "Walker", "walker", "Walker: IK legs step over the ground; arrows walk.", colour=5),
     SolverKind("rig", "Rig", "rig", "Rig: a skeleton of named bones, several targets solved at once.", colour=6),
 ]
