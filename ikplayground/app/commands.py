@@ -300,7 +300,7 @@ COMMANDS: tuple[Command, ...] = (
             repeats=True),
     Command("zoom_out", "zoom out about the stage's centre", lambda app, value=None: app.view.zoom(1 / STEP),
             repeats=True),
-    Command("fit_view", "fit every chain, target, snake and walker into the view",
+    Command("fit_view", "fit every chain, target, snake, walker and obstacle into the view",
             lambda app, value=None: app.view.fit()),
     Command("home_view", "the home view: zoom 1x, the stage's top-left corner at the top-left",
             lambda app, value=None: app.view.home()),

@@ -219,3 +219,15 @@ def test_a_chain_dragged_round_an_obstacle_bends_round_it(solver, scene_file):
         assert chain.fields["reached"][0] and chain.fields["target"].tolist() == [400.0, 220.0]
     finally:
         app.close()
+
+
+def test_f_fits_the_obstacles_into_the_view_too(app):
+    o_key(app, (900.0, 600.0))  # near the stage's bottom-right corner, the arm far to its left
+    app.view.camera.set_zoom(3.0)
+    app.view.camera.origin[:] = (0.0, 0.0)  # zoomed on the top-left: the circle out of view
+    tap(app, pygame.K_f, unicode="f")
+    x, y, r = app.scene.obstacles[0]
+    lo = app.view.camera.to_screen((x - r, y - r))
+    hi = app.view.camera.to_screen((x + r, y + r))
+    stage = app.stage_rect
+    assert lo[0] >= 0 and lo[1] >= 0 and hi[0] <= stage.width and hi[1] <= stage.height

@@ -85,7 +85,7 @@ class ViewControl:
         self.app.say(f"Zoom {self.camera.zoom:.2f}x (Home: 1x, F: fit everything)")
 
     def fit(self, quiet: bool = False) -> None:
-        """F: every chain, target, snake and walker in view (``quiet``: nothing said)."""
+        """F: every chain, target, snake, walker and obstacle in view (``quiet``: nothing said)."""
         box = self.world_box()
         if box is None:
             if not quiet:
@@ -124,8 +124,13 @@ class ViewControl:
         self.keep_in_bounds()
 
     def world_box(self) -> tuple[float, float, float, float] | None:
-        """The box (x0, y0, x1, y1) px round every chain's points, target and pole; None for no chains."""
+        """The box (x0, y0, x1, y1) px round every chain's points, target and pole and every obstacle; None for an
+        empty scene."""
         los, his = [], []
+        circles = self.app.scene.obstacles
+        if len(circles):
+            los.append((circles[:, :2] - circles[:, 2:]).min(axis=0))
+            his.append((circles[:, :2] + circles[:, 2:]).max(axis=0))
         for g in self.app.scene.groups:
             parts = [g.fields["points"].reshape(-1, 2)]
             if "target" in g.fields and g.solver not in ("snake", "walker"):
