@@ -9,7 +9,7 @@ import pygame
 import pytest
 
 from ikplayground.app.status_line import status_facts
-from tests.app.conftest import drag, frames, rect_centre, select_solver, tap
+from tests.app.conftest import click, drag, frames, rect_centre, select_solver, tap
 from tests.app.conftest import move_mouse as post_move
 from tests.app.test_math_app import stage_copy
 
@@ -91,3 +91,19 @@ def test_a_tool_tip_goes_at_a_key_and_when_the_mouse_leaves(app, monkeypatch):
     assert button.tool_tip is not None
     move_mouse(app, (200, 300))
     assert button.tool_tip is None
+
+
+@pytest.mark.slow
+def test_no_tool_tip_covers_an_open_drop_down_list(app, monkeypatch):
+    where = [(200, 300)]
+    monkeypatch.setattr(pygame.mouse, "get_pos", lambda: where[0])
+    menu = app.panel.new_chain
+    centre = rect_centre(menu)
+    where[0] = centre
+    click(app, centre)  # the list opens; the mouse rests on the menu, past a tip's delay
+    frames(app, 90)
+    assert app.panel.open_menus() == [menu]
+    shown = [el for el in app.ui.get_sprite_group().sprites() if getattr(el, "tool_tip", None) is not None]
+    assert shown == []
+    tap(app, pygame.K_ESCAPE)  # closed: the tip may come again once the mouse moves onto the menu anew
+    assert app.panel.open_menus() == []

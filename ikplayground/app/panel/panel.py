@@ -290,7 +290,9 @@ class Panel:
 
     def hide_tips(self, every: bool) -> None:
         """Take down the tool tips of controls the mouse is not over (``every``: all of them, after a click or a
-        key; they come back only when the mouse comes onto a control again)."""
+        key, and while a drop-down list is open, which a tip would cover; they come back only when the mouse comes
+        onto a control again)."""
+        every = every or bool(self.open_menus())
         for el in self.manager.get_sprite_group().sprites():
             tip = getattr(el, "tool_tip", None)
             if tip is None or not (every or not el.hovered or not el.visible):
