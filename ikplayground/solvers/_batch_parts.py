@@ -39,7 +39,7 @@ def limit_angles(values: np.ndarray, limits: np.ndarray | None) -> np.ndarray:
         return wrap_array(values)
     lo = limits[..., 0]
     hi = limits[..., 1]
-    clamped = np.minimum(np.maximum(values, lo), hi)
+    clamped = np.where(values < lo, lo, np.where(values > hi, hi, values))  # inside: the value itself (its zero's sign)
     clamped = np.where((clamped <= -PI) & (hi >= PI), PI, clamped)
     # a full circle wraps (kept inside a range a hair short of the circle)
     return np.where(hi - lo >= FULL_CIRCLE, np.clip(wrap_array(values), lo, hi), clamped)
