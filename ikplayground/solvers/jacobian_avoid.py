@@ -12,7 +12,7 @@ runs them as they are:
   the bone's nearest point, ``J_o`` that point's 2 x n Jacobian (over the reach: rad), ``w = 1 - gap / (ZONE
   r)``; the loop projects it on the null space of ``J`` (:func:`.jacobian_steps.projected`).
 - :func:`backtracked`: a step whose pose would put a watched bone in its circle is halved, up to ``BACKTRACKS``
-  times (a backtracking line search), until one is clear; none clear, the step is refused.
+  times (a backtracking line search), until one is clear (:func:`pose_kept`); none clear, the step is refused.
 
 Pixels (y down), radians.
 """
@@ -21,12 +21,25 @@ from __future__ import annotations
 
 import math
 
-from .avoid import pose_clear
+from .avoid import pair_gap
 from .dls import turned
+from .obstacles import CLEAR_SLACK
 
 REPULSE = 0.25  # rad: the repulsion's turn for a point on a circle's rim, per unit of lever over the reach
 ZONE = 0.5  # a circle's repulsion reaches this share of its radius out from its rim
 BACKTRACKS = 4  # a step into a circle is halved up to this many times
+STEP_SLACK = 0.5 * CLEAR_SLACK  # px: a step may take a bone no deeper than this into a circle (half the slack
+# that counts as clear, so the pose a solve ends at is clear to any other rounding of its gaps)
+
+
+def pose_kept(xs, ys, n: int, obs, mask) -> bool:
+    """Whether every watched pair of the joints ``xs``, ``ys`` (px) keeps within ``STEP_SLACK`` of clear."""
+    for j in range(n):
+        for k in range(len(obs)):
+            if mask[j][k] and pair_gap(xs[j], ys[j], xs[j + 1], ys[j + 1], obs[k][0], obs[k][1],
+                                       obs[k][2]) < -STEP_SLACK:
+                return False
+    return True
 
 
 def repulsion(xs, ys, n: int, obs, mask, reach: float, z) -> bool:
@@ -67,11 +80,11 @@ def repulsion(xs, ys, n: int, obs, mask, reach: float, z) -> bool:
 
 def backtracked(rx, ry, a, d, lens, lo, hi, clamped, obs, mask, b, bx, by) -> bool:
     """The pose ``a + d`` (rad; each joint :func:`.dls.turned` into ``lo``, ``hi``, ``clamped``) in ``b`` and its joints in ``bx``,
-    ``by`` (px), ``d`` halved up to ``BACKTRACKS`` times (in place) until every watched pair is clear; whether one
-    is. ``b``, ``bx``, ``by`` hold the first pose tried on entry."""
+    ``by`` (px), ``d`` halved up to ``BACKTRACKS`` times (in place) until every watched pair is clear (:func:`pose_kept`);
+    whether one is. ``b``, ``bx``, ``by`` hold the first pose tried on entry."""
     n = len(a)
     for _ in range(BACKTRACKS):
-        if pose_clear(bx, by, n, obs, mask):
+        if pose_kept(bx, by, n, obs, mask):
             return True
         x = rx
         y = ry
@@ -85,4 +98,4 @@ def backtracked(rx, ry, a, d, lens, lo, hi, clamped, obs, mask, b, bx, by) -> bo
             y += lens[i] * math.sin(absolute)
             bx[i + 1] = x
             by[i + 1] = y
-    return pose_clear(bx, by, n, obs, mask)
+    return pose_kept(bx, by, n, obs, mask)

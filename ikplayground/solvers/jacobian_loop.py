@@ -28,11 +28,11 @@ from __future__ import annotations
 
 import math
 
-from .avoid import clear_restart, pose_clear, watched_pairs
+from .avoid import clear_restart, watched_pairs
 from .ccd import limit_pose
 from .dls import (AT_BOUND, DEFAULT_DAMPING, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_step, escape,
                   joint_bounds, turned)
-from .jacobian_avoid import backtracked, repulsion
+from .jacobian_avoid import backtracked, pose_kept, repulsion
 from .jacobian_steps import DLS, capped, method_turns, projected, rest_pull
 from .kinematics import joint_xy as joint_points
 from .reshape import CRAWL_RATIO, POLE_TURN, RESTARTS, pole_frame, pole_step, restart_pose, restart_seed, restartable
@@ -107,7 +107,7 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
             turns -= pole_step(a, lens, xs, ys, n, pux, puy, h, reach, turns)
             limit_pose(a, lim)
             xs, ys = joint_points(rx, ry, a, lens)
-            if mask is not None and not pose_clear(xs, ys, n, obs, mask):
+            if mask is not None and not pose_kept(xs, ys, n, obs, mask):
                 a, xs, ys = saved  # a step into a circle is not taken
             error = distance(tx - xs[n], ty - ys[n])
         restarted = False
@@ -244,7 +244,7 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
             reachable = within(reachable, rx, ry, tx, ty, reach)
             if reachable:
                 kicked = escape(rx, ry, before, lens, tx, ty, bounds, before_error)
-                if kicked is not None and (mask is None or pose_clear(kicked[1], kicked[2], n, obs, mask)):
+                if kicked is not None and (mask is None or pose_kept(kicked[1], kicked[2], n, obs, mask)):
                     a, xs, ys, error = kicked
     if best_error < error - ROUNDING * reach:
         return best, used, best_error, stalled

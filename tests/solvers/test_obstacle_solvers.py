@@ -135,3 +135,16 @@ def test_the_scripts_obstacle_sets_are_reached_round_the_circles(solver, name, c
     rates, sols = convergence().measure(SOLVERS[solver], chains, 100, 0.5, obstacles=True)
     assert rates.reached >= (0.90 if solver == "transpose" else 0.95), rates
     assert all(convergence().ends_clear(c, s.angles) for c, s in zip(chains, sols))
+
+
+@settings(max_examples=100)
+@given(case=chains_among_circles(), method=st.sampled_from(METHODS), rest=st.lists(st.floats(-3.1, 3.1), min_size=8,
+                                                                                     max_size=8),
+       heading=st.booleans(), h=st.floats(-math.pi, math.pi))
+def test_the_jacobian_family_with_a_rest_pose_keeps_clear_too(case, method, rest, heading, h):
+    kw = dict(case)
+    root, angles, lengths, target = (kw.pop(k) for k in ("root", "angles", "lengths", "target"))
+    if heading:
+        kw["heading"] = h
+    sol = solve_jacobian(root, angles, lengths, target, method=method, rest=rest[:len(lengths)], **kw)
+    assert not kept_clear_failures(root, angles, sol.angles, lengths, kw["obstacles"])
