@@ -91,7 +91,8 @@ def solve_dls(root, angles, lengths, target, *, iterations=10, tolerance=0.5, li
     """Damped least squares: :func:`solve_jacobian` with ``method="dls"`` (its default budget 10 steps).
 
     Each step is ``J^T (J J^T + lambda^2 I)^-1 e`` (``e = target - end``, ``J`` the 2 x n Jacobian), ``lambda =
-    damping * mu * |e|`` px; the other arguments (``obstacles`` too), the result and the errors are :func:`solve_jacobian`'s.
+    damping * mu * |e|`` px; the other arguments (``obstacles`` too), the result and the errors are
+    :func:`solve_jacobian`'s.
     """
     return _solve(root, angles, lengths, target, DLS, iterations, tolerance, limits, None, 0.0, pole, damping,
                   heading, obstacles)

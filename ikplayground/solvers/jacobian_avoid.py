@@ -79,9 +79,9 @@ def repulsion(xs, ys, n: int, obs, mask, reach: float, z) -> bool:
 
 
 def backtracked(rx, ry, a, d, lens, lo, hi, clamped, obs, mask, b, bx, by) -> bool:
-    """The pose ``a + d`` (rad; each joint :func:`.dls.turned` into ``lo``, ``hi``, ``clamped``) in ``b`` and its joints in ``bx``,
-    ``by`` (px), ``d`` halved up to ``BACKTRACKS`` times (in place) until every watched pair is clear (:func:`pose_kept`);
-    whether one is. ``b``, ``bx``, ``by`` hold the first pose tried on entry."""
+    """The pose ``a + d`` (rad; each joint :func:`.dls.turned` into ``lo``, ``hi``, ``clamped``) in ``b`` and its
+    joints in ``bx``, ``by`` (px), ``d`` halved up to ``BACKTRACKS`` times (in place) until every watched pair is
+    clear (:func:`pose_kept`); whether one is. ``b``, ``bx``, ``by`` hold the first pose tried on entry."""
     n = len(a)
     for _ in range(BACKTRACKS):
         if pose_kept(bx, by, n, obs, mask):
