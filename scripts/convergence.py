@@ -13,7 +13,7 @@ used and how many solves ended with each status, at ``--iterations`` and at
 (:func:`pole_walks`), counting the frames where a joint turned more than
 ``JUMP`` rad and the share of frames, with the pole at least 30 degrees off
 the root-target line, whose inner joints lie on its side. The third, for every
-solver of ``SOLVERS`` that takes ``obstacles=`` and every set of
+solver of ``SOLVERS`` and method of ``solve_jacobian`` that takes ``obstacles=`` and every set of
 ``OBSTACLE_SETS``: the share reached with the circles, and the share that
 kept every bone clear of them (it must be all); then, solved without them, the
 share that reached with every bone clear and the share that ended with a bone
@@ -315,7 +315,8 @@ def obstacle_table(sets: dict, iterations: int, tolerance: float) -> str:
     budgets = sorted({SHORT_BUDGET, iterations})
     lines = ["| solver | set | iterations | share reached | mean used | kept clear | without: reached, clear "
              "| without: a bone inside |", "|---|---|---|---:|---:|---:|---:|---:|"]
-    for name, fn in available_solvers().items():
+    family = tuple(m for m in getattr(solvers, "METHODS", ()) if m != "dls")  # ("dls": solve_dls, 100 steps)
+    for name, fn in available_solvers(SOLVERS + family).items():
         if "obstacles" not in inspect.signature(fn).parameters:
             continue
         for set_name, chains in sets.items():

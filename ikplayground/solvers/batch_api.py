@@ -106,7 +106,7 @@ def _poles(poles, count: int) -> np.ndarray | None:
 def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limits, poles, options=None,
            obstacles=None) -> IKSolution:
     """Check the arguments, run ``engine``, measure. ``options(count, n)`` (the Jacobian family's): the engine's
-    own keywords, checked; ``obstacles`` (CCD's and FABRIK's) passed on as ``obstacles=``."""
+    own keywords, checked; ``obstacles`` passed on as ``obstacles=``."""
     r, a, ln, t = _chains(roots, angles, lengths, targets)
     count, n = a.shape
     extra = {} if options is None else options(count, n)
@@ -116,8 +116,7 @@ def _solve(engine, roots, angles, lengths, targets, iterations, tolerance, limit
     pole = _poles(poles, count)
     if extra.get("rest") is not None:  # wrapped, then clamped into the limits (as the single call's)
         extra["rest"] = limit_angles(wrap_array(extra["rest"]), lim)
-    if options is None:  # CCD and FABRIK, which keep clear of obstacles
-        extra["obstacles"] = None if obstacles is None else obstacle_rows(obstacles)
+    extra["obstacles"] = None if obstacles is None else obstacle_rows(obstacles)
     out, error, used = engine(r, a, ln, t, its, tol, lim, poles=pole, **extra)  # (every engine steps toward its poles)
     reached = error <= tol
     distance = np.hypot(t[:, 0] - r[:, 0], t[:, 1] - r[:, 1])
@@ -171,20 +170,22 @@ def solve_fabrik_batch(roots, angles, lengths, targets, *, iterations=10, tolera
 
 
 def solve_dls_batch(roots, angles, lengths, targets, *, iterations=10, tolerance=0.5, limits=None, damping=None,
-                    poles=None) -> IKSolution:
-    """:func:`~.jacobian.solve_dls` for ``N`` chains at once: as :func:`solve_ccd_batch`, with ``damping``
-    (one value or (N,), >= 0; None: the single call's default)."""
+                    poles=None, obstacles=None) -> IKSolution:
+    """:func:`~.jacobian.solve_dls` for ``N`` chains at once: as :func:`solve_ccd_batch` (``obstacles`` too), with
+    ``damping`` (one value or (N,), >= 0; None: the single call's default)."""
     def options(count, n):
         return {"method": DLS, "damping": _per_chain(DEFAULT_DAMPING if damping is None else damping, count, "damping")}
 
-    return _solve(jacobian_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles, options)
+    return _solve(jacobian_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles, options,
+                  obstacles)
 
 
 def solve_jacobian_batch(roots, angles, lengths, targets, *, method, iterations=100, tolerance=0.5, limits=None,
-                         rest=None, rest_weight=DEFAULT_REST_WEIGHT, poles=None, damping=None) -> IKSolution:
-    """:func:`~.jacobian.solve_jacobian` for ``N`` chains at once: as :func:`solve_ccd_batch`, with ``method``,
-    ``rest`` (N, n) rad (clamped into the limits), ``rest_weight`` and, for "dls" only, ``damping`` (one value or
-    (N,), >= 0).
+                         rest=None, rest_weight=DEFAULT_REST_WEIGHT, poles=None, damping=None,
+                         obstacles=None) -> IKSolution:
+    """:func:`~.jacobian.solve_jacobian` for ``N`` chains at once: as :func:`solve_ccd_batch` (``obstacles`` too),
+    with ``method``, ``rest`` (N, n) rad (clamped into the limits), ``rest_weight`` and, for "dls" only,
+    ``damping`` (one value or (N,), >= 0).
 
     Raises
     ------
@@ -205,7 +206,8 @@ def solve_jacobian_batch(roots, angles, lengths, targets, *, method, iterations=
                 raise ValueError(f"rest: expected shape {(count, n)}, got {out['rest'].shape}")
         return out
 
-    return _solve(jacobian_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles, options)
+    return _solve(jacobian_batch, roots, angles, lengths, targets, iterations, tolerance, limits, poles, options,
+                  obstacles)
 
 
 def follow_snake_batch(points, heads, lengths, bend_limits) -> np.ndarray:

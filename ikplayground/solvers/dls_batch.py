@@ -8,14 +8,17 @@ float64 arrays; pixels (y down), radians.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from . import jit
+from ._batch_avoid import clear_images
 from ._batch_parts import SMALL_BATCH, limit_pose, run_rows
 from .batched import JIT_MIN_BATCH
-from .dls import AT_BOUND, DEFAULT_DAMPING, MAX_STEP, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, escape, joint_bounds
+from .dls import AT_BOUND, DEFAULT_DAMPING, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, escape, joint_bounds
 from ._batch_reshape import Poles, Restarts
-from .jacobian_arrays import capped, largest_of, method_turns, projected, rest_pull
+from .jacobian_arrays import capped, dls_step, largest_of, method_turns, projected, rest_pull
 from .jacobian_loop import DEFAULT_REST_WEIGHT, SETTLE, jacobian_iterations
 from .jacobian_steps import DLS, METHODS
 from .pole import mirrored_toward_batch
@@ -34,13 +37,15 @@ def dls_batch(roots, angles, lengths, targets, iterations, tolerance, limits=Non
 
 
 def jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limits=None, method="dls", damping=None,
-                   rest=None, rest_weight=DEFAULT_REST_WEIGHT, poles=None):
+                   rest=None, rest_weight=DEFAULT_REST_WEIGHT, poles=None, obstacles=None):
     """Steps of ``method`` (a name of :data:`.jacobian_steps.METHODS`, or its index) for ``N`` chains of ``n``
     bones: ``(angles (N, n) rad, error (N,) px, steps (N,))``.
 
     Arguments as :func:`.batched.ccd_batch`'s, and ``damping`` (DLS's; None: ``DEFAULT_DAMPING``) and
     ``rest_weight`` one value or (N,), ``rest`` (N, n) rad inside the limits or None, ``poles`` (N, 2) px (NaN
-    rows: none) or None, as :func:`.jacobian_loop.jacobian_iterations` takes them.
+    rows: none) or None, as :func:`.jacobian_loop.jacobian_iterations` takes them; ``obstacles`` (k, 3) circles
+    ``(x, y, r)`` px for every chain, or None: a row with one within its reach of its root runs the single loop
+    (:func:`_rows`), the others as without.
     """
     method = method if isinstance(method, int) else METHODS.index(method)
     count, n = angles.shape
@@ -51,27 +56,57 @@ def jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limit
     mirror = None
     if poles is not None and n < 3:  # (no null space to pull in: the answer is mirrored, as the single call's)
         mirror, poles = poles, None
+    if obstacles is not None and not len(obstacles):
+        obstacles = None
     args = (roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles)
-    if count <= SMALL_BATCH:
-        out = _rows(*args)
-    else:
-        out = _kernel(*args)
-        if out is None:
-            out = _arrays(*args)
+    out = _dispatch(*args) if obstacles is None else _among_circles(args, obstacles)
     if mirror is not None:
-        out = (mirrored_toward_batch(roots, out[0], lengths, targets, mirror, limits),) + out[1:]
+        image = mirrored_toward_batch(roots, out[0], lengths, targets, mirror, limits)
+        if obstacles is not None:  # (not where the image puts a bone in a circle the start had it clear of)
+            image = clear_images(roots, angles, limits, out[0], image, lengths, obstacles)
+        out = (image,) + out[1:]
     return out
 
 
-def _rows(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles):
-    """A few chains through the single loop, one by one."""
+def _dispatch(*args):
+    """A group without circles: row by row, on the kernel or on numpy (``args`` as :func:`_rows`')."""
+    if len(args[1]) <= SMALL_BATCH:
+        return _rows(*args)
+    out = _kernel(*args)
+    return _arrays(*args) if out is None else out
+
+
+def _among_circles(args: tuple, obstacles: np.ndarray):
+    """``(angles, error, used)`` of a group among circles: the rows with one within their reach of their root through
+    the single loop (:func:`_rows`), the others as without (:func:`_dispatch`)."""
+    roots, lengths = args[0], args[2]
+    reach = np.zeros(len(roots))
+    for i in range(lengths.shape[1]):  # (the single call's sum)
+        reach = reach + lengths[:, i]
+    centres = obstacles[:, :2][None] - roots[:, None]
+    near = (np.hypot(centres[..., 0], centres[..., 1]) - obstacles[:, 2] < reach[:, None]).any(axis=1)
+    if not near.any():
+        return _dispatch(*args)
+    a = np.empty(args[1].shape)
+    error = np.empty(len(a))
+    used = np.zeros(len(a), dtype=np.int64)
+    for rows, run in ((near, partial(_rows, obs=obstacles.tolist())), (~near, _dispatch)):
+        if rows.any():
+            part = [None if x is None or isinstance(x, int) else x[rows] for x in args]
+            part[7] = args[7]  # (the method)
+            a[rows], error[rows], used[rows] = run(*part)
+    return a, error, used
+
+
+def _rows(roots, angles, lengths, targets, iterations, tolerance, limits, method, damp, rest, weight, poles, obs=None):
+    """A few chains through the single loop, one by one (among the circles ``obs``, triples ``(x, y, r)`` px)."""
     index = iter(range(len(angles)))
 
     def row(rx, ry, a, lens, tx, ty, its, tol, lim, *_):
         k = next(index)
         pole = None if poles is None or np.isnan(poles[k, 0]) else tuple(poles[k].tolist())
         return jacobian_iterations(rx, ry, a, lens, tx, ty, its, tol, lim, float(damp[k]), method,
-                                   None if rest is None else rest[k].tolist(), float(weight[k]), pole)[:3]
+                                   None if rest is None else rest[k].tolist(), float(weight[k]), pole, obs)[:3]
 
     return run_rows(row, roots, angles, lengths, targets, iterations, tolerance, limits)
 
@@ -286,38 +321,6 @@ def _with_null_term(s: dict, f: dict, jx: list, jy: list, d: list, shrink, on) -
     moved = capped(moved, largest_of(moved))
     s["settled"] = s["settled"] | (extra & on & (turn < SETTLE))
     return [np.where(extra, m, v) for m, v in zip(moved, d)]
-
-
-def dls_step(jx: list, jy: list, ux: np.ndarray, uy: np.ndarray, lam2: np.ndarray) -> list:
-    """:func:`.dls.dls_step` over a batch: the ``n`` joint turns, each an array of shape (N,)."""
-    n = len(jx)
-    sxx = syy = sxy = np.zeros(len(ux))
-    for i in range(n):
-        p = jx[i]
-        q = jy[i]
-        sxx = sxx + p * p
-        syy = syy + q * q
-        sxy = sxy + p * q
-    with np.errstate(over="ignore", invalid="ignore"):
-        a11 = sxx + lam2
-        a22 = syy + lam2
-        det = a11 * a22 - sxy * sxy
-        ok = (det > 0.0) & (det < np.inf)
-    safe = np.where(ok, det, 1.0)
-    a11 = np.where(ok, a11, 0.0)
-    a22 = np.where(ok, a22, 0.0)
-    with np.errstate(over="ignore", invalid="ignore"):  # as the single call's floats: inf, no warning
-        wx = np.where(ok, (a22 * ux - sxy * uy) / safe, 0.0)
-        wy = np.where(ok, (a11 * uy - sxy * ux) / safe, 0.0)
-        d = [jx[i] * wx + jy[i] * wy for i in range(n)]
-        largest = np.zeros(len(ux))
-        for v in d:
-            largest = np.maximum(largest, np.abs(v))
-        big = largest > MAX_STEP
-        if big.any():
-            over = np.where(big, largest, 1.0)
-            d = [np.where(big, v * MAX_STEP / over, v) for v in d]
-    return d
 
 
 def distance(dx: np.ndarray, dy: np.ndarray) -> np.ndarray:

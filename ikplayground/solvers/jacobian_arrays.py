@@ -2,8 +2,8 @@
 operation the single call's, so that each row rounds as it does.
 
 Buss 2004 (transpose, pseudo-inverse, damped least squares), Buss & Kim 2005 (selectively damped least squares),
-Liegeois 1977 (the rest pose's null-space term). Each joint's values are an array of shape (N,); ``jx``, ``jy``
-and ``d`` are lists of ``n`` of them. No validation: float64. Pixels (y down), radians.
+Liegeois 1977 (the rest pose's null-space term); DLS's step (:func:`dls_step`). Each joint's values are an array
+of shape (N,); ``jx``, ``jy`` and ``d`` are lists of ``n`` of them. No validation: float64. Pixels (y down), radians.
 """
 
 from __future__ import annotations
@@ -177,3 +177,35 @@ def rest_pull(a: np.ndarray, rest: np.ndarray, weight, lo, hi) -> list:
         wrapped = np.where(v > math.pi, v - tau, np.where(v <= -math.pi, v + tau, v))
         out.append(weight * np.where(hi[:, i] - lo[:, i] >= FULL_CIRCLE, wrapped, v))
     return out
+
+
+def dls_step(jx: list, jy: list, ux: np.ndarray, uy: np.ndarray, lam2: np.ndarray) -> list:
+    """:func:`.dls.dls_step` over a batch: the ``n`` joint turns, each an array of shape (N,)."""
+    n = len(jx)
+    sxx = syy = sxy = np.zeros(len(ux))
+    for i in range(n):
+        p = jx[i]
+        q = jy[i]
+        sxx = sxx + p * p
+        syy = syy + q * q
+        sxy = sxy + p * q
+    with np.errstate(over="ignore", invalid="ignore"):
+        a11 = sxx + lam2
+        a22 = syy + lam2
+        det = a11 * a22 - sxy * sxy
+        ok = (det > 0.0) & (det < np.inf)
+    safe = np.where(ok, det, 1.0)
+    a11 = np.where(ok, a11, 0.0)
+    a22 = np.where(ok, a22, 0.0)
+    with np.errstate(over="ignore", invalid="ignore"):  # as the single call's floats: inf, no warning
+        wx = np.where(ok, (a22 * ux - sxy * uy) / safe, 0.0)
+        wy = np.where(ok, (a11 * uy - sxy * ux) / safe, 0.0)
+        d = [jx[i] * wx + jy[i] * wy for i in range(n)]
+        largest = np.zeros(len(ux))
+        for v in d:
+            largest = np.maximum(largest, np.abs(v))
+        big = largest > MAX_STEP
+        if big.any():
+            over = np.where(big, largest, 1.0)
+            d = [np.where(big, v * MAX_STEP / over, v) for v in d]
+    return d

@@ -15,7 +15,11 @@ pushed against a bound leave the Jacobian (an active set), a null step toward a 
   under ``SETTLE`` rad or the budget ends;
 - a pole: before each step, CCD's and FABRIK's :func:`.reshape.pole_step` (a null-space step toward an arch on
   the pole's side, at most ``POLE_TURN`` rad a solve, so a chain solved frame after frame rolls over to the
-  pole's side rather than flipping there; three bones or more).
+  pole's side rather than flipping there; three bones or more);
+- circle obstacles (:mod:`.jacobian_avoid`): the pairs (bone, circle) the start has clear are kept clear; each
+  step adds a repulsive secondary task in the null space (after Maciejewski & Klein 1985) and is halved until its
+  pose is clear (else refused); a pole step, an escape or a restart that is not clear is not taken, and every
+  chain with a circle to keep clear of restarts as a limited one does (:func:`.avoid.clear_restart`).
 
 Pixels (y down), radians.
 """
@@ -24,9 +28,11 @@ from __future__ import annotations
 
 import math
 
+from .avoid import clear_restart, watched_pairs
 from .ccd import limit_pose
 from .dls import (AT_BOUND, DEFAULT_DAMPING, MU_GROW, MU_MAX, MU_SHRINK, NULL_STEP, distance, dls_step, escape,
                   joint_bounds, turned)
+from .jacobian_avoid import backtracked, pose_kept, repulsion
 from .jacobian_steps import DLS, capped, method_turns, projected, rest_pull
 from .kinematics import joint_xy as joint_points
 from .reshape import CRAWL_RATIO, POLE_TURN, RESTARTS, pole_frame, pole_step, restart_pose, restart_seed, restartable
@@ -42,12 +48,12 @@ _INF = math.inf
 
 
 def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, damping=DEFAULT_DAMPING, method=DLS,
-                        rest=None, rest_weight=0.0, pole=None):
+                        rest=None, rest_weight=0.0, pole=None, obs=None):
     """Up to ``iterations`` steps of ``method`` (an index of :data:`.jacobian_steps.METHODS`) from ``a`` (rad,
     inside ``lim``): ``(angles, used, error px, stalled)``.
 
     ``rest`` (n floats, rad, inside ``lim``) with ``rest_weight``, and ``pole`` ((x, y) px; stepped toward with
-    three bones or more), or None.
+    three bones or more), or None; ``obs`` circles ``(x, y, r)`` px (a list of triples) or None.
     """
     n = len(lens)
     reach = 0.0
@@ -84,12 +90,25 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
         pux, puy, h = pole_frame(rx, ry, tx, ty, pole[0], pole[1], reach)
     turns = POLE_TURN
     restarted = False
+    mask = None  # the (bone, circle) pairs kept clear, or None (no obstacles within reach)
+    if obs:
+        mask = [[False] * len(obs) for _ in range(n)]
+        if watched_pairs(xs, ys, n, obs, reach, mask):
+            los = [v[0] for v in bounds]
+            his = [v[1] for v in bounds]
+            clamps = [v[2] for v in bounds]
+            zo = [0.0] * n
+        else:
+            mask = None
     while True:
         if h and used < iterations and turns > 0.0 and not restarted:  # the pole's step (each step, as CCD's sweep)
+            saved = a, xs, ys
             a = list(a)
             turns -= pole_step(a, lens, xs, ys, n, pux, puy, h, reach, turns)
             limit_pose(a, lim)
             xs, ys = joint_points(rx, ry, a, lens)
+            if mask is not None and not pose_kept(xs, ys, n, obs, mask):
+                a, xs, ys = saved  # a step into a circle is not taken
             error = distance(tx - xs[n], ty - ys[n])
         restarted = False
         on = error <= tolerance
@@ -100,15 +119,27 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
             # (a restart needs a stall window of budget left, else it could only cost the steps it takes)
             if used and used + STALL_SWEEPS <= iterations and (stuck or not error < CRAWL_RATIO * last):
                 if restarts < 0:  # a limited chain, a joint after the root free to move, a target within reach
-                    go = limited and within(reachable, rx, ry, tx, ty, reach) and restartable(lim)
+                    # (or, with circles to keep clear of, any chain)
+                    go = within(reachable, rx, ry, tx, ty, reach) and (
+                        mask is not None or limited and restartable(lim))
                     restarts = RESTARTS if go else 0
+                taken = False
                 if restarts > 0:  # from a pose drawn inside the limits (reshape.restart_pose), the best one kept
                     if error < best_error:
                         best, best_error = a, error
+                    before = a
                     a = list(a)
-                    state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))
-                    a[0] = clamp_heading(a[0], *lim[0])
+                    if mask is None:
+                        state = restart_pose(a, lens, lim, rx, ry, tx, ty, state or restart_seed(lens))
+                        a[0] = clamp_heading(a[0], *lim[0])
+                        taken = True
+                    else:  # (a pose that keeps every watched pair clear, if one of a few is)
+                        state, taken = clear_restart(a, lens, lim or [(-_PI, _PI)] * n, rx, ry, tx, ty,
+                                                     state or restart_seed(lens), obs, mask, True)
+                        if not taken:
+                            a = before
                     restarts -= 1
+                if taken:
                     xs, ys = joint_points(rx, ry, a, lens)
                     error = distance(tx - xs[n], ty - ys[n])
                     mu = 1.0
@@ -163,6 +194,18 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
             capped(d, top)
             if on:
                 settled = turn < SETTLE
+        if mask is not None and not on and repulsion(xs, ys, n, obs, mask, reach, zo):
+            for i in range(n):  # the repulsive task, in the null space of the end's (held joints left out)
+                if jx[i] == 0.0 and jy[i] == 0.0:
+                    zo[i] = 0.0
+            projected(jx, jy, zo)
+            top = 0.0
+            for i in range(n):
+                v = d[i] + zo[i] * shrink
+                d[i] = v
+                if abs(v) > top:
+                    top = abs(v)
+            capped(d, top)
         if lim is None:  # turned() with no bounds and joint_points(), written out
             # (turned()'s clamp to [-pi, pi] changes nothing here: a lies in [-pi, pi] and no turn passes the
             # cap, MAX_STEP < pi, so one wrap lands in [-pi, pi]; the tests hold it to the turned() path)
@@ -182,7 +225,10 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
         else:
             b = [turned(a[i] + d[i], *bounds[i]) for i in range(n)]
             bx, by = joint_points(rx, ry, b, lens)
-        trial = distance(tx - bx[n], ty - by[n])
+        if mask is None or backtracked(rx, ry, a, d, lens, los, his, clamps, obs, mask, b, bx, by):
+            trial = distance(tx - bx[n], ty - by[n])
+        else:
+            trial = _INF  # (no clear pose along the step: refused)
         null = largest < NULL_STEP  # (the same as max(map(abs, d)) < NULL_STEP, measured before the cap)
         before, before_error = a, error  # an escape kicks from here: with the null step, no turn passes the cap
         if (trial <= tolerance if on else trial < error - tie) or (null and trial <= error + ROUNDING * reach):
@@ -198,7 +244,7 @@ def jacobian_iterations(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, dam
             reachable = within(reachable, rx, ry, tx, ty, reach)
             if reachable:
                 kicked = escape(rx, ry, before, lens, tx, ty, bounds, before_error)
-                if kicked is not None:
+                if kicked is not None and (mask is None or pose_kept(kicked[1], kicked[2], n, obs, mask)):
                     a, xs, ys, error = kicked
     if best_error < error - ROUNDING * reach:
         return best, used, best_error, stalled

@@ -1,17 +1,33 @@
-"""The batched CCD and FABRIK with circle obstacles: each row is the single call on it (numpy and numba backends)."""
+"""The batched CCD, FABRIK and Jacobian family with circle obstacles: each row is the single call on it (numpy and
+numba backends)."""
 
 import math
+from functools import partial
 
 import numpy as np
 import pytest
 
-from ikplayground.solvers import (ccd_batch, clear_moves, fabrik_batch, forward_kinematics, jit, solve_ccd,
-                                  solve_ccd_batch, solve_fabrik, solve_fabrik_batch)
+from ikplayground.solvers import (METHODS, ccd_batch, clear_moves, fabrik_batch, forward_kinematics, jacobian_batch,
+                                  jit, solve_ccd, solve_ccd_batch, solve_dls, solve_dls_batch, solve_fabrik,
+                                  solve_fabrik_batch, solve_jacobian, solve_jacobian_batch)
 
 from .obstacle_cases import kept_clear_failures
 from .test_batched import gap, random_group
 
-PAIRS = {"ccd": (solve_ccd, ccd_batch, solve_ccd_batch), "fabrik": (solve_fabrik, fabrik_batch, solve_fabrik_batch)}
+
+
+def family_engine(method):
+    """:func:`jacobian_batch` with ``method``, called as :func:`ccd_batch` is."""
+    def engine(roots, angles, lengths, targets, iterations, tolerance, limits=None, poles=None, obstacles=None):
+        return jacobian_batch(roots, angles, lengths, targets, iterations, tolerance, limits, method, poles=poles,
+                              obstacles=obstacles)
+    return engine
+
+
+PAIRS = {"ccd": (solve_ccd, ccd_batch, solve_ccd_batch), "fabrik": (solve_fabrik, fabrik_batch, solve_fabrik_batch),
+         "dls": (solve_dls, family_engine("dls"), solve_dls_batch),
+         **{m: (partial(solve_jacobian, method=m), family_engine(m), partial(solve_jacobian_batch, method=m))
+            for m in METHODS if m != "dls"}}
 
 
 def circles_among(rng, roots, angles, lengths, count):

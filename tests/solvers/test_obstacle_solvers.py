@@ -1,18 +1,21 @@
 """The solvers keep clear of circle obstacles: no bone ends inside a circle it started clear of."""
 
 import math
+from functools import partial
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.solvers import (ccd_steps, fabrik_steps, forward_kinematics, solve_ccd, solve_fabrik)
+from ikplayground.solvers import (METHODS, ccd_steps, fabrik_steps, forward_kinematics, solve_ccd, solve_dls,
+                                  solve_fabrik, solve_jacobian)
 
 from .obstacle_cases import chains_among_circles, kept_clear_failures, reference_gaps
 from .solver_cases import convergence
 
-SOLVERS = {"ccd": solve_ccd, "fabrik": solve_fabrik}
+SOLVERS = {"ccd": solve_ccd, "fabrik": solve_fabrik, "dls": solve_dls,
+           **{m: partial(solve_jacobian, method=m) for m in METHODS if m != "dls"}}
 STEPS = {"ccd": ccd_steps, "fabrik": fabrik_steps}
 
 
@@ -86,7 +89,7 @@ def test_a_target_behind_a_circle_is_reached_around_it(solver):
     assert reference_gaps(forward_kinematics(root, sol.angles, lengths), circle).min() >= -1e-9
 
 
-@pytest.mark.parametrize("solver", sorted(SOLVERS))
+@pytest.mark.parametrize("solver", sorted(STEPS))
 def test_a_ccd_turn_never_passes_through_a_circle(solver):
     # every record of the step-through is clear, not only the answer: no turn or walk jumps a circle
     root, lengths = np.zeros(2), np.full(5, 40.0)
@@ -126,8 +129,22 @@ def test_bad_obstacles_are_refused_naming_them(solver, bad, words):
                                          pytest.param("obstacles-limited", 300, marks=pytest.mark.slow)])
 def test_the_scripts_obstacle_sets_are_reached_round_the_circles(solver, name, count):
     """scripts/convergence.py's sets (circles beside the straight start, targets of random clear poses): at least
-    95% reached within 100 iterations, every answer clear of every circle."""
+    95% reached within 100 iterations (the Jacobian transpose, whose steps are slow to converge with or without
+    circles: 90%), every answer clear of every circle."""
     chains = convergence().OBSTACLE_SETS[name](2011, count)
     rates, sols = convergence().measure(SOLVERS[solver], chains, 100, 0.5, obstacles=True)
-    assert rates.reached >= 0.95, rates
+    assert rates.reached >= (0.90 if solver == "transpose" else 0.95), rates
     assert all(convergence().ends_clear(c, s.angles) for c, s in zip(chains, sols))
+
+
+@settings(max_examples=100)
+@given(case=chains_among_circles(), method=st.sampled_from(METHODS), rest=st.lists(st.floats(-3.1, 3.1), min_size=8,
+                                                                                     max_size=8),
+       heading=st.booleans(), h=st.floats(-math.pi, math.pi))
+def test_the_jacobian_family_with_a_rest_pose_keeps_clear_too(case, method, rest, heading, h):
+    kw = dict(case)
+    root, angles, lengths, target = (kw.pop(k) for k in ("root", "angles", "lengths", "target"))
+    if heading:
+        kw["heading"] = h
+    sol = solve_jacobian(root, angles, lengths, target, method=method, rest=rest[:len(lengths)], **kw)
+    assert not kept_clear_failures(root, angles, sol.angles, lengths, kw["obstacles"])

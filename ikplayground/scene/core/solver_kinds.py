@@ -89,15 +89,16 @@ def _fabrik(root, goal, lengths, target, iterations, tolerance, limits, f, obsta
     return fabrik_batch(root, goal, lengths, target, iterations, tolerance, limits, _poles(f), obstacles)
 
 
-def _dls(root, goal, lengths, target, iterations, tolerance, limits, f):
+def _dls(root, goal, lengths, target, iterations, tolerance, limits, f, obstacles=None):
     return jacobian_batch(root, goal, lengths, target, iterations, tolerance, limits, "dls",
-                          damping=f["damping"][:, 0], poles=_poles(f))
+                          damping=f["damping"][:, 0], poles=_poles(f), obstacles=obstacles)
 
 
 def _jacobian(method: str) -> Engine:
     """The engine of the Jacobian family's ``method`` (``ikplayground.solvers.METHODS``)."""
-    def engine(root, goal, lengths, target, iterations, tolerance, limits, f):
-        return jacobian_batch(root, goal, lengths, target, iterations, tolerance, limits, method, poles=_poles(f))
+    def engine(root, goal, lengths, target, iterations, tolerance, limits, f, obstacles=None):
+        return jacobian_batch(root, goal, lengths, target, iterations, tolerance, limits, method, poles=_poles(f),
+                              obstacles=obstacles)
     return engine
 
 
@@ -109,13 +110,13 @@ SOLVER_TABLE: list[SolverKind] = [
     SolverKind("fabrik", "FABRIK", "ik", "FABRIK: drags the joints to the target and back.", True, _fabrik, colour=2,
                avoids=True, rule="joints pulled tip-first onto the target, then root-first back"),
     SolverKind("dls", "DLS", "ik", "DLS: damped least squares steps on the Jacobian.", True, _dls, colour=3,
-               rule="Δθ = Jᵀ(JJᵀ + λ²I)⁻¹ e, λ = damping·μ·|e|"),
+               avoids=True, rule="Δθ = Jᵀ(JJᵀ + λ²I)⁻¹ e, λ = damping·μ·|e|"),
     SolverKind("transpose", "Transpose", "ik", "Transpose: gradient steps Δθ = αJᵀe on the error.", True,
-               _jacobian("transpose"), colour=7, rule="Δθ = α Jᵀe, α = ⟨e, JJᵀe⟩ / |JJᵀe|²", short="Jᵀ"),
+               _jacobian("transpose"), colour=7, avoids=True, rule="Δθ = α Jᵀe, α = ⟨e, JJᵀe⟩ / |JJᵀe|²", short="Jᵀ"),
     SolverKind("pseudo-inverse", "Pseudo-inverse", "ik", "Pseudo-inverse: Δθ = J⁺e, the least turn that fits.", True,
-               _jacobian("pseudo-inverse"), colour=5, rule="Δθ = J⁺e = Jᵀ(JJᵀ)⁻¹ e", short="J⁺"),
+               _jacobian("pseudo-inverse"), colour=5, avoids=True, rule="Δθ = J⁺e = Jᵀ(JJᵀ)⁻¹ e", short="J⁺"),
     SolverKind("sdls", "SDLS", "ik", "SDLS: J⁺e damped in each singular direction.", True, _jacobian("sdls"),
-               colour=4, rule="Δθ = Σᵢ clamp(σᵢ⁻¹ (uᵢ·e) vᵢ, γᵢ), Buss & Kim"),
+               colour=4, avoids=True, rule="Δθ = Σᵢ clamp(σᵢ⁻¹ (uᵢ·e) vᵢ, γᵢ), Buss & Kim"),
     SolverKind("snake", "snake", "snake", "Snake: arrow keys steer it; no target to drag.", colour=4),
     SolverKind("walker", "Walker", "walker", "Walker: IK legs step over the ground; arrows walk.", colour=5),
     SolverKind("rig", "Rig", "rig", "Rig: a skeleton of named bones, several targets solved at once.", colour=6),
