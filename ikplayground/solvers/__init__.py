@@ -21,6 +21,7 @@ from .dls_batch import dls_batch, jacobian_batch
 from .fabrik import fabrik_steps, solve_fabrik
 from .jacobian import solve_dls, solve_jacobian
 from .jacobian_steps import METHODS
+from .jiggle import jiggle_rows, jiggle_step
 from .kinematics import chain_points, chain_points_batch, forward_kinematics
 from .look_at import look_at
 from .obstacles import obstacle_rows, segment_gaps
@@ -32,6 +33,7 @@ from .settle import clear_moves, rate_limited, settle_batch, tip_error
 from .skeleton_solve import solve_skeleton
 from .skeleton_tree import SkeletonSolution, absolute_angles, skeleton_points
 from .snake import follow_snake
+from .spline_path import along_path, path_rows
 from .two_bone import pole_bend, soft_reach, solve_two_bone
 from .two_bone_arrays import two_bone_arrays
 from .validate import FULL_CIRCLE, clamp_angle, wrap, wrap_array
@@ -43,6 +45,7 @@ __all__ = [
     "ccd_steps", "fabrik_steps", "METHODS",
     "CCDStep", "FabrikStep", "clamp_angle", "FULL_CIRCLE", "TwoBoneSolution", "IKSolution",
     "solve_skeleton", "skeleton_points", "SkeletonSolution", "look_at", "HEADING_TOLERANCE",
+    "jiggle_step", "along_path",
     # what the playground's scene, insight views, scripts and tests build on: the unvalidated batch engines
     # (float64 arrays of the documented shapes, px and rad), their helpers and the solvers' constants
     "ccd_batch", "fabrik_batch", "dls_batch", "jacobian_batch", "snake_batch", "two_bone_arrays", "chain_points",
@@ -53,4 +56,6 @@ __all__ = [
     "absolute_angles",
     # circle obstacles (x, y, r) px: their rows checked, a bone's gap to each, a frame's move held clear of them
     "obstacle_rows", "segment_gaps", "clear_moves",
+    # secondary motion's engines (checked float64 arrays with a leading N axis)
+    "jiggle_rows", "path_rows",
 ]
