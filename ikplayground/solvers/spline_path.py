@@ -164,7 +164,10 @@ def segment_arc(ctrl: np.ndarray, a: np.ndarray, b: np.ndarray, cusps: np.ndarra
                                        cusps[..., 1])
     inner = [np.where((a < c) & (c < b), c, a) for c in (c1, c2)]
     edges = np.sort(np.stack([a, *inner, b], axis=-1), axis=-1)
-    return sum(_gauss(ctrl, edges[..., j], edges[..., j + 1]) for j in range(3))
+    total = _gauss(ctrl, edges[..., 0], edges[..., 1])
+    for j in (1, 2):
+        total = total + _gauss(ctrl, edges[..., j], edges[..., j + 1])
+    return total
 
 
 def _gauss(ctrl: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -664,22 +664,23 @@ def test_save_and_load_buttons_use_the_path_field(app, tmp_path):
     assert "b.json" in app.message
 
 
+JACOBIAN = ("transpose", "pseudo-inverse", "sdls")  # the family beside DLS: its rows but damping
 EXPECTED_ENABLED = {
     # widget: solvers where it means something
     "mirror": {"two-bone"},
-    "rate_on": {"two-bone", "ccd", "fabrik", "dls", "snake", "walker", "rig"},
-    "rate": {"two-bone", "ccd", "fabrik", "dls", "snake", "walker", "rig"},
-    "joint_limit": {"ccd", "fabrik", "dls"},
+    "rate_on": {"two-bone", "ccd", "fabrik", "dls", *JACOBIAN, "snake", "walker", "rig"},
+    "rate": {"two-bone", "ccd", "fabrik", "dls", *JACOBIAN, "snake", "walker", "rig"},
+    "joint_limit": {"ccd", "fabrik", "dls", *JACOBIAN},
     "bend_range": {"snake"},
-    "bones": {"ccd", "fabrik", "dls", "snake"},
-    "bone_length": {"two-bone", "ccd", "fabrik", "dls", "snake", "walker", "rig"},
+    "bones": {"ccd", "fabrik", "dls", *JACOBIAN, "snake"},
+    "bone_length": {"two-bone", "ccd", "fabrik", "dls", *JACOBIAN, "snake", "walker", "rig"},
     "legs": {"walker"},
     "leg_bones": {"walker"},
     "step_threshold": {"walker"},
-    "iterations": {"ccd", "fabrik", "dls", "rig"},
-    "tolerance": {"ccd", "fabrik", "dls", "rig"},
+    "iterations": {"ccd", "fabrik", "dls", *JACOBIAN, "rig"},
+    "tolerance": {"ccd", "fabrik", "dls", *JACOBIAN, "rig"},
     "damping": {"dls"},
-    "mix": {"two-bone", "ccd", "fabrik", "dls"},
+    "mix": {"two-bone", "ccd", "fabrik", "dls", *JACOBIAN},
     "softness": {"two-bone"},
     "stretch": {"two-bone"},
     "max_speed": {"snake"},
