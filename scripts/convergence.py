@@ -309,13 +309,14 @@ def ends_clear(chain: ObstacleChain, angles) -> bool:
     return bool(segment_gaps(forward_kinematics(chain.root, angles, chain.lengths), chain.obstacles).min() >= -1e-9)
 
 
-def obstacle_table(sets: dict, iterations: int, tolerance: float) -> str:
+def obstacle_table(sets: dict, iterations: int, tolerance: float, with_family: bool = True) -> str:
     """The Markdown table of every available solver taking ``obstacles=`` on every set of circles (``{name:
-    chains}``), at ``iterations`` and at 10: with the circles, and without them."""
+    chains}``), at ``iterations`` and at 10: with the circles, and without them (``with_family``: the Jacobian
+    family's other methods too)."""
     budgets = sorted({SHORT_BUDGET, iterations})
     lines = ["| solver | set | iterations | share reached | mean used | kept clear | without: reached, clear "
              "| without: a bone inside |", "|---|---|---|---:|---:|---:|---:|---:|"]
-    family = tuple(m for m in getattr(solvers, "METHODS", ()) if m != "dls")  # ("dls": solve_dls, 100 steps)
+    family = tuple(m for m in getattr(solvers, "METHODS", ()) if m != "dls" and with_family)  # ("dls": solve_dls)
     for name, fn in available_solvers(SOLVERS + family).items():
         if "obstacles" not in inspect.signature(fn).parameters:
             continue
@@ -415,7 +416,7 @@ def main(argv=None) -> None:
     if circles:
         sizes = ", ".join(f"{len(c)} {name}" for name, c in circles.items())
         print(f"\nAmong circles: {sizes}; seed {args.seed}, tolerance {args.tolerance:g} px\n")
-        print(obstacle_table(circles, args.iterations, args.tolerance))
+        print(obstacle_table(circles, args.iterations, args.tolerance, args.family))
     if hasattr(solvers, "solve_jacobian") and args.family:
         family = {name: c for name, c in sets.items() if name in ("free", "one-sided")}
         print(f"\nThe Jacobian family on {', '.join(f'{len(c)} {n}' for n, c in family.items())} chains\n")
