@@ -420,9 +420,8 @@ class UndoMachine(RuleBasedStateMachine):
         out = []
         for c in self.scene.chains:
             values = tuple((s.name, s.read(c)) for s in SETTINGS if s.applies(c.solver))
-            params = tuple(c.fields[name].tobytes() for name in PARAMETERS[
-                "snake" if c.is_snake else "walker" if c.is_walker else "rig" if c.is_rig else "ik"])
-            spots = [c.anchor.copy()] + ([c.fields["target"].copy()] if c.is_ik else []) + (
+            params = tuple(c.fields[name].tobytes() for name in PARAMETERS[SOLVER_KINDS[c.solver].kind])
+            spots = [c.anchor.copy()] + ([c.fields["target"].copy()] if c.is_ik or c.is_rope else []) + (
                 list(c.fields["targets"].copy()) if c.is_rig else [])
             out.append((c, c.solver, values, params, spots))
         return out
