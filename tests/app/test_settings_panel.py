@@ -63,10 +63,11 @@ def test_each_control_is_enabled_exactly_for_the_solvers_of_its_setting(app, sol
 def test_the_help_describes_every_setting_control():
     assert [label for label, _ in panel_help_rows()] == [s.label for s in SETTINGS]
     rows = dict(panel_help_rows())
-    assert "0.5 to 30.0 °/step" in rows["Rate limit"] and rows["Rate limit"].endswith("every solver")
+    assert "0.5 to 30.0 °/step" in rows["Rate limit"] and rows["Rate limit"].endswith("snake, Walker, Rig")
     assert rows["Elbow limit"].endswith("· two-bone")
     assert rows["Show limits"].endswith("CCD, FABRIK, DLS, Transpose, Pseudo-inverse, SDLS, snake, Rig")
-    assert rows["Damping"].endswith("· DLS") and rows["Softness"].endswith("· two-bone")
+    assert [text.rpartition(" · ")[2] for label, text in panel_help_rows() if label == "Damping"] == ["DLS", "Rope"]
+    assert rows["Softness"].endswith("· two-bone")
 
 
 def test_the_controls_page_panel_table_is_the_panel_s_own():

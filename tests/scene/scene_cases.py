@@ -90,6 +90,9 @@ def assert_chain_ok(chain) -> None:
         outside = np.abs(wrap(bends - (lo + hi) / 2)) - (hi - lo) / 2
         assert np.all(outside <= ANGLE_TOL), f"snake bends {np.degrees(bends)} outside {np.degrees([lo, hi])} degrees"
         assert np.isfinite(f["heading"]).all() and np.isfinite(f["speed"]).all()
+    elif chain.is_rope:  # joint 0 on its root; its joints a step ago and its end's target finite
+        np.testing.assert_array_equal(pts[0], f["root"])
+        assert np.isfinite(f["previous"]).all() and np.isfinite(f["target"]).all()
     else:
         for name in ("root", "target", "angles", "limits"):
             assert np.isfinite(f[name]).all(), f"non-finite {name}: {f[name]}"

@@ -100,6 +100,11 @@ def extreme_chains(draw):
         return {"solver": "snake", "points": [pick(COORDS, 2) for _ in range(n + 1)], "lengths": pick(POSITIVE, n),
                 "heading": pick(COORDS, 1)[0], "bend_limits": [pick(LOW, 1)[0], pick(HIGH, 1)[0]],
                 "max_speed": pick([1000, 999.9995, 5e-324], 1)[0], "turn_rate": pick([180, 179.99995], 1)[0]}
+    if solver == "rope":
+        return {"solver": "rope", "root": pick(COORDS, 2), "lengths": pick(POSITIVE, n),
+                "points": [pick(COORDS, 2) for _ in range(n + 1)], "target": pick(COORDS, 2),
+                "pin_end": True, "gravity": pick([-10000, 9999.9995, 5e-324], 1)[0],
+                "damping": pick([1, 0.99995, 5e-324], 1)[0]}
     if solver == "walker":
         m = pick([2, 3], 1)[0]
         return {"solver": "walker", "body": pick(COORDS, 2), "lengths": pick(POSITIVE, m), "facing": -1,

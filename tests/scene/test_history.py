@@ -22,6 +22,7 @@ from ikplayground.scene.core.constants import SOLVERS
 from ikplayground.scene.build.presets import default_scene
 from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.core.settings import SETTINGS
+from ikplayground.scene.core.solver_kinds import SOLVER_KINDS
 from ikplayground.scene.edit import edits, moves
 from ikplayground.scene.edit.edits import PARAMETERS, set_recorded
 from ikplayground.scene.edit.history import MAX_ENTRIES, MAX_WEIGHT, Edit, History
@@ -163,7 +164,7 @@ def assert_state(scene: Scene, expected: list, pose_atol: float = 1e-9) -> None:
     assert [c for c, *_ in now] == [c for c, *_ in expected]
     for (c, solver, values, fields), (_, solver0, values0, fields0) in zip(now, expected):
         assert (solver, values) == (solver0, values0), f"chain {c.id}"
-        params = PARAMETERS["snake" if c.is_snake else "walker" if c.is_walker else "ik"]
+        params = PARAMETERS[SOLVER_KINDS[c.solver].kind]
         for name, a in fields0.items():
             if name in params:
                 np.testing.assert_array_equal(fields[name], a, err_msg=f"chain {c.id}: {name}")
@@ -419,9 +420,8 @@ class UndoMachine(RuleBasedStateMachine):
         out = []
         for c in self.scene.chains:
             values = tuple((s.name, s.read(c)) for s in SETTINGS if s.applies(c.solver))
-            params = tuple(c.fields[name].tobytes() for name in PARAMETERS[
-                "snake" if c.is_snake else "walker" if c.is_walker else "rig" if c.is_rig else "ik"])
-            spots = [c.anchor.copy()] + ([c.fields["target"].copy()] if c.is_ik else []) + (
+            params = tuple(c.fields[name].tobytes() for name in PARAMETERS[SOLVER_KINDS[c.solver].kind])
+            spots = [c.anchor.copy()] + ([c.fields["target"].copy()] if c.is_ik or c.is_rope else []) + (
                 list(c.fields["targets"].copy()) if c.is_rig else [])
             out.append((c, c.solver, values, params, spots))
         return out

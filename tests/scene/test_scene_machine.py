@@ -24,12 +24,12 @@ from tests.scene.scene_cases import SOLVER_ORDER, assert_no_nan, assert_scene_ok
 
 STAGE = (980.0, 720.0)
 MAX_ADDS = 10
-SOLVERS = (*SOLVER_ORDER, "rig")  # the machine's chains: IK chains, snakes and rigs (a humanoid each)
+SOLVERS = (*SOLVER_ORDER, "rig", "rope")  # the machine's chains: IK chains, snakes, rigs (a humanoid each), ropes
 
 
 def kept_on_stage(c) -> list:
-    """The points of ``c`` the stage keeps it on: an IK chain's root and target, a rig's root and targets, a
-    snake's head."""
+    """The points of ``c`` the stage keeps it on: an IK chain's or a rope's root and target, a rig's root and
+    targets, a snake's head."""
     if c.is_snake:
         return [c.fields["points"][0]]
     if c.is_rig:
@@ -215,7 +215,7 @@ class SceneMachine(RuleBasedStateMachine):
         chain = self.pick(i)
         if chain is None:
             return
-        if not chain.is_snake:
+        if not (chain.is_snake or chain.is_rope):  # a rope has no rate limit
             chain.rate_limit = rate
             assert (chain.rate_limit is None) == (rate is None)
 
@@ -247,6 +247,14 @@ class SceneMachine(RuleBasedStateMachine):
         if chain is not None and chain.is_snake:
             chain.fields["max_speed"][0] = speed
             chain.fields["turn_rate"][0] = math.radians(turn)
+
+    @rule(i=picks, pin=st.booleans(), gravity=st.floats(-1e4, 1e4), damping=st.floats(0.0, 1.0))
+    def set_rope(self, i, pin, gravity, damping):
+        chain = self.pick(i)
+        if chain is not None and chain.is_rope:
+            for name, value in (("pin_end", pin), ("gravity", gravity), ("rope_damping", damping)):
+                self.scene.set_setting(chain, name, value)
+            assert (bool(chain.fields["pin_end"][0]), chain.fields["gravity"][0]) == (pin, gravity)
 
     @rule(i=picks, path=st.sampled_from(target_paths.PATHS), speed=st.floats(0.1, 50.0), size=st.floats(1.0, 400.0),
           held=st.booleans())
@@ -335,7 +343,7 @@ class SceneMachine(RuleBasedStateMachine):
         for a, b in zip(self.scene.chains, loaded.chains):
             np.testing.assert_allclose(b.fields["points"], a.fields["points"], atol=0.05 * (a.bones + 1))
             np.testing.assert_allclose(b.fields["lengths"], a.fields["lengths"], atol=1e-3)
-            if not a.is_snake:  # an off rate limit keeps its setting (to the file's 4 decimals)
+            if not (a.is_snake or a.is_rope):  # an off rate limit keeps its setting (to the file's 4 decimals)
                 assert (b.rate_limit is None) == (a.rate_limit is None)
                 assert b.rate_deg == pytest.approx(a.rate_deg, abs=5e-5 + 1e-12)
         self.scene = loaded
@@ -343,7 +351,7 @@ class SceneMachine(RuleBasedStateMachine):
     @rule(steps=st.integers(1, 4))
     def step(self, steps):
         for _ in range(steps):
-            before = [(c, c.fields["angles"].copy(), turned_from(c)) for c in self.scene.chains if not c.is_snake]
+            before = [(c, c.fields["angles"].copy(), turned_from(c)) for c in self.scene.chains if c.has_targets]
             self.scene.step()
             for c, old, turned in before:
                 rate = c.rate_limit
@@ -366,7 +374,7 @@ class SceneMachine(RuleBasedStateMachine):
     @invariant()
     def reached_means_the_tip_is_within_tolerance_of_the_target(self):
         for c in self.scene.chains:
-            if not c.is_snake:
+            if c.has_targets:
                 assert bool(c.fields["reached"][0]) == (c.error <= c.tolerance + 1e-9), (c.solver, c.error, c.tolerance)
 
     @invariant()

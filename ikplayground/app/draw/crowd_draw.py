@@ -136,6 +136,11 @@ def has_dots(group, total: float | None = None) -> bool:
     return bool(lengths.size) and total >= DOT_MIN_BONE * lengths.size
 
 
+def shown_targets(f: dict) -> np.ndarray:
+    """The targets (k, 2) px a group's fields ``f`` show: every chain's, a rope group's pinned ones only."""
+    return f["target"] if "pin_end" not in f else f["target"][f["pin_end"][:, 0] > 0]
+
+
 def joints(group) -> np.ndarray:
     """The points (N, J, 2) px that get a joint dot: a snake's head, an IK chain's joints past its root."""
     pts = group.fields["points"]
@@ -305,7 +310,7 @@ class CrowdLayer:
         if group.solver == "snake":
             return
         self._blit_by_colour(surface, self._anchors, group, f["root"][:, None], self._anchors[0].get_width() // 2)
-        self._blit_all(surface, self._target, f["target"], self._target.get_width() // 2)
+        self._blit_all(surface, self._target, shown_targets(f), self._target.get_width() // 2)
 
     def _stamps(self, buf: np.ndarray, group, w: int, h: int) -> None:
         """A dense ``group``'s joint dots, anchors and targets stamped into ``buf``."""
@@ -322,7 +327,7 @@ class CrowdLayer:
         if group.solver != "snake":
             root = f["root"][:, None]
             out += [(root, self._fill, 0, ANCHOR_INSIDE), (root, 1, 1, ANCHOR_EDGE),
-                    (f["target"][:, None], self._target_index, 0, TARGET_RING)]
+                    (shown_targets(f)[:, None], self._target_index, 0, TARGET_RING)]
         return out
 
     def _blit_by_colour(self, surface, sprites, group, at: np.ndarray, half: int) -> None:

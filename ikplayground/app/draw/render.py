@@ -159,6 +159,8 @@ class SceneRenderer:
                 self.draw_wedges(surface, shown)
             if chain.is_snake:
                 self.draw_snake(surface, shown)
+            elif chain.is_rope:
+                self.draw_rope(surface, shown, hot=chain is hot_target)
             elif chain.is_walker:
                 draw_walker(surface, shown, chain_colour(chain))
             elif chain.is_rig:
@@ -275,6 +277,19 @@ class SceneRenderer:
                 continue
             sprite = self.bone_sprite(chain.palette_index, length, ang)
             surface.blit(sprite, sprite.get_rect(center=(mx, my)))
+
+    def draw_rope(self, surface: pygame.Surface, chain: Chain, hot: bool = False) -> None:
+        """A rope: the anchor under its root, the cord (:func:`.skins.draw_rope`), and with "Pin end" on the
+        target its end is tied to."""
+        f = chain.fields
+        colour = chain_colour(chain)
+        base = pygame.Rect(0, 0, 16, 16)
+        base.center = (round(float(f["root"][0])), round(float(f["root"][1])))
+        pygame.draw.rect(surface, ANCHOR_FILL, base, border_radius=3)
+        pygame.draw.rect(surface, colour, base, 2, border_radius=3)
+        skins.draw_rope(surface, f["points"], colour)
+        if f["pin_end"][0] > 0:
+            draw_target(surface, f["target"].tolist(), hot)
 
     def draw_snake(self, surface: pygame.Surface, chain: Chain) -> None:
         """A snake by its skin: blocks, a smooth body, or lines."""

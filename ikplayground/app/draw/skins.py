@@ -157,3 +157,21 @@ def draw_snake_lines(surface: pygame.Surface, points: np.ndarray, colour) -> Non
     for p in plist[1:]:
         pygame.draw.aacircle(surface, dot, p, 3)
     pygame.draw.aacircle(surface, shade(colour, 0.7), plist[0], 6)
+
+
+def draw_rope(surface: pygame.Surface, points: np.ndarray, colour) -> None:
+    """A rope: a smooth cord through its joints (a Catmull-Rom curve), a dark rim, a twist tick every other
+    sample (a laid rope's strands), a knot at the end."""
+    curve = catmull_rom(points, 4) if len(points) > 1 else points
+    line = curve.tolist()
+    dark = shade(colour, -0.35)
+    if len(line) > 1:
+        pygame.draw.lines(surface, dark, False, line, 7)
+        pygame.draw.lines(surface, colour, False, line, 5)
+        d = np.diff(curve, axis=0)
+        unit = d / np.maximum(np.hypot(d[:, 0], d[:, 1]), 1e-9)[:, None]
+        twist = 2.5 * (unit[:, ::-1] * (-1.0, 1.0) + 0.6 * unit)  # across the cord, leaning along it
+        for c, t in zip(curve[:-1:2].tolist(), twist[::2].tolist()):
+            pygame.draw.aaline(surface, dark, (c[0] - t[0], c[1] - t[1]), (c[0] + t[0], c[1] + t[1]))
+    pygame.draw.aacircle(surface, shade(colour, 0.45), line[-1], 4)
+

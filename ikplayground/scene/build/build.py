@@ -11,12 +11,14 @@ import math
 
 import numpy as np
 
-from ikplayground.scene.build import rig_build, walker_build
+from ikplayground.scene.build import rig_build, rope_build, walker_build
 from ikplayground.scene.build.build_batch import (default_limits, empty_fields, ik_group, make_ik_chains,  # noqa: F401
                                                   make_snakes, refresh_ik_points, straight_points, wander_phase)
 from ikplayground.scene.core.chain import Chain
-from ikplayground.scene.core.constants import DEFAULT_IK_BONES, DEFAULT_RATE_DEG, SNAKE_BEND_DEG, SNAKE_SEGMENT
+from ikplayground.scene.core.constants import (DEFAULT_IK_BONES, DEFAULT_RATE_DEG, ROPE_BONES, SNAKE_BEND_DEG,
+                                               SNAKE_SEGMENT)
 from ikplayground.scene.core.stage import clamp_point, keep_on_stage
+from ikplayground.scene.step import rig_step, rope_step
 from ikplayground.solvers import wrap_array
 from ikplayground.solvers import snake_batch
 
@@ -48,6 +50,21 @@ def relay_snake(f: dict[str, np.ndarray]) -> None:
     pts = f["points"]
     lim = f["bend_limits"]
     pts[:] = snake_batch(pts[None], pts[None, 0], f["lengths"][None], lim[None, 0], lim[None, 1])[0]
+
+
+def lay_out(chain: Chain) -> None:
+    """After an edit of a chain's lengths or limits, lay its joints out again, in place (a snake after its head, a
+    rope from its root)."""
+    if chain.is_snake:
+        relay_snake(chain.fields)
+    elif chain.is_walker:
+        walker_build.lay_out(chain.fields)
+    elif chain.is_rig:
+        rig_step.lay_out(chain.fields)
+    elif chain.is_rope:
+        rope_step.settle(chain.fields)
+    else:
+        refresh_ik_points(chain.fields)
 
 
 def straight_snake(head, heading, nodes=10, segment=SNAKE_SEGMENT, **kw) -> Chain:
@@ -96,6 +113,8 @@ def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
     if solver == "rig":  # a default rig (a humanoid) with its hips at the anchor, the kept settings kept
         return rig_build.rig_from(chain.anchor, chain.palette_index, {**chain.options, "rate_deg": chain.rate_deg})
     line = polyline(chain)
+    if solver == "rope":
+        return rope_build.rope_from(line, bones or (chain.bones if chain.is_rope else ROPE_BONES), **common)
     reach = float(np.sum(np.linalg.norm(np.diff(line, axis=0), axis=1))) or 1.0
     if solver == "snake":
         n = max(1, min(63, round(reach / SNAKE_SEGMENT))) if bones is None else bones
@@ -143,6 +162,8 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
     if chain.is_walker:
         return walker_build.make_walker(chain.fields["body"].copy(), legs=walker_build.leg_count(n),
                                         **walker_build.walker_kw(chain), **chain.settings())
+    if chain.is_rope:
+        return rope_build.with_bones(chain, n, settings)
     if chain.is_snake:
         pts = chain.fields["points"]
         seg = float(chain.fields["lengths"][-1])
@@ -179,6 +200,10 @@ def new_chain(solver: str, at, stage, terrain, palette_index: int = 0) -> Chain:
         w, h = stage
         heading = math.atan2(y - h / 2, x - w / 2) if (x, y) != (w / 2, h / 2) else 0.0
         return straight_snake((x, y), heading, palette_index=palette_index)
+    if solver == "rope":  # hanging from there at rest, its end's target on the stage
+        chain = rope_build.new_rope((x, y), palette_index=palette_index)
+        chain.fields["target"][:] = clamp_point(chain.fields["target"], stage)
+        return chain
     if solver == "walker":  # its first step stands it on the ground
         return walker_build.make_walker((x, float(terrain.height_at(x)) - 70.0), palette_index=palette_index)
     if solver == "rig":  # a humanoid with its hips there, its feet where they hang (on the stage)

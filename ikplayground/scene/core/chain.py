@@ -76,9 +76,9 @@ class Chain:
 
     Parameters
     ----------
-    solver : {"two-bone", "ccd", "fabrik", "dls", "snake", "walker", "rig"}
+    solver : {"two-bone", "ccd", "fabrik", "dls", "snake", "walker", "rig", "rope"}
     fields : dict of str -> ndarray
-        Its arrays (``IK_FIELDS`` / ``SNAKE_FIELDS`` / ``WALKER_FIELDS`` / ``RIG_FIELDS``).
+        Its arrays (``IK_FIELDS`` / ``SNAKE_FIELDS`` / ``WALKER_FIELDS`` / ``RIG_FIELDS`` / ``ROPE_FIELDS``).
     palette_index : int
     rate_deg, joint_limit : float
         The rate limit's setting (degrees per step, kept while it is off) and the joint limit's (+-degrees).
@@ -205,6 +205,11 @@ class Chain:
     def is_rig(self) -> bool:
         """A skeleton of named bones with several targets (:mod:`ikplayground.scene.step.rig_step`)."""
         return self.solver == "rig"
+
+    @property
+    def is_rope(self) -> bool:
+        """A chain pinned at its root that hangs and swings (:mod:`ikplayground.scene.step.rope_step`)."""
+        return self.solver == "rope"
 
     @property
     def has_targets(self) -> bool:

@@ -1,7 +1,7 @@
 """The arrays of a chain of each kind: field name -> shape, and the concrete shapes for a size.
 
-An IK chain's, a snake's, a walker's and a rig's fields (docs/design.md, "The
-scene", "The walker", "The rig"). Pixels (y down) and radians.
+An IK chain's, a snake's, a walker's, a rig's and a rope's fields (docs/design.md,
+"The scene", "The walker", "The rig", "The rope"). Pixels (y down) and radians.
 """
 
 from __future__ import annotations
@@ -76,7 +76,14 @@ RIG_FIELDS: FieldSpec = {
     "replay_angles": ("n",), "replayed": (1,),
     **{cast(str, s.field): (1,) for s in field_settings("rig")},
 }
-SPECS: dict[str, FieldSpec] = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS, "rig": RIG_FIELDS}
+# a rope (scene/step/rope_step.py): its root (px), the target its end is tied to with "Pin end" on (px), bones
+# (px), joints now and one step ago (Verlet, px), whether the mouse holds the target (1) and the settings' fields
+ROPE_FIELDS: FieldSpec = {
+    "root": (2,), "target": (2,), "lengths": ("n",), "points": ("n+1", 2), "previous": ("n+1", 2), "held": (1,),
+    **{cast(str, s.field): (1,) for s in field_settings("rope")},
+}
+SPECS: dict[str, FieldSpec] = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS, "rig": RIG_FIELDS,
+                               "rope": ROPE_FIELDS}
 
 
 def field_shapes(solver: str, n: int, m: int = 2) -> dict[str, tuple[int, ...]]:

@@ -10,14 +10,18 @@ from ikplayground.scene.core.chain import Chain
 
 
 def target_at(groups, order: dict[int, int], pos, radius: float) -> Chain | None:
-    """The topmost IK chain of ``groups`` with its target within ``radius`` px of ``pos`` (``order``: draw order)."""
+    """The topmost IK chain or pinned rope of ``groups`` with its target within ``radius`` px of ``pos``
+    (``order``: draw order)."""
     p = np.asarray(pos, dtype=float)
     best, best_index = None, -1
     for g in groups:
         if "target" not in g.fields:  # a snake, walker or rig
             continue
         d = g.fields["target"] - p
-        for row in np.flatnonzero(np.einsum("ij,ij->i", d, d) <= radius * radius).tolist():
+        near = np.einsum("ij,ij->i", d, d) <= radius * radius
+        if "pin_end" in g.fields:  # a rope's target is there to drag only with "Pin end" on
+            near &= g.fields["pin_end"][:, 0] > 0
+        for row in np.flatnonzero(near).tolist():
             chain = g.members[row]
             index = order[id(chain)]
             if index > best_index:
@@ -56,11 +60,11 @@ def bone_distances(chain: Chain, pos) -> np.ndarray:
 
 def chain_at(chains: list[Chain], pos, radius: float) -> tuple[Chain, str] | None:
     """The topmost of ``chains`` with a bone or joint within ``radius`` px of ``pos``: ``(chain, part)``,
-    ``part`` "anchor" (an IK chain's or a rig's root, any part of a snake or walker) or "bone".
+    ``part`` "anchor" (an IK chain's, a rig's or a rope's root, any part of a snake or walker) or "bone".
     """
     for c in reversed(chains):
         if bone_distances(c, pos).min() <= radius or (c.is_walker and math.dist(pos, c.anchor) <= radius * 3):
-            if not c.has_targets or math.dist(pos, c.anchor) <= radius * 1.5:
+            if not (c.has_targets or c.is_rope) or math.dist(pos, c.anchor) <= radius * 1.5:
                 return c, "anchor"
             return c, "bone"
     return None

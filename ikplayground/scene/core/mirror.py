@@ -1,7 +1,7 @@
 """Mirror flip: a chain turned, in place, into its mirror image about the vertical through its anchor.
 
 docs/design.md ("Mirror flip") gives the rules. The axis ``x = x0`` goes
-through an IK chain's or a rig's root, a snake's head or a walker's body. Pixels (y down),
+through an IK chain's, a rig's or a rope's root, a snake's head or a walker's body. Pixels (y down),
 radians: a point goes to ``(x0 - (x - x0), y)``; an absolute angle ``a`` to
 ``pi - a`` (``-pi - a`` below 0), a relative one to ``-a`` and its range
 ``(lo, hi)`` to ``(-hi, -lo)``; joint 0's range across 0 is refused unless it
@@ -99,6 +99,8 @@ def mirrored_fields(chain: Chain) -> dict[str, np.ndarray]:
         return _walker(f, x0)
     if chain.is_rig:
         return _rig(f, x0)
+    if chain.is_rope:  # no angles: its joints now and a step ago, its root and target, mirrored
+        return {name: mirror_points(f[name], x0) for name in ("root", "target", "points", "previous")}
     return _ik(f, x0)
 
 

@@ -17,7 +17,7 @@ from ikplayground.scene.core.hit_test import chain_at, rig_target_at, target_at
 from ikplayground.scene.core.mirror import flip_chain
 from ikplayground.scene.core.obstacles import ObstacleEdits
 from ikplayground.scene.core.stage import PushMemory, clamp_point, free_spot, keep_on_stage, move_anchor, move_target
-from ikplayground.scene.step import rig_step, steering
+from ikplayground.scene.step import steering
 from ikplayground.scene.step.scene_step import step_groups
 from ikplayground.scene.step.terrain import Terrain, generated
 
@@ -246,15 +246,8 @@ class Scene(ObstacleEdits):
         self._pushed.forget(chain)  # the user's move: where it is now is its home
 
     def lay_out(self, chain: Chain) -> None:
-        """After an edit of a chain's lengths or limits, lay its joints out again (a snake after its head)."""
-        if chain.is_snake:
-            build.relay_snake(chain.fields)
-        elif chain.is_walker:
-            walker_build.lay_out(chain.fields)
-        elif chain.is_rig:
-            rig_step.lay_out(chain.fields)
-        else:
-            build.refresh_ik_points(chain.fields)
+        """After an edit of a chain's lengths or limits, lay its joints out again (:func:`.build.lay_out`)."""
+        build.lay_out(chain)
 
     def move_target(self, chain: Chain, pos, part: str = "target") -> None:
         """Put an IK chain's target (or ``part="pole"``: its pole, if any), or a rig's target ``part``

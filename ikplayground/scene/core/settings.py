@@ -19,16 +19,15 @@ import numpy as np
 
 from ikplayground.scene.core.constants import (DEFAULT_DAMPING, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG,
                                                DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, MAX_BONES, MAX_COORD, MAX_RATE_DEG,
-                                               MAX_STRETCH, MAX_WALKER_LEGS, RIG_METHODS, SNAKE_BEND_DEG,
-                                               SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS, WALKER_SPEED,
-                                               WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
-from ikplayground.scene.core.setting_puts import (bone_setter, current_bone, elbow_limited, field_setting,
-                                                  said_elbow, set_bend_range, set_bone_length,
-                                                  set_current_bone_length, set_elbow_limit, set_iterations,
-                                                  set_joint_limit, set_max_speed, set_method, set_mirror, set_motion,
-                                                  set_motion_speed, set_pole_on, set_rate, set_rate_on,
-                                                  set_target_aim, set_tolerance, set_turn_rate, target_aimed,
-                                                  target_setter, target_value)
+                                               MAX_STRETCH, MAX_WALKER_LEGS, RIG_METHODS, ROPE_DAMPING, ROPE_GRAVITY,
+                                               SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS,
+                                               WALKER_SPEED, WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
+from ikplayground.scene.core.setting_puts import (bone_setter, current_bone, elbow_limited, field_setting, said_elbow,
+                                                  set_bend_range, set_bone_length, set_current_bone_length,
+                                                  set_elbow_limit, set_iterations, set_joint_limit, set_max_speed,
+                                                  set_method, set_mirror, set_motion, set_motion_speed, set_pole_on,
+                                                  set_rate, set_rate_on, set_target_aim, set_tolerance, set_turn_rate,
+                                                  target_aimed, target_setter, target_value)
 from ikplayground.scene.core.solver_kinds import has_trait, on_change
 from ikplayground.scene.files import file_fields as ff
 from ikplayground.scene.files import file_list_fields as fl
@@ -95,11 +94,11 @@ class Setting:
     defaults: tuple[tuple[str, object], ...] = ()
     says: Callable | None = None
 
-    def __post_init__(self):
+    def __post_init__(self):  # a field's get and put, and its file field under its name unless given
         if self.field is not None and self.get is None:
             for key, fn in field_setting(self.field, self.field_type).items():
                 object.__setattr__(self, key, fn)
-        if self.field is not None and self.file is None:  # kept in the file under its name, as it is
+        if self.field is not None and self.file is None:
             kw = None if self.field == self.name else self.field
             file = ff.Flag(self.name, kw=kw, omit_default=True) if self.field_type is bool else \
                 ff.Number(self.name, kw=kw, digits=4)
@@ -207,7 +206,7 @@ SETTINGS: tuple[Setting, ...] = (
             default=SNAKE_BEND_DEG, help="how far the snake bends at every joint",
             get=lambda c: math.degrees(float(abs(c.fields["bend_limits"]).max())), put=set_bend_range,
             file=fl.BendLimits()),
-    Setting("bones", "Bones", ("iterative", "snake"), "whole", lo=1, hi=MAX_BONES,
+    Setting("bones", "Bones", ("iterative", "snake", "rope"), "whole", lo=1, hi=MAX_BONES,
             help="the number of bones (a snake's segments)",
             get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n)),
     Setting("bone_length", "Bone length", ("all",), lo=1.0, hi=MAX_COORD, unit="px", digits=0,
@@ -256,6 +255,12 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("wander", "Wander", ("snake",), "flag", default=False,
             help="the snake steers itself around the stage (the arrow keys still drive the selected one)",
             field="wander", field_type=bool),
+    Setting("pin_end", "Pin end", ("rope",), "flag", default=False, field="pin_end", field_type=bool,
+            help="tie the rope's last joint to a target you can drag (off: it hangs free)"),
+    Setting("gravity", "Gravity", ("rope",), lo=-1e4, hi=1e4, unit="px/s²", slider=(-3000.0, 3000.0), digits=0,
+            default=ROPE_GRAVITY, help="the pull down the screen on every joint (negative: up)", field="gravity"),
+    Setting("rope_damping", "Damping", ("rope",), digits=2, default=ROPE_DAMPING, field="damping", help="the share of "
+            "each joint's speed lost a step (1: no swing)", file=ff.Number("damping", kw="damping", digits=4)),
     Setting("legs", "Legs", ("walker",), "whole", lo=2, hi=MAX_WALKER_LEGS, default=WALKER_LEGS,
             help="the walker's legs (in two gait groups, alternate legs)",
             get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n),

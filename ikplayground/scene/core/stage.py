@@ -10,7 +10,7 @@ import numpy as np
 
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.joint_ranges import move_limit
-from ikplayground.scene.step import target_paths
+from ikplayground.scene.step import rope_step, target_paths
 from ikplayground.scene.step.rig_step import measure
 
 FREE_SPOT_SAMPLE = 256  # chains looked at when looking for a free spot on a crowded stage
@@ -87,6 +87,11 @@ def move_target(chain: Chain, pos, part: str = "target") -> bool:
             chain.fields["targets"][index] = pos
             measure(chain.fields)
         return index is not None
+    if chain.is_rope:  # its end's target, held with "Pin end" on (off: it has none to drag)
+        if part != "target" or not chain.fields["pin_end"][0] > 0:
+            return False
+        chain.fields["target"][:] = pos
+        return True
     if not chain.is_ik or not (part == "target" or chain.pole is not None):
         return False
     chain.fields[part][:] = pos
@@ -106,6 +111,9 @@ def move_anchor(chain: Chain, anchor, stage: tuple[float, float]) -> None:
         keep_on_stage(chain, stage)
     elif chain.is_rig:
         shift_rig(chain, clamp(anchor), clamp)
+    elif chain.is_rope:  # the root moves; the rope follows it, and swings (its velocity kept)
+        chain.fields["root"][:] = clamp(anchor)
+        rope_step.settle(chain.fields)
     else:
         shift_root(chain, clamp(anchor), clamp)
 
@@ -138,6 +146,12 @@ def keep_on_stage(chain: Chain, stage: tuple[float, float]) -> None:
             shift_rig(chain, root)
         chain.fields["targets"][:] = [clamp(t) for t in chain.fields["targets"]]
         measure(chain.fields)
+        return
+    if chain.is_rope:
+        root, target = clamp(chain.fields["root"]), clamp(chain.fields["target"])
+        if not (np.array_equal(root, chain.fields["root"]) and np.array_equal(target, chain.fields["target"])):
+            chain.fields["root"][:], chain.fields["target"][:] = root, target
+            rope_step.settle(chain.fields)
         return
     if chain.is_snake:
         pts = chain.fields["points"]
@@ -185,6 +199,8 @@ def spot(chain: Chain) -> tuple:
         return (chain.fields["root"].copy(), chain.fields["targets"].copy())
     if chain.is_snake:
         return (chain.fields["points"].copy(),)
+    if chain.is_rope:
+        return (chain.fields["root"].copy(), chain.fields["target"].copy())
     return (chain.fields["root"].copy(), chain.fields["target"].copy(), chain.fields["pole"].copy())
 
 
@@ -241,6 +257,8 @@ def on_stage_rows(group, stage: tuple[float, float]) -> np.ndarray:
         return (x >= 0.0) & (x <= w)
     if group.solver == "snake":
         return inside(f["points"][:, 0])
+    if "previous" in f:  # a rope: its root and its end's target
+        return inside(f["root"]) & inside(f["target"])
     if "targets" in f:  # a rig: its root and every target
         count, k = f["targets"].shape[:2]
         return inside(f["root"]) & inside(f["targets"].reshape(count * k, 2)).reshape(count, k).all(axis=1)
@@ -255,6 +273,11 @@ def _put(chain: Chain, home: tuple) -> None:
         return
     if chain.is_snake:
         chain.fields["points"][:] = home[0]
+        return
+    if chain.is_rope:
+        if not (np.array_equal(chain.fields["root"], home[0]) and np.array_equal(chain.fields["target"], home[1])):
+            chain.fields["root"][:], chain.fields["target"][:] = home
+            rope_step.settle(chain.fields)
         return
     if chain.is_rig:
         if not np.array_equal(chain.fields["root"], home[0]):

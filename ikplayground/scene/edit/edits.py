@@ -16,6 +16,7 @@ import numpy as np
 from ikplayground.scene.core import ik_options, settings
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.constants import SOLVER_LABELS
+from ikplayground.scene.core.solver_kinds import SOLVER_KINDS
 from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.edit.history import Edit, Refused
 
@@ -26,6 +27,7 @@ PARAMETERS = {
     "snake": ("lengths", "bend_limits", "rate", "max_speed", "turn_rate", "wander"),
     "walker": ("lengths", "rate", "threshold", "step_height", "speed", "auto"),
     "rig": ("lengths", "limits", "rate", "iterations", "tolerance", "method", "weights", "mix", "headings"),
+    "rope": ("lengths", "pin_end", "gravity", "damping"),
 }
 SHAPE = ("lengths", "limits", "bend_limits")  # restored: the joints are laid out again
 NOUNS = {"bones": "bone count"}  # a setting's name in an edit's label, where its label would not do
@@ -44,7 +46,7 @@ def detach(chain: Chain) -> Chain:
 
 
 def _kind(chain: Chain) -> str:
-    return "snake" if chain.is_snake else "walker" if chain.is_walker else "rig" if chain.is_rig else "ik"
+    return SOLVER_KINDS[chain.solver].kind
 
 
 def changed(before: dict, after: dict) -> dict:

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ikplayground.scene.build import build, rig_build, walker_build
+from ikplayground.scene.build import build, rig_build, rope_build, walker_build
 from ikplayground.scene.core.chain import checked_name
 from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD
 from ikplayground.scene.files.file_errors import show_value
@@ -46,6 +46,17 @@ def _snake(c) -> tuple:
                           f"is {seg[i]:.0f} px from points[{i}]; a segment must be <= {MAX_COORD:.0f} px")
     heading = None if c.heading is None else math.radians(c.heading)
     return build.make_snake, {"points": points, "lengths": lengths, "heading": heading, **_settings(c, "snake", n)}
+
+
+def _rope(c) -> tuple:
+    """A rope's builder and arguments: a joint a bone and one more (joints off their lengths are laid out again
+    from the root)."""
+    n = len(c.lengths)
+    if len(c.points) != n + 1:
+        raise Refused("points", f"must have {n + 1} entries, one more than lengths (got {len(c.points)})")
+    return rope_build.make_rope, {"root": np.array(c.root, dtype=float), "lengths": np.array(c.lengths, dtype=float),
+                                  "points": np.array(c.points, dtype=float), "target": np.array(c.target, dtype=float),
+                                  **_settings(c, "rope", n)}
 
 
 def _rig_parents(c) -> list[int]:
@@ -113,6 +124,8 @@ def chain_spec(c) -> tuple:
         return _snake(c)
     if solver == "rig":
         return _rig(c)
+    if solver == "rope":
+        return _rope(c)
     if solver == "walker":
         kw = _settings(c, "walker", 0)
         if len(c.lengths) != kw["leg_bones"]:

@@ -56,6 +56,8 @@ SHAPES: dict[str, list[tuple]] = {
        for solver in ("ccd", "fabrik", "dls")},
     "snake": [("points", _at_most(SNAKE_POINT, MAX_BONES + 1, 2)),
               ("lengths", _at_most(LENGTH, MAX_BONES) | None, None), ("heading", COORD | None, None)],
+    "rope": [("root", SNAKE_POINT), ("lengths", _BONES), ("points", _at_most(SNAKE_POINT, MAX_BONES + 1, 2)),
+             ("target", POINT)],
     "walker": [("body", POINT), ("lengths", _at_most(LENGTH, 3, 2)), ("facing", float | None, None)],
     "rig": [("root", POINT), ("parents", _at_most(bounded(-1, MAX_BONES - 2), MAX_BONES, 1)),
             ("bones", _at_most(BONE_NAME, MAX_BONES, 1)), ("lengths", _BONES), ("angles", _ANGLES),

@@ -6,10 +6,10 @@ joint's end ``x, y`` (stage px, y down), ``target_x, target_y`` and the chain's
 ``name`` (its number, ``#3``, or the name it was given: ``Chain.tag``). An IK
 chain's angles are its shown ones (joint 0 absolute); a snake's joint j is
 segment j, head first (segment 0's direction, then the bends), its target its
-head; a walker's joint ``leg * m + b``, its target its body's centre; a
-rig's joints its bones, then its targets (their heading, 0 for none, and
-point), its target its root. Numbers
-are written as ``repr`` writes them (they read back bit for bit), a group at a
+head; a rope's the same from its root, its target its end's target; a walker's
+joint ``leg * m + b``, its target its body's centre; a rig's joints its bones,
+then its targets (their heading, 0 for none, and point), its target its root.
+Numbers are written as ``repr`` writes them (they read back bit for bit), a group at a
 time with one ``%`` of a format made once per layout. The :class:`Recorder`
 writes ``<FILE>.part`` and renames it when it closes. It replaces only a
 recording: a folder, a special file or a file of other content at the path is
@@ -52,12 +52,12 @@ def joints_of(group) -> int:
 def group_values(group) -> tuple[np.ndarray, np.ndarray]:
     """``group``'s rows: angle_deg, x, y (N * joints, 3), chain by chain; each chain's target (N, 2)."""
     f = group.fields
-    if group.solver == "snake":
-        points = f["points"]  # (N, n + 1, 2), head first
+    if group.solver in ("snake", "rope"):  # angles from the joints: the first bone's absolute, then each turn
+        points = f["points"]  # (N, n + 1, 2), a snake's head first, a rope's root
         seg = np.diff(points, axis=1)
         heading = np.arctan2(seg[..., 1], seg[..., 0])
         angles = np.concatenate([heading[:, :1], wrap_array(heading[:, 1:] - heading[:, :-1])], axis=1)
-        ends, target = points[:, 1:], points[:, 0]
+        ends, target = points[:, 1:], points[:, 0] if group.solver == "snake" else f["target"]
     elif "targets" in f:  # a rig: its bones, then its targets (their headings in degrees, 0 for none)
         angles = np.concatenate([f["angles"], np.nan_to_num(f["headings"])], axis=1)
         ends, target = np.concatenate([f["points"][:, 1:], f["targets"]], axis=1), f["root"]

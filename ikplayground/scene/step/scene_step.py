@@ -1,7 +1,7 @@
 """One step of the whole scene (1/60 s; docs/design.md, "Time and the per-step rate limit").
 
-A snake group follows its heads (the Flash snake tutorial), a walker group
-walks, a rig group walks (those of its rigs that walk) and solves its
+A snake group follows its heads (the Flash snake tutorial), a rope group
+swings (Jakobsen 2001), a walker group walks, a rig group walks (those of its rigs that walk) and solves its
 skeletons, an IK group moves its targets then solves (clear of the scene's circle obstacles, for the solvers
 that keep clear of them). Pixels, y down; radians.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS, SOLVERS
-from ikplayground.scene.step import rig_step, rig_walk, target_paths, walker
+from ikplayground.scene.step import rig_step, rig_walk, rope_step, target_paths, walker
 from ikplayground.scene.step.group_step import step_ik, step_snakes
 
 
@@ -27,6 +27,8 @@ def step_groups(groups, stage, seed, terrain, obstacles=None) -> dict[str, float
         kind = SOLVER_KINDS[g.solver].kind
         if kind == "snake":
             step_snakes(g.fields, stage, seed)
+        elif kind == "rope":
+            rope_step.step_ropes(g.fields)
         elif kind == "walker":
             walker.step_walkers(g.fields, stage, terrain)
         elif kind == "rig":
