@@ -22,6 +22,7 @@ from .fabrik import fabrik_steps, solve_fabrik
 from .jacobian import solve_dls, solve_jacobian
 from .jacobian_steps import METHODS
 from .jiggle import jiggle_rows, jiggle_step
+from .rope import lay_out, pin_ends
 from .kinematics import chain_points, chain_points_batch, forward_kinematics
 from .look_at import look_at
 from .obstacles import obstacle_rows, segment_gaps
@@ -57,5 +58,5 @@ __all__ = [
     # circle obstacles (x, y, r) px: their rows checked, a bone's gap to each, a frame's move held clear of them
     "obstacle_rows", "segment_gaps", "clear_moves",
     # secondary motion's engines (checked float64 arrays with a leading N axis)
-    "jiggle_rows", "path_rows",
+    "jiggle_rows", "path_rows", "pin_ends", "lay_out",
 ]

@@ -14,6 +14,8 @@ from ikplayground.scene.core.mirror import flip_chain
 from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.files import scene_file
 from ikplayground.scene.step import rope_step
+from ikplayground.solvers import lay_out
+from ikplayground.solvers.rope import PIN_TOLERANCE
 
 STAGE = (980.0, 720.0)
 
@@ -27,7 +29,7 @@ def swung(root, lengths, push: float, **kw):
     chain = rope_build.make_rope(root, lengths, **kw)
     pts = chain.fields["points"]
     pts[:, 0] += push * np.arange(len(pts))
-    rope_step.lay_out(pts[None], chain.fields["root"][None], chain.fields["lengths"][None])
+    lay_out(pts[None], chain.fields["root"][None], chain.fields["lengths"][None])
     return chain
 
 
@@ -76,7 +78,7 @@ def test_a_pinned_rope_s_end_stays_on_its_target(target):
         np.testing.assert_array_equal(f["points"][0, 0], (300.0, 100.0))
         if step >= 100:  # past the first swings: within a twentieth of a pixel while it sways
             assert math.dist(f["points"][0, -1], target) < 0.05
-    assert math.dist(f["points"][0, -1], target) <= rope_step.PIN_TOLERANCE  # at rest: on it, to the sweeps' tolerance
+    assert math.dist(f["points"][0, -1], target) <= PIN_TOLERANCE  # at rest: on it, to the sweeps' tolerance
 
 
 def test_a_pinned_rope_follows_its_dragged_target():

@@ -13,7 +13,7 @@ from ikplayground.scene.build.build_batch import _batched, _chains, _col, as_col
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.constants import ROPE_BONES, ROPE_SEGMENT
 from ikplayground.scene.core.settings import field_settings, fill_fields
-from ikplayground.scene.step import rope_step
+from ikplayground.solvers import lay_out
 
 _OPTIONS = field_settings("rope")  # Pin end, Gravity, Damping: a keyword of make_rope each (the field's name)
 _FIELDS: dict[str, type] = {cast(str, s.field): s.field_type for s in _OPTIONS}  # field -> its type
@@ -98,7 +98,7 @@ def rope_group(n: int, kws: list[dict]) -> tuple[dict[str, np.ndarray], list[Cha
     sound = sound_rows(f["points"], f["root"], f["lengths"])
     if not sound.all():
         part = f["points"][~sound]
-        rope_step.lay_out(part, f["root"][~sound], f["lengths"][~sound])
+        lay_out(part, f["root"][~sound], f["lengths"][~sound])
         f["points"][~sound] = part
     f["previous"][:] = f["points"]
     prev = col("previous")

@@ -1,0 +1,84 @@
+"""The numba kernels of secondary motion, one chain a row: :func:`.jiggle.jiggle_rows` (Jakobsen 2001; Mueller et
+al., "Position Based Dynamics", 2007) and :func:`.rope.pin_ends`' FABRIK sweeps (Aristidou and Lasenby 2011).
+
+Each does its numpy engine's operations on floats in the same order, so its numbers are numpy's to rounding (numpy's
+vectorized sin, cos and arctan2 may differ from the C library's in the last bit). Pixels (y down), radians.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+
+from ._jit_pose import _wrap
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def jiggle_kernel(points, previous, lengths, root, root_angle, rest, stiffness, damping, gravity, dt, limits,
+                  limited, out):
+    """:func:`.jiggle.jiggle_rows` into ``out`` (N, n + 1, 2); ``limits`` (N, n, 2) read only when ``limited``."""
+    count, n = lengths.shape
+    g = dt * dt
+    for k in numba.prange(count):
+        out[k, 0, 0] = root[k, 0]
+        out[k, 0, 1] = root[k, 1]
+        keep = 1.0 - damping[k]
+        for j in range(1, n + 1):
+            for c in range(2):
+                p = points[k, j, c]
+                out[k, j, c] = p + keep * (p - previous[k, j, c]) + gravity[k, c] * g
+        s = stiffness[k]
+        parent = root_angle[k]
+        for i in range(n):
+            bx = out[k, i, 0]
+            by = out[k, i, 1]
+            length = lengths[k, i]
+            rest_dir = parent + rest[k, i]
+            want_x = bx + length * math.cos(rest_dir)
+            want_y = by + length * math.sin(rest_dir)
+            x = (1.0 - s) * out[k, i + 1, 0] + s * want_x
+            y = (1.0 - s) * out[k, i + 1, 1] + s * want_y
+            dx = x - bx
+            dy = y - by
+            angle = math.atan2(dy, dx) if math.hypot(dx, dy) > 1e-12 else rest_dir
+            if limited:
+                relative = min(max(_wrap(angle - parent), limits[k, i, 0]), limits[k, i, 1])
+                angle = parent + relative
+            out[k, i + 1, 0] = bx + length * math.cos(angle)
+            out[k, i + 1, 1] = by + length * math.sin(angle)
+            parent = angle
+
+
+@numba.njit(cache=True, inline="always")
+def _along(points, k, frm, to, length):
+    """Joint ``to`` of row ``k`` put ``length`` px from joint ``frm`` toward where it was (:func:`.rope._along`)."""
+    dx = points[k, to, 0] - points[k, frm, 0]
+    dy = points[k, to, 1] - points[k, frm, 1]
+    dist = math.sqrt(dx * dx + dy * dy)
+    if not dist > 1e-12:
+        dx, dy, dist = 0.0, 1.0, 1.0
+    scale = length / dist
+    points[k, to, 0] = dx * scale + points[k, frm, 0]
+    points[k, to, 1] = dy * scale + points[k, frm, 1]
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def pin_kernel(points, root, target, lengths, passes, tolerance):
+    """:func:`.rope.pin_ends` on ``points`` (N, n + 1, 2), in place."""
+    count, n = lengths.shape
+    for k in numba.prange(count):
+        for _ in range(passes):
+            points[k, n, 0] = target[k, 0]
+            points[k, n, 1] = target[k, 1]
+            for i in range(n - 1, -1, -1):
+                _along(points, k, i + 1, i, lengths[k, i])
+            points[k, 0, 0] = root[k, 0]
+            points[k, 0, 1] = root[k, 1]
+            for i in range(n):
+                _along(points, k, i, i + 1, lengths[k, i])
+            gx = points[k, n, 0] - target[k, 0]
+            gy = points[k, n, 1] - target[k, 1]
+            if not gx * gx + gy * gy > tolerance * tolerance:
+                break
+

@@ -1,0 +1,99 @@
+"""Secondary motion's batches on numpy and on the compiled kernels: jiggle_step's rows and pin_ends' FABRIK sweeps.
+
+A group of ``JIT_MIN_BATCH`` rows or more runs on the kernel once it has loaded; its rows must be numpy's to
+rounding, and pin_ends must keep its promises (root pinned, every bone its length, the end on a target in reach)
+on either backend.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ikplayground.solvers import forward_kinematics, jiggle_step, lay_out, pin_ends
+from ikplayground.solvers.rope import JIT_MIN_BATCH
+
+from .solver_cases import running_on
+
+FAST = settings(deadline=None, max_examples=25)
+
+
+@st.composite
+def groups(draw):
+    """A group of chains of one bone count, more rows than the kernels' threshold, joints off their rest spots."""
+    rows = draw(st.integers(JIT_MIN_BATCH, JIT_MIN_BATCH + 12))
+    n = draw(st.integers(1, 10))
+    seed = draw(st.integers(0, 2**31))
+    rng = np.random.default_rng(seed)
+    lengths = rng.uniform(2.0, 60.0, (rows, n))
+    rest = rng.uniform(-1.2, 1.2, (rows, n))
+    root = rng.uniform(0.0, 1000.0, (rows, 2))
+    root_angle = rng.uniform(-np.pi, np.pi, rows)
+    points = np.array([forward_kinematics(root[k], np.r_[root_angle[k] + rest[k, 0], rest[k, 1:]], lengths[k])
+                       for k in range(rows)])
+    points[:, 1:] += rng.uniform(-30.0, 30.0, (rows, n, 2))
+    previous = points - rng.uniform(-5.0, 5.0, points.shape)
+    return dict(points=points, previous=previous, lengths=lengths, root=root, root_angle=root_angle,
+                rest_angles=rest, stiffness=rng.uniform(0.0, 1.0, rows), damping=rng.uniform(0.0, 1.0, rows),
+                gravity=rng.uniform(-900.0, 900.0, (rows, 2)), limits=np.stack([rest - 0.8, rest + 0.8], axis=-1),
+                target=root + rng.uniform(-1.3, 1.3, (rows, 2)) * lengths.sum(axis=1, keepdims=True) / 1.5)
+
+
+def jiggle(g, limited):
+    return jiggle_step(g["points"], g["previous"], g["lengths"], g["root"], g["root_angle"], g["rest_angles"],
+                       stiffness=g["stiffness"], damping=g["damping"], gravity=g["gravity"],
+                       limits=g["limits"] if limited else None)
+
+
+@pytest.mark.parametrize("limited", [False, True])
+@FAST
+@given(g=groups())
+def test_the_jiggle_kernel_rows_are_numpys(g, limited):
+    pytest.importorskip("numba")
+    with running_on("numpy"):
+        on_numpy = jiggle(g, limited)
+    with running_on("numba"):
+        on_numba = jiggle(g, limited)
+    np.testing.assert_allclose(on_numba[0], on_numpy[0], rtol=0, atol=1e-9)
+    np.testing.assert_array_equal(on_numba[1], on_numpy[1])
+
+
+def pinned(g, backend, passes=8):
+    points = g["points"].copy()
+    with running_on(backend):
+        pin_ends(points, g["root"], g["target"], g["lengths"], passes)
+    return points
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+@FAST
+@given(g=groups())
+def test_pinned_ends_keep_the_root_and_every_bone_and_reach_a_target_in_reach(g, backend):
+    if backend == "numba":
+        pytest.importorskip("numba")
+    points = pinned(g, backend, passes=200)
+    np.testing.assert_array_equal(points[:, 0], g["root"])
+    np.testing.assert_allclose(np.hypot(*np.diff(points, axis=1).transpose(2, 0, 1)), g["lengths"], rtol=0,
+                               atol=1e-9)
+    reach = g["lengths"].sum(axis=1)
+    gap = np.hypot(*(points[:, -1] - g["target"]).T)
+    inner = np.maximum(0.0, 2.0 * g["lengths"].max(axis=1) - reach)  # nearer than this, the bones cannot fold
+    dist = np.hypot(*(g["target"] - g["root"]).T)
+    deep = (dist < 0.9 * reach) & (dist > inner + 0.1 * reach)  # well inside the ring it reaches
+    assert (gap[deep] < 0.5).all(), gap[deep]
+
+
+@FAST
+@given(g=groups())
+def test_the_pin_kernel_rows_are_numpys(g):
+    pytest.importorskip("numba")
+    np.testing.assert_allclose(pinned(g, "numba"), pinned(g, "numpy"), rtol=0, atol=1e-9)
+
+
+def test_a_laid_out_rope_follows_its_leader_from_the_root():
+    unit = np.array([3.0, 40.0]) / np.hypot(3.0, 40.0)
+    points = np.array([[[5.0, 5.0], 30.0 * unit, 10.0 * unit]])  # joint 2 lands on joint 1: it goes straight down
+    lay_out(points, np.array([[0.0, 0.0]]), np.array([[10.0, 20.0]]))
+    np.testing.assert_allclose(points[0], [[0.0, 0.0], 10.0 * unit, 10.0 * unit + (0.0, 20.0)], atol=1e-12)
