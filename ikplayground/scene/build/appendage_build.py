@@ -6,8 +6,6 @@ of jiggle bones as Godot's jiggle bones and Spine 4.2's physics constraints have
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ikplayground.scene.core.constants import APPENDAGE_BONES, APPENDAGE_SLOTS, MAX_COORD
@@ -104,7 +102,3 @@ def ears_and_tail(head: int, head_length: float, tail: int, tail_length: float) 
         {"bone": tail, "at": (tail_length, 0.0), "angle": 0.25, "lengths": tapered(4, 0.6, 0.35) * tail_length,
          "rest": (0.0, 0.15, 0.15, 0.15), "gravity": 400.0}]
 
-
-def degrees(values) -> list[float]:
-    """Radians as degrees, rounded to 4 decimals (a file's)."""
-    return [round(math.degrees(v), 4) for v in np.asarray(values, dtype=float).tolist()]

@@ -38,7 +38,8 @@ ANTENNA_BEND = 0.14
 
 
 def lay_out(f: dict[str, np.ndarray]) -> None:
-    """Hips, rest spots and gait groups of one walker's fields, in place; its feet hang until its first step."""
+    """Hips, rest spots, gait groups and antennae of one walker's fields, in place; its feet hang until its first
+    step."""
     n, m = f["lengths"].shape
     reach = float(f["lengths"].sum(axis=1).mean())
     u = np.linspace(-1.0, 1.0, n)
@@ -61,6 +62,7 @@ def lay_out(f: dict[str, np.ndarray]) -> None:
         f["angles"][:, 2] = 0.5 * out
     group = {k: v[None] for k, v in f.items()}
     solve_legs(group)
+    antennae(f)  # sized to its legs as they are now
     rest_pose(group)
 
 

@@ -84,11 +84,16 @@ def step_appendages(groups) -> None:
     def joined(key):
         return np.concatenate([f[key][used] for f, used, *_ in parts])
 
-    gravity = np.zeros((sum(int(p[1].sum()) for p in parts), 2))
+    lengths = joined("app_lengths")
+    k = int(np.flatnonzero((lengths > 0.0).any(axis=0))[-1]) + 1  # the bones any appendage has (the rest are 0)
+    gravity = np.zeros((len(lengths), 2))
     gravity[:, 1] = joined("app_gravity")
-    root, heading, stiffness, damping = (np.concatenate([p[k] for p in parts]) for k in range(2, 6))
-    new = jiggle_rows(joined("app_points"), joined("app_previous"), joined("app_lengths"), root, heading,
-                      joined("app_rest"), stiffness, damping, gravity, DT, None)
+    root, heading, stiffness, damping = (np.concatenate([p[j] for p in parts]) for j in range(2, 6))
+    new = np.empty((len(lengths), lengths.shape[1] + 1, 2))
+    new[:, :k + 1] = jiggle_rows(joined("app_points")[:, :k + 1], joined("app_previous")[:, :k + 1],
+                                 lengths[:, :k], root, heading, joined("app_rest")[:, :k], stiffness, damping,
+                                 gravity, DT, None)
+    new[:, k + 1:] = new[:, k:k + 1]  # joints past the last bone: on its end, as a bone of length 0 puts them
     at = 0
     for f, used, *_ in parts:
         count = int(used.sum())
