@@ -628,7 +628,7 @@ def test_the_documented_error_messages_are_the_real_ones(tmp_path):
     got.append(load_refused(path))
     path.write_text(HEAD + ",".join([TINY] * (MAX_CHAINS + 1)) + "]}", encoding="utf-8")
     got.append(load_refused(path))
-    path.write_text(HEAD + '], "x": [' + ",".join(["[]"] * 3_100_000) + "]}", encoding="utf-8")
+    path.write_text(HEAD + '], "x": [' + ",".join(["[]"] * 3_500_000) + "]}", encoding="utf-8")
     got.append(load_refused(path))
     path.write_bytes(b'{"format": "ikp\xfflayground-scene"}')
     got.append(load_refused(path))

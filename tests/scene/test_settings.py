@@ -41,7 +41,8 @@ SHAPE_KEYS = {"ik": {"solver", "number", "root", "lengths", "angles", "target"},
               "snake": {"solver", "number", "points", "lengths", "heading"},
               "walker": {"solver", "number", "body", "lengths", "facing"},
               "rope": {"solver", "number", "root", "lengths", "points", "target"},
-              "rig": {"solver", "number", "root", "parents", "bones", "lengths", "angles", "rest", "ranges", "targets"}}
+              "rig": {"solver", "number", "root", "parents", "bones", "lengths", "angles", "rest", "ranges", "targets",
+                      "appendage_shapes"}}  # a new rig (a humanoid) has a ponytail
 APPLIES = [(s, solver) for s in SETTINGS for solver in SOLVERS if s.applies(solver)]
 DOES_NOT_APPLY = [(s, solver) for s in SETTINGS for solver in SOLVERS if not s.applies(solver)]
 WITH_DEFAULT = [(s, solver) for s, solver in APPLIES if s.default_for(solver) is not None]

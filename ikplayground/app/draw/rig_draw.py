@@ -2,8 +2,9 @@
 
 A rig is drawn side on by its skin (capsules, the bone sprite or lines), as a character sheet shows one: the far
 limbs (bones named ``..._r``) first and darker, then the trunk, the head as a round skull over its bone, then the
-near limbs (``..._l``). Each target is a green ring, tied to its bone's end while missed, with a short arrow for
-its heading (an aimed bone's direction; dragged by its tip, it turns). The halo of the selected rig follows the
+near limbs (``..._l``); its jiggling tails and ears under them, tapering lines. Each target is a green ring, tied
+to its bone's end while missed, with a short arrow for its heading (an aimed bone's direction; dragged by its tip,
+it turns). The halo of the selected rig follows the
 tree, each bone from its parent's end (its limit wedges and their knobs: :mod:`.shapes`). Pixels, y down.
 """
 
@@ -14,7 +15,7 @@ import math
 import numpy as np
 import pygame
 
-from ikplayground.app.draw.skins import BONE_WIDTH, JOINT_RADIUS, capsule_radii, shade
+from ikplayground.app.draw.skins import BONE_WIDTH, JOINT_RADIUS, capsule_radii, draw_appendages, shade
 from ikplayground.scene import bone_starts
 
 HEADING_ARROW = 26  # px: a heading's arrow, from the target's centre
@@ -41,6 +42,7 @@ def draw_rig(surface: pygame.Surface, chain, colour, draw_target, hot: int | Non
     names = getattr(chain, "bone_names", None) or tuple(f"bone{i}" for i in range(len(ends)))
     radii = capsule_radii(np.stack([starts, ends], axis=1).reshape(-1, 2))[::2]
     rx, ry = f["points"][0].tolist()
+    draw_appendages(surface, f, shade(colour, FAR_SHADE / 2), width=max(2.0, float(radii.mean())))  # tails, ears
     base = pygame.Rect(0, 0, 18, 18)
     base.center = (round(rx), round(ry))
     for layer, tone in zip(bone_layers(names), (FAR_SHADE, 0.0, 0.0)):

@@ -175,3 +175,21 @@ def draw_rope(surface: pygame.Surface, points: np.ndarray, colour) -> None:
             pygame.draw.aaline(surface, dark, (c[0] - t[0], c[1] - t[1]), (c[0] + t[0], c[1] + t[1]))
     pygame.draw.aacircle(surface, shade(colour, 0.45), line[-1], 4)
 
+
+
+def draw_appendages(surface, f, colour, knob: bool = False, width: float = 5.0) -> None:
+    """A walker's or rig's appendages (its fields ``f`` as the screen shows them, "Appendages" on): each a line
+    tapering from ``width`` px at its root to 1 px at its tip, with a small knob there when ``knob`` (an
+    antenna's)."""
+    if not f["app_on"][0] > 0:
+        return
+    for points, lengths in zip(f["app_points"], f["app_lengths"]):
+        k = int((lengths > 0.0).sum())
+        if k == 0:
+            continue
+        pts = points[:k + 1].tolist()
+        for i in range(k):
+            w = max(1, int(round(width + (1.0 - width) * i / k)))
+            pygame.draw.line(surface, colour, pts[i], pts[i + 1], w)
+        if knob:
+            pygame.draw.circle(surface, shade(colour, 0.35), pts[k], max(2.0, 0.6 * width))

@@ -1,7 +1,8 @@
 """Drawing walkers and their ground (an adapter of :mod:`ikplayground.scene.step.walker`).
 
 The ground: a band under the terrain's polyline, drawn once per terrain and stage size. A walker: far legs
-(darker), body (abdomen and head turned by its tilt, eyes ahead), near legs. A crowd's walkers: a line per leg.
+(darker), antennae, body (abdomen and head turned by its tilt, eyes ahead), near legs. A crowd's walkers: a line
+per leg.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import math
 import numpy as np
 import pygame
 
-from ikplayground.app.draw.skins import shade
+from ikplayground.app.draw.skins import draw_appendages, shade
 
 GROUND = (33, 38, 46)
 GROUND_DEEP = (26, 29, 36)
@@ -92,6 +93,7 @@ def draw_walker(surface: pygame.Surface, chain, colour) -> None:
     reach = float(f["lengths"].sum(axis=1).mean())
     width = max(3, min(8, int(round(reach / 22))))
     _legs(surface, legs[~near], shade(colour, -0.45), width)
+    draw_appendages(surface, f, shade(colour, 0.15), knob=True, width=max(2.0, width * 0.6))  # its antennae
     tilt = float(f["tilt"][0])
     facing = 1.0 if f["facing"][0] >= 0 else -1.0
     body = f["body"]

@@ -17,12 +17,14 @@ from typing import cast
 
 import numpy as np
 
+from ikplayground.scene.build import appendage_build
 from ikplayground.scene.build.build_batch import empty_fields
 from ikplayground.scene.core.chain import FULL, Chain, checked_rate
 from ikplayground.scene.core.constants import (BONE_NAME_PATTERN, DEFAULT_ITERATIONS, DEFAULT_RATE_DEG,
                                                DEFAULT_TOLERANCE, MAX_BONES, MAX_COORD, MAX_RIG_TARGETS, RIG_METHODS)
 from ikplayground.scene.core.joint_ranges import clamped
 from ikplayground.scene.core.settings import field_settings
+from ikplayground.scene.step.appendages import rest_pose
 from ikplayground.scene.step.rig_step import bone_ends, lay_out
 from ikplayground.scene.step.rig_walk import STEP, leg_length
 from ikplayground.solvers import wrap_array
@@ -57,6 +59,7 @@ def checked_limits(limits, n: int) -> np.ndarray:
 
 def make_rig(root, parents, angles, lengths, target_bones=(), targets=None, *, limits=None, headings=None,
              weights=None, mix=None, gait=None, names=None, rest=None, facing: float = 1.0, method: str = "fabrik",
+             appendages=None,
              rate_limit: float | None = DEFAULT_RATE_DEG, rate_deg: float | None = None,
              iterations: int = DEFAULT_ITERATIONS, tolerance: float = DEFAULT_TOLERANCE, palette_index: int = 0,
              **settings) -> Chain:
@@ -87,6 +90,8 @@ def make_rig(root, parents, angles, lengths, target_bones=(), targets=None, *, l
     facing : float
         The way the rig faces and walks (> 0: +x, as drawn; else -x: a mirrored rig).
     method : {"fabrik", "dls"}
+    appendages : list of dict or None
+        Its jiggling tails and ears (:func:`.appendage_build.checked`), laid out in their rest pose.
     rate_limit, rate_deg, iterations, tolerance, palette_index
         As an IK chain's (``rate_limit`` None: off, ``rate_deg`` its setting then).
     **settings
@@ -119,7 +124,9 @@ def make_rig(root, parents, angles, lengths, target_bones=(), targets=None, *, l
     for name in names:
         if not isinstance(name, str) or not re.match(BONE_NAME_PATTERN, name):
             raise ValueError(f"names: a bone's name is 1 to 24 letters, digits, _, . or - (got {name!r:.40})")
+    hanging = appendage_build.checked(appendages, n)
     f = empty_fields("rig", n, k)
+    appendage_build.put(f, hanging)
     f["parents"][:] = parents
     f["root"][:] = root
     f["lengths"][:] = lengths
@@ -151,6 +158,7 @@ def make_rig(root, parents, angles, lengths, target_bones=(), targets=None, *, l
     f["iterations"][0] = int(iterations)
     f["tolerance"][0] = float(tolerance)
     lay_out(f)
+    rest_pose({name: a[None] for name, a in f.items()})
     kept = rate_limit if rate_limit is not None else rate_deg if rate_deg is not None else DEFAULT_RATE_DEG
     chain = Chain("rig", f, palette_index=palette_index, rate_deg=kept, **settings)
     chain.bone_names = names
@@ -244,18 +252,25 @@ def skeleton_ends(args: dict) -> np.ndarray:
 def humanoid_rig(root=(0.0, 0.0), *, standing_on=None, height: float = HUMANOID_HEIGHT, **kw) -> Chain:
     """A standing figure side on (``HUMANOID``: hips as bone 0 at ``root``, spine, neck, head, two arms of upper
     arm, forearm and hand, two legs of thigh, shin and foot), ``height`` px tall; targets on both hands (free)
-    and both feet (flat: heading 0; the feet in gait groups 0 and 1). ``standing_on`` (x, ground y) px puts its
-    feet on that ground instead. ``kw``: :func:`make_rig`'s settings."""
+    and both feet (flat: heading 0; the feet in gait groups 0 and 1), a jiggling ponytail. ``standing_on``
+    (x, ground y) px puts its feet on that ground instead. ``kw``: :func:`make_rig`'s settings."""
+    head = [row[0] for row in HUMANOID].index("head")
+    kw.setdefault("appendages", appendage_build.ponytail(head, HUMANOID[head][3] * height))
     return _standing(HUMANOID, height, HUMANOID_FEET, HUMANOID_HANDS, root, standing_on, (0.0, 0.0), (0, 1), **kw)
 
 
 def quadruped_rig(root=(0.0, 0.0), *, standing_on=None, length: float = QUADRUPED_LENGTH, **kw) -> Chain:
     """A four-legged animal side on (``QUADRUPED``: pelvis as bone 0 at ``root``, spine and chest, neck and head,
-    four legs of three bones, a tail of three), its body ``length`` px; a target on each paw, heading as the paw
-    does standing (so a paw keeps its pose as it walks), in a trot's gait groups (:data:`QUADRUPED_GAIT`).
+    four legs of three bones, a tail of three; jiggling ears and a tuft on the tail), its body ``length`` px; a
+    target on each paw, heading as the paw does standing (so a paw keeps its pose as it walks), in a trot's gait
+    groups (:data:`QUADRUPED_GAIT`).
     ``standing_on`` (x, ground y) px puts its paws on that ground instead. ``kw``: :func:`make_rig`'s settings
     (``iterations`` :data:`QUADRUPED_ITERATIONS` unless given)."""
     kw.setdefault("iterations", QUADRUPED_ITERATIONS)
+    names = [row[0] for row in QUADRUPED]
+    head, tail = names.index("head"), names.index("tail_tip")
+    kw.setdefault("appendages", appendage_build.ears_and_tail(head, QUADRUPED[head][3] * length, tail,
+                                                              QUADRUPED[tail][3] * length))
     paws = tuple(row[2] for foot in QUADRUPED_FEET for row in QUADRUPED if row[0] == foot)
     return _standing(QUADRUPED, length, QUADRUPED_FEET, (), root, standing_on, paws, QUADRUPED_GAIT, **kw)
 

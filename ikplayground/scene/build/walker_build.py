@@ -2,7 +2,8 @@
 
 A leg has two bones (thigh, shin) or three (and a tarsus: a two-bone leg's
 lengths split as ``SPLIT``). Hips spread along the body, the feet's rest spots
-wider, as a spider's; alternate legs form the two gait groups. A new walker's
+wider, as a spider's; alternate legs form the two gait groups; two antennae
+jiggle on the front of its head (:mod:`ikplayground.scene.step.appendages`). A new walker's
 first step plants its feet on the terrain (``settled`` 0). Pixels, y down, radians.
 """
 
@@ -17,6 +18,7 @@ from ikplayground.scene.build.build_batch import empty_fields
 from ikplayground.scene.core.chain import Chain, checked_rate
 from ikplayground.scene.core.constants import MAX_WALKER_LEGS, WALKER_LEG, WALKER_LEGS
 from ikplayground.scene.core.settings import field_settings
+from ikplayground.scene.step.appendages import rest_pose
 from ikplayground.scene.step.walker import RIDE, solve_legs
 
 # the settings kept in a one-number field, by field (a keyword of make_walker each)
@@ -26,10 +28,18 @@ LEG_BONES = (2, 3)  # a leg's bones: the two-bone formula, or CCD
 SPLIT = (0.45, 0.35, 0.3)  # a three-bone leg's bones, as shares of a two-bone leg's thigh + shin
 BODY = 0.2  # hips lie within +- this share of a leg's reach of the body's centre
 SPREAD = 0.62  # feet rest within +- this share of the reach of it
+# its antennae: from the front of its head (shares of the reach ahead of the body's centre, and down), up and ahead
+# (rad from the body's direction, facing +x: each antenna's), bones (count, share of the reach each), each joint
+# bending forward by ANTENNA_BEND rad
+ANTENNA_AT = (0.27, -0.04)
+ANTENNA_ANGLES = (-1.05, -0.8)
+ANTENNA_BONES = (4, 0.085)
+ANTENNA_BEND = 0.14
 
 
 def lay_out(f: dict[str, np.ndarray]) -> None:
-    """Hips, rest spots and gait groups of one walker's fields, in place; its feet hang until its first step."""
+    """Hips, rest spots, gait groups and antennae of one walker's fields, in place; its feet hang until its first
+    step."""
     n, m = f["lengths"].shape
     reach = float(f["lengths"].sum(axis=1).mean())
     u = np.linspace(-1.0, 1.0, n)
@@ -50,7 +60,22 @@ def lay_out(f: dict[str, np.ndarray]) -> None:
         f["angles"][:, 0] = np.where(out > 0, -1.0, 1.0 - np.pi)
         f["angles"][:, 1] = 1.9 * out
         f["angles"][:, 2] = 0.5 * out
-    solve_legs({k: v[None] for k, v in f.items()})
+    group = {k: v[None] for k, v in f.items()}
+    solve_legs(group)
+    antennae(f)  # sized to its legs as they are now
+    rest_pose(group)
+
+
+def antennae(f: dict[str, np.ndarray]) -> None:
+    """One walker's two antennae (its appendages, facing as it does), in place: sizes from its legs' reach."""
+    reach = float(f["lengths"].sum(axis=1).mean())
+    facing = 1.0 if f["facing"][0] > 0 else -1.0
+    bones, share = ANTENNA_BONES
+    for slot, angle in enumerate(ANTENNA_ANGLES):
+        f["app_at"][slot] = (facing * ANTENNA_AT[0] * reach, ANTENNA_AT[1] * reach)
+        f["app_angle"][slot] = angle if facing > 0 else -np.pi - angle  # the mirror's heading
+        f["app_lengths"][slot, :bones] = share * reach
+        f["app_rest"][slot, 1:bones] = facing * ANTENNA_BEND
 
 
 def leg_lengths(lengths, leg_bones: int) -> np.ndarray:
@@ -101,6 +126,7 @@ def make_walker(body, *, legs: int = WALKER_LEGS, lengths=WALKER_LEG, leg_bones:
     for field, s in OPTIONS.items():
         value = settings.pop(field, None)
         f[field][0] = s.default if value is None else s.field_type(value)
+    antennae(f)
     if posed:
         lay_out(f)
     return Chain("walker", f, palette_index=palette_index, **settings)

@@ -41,3 +41,7 @@ ROPE_SEGMENT = 20.0  # px: a new rope's bone length
 ROPE_GRAVITY = 900.0  # px/s^2 down the screen (issue 28's hanging test)
 ROPE_DAMPING = 0.05  # the share of each joint's velocity removed a step (issue 28's hanging test)
 ROPE_PASSES = 8  # a pinned rope's FABRIK-style length passes a step (Jakobsen 2001: a few relaxation sweeps)
+APPENDAGE_SLOTS = 3  # a walker's or rig's jiggling appendages (tails, antennae, ears) at most
+APPENDAGE_BONES = 6  # bones an appendage at most (a shorter one's last lengths are 0)
+APPENDAGE_STIFFNESS = 0.12  # a new walker's or rig's appendages' jiggle stiffness (the share pulled to rest a step)
+APPENDAGE_DAMPING = 0.1  # and damping (the share of each joint's speed lost a step)

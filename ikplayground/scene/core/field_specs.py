@@ -1,7 +1,7 @@
 """The arrays of a chain of each kind: field name -> shape, and the concrete shapes for a size.
 
 An IK chain's, a snake's, a walker's, a rig's and a rope's fields (docs/design.md,
-"The scene", "The walker", "The rig", "The rope"). Pixels (y down) and radians.
+"The scene", "The walker", "The rig", "The rope", "Appendages"). Pixels (y down) and radians.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import cast
 
 from ikplayground.scene.core import ik_options
+from ikplayground.scene.core.constants import APPENDAGE_BONES, APPENDAGE_SLOTS
 from ikplayground.scene.core.settings import field_settings
 
 # Per-solver array fields: name -> shape, with "n" the bone count. Every row of the settings table with a
@@ -82,6 +83,18 @@ ROPE_FIELDS: FieldSpec = {
     "root": (2,), "target": (2,), "lengths": ("n",), "points": ("n+1", 2), "previous": ("n+1", 2), "held": (1,),
     **{cast(str, s.field): (1,) for s in field_settings("rope")},
 }
+# a walker's or rig's appendages (scene/step/appendages.py), APPENDAGE_SLOTS of APPENDAGE_BONES bones at most: per
+# appendage the rig bone it hangs from (a walker's: its body), where on it (px along it from its start, across it:
+# + to its clockwise side), its rest direction from the parent's (rad), bone lengths (px, 0: no bone; all 0: no
+# appendage), relative rest angles (rad), gravity (px/s^2 down the screen), and its joints now and a step ago (px)
+APPENDAGE_FIELDS: FieldSpec = {
+    "app_bone": (APPENDAGE_SLOTS,), "app_at": (APPENDAGE_SLOTS, 2), "app_angle": (APPENDAGE_SLOTS,),
+    "app_lengths": (APPENDAGE_SLOTS, APPENDAGE_BONES), "app_rest": (APPENDAGE_SLOTS, APPENDAGE_BONES),
+    "app_gravity": (APPENDAGE_SLOTS,), "app_points": (APPENDAGE_SLOTS, APPENDAGE_BONES + 1, 2),
+    "app_previous": (APPENDAGE_SLOTS, APPENDAGE_BONES + 1, 2),
+}
+WALKER_FIELDS.update(APPENDAGE_FIELDS)
+RIG_FIELDS.update(APPENDAGE_FIELDS)
 SPECS: dict[str, FieldSpec] = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS, "rig": RIG_FIELDS,
                                "rope": ROPE_FIELDS}
 

@@ -137,10 +137,24 @@ def rig_pose(f: dict) -> dict:
 
 
 def rig_turned(f: dict, x0: float) -> dict:
-    """A rig's pose and places (root, points, targets, its feet's steps) mirrored about ``x = x0``: a walking rig's
-    turn (its facing and velocity are the walk's own)."""
+    """A rig's pose and places (root, points, targets, its feet's steps, its appendages) mirrored about ``x = x0``: a
+    walking rig's turn (its facing and velocity are the walk's own)."""
     out = rig_pose(f)
     for name in ("root", "points", "targets", "step_from", "step_to"):
+        out[name] = mirror_points(f[name], x0)
+    out.update(appendages(f, x0, walker=False))
+    return out
+
+
+def appendages(f: dict, x0: float, walker: bool) -> dict:
+    """A walker's or rig's appendages mirrored about ``x = x0``: their joints now and a step ago, their bends and
+    where on the parent they hang (across it: the other side; a walker's body frame: along it); the direction
+    they hang from the parent's negated (a walker's, absolute in its unmirrored body frame: as a heading)."""
+    at = np.array(f["app_at"], dtype=float)
+    at[:, 0 if walker else 1] = -at[:, 0 if walker else 1]
+    out = {"app_at": at, "app_rest": -f["app_rest"],
+           "app_angle": mirror_headings(f["app_angle"]) if walker else -f["app_angle"]}
+    for name in ("app_points", "app_previous"):
         out[name] = mirror_points(f[name], x0)
     return out
 
@@ -170,6 +184,7 @@ def _walker(f: dict, x0: float) -> dict:
         out[name] = -f[name]
     for name in ("points", "foot", "step_from", "step_to"):
         out[name] = mirror_points(f[name], x0)
+    out.update(appendages(f, x0, walker=True))
     return out
 
 

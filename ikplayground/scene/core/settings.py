@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import math
 
-from ikplayground.scene.core.constants import (DEFAULT_DAMPING, DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG,
-                                               DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, MAX_BONES, MAX_COORD, MAX_RATE_DEG,
-                                               MAX_STRETCH, MAX_WALKER_LEGS, RIG_METHODS, ROPE_DAMPING, ROPE_GRAVITY,
+from ikplayground.scene.core.constants import (APPENDAGE_DAMPING, APPENDAGE_STIFFNESS, DEFAULT_DAMPING,
+                                               DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,
+                                               DEFAULT_TOLERANCE, MAX_BONES, MAX_COORD, MAX_RATE_DEG, MAX_STRETCH,
+                                               MAX_WALKER_LEGS, RIG_METHODS, ROPE_DAMPING, ROPE_GRAVITY,
                                                SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS,
                                                WALKER_SPEED, WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
 from ikplayground.scene.core.setting_puts import (bone_setter, current_bone, elbow_limited, field_setting, said_elbow,
@@ -149,6 +150,14 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("rig_walk", "Auto walk", ("rig",), "flag", default=False,
             help="walk back and forth on its own, its feet stepping on the ground, when no arrow key drives it",
             file=ff.Flag("auto_walk", kw="auto", omit_default=True), field="auto", field_type=bool),
+    Setting("appendages", "Appendages", ("walker", "rig"), "flag", default=True, field="app_on",
+            field_type=bool, help="its tails, antennae and ears jiggle as it moves (off: not shown)"),
+    Setting("app_stiffness", "Jiggle stiffness", ("walker", "rig"), digits=2, default=APPENDAGE_STIFFNESS,
+            field="app_stiffness", needs="appendages",
+            help="the share of the way back to their rest pose its appendages spring a step (1: rigid)"),
+    Setting("app_damping", "Jiggle damping", ("walker", "rig"), digits=2, default=APPENDAGE_DAMPING,
+            field="app_damping", needs="appendages",
+            help="the share of its appendages' joints' speed lost a step (1: no swing)"),
     Setting("show_limits", "Show limits", ("iterative", "snake", "rig"), "flag", default=False,
             help="keep this chain's limit wedges drawn, with knobs on their edges to drag (a free joint's: one knob)",
             file=ff.Flag("show_limits", omit_default=True)),

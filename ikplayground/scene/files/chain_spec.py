@@ -106,7 +106,26 @@ def _rig(c) -> tuple:
         "headings": [math.nan if x.heading is None else math.radians(x.heading) for x in t],
         "weights": [1.0 if x.weight is None else x.weight for x in t],
         "mix": [1.0 if x.mix is None else x.mix for x in t], "gait": gait, "facing": _facing(c),
-        **_settings(c, "rig", n)}
+        "appendages": _appendages(c, n), **_settings(c, "rig", n)}
+
+
+def _appendages(c, n: int) -> list[dict] | None:
+    """A rig's ``appendage_shapes`` as :func:`~.rig_build.make_rig` takes them (None: it has none), each bone one of its
+    own and as many bends as bones (else :class:`Refused`)."""
+    if c.appendage_shapes is None:
+        return None
+    out = []
+    for j, a in enumerate(c.appendage_shapes):
+        bone = whole(a.bone, f"appendage_shapes[{j}].bone")
+        if bone >= n:
+            raise Refused(f"appendage_shapes[{j}].bone", f"must be a bone, 0 to {n - 1} (got {bone})")
+        if a.rest is not None and len(a.rest) != len(a.lengths):
+            raise Refused(f"appendage_shapes[{j}].rest", f"must have {len(a.lengths)} entries, one a bone "
+                                                   f"(got {len(a.rest)})")
+        out.append({"bone": bone, "at": a.at, "angle": math.radians(a.angle), "lengths": a.lengths,
+                    "rest": None if a.rest is None else np.radians(np.array(a.rest, dtype=float)),
+                    "gravity": 0.0 if a.gravity is None else a.gravity})
+    return out
 
 
 def _facing(c) -> float:

@@ -15,10 +15,11 @@ from typing import cast
 
 import numpy as np
 
-from ikplayground.scene.build import build, rig_build, rope_build, walker_build
+from ikplayground.scene.build import appendage_build, build, rig_build, rope_build, walker_build
 from ikplayground.scene.core.chain import MAX_NUMBER, NAME_MOST, Chain
 from ikplayground.scene.core.obstacles import MAX_OBSTACLES, MAX_RADIUS
-from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD, MAX_RIG_TARGETS, MAX_WALKER_LEGS, SOLVERS
+from ikplayground.scene.core.constants import (APPENDAGE_BONES, APPENDAGE_SLOTS, MAX_BONES, MAX_COORD,
+                                               MAX_RIG_TARGETS, MAX_WALKER_LEGS, SOLVERS)
 from ikplayground.scene.core.scene import MAX_CHAINS, MAX_SEED, Scene
 from ikplayground.scene.core.settings import FILE_SETTINGS
 from ikplayground.scene.files.file_fields import (OMIT, WIDEST_FLOAT, degrees_array, round_array, round_number,
@@ -87,7 +88,19 @@ def rig_columns(cs: list[Chain]) -> dict[str, list]:
             "bones": [list(c.bone_names) for c in cs], "lengths": round_positive_array(field("lengths")),
             "angles": degrees_array(field("angles")), "rest": degrees_array(field("rest")),
             "ranges": degrees_array(field("limits")), "targets": targets,
-            "facing": [OMIT if v > 0 else -1 for v in field("facing")[:, 0].tolist()]}
+            "facing": [OMIT if v > 0 else -1 for v in field("facing")[:, 0].tolist()],
+            "appendage_shapes": [[_appendage(a) for a in appendage_build.taken(c.fields)] or OMIT for c in cs]}
+
+
+def _appendage(a: dict) -> dict:
+    """One of a rig's appendages as the file holds it (its bends and gravity only when not 0)."""
+    out = {"bone": a["bone"], "at": round_array(a["at"]), "angle": round_number(math.degrees(a["angle"]), 4),
+           "lengths": round_positive_array(a["lengths"])}
+    if a["rest"].any():
+        out["rest"] = degrees_array(a["rest"])
+    if a["gravity"] != 0.0:
+        out["gravity"] = round_number(a["gravity"], 4)
+    return out
 
 
 def _ident(row: dict, c: Chain) -> dict:
@@ -170,6 +183,7 @@ _WIDEST = {
     "body": -999999.999, "facing": -1,  # a walker's body (3 decimals) and facing (+-1)
     "rest": -999999.9999, "parents": None, "bone": None,  # a rig's rest pose; parents, bones: as they are
     "at": -999999.999, "mix": 0.1234, "weight": 1.234e-300, "ranges": -179.9999, "gait": None,  # a foot's: 0, 1
+    "angle": -999999.9999, "gravity": -999999.9999,  # an appendage's (its bone, at, lengths and rest as above)
 }
 # a snake's points and lengths are written unrounded
 _WIDEST_SNAKE = {"lengths": -WIDEST_FLOAT, "heading": _WIDEST["heading"]}
@@ -191,10 +205,12 @@ def _widened(value, widest, table=None):
 def widest_rig(targets: int) -> Chain:
     """A rig of ``targets`` targets and as many bones as it may then have, its bones' names the longest."""
     n = MAX_BONES - targets
+    hanging = [{"bone": 0, "at": (1.0, 1.0), "angle": 1.0, "lengths": np.ones(APPENDAGE_BONES),
+                "rest": np.ones(APPENDAGE_BONES), "gravity": 1.0}] * APPENDAGE_SLOTS
     return rig_build.make_rig((0.0, 0.0), range(-1, n - 1), np.zeros(n), np.ones(n), range(n - targets, n),
                               headings=np.zeros(targets), weights=np.full(targets, 0.5),
                               mix=np.full(targets, 0.5), gait=np.zeros(targets), facing=-1.0,
-                              names=[f"{i:_>24}" for i in range(n)])
+                              names=[f"{i:_>24}" for i in range(n)], appendages=hanging)
 
 
 def widest_chain_dict(solver: str, targets: int = 0) -> dict:

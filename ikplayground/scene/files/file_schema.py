@@ -14,8 +14,8 @@ import msgspec
 
 from ikplayground.scene.core.chain import MAX_NUMBER
 from ikplayground.scene.core.obstacles import MAX_OBSTACLES
-from ikplayground.scene.core.constants import (BONE_NAME_PATTERN, IK_SOLVERS, MAX_BONES, MAX_COORD,
-                                               MAX_RIG_TARGETS, SOLVERS, VIEW_ZOOM)
+from ikplayground.scene.core.constants import (APPENDAGE_BONES, APPENDAGE_SLOTS, BONE_NAME_PATTERN, IK_SOLVERS,
+                                               MAX_BONES, MAX_COORD, MAX_RIG_TARGETS, SOLVERS, VIEW_ZOOM)
 from ikplayground.scene.core.scene import MAX_SEED
 from ikplayground.scene.core.settings import FILE_SETTINGS, SETTINGS
 from ikplayground.scene.core.solver_kinds import on_change
@@ -49,6 +49,18 @@ class RigTargetValue(msgspec.Struct, kw_only=True):
     mix: bounded(0.0, 1.0) | None = None
     gait: bounded(0, 1) | None = None
 
+class AppendageValue(msgspec.Struct, kw_only=True):
+    """One of a rig's ``appendage_shapes``: the bone it hangs from, where on it (along, across px), its rest direction
+    from the bone's (degrees), its bones' lengths, optionally their bends (degrees) and its gravity (px/s^2)."""
+
+    bone: bounded(0, MAX_BONES - 1)
+    at: POINT
+    angle: COORD
+    lengths: _at_most(LENGTH, APPENDAGE_BONES, 1)
+    rest: _at_most(COORD, APPENDAGE_BONES) | None = None
+    gravity: COORD | None = None
+
+
 # the fields of each solver's shape, (key, type) required or (key, type, default)
 SHAPES: dict[str, list[tuple]] = {
     "two-bone": [("root", POINT), ("lengths", tuple[LENGTH, LENGTH]), ("angles", _ANGLES), ("target", POINT)],
@@ -62,7 +74,8 @@ SHAPES: dict[str, list[tuple]] = {
     "rig": [("root", POINT), ("parents", _at_most(bounded(-1, MAX_BONES - 2), MAX_BONES, 1)),
             ("bones", _at_most(BONE_NAME, MAX_BONES, 1)), ("lengths", _BONES), ("angles", _ANGLES),
             ("rest", _ANGLES | None, None), ("ranges", _at_most(RANGE, MAX_BONES) | None, None),
-            ("targets", _at_most(RigTargetValue, MAX_RIG_TARGETS)), ("facing", float | None, None)],
+            ("targets", _at_most(RigTargetValue, MAX_RIG_TARGETS)), ("facing", float | None, None),
+            ("appendage_shapes", _at_most(AppendageValue, APPENDAGE_SLOTS) | None, None)],
 }
 
 
@@ -114,6 +127,7 @@ NUMBER = bounded(1, MAX_NUMBER)  # a chain's number
 # the keys of whole numbers, with their range (for messages: "must be between 1 and 1000")
 WHOLE_KEYS = {"seed": (0, MAX_SEED), "number": (1, MAX_NUMBER), "parents": (-1, MAX_BONES - 2),
               "targets.bone": (0, MAX_BONES - 1), "targets.gait": (0, 1),
+              "appendage_shapes.bone": (0, MAX_BONES - 1),
               **{s.file.key: (int(s.lo), int(s.hi)) for s in SETTINGS if isinstance(s.file, Whole)}}
 # the keys of strings of a few choices: {(solver, key): choices}
 CHOICES: dict[tuple[str, str], tuple[str, ...]] = {}

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ikplayground.scene.core.mirror import rig_pose, rig_turned
+from ikplayground.scene.core.mirror import appendages, rig_pose, rig_turned
 from ikplayground.scene.step.rig_step import bone_ends
 from ikplayground.scene.step.walker import EASE, gait, support_height, walk_x
 from ikplayground.solvers import wrap_array
@@ -175,6 +175,7 @@ def replay_turn(r) -> None:
         new = rig_pose(r)
     except ValueError:
         return
+    new.update(appendages(r, float(r["root"][0]), walker=False))  # about the root, as its walk turned
     seen = r["replay_angles"]
     if np.abs(wrap_array(seen - new["angles"])).max() < np.abs(wrap_array(seen - r["angles"])).max():
         for name, value in new.items():

@@ -3,7 +3,7 @@
 A snake group follows its heads (the Flash snake tutorial), a rope group
 swings (Jakobsen 2001), a walker group walks, a rig group walks (those of its rigs that walk) and solves its
 skeletons, an IK group moves its targets then solves (clear of the scene's circle obstacles, for the solvers
-that keep clear of them). Pixels, y down; radians.
+that keep clear of them); then every walker's and rig's appendages jiggle, all in one call. Pixels, y down; radians.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import time
 
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS, SOLVERS
-from ikplayground.scene.step import rig_step, rig_walk, rope_step, target_paths, walker
+from ikplayground.scene.step import appendages, rig_step, rig_walk, rope_step, target_paths, walker
 from ikplayground.scene.step.group_step import step_ik, step_snakes
 
 
@@ -38,4 +38,9 @@ def step_groups(groups, stage, seed, terrain, obstacles=None) -> dict[str, float
             target_paths.advance(g.fields, stage)  # animated targets first, then the solve
             step_ik(g.solver, g.fields, obstacles)
         costs[g.solver] += (clock() - t0) * 1000.0
+    t0 = clock()
+    appendages.step_appendages(groups)  # every walker's and rig's tails, antennae and ears, after their parents
+    shared = [g.solver for g in groups if appendages.has_appendages(g.fields)]
+    for solver in shared:  # their one call's time, shared out among the groups that have some
+        costs[solver] += (clock() - t0) * 1000.0 / len(shared)
     return costs
