@@ -41,3 +41,6 @@ ROPE_SEGMENT = 20.0  # px: a new rope's bone length
 ROPE_GRAVITY = 900.0  # px/s^2 down the screen (issue 28's hanging test)
 ROPE_DAMPING = 0.05  # the share of each joint's velocity removed a step (issue 28's hanging test)
 ROPE_PASSES = 8  # a pinned rope's FABRIK-style length passes a step (Jakobsen 2001: a few relaxation sweeps)
+PATH_BONES = 10  # a new path chain's bones
+PATH_SEGMENT = 24.0  # px: a new path chain's bone length (its arc along the curve)
+MAX_SLIDE = 1000.0  # px/s: a path chain's slide along its curve at most, either way
