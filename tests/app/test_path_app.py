@@ -11,7 +11,7 @@ import pytest
 
 from ikplayground.scene.core.constants import SOLVER_LABELS
 from ikplayground.solvers import along_path
-from tests.app.conftest import choose, drag, frames, tap
+from tests.app.conftest import choose, drag, frames, press_button, tap
 
 
 def screen(app, p):
@@ -44,3 +44,21 @@ def test_a_path_chain_from_the_menu_follows_a_dragged_handle_and_the_drag_undoes
     frames(app, 2)
     np.testing.assert_array_equal(chain.fields["control"], control)
     np.testing.assert_allclose(chain.fields["points"], points, atol=1e-9)
+
+
+@pytest.mark.slow
+def test_fit_view_and_the_math_page_take_a_path_chain_and_a_rope(app):
+    for solver in ("path", "rope"):  # a rope has a target and no pole
+        choose(app, app.panel.new_chain, SOLVER_LABELS[solver])
+        tap(app, pygame.K_n, unicode="n")
+    chain = next(c for c in app.scene.chains if c.is_path)
+    app.scene.move_target(chain, (5.0, 5.0), "control:1")  # a handle in the stage's corner
+    tap(app, pygame.K_f, unicode="f")  # fit view
+    frames(app, 2)
+    box = app.view.world_box()
+    assert box is not None and box[0] <= 5.0 and box[1] <= 5.0
+    for c in (chain, app.scene.chains[-1]):  # the Math page's numbers for a path chain and a rope
+        app.scene.select(c)
+        app.panel.sync(c)
+        press_button(app, app.panel.tabs["math"], 2)
+    assert app.scene.selected.is_rope
