@@ -23,7 +23,8 @@ class Drag(NamedTuple):
     """A chain's part held by the mouse."""
 
     chain: Chain
-    # "target", "pole", "root"; a rig's target "target:2", its heading "heading:2"; a range's edge "limit_lo:3"
+    # "target", "pole", "root"; a rig's target "target:2", its heading "heading:2"; a range's edge "limit_lo:3";
+    # a path chain's control point "control:1"
     part: str
     offset: np.ndarray  # (2,) px from the mouse to the grabbed point
 
@@ -138,8 +139,8 @@ def knob_at(scene: Scene, pos, radius: float, pick: float) -> tuple[Chain, str] 
 
 
 def target_hit(scene: Scene, pos, radius: float) -> tuple[Chain | None, str]:
-    """The topmost chain or rig with a target within ``radius`` px of ``pos``, and which target ("target", or a
-    rig's "target:2"); ``(None, "target")`` when there is none."""
+    """The topmost chain or rig with a target (or path chain with a control point) within ``radius`` px of ``pos``,
+    and which ("target", a rig's "target:2", a path chain's "control:1"); ``(None, "target")`` when there is none."""
     chain, rig = scene.target_at(pos, radius), scene.rig_target_at(pos, radius)
     if rig is not None and (chain is None or scene.chains.index(rig[0]) > scene.chains.index(chain)):
         return rig
@@ -162,9 +163,12 @@ def heading_at(scene: Scene, pos, length: float, radius: float) -> tuple[Chain, 
 
 
 def target_point(chain: Chain, part: str) -> np.ndarray:
-    """Where ``chain``'s target ``part`` is (px): its target, or a rig's target ``"target:2"``."""
+    """Where ``chain``'s target ``part`` is (px): its target, a rig's target ``"target:2"`` or a path chain's control
+    point ``"control:1"``."""
     if part.startswith("target:"):
         return np.asarray(chain.fields["targets"][int(part[7:])])
+    if part.startswith("control:"):
+        return np.asarray(chain.fields["control"][int(part[8:])])
     return np.asarray(chain.fields[part])
 
 
@@ -212,7 +216,7 @@ def take_part(chain: Chain, drag: Drag | None, pos) -> None:
 
 def hot_target(app) -> tuple[Chain | None, str]:
     """The target under ``app``'s mouse (or dragged), drawn highlighted: (its chain or None, which target)."""
-    if app.drag is not None and app.drag.part.startswith("target"):
+    if app.drag is not None and app.drag.part.startswith(("target", "control:")):
         return app.drag.chain, app.drag.part
     on_stage = app.mouse is not None and app.on_stage(app.mouse)
     if not on_stage:

@@ -152,13 +152,13 @@ def press_button(app: App, button, k: int = 1) -> None:
 
 # --- scene helpers ---------------------------------------------------------------
 def select_solver(app: App, solver: str):
-    """Tab until a chain of ``solver`` is selected; returns it. The default scene has no walker, rig, rope or
+    """Tab until a chain of ``solver`` is selected; returns it. The default scene has no walker, rig, rope, path or
     Jacobian solver but DLS: one is added from the New chain menu (N at a spot clear of the other chains)."""
     for _ in range(len(app.scene.chains) + 1):
         if app.scene.selected is not None and app.scene.selected.solver == solver:
             return app.scene.selected
         tap(app, pygame.K_TAB)
-    if solver in ("walker", "rig", "transpose", "pseudo-inverse", "sdls", "rope"):
+    if solver in ("walker", "rig", "transpose", "pseudo-inverse", "sdls", "rope", "path"):
         post(pygame_gui.UI_DROP_DOWN_MENU_CHANGED, ui_element=app.panel.new_chain, text=SOLVER_LABELS[solver])
         move_mouse(app, (300, 420))
         tap(app, pygame.K_n, unicode="n")

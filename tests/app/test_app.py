@@ -19,6 +19,7 @@ from ikplayground import cli
 from ikplayground.app import commands
 from ikplayground.app.app import App
 from ikplayground.scene.core.constants import SOLVER_LABELS, SOLVERS
+from ikplayground.solvers import along_path
 from tests.app.conftest import (check, choose, click, ctrl, drag, frames, inside, key_down, key_up, mouse_down,
                                 mouse_up, move_mouse, post, press_button, rect_centre, select_solver, slide, tap,
                                 wrapped)
@@ -539,6 +540,10 @@ def test_bone_length_slider(app, solver):
     lengths = before * 60 / before.mean()  # every bone scaled alike: the mean is 60 px, the ratios kept
     np.testing.assert_allclose(chain.fields["lengths"], lengths, rtol=1e-12)
     pts = chain.fields["points"]
+    if chain.is_path:  # its bones are arcs of its curve: each joint where the library lays it
+        f = chain.fields
+        np.testing.assert_allclose(pts, along_path(f["control"], lengths, start=float(f["start"][0])), atol=1e-6)
+        return
     if chain.is_rig:  # each bone from its parent's end (the root for bone 0) to its own
         starts = pts[chain.fields["parents"].astype(int) + 1]
         np.testing.assert_allclose(np.hypot(*(pts[1:] - starts).T), lengths, atol=1e-6)
@@ -672,8 +677,8 @@ EXPECTED_ENABLED = {
     "rate": {"two-bone", "ccd", "fabrik", "dls", *JACOBIAN, "snake", "walker", "rig"},
     "joint_limit": {"ccd", "fabrik", "dls", *JACOBIAN},
     "bend_range": {"snake"},
-    "bones": {"ccd", "fabrik", "dls", *JACOBIAN, "snake", "rope"},
-    "bone_length": {"two-bone", "ccd", "fabrik", "dls", *JACOBIAN, "snake", "walker", "rig", "rope"},
+    "bones": {"ccd", "fabrik", "dls", *JACOBIAN, "snake", "rope", "path"},
+    "bone_length": {"two-bone", "ccd", "fabrik", "dls", *JACOBIAN, "snake", "walker", "rig", "rope", "path"},
     "legs": {"walker"},
     "leg_bones": {"walker"},
     "step_threshold": {"walker"},

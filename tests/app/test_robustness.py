@@ -31,6 +31,7 @@ def assert_on_stage(app):
     for c in app.scene.chains:
         keep = ([c.fields["points"][0]] if c.is_snake else [c.fields["body"] * (1, 0)] if c.is_walker
                 else [c.fields["root"], *c.fields["targets"]] if c.is_rig
+                else list(c.fields["control"]) if c.is_path
                 else [c.fields["root"], c.fields["target"]])  # a walker: its body's x
         for p in keep:
             assert 0 <= p[0] <= w and 0 <= p[1] <= h, (c.solver, p, (w, h))

@@ -13,7 +13,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
-from ikplayground.solvers import chain_points_batch, skeleton_points
+from ikplayground.solvers import along_path, chain_points_batch, skeleton_points
 
 SOLVER_ORDER = ("two-bone", "ccd", "fabrik", "dls", "snake")
 IK_SOLVERS = ("two-bone", "ccd", "fabrik", "dls")
@@ -75,6 +75,10 @@ def assert_chain_ok(chain) -> None:
         return
     if chain.is_rig:
         assert_rig_ok(chain)
+        return
+    if chain.is_path:  # its joints on its curve (its bones are chords of their arcs), its root on control point 0
+        np.testing.assert_allclose(pts, along_path(f["control"], f["lengths"], start=float(f["start"][0])), atol=1e-6)
+        np.testing.assert_array_equal(f["root"], f["control"][0])
         return
     lengths = np.asarray(f["lengths"])
     assert (lengths > 0).all(), f"lengths must be > 0: {lengths}"

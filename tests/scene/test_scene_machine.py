@@ -24,12 +24,14 @@ from tests.scene.scene_cases import SOLVER_ORDER, assert_no_nan, assert_scene_ok
 
 STAGE = (980.0, 720.0)
 MAX_ADDS = 10
-SOLVERS = (*SOLVER_ORDER, "rig", "rope")  # the machine's chains: IK chains, snakes, rigs (a humanoid each), ropes
+SOLVERS = (*SOLVER_ORDER, "rig", "rope", "path")  # IK chains, snakes, rigs (a humanoid each), ropes, path chains
 
 
 def kept_on_stage(c) -> list:
     """The points of ``c`` the stage keeps it on: an IK chain's or a rope's root and target, a rig's root and
-    targets, a snake's head."""
+    targets, a path chain's control points, a snake's head."""
+    if c.is_path:
+        return list(c.fields["control"])
     if c.is_snake:
         return [c.fields["points"][0]]
     if c.is_rig:
@@ -116,8 +118,10 @@ class SceneMachine(RuleBasedStateMachine):
         chain = self.pick(i)
         if chain is None:
             return
-        self.scene.move_target(chain, pos)  # a rig's: its target 0
-        if not chain.is_snake:
+        self.scene.move_target(chain, pos, "control:2" if chain.is_path else "target")  # a rig's: its target 0
+        if chain.is_path:
+            np.testing.assert_array_equal(chain.fields["control"][2], self.scene.clamp(pos))
+        elif not chain.is_snake:
             t = chain.fields["targets"][0] if chain.is_rig else chain.fields["target"]
             w, h = self.scene.stage
             assert 0 <= t[0] <= w and 0 <= t[1] <= h
@@ -215,7 +219,7 @@ class SceneMachine(RuleBasedStateMachine):
         chain = self.pick(i)
         if chain is None:
             return
-        if not (chain.is_snake or chain.is_rope):  # a rope has no rate limit
+        if not (chain.is_snake or chain.is_rope or chain.is_path):  # a rope or a path chain has no rate limit
             chain.rate_limit = rate
             assert (chain.rate_limit is None) == (rate is None)
 
@@ -255,6 +259,14 @@ class SceneMachine(RuleBasedStateMachine):
             for name, value in (("pin_end", pin), ("gravity", gravity), ("rope_damping", damping)):
                 self.scene.set_setting(chain, name, value)
             assert (bool(chain.fields["pin_end"][0]), chain.fields["gravity"][0]) == (pin, gravity)
+
+    @rule(i=picks, start=st.floats(-500.0, 1500.0), slide=st.floats(-1000.0, 1000.0))
+    def set_path(self, i, start, slide):
+        chain = self.pick(i)
+        if chain is not None and chain.is_path:
+            self.scene.set_setting(chain, "path_start", start)
+            self.scene.set_setting(chain, "slide", slide)
+            assert (chain.fields["start"][0], chain.fields["slide"][0]) == (start, slide)
 
     @rule(i=picks, path=st.sampled_from(target_paths.PATHS), speed=st.floats(0.1, 50.0), size=st.floats(1.0, 400.0),
           held=st.booleans())
@@ -343,7 +355,7 @@ class SceneMachine(RuleBasedStateMachine):
         for a, b in zip(self.scene.chains, loaded.chains):
             np.testing.assert_allclose(b.fields["points"], a.fields["points"], atol=0.05 * (a.bones + 1))
             np.testing.assert_allclose(b.fields["lengths"], a.fields["lengths"], atol=1e-3)
-            if not (a.is_snake or a.is_rope):  # an off rate limit keeps its setting (to the file's 4 decimals)
+            if not (a.is_snake or a.is_rope or a.is_path):  # an off rate limit keeps its setting (to 4 decimals)
                 assert (b.rate_limit is None) == (a.rate_limit is None)
                 assert b.rate_deg == pytest.approx(a.rate_deg, abs=5e-5 + 1e-12)
         self.scene = loaded

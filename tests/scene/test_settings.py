@@ -41,6 +41,7 @@ SHAPE_KEYS = {"ik": {"solver", "number", "root", "lengths", "angles", "target"},
               "snake": {"solver", "number", "points", "lengths", "heading"},
               "walker": {"solver", "number", "body", "lengths", "facing"},
               "rope": {"solver", "number", "root", "lengths", "points", "target"},
+              "path": {"solver", "number", "control", "lengths"},
               "rig": {"solver", "number", "root", "parents", "bones", "lengths", "angles", "rest", "ranges", "targets",
                       "appendage_shapes"}}  # a new rig (a humanoid) has a ponytail
 APPLIES = [(s, solver) for s in SETTINGS for solver in SOLVERS if s.applies(solver)]
@@ -136,6 +137,8 @@ def test_a_new_chain_and_a_file_without_the_field_hold_the_default(s, solver):
             {"solver": "walker", "body": [300, 400], "lengths": [50, 50]} if solver == "walker" else
             {"solver": "rope", "root": [300, 400], "lengths": [50, 50], "points": [[300, 400], [300, 450], [300, 500]],
              "target": [300, 500]} if solver == "rope" else
+            {"solver": "path", "control": [[300, 400], [350, 350], [400, 450], [450, 400]], "lengths": [50, 50]}
+            if solver == "path" else
             {"solver": "rig", "root": [300, 400], "parents": [-1, 0], "bones": ["upper", "lower"], "lengths": [50, 50],
              "angles": [-90, 10], "targets": [{"bone": 1, "at": [330, 320]}]} if solver == "rig" else
             {"solver": solver, "root": [300, 400], "lengths": [50, 50], "angles": [-90, 10], "target": [330, 320]})

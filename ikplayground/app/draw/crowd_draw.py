@@ -137,7 +137,10 @@ def has_dots(group, total: float | None = None) -> bool:
 
 
 def shown_targets(f: dict) -> np.ndarray:
-    """The targets (k, 2) px a group's fields ``f`` show: every chain's, a rope group's pinned ones only."""
+    """The targets (k, 2) px a group's fields ``f`` show: every chain's, a rope group's pinned ones only, a path
+    group's first control points (where its curves start)."""
+    if "control" in f:
+        return f["control"][:, 0]
     return f["target"] if "pin_end" not in f else f["target"][f["pin_end"][:, 0] > 0]
 
 

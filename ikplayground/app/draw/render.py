@@ -22,6 +22,7 @@ from ikplayground.app.draw.badges import BadgeFont, draw_pole, draw_status_badge
 from ikplayground.app.draw import crowd_fast
 from ikplayground.app.draw.crowd_draw import CrowdLayer
 from ikplayground.app.draw.obstacle_draw import draw_obstacles
+from ikplayground.app.draw.path_draw import draw_path
 from ikplayground.app.draw.shapes import draw_wedge, knobs, limit_wedges, visible_box
 from ikplayground.app.draw.view import ScreenGroups, draw_grid, screen_chain
 from ikplayground.app.draw.rig_draw import draw_rig, rig_halo_lines
@@ -161,6 +162,9 @@ class SceneRenderer:
                 self.draw_snake(surface, shown)
             elif chain.is_rope:
                 self.draw_rope(surface, shown, hot=chain is hot_target)
+            elif chain.is_path:
+                lit = chain is hot_target and hot_part.startswith("control:")
+                draw_path(surface, shown.fields, chain_colour(chain), int(hot_part[8:]) if lit else None)
             elif chain.is_walker:
                 draw_walker(surface, shown, chain_colour(chain))
             elif chain.is_rig:

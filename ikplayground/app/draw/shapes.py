@@ -53,10 +53,10 @@ def visible_box(points: np.ndarray, margin: float, view: pygame.Rect) -> pygame.
 
 def limit_wedges(chain: Chain) -> list[tuple[tuple[float, float], float, float]]:
     """``(centre, lo, hi)`` absolute angle ranges (rad) of ``chain``'s clamped joints (:func:`joint_wedges`), or a
-    snake's bend range at every inner node; [] for a walker or a rope."""
+    snake's bend range at every inner node; [] for a walker, a rope or a path chain."""
     f = chain.fields
     out: list[tuple[tuple[float, float], float, float]] = []
-    if chain.is_walker or chain.is_rope:  # a walker's legs and a rope have no limits to show
+    if chain.is_walker or chain.is_rope or chain.is_path:  # a walker's legs, a rope, a path: no limits to show
         return out
     if chain.is_snake:
         pts = f["points"]

@@ -16,7 +16,7 @@ from ikplayground.insight.primitives import Circle, Label, Polygon, Polyline, Ri
 
 # fields that hold positions (px), moved by the camera; "lengths" is scaled; the rest passes through
 POSITIONS = frozenset(("points", "root", "target", "targets", "pole", "body", "foot", "step_from", "step_to",
-                       "motion_centre", "app_points", "app_previous"))
+                       "motion_centre", "app_points", "app_previous", "control"))
 MARKER_SIZE = 11  # px from a marker's tip to its back
 MARKER_PICK = 16  # px from a marker's centre that a click takes
 MARKER_APART = 2 * MARKER_SIZE + 8  # px: markers closer than this to one shown are left out

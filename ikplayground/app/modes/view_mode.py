@@ -133,8 +133,10 @@ class ViewControl:
             his.append((circles[:, :2] + circles[:, 2:]).max(axis=0))
         for g in self.app.scene.groups:
             parts = [g.fields["points"].reshape(-1, 2)]
-            if "target" in g.fields and g.solver not in ("snake", "walker"):
-                parts += [g.fields["target"], g.fields["pole"]]
+            if g.solver not in ("snake", "walker"):  # a rope has a target but no pole
+                parts += [g.fields[k] for k in ("target", "pole") if k in g.fields]
+            if "control" in g.fields:  # a path chain's handles
+                parts.append(g.fields["control"].reshape(-1, 2))
             pts = np.concatenate(parts)
             pts = pts[np.isfinite(pts).all(axis=1)]
             if len(pts):

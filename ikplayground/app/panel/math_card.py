@@ -139,9 +139,12 @@ class MathCard:
         if chain.is_rig:
             return self.rig_numbers(chain, y)
         if not chain.is_ik:
-            what = "A snake follows its head" if chain.is_snake else (
-                "A walker's legs are two-bone arms" if chain.fields["lengths"].shape[1] == 2
-                else "A walker's legs are three-bone CCD chains")
+            what = ("A snake follows its head" if chain.is_snake else
+                    "A rope hangs and swings" if chain.is_rope else
+                    f"A path chain lies along its curve from {float(chain.fields['start'][0]):.0f} px"
+                    if chain.is_path else
+                    "A walker's legs are two-bone arms" if chain.fields["lengths"].shape[1] == 2
+                    else "A walker's legs are three-bone CCD chains")
             return self.paragraph(f"{what}: no solve to measure.", y, DIM)
         # the chain's own error and status: a step-through changes them while the scene (and the metrics) wait
         self.text(f"error {chain.error:.2f} px   ·   {chain.status}", (0, y))

@@ -11,14 +11,14 @@ import math
 
 import numpy as np
 
-from ikplayground.scene.build import rig_build, rope_build, walker_build
+from ikplayground.scene.build import path_build, rig_build, rope_build, walker_build
 from ikplayground.scene.build.build_batch import (default_limits, empty_fields, ik_group, make_ik_chains,  # noqa: F401
                                                   make_snakes, refresh_ik_points, straight_points, wander_phase)
 from ikplayground.scene.core.chain import Chain
-from ikplayground.scene.core.constants import (DEFAULT_IK_BONES, DEFAULT_RATE_DEG, ROPE_BONES, SNAKE_BEND_DEG,
-                                               SNAKE_SEGMENT)
+from ikplayground.scene.core.constants import (DEFAULT_IK_BONES, DEFAULT_RATE_DEG, PATH_BONES, PATH_SEGMENT,
+                                               ROPE_BONES, SNAKE_BEND_DEG, SNAKE_SEGMENT)
 from ikplayground.scene.core.stage import clamp_point, keep_on_stage
-from ikplayground.scene.step import rig_step, rope_step
+from ikplayground.scene.step import path_step, rig_step, rope_step
 from ikplayground.solvers import wrap_array
 from ikplayground.solvers import snake_batch
 
@@ -63,6 +63,8 @@ def lay_out(chain: Chain) -> None:
         rig_step.lay_out(chain.fields)
     elif chain.is_rope:
         rope_step.settle(chain.fields)
+    elif chain.is_path:
+        path_step.settle(chain.fields)
     else:
         refresh_ik_points(chain.fields)
 
@@ -115,6 +117,8 @@ def converted(chain: Chain, solver: str, bones: int | None = None) -> Chain:
     line = polyline(chain)
     if solver == "rope":
         return rope_build.rope_from(line, bones or (chain.bones if chain.is_rope else ROPE_BONES), **common)
+    if solver == "path":
+        return path_build.path_from(line, bones or (chain.bones if chain.is_path else PATH_BONES), **common)
     reach = float(np.sum(np.linalg.norm(np.diff(line, axis=0), axis=1))) or 1.0
     if solver == "snake":
         n = max(1, min(63, round(reach / SNAKE_SEGMENT))) if bones is None else bones
@@ -164,6 +168,8 @@ def with_bone_count(chain: Chain, n: int) -> Chain:
                                         **walker_build.walker_kw(chain), **chain.settings())
     if chain.is_rope:
         return rope_build.with_bones(chain, n, settings)
+    if chain.is_path:
+        return path_build.with_bones(chain, n, settings)
     if chain.is_snake:
         pts = chain.fields["points"]
         seg = float(chain.fields["lengths"][-1])
@@ -203,6 +209,11 @@ def new_chain(solver: str, at, stage, terrain, palette_index: int = 0) -> Chain:
     if solver == "rope":  # hanging from there at rest, its end's target on the stage
         chain = rope_build.new_rope((x, y), palette_index=palette_index)
         chain.fields["target"][:] = clamp_point(chain.fields["target"], stage)
+        return chain
+    if solver == "path":  # its curve toward the side with room for it, its control points on the stage
+        facing = -1.0 if x + PATH_BONES * PATH_SEGMENT > stage[0] and x > stage[0] / 2 else 1.0
+        chain = path_build.new_path((x, y), palette_index=palette_index, facing=facing)
+        keep_on_stage(chain, stage)
         return chain
     if solver == "walker":  # its first step stands it on the ground
         return walker_build.make_walker((x, float(terrain.height_at(x)) - 70.0), palette_index=palette_index)

@@ -25,7 +25,7 @@ RINGS_AT_ONCE = 6  # rings checked in one array pass
 
 def taken(chains: list[Chain]) -> np.ndarray:
     """The points (k, 2) px a new chain keeps clear of: IK roots and targets, snake heads and tails, walker bodies,
-    rigs' roots and targets."""
+    rigs' roots and targets, path chains' control points."""
     pts = []
     for c in chains:
         f = c.fields
@@ -35,6 +35,8 @@ def taken(chains: list[Chain]) -> np.ndarray:
             pts.append(f["points"][[0, -1]])
         elif c.is_rig:
             pts.append(np.vstack([f["root"][None], f["targets"]]))
+        elif c.is_path:  # its curve's handles
+            pts.append(f["control"])
         else:
             pts.append(np.stack([f["root"], f["target"]]))
     return np.concatenate(pts) if pts else np.zeros((0, 2))

@@ -76,9 +76,10 @@ class Chain:
 
     Parameters
     ----------
-    solver : {"two-bone", "ccd", "fabrik", "dls", "snake", "walker", "rig", "rope"}
+    solver : {"two-bone", "ccd", "fabrik", "dls", "snake", "walker", "rig", "rope", "path"}
     fields : dict of str -> ndarray
-        Its arrays (``IK_FIELDS`` / ``SNAKE_FIELDS`` / ``WALKER_FIELDS`` / ``RIG_FIELDS`` / ``ROPE_FIELDS``).
+        Its arrays (``IK_FIELDS`` / ``SNAKE_FIELDS`` / ``WALKER_FIELDS`` / ``RIG_FIELDS`` / ``ROPE_FIELDS`` /
+        ``PATH_FIELDS``).
     palette_index : int
     rate_deg, joint_limit : float
         The rate limit's setting (degrees per step, kept while it is off) and the joint limit's (+-degrees).
@@ -210,6 +211,11 @@ class Chain:
     def is_rope(self) -> bool:
         """A chain pinned at its root that hangs and swings (:mod:`ikplayground.scene.step.rope_step`)."""
         return self.solver == "rope"
+
+    @property
+    def is_path(self) -> bool:
+        """A chain whose joints lie along a cubic Bezier curve (:mod:`ikplayground.scene.step.path_step`)."""
+        return self.solver == "path"
 
     @property
     def has_targets(self) -> bool:

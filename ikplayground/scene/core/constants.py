@@ -45,3 +45,6 @@ APPENDAGE_SLOTS = 3  # a walker's or rig's jiggling appendages (tails, antennae,
 APPENDAGE_BONES = 6  # bones an appendage at most (a shorter one's last lengths are 0)
 APPENDAGE_STIFFNESS = 0.12  # a new walker's or rig's appendages' jiggle stiffness (the share pulled to rest a step)
 APPENDAGE_DAMPING = 0.1  # and damping (the share of each joint's speed lost a step)
+PATH_BONES = 10  # a new path chain's bones
+PATH_SEGMENT = 24.0  # px: a new path chain's bone length (its arc along the curve)
+MAX_SLIDE = 1000.0  # px/s: a path chain's slide along its curve at most, either way

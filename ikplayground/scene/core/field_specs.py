@@ -1,7 +1,7 @@
 """The arrays of a chain of each kind: field name -> shape, and the concrete shapes for a size.
 
-An IK chain's, a snake's, a walker's, a rig's and a rope's fields (docs/design.md,
-"The scene", "The walker", "The rig", "The rope", "Appendages"). Pixels (y down) and radians.
+An IK chain's, a snake's, a walker's, a rig's, a rope's and a path chain's fields (docs/design.md,
+"The scene", "The walker", "The rig", "The rope", "The path", "Appendages"). Pixels (y down) and radians.
 """
 
 from __future__ import annotations
@@ -95,8 +95,14 @@ APPENDAGE_FIELDS: FieldSpec = {
 }
 WALKER_FIELDS.update(APPENDAGE_FIELDS)
 RIG_FIELDS.update(APPENDAGE_FIELDS)
+# a path chain (scene/step/path_step.py): the four control points of its cubic Bezier curve (px), its root (px:
+# control point 0, kept with it), bones (px of arc), joints (px) and the settings' fields ("start" px, "slide" px/s)
+PATH_FIELDS: FieldSpec = {
+    "control": (4, 2), "root": (2,), "lengths": ("n",), "points": ("n+1", 2),
+    **{cast(str, s.field): (1,) for s in field_settings("path")},
+}
 SPECS: dict[str, FieldSpec] = {"snake": SNAKE_FIELDS, "walker": WALKER_FIELDS, "rig": RIG_FIELDS,
-                               "rope": ROPE_FIELDS}
+                               "rope": ROPE_FIELDS, "path": PATH_FIELDS}
 
 
 def field_shapes(solver: str, n: int, m: int = 2) -> dict[str, tuple[int, ...]]:

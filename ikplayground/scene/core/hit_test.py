@@ -30,19 +30,21 @@ def target_at(groups, order: dict[int, int], pos, radius: float) -> Chain | None
 
 
 def rig_target_at(groups, order: dict[int, int], pos, radius: float) -> tuple[Chain, str] | None:
-    """The topmost rig of ``groups`` with a target within ``radius`` px of ``pos`` and which (``"target:2"``; the
-    last of its targets there), or None (``order``: draw order)."""
+    """The topmost rig or path chain of ``groups`` with a target or a control point within ``radius`` px of ``pos``
+    and which (``"target:2"``, ``"control:1"``; the last of them there), or None (``order``: draw order)."""
     p = np.asarray(pos, dtype=float)
     best, best_index = None, -1
     for g in groups:
-        if "targets" not in g.fields:
+        name = "targets" if "targets" in g.fields else "control" if "control" in g.fields else None
+        if name is None:
             continue
-        d = g.fields["targets"] - p
+        d = g.fields[name] - p
         near = np.einsum("ijk,ijk->ij", d, d) <= radius * radius
+        part = "target" if name == "targets" else "control"
         for row, index in zip(*np.nonzero(near)):
             chain = g.members[int(row)]
             if order[id(chain)] >= best_index:
-                best, best_index = (chain, f"target:{int(index)}"), order[id(chain)]
+                best, best_index = (chain, f"{part}:{int(index)}"), order[id(chain)]
     return best
 
 
@@ -60,7 +62,8 @@ def bone_distances(chain: Chain, pos) -> np.ndarray:
 
 def chain_at(chains: list[Chain], pos, radius: float) -> tuple[Chain, str] | None:
     """The topmost of ``chains`` with a bone or joint within ``radius`` px of ``pos``: ``(chain, part)``,
-    ``part`` "anchor" (an IK chain's, a rig's or a rope's root, any part of a snake or walker) or "bone".
+    ``part`` "anchor" (an IK chain's, a rig's or a rope's root, any part of a snake, walker or path chain) or
+    "bone".
     """
     for c in reversed(chains):
         if bone_distances(c, pos).min() <= radius or (c.is_walker and math.dist(pos, c.anchor) <= radius * 3):

@@ -1,7 +1,8 @@
 """Mirror flip: a chain turned, in place, into its mirror image about the vertical through its anchor.
 
 docs/design.md ("Mirror flip") gives the rules. The axis ``x = x0`` goes
-through an IK chain's, a rig's or a rope's root, a snake's head or a walker's body. Pixels (y down),
+through an IK chain's, a rig's, a rope's or a path chain's root (its first control point), a snake's head or a
+walker's body. Pixels (y down),
 radians: a point goes to ``(x0 - (x - x0), y)``; an absolute angle ``a`` to
 ``pi - a`` (``-pi - a`` below 0), a relative one to ``-a`` and its range
 ``(lo, hi)`` to ``(-hi, -lo)``; joint 0's range across 0 is refused unless it
@@ -101,6 +102,8 @@ def mirrored_fields(chain: Chain) -> dict[str, np.ndarray]:
         return _rig(f, x0)
     if chain.is_rope:  # no angles: its joints now and a step ago, its root and target, mirrored
         return {name: mirror_points(f[name], x0) for name in ("root", "target", "points", "previous")}
+    if chain.is_path:  # its curve's control points and its joints, mirrored
+        return {name: mirror_points(f[name], x0) for name in ("root", "control", "points")}
     return _ik(f, x0)
 
 
@@ -199,11 +202,16 @@ def _same(fields: dict, kept: dict) -> bool:
 
 
 def off_stage(chain: Chain, fields: dict, stage) -> str | None:
-    """Which of an IK chain's mirrored target and pole, or a rig's targets (``fields``), lie off ``stage``, in
-    words, or None."""
+    """Which of an IK chain's mirrored target and pole, a rig's targets or a path chain's control points
+    (``fields``), lie off ``stage``, in words, or None."""
+    w, h = stage
+    if chain.is_path:
+        for j, p in enumerate(fields["control"]):
+            if not (0.0 <= p[0] <= w and 0.0 <= p[1] <= h):
+                return f"control point {j} (at x = {p[0]:.0f} px)"
+        return None
     if not chain.has_targets:
         return None
-    w, h = stage
     names = ("target", "pole") if chain.is_ik else [f"target {j}" for j in range(len(chain.fields["targets"]))]
     points = [fields.get(n, chain.fields[n]) for n in names] if chain.is_ik else fields["targets"]
     for name, p in zip(names, points):

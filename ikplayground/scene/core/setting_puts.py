@@ -63,6 +63,12 @@ def set_bend_range(scene, chain, degrees):
     scene.lay_out(chain)
 
 
+def set_path_start(scene, chain, px):
+    """A path chain's ``start`` (px along its curve), its joints laid along it again at once."""
+    chain.fields["start"][0] = px
+    scene.lay_out(chain)
+
+
 def set_bone_length(scene, chain, length):
     """Scale every bone by ``length`` over their mean (the row's shown value): their ratios are kept (the
     longest bone at most ``MAX_COORD`` px)."""

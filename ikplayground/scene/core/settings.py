@@ -14,16 +14,16 @@ import math
 
 from ikplayground.scene.core.constants import (APPENDAGE_DAMPING, APPENDAGE_STIFFNESS, DEFAULT_DAMPING,
                                                DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,
-                                               DEFAULT_TOLERANCE, MAX_BONES, MAX_COORD, MAX_RATE_DEG, MAX_STRETCH,
-                                               MAX_WALKER_LEGS, RIG_METHODS, ROPE_DAMPING, ROPE_GRAVITY,
+                                               DEFAULT_TOLERANCE, MAX_BONES, MAX_COORD, MAX_RATE_DEG, MAX_SLIDE,
+                                               MAX_STRETCH, MAX_WALKER_LEGS, RIG_METHODS, ROPE_DAMPING, ROPE_GRAVITY,
                                                SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS,
                                                WALKER_SPEED, WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
 from ikplayground.scene.core.setting_puts import (bone_setter, current_bone, elbow_limited, field_setting, said_elbow,
                                                   set_bend_range, set_bone_length, set_current_bone_length,
                                                   set_elbow_limit, set_iterations, set_joint_limit, set_max_speed,
-                                                  set_method, set_mirror, set_motion, set_motion_speed, set_pole_on,
-                                                  set_rate, set_rate_on, set_target_aim, set_tolerance, set_turn_rate,
-                                                  target_aimed, target_setter, target_value)
+                                                  set_method, set_mirror, set_motion, set_motion_speed, set_path_start,
+                                                  set_pole_on, set_rate, set_rate_on, set_target_aim, set_tolerance,
+                                                  set_turn_rate, target_aimed, target_setter, target_value)
 from ikplayground.scene.core.setting_row import Setting
 from ikplayground.scene.core.solver_kinds import on_change
 from ikplayground.scene.files import file_fields as ff
@@ -66,7 +66,7 @@ SETTINGS: tuple[Setting, ...] = (
             default=SNAKE_BEND_DEG, help="how far the snake bends at every joint",
             get=lambda c: math.degrees(float(abs(c.fields["bend_limits"]).max())), put=set_bend_range,
             file=fl.BendLimits()),
-    Setting("bones", "Bones", ("iterative", "snake", "rope"), "whole", lo=1, hi=MAX_BONES,
+    Setting("bones", "Bones", ("iterative", "snake", "rope", "path"), "whole", lo=1, hi=MAX_BONES,
             help="the number of bones (a snake's segments)",
             get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n)),
     Setting("bone_length", "Bone length", ("all",), lo=1.0, hi=MAX_COORD, unit="px", digits=0,
@@ -121,6 +121,12 @@ SETTINGS: tuple[Setting, ...] = (
             default=ROPE_GRAVITY, help="the pull down the screen on every joint (negative: up)", field="gravity"),
     Setting("rope_damping", "Damping", ("rope",), digits=2, default=ROPE_DAMPING, field="damping", help="the share of "
             "each joint's speed lost a step (1: no swing)", file=ff.Number("damping", kw="damping", digits=4)),
+    Setting("path_start", "Start", ("path",), lo=-MAX_COORD, hi=MAX_COORD, unit="px", slider=(-200.0, 800.0),
+            digits=0, default=0.0, field="start", file=ff.Number("start", kw="start", digits=4),
+            get=lambda c: float(c.fields["start"][0]), put=set_path_start,
+            help="how far along the curve the chain's root sits (past either end: on along the end's tangent)"),
+    Setting("slide", "Slide", ("path",), lo=-MAX_SLIDE, hi=MAX_SLIDE, unit="px/s", slider=(-200.0, 200.0), digits=0,
+            default=0.0, field="slide", help="move Start by this much a second: the chain crawls along its curve"),
     Setting("legs", "Legs", ("walker",), "whole", lo=2, hi=MAX_WALKER_LEGS, default=WALKER_LEGS,
             help="the walker's legs (in two gait groups, alternate legs)",
             get=lambda c: c.bones, put=lambda scene, chain, n: scene.with_bone_count(chain, n),

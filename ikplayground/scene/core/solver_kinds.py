@@ -24,7 +24,7 @@ from ikplayground.solvers import ccd_batch, fabrik_batch, jacobian_batch
 # fields["pole"] (N,2) px (NaN rows: none) are the engine's to follow; obstacles, the scene's circles (x, y, r),
 # only to a solver that avoids them, and only when there are some
 Engine = Callable[..., tuple[np.ndarray, np.ndarray, np.ndarray]]
-KINDS = ("ik", "snake", "walker", "rig", "rope")
+KINDS = ("ik", "snake", "walker", "rig", "rope", "path")
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ class SolverKind:
     ----------
     name, label : str
         Its name (scene, files, commands, settings) and what menus and the race call it.
-    kind : {"ik", "snake", "walker", "rig", "rope"}
+    kind : {"ik", "snake", "walker", "rig", "rope", "path"}
     hint : str
         The panel's one line about it.
     iterative : bool
@@ -122,6 +122,8 @@ SOLVER_TABLE: list[SolverKind] = [
     SolverKind("rig", "Rig", "rig", "Rig: a skeleton of named bones, several targets solved at once.", colour=6),
     SolverKind("rope", "Rope", "rope", "Rope: hangs from its root under gravity; Pin end ties its end to a target.",
                colour=3, rule="Verlet step, then bone lengths restored root to tip (Jakobsen 2001)"),
+    SolverKind("path", "Path", "path", "Path: its joints lie along a Bezier curve; drag its four handles.",
+               colour=2, rule="joint i at arc length start + Σ lengths[:i] along a cubic Bezier"),
 ]
 SOLVER_KINDS: dict[str, SolverKind] = {}
 # kept from the table by _sync, always the same objects (an importer sees a solver registered later)

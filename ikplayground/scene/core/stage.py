@@ -1,7 +1,8 @@
 """The stage's room: keeping chains on it as its size changes, and finding a free spot for a new chain.
 
 An IK chain's root and target must stay on the stage, a rig's root and
-targets, a snake's head (its tail may hang off). Pixels, y down; the stage is ``(width, height)`` from (0, 0).
+targets, a rope's root and target, a path chain's four control points, a snake's head (its tail may hang
+off). Pixels, y down; the stage is ``(width, height)`` from (0, 0).
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ import numpy as np
 
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.joint_ranges import move_limit
-from ikplayground.scene.step import rope_step, target_paths
+from ikplayground.scene.step import path_step, rope_step, target_paths
 from ikplayground.scene.step.rig_step import measure
 
 FREE_SPOT_SAMPLE = 256  # chains looked at when looking for a free spot on a crowded stage
@@ -67,6 +68,22 @@ def heading_index(chain: Chain, part: str) -> int | None:
     return int(index) if np.isfinite(headings[int(index)]) else None
 
 
+def control_index(chain: Chain, part: str) -> int | None:
+    """Which of a path chain's control points ``part`` names ("control:2"), or None (not one, or not a path)."""
+    head, _, index = part.partition(":")
+    if not chain.is_path or head != "control" or not index.isdigit() or int(index) > 3:
+        return None
+    return int(index)
+
+
+def move_controls(chain: Chain, control, clamp=None) -> None:
+    """Put a path chain's four control points at ``control`` (4, 2) px (each ``clamp``-ed, if given) and lay its
+    joints along the curve again."""
+    f = chain.fields
+    f["control"][:] = control if clamp is None else [clamp(p) for p in np.asarray(control, dtype=float)]
+    path_step.settle(f)
+
+
 def move_target(chain: Chain, pos, part: str = "target") -> bool:
     """Put ``part`` of ``chain`` at ``pos`` (2,) px, on the stage: an IK chain's target (a moving target's curve
     comes along) or pole (if it has one), a rig's target (``"target:2"``), or turn a rig's target's heading
@@ -87,6 +104,12 @@ def move_target(chain: Chain, pos, part: str = "target") -> bool:
             chain.fields["targets"][index] = pos
             measure(chain.fields)
         return index is not None
+    if chain.is_path:  # one of its curve's handles ("control:0" its start)
+        index = control_index(chain, part)
+        if index is not None:
+            chain.fields["control"][index] = pos
+            path_step.settle(chain.fields)
+        return index is not None
     if chain.is_rope:  # its end's target, held with "Pin end" on (off: it has none to drag)
         if part != "target" or not chain.fields["pin_end"][0] > 0:
             return False
@@ -101,8 +124,8 @@ def move_target(chain: Chain, pos, part: str = "target") -> bool:
 
 
 def move_anchor(chain: Chain, anchor, stage: tuple[float, float]) -> None:
-    """Translate an IK chain, a rig (targets along) or a snake so its anchor is at ``anchor`` (2,) px, kept on
-    ``stage``."""
+    """Translate an IK chain, a rig (targets along), a rope, a path chain (its curve along) or a snake so its anchor
+    is at ``anchor`` (2,) px, kept on ``stage``."""
     def clamp(p):
         return clamp_point(p, stage)
 
@@ -114,6 +137,10 @@ def move_anchor(chain: Chain, anchor, stage: tuple[float, float]) -> None:
     elif chain.is_rope:  # the root moves; the rope follows it, and swings (its velocity kept)
         chain.fields["root"][:] = clamp(anchor)
         rope_step.settle(chain.fields)
+    elif chain.is_path:  # the whole curve moves, each handle kept on the stage
+        control = chain.fields["control"] + (clamp(anchor) - chain.fields["control"][0])
+        control[0] = clamp(anchor)  # exactly, whatever the rounding of the sum
+        move_controls(chain, control, clamp)
     else:
         shift_root(chain, clamp(anchor), clamp)
 
@@ -146,6 +173,11 @@ def keep_on_stage(chain: Chain, stage: tuple[float, float]) -> None:
             shift_rig(chain, root)
         chain.fields["targets"][:] = [clamp(t) for t in chain.fields["targets"]]
         measure(chain.fields)
+        return
+    if chain.is_path:
+        control = np.array([clamp(p) for p in chain.fields["control"]])
+        if not np.array_equal(control, chain.fields["control"]):
+            move_controls(chain, control)
         return
     if chain.is_rope:
         root, target = clamp(chain.fields["root"]), clamp(chain.fields["target"])
@@ -192,7 +224,7 @@ def free_spot(chains: list[Chain], stage: tuple[float, float], margin: float = 6
 
 def spot(chain: Chain) -> tuple:
     """What :func:`keep_on_stage` moves, copied: (root, target, pole), (points,) of a snake, (body,) of a walker,
-    (root, targets) of a rig."""
+    (root, targets) of a rig, (control,) of a path chain."""
     if chain.is_walker:
         return (chain.fields["body"].copy(),)
     if chain.is_rig:
@@ -201,6 +233,8 @@ def spot(chain: Chain) -> tuple:
         return (chain.fields["points"].copy(),)
     if chain.is_rope:
         return (chain.fields["root"].copy(), chain.fields["target"].copy())
+    if chain.is_path:
+        return (chain.fields["control"].copy(),)
     return (chain.fields["root"].copy(), chain.fields["target"].copy(), chain.fields["pole"].copy())
 
 
@@ -257,6 +291,9 @@ def on_stage_rows(group, stage: tuple[float, float]) -> np.ndarray:
         return (x >= 0.0) & (x <= w)
     if group.solver == "snake":
         return inside(f["points"][:, 0])
+    if "control" in f:  # a path chain: its four control points
+        count = len(f["control"])
+        return inside(f["control"].reshape(count * 4, 2)).reshape(count, 4).all(axis=1)
     if "previous" in f:  # a rope: its root and its end's target
         return inside(f["root"]) & inside(f["target"])
     if "targets" in f:  # a rig: its root and every target
@@ -273,6 +310,10 @@ def _put(chain: Chain, home: tuple) -> None:
         return
     if chain.is_snake:
         chain.fields["points"][:] = home[0]
+        return
+    if chain.is_path:
+        if not np.array_equal(chain.fields["control"], home[0]):
+            move_controls(chain, home[0])
         return
     if chain.is_rope:
         if not (np.array_equal(chain.fields["root"], home[0]) and np.array_equal(chain.fields["target"], home[1])):

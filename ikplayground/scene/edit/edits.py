@@ -28,6 +28,7 @@ PARAMETERS = {
     "walker": ("lengths", "rate", "threshold", "step_height", "speed", "auto"),
     "rig": ("lengths", "limits", "rate", "iterations", "tolerance", "method", "weights", "mix", "headings"),
     "rope": ("lengths", "pin_end", "gravity", "damping"),
+    "path": ("lengths", "start", "slide"),
 }
 SHAPE = ("lengths", "limits", "bend_limits")  # restored: the joints are laid out again
 NOUNS = {"bones": "bone count"}  # a setting's name in an edit's label, where its label would not do

@@ -1,4 +1,5 @@
-"""Undoable moves: one drag of a target (a rig's: ``"target:2"``), a pole or a root, and a two-bone arm posed on
+"""Undoable moves: one drag of a target (a rig's: ``"target:2"``), a path chain's control point (``"control:1"``),
+a pole or a root, and a two-bone arm posed on
 the joint-space map.
 
 Each is an :class:`~.history.Edit` made when the drag ends; a chain is named by
@@ -12,7 +13,7 @@ import numpy as np
 from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.core.joint_ranges import joint_name, limit_edge
-from ikplayground.scene.core.stage import heading_index, target_index
+from ikplayground.scene.core.stage import control_index, heading_index, move_controls, target_index
 from ikplayground.scene.edit.edits import chain_label, changed
 from ikplayground.scene.edit.history import Edit
 
@@ -29,6 +30,9 @@ def where(chain: Chain, part: str) -> dict[str, np.ndarray]:
     if chain.is_rig and part != "root":
         index = target_index(chain, part)
         return {} if index is None else {part: chain.fields["targets"][index].copy()}
+    if chain.is_path:  # a handle, or the whole curve (its root dragged)
+        index = control_index(chain, part)
+        return {"control": chain.fields["control"].copy()} if part == "root" or index is not None else {}
     if part != "root":
         return {part: chain.fields[part].copy()}
     spot = {"anchor": chain.anchor.copy()}
@@ -59,6 +63,10 @@ class Moved(Edit):
         index = heading_index(chain, self.part)
         if index is not None:  # the heading itself, exactly (not the direction to a point)
             chain.fields["headings"][index] = spot[self.part][0]
+            return chain
+        if chain.is_path and "control" in spot:  # every control point exactly where it was, then onto the stage
+            move_controls(chain, spot["control"])
+            self.scene.keep_on_stage(chain)
             return chain
         if self.part != "root":
             self.scene.move_target(chain, spot[self.part], self.part)

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ikplayground.scene.build import build, rig_build, rope_build, walker_build
+from ikplayground.scene.build import build, path_build, rig_build, rope_build, walker_build
 from ikplayground.scene.core.chain import checked_name
 from ikplayground.scene.core.constants import MAX_BONES, MAX_COORD
 from ikplayground.scene.files.file_errors import show_value
@@ -57,6 +57,12 @@ def _rope(c) -> tuple:
     return rope_build.make_rope, {"root": np.array(c.root, dtype=float), "lengths": np.array(c.lengths, dtype=float),
                                   "points": np.array(c.points, dtype=float), "target": np.array(c.target, dtype=float),
                                   **_settings(c, "rope", n)}
+
+
+def _path(c) -> tuple:
+    """A path chain's builder and arguments: four control points, its bones (its joints are laid out on load)."""
+    return path_build.make_path, {"control": np.array(c.control, dtype=float),
+                                  "lengths": np.array(c.lengths, dtype=float), **_settings(c, "path", len(c.lengths))}
 
 
 def _rig_parents(c) -> list[int]:
@@ -145,6 +151,8 @@ def chain_spec(c) -> tuple:
         return _rig(c)
     if solver == "rope":
         return _rope(c)
+    if solver == "path":
+        return _path(c)
     if solver == "walker":
         kw = _settings(c, "walker", 0)
         if len(c.lengths) != kw["leg_bones"]:

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 import msgspec
 import numpy as np
 
-from ikplayground.scene.build import build, rig_build, rope_build, walker_build
+from ikplayground.scene.build import build, path_build, rig_build, rope_build, walker_build
 from ikplayground.scene.core.obstacles import MAX_OBSTACLES, checked_obstacles
 from ikplayground.scene.core.scene import MAX_CHAINS
 from ikplayground.scene.files import json_scan, strict_json
@@ -282,14 +282,16 @@ def _built(name: str, where: str, make, *args, **kw):
 
 
 def build_chains(specs: list[tuple], name: str) -> list:
-    """The chains of ``specs`` in order (IK chains, snakes, ropes in batches), ``specs`` emptied as they are built."""
+    """The chains of ``specs`` in order (IK chains, snakes, ropes, path chains in batches), ``specs`` emptied as
+    they are built."""
     chains: list = [None] * len(specs)
     for i, (make, kw) in enumerate(specs):  # walkers and rigs: a few
         if make is walker_build.make_walker or make is rig_build.make_rig:
             chains[i] = _built(name, f"chains[{i}]", make, **kw)
             specs[i] = (None, None)
     for make, batch in ((build.make_ik_chain, build.make_ik_chains), (build.make_snake, build.make_snakes),
-                        (rope_build.make_rope, rope_build.make_ropes)):
+                        (rope_build.make_rope, rope_build.make_ropes),
+                        (path_build.make_path, path_build.make_paths)):
         members = [i for i, (m, _) in enumerate(specs) if m is make]
         kwargs = [specs[i][1] for i in members]
         for i in members:

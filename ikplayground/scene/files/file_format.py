@@ -15,7 +15,7 @@ from typing import cast
 
 import numpy as np
 
-from ikplayground.scene.build import appendage_build, build, rig_build, rope_build, walker_build
+from ikplayground.scene.build import appendage_build, build, path_build, rig_build, rope_build, walker_build
 from ikplayground.scene.core.chain import MAX_NUMBER, NAME_MOST, Chain
 from ikplayground.scene.core.obstacles import MAX_OBSTACLES, MAX_RADIUS
 from ikplayground.scene.core.constants import (APPENDAGE_BONES, APPENDAGE_SLOTS, MAX_BONES, MAX_COORD,
@@ -58,6 +58,8 @@ def _shape_columns(solver: str, cs: list[Chain]) -> dict[str, list]:
     if solver == "rope":  # its joints and lengths unrounded, as a snake's (its velocity is not kept)
         return {"root": field("root").tolist(), "lengths": field("lengths").tolist(),
                 "points": field("points").tolist(), "target": round_array(field("target"))}
+    if solver == "path":  # its control points and lengths unrounded: its joints come back exactly
+        return {"control": field("control").tolist(), "lengths": field("lengths").tolist()}
     return {"root": round_array(field("root")), "lengths": round_positive_array(field("lengths")),
             "angles": degrees_array(field("angles")), "target": round_array(field("target"))}
 
@@ -188,6 +190,7 @@ _WIDEST = {
 # a snake's points and lengths are written unrounded
 _WIDEST_SNAKE = {"lengths": -WIDEST_FLOAT, "heading": _WIDEST["heading"]}
 _WIDEST_ROPE = {"lengths": -WIDEST_FLOAT, "target": _WIDEST["target"]}  # a rope's root and points: unrounded
+_WIDEST_PATH: dict[str, float | None] = {"lengths": -WIDEST_FLOAT}  # a path chain's control points: unrounded
 
 
 def _widened(value, widest, table=None):
@@ -222,6 +225,8 @@ def widest_chain_dict(solver: str, targets: int = 0) -> dict:
         chain, widest = build.straight_snake((0.0, 0.0), 0.0, nodes=MAX_BONES + 1), _WIDEST_SNAKE
     elif solver == "rope":
         chain, widest = rope_build.new_rope((0.0, 0.0), bones=MAX_BONES, pin_end=True), _WIDEST_ROPE
+    elif solver == "path":
+        chain, widest = path_build.new_path((0.0, 0.0), bones=MAX_BONES), _WIDEST_PATH
     elif solver == "walker":
         chain, widest = walker_build.make_walker((0.0, 0.0), legs=MAX_WALKER_LEGS, posed=False,  # (no solve at
                                                   leg_bones=max(walker_build.LEG_BONES)), _WIDEST  # import)

@@ -70,6 +70,7 @@ SHAPES: dict[str, list[tuple]] = {
               ("lengths", _at_most(LENGTH, MAX_BONES) | None, None), ("heading", COORD | None, None)],
     "rope": [("root", SNAKE_POINT), ("lengths", _BONES), ("points", _at_most(SNAKE_POINT, MAX_BONES + 1, 2)),
              ("target", POINT)],
+    "path": [("control", _at_most(POINT, 4, 4)), ("lengths", _BONES)],
     "walker": [("body", POINT), ("lengths", _at_most(LENGTH, 3, 2)), ("facing", float | None, None)],
     "rig": [("root", POINT), ("parents", _at_most(bounded(-1, MAX_BONES - 2), MAX_BONES, 1)),
             ("bones", _at_most(BONE_NAME, MAX_BONES, 1)), ("lengths", _BONES), ("angles", _ANGLES),

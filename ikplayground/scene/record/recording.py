@@ -6,7 +6,8 @@ joint's end ``x, y`` (stage px, y down), ``target_x, target_y`` and the chain's
 ``name`` (its number, ``#3``, or the name it was given: ``Chain.tag``). An IK
 chain's angles are its shown ones (joint 0 absolute); a snake's joint j is
 segment j, head first (segment 0's direction, then the bends), its target its
-head; a rope's the same from its root, its target its end's target; a walker's
+head; a rope's the same from its root, its target its end's target; a path
+chain's the same, its target its curve's first control point; a walker's
 joint ``leg * m + b``, its target its body's centre; a rig's joints its bones,
 then its targets (their heading, 0 for none, and point), its target its root.
 Numbers are written as ``repr`` writes them (they read back bit for bit), a group at a
@@ -52,12 +53,14 @@ def joints_of(group) -> int:
 def group_values(group) -> tuple[np.ndarray, np.ndarray]:
     """``group``'s rows: angle_deg, x, y (N * joints, 3), chain by chain; each chain's target (N, 2)."""
     f = group.fields
-    if group.solver in ("snake", "rope"):  # angles from the joints: the first bone's absolute, then each turn
-        points = f["points"]  # (N, n + 1, 2), a snake's head first, a rope's root
+    if group.solver in ("snake", "rope", "path"):  # angles from the joints: the first bone's absolute, then each turn
+        points = f["points"]  # (N, n + 1, 2), a snake's head first, a rope's or a path chain's root
         seg = np.diff(points, axis=1)
         heading = np.arctan2(seg[..., 1], seg[..., 0])
         angles = np.concatenate([heading[:, :1], wrap_array(heading[:, 1:] - heading[:, :-1])], axis=1)
-        ends, target = points[:, 1:], points[:, 0] if group.solver == "snake" else f["target"]
+        ends = points[:, 1:]
+        target = points[:, 0] if group.solver == "snake" else f["control"][:, 0] if group.solver == "path" else \
+            f["target"]
     elif "targets" in f:  # a rig: its bones, then its targets (their headings in degrees, 0 for none)
         angles = np.concatenate([f["angles"], np.nan_to_num(f["headings"])], axis=1)
         ends, target = np.concatenate([f["points"][:, 1:], f["targets"]], axis=1), f["root"]

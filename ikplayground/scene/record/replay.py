@@ -2,7 +2,7 @@
 
 Before each step the :class:`Replay` puts each chain's recorded target where
 the recording has it: an IK chain's ``target`` (``held``, so its motion
-waits), a snake's ``replay_head``, a walker's ``replay_body``, a rig's root
+waits), a path chain's first control point, a snake's ``replay_head``, a walker's ``replay_body``, a rig's root
 and targets (and its recorded pose, which says where a walking rig turned). The rest of the
 step is the scene's own, so replaying from the scene the recording started
 from gives the same numbers again. A first step that does not match the scene
@@ -106,6 +106,8 @@ class Replay:
             elif g.solver == "walker":
                 f["replay_body"][:] = targets[index]
                 f["replayed"][:] = 1.0
+            elif g.solver == "path":  # its curve's first control point (the step lays the joints along it)
+                f["control"][:, 0] = targets[index]
             else:
                 f["target"][:] = targets[index]
                 f["held"][:] = 1.0

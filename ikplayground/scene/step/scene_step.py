@@ -1,9 +1,10 @@
 """One step of the whole scene (1/60 s; docs/design.md, "Time and the per-step rate limit").
 
 A snake group follows its heads (the Flash snake tutorial), a rope group
-swings (Jakobsen 2001), a walker group walks, a rig group walks (those of its rigs that walk) and solves its
-skeletons, an IK group moves its targets then solves (clear of the scene's circle obstacles, for the solvers
-that keep clear of them); then every walker's and rig's appendages jiggle, all in one call. Pixels, y down; radians.
+swings (Jakobsen 2001), a path group lies along its curves (Spine's path constraint), a walker group walks, a
+rig group walks (those of its rigs that walk) and solves its skeletons, an IK group moves its targets then
+solves (clear of the scene's circle obstacles, for the solvers that keep clear of them); then every walker's and
+rig's appendages jiggle, all in one call. Pixels, y down; radians.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from __future__ import annotations
 import time
 
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS, SOLVERS
-from ikplayground.scene.step import appendages, rig_step, rig_walk, rope_step, target_paths, walker
+from ikplayground.scene.step import appendages, path_step, rig_step, rig_walk, rope_step, target_paths, walker
 from ikplayground.scene.step.group_step import step_ik, step_snakes
 
 
@@ -29,6 +30,8 @@ def step_groups(groups, stage, seed, terrain, obstacles=None) -> dict[str, float
             step_snakes(g.fields, stage, seed)
         elif kind == "rope":
             rope_step.step_ropes(g.fields)
+        elif kind == "path":
+            path_step.step_paths(g.fields)
         elif kind == "walker":
             walker.step_walkers(g.fields, stage, terrain)
         elif kind == "rig":
