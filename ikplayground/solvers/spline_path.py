@@ -148,35 +148,50 @@ def bezier(ctrl: np.ndarray, t: np.ndarray) -> np.ndarray:
             + t * t * t * ctrl[..., 3, :])
 
 
-def bezier_velocity(ctrl: np.ndarray, t: np.ndarray) -> np.ndarray:
-    """The derivative ``dB/dt`` (..., 2) px of cubic Bezier segments ``ctrl`` (..., 4, 2) at ``t`` (...)."""
+def hodograph(ctrl: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The velocity of cubic Bezier segments ``ctrl`` (..., 4, 2) px as a quadratic in t: ``(a, b, c)``, each
+    (..., 2) px, with ``dB/dt = 3 (a t^2 + b t + c)``."""
+    d = np.diff(ctrl, axis=-2)  # (..., 3, 2): the hodograph's control points over 3
+    return d[..., 0, :] - 2.0 * d[..., 1, :] + d[..., 2, :], 2.0 * (d[..., 1, :] - d[..., 0, :]), d[..., 0, :]
+
+
+def bezier_velocity(ctrl: np.ndarray, t: np.ndarray, coeffs=None) -> np.ndarray:
+    """The derivative ``dB/dt`` (..., 2) px of cubic Bezier segments ``ctrl`` (..., 4, 2) at ``t`` (...) (its
+    :func:`hodograph` ``coeffs``, when given, in place of working them out)."""
+    a, b, c = hodograph(ctrl) if coeffs is None else coeffs
     t = np.asarray(t)[..., None]
-    m = 1.0 - t
-    return 3.0 * (m * m * (ctrl[..., 1, :] - ctrl[..., 0, :]) + 2.0 * m * t * (ctrl[..., 2, :] - ctrl[..., 1, :])
-                  + t * t * (ctrl[..., 3, :] - ctrl[..., 2, :]))
+    return 3.0 * ((a * t + b) * t + c)
 
 
 def segment_arc(ctrl: np.ndarray, a: np.ndarray, b: np.ndarray, cusps: np.ndarray) -> np.ndarray:
     """Arc length (px) of segments ``ctrl`` (..., 4, 2) from parameter ``a`` to ``b`` (...), by 5-point
     Gauss-Legendre quadrature of the speed, split at the ``cusps`` (..., 2; NaN: none) between them (the
     speed's kink there would cost the rule its accuracy)."""
+    coeffs = hodograph(ctrl)
     a, b, c1, c2 = np.broadcast_arrays(np.asarray(a, dtype=float), np.asarray(b, dtype=float), cusps[..., 0],
                                        cusps[..., 1])
-    inner = [np.where((a < c) & (c < b), c, a) for c in (c1, c2)]
+    split = [(a < c) & (c < b) for c in (c1, c2)]
+    if not (split[0].any() or split[1].any()):  # no cusp inside: the split's two empty pieces add exactly 0
+        return _gauss(coeffs, a, b)
+    inner = [np.where(inside, c, a) for inside, c in zip(split, (c1, c2))]
     edges = np.sort(np.stack([a, *inner, b], axis=-1), axis=-1)
-    total = _gauss(ctrl, edges[..., 0], edges[..., 1])
+    total = _gauss(coeffs, edges[..., 0], edges[..., 1])
     for j in (1, 2):
-        total = total + _gauss(ctrl, edges[..., j], edges[..., j + 1])
+        total = total + _gauss(coeffs, edges[..., j], edges[..., j + 1])
     return total
 
 
-def _gauss(ctrl: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    nodes, weights = np.polynomial.legendre.leggauss(5)
+NODES, WEIGHTS = np.polynomial.legendre.leggauss(5)
+
+
+def _gauss(coeffs, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     half = (b - a) / 2.0
     mid = (a + b) / 2.0
-    total = np.zeros(np.broadcast_shapes(half.shape, ctrl.shape[:-2]))
-    for x, w in zip(nodes, weights):
-        v = bezier_velocity(ctrl, mid + half * x)
+    total = np.zeros(half.shape)
+    qa, qb, qc = coeffs
+    for x, w in zip(NODES, WEIGHTS):
+        t = (mid + half * x)[..., None]
+        v = 3.0 * ((qa * t + qb) * t + qc)
         total = total + w * np.hypot(v[..., 0], v[..., 1])
     return total * half
 
