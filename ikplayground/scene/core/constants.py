@@ -41,3 +41,5 @@ ROPE_SEGMENT = 20.0  # px: a new rope's bone length
 ROPE_GRAVITY = 900.0  # px/s^2 down the screen (issue 28's hanging test)
 ROPE_DAMPING = 0.05  # the share of each joint's velocity removed a step (issue 28's hanging test)
 ROPE_PASSES = 8  # a pinned rope's FABRIK-style length passes a step (Jakobsen 2001: a few relaxation sweeps)
+JIGGLE_OFF = 1.0  # a chain's "Jiggle" stiffness at which it does not jiggle: its pose exactly as solved
+JIGGLE_DAMPING = 0.15  # a new chain's jiggle damping: the share of each joint's velocity removed a step

@@ -26,6 +26,7 @@ def shift_root(chain: Chain, root, clamp=None) -> None:
     offset = root - chain.fields["root"]
     chain.fields["motion_centre"] += offset
     chain.fields["points"] += offset
+    chain.fields["previous"] += offset  # a jiggling chain carried along, its velocity as it was
     chain.fields["root"][:] = root
     chain.fields["points"][0] = root  # exactly, whatever the rounding of the sum
     for name in ("target", "pole"):
