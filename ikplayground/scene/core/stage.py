@@ -258,7 +258,7 @@ def on_stage_rows(group, stage: tuple[float, float]) -> np.ndarray:
         return (x >= 0.0) & (x <= w)
     if group.solver == "snake":
         return inside(f["points"][:, 0])
-    if "previous" in f:  # a rope: its root and its end's target
+    if "pin_end" in f:  # a rope: its root and its end's target
         return inside(f["root"]) & inside(f["target"])
     if "targets" in f:  # a rig: its root and every target
         count, k = f["targets"].shape[:2]
