@@ -3,6 +3,7 @@
 IK chains: limit arcs with needles, the error line, the ghost of the solver's goal pose, the pole's side
 (and a two-bone arm's construction, :mod:`.two_bone_view`). Snakes (the Flash snake tutorial's
 follow-the-leader): bend-range wedges and the follow distance. Walkers: each leg's reach, the planted feet.
+Either with jiggle bones on: each joint's velocity and the rest pose (:mod:`.jiggle_view`).
 Pixels, y down; radians.
 """
 
@@ -12,6 +13,7 @@ import math
 
 import numpy as np
 
+from ikplayground.insight.jiggle_view import jiggle_view
 from ikplayground.insight.primitives import Circle, Label, Polygon, Polyline, Primitive
 from ikplayground.insight.two_bone_view import two_bone_overlay
 from ikplayground.scene import clamped_joints
@@ -182,8 +184,8 @@ def walker_view(chain) -> list:
 def math_overlay(chain) -> list:
     """Everything "Show the math" draws over ``chain``, bottom to top."""
     if chain.is_snake:
-        return snake_view(chain)
+        return snake_view(chain) + jiggle_view(chain)
     if chain.is_walker:
         return walker_view(chain)
     out = two_bone_overlay(chain) if chain.solver == "two-bone" else []
-    return out + ghost_pose(chain) + limit_arcs(chain) + error_line(chain) + pole_view(chain)
+    return out + ghost_pose(chain) + jiggle_view(chain) + limit_arcs(chain) + error_line(chain) + pole_view(chain)

@@ -29,6 +29,7 @@ ROLES = (
     "step_target",  # step-through: joint to target
     "step_ghost",   # step-through: earlier records, fading
     "text",         # plain labels
+    "velocity",     # a jiggling joint's velocity (px/step)
 )
 
 

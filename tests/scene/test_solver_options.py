@@ -146,7 +146,8 @@ def test_every_option_goes_through_a_file_and_back(tmp_path, solver):
     assert loaded.solver == solver
     # what the solver has is kept; the rest is not written and loads at its default
     owner = {"pole": "pole_on", "mix": "mix", "softness": "softness", "stretch": "stretch", "auto_bend": "auto_bend",
-             "damping": "damping", "motion": "motion"}
+             "damping": "damping", "motion": "motion", "jiggle": "jiggle", "jiggle_damping": "jiggle_damping",
+             "jiggle_gravity": "jiggle_gravity"}
     expected = {k: v if setting(owner[k]).applies(solver) else DEFAULTS[k] for k, v in chain.ik_options().items()}
     assert loaded.ik_options() == expected
 

@@ -33,6 +33,7 @@ COLOURS = {
     "step_target": (80, 220, 120),
     "step_ghost": (200, 206, 218),
     "text": (220, 224, 232),
+    "velocity": (120, 230, 230),
 }
 FILL_ALPHA = 46  # of a filled shape at fade 1
 HUGE = 8  # a circle wider than this many views is not drawn

@@ -272,7 +272,11 @@ class SceneRenderer:
         f = chain.fields
         pts = f["points"]
         plist = pts.tolist()
-        absolute = np.cumsum(f["angles"])
+        if f["jiggle"][0] < 1.0:  # jiggling: shown off its angles, each bone as it lies
+            d = pts[1:] - pts[:-1]
+            absolute = np.arctan2(d[:, 1], d[:, 0])
+        else:
+            absolute = np.cumsum(f["angles"])
         mids = (pts[:-1] + pts[1:]) / 2
         lengths = f["lengths"] * f["scale"][0]  # a two-bone arm's bones stretch
         for k, ((mx, my), length, ang) in enumerate(zip(mids.tolist(), lengths.tolist(), absolute.tolist())):

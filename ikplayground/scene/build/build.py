@@ -50,6 +50,7 @@ def relay_snake(f: dict[str, np.ndarray]) -> None:
     pts = f["points"]
     lim = f["bend_limits"]
     pts[:] = snake_batch(pts[None], pts[None, 0], f["lengths"][None], lim[None, 0], lim[None, 1])[0]
+    f["previous"][:] = f["rest_points"][:] = pts  # a jiggling snake at rest on its body
 
 
 def lay_out(chain: Chain) -> None:

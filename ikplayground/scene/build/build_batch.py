@@ -202,6 +202,8 @@ def refresh_ik_points(f: dict[str, np.ndarray]) -> None:
                                                                 "target", "error", "reached", "tolerance")}
     lengths = g["lengths"] * g["scale"]  # a two-bone arm's bones as stretched now
     g["points"][:] = chain_points_batch(g["root"], g["angles"], lengths)
+    if "previous" in f:
+        f["previous"][...] = f["points"]  # a jiggling chain at rest on its new pose
     # math.dist per chain (np.hypot may differ in the last bit)
     g["error"][:, 0] = list(map(math.dist, g["points"][:, -1].tolist(), g["target"].tolist()))
     g["reached"][:, 0] = is_reached(g["error"][:, 0], g["tolerance"][:, 0])
@@ -274,6 +276,7 @@ def _snake_group(f: dict[str, np.ndarray], kws: list[dict] | dict[str, list]) ->
             pts, lim = f["points"][rows], f["bend_limits"][rows]
             f["points"][rows] = snake_batch(pts, pts[:, 0], f["lengths"][rows], lim[:, 0], lim[:, 1])
     f["wander_phase"][:, 0] = wander_phase(f["points"][:, 0])
+    f["previous"][:] = f["rest_points"][:] = f["points"]  # a jiggling snake at rest on its body
     rate_deg = rate_columns(f, count, col("rate_limit"), col("rate_deg", DEFAULT_RATE_DEG))
     return _chains("snake", f, count, col("palette_index", 0), {k: col(k) for k in cols if k not in _SNAKE_ARGS},
                    rate_deg=_one(rate_deg))

@@ -48,3 +48,5 @@ APPENDAGE_DAMPING = 0.1  # and damping (the share of each joint's speed lost a s
 PATH_BONES = 10  # a new path chain's bones
 PATH_SEGMENT = 24.0  # px: a new path chain's bone length (its arc along the curve)
 MAX_SLIDE = 1000.0  # px/s: a path chain's slide along its curve at most, either way
+JIGGLE_OFF = 1.0  # a chain's "Jiggle" stiffness at which it does not jiggle: its pose exactly as solved
+JIGGLE_DAMPING = 0.15  # a new chain's jiggle damping: the share of each joint's velocity removed a step

@@ -21,6 +21,8 @@ IK_FIELDS: FieldSpec = {
     "points": ("n+1", 2), "error": (1,), "reached": (1,),
     # the solver's own last answer: the next solve starts from it, the shown angles (rate-limited) move toward it
     "goal": ("n",),
+    # the shown joints a step ago (px): a jiggling chain's velocity (scene/step/jiggle_step.py)
+    "previous": ("n+1", 2),
     # the solver options (ik_options.py): a pole (NaN: none), and the settings' fields
     "pole": (2,), **{cast(str, s.field): (1,) for s in ik_options.OPTION_SETTINGS},
     # per-step state: the auto-bend side (+-1), the two-bone bone scale, the status code (STATUSES), the
@@ -38,6 +40,9 @@ SNAKE_FIELDS: FieldSpec = {
     # the arrow keys drive it this step; a replay's head for the coming step (px), used where "replayed" is 1
     "wander_phase": (1,), "wander_mirror": (1,), "steered": (1,), "replay_head": (2,), "replayed": (1,),
     "rate": (1,),  # the rate limit (rad/step, inf: off) on the angles from the head (group_step.rate_limit_snakes)
+    # jiggle (scene/step/jiggle_step.py): the shown nodes a step ago, and the un-jiggled body the next step follows
+    # the leader from (px; used while "jiggle" is on)
+    "previous": ("n+1", 2), "rest_points": ("n+1", 2),
     **{cast(str, s.field): (1,) for s in field_settings("snake")},
 }
 # a walker (scene/step/walker.py), n legs of m bones each: the body (centre px, velocity px/step, facing +-1,

@@ -111,7 +111,7 @@ def _ik(f: dict, x0: float) -> dict:
     lim = f["limits"]
     out = {"limits": mirror_limits(lim), "angles": mirror_angles(f["angles"], lim),
            "goal": mirror_angles(f["goal"], lim)}
-    for name in ("target", "points", "motion_centre"):
+    for name in ("target", "points", "previous", "motion_centre"):
         out[name] = mirror_points(f[name], x0)
     if not math.isnan(f["pole"][0]):
         out["pole"] = mirror_points(f["pole"], x0)
@@ -172,7 +172,8 @@ def _rig(f: dict, x0: float) -> dict:
 
 def _snake(f: dict, x0: float) -> dict:
     lo, hi = f["bend_limits"]
-    return {"points": mirror_points(f["points"], x0), "heading": mirror_headings(f["heading"]),
+    return {"points": mirror_points(f["points"], x0), "previous": mirror_points(f["previous"], x0),
+            "rest_points": mirror_points(f["rest_points"], x0), "heading": mirror_headings(f["heading"]),
             "bend_limits": np.array([-hi, -lo]), "turn": -f["turn"], "wander_mirror": 1.0 - f["wander_mirror"]}
 
 

@@ -12,7 +12,8 @@ import math
 import numpy as np
 
 from ikplayground.scene.core import joint_ranges
-from ikplayground.scene.core.constants import MAX_COORD, RIG_METHODS
+from ikplayground.scene.core.constants import JIGGLE_OFF, MAX_COORD, RIG_METHODS
+from ikplayground.scene.step import jiggle_step
 from ikplayground.scene.step import target_paths as tm
 from ikplayground.solvers import FULL_CIRCLE
 
@@ -106,6 +107,20 @@ def field_setting(name, kind=float):
         chain.fields[name][0] = value
 
     return {"get": lambda c: kind(c.fields[name][0]), "put": put}
+
+
+def set_jiggle(scene, chain, stiffness):
+    """Set the jiggle's stiffness; turned on, the jiggle starts at rest on the shown pose; turned off, the chain is
+    shown as its step poses it (a snake: its un-jiggled body)."""
+    f = chain.fields
+    was_on = f["jiggle"][0] < JIGGLE_OFF
+    f["jiggle"][0] = stiffness
+    if stiffness < JIGGLE_OFF and not was_on:
+        jiggle_step.at_rest(f)
+    elif was_on and not stiffness < JIGGLE_OFF:
+        if "rest_points" in f:
+            f["points"][...] = f["rest_points"]
+        scene.lay_out(chain)
 
 
 def set_motion(scene, chain, path):

@@ -14,14 +14,16 @@ import math
 
 from ikplayground.scene.core.constants import (APPENDAGE_DAMPING, APPENDAGE_STIFFNESS, DEFAULT_DAMPING,
                                                DEFAULT_ITERATIONS, DEFAULT_JOINT_LIMIT_DEG, DEFAULT_RATE_DEG,
-                                               DEFAULT_TOLERANCE, MAX_BONES, MAX_COORD, MAX_RATE_DEG, MAX_SLIDE,
-                                               MAX_STRETCH, MAX_WALKER_LEGS, RIG_METHODS, ROPE_DAMPING, ROPE_GRAVITY,
-                                               SNAKE_BEND_DEG, SNAKE_MAX_SPEED, SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS,
-                                               WALKER_SPEED, WALKER_STEP_HEIGHT, WALKER_THRESHOLD)
+                                               DEFAULT_TOLERANCE, JIGGLE_DAMPING, JIGGLE_OFF, MAX_BONES, MAX_COORD,
+                                               MAX_RATE_DEG, MAX_SLIDE, MAX_STRETCH, MAX_WALKER_LEGS, RIG_METHODS,
+                                               ROPE_DAMPING, ROPE_GRAVITY, SNAKE_BEND_DEG, SNAKE_MAX_SPEED,
+                                               SNAKE_TURN_DEG, SOLVERS, WALKER_LEGS, WALKER_SPEED, WALKER_STEP_HEIGHT,
+                                               WALKER_THRESHOLD)
 from ikplayground.scene.core.setting_puts import (bone_setter, current_bone, elbow_limited, field_setting, said_elbow,
                                                   set_bend_range, set_bone_length, set_current_bone_length,
-                                                  set_elbow_limit, set_iterations, set_joint_limit, set_max_speed,
-                                                  set_method, set_mirror, set_motion, set_motion_speed, set_path_start,
+                                                  set_elbow_limit, set_iterations, set_jiggle, set_joint_limit,
+                                                  set_max_speed, set_method, set_mirror, set_motion, set_motion_speed,
+                                                  set_path_start,
                                                   set_pole_on, set_rate, set_rate_on, set_target_aim, set_tolerance,
                                                   set_turn_rate, target_aimed, target_setter, target_value)
 from ikplayground.scene.core.setting_row import Setting
@@ -35,6 +37,7 @@ RATED = ("ik", "rig", "snake", "walker")  # the kinds with a per-step rate limit
 RATE_OFF = ("snake", "walker")  # the kinds whose rate limit is off on a new chain and in a file without one
 IK_SKINS = ("sprite", "capsules", "lines")  # how an IK chain's bones are drawn (the first: a new chain's)
 SNAKE_SKINS = ("blocks", "body", "lines")  # how a snake is drawn
+JIGGLED = ("ik", "snake")  # the kinds with jiggle bones as a setting (scene/step/jiggle_step.py)
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -105,6 +108,18 @@ SETTINGS: tuple[Setting, ...] = (
             slider=(10.0, 300.0), digits=0, default=tm.DEFAULT_SIZE,
             help="the circle's radius, the figure-eight's half-width",
             **field_setting("motion_size")),  # the target path's (target_paths.py), not an option
+    Setting("jiggle", "Jiggle", JIGGLED, digits=2, default=JIGGLE_OFF, field="jiggle",
+            get=lambda c: float(c.fields["jiggle"][0]), put=set_jiggle,
+            file=ff.Number("jiggle", digits=4, omit_default=True),
+            help="jiggle bones' stiffness: how much of the way back to the solved pose each joint springs a step "
+                 "(1: off, the pose as solved; lower: the bones lag, swing and settle)"),
+    Setting("jiggle_damping", "Jiggle damping", JIGGLED, digits=2, default=JIGGLE_DAMPING, field="jiggle_damping",
+            file=ff.Number("jiggle_damping", digits=4, omit_default=True),
+            help="the share of each jiggling joint's speed lost a step (1: no swing)"),
+    Setting("jiggle_gravity", "Jiggle gravity", JIGGLED, lo=-1e4, hi=1e4, unit="px/s²", slider=(-3000.0, 3000.0),
+            digits=0, default=0.0, field="jiggle_gravity",
+            file=ff.Number("jiggle_gravity", digits=4, omit_default=True),
+            help="the pull down the screen on each jiggling joint (negative: up)"),
     Setting("max_speed", "Top speed", ("snake",), lo=0.0, hi=1000.0, unit="px/step", slider=(1.0, 30.0),
             default=SNAKE_MAX_SPEED, help="the snake's top speed (Up accelerates)",
             get=lambda c: float(c.fields["max_speed"][0]), put=set_max_speed, file=ff.Number("max_speed")),

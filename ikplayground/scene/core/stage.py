@@ -27,6 +27,7 @@ def shift_root(chain: Chain, root, clamp=None) -> None:
     offset = root - chain.fields["root"]
     chain.fields["motion_centre"] += offset
     chain.fields["points"] += offset
+    chain.fields["previous"] += offset  # a jiggling chain carried along, its velocity as it was
     chain.fields["root"][:] = root
     chain.fields["points"][0] = root  # exactly, whatever the rounding of the sum
     for name in ("target", "pole"):
@@ -294,7 +295,7 @@ def on_stage_rows(group, stage: tuple[float, float]) -> np.ndarray:
     if "control" in f:  # a path chain: its four control points
         count = len(f["control"])
         return inside(f["control"].reshape(count * 4, 2)).reshape(count, 4).all(axis=1)
-    if "previous" in f:  # a rope: its root and its end's target
+    if "pin_end" in f:  # a rope: its root and its end's target
         return inside(f["root"]) & inside(f["target"])
     if "targets" in f:  # a rig: its root and every target
         count, k = f["targets"].shape[:2]

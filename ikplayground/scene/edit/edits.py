@@ -24,7 +24,8 @@ from ikplayground.scene.edit.history import Edit, Refused
 PARAMETERS = {
     "ik": ("lengths", "limits", "rate", "bend", "iterations", "tolerance", "pole", "motion", "motion_speed",
            "motion_size", *(s.field for s in ik_options.OPTION_SETTINGS)),
-    "snake": ("lengths", "bend_limits", "rate", "max_speed", "turn_rate", "wander"),
+    "snake": ("lengths", "bend_limits", "rate", "max_speed", "turn_rate", "wander", "jiggle", "jiggle_damping",
+              "jiggle_gravity"),
     "walker": ("lengths", "rate", "threshold", "step_height", "speed", "auto"),
     "rig": ("lengths", "limits", "rate", "iterations", "tolerance", "method", "weights", "mix", "headings"),
     "rope": ("lengths", "pin_end", "gravity", "damping"),

@@ -144,10 +144,13 @@ class Number(Field):
     key: str
     kw: str | None = None
     digits: int = 3
+    omit_default: bool = False  # written only when not the setting's default
 
     def write(self, setting, chains):
         rounded = round_positive if setting.positive else round_number
-        return [(self.key, [rounded(setting.read(c), self.digits) for c in chains])]
+        values = [setting.read(c) for c in chains]
+        return [(self.key, [OMIT if self.omit_default and v == setting.default else rounded(v, self.digits)
+                            for v in values])]
 
     def kind(self, setting):
         return bounded(setting.lo, setting.hi, setting.positive)

@@ -4,7 +4,7 @@ Long format, one row per joint per chain per step, columns ``COLUMNS``: the
 step, the chain's index (draw order), its solver, the joint, ``angle_deg``, the
 joint's end ``x, y`` (stage px, y down), ``target_x, target_y`` and the chain's
 ``name`` (its number, ``#3``, or the name it was given: ``Chain.tag``). An IK
-chain's angles are its shown ones (joint 0 absolute); a snake's joint j is
+chain's angles are its shown ones (joint 0 absolute; with jiggle bones on, its shown joints'); a snake's joint j is
 segment j, head first (segment 0's direction, then the bends), its target its
 head; a rope's the same from its root, its target its end's target; a path
 chain's the same, its target its curve's first control point; a walker's
@@ -28,6 +28,7 @@ import numpy as np
 
 from ikplayground.scene.files.atomic_write import free_name
 from ikplayground.scene.files.file_errors import shown_name
+from ikplayground.scene.step.jiggle_step import jiggling
 from ikplayground.solvers import wrap_array
 
 COLUMNS = ("step", "chain", "solver", "joint", "angle_deg", "x", "y", "target_x", "target_y", "name")
@@ -50,14 +51,19 @@ def joints_of(group) -> int:
     return shape[1] * shape[2] if group.solver == "walker" else shape[1]
 
 
+def joint_angles(points: np.ndarray) -> np.ndarray:
+    """The angles (N, n) rad of joints ``points`` (N, n + 1, 2) px: the first bone's absolute, then each turn."""
+    seg = np.diff(points, axis=1)
+    heading = np.arctan2(seg[..., 1], seg[..., 0])
+    return np.concatenate([heading[:, :1], wrap_array(heading[:, 1:] - heading[:, :-1])], axis=1)
+
+
 def group_values(group) -> tuple[np.ndarray, np.ndarray]:
     """``group``'s rows: angle_deg, x, y (N * joints, 3), chain by chain; each chain's target (N, 2)."""
     f = group.fields
     if group.solver in ("snake", "rope", "path"):  # angles from the joints: the first bone's absolute, then each turn
         points = f["points"]  # (N, n + 1, 2), a snake's head first, a rope's or a path chain's root
-        seg = np.diff(points, axis=1)
-        heading = np.arctan2(seg[..., 1], seg[..., 0])
-        angles = np.concatenate([heading[:, :1], wrap_array(heading[:, 1:] - heading[:, :-1])], axis=1)
+        angles = joint_angles(points)
         ends = points[:, 1:]
         target = points[:, 0] if group.solver == "snake" else f["control"][:, 0] if group.solver == "path" else \
             f["target"]
@@ -71,6 +77,10 @@ def group_values(group) -> tuple[np.ndarray, np.ndarray]:
         target = f["body"]
     else:
         angles, ends, target = f["angles"], f["points"][:, 1:], f["target"]
+        jig = jiggling(f) if "jiggle" in f else ()
+        if len(jig):  # shown jiggled: the angles of the joints as shown
+            angles = angles.copy()
+            angles[jig] = joint_angles(f["points"][jig])
     count, k = angles.shape
     out = np.empty((count, k, 3))
     out[..., 0] = np.degrees(angles)

@@ -1,4 +1,4 @@
-"""One step of a group of chains: solve, pole, mix, the angular rate limit, status, the snake's steering.
+"""One step of a group of chains: solve, pole, mix, the angular rate limit, jiggle, status, the snake's steering.
 
 Everything works on whole groups of chains (arrays with a leading chain axis).
 """
@@ -13,6 +13,7 @@ from ikplayground.scene.core.chain import clamped_joints, is_reached
 from ikplayground.scene.core.constants import SNAKE_ACCEL, SNAKE_DECAY
 from ikplayground.scene.core.ik_options import rest_pose
 from ikplayground.scene.core.solver_kinds import SOLVER_KINDS
+from ikplayground.scene.step.jiggle_step import jiggle_ik, jiggle_snakes, jiggling, snake_rest
 from ikplayground.solvers import (chain_points_batch, clear_moves, rate_limited, settle_batch, snake_batch,
                                   tip_error, two_bone_arrays, wrap_array)
 
@@ -24,7 +25,8 @@ AUTO_BEND_BAND = 0.05  # auto bend's hysteresis: +- this share of the arm's reac
 
 
 def step_ik(solver: str, f: dict[str, np.ndarray], obstacles: np.ndarray | None = None) -> None:
-    """One step of a group of IK chains: solve, mix, rate-limit, forward kinematics, status.
+    """One step of a group of IK chains: solve, mix, rate-limit, forward kinematics, jiggle (the rows with it on,
+    :mod:`.jiggle_step`), status.
 
     Parameters
     ----------
@@ -40,6 +42,8 @@ def step_ik(solver: str, f: dict[str, np.ndarray], obstacles: np.ndarray | None 
     """
     root, target, lengths, limits = f["root"], f["target"], f["lengths"], f["limits"]
     poles = f["pole"]
+    jig = jiggling(f)
+    shown_before = f["points"][jig] if len(jig) else None  # (a copy: where the jiggling rows were shown)
     kind = SOLVER_KINDS[solver]
     extra = {"obstacles": obstacles} if kind.avoids and obstacles is not None and len(obstacles) else {}
     was = f["angles"].copy() if extra else None  # (the shown pose, which may not pass through a circle)
@@ -82,6 +86,8 @@ def step_ik(solver: str, f: dict[str, np.ndarray], obstacles: np.ndarray | None 
                  f["error"][:, 0])
     if was is not None and obstacles is not None:
         hold_clear(f, was, obstacles)
+    if shown_before is not None:
+        jiggle_ik(f, jig, shown_before, bool(clamped_joints(limits[jig]).any()))
     error = f["error"][:, 0]
     tolerance = f["tolerance"][:, 0]
     reached = is_reached(error, tolerance)
@@ -146,6 +152,8 @@ def mixed(rest: np.ndarray, ik: np.ndarray, mix: np.ndarray, limits: np.ndarray)
 
 def step_snakes(f: dict[str, np.ndarray], stage, seed: int = 0) -> None:
     """One step of a group of snakes: steer the heads (wander, replay), drag the bodies."""
+    jig = jiggling(f)
+    shown = snake_rest(f, jig) if len(jig) else None  # the jiggling rows step from their un-jiggled bodies
     heads = steer_snakes(f, stage, seed)
     replayed = f["replayed"][:, 0] > 0
     if replayed.any():  # a replay puts the head where the recording has it, exactly (replay.py)
@@ -163,6 +171,8 @@ def step_snakes(f: dict[str, np.ndarray], stage, seed: int = 0) -> None:
     if before is not None:
         f["points"][limited] = rate_limit_snakes(before, f["points"][limited], f["rate"][limited, 0],
                                                  f["lengths"][limited], lim[limited])
+    if shown is not None:
+        jiggle_snakes(f, jig, shown, snake_angles(f["points"][jig]))
 
 
 def snake_angles(points: np.ndarray) -> np.ndarray:
