@@ -171,8 +171,33 @@ def crowd() -> Scene:
     return scene
 
 
+def springs() -> Scene:
+    """Secondary motion: the spider's antennae, a snake's jiggling tail, ropes to drag, a tentacle sliding on a path."""
+    scene = Scene(STAGE)
+    w, h = scene.stage
+    hanging = scene.new_chain("rope", (w * 0.08, h * 0.06))
+    scene.move_target(hanging, (w * 0.08, h * 0.06 + 240.0))
+    bridge = scene.new_chain("rope", (w * 0.16, h * 0.10))
+    bridge = scene.set_setting(bridge, "pin_end", True)
+    scene.move_target(bridge, (w * 0.40, h * 0.10))
+    snake = straight_snake((w * 0.58, h * 0.22), 0.0, nodes=14, segment=22.0, wander=True, snake_skin="body")
+    scene.add(snake)
+    snake = scene.set_setting(snake, "jiggle", 0.25)
+    snake = scene.set_setting(snake, "jiggle_damping", 0.08)
+    tentacle = scene.new_chain("path", (w * 0.78, h * 0.80))
+    tentacle = scene.set_setting(tentacle, "slide", 40.0)
+    for k, spot in enumerate(((w * 0.92, h * 0.78), (w * 0.86, h * 0.50), (w * 0.98, h * 0.32),
+                              (w * 0.80, h * 0.12))):
+        scene.move_target(tentacle, spot, f"control:{k}")
+    spider = scene.new_chain("walker", (w * 0.30, h * 0.55))
+    spider = scene.set_setting(spider, "app_stiffness", 0.1)
+    spider = scene.set_setting(spider, "app_damping", 0.08)
+    scene.select(hanging)
+    return scene
+
+
 MAKERS = {"default": default, "seeds": seeds, "tentacles": tentacles, "snakes": snakes, "spider": spider,
-          "humanoid": humanoid, "quadruped": quadruped, "crowd": crowd}
+          "humanoid": humanoid, "quadruped": quadruped, "crowd": crowd, "springs": springs}
 assert list(MAKERS) == list(PRESETS), "one maker per preset, in the menu's order"
 
 

@@ -250,13 +250,15 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
 
 def build() -> SimpleNamespace:
     """The kernels, as ``ccd``, ``fabrik`` (:mod:`._jit_fabrik`), ``dls`` (:mod:`._jit_dls`), ``settle``,
-    ``tip_error``, ``snake``, ``clear_moves`` (:mod:`._jit_avoid`), ``jiggle`` and ``pin_ends`` (:mod:`._jit_rope`)."""
+    ``tip_error``, ``snake``, ``clear_moves`` (:mod:`._jit_avoid`), ``jiggle`` and ``pin_ends`` (:mod:`._jit_rope`;
+    ``jiggle_few`` and ``pin_ends_few``: the same on one thread)."""
     from ._jit_avoid import clear_move_rows
     from ._jit_dls import dls_rows
     from ._jit_fabrik import fabrik_rows
     from ._jit_pose import settle_rows, snake_rows, tip_error_rows
-    from ._jit_rope import jiggle_kernel, pin_kernel
+    from ._jit_rope import jiggle_kernel, jiggle_serial, pin_kernel, pin_serial
 
     return SimpleNamespace(ccd=ccd_rows, fabrik=fabrik_rows, dls=dls_rows, settle=settle_rows,
                            tip_error=tip_error_rows, snake=snake_rows, clear_moves=clear_move_rows,
-                           jiggle=jiggle_kernel, pin_ends=pin_kernel)
+                           jiggle=jiggle_kernel, pin_ends=pin_kernel,
+                           jiggle_few=jiggle_serial, pin_ends_few=pin_serial)

@@ -14,8 +14,7 @@ import numba
 from ._jit_pose import _wrap
 
 
-@numba.njit(cache=True, parallel=True, nogil=True)
-def jiggle_kernel(points, previous, lengths, root, root_angle, rest, stiffness, damping, gravity, dt, limits,
+def _jiggle_rows(points, previous, lengths, root, root_angle, rest, stiffness, damping, gravity, dt, limits,
                   limited, out):
     """:func:`.jiggle.jiggle_rows` into ``out`` (N, n + 1, 2); ``limits`` (N, n, 2) read only when ``limited``."""
     count, n = lengths.shape
@@ -63,8 +62,7 @@ def _along(points, k, frm, to, length):
     points[k, to, 1] = dy * scale + points[k, frm, 1]
 
 
-@numba.njit(cache=True, parallel=True, nogil=True)
-def pin_kernel(points, root, target, lengths, passes, tolerance):
+def _pin_rows(points, root, target, lengths, passes, tolerance):
     """:func:`.rope.pin_ends` on ``points`` (N, n + 1, 2), in place."""
     count, n = lengths.shape
     for k in numba.prange(count):
@@ -82,3 +80,9 @@ def pin_kernel(points, root, target, lengths, passes, tolerance):
             if not gx * gx + gy * gy > tolerance * tolerance:
                 break
 
+
+# each twice: over the threads for a crowd, on the calling thread for a few rows (waking the threads costs more)
+jiggle_kernel = numba.njit(cache=True, parallel=True, nogil=True)(_jiggle_rows)
+jiggle_serial = numba.njit(cache=True, nogil=True)(_jiggle_rows)
+pin_kernel = numba.njit(cache=True, parallel=True, nogil=True)(_pin_rows)
+pin_serial = numba.njit(cache=True, nogil=True)(_pin_rows)

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import jit
-from .rope import JIT_MIN_BATCH
+from .rope import FEW
 from .validate import BOUND, float_array, wrap_array
 
 TINY = 1e-12  # px: a joint this near its parent has no direction of its own; it takes its rest direction
@@ -77,22 +77,21 @@ def jiggle_rows(points: np.ndarray, previous: np.ndarray, lengths: np.ndarray, r
                 gravity: np.ndarray, dt: float, limits: np.ndarray | None) -> np.ndarray:
     """:func:`jiggle_step`'s engine on checked float64 arrays: points and previous (N, n + 1, 2), lengths and
     rest (N, n), root and gravity (N, 2), root_angle, stiffness and damping (N,), limits (N, n, 2) or None.
-    Element-wise in N (each row as a single call), a new (N, n + 1, 2) array; ``JIT_MIN_BATCH`` rows or more run
+    Element-wise in N (each row as a single call), a new (N, n + 1, 2) array; any group runs
     on the compiled kernel (:mod:`._jit_rope`) once it has loaded."""
     n = lengths.shape[1]
-    if len(points) >= JIT_MIN_BATCH:
-        k = jit.kernels()
-        if k is None:
-            jit.warm_up()  # compile in the background (if numba is there); numpy until then
-        else:
-            c = np.ascontiguousarray
-            out = np.empty(points.shape)
-            k.jiggle(c(points, dtype=np.float64), c(previous, dtype=np.float64), c(lengths, dtype=np.float64),
-                     c(root, dtype=np.float64), c(root_angle, dtype=np.float64), c(rest, dtype=np.float64),
-                     c(stiffness, dtype=np.float64), c(damping, dtype=np.float64), c(gravity, dtype=np.float64),
-                     float(dt), c(np.zeros((0, 0, 2)) if limits is None else limits, dtype=np.float64),
-                     limits is not None, out)
-            return out
+    k = jit.kernels()
+    if k is None:
+        jit.warm_up()  # compile in the background (if numba is there); numpy until then
+    else:
+        c = np.ascontiguousarray
+        out = np.empty(points.shape)
+        (k.jiggle if len(points) >= FEW else k.jiggle_few)(
+            c(points, dtype=np.float64), c(previous, dtype=np.float64), c(lengths, dtype=np.float64),
+            c(root, dtype=np.float64), c(root_angle, dtype=np.float64), c(rest, dtype=np.float64),
+            c(stiffness, dtype=np.float64), c(damping, dtype=np.float64), c(gravity, dtype=np.float64), float(dt),
+            c(np.zeros((0, 0, 2)) if limits is None else limits, dtype=np.float64), limits is not None, out)
+        return out
     out = np.empty_like(points)
     out[:, 0] = root
     keep = (1.0 - damping)[:, None, None]

@@ -129,9 +129,10 @@ def _build_solvers():
     k.clear_moves(z, args[1], args[1] + 1.0, args[2], lim, np.array([[5.0, 5.0, 1.0]]), np.zeros((1, 1)),
                   np.zeros(1, dtype=np.bool_))
     two = np.zeros((1, 2, 2))
-    k.jiggle(two, two, args[2], z, np.zeros(1), args[1], np.zeros(1), np.zeros(1), z, 1.0 / 60.0, lim, True,
-             np.zeros((1, 2, 2)))
-    k.pin_ends(np.zeros((1, 2, 2)), z, z, args[2], 1, 0.01)
+    for jiggle, pin in ((k.jiggle, k.pin_ends), (k.jiggle_few, k.pin_ends_few)):
+        jiggle(two, two, args[2], z, np.zeros(1), args[1], np.zeros(1), np.zeros(1), z, 1.0 / 60.0, lim, True,
+               np.zeros((1, 2, 2)))
+        pin(np.zeros((1, 2, 2)), z, z, args[2], 1, 0.01)
     return k
 
 

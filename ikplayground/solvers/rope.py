@@ -7,9 +7,9 @@ toward the root, then the root put on its pin and each bone laid out toward the 
 joint 0 on the root and every bone exactly its length; the end is on the target once the sweeps have converged (a
 target within reach). With :func:`.jiggle.jiggle_step` (stiffness 0) before it, this is a rope under gravity.
 
-Shapes: ``points`` (N, n + 1, 2) px (y down), ``root`` and ``target`` (N, 2) px, ``lengths`` (N, n) px. Groups of
-``JIT_MIN_BATCH`` rows or more run on the compiled kernel (:mod:`._jit_rope`) once it has loaded; each row is swept
-as it would be alone either way.
+Shapes: ``points`` (N, n + 1, 2) px (y down), ``root`` and ``target`` (N, 2) px, ``lengths`` (N, n) px. Any group
+runs on the compiled kernel (:mod:`._jit_rope`) once it has loaded: one pinned rope's 8 sweeps are about a hundred
+small numpy calls; each row is swept as it would be alone either way.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import numpy as np
 from . import jit
 
 PIN_TOLERANCE = 0.01  # px: a pinned rope's end this near its target needs no more sweeps this step
-JIT_MIN_BATCH = 8  # rows: smaller groups stay on numpy (cheap either way)
+FEW = 8  # rows: a group this small runs on the kernel's one-thread build (waking the threads costs more)
 
 
 def _along(frm: np.ndarray, to: np.ndarray, length: np.ndarray) -> np.ndarray:
@@ -58,23 +58,23 @@ def pin_ends(points: np.ndarray, root: np.ndarray, target: np.ndarray, lengths: 
     """Tie each row's end to ``target``, its root staying on ``root``: up to ``passes`` sweeps over ``points``, in
     place, the forward one last (every bone exactly its length, joint 0 on the root). A row stops once its end is
     within ``PIN_TOLERANCE`` px of its target."""
-    if len(points) >= JIT_MIN_BATCH:
-        k = jit.kernels()
-        if k is None:
-            jit.warm_up()  # compile in the background (if numba is there); numpy until then
-        else:
-            c = np.ascontiguousarray
-            k.pin_ends(points, c(root, dtype=np.float64), c(target, dtype=np.float64), c(lengths, dtype=np.float64),
-                       passes, PIN_TOLERANCE)
-            return
+    k = jit.kernels()
+    if k is None:
+        jit.warm_up()  # compile in the background (if numba is there); numpy until then
+    elif points.flags.c_contiguous and points.dtype == np.float64:  # (in place: the kernel's own layout only)
+        c = np.ascontiguousarray
+        (k.pin_ends if len(points) >= FEW else k.pin_ends_few)(
+            points, c(root, dtype=np.float64), c(target, dtype=np.float64), c(lengths, dtype=np.float64), passes,
+            PIN_TOLERANCE)
+        return
     rows = np.arange(len(points))
-    for k in range(passes):
-        if k == 0:
+    for sweep in range(passes):
+        if sweep == 0:
             p, r, t, lens = points, root, target, lengths
         else:
             p, r, t, lens = points[rows], root[rows], target[rows], lengths[rows]
         _sweep(p, r, t, lens)
-        if k:
+        if sweep:
             points[rows] = p
         gap = p[:, -1] - t
         rows = rows[np.einsum("ij,ij->i", gap, gap) > PIN_TOLERANCE * PIN_TOLERANCE]

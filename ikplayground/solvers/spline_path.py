@@ -92,10 +92,7 @@ def path_rows(control: np.ndarray, lengths: np.ndarray, start: np.ndarray) -> np
 def _laid(seg: np.ndarray, lengths: np.ndarray, start: np.ndarray, samples: int) -> np.ndarray:
     count, n = lengths.shape
     segments = seg.shape[1]
-    u = np.linspace(0.0, 1.0, samples + 1)
-    cusps = cusp_parameters(seg)  # (N, k, 2): where a segment stops and turns back (NaN: nowhere)
-    arcs = segment_arc(seg[:, :, None], u[:-1], u[1:], cusps[:, :, None])  # (N, k, S): each interval's arc length
-    table = np.concatenate([np.zeros((count, 1)), np.cumsum(arcs.reshape(count, -1), axis=1)], axis=1)
+    table, cusps = arc_table(seg, samples)
     total = table[:, -1]
     s = start[:, None] + np.concatenate([np.zeros((count, 1)), np.cumsum(lengths, axis=1)], axis=1)  # (N, n + 1)
     inside = np.clip(s, 0.0, total[:, None])
@@ -126,6 +123,32 @@ def _laid(seg: np.ndarray, lengths: np.ndarray, start: np.ndarray, samples: int)
         out = np.where(before[..., None], seg[:, None, 0, 0] + s[..., None] * first[:, None], out)
         out = np.where(after[..., None], seg[:, None, -1, 3] + (s - total[:, None])[..., None] * last[:, None], out)
     return out
+
+
+def arc_table(seg: np.ndarray, samples: int) -> tuple[np.ndarray, np.ndarray]:
+    """The arc length (px) at each of ``samples`` intervals a segment of ``seg`` (N, k, 4, 2) px, from 0 at the
+    curve's start: (N, k * samples + 1); and the segments' :func:`cusp_parameters` (N, k, 2). The last
+    ``TABLES_KEPT`` tables are kept by their control points' bytes: a chain sliding along a curve that does not
+    change does not table it again (read only)."""
+    key = (seg.shape, samples, seg.tobytes())
+    kept = _TABLES.get(key)
+    if kept is not None:
+        return kept
+    count = len(seg)
+    u = np.linspace(0.0, 1.0, samples + 1)
+    cusps = cusp_parameters(seg)  # (N, k, 2): where a segment stops and turns back (NaN: nowhere)
+    arcs = segment_arc(seg[:, :, None], u[:-1], u[1:], cusps[:, :, None])  # (N, k, S): each interval's arc length
+    table = np.concatenate([np.zeros((count, 1)), np.cumsum(arcs.reshape(count, -1), axis=1)], axis=1)
+    table.flags.writeable = False
+    cusps.flags.writeable = False
+    while len(_TABLES) >= TABLES_KEPT:
+        _TABLES.pop(next(iter(_TABLES)))
+    _TABLES[key] = (table, cusps)
+    return table, cusps
+
+
+TABLES_KEPT = 4  # arc tables kept (:func:`arc_table`)
+_TABLES: dict[tuple, tuple[np.ndarray, np.ndarray]] = {}
 
 
 def slows(seg: np.ndarray) -> np.ndarray:

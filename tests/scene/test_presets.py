@@ -61,3 +61,23 @@ def test_the_same_preset_runs_the_same_every_time():
 def test_an_unknown_preset_is_refused_in_one_line():
     with pytest.raises(scene_file.SceneFileError, match="no such preset"):
         presets.load_preset("no-such-preset")
+
+
+def test_the_springs_preset_shows_secondary_motion_moving_by_itself():
+    scene = presets.load_preset("springs", STAGE)
+    kinds = {c.solver: c for c in scene.chains}
+    assert {"rope", "path", "snake", "walker"} <= set(kinds)
+    assert any(c.solver == "rope" and c.fields["pin_end"][0] for c in scene.chains)  # a rope tied at both ends
+    assert float(kinds["snake"].fields["jiggle"][0]) < 1.0  # its tail jiggles
+    assert kinds["walker"].fields["app_on"][0] and (kinds["walker"].fields["app_lengths"] > 0).any()  # antennae
+    assert float(kinds["path"].fields["slide"][0]) != 0.0  # the tentacle crawls along its curve
+    before = {c.solver: (c.fields["points"].copy(), c.fields.get("app_points", np.zeros(0)).copy())
+              for c in scene.chains if c.solver != "rope"}
+    for _ in range(60):
+        scene.steer(False, 0)
+        scene.step()
+    for c in scene.chains:
+        if c.solver in before:
+            assert not np.array_equal(before[c.solver][0], c.fields["points"]), c.solver  # moving by itself
+    walker = next(c for c in scene.chains if c.solver == "walker")
+    assert not np.array_equal(before["walker"][1], walker.fields["app_points"])  # the antennae move with it

@@ -26,6 +26,7 @@ PRESETS: dict[str, str] = {
     "humanoid": "a standing figure (a rig): drag a hand and the spine and feet hold their targets; arrows walk it",
     "quadruped": "a four-legged animal with a tail (a rig), its paws on the ground; the arrow keys walk it",
     "crowd": "5,000 chains on scripted paths (the stress test as a scene)",
+    "springs": "secondary motion: a spider's antennae, a snake's jiggling tail, ropes to drag, a tentacle on a path",
 }
 
 

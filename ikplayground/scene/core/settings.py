@@ -108,7 +108,7 @@ SETTINGS: tuple[Setting, ...] = (
             slider=(10.0, 300.0), digits=0, default=tm.DEFAULT_SIZE,
             help="the circle's radius, the figure-eight's half-width",
             **field_setting("motion_size")),  # the target path's (target_paths.py), not an option
-    Setting("jiggle", "Jiggle", JIGGLED, digits=2, default=JIGGLE_OFF, field="jiggle",
+    Setting("jiggle", "Jiggle stiffness", JIGGLED, digits=2, default=JIGGLE_OFF, field="jiggle",
             get=lambda c: float(c.fields["jiggle"][0]), put=set_jiggle,
             file=ff.Number("jiggle", digits=4, omit_default=True),
             help="jiggle bones' stiffness: how much of the way back to the solved pose each joint springs a step "
