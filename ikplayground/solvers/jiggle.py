@@ -82,7 +82,8 @@ def jiggle_rows(points: np.ndarray, previous: np.ndarray, lengths: np.ndarray, r
     n = lengths.shape[1]
     k = jit.kernels()
     if k is None:
-        jit.warm_up()  # compile in the background (if numba is there); numpy until then
+        if len(points) >= FEW:  # a crowd: compile in the background (if numba is there); numpy until then
+            jit.warm_up()  # (a few rows never start it: the App does, and an import must not)
     else:
         c = np.ascontiguousarray
         out = np.empty(points.shape)

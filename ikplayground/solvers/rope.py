@@ -60,7 +60,8 @@ def pin_ends(points: np.ndarray, root: np.ndarray, target: np.ndarray, lengths: 
     within ``PIN_TOLERANCE`` px of its target."""
     k = jit.kernels()
     if k is None:
-        jit.warm_up()  # compile in the background (if numba is there); numpy until then
+        if len(points) >= FEW:  # a crowd: compile in the background (if numba is there); numpy until then
+            jit.warm_up()  # (a few rows never start it: the App does, and an import must not)
     elif points.flags.c_contiguous and points.dtype == np.float64:  # (in place: the kernel's own layout only)
         c = np.ascontiguousarray
         (k.pin_ends if len(points) >= FEW else k.pin_ends_few)(

@@ -13,7 +13,7 @@ from ikplayground.app.draw import help_view, overlay
 from ikplayground.app.draw.fonts import fit_message, shorten_path
 from ikplayground.app.panel.math_card import MathCard
 from ikplayground.insight.metrics import ChainMetrics
-from ikplayground.scene import SETTINGS, straight_snake
+from ikplayground.scene import PRESETS, SETTINGS, straight_snake
 from tests.app.conftest import SIZE, click, ctrl, frames, post, press_button, started, tap
 
 LONG_PATH = "/home/someone/projects/ikplayground/work/scenes/tentacles-and-snakes.json"
@@ -133,8 +133,8 @@ def test_the_preset_menu_opens_upward_and_shows_its_last_preset(app):
     listed = state.options_selection_list
     box = listed.get_abs_rect()
     assert box.top >= 0 and box.bottom <= SIZE[1]
-    assert listed.scroll_bar is None  # every preset shows, the last ("crowd") too
-    assert [item["text"] for item in listed.item_list][-1] == "crowd"
+    assert listed.scroll_bar is None  # every preset shows, the last too
+    assert [item["text"] for item in listed.item_list][-1] == list(PRESETS)[-1]
     assert app.panel.solver.expand_direction == "down"  # near the top: downward as ever
 
 

@@ -105,6 +105,9 @@ def extreme_chains(draw):
                 "points": [pick(COORDS, 2) for _ in range(n + 1)], "target": pick(COORDS, 2),
                 "pin_end": True, "gravity": pick([-10000, 9999.9995, 5e-324], 1)[0],
                 "damping": pick([1, 0.99995, 5e-324], 1)[0]}
+    if solver == "path":
+        return {"solver": "path", "control": [pick(COORDS, 2) for _ in range(4)], "lengths": pick(POSITIVE, n),
+                "start": pick(COORDS, 1)[0], "slide": pick([-1000, 999.9995, 5e-324], 1)[0]}
     if solver == "walker":
         m = pick([2, 3], 1)[0]
         return {"solver": "walker", "body": pick(COORDS, 2), "lengths": pick(POSITIVE, m), "facing": -1,
@@ -126,6 +129,8 @@ def extreme_chains(draw):
     d = {"solver": solver, "root": pick(COORDS, 2), "lengths": pick(POSITIVE, n), "angles": pick(COORDS, n),
          "target": pick(COORDS, 2), "rate_limit": pick([180, 179.99995, 5e-324, None], 1)[0],
          "rate_limit_setting": pick([180, 179.99995, 5e-324], 1)[0]}
+    d.update(jiggle=pick([1, 0.99995, 5e-324], 1)[0], jiggle_damping=pick([1, 0.99995, 5e-324], 1)[0],
+             jiggle_gravity=pick([-10000, 9999.9995, 5e-324], 1)[0])
     if solver != "two-bone":
         d.update(limits=[[pick(LOW, 1)[0], pick(HIGH, 1)[0]] for _ in range(n)],
                  iterations=pick([1, 1000], 1)[0], tolerance=pick([1e6, 999999.99995, 0, 5e-324], 1)[0])

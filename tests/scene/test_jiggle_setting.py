@@ -184,7 +184,7 @@ def test_a_jiggle_setting_undone_and_redone():
     for _ in range(5):
         scene.step()
     chain, edit = set_recorded(scene, chain, "jiggle", 0.2)
-    assert edit is not None and "jiggle 1.00 → 0.20" in edit.label and chain.fields["jiggle"][0] == 0.2
+    assert edit is not None and "jiggle stiffness 1.00 → 0.20" in edit.label and chain.fields["jiggle"][0] == 0.2
     for _ in range(5):
         scene.move_target(chain, chain.fields["target"] + (6.0, 0.0))
         scene.step()

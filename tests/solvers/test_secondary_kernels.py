@@ -70,19 +70,28 @@ def pinned(g, backend, passes=8):
 @pytest.mark.parametrize("backend", ["numpy", "numba"])
 @FAST
 @given(g=groups())
-def test_pinned_ends_keep_the_root_and_every_bone_and_reach_a_target_in_reach(g, backend):
+def test_pinned_ends_keep_the_root_and_every_bone(g, backend):
     if backend == "numba":
         pytest.importorskip("numba")
-    points = pinned(g, backend, passes=200)
+    points = pinned(g, backend)
     np.testing.assert_array_equal(points[:, 0], g["root"])
     np.testing.assert_allclose(np.hypot(*np.diff(points, axis=1).transpose(2, 0, 1)), g["lengths"], rtol=0,
                                atol=1e-9)
-    reach = g["lengths"].sum(axis=1)
-    gap = np.hypot(*(points[:, -1] - g["target"]).T)
-    inner = np.maximum(0.0, 2.0 * g["lengths"].max(axis=1) - reach)  # nearer than this, the bones cannot fold
-    dist = np.hypot(*(g["target"] - g["root"]).T)
-    deep = (dist < 0.9 * reach) & (dist > inner + 0.1 * reach)  # well inside the ring it reaches
-    assert (gap[deep] < 0.5).all(), gap[deep]
+
+
+@pytest.mark.parametrize("backend", ["numpy", "numba"])
+def test_pinned_ends_reach_targets_in_reach(backend):
+    if backend == "numba":
+        pytest.importorskip("numba")
+    angles = np.linspace(-np.pi, np.pi, 12, endpoint=False)
+    dist = np.array([30.0, 55.0, 90.0])
+    target = np.array([(d * np.cos(a), d * np.sin(a)) for d in dist for a in angles])
+    rows = len(target)
+    points = np.zeros((rows, 6, 2))
+    points[:, :, 1] = np.arange(6) * 20.0  # hanging straight down from the root at the origin
+    g = dict(points=points, root=np.zeros((rows, 2)), target=target, lengths=np.full((rows, 5), 20.0))
+    gap = np.hypot(*(pinned(g, backend, passes=50)[:, -1] - target).T)
+    assert (gap < 0.01).all(), gap
 
 
 @FAST

@@ -18,7 +18,7 @@ PAD = 12
 LABEL_W = 100  # "Step threshold" fits
 VALUE_W = 88  # "10.0 px/step" fits
 WIDE_INNER = 240  # px inside the padding from which rows get their full label and value widths
-ROW = 28
+ROW = 24  # px a slider row: 24 px labels and 20 px sliders, packed (the tallest kinds have 19 rows)
 FLAG_ROW = ROW - 2  # a check box's row is a little shorter than a slider's
 
 

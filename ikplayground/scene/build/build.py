@@ -105,6 +105,8 @@ def polyline(chain: Chain) -> np.ndarray:
     if chain.is_rig:
         return rig_build.rig_line(chain)
     pts = chain.fields["points"]
+    if chain.is_path and not np.array_equal(pts[0], chain.anchor):  # from its anchor, the curve's start, too
+        return np.vstack([chain.anchor, pts])
     return pts[::-1].copy() if chain.is_snake else pts.copy()
 
 
