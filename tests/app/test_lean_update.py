@@ -5,6 +5,8 @@ import pygame
 import pygame_gui
 import pytest
 
+from tests.app.conftest import SIZE, frames, post
+
 from ikplayground.app.panel import lean_update
 
 
@@ -66,3 +68,18 @@ def test_install_leaves_a_manager_without_the_private_names_alone():
         pass
 
     assert not lean_update.install(Other())
+
+
+def test_the_panel_scrolls_by_the_wheel_and_other_events_skip_the_scroll_bars_hover_walk(app):
+    bar = app.panel.scroller.vert_scroll_bar  # the test window is short: the panel scrolls
+    walks = []
+    walk = bar._check_should_handle_mousewheel_event
+    bar._check_should_handle_mousewheel_event = lambda: walks.append(1) or walk()
+    x = SIZE[0] - app.panel.width // 2
+    pygame.mouse.set_pos((x, 300))
+    post(pygame.MOUSEMOTION, pos=(x, 300), rel=(0, 0), buttons=(0, 0, 0))
+    frames(app, 2)
+    assert not walks  # a motion: the bar never asked who is hovered
+    post(pygame.MOUSEWHEEL, x=0, y=-3, flipped=False, precise_x=0.0, precise_y=-3.0)
+    frames(app, 20)
+    assert walks and bar.scroll_position > 0  # a wheel over the panel still scrolls it

@@ -8,16 +8,22 @@ hidden one is updated again from the frame it is shown: nothing of it can change
 the hovered element in one pass over the list (kept sorted by layer, so the top layer's last element comes
 first, as pygame_gui's per-layer loop takes them), skipping a plain element that is neither hovered nor under the
 mouse (its ``check_hover`` would do nothing). Without the private names it relies on, nothing changes.
-Source: pygame_gui 0.6.14, ``ui_manager.py`` and ``core/layered_gui_group.py``.
+
+pygame_gui's scroll bars also walk every widget of the container they scroll, asking each whether it is hovered,
+for every event the manager passes them, before they look at the event's type (only a wheel event does anything
+to them): about 2-3 ms for each mouse motion over the panel and each of the events its sliders post.
+:func:`wheel_first` makes them look at the type first, which returns the same for every event.
+Source: pygame_gui 0.6.14, ``ui_manager.py``, ``core/layered_gui_group.py`` and ``elements/ui_*_scroll_bar.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import pygame
 from pygame_gui.core import UIElement
 from pygame_gui.core.interfaces import IUIElementInterface
-from pygame_gui.elements import UIButton
+from pygame_gui.elements import UIButton, UIHorizontalScrollBar, UIVerticalScrollBar
 
 # check_hover and hover_point as UIElement has them (UIButton's differs only while held): for such an element
 # neither hovered nor under the mouse, check_hover does nothing and returns False, so it is skipped
@@ -27,6 +33,7 @@ _PLAIN_POINT = {UIElement.hover_point, UIButton.hover_point}
 
 def install(manager) -> bool:
     """Make ``manager`` update only its shown elements and check hovering in one pass; False if not possible."""
+    wheel_first()
     group: Any = getattr(manager, "ui_group", None)
     sprites = getattr(group, "_spritelist", None)
     if not (isinstance(sprites, list) and hasattr(group, "update_visibility")
@@ -61,3 +68,21 @@ def install(manager) -> bool:
     group.update = update
     manager._handle_hovering = handle_hovering
     return True
+
+
+def wheel_first() -> None:
+    """Make pygame_gui's scroll bars look at an event's type before they walk their container's hover states.
+
+    Their ``process_event`` acts on ``MOUSEWHEEL`` events only and returns False for every other event, with no
+    side effect on the way; it stays theirs for wheel events. Safe to call more than once.
+    """
+    for kind in (UIVerticalScrollBar, UIHorizontalScrollBar):
+        original = kind.process_event
+        if getattr(original, "wheel_first", False):
+            continue
+
+        def process_event(self, event, _original=original) -> bool:
+            return event.type == pygame.MOUSEWHEEL and _original(self, event)
+
+        process_event.wheel_first = True  # type: ignore[attr-defined]
+        kind.process_event = process_event  # type: ignore[method-assign]
