@@ -14,39 +14,39 @@ import numba
 from ._jit_pose import _wrap
 
 
-def _jiggle_rows(points, previous, lengths, root, root_angle, rest, stiffness, damping, gravity, dt, limits,
-                  limited, out):
-    """:func:`.jiggle.jiggle_rows` into ``out`` (N, n + 1, 2); ``limits`` (N, n, 2) read only when ``limited``."""
-    count, n = lengths.shape
+@numba.njit(cache=True, nogil=True, inline="always")
+def _jiggle_row(k, points, previous, lengths, root, root_angle, rest, stiffness, damping, gravity, dt, limits,
+                limited, out):
+    """Row ``k`` of :func:`.jiggle.jiggle_rows` into ``out`` (N, n + 1, 2); ``limits`` read only when ``limited``."""
+    n = lengths.shape[1]
     g = dt * dt
-    for k in numba.prange(count):
-        out[k, 0, 0] = root[k, 0]
-        out[k, 0, 1] = root[k, 1]
-        keep = 1.0 - damping[k]
-        for j in range(1, n + 1):
-            for c in range(2):
-                p = points[k, j, c]
-                out[k, j, c] = p + keep * (p - previous[k, j, c]) + gravity[k, c] * g
-        s = stiffness[k]
-        parent = root_angle[k]
-        for i in range(n):
-            bx = out[k, i, 0]
-            by = out[k, i, 1]
-            length = lengths[k, i]
-            rest_dir = parent + rest[k, i]
-            want_x = bx + length * math.cos(rest_dir)
-            want_y = by + length * math.sin(rest_dir)
-            x = (1.0 - s) * out[k, i + 1, 0] + s * want_x
-            y = (1.0 - s) * out[k, i + 1, 1] + s * want_y
-            dx = x - bx
-            dy = y - by
-            angle = math.atan2(dy, dx) if math.hypot(dx, dy) > 1e-12 else rest_dir
-            if limited:
-                relative = min(max(_wrap(angle - parent), limits[k, i, 0]), limits[k, i, 1])
-                angle = parent + relative
-            out[k, i + 1, 0] = bx + length * math.cos(angle)
-            out[k, i + 1, 1] = by + length * math.sin(angle)
-            parent = angle
+    out[k, 0, 0] = root[k, 0]
+    out[k, 0, 1] = root[k, 1]
+    keep = 1.0 - damping[k]
+    for j in range(1, n + 1):
+        for c in range(2):
+            p = points[k, j, c]
+            out[k, j, c] = p + keep * (p - previous[k, j, c]) + gravity[k, c] * g
+    s = stiffness[k]
+    parent = root_angle[k]
+    for i in range(n):
+        bx = out[k, i, 0]
+        by = out[k, i, 1]
+        length = lengths[k, i]
+        rest_dir = parent + rest[k, i]
+        want_x = bx + length * math.cos(rest_dir)
+        want_y = by + length * math.sin(rest_dir)
+        x = (1.0 - s) * out[k, i + 1, 0] + s * want_x
+        y = (1.0 - s) * out[k, i + 1, 1] + s * want_y
+        dx = x - bx
+        dy = y - by
+        angle = math.atan2(dy, dx) if math.hypot(dx, dy) > 1e-12 else rest_dir
+        if limited:
+            relative = min(max(_wrap(angle - parent), limits[k, i, 0]), limits[k, i, 1])
+            angle = parent + relative
+        out[k, i + 1, 0] = bx + length * math.cos(angle)
+        out[k, i + 1, 1] = by + length * math.sin(angle)
+        parent = angle
 
 
 @numba.njit(cache=True, inline="always")
@@ -62,27 +62,55 @@ def _along(points, k, frm, to, length):
     points[k, to, 1] = dy * scale + points[k, frm, 1]
 
 
-def _pin_rows(points, root, target, lengths, passes, tolerance):
-    """:func:`.rope.pin_ends` on ``points`` (N, n + 1, 2), in place."""
-    count, n = lengths.shape
-    for k in numba.prange(count):
-        for _ in range(passes):
-            points[k, n, 0] = target[k, 0]
-            points[k, n, 1] = target[k, 1]
-            for i in range(n - 1, -1, -1):
-                _along(points, k, i + 1, i, lengths[k, i])
-            points[k, 0, 0] = root[k, 0]
-            points[k, 0, 1] = root[k, 1]
-            for i in range(n):
-                _along(points, k, i, i + 1, lengths[k, i])
-            gx = points[k, n, 0] - target[k, 0]
-            gy = points[k, n, 1] - target[k, 1]
-            if not gx * gx + gy * gy > tolerance * tolerance:
-                break
+@numba.njit(cache=True, nogil=True, inline="always")
+def _pin_row(k, points, root, target, lengths, passes, tolerance):
+    """Row ``k`` of :func:`.rope.pin_ends` on ``points`` (N, n + 1, 2), in place."""
+    n = lengths.shape[1]
+    for _ in range(passes):
+        points[k, n, 0] = target[k, 0]
+        points[k, n, 1] = target[k, 1]
+        for i in range(n - 1, -1, -1):
+            _along(points, k, i + 1, i, lengths[k, i])
+        points[k, 0, 0] = root[k, 0]
+        points[k, 0, 1] = root[k, 1]
+        for i in range(n):
+            _along(points, k, i, i + 1, lengths[k, i])
+        gx = points[k, n, 0] - target[k, 0]
+        gy = points[k, n, 1] - target[k, 1]
+        if not gx * gx + gy * gy > tolerance * tolerance:
+            break
 
 
-# each twice: over the threads for a crowd, on the calling thread for a few rows (waking the threads costs more)
-jiggle_kernel = numba.njit(cache=True, parallel=True, nogil=True)(_jiggle_rows)
-jiggle_serial = numba.njit(cache=True, nogil=True)(_jiggle_rows)
-pin_kernel = numba.njit(cache=True, parallel=True, nogil=True)(_pin_rows)
-pin_serial = numba.njit(cache=True, nogil=True)(_pin_rows)
+# Each twice: over the threads for a crowd, on the calling thread for a few rows (waking the threads costs more).
+# Two functions of their own, not one function compiled twice: numba's cache knows a function by its name and line,
+# not by its options, so the serial and parallel builds of one function would load each other's machine code.
+@numba.njit(cache=True, parallel=True, nogil=True)
+def jiggle_kernel(points, previous, lengths, root, root_angle, rest, stiffness, damping, gravity, dt, limits,
+                  limited, out):
+    """:func:`.jiggle.jiggle_rows` into ``out`` (N, n + 1, 2), a row a thread at a time."""
+    for k in numba.prange(lengths.shape[0]):
+        _jiggle_row(k, points, previous, lengths, root, root_angle, rest, stiffness, damping, gravity, dt, limits,
+                    limited, out)
+
+
+@numba.njit(cache=True, nogil=True)
+def jiggle_serial(points, previous, lengths, root, root_angle, rest, stiffness, damping, gravity, dt, limits,
+                  limited, out):
+    """:func:`jiggle_kernel` on the calling thread."""
+    for k in range(lengths.shape[0]):
+        _jiggle_row(k, points, previous, lengths, root, root_angle, rest, stiffness, damping, gravity, dt, limits,
+                    limited, out)
+
+
+@numba.njit(cache=True, parallel=True, nogil=True)
+def pin_kernel(points, root, target, lengths, passes, tolerance):
+    """:func:`.rope.pin_ends` on ``points`` (N, n + 1, 2), in place, a row a thread at a time."""
+    for k in numba.prange(lengths.shape[0]):
+        _pin_row(k, points, root, target, lengths, passes, tolerance)
+
+
+@numba.njit(cache=True, nogil=True)
+def pin_serial(points, root, target, lengths, passes, tolerance):
+    """:func:`pin_kernel` on the calling thread."""
+    for k in range(lengths.shape[0]):
+        _pin_row(k, points, root, target, lengths, passes, tolerance)

@@ -106,3 +106,14 @@ def test_a_laid_out_rope_follows_its_leader_from_the_root():
     points = np.array([[[5.0, 5.0], 30.0 * unit, 10.0 * unit]])  # joint 2 lands on joint 1: it goes straight down
     lay_out(points, np.array([[0.0, 0.0]]), np.array([[10.0, 20.0]]))
     np.testing.assert_allclose(points[0], [[0.0, 0.0], 10.0 * unit, 10.0 * unit + (0.0, 20.0)], atol=1e-12)
+
+
+def test_every_compiled_kernel_has_a_function_of_its_own():
+    """numba's disk cache knows a function by its name and first line, not its options: two builds of one function
+    (one over the threads, one on the calling thread) would load each other's machine code."""
+    numba = pytest.importorskip("numba")
+    from ikplayground.solvers import _jit_kernels
+
+    dispatchers = [d for d in vars(_jit_kernels.build()).values() if isinstance(d, numba.core.dispatcher.Dispatcher)]
+    keys = [(d.py_func.__module__, d.py_func.__qualname__, d.py_func.__code__.co_firstlineno) for d in dispatchers]
+    assert len(dispatchers) >= 11 and len(set(keys)) == len(keys), keys
