@@ -11,7 +11,6 @@ import math
 
 import numba
 
-from ._jit_pose import _wrap
 
 
 @numba.njit(cache=True, nogil=True, inline="always")
@@ -28,25 +27,39 @@ def _jiggle_row(k, points, previous, lengths, root, root_angle, rest, stiffness,
             p = points[k, j, c]
             out[k, j, c] = p + keep * (p - previous[k, j, c]) + gravity[k, c] * g
     s = stiffness[k]
-    parent = root_angle[k]
+    ux = math.cos(root_angle[k])  # the direction bone i's relative angle is measured from
+    uy = math.sin(root_angle[k])
     for i in range(n):
         bx = out[k, i, 0]
         by = out[k, i, 1]
         length = lengths[k, i]
-        rest_dir = parent + rest[k, i]
-        want_x = bx + length * math.cos(rest_dir)
-        want_y = by + length * math.sin(rest_dir)
-        x = (1.0 - s) * out[k, i + 1, 0] + s * want_x
-        y = (1.0 - s) * out[k, i + 1, 1] + s * want_y
-        dx = x - bx
-        dy = y - by
-        angle = math.atan2(dy, dx) if math.hypot(dx, dy) > 1e-12 else rest_dir
+        cos_rest = math.cos(rest[k, i])
+        sin_rest = math.sin(rest[k, i])
+        rx = ux * cos_rest - uy * sin_rest
+        ry = ux * sin_rest + uy * cos_rest
+        dx = (1.0 - s) * (out[k, i + 1, 0] - bx) + s * length * rx
+        dy = (1.0 - s) * (out[k, i + 1, 1] - by) + s * length * ry
+        dist = math.sqrt(dx * dx + dy * dy)
+        if dist > 1e-12:
+            dx = dx / dist
+            dy = dy / dist
+        else:
+            dx = rx
+            dy = ry
         if limited:
-            relative = min(max(_wrap(angle - parent), limits[k, i, 0]), limits[k, i, 1])
-            angle = parent + relative
-        out[k, i + 1, 0] = bx + length * math.cos(angle)
-        out[k, i + 1, 1] = by + length * math.sin(angle)
-        parent = angle
+            relative = math.atan2(ux * dy - uy * dx, ux * dx + uy * dy)
+            lo = limits[k, i, 0]
+            hi = limits[k, i, 1]
+            if relative < lo or relative > hi:
+                clamped = min(max(relative, lo), hi)
+                c = math.cos(clamped)
+                sn = math.sin(clamped)
+                dx = ux * c - uy * sn
+                dy = ux * sn + uy * c
+        out[k, i + 1, 0] = bx + length * dx
+        out[k, i + 1, 1] = by + length * dy
+        ux = dx
+        uy = dy
 
 
 @numba.njit(cache=True, inline="always")

@@ -11,6 +11,9 @@ One joint alone (a bone of a fixed parent, no gravity) moves as ``e' = (1 - s) (
 is its offset from the rest spot and ``v`` its velocity: its oscillation decays by ``sqrt((1 - s) (1 - d))``
 a step, so any ``stiffness`` s and ``damping`` d above 0 bring it to rest.
 
+Directions are carried as unit vectors: a bone's rest direction is its parent's as it now lies turned by its
+rest angle, and its relative angle is measured (an arctangent) only to clamp it into ``limits``.
+
 Pixels, y down (a positive angle turns clockwise on screen), radians; a step is the caller's frame.
 """
 
@@ -20,7 +23,7 @@ import numpy as np
 
 from . import jit
 from .rope import FEW
-from .validate import BOUND, float_array, wrap_array
+from .validate import BOUND, float_array
 
 TINY = 1e-12  # px: a joint this near its parent has no direction of its own; it takes its rest direction
 
@@ -98,23 +101,30 @@ def jiggle_rows(points: np.ndarray, previous: np.ndarray, lengths: np.ndarray, r
     keep = (1.0 - damping)[:, None, None]
     out[:, 1:] = points[:, 1:] + keep * (points[:, 1:] - previous[:, 1:]) + (gravity * (dt * dt))[:, None, :]
     s = stiffness
-    parent = root_angle.copy()  # the absolute direction bone i's relative angle is measured from
+    ux, uy = np.cos(root_angle), np.sin(root_angle)  # the direction bone i's relative angle is measured from
+    cos_rest, sin_rest = np.cos(rest), np.sin(rest)
     for i in range(n):
         bx, by = out[:, i, 0], out[:, i, 1]
         length = lengths[:, i]
-        rest_dir = parent + rest[:, i]
-        want_x = bx + length * np.cos(rest_dir)
-        want_y = by + length * np.sin(rest_dir)
-        x = (1.0 - s) * out[:, i + 1, 0] + s * want_x
-        y = (1.0 - s) * out[:, i + 1, 1] + s * want_y
-        dx, dy = x - bx, y - by
-        angle = np.where(np.hypot(dx, dy) > TINY, np.arctan2(dy, dx), rest_dir)
+        rx = ux * cos_rest[:, i] - uy * sin_rest[:, i]  # the rest direction: the parent's turned by the rest angle
+        ry = ux * sin_rest[:, i] + uy * cos_rest[:, i]
+        dx = (1.0 - s) * (out[:, i + 1, 0] - bx) + s * length * rx  # pulled s of the way to the rest spot
+        dy = (1.0 - s) * (out[:, i + 1, 1] - by) + s * length * ry
+        dist = np.sqrt(dx * dx + dy * dy)
+        far = dist > TINY
+        safe = np.where(far, dist, 1.0)
+        dx, dy = np.where(far, dx / safe, rx), np.where(far, dy / safe, ry)
         if limits is not None:
-            relative = np.clip(wrap_array(angle - parent), limits[:, i, 0], limits[:, i, 1])
-            angle = parent + relative
-        out[:, i + 1, 0] = bx + length * np.cos(angle)
-        out[:, i + 1, 1] = by + length * np.sin(angle)
-        parent = angle
+            relative = np.arctan2(ux * dy - uy * dx, ux * dx + uy * dy)
+            lo, hi = limits[:, i, 0], limits[:, i, 1]
+            out_of = (relative < lo) | (relative > hi)
+            if out_of.any():
+                clamped = np.minimum(np.maximum(relative, lo), hi)
+                c, sn = np.cos(clamped), np.sin(clamped)
+                dx, dy = np.where(out_of, ux * c - uy * sn, dx), np.where(out_of, ux * sn + uy * c, dy)
+        out[:, i + 1, 0] = bx + length * dx
+        out[:, i + 1, 1] = by + length * dy
+        ux, uy = dx, dy
     return out
 
 
