@@ -3,7 +3,8 @@ chains and a walker's or rig's appendages, each joint's velocity and the pose it
 
 A rope and an appendage are Verlet chains (Jakobsen, GDC 2001): a joint's velocity is where it is less where it
 was a step ago (``previous``). A free rope comes to rest straight along its gravity from its root; one tied at both
-ends sags toward a catenary through them (the continuous rope's rest shape: its joints lie on it within a few px);
+ends is shown the catenary through them, an ideal rope's rest shape (this rope's position-based steps settle near
+it, not on it: a few px off for a gentle sag, more for a steep one);
 an appendage springs toward its rest angles. A path chain has no velocity of its own: its joints are laid on its
 curve each step, so theirs is what one step moved them (:class:`StepMemory`). Pixels, y down; radians.
 """
@@ -58,8 +59,8 @@ def catenary_points(a: np.ndarray, b: np.ndarray, lengths: np.ndarray, down: flo
 
 def rope_rest(chain) -> tuple[np.ndarray | None, str]:
     """The pose (n + 1, 2) px a rope would hang still in, or None, and what it is, in words: straight along its
-    gravity from its root, or (tied at both ends) the catenary through its root and target; None without gravity,
-    where every shape is at rest once its swing is damped away."""
+    gravity from its root, or (tied at both ends) the catenary through its root and target, an ideal rope's; None
+    without gravity, where every shape is at rest once its swing is damped away."""
     f = chain.fields
     g = float(f["gravity"][0])
     lengths = np.array(f["lengths"], dtype=float)
@@ -68,7 +69,7 @@ def rope_rest(chain) -> tuple[np.ndarray | None, str]:
         return None, "no gravity: it rests in any shape"
     down = 1.0 if g > 0.0 else -1.0
     if f["pin_end"][0] > 0:
-        return catenary_points(root, f["target"], lengths, down), "rest: the catenary through its ends"
+        return catenary_points(root, f["target"], lengths, down), "catenary: an ideal rope's rest"
     s = np.concatenate([[0.0], np.cumsum(lengths)])
     return root + s[:, None] * np.array((0.0, down)), "rest: hanging straight " + ("down" if down > 0 else "up")
 
