@@ -134,9 +134,9 @@ def motion_words(chain) -> str:
     """The rule that moves ``chain``'s secondary motion and its settings, in one sentence ("" for none)."""
     f = chain.fields
     if chain.is_rope:
-        ends = "tied at both ends" if f["pin_end"][0] > 0 else "hanging from its root"
-        return (f"Verlet step, {ends}: gravity {float(f['gravity'][0]):.0f} px/s², damping "
-                f"{float(f['damping'][0]):.2f} a step; arrows: each joint's velocity.")
+        ends = "Tied at both ends" if f["pin_end"][0] > 0 else "Hanging from its root"
+        return (f"{ends}: gravity {float(f['gravity'][0]):.0f} px/s², damping {float(f['damping'][0]):.2f} a step; "
+                "arrows: each joint's Verlet velocity, now less a step ago.")
     if chain.is_path:
         return f"Sliding {float(f['slide'][0]):.0f} px/s along it; arrows: how far a step moved each joint."
     if "jiggle" in f and f["jiggle"][0] < 1.0:

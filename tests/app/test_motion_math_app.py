@@ -58,7 +58,7 @@ def test_the_math_page_shows_the_springs_ropes_paths_and_spiders_motion(app, mon
     ends = camera.to_screen(np.stack([rope.fields["root"], rope.fields["target"]]))
     np.testing.assert_allclose(ghosts[0].points[[0, -1]], ends, atol=1e-6)  # the catenary through its ends
     assert any("catenary" in p.text for p in labels) and any(p.text.endswith("px/step") for p in labels)
-    assert any(t.startswith("Verlet step, tied at both ends") for t in texts)
+    assert any(t.startswith("Tied at both ends: gravity") for t in texts)
 
     path = next(c for c in scene.chains if c.is_path)
     click(app, camera.to_screen(path.fields["points"][len(path.fields["points"]) // 2]))

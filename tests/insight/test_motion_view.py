@@ -165,7 +165,7 @@ def test_a_rigs_tail_shows_on_its_math_view():
 def test_the_words_say_each_kinds_rule_and_settings():
     rope = rope_build.make_rope((0.0, 0.0), np.full(3, 10.0), gravity=700.0, damping=0.25, pin_end=True)
     words = motion_words(rope)
-    assert "Verlet" in words and "700 px/s²" in words and "0.25" in words and "both ends" in words
+    assert "Verlet velocity" in words and "700 px/s²" in words and "0.25" in words and "both ends" in words
     path = path_build.new_path((0.0, 0.0), slide=-30.0)
     assert "-30 px/s" in motion_words(path)
     walker = make_walker((0.0, 0.0))
