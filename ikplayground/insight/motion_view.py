@@ -172,7 +172,7 @@ class StepMemory:
     def previous(self, chain) -> np.ndarray | None:
         """``chain``'s points a step ago, or None: another chain, not yet two steps, or moved since the last step
         (an edit while paused)."""
-        if self._chain is None or self._chain() is not chain or self._before is None:
+        if self._chain is None or self._chain() is not chain or self._before is None or self._now is None:
             return None
         if not np.array_equal(self._now, chain.fields["points"]):
             return None
