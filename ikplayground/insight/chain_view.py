@@ -3,7 +3,8 @@
 IK chains: limit arcs with needles, the error line, the ghost of the solver's goal pose, the pole's side
 (and a two-bone arm's construction, :mod:`.two_bone_view`). Snakes (the Flash snake tutorial's
 follow-the-leader): bend-range wedges and the follow distance. Walkers: each leg's reach, the planted feet.
-Either with jiggle bones on: each joint's velocity and the rest pose (:mod:`.jiggle_view`).
+Either with jiggle bones on, a rope, a path chain and a walker's appendages: each joint's velocity and the rest
+pose (:mod:`.jiggle_view`, :mod:`.motion_view`).
 Pixels, y down; radians.
 """
 
@@ -14,6 +15,7 @@ import math
 import numpy as np
 
 from ikplayground.insight.jiggle_view import jiggle_view
+from ikplayground.insight.motion_view import appendage_view, path_view, rope_view
 from ikplayground.insight.primitives import Circle, Label, Polygon, Polyline, Primitive
 from ikplayground.insight.two_bone_view import two_bone_overlay
 from ikplayground.scene import clamped_joints
@@ -181,11 +183,16 @@ def walker_view(chain) -> list:
     return out
 
 
-def math_overlay(chain) -> list:
-    """Everything "Show the math" draws over ``chain``, bottom to top."""
+def math_overlay(chain, previous=None) -> list:
+    """Everything "Show the math" draws over ``chain``, bottom to top; ``previous`` (n + 1, 2) px: a path chain's
+    joints a step ago (:class:`~.motion_view.StepMemory`; None: no arrows)."""
     if chain.is_snake:
         return snake_view(chain) + jiggle_view(chain)
     if chain.is_walker:
-        return walker_view(chain)
+        return walker_view(chain) + appendage_view(chain)
+    if chain.is_rope:
+        return rope_view(chain)
+    if chain.is_path:
+        return path_view(chain, previous)
     out = two_bone_overlay(chain) if chain.solver == "two-bone" else []
     return out + ghost_pose(chain) + jiggle_view(chain) + limit_arcs(chain) + error_line(chain) + pole_view(chain)

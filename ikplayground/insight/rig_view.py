@@ -4,7 +4,8 @@ A rig is solved by multi-end-effector FABRIK (Aristidou and Lasenby 2011: where 
 takes the average of the positions its branches ask for) or by damped least squares on the stacked Jacobian
 (docs/sources.md). The view shows what a learner needs to follow it: the ghost of the solver's goal pose, each
 limited joint's range as an arc about its parent bone with a needle at its angle, every sub-base (a bone end
-with two or more children) as a ring, each target's error line with its length, and each heading's error.
+with two or more children) as a ring, each target's error line with its length, and each heading's error; its
+appendages' velocities and rest pose (:mod:`.motion_view`).
 Pixels, y down; radians.
 """
 
@@ -16,6 +17,7 @@ import numpy as np
 
 from ikplayground.insight.chain_view import (AT_END, ERROR_MIN_PX, GHOST_FADE, GHOST_MIN_PX, LABEL_GAP, LIMIT_RADIUS,
                                              LIMIT_SHARE, NEEDLE_EXTRA, arcs_points)
+from ikplayground.insight.motion_view import appendage_view
 from ikplayground.insight.primitives import Circle, Label, Polyline, Primitive
 from ikplayground.scene import clamped_joints
 from ikplayground.solvers import absolute_angles, skeleton_points
@@ -98,4 +100,4 @@ def target_errors(f: dict) -> list:
 def rig_overlay(chain) -> list:
     """Everything "Show the math" draws over a rig, bottom to top."""
     f = chain.fields
-    return rig_ghost(f) + rig_limit_arcs(f) + sub_bases(f) + target_errors(f)
+    return rig_ghost(f) + appendage_view(chain) + rig_limit_arcs(f) + sub_bases(f) + target_errors(f)

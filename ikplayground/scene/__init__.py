@@ -13,6 +13,7 @@ from ikplayground.scene.build.stress import drive_stress, stress_scene
 from ikplayground.scene.core.chain import STATUSES, Chain, clamped_joints, is_reached
 from ikplayground.scene.core.hit_test import bone_distances
 from ikplayground.scene.core.joint_ranges import limit_edge, range_text, settable, tree_parents
+from ikplayground.scene.step.appendages import roots as appendage_roots
 from ikplayground.scene.step.rig_step import bone_starts
 from ikplayground.scene.core.setting_puts import current_bone, current_target
 from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
@@ -55,4 +56,6 @@ __all__ = [
     # circle obstacles (x, y, r) px: the scene's Scene.obstacles, their bounds and checks, their undo entry
     "DEFAULT_RADIUS", "MAX_OBSTACLES", "MAX_RADIUS", "MIN_RADIUS", "ObstaclesEdited", "checked_obstacles",
     "record_obstacles",
+    # where a walker's or rig's appendages are pinned and the direction their rest poses hang from (the Math page's)
+    "appendage_roots",
 ]

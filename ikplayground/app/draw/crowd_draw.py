@@ -15,6 +15,7 @@ import numpy as np
 import pygame
 
 from ikplayground.app.draw import crowd_fast
+from ikplayground.app.draw.crowd_parts import joints, shown_targets, split
 
 RAGGED_SAMPLES = 16  # a group whose longest bone needs more samples is sampled bone by bone
 CLIP_OVER = 64  # px: a bone longer than this is first cut to the stage (a file's bone may be 10^6 px)
@@ -136,20 +137,6 @@ def has_dots(group, total: float | None = None) -> bool:
     return bool(lengths.size) and total >= DOT_MIN_BONE * lengths.size
 
 
-def shown_targets(f: dict) -> np.ndarray:
-    """The targets (k, 2) px a group's fields ``f`` show: every chain's, a rope group's pinned ones only, a path
-    group's first control points (where its curves start)."""
-    if "control" in f:
-        return f["control"][:, 0]
-    return f["target"] if "pin_end" not in f else f["target"][f["pin_end"][:, 0] > 0]
-
-
-def joints(group) -> np.ndarray:
-    """The points (N, J, 2) px that get a joint dot: a snake's head, an IK chain's joints past its root."""
-    pts = group.fields["points"]
-    return pts[:, :1] if group.solver == "snake" else pts[:, 1:]
-
-
 def _ring(r_in: float, r_out: float) -> np.ndarray:
     """Pixel offsets (S, 2) whose centres lie between radii ``r_in`` and ``r_out``."""
     k = int(np.ceil(r_out))
@@ -234,27 +221,27 @@ class CrowdLayer:
     def draw(self, surface: pygame.Surface, groups, size: tuple[int, int]) -> None:
         """Every group of chains and snakes of ``groups`` onto ``surface`` (a stage of ``size`` (w, h) px): bones
         first, then joints, anchors and targets; by the compiled kernels (:mod:`.crowd_fast`) when they are loaded.
-        Walkers and rigs are not drawn here (their own drawing is a group's or a rig's)."""
-        groups = [g for g in groups if g.solver not in ("walker", "rig") and len(g.members)]
-        if not groups:
+        Walkers and rigs are drawn on their own, but for walkers' appendages: strokes under the bones."""
+        groups, strokes = split(groups, self.colours)
+        if not groups and not strokes:
             return
         self._totals = {g: float(g.fields["lengths"].sum()) for g in groups}  # (read thrice a frame)
         try:
-            self._draw(surface, groups, size)
+            self._draw(surface, groups, size, strokes)
         finally:
             self._totals = {}  # (the groups are not kept)
 
-    def _draw(self, surface: pygame.Surface, groups, size: tuple[int, int]) -> None:
+    def _draw(self, surface: pygame.Surface, groups, size: tuple[int, int], strokes) -> None:
         packed = {g: dense(g, self._totals[g]) for g in groups}
         k = crowd_fast.kernels() if crowd_fast.Canvas.fits(surface) else None
         if k is None:
-            surface.blit(self._paint(groups, packed, size), (0, 0))
+            surface.blit(self._paint(groups, packed, size, strokes), (0, 0))
             for g in groups:
                 if not packed[g]:
                     self._sprites(surface, g)
             return
         bufs = self._fast.buffers(size)
-        crowd_fast.rasterize(k, bufs, groups, packed, self.colours, self._shapes)
+        crowd_fast.rasterize(k, bufs, groups, packed, self.colours, self._shapes, strokes)
         canvas = crowd_fast.Canvas(surface, k)
         try:
             canvas.show(bufs, self._fast.table(canvas, self._indexed))
@@ -265,27 +252,30 @@ class CrowdLayer:
             canvas.close()
 
     def indices(self, groups, size: tuple[int, int], kernels=None) -> np.ndarray:
-        """The palette indices (h, w) ``draw`` shows of ``groups`` (non-walker, non-empty): by numpy, or by
-        ``kernels`` (:mod:`._crowd_kernels`)."""
+        """The palette indices (h, w) ``draw`` shows of ``groups`` (non-empty; walkers: their appendages): by numpy,
+        or by ``kernels`` (:mod:`._crowd_kernels`)."""
+        groups, strokes = split(groups, self.colours)
         packed = {g: dense(g) for g in groups}
         w, h = size
         if kernels is None:
-            self._paint(groups, packed, size)
+            self._paint(groups, packed, size, strokes)
             return self._buffers(size)[0][:-1].reshape(h, w).copy()
         bufs = crowd_fast.Buffers(size)
-        crowd_fast.rasterize(kernels, bufs, groups, packed, self.colours, self._shapes)
+        crowd_fast.rasterize(kernels, bufs, groups, packed, self.colours, self._shapes, strokes)
         return bufs.index.copy()
 
-    def _paint(self, groups, packed, size: tuple[int, int]) -> pygame.Surface:
-        """The numpy path: ``groups``' bones and dense shapes into the 8-bit layer, returned."""
+    def _paint(self, groups, packed, size: tuple[int, int], strokes=()) -> pygame.Surface:
+        """The numpy path: ``strokes``, ``groups``' bones and dense shapes into the 8-bit layer, returned."""
         w, h = size
         flat_ik, flat_body, flat_tmp, layer = self._buffers((w, h))
         flat_ik.fill(0)
         flat_body.fill(0)
         drew = {False: False, True: False}
+        for points, colours in strokes:  # walkers' appendages, thin as arms
+            drew[False] |= self._rasterize(flat_ik, points, colours, w, h)
         for g in groups:
             wide = g.solver == "snake" and not packed[g]  # a dense crowd's snakes are thin strokes too
-            drew[wide] |= self._rasterize(flat_body if wide else flat_ik, g, w, h)
+            drew[wide] |= self._rasterize(flat_body if wide else flat_ik, g.fields["points"], self.colours(g), w, h)
         ik, body, tmp = (b[:-1].reshape(h, w) for b in (flat_ik, flat_body, flat_tmp))
         if drew[False]:
             dilate_square(ik, tmp)
@@ -299,10 +289,12 @@ class CrowdLayer:
                 self._stamps(flat_ik, g, w, h)
         return layer
 
-    def _rasterize(self, buf: np.ndarray, group, w: int, h: int) -> bool:
-        """Set ``group``'s bone pixels in ``buf`` to its chains' palette index + 1; False if none."""
-        x, y, owner = bone_samples(group.fields["points"], w, h)
-        buf[pixel_index(x, y, w, h)] = (self.colours(group) + 1).astype(np.uint8)[owner]
+    @staticmethod
+    def _rasterize(buf: np.ndarray, points: np.ndarray, colours: np.ndarray, w: int, h: int) -> bool:
+        """Set the bone pixels of ``points`` (N, K, 2) px in ``buf`` to their row's ``colours`` (N,) + 1; False if
+        none."""
+        x, y, owner = bone_samples(points, w, h)
+        buf[pixel_index(x, y, w, h)] = (colours + 1).astype(np.uint8)[owner]
         return x.size > 0
 
     def _sprites(self, surface: pygame.Surface | crowd_fast.Canvas, group) -> None:

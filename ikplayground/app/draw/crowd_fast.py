@@ -120,10 +120,13 @@ def sprite_pixels(sprite: pygame.Surface) -> tuple[np.ndarray, np.ndarray]:
     return kept
 
 
-def rasterize(k, bufs: Buffers, groups, packed, colours, stamps) -> None:
-    """Every group's bones into ``bufs.index`` (snakes of a sparse crowd 7 px wide, the rest 3 px) and the dense
-    groups' shapes over them: ``stamps(group)`` gives ``[(at (N, J, 2), base, per_chain, offsets)]``."""
+def rasterize(k, bufs: Buffers, groups, packed, colours, stamps, strokes=()) -> None:
+    """``strokes`` (``[(points (M, K, 2), colours (M,))]``, 3 px) and every group's bones into ``bufs.index``
+    (snakes of a sparse crowd 7 px wide, the rest 3 px), the dense groups' shapes over them: ``stamps(group)``
+    gives ``[(at (N, J, 2), base, per_chain, offsets)]``."""
     wide = [g.solver == "snake" and not packed[g] for g in groups]
+    for points, c in strokes:  # (as the numpy path: before the bones)
+        k.bones(points, c, 1, bufs.thin)
     for g, w in zip(groups, wide):
         k.bones(np.asarray(g.fields["points"], np.float64), colours(g), 1, bufs.body_thin if w else bufs.thin)
     k.square(bufs.thin, bufs.tmp, bufs.index)

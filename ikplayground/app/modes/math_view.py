@@ -9,6 +9,7 @@ from ikplayground.insight.chain_view import math_overlay
 from ikplayground.insight.rig_view import rig_overlay
 from ikplayground.insight.joint_map import apply_pose
 from ikplayground.insight.metrics import ChainMetrics
+from ikplayground.insight.motion_view import StepMemory
 from ikplayground.insight.step_through import StepThrough
 from ikplayground.scene import SOLVER_LABELS
 
@@ -25,6 +26,7 @@ class MathView:
         self.metrics = ChainMetrics()
         self.session: StepThrough | None = None
         self.painter = MathPainter()
+        self.memory = StepMemory()  # a path chain's joints a step ago: its velocity arrows
 
     def set_shown(self, on=None) -> None:
         """"Show the math" on, off, or (``None``: the key) switched."""
@@ -73,6 +75,8 @@ class MathView:
         chain = self.app.scene.selected
         if chain is not None and chain.is_ik:
             self.metrics.record(chain)
+        elif chain is not None and chain.is_path:
+            self.memory.record(chain)
 
     def status_text(self) -> str:
         """Where the step-through is, while it is on (else "")."""
@@ -95,7 +99,7 @@ class MathView:
         try:
             camera = self.app.view.camera  # the overlays are in scene px
             if self.shown:
-                overlay = rig_overlay(chain) if chain.is_rig else math_overlay(chain)
+                overlay = rig_overlay(chain) if chain.is_rig else math_overlay(chain, self.memory.previous(chain))
                 self.painter.draw(surface, screen_primitives(overlay, camera), self.app.renderer.notes)
             s = self.session
             # not once the target, a setting or an obstacle moved

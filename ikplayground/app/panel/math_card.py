@@ -13,6 +13,7 @@ import pygame
 from ikplayground.app.draw.fonts import cut_to, ui_font
 from ikplayground.app.draw.overlay import render_text, wrap_text
 from ikplayground.insight import joint_map
+from ikplayground.insight.motion_view import motion_words
 from ikplayground.insight.rig_view import heading_misses
 from ikplayground.app.draw.render import PALETTE
 from ikplayground.scene import SOLVER_KINDS, clamped_joints
@@ -136,8 +137,9 @@ class MathCard:
             for line in lines:
                 self.text(line, (0, y), DIM)
                 y += LINE
+        words = motion_words(chain)  # its secondary motion's rule and settings
         if chain.is_rig:
-            return self.rig_numbers(chain, y)
+            return self.rig_numbers(chain, self.paragraph(words, y, DIM) if words else y)
         if not chain.is_ik:
             what = ("A snake follows its head" if chain.is_snake else
                     "A rope hangs and swings" if chain.is_rope else
@@ -145,10 +147,11 @@ class MathCard:
                     if chain.is_path else
                     "A walker's legs are two-bone arms" if chain.fields["lengths"].shape[1] == 2
                     else "A walker's legs are three-bone CCD chains")
-            return self.paragraph(f"{what}: no solve to measure.", y, DIM)
+            y = self.paragraph(f"{what}: no solve to measure.", y, DIM)
+            return self.paragraph(words, y, DIM) if words else y
         # the chain's own error and status: a step-through changes them while the scene (and the metrics) wait
         self.text(f"error {chain.error:.2f} px   ·   {chain.status}", (0, y))
-        y += LINE
+        y = self.paragraph(words, y + LINE, DIM) if words else y + LINE
         row = metrics.latest() if metrics is not None else None
         if row is None:
             return self.paragraph("More numbers once the scene runs (Space)", y, DIM)
