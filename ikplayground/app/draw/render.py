@@ -28,7 +28,7 @@ from ikplayground.app.draw.view import ScreenGroups, draw_grid, screen_chain
 from ikplayground.app.draw.rig_draw import draw_rig, rig_halo_lines
 from ikplayground.app.draw.walker_draw import TerrainLayer, draw_walker, draw_walker_group, walker_halo
 from ikplayground.resources import asset_path
-from ikplayground.scene import IK_SOLVERS, Chain, current_bone, current_target, on_terrain
+from ikplayground.scene import IK_SOLVERS, Chain, current_bone, current_target, on_terrain, rope_points
 
 BACKGROUND = (22, 25, 32)
 GRID = (31, 35, 45)
@@ -295,7 +295,7 @@ class SceneRenderer:
         base.center = (round(float(f["root"][0])), round(float(f["root"][1])))
         pygame.draw.rect(surface, ANCHOR_FILL, base, border_radius=3)
         pygame.draw.rect(surface, colour, base, 2, border_radius=3)
-        skins.draw_rope(surface, f["points"], colour)
+        skins.draw_rope(surface, rope_points(f), colour)  # (laid out from a root dragged while paused)
         if f["pin_end"][0] > 0:
             draw_target(surface, f["target"].tolist(), hot)
 
