@@ -76,6 +76,7 @@ def dragged_rope_run(tmp_path):
     return scene, start, recorder
 
 
+@pytest.mark.slow
 def test_a_rope_s_dragged_root_is_recorded_replayed_bit_for_bit_and_baked(tmp_path):
     scene, start, recorder = dragged_rope_run(tmp_path)
     loose = scene.chains[0]
@@ -100,6 +101,7 @@ def test_a_rope_s_dragged_root_is_recorded_replayed_bit_for_bit_and_baked(tmp_pa
             assert np.abs(joints[0] - rows[-1, 1:3]).max() <= FK_TOLERANCE
 
 
+@pytest.mark.slow
 def test_a_path_chain_s_dragged_handles_are_recorded_replayed_bit_for_bit_and_baked(tmp_path):
     scene = Scene(STAGE)
     chain = scene.add(path_build.make_path(np.array(CURVE), np.full(6, 20.0), slide=0.0))
@@ -137,6 +139,10 @@ def test_a_path_chain_s_dragged_handles_are_recorded_replayed_bit_for_bit_and_ba
             joints = fk(np.array(track["roots"][k]), track["angles"][k], chords[k])
             assert np.abs(joints[1:] - r[:n, 1:3]).max() <= FK_TOLERANCE
     assert (chords < 30.0).all() and (chords > 25.0).all()  # the chords of arcs of 30 px
+    loaded = load_animation(tmp_path / "a.json")[1]  # read back: the same numbers, as arrays
+    np.testing.assert_array_equal(loaded.chords, chords)
+    np.testing.assert_array_equal(loaded.controls, controls)
+    assert loaded.appendages is None
 
 
 @pytest.mark.slow
@@ -177,6 +183,10 @@ def test_appendages_are_rows_that_replay_bit_for_bit_and_bake_as_their_own_bones
                 np.testing.assert_array_equal(app["roots"][k][s], tail[s, 0, 1:3])
                 joints = fk(np.array(app["roots"][k][s]), app["angles"][k][s], lengths[s])
                 assert np.abs(joints - tail[s, :, 1:3]).max() <= FK_TOLERANCE
+        (loaded,) = [t for t in load_animation(tmp_path / "a.json") if t.chain == index]
+        assert loaded.appendages.parents.tolist() == app["parents"] and loaded.chords is None
+        for got, key in zip(loaded.appendages[1:], ("lengths", "roots", "angles")):
+            np.testing.assert_array_equal(got, app[key])
         last = rows_of(tmp_path / "r.csv", index)[-1][1][-a * (b + 1):].reshape(a, b + 1, 5)
         for s in np.flatnonzero(used).tolist():  # the rows are the appendages' joints as they were
             k = int((f["app_lengths"][s] > 0).sum())
@@ -228,3 +238,18 @@ def test_a_recording_in_the_old_layout_is_one_line_never_a_crash(tmp_path, kind)
             assert "\n" not in str(e.value) and "old.csv: line 2: chain 0 (rope" in str(e.value)
             assert "its bones, then its root" in str(e.value)
         assert not (tmp_path / "a.json").exists()
+
+
+def test_a_baked_file_with_bad_appendages_or_controls_is_one_line(tmp_path):
+    track = {"chain": 0, "solver": "walker", "first_step": 0, "frames": 1, "lengths": [[10.0, 10.0]], "steps": [0],
+             "angles": [[[0.0, 0.0]]], "roots": [[[0.0, 0.0]]], "targets": [[0.0, 0.0]]}
+    head = {"format": "ikplayground-animation", "version": 1}
+    for extra, says in (({"appendages": {"parents": [-1], "lengths": [[5.0, -1.0]], "roots": [[[0.0, 0.0]]],
+                                         "angles": [[[0.0, 0.0]]]}}, "appendages.lengths must be"),
+                        ({"appendages": {"parents": [-1], "lengths": [[5.0, 1.0]], "roots": [[0.0, 0.0]],
+                                         "angles": [[[0.0, 0.0]]]}}, "appendages.roots must have the shape"),
+                        ({"controls": [[[0.0, 0.0]] * 3]}, "controls must have the shape")):
+        (tmp_path / "a.json").write_text(json.dumps({**head, "tracks": [{**track, **extra}]}), encoding="utf-8")
+        with pytest.raises(ValueError, match=says) as e:
+            load_animation(tmp_path / "a.json")
+        assert "\n" not in str(e.value) and str(e.value).startswith("a.json: track 0: ")
