@@ -9,7 +9,8 @@ px). The CSV holds no root, so bone 0's length comes from the recorder's *rig*
 and is checked against what the CSV shows; where it cannot be known it and the
 roots are ``null`` and the track's ``note`` says why. A two-bone arm's
 ``scales`` are its stretch; a rig's track (:mod:`.bake_rig`) holds its tree
-and its targets. A bad CSV raises the reader's
+and its targets; a rope's roots, a path chain's curve and chords and a walker's
+or rig's appendages come from the rows after its bones (:mod:`.bake_extra`). A bad CSV raises the reader's
 :class:`~.recording.RecordingError` (a ``ValueError``) and nothing is written;
 the file is written atomically.
 """
@@ -298,7 +299,9 @@ def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
     rig : dict or None
         ``{(chain index, solver, joints): bone lengths px}`` at each key's first step: (joints,) for an
         IK chain or snake, (legs, bones a leg) for a walker (required); an IK chain without one has no roots;
-        a rig's (required) a dict of its ``lengths``, ``parents`` and ``target_bones``.
+        a rig's (required) a dict of its ``lengths``, ``parents`` and ``target_bones``; a rope's or path
+        chain's (n,) (required: its rows after its bones are its root, its curve); a walker's or rig's with
+        appendages a dict with ``appendages`` (A, B) too (:mod:`.bake_extra`).
     chain : int, optional
         Bake only this chain index (None: every chain).
 

@@ -70,13 +70,13 @@ def split(rig: Mapping, frame, line_name: str):
         if entry is None or isinstance(entry, Mapping) or np.size(entry) != n or n < 1:
             raise RecordingError(f"{line_name}: chain {frame.chain} ({frame.solver}, {joints} joints) at step "
                                  f"{frame.step}: the rig has no {max(n, 0)} bone lengths for it; a {frame.solver}'s "
-                                 f"rows are its bones, then {what} (a recording made before {what} were recorded "
-                                 "cannot be baked)")
+                                 f"rows are its bones, then {what} (a recording made without them cannot be "
+                                 "baked)")
         own = frame._replace(angles=frame.angles[:n], points=frame.points[:n])
         if frame.solver == "rope":
             return own, {"root": frame.points[n].copy()}
-        joints = np.vstack([frame.points[n:n + 1], own.points])  # its joint 0, then its bones' ends
-        return own, {"root": frame.points[n].copy(), "chords": np.hypot(*np.diff(joints, axis=0).T),
+        laid = np.vstack([frame.points[n:n + 1], own.points])  # its joint 0, then its bones' ends
+        return own, {"root": frame.points[n].copy(), "chords": np.hypot(*np.diff(laid, axis=0).T),
                      "controls": np.vstack([frame.target[None], frame.points[n + 1:]])}
     try:
         shape = _appendage_shape(entry)
@@ -90,7 +90,10 @@ def split(rig: Mapping, frame, line_name: str):
         raise RecordingError(f"{line_name}: chain {frame.chain} ({frame.solver}, {joints} joints) at step "
                              f"{frame.step}: fewer rows than its {a} appendages of {b} bones need")
     rows = frame.points[n:].reshape(a, b + 1, 2)
-    parents = np.asarray(entry.get("appendage_parents", np.full(a, -1)), dtype=int).reshape(-1)
+    given = entry.get("appendage_parents") if isinstance(entry, Mapping) else None
+    parents = np.full(a, -1, dtype=np.int64) if given is None else np.array(given, dtype=np.int64).reshape(-1)
+    if len(parents) != a:
+        raise ValueError(f"rig[{(frame.chain, frame.solver, joints)!r}]: appendage_parents: must be {a} bones")
     own = frame._replace(angles=frame.angles[:n], points=frame.points[:n])
     return own, {"app_roots": rows[:, 0].copy(), "app_angles": frame.angles[n:].reshape(a, b + 1)[:, 1:].copy(),
                  "app_lengths": np.hypot(*np.moveaxis(np.diff(rows, axis=1), -1, 0)), "app_parents": parents}
