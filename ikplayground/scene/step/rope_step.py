@@ -59,6 +59,16 @@ def settle_rows(f: dict[str, np.ndarray], rows: np.ndarray) -> None:
     f["points"][rows] = part["points"]
 
 
+def laid_points(f) -> np.ndarray:
+    """A group's joints (N, n + 1, 2) px as its next step starts from them (fields ``f``, leading axis N): a copy,
+    the rows whose root was moved since the last step laid out from it (what a file keeps)."""
+    g = {k: np.array(f[k], dtype=float) for k in ("points", "root", "target", "lengths", "pin_end")}
+    moved = np.flatnonzero((g["points"][:, 0] != g["root"]).any(axis=1))
+    if len(moved):
+        settle_rows(g, moved)
+    return g["points"]
+
+
 def shown_points(f: dict[str, np.ndarray]) -> np.ndarray:
     """One rope's joints (n + 1, 2) px as drawn (fields ``f`` of one chain): its ``points``, or, while its root was
     moved and no step has run since (paused), a copy laid out from the root."""
