@@ -15,6 +15,7 @@ from ikplayground.scene.core.hit_test import bone_distances
 from ikplayground.scene.core.joint_ranges import limit_edge, range_text, settable, tree_parents
 from ikplayground.scene.step.appendages import roots as appendage_roots
 from ikplayground.scene.step.rig_step import bone_starts
+from ikplayground.scene.step.rope_step import shown_points as rope_points
 from ikplayground.scene.core.setting_puts import current_bone, current_target
 from ikplayground.scene.core.constants import (DEFAULT_ITERATIONS, DEFAULT_RATE_DEG, DEFAULT_TOLERANCE, IK_SOLVERS,
                                                MAX_COORD, PALETTE_SIZE, RIG_METHODS, SOLVER_LABELS, SOLVERS,
@@ -51,7 +52,7 @@ __all__ = [
     "default_scene", "drive_stress", "due_steps", "free_name", "humanoid_rig", "is_preset", "is_reached",
     "limit_edge", "load_animation", "load_preset", "load_scene", "make_ik_chain", "make_rig", "nothing_at",
     "on_terrain", "pose", "quadruped_rig", "range_text", "record_move", "record_pose", "refresh_ik_points",
-    "register", "save_scene", "setting", "settable", "shown", "shown_name", "smoothed", "steps_allowed",
+    "register", "rope_points", "save_scene", "setting", "settable", "shown", "shown_name", "smoothed", "steps_allowed",
     "straight_snake", "stress_scene", "tree_parents", "unregister",
     # circle obstacles (x, y, r) px: the scene's Scene.obstacles, their bounds and checks, their undo entry
     "DEFAULT_RADIUS", "MAX_OBSTACLES", "MAX_RADIUS", "MIN_RADIUS", "ObstaclesEdited", "checked_obstacles",

@@ -13,6 +13,7 @@ import math
 import numpy as np
 from hypothesis import strategies as st
 
+from ikplayground.scene.step import rope_step
 from ikplayground.solvers import along_path, chain_points_batch, skeleton_points
 
 SOLVER_ORDER = ("two-bone", "ccd", "fabrik", "dls", "snake")
@@ -94,9 +95,13 @@ def assert_chain_ok(chain) -> None:
         outside = np.abs(wrap(bends - (lo + hi) / 2)) - (hi - lo) / 2
         assert np.all(outside <= ANGLE_TOL), f"snake bends {np.degrees(bends)} outside {np.degrees([lo, hi])} degrees"
         assert np.isfinite(f["heading"]).all() and np.isfinite(f["speed"]).all()
-    elif chain.is_rope:  # joint 0 on its root; its joints a step ago and its end's target finite
-        np.testing.assert_array_equal(pts[0], f["root"])
-        assert np.isfinite(f["previous"]).all() and np.isfinite(f["target"]).all()
+    elif chain.is_rope:  # joint 0 on its root (a root dragged since the last step: after the next, tried on a copy);
+        assert np.isfinite(f["previous"]).all() and np.isfinite(f["target"]).all()  # its joints a step ago and
+        if not np.array_equal(pts[0], f["root"]):  # its end's target finite
+            after = {k: np.array(v, dtype=float)[None] for k, v in f.items()}
+            rope_step.step_ropes(after)
+            np.testing.assert_array_equal(after["points"][0, 0], f["root"])
+            np.testing.assert_allclose(segment_lengths(after["points"][0]), lengths, rtol=LENGTH_RTOL, atol=0)
     else:
         for name in ("root", "target", "angles", "limits"):
             assert np.isfinite(f[name]).all(), f"non-finite {name}: {f[name]}"

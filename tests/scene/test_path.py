@@ -225,5 +225,5 @@ def test_a_recorded_path_chain_replays_exactly_and_bakes(tmp_path):
         again.step()
     for name in ("points", "control", "start"):
         np.testing.assert_array_equal(again.chains[0].fields[name], chain.fields[name], err_msg=name)
-    baked = bake_recording(tmp_path / "r.csv", None, tmp_path / "a.json")
+    baked = bake_recording(tmp_path / "r.csv", recorder.rig, tmp_path / "a.json")
     assert baked.frames == 60 and baked.tracks >= 2

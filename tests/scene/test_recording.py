@@ -60,11 +60,41 @@ def expected_rows(scene: Scene, step: int) -> list[tuple]:
                     end = points[leg * (m + 1) + b + 1]
                     rows.append((step, i, "walker", leg * m + b, math.degrees(float(f["angles"][leg, b])), end[0],
                                  end[1], float(f["body"][0]), float(f["body"][1]), c.tag))
+            body = (float(f["body"][0]), float(f["body"][1]))
+            rows += appendage_rows(f, legs * m, (step, i, "walker"), body, c.tag)  # (each walker its own group)
         else:
             for j in range(c.bones):
                 end = f["points"][j + 1].tolist()
                 rows.append((step, i, c.solver, j, math.degrees(float(f["angles"][j])), end[0], end[1],
                              float(f["target"][0]), float(f["target"][1]), c.tag))
+    return rows
+
+
+def turn(angle: float) -> float:
+    """``angle`` rad wrapped to (-pi, pi]."""
+    while angle <= -math.pi:
+        angle += 2 * math.pi
+    while angle > math.pi:
+        angle -= 2 * math.pi
+    return angle
+
+
+def appendage_rows(f, first: int, head: tuple, target: tuple, tag: str) -> list[tuple]:
+    """A walker's or rig's appendage rows after its ``first`` rows, as docs/recording.md says (one chain alone in
+    its group): per slot up to the last used, its root, then each of the most bones any has, a joint past an
+    appendage's last bone on its last joint."""
+    bones = [sum(1 for v in row if v > 0) for row in f["app_lengths"].tolist()]
+    a = max((s + 1 for s, k in enumerate(bones) if k), default=0)
+    b = max(bones)
+    rows, j = [], first
+    for slot in range(a):
+        p = [f["app_points"][slot, min(q, bones[slot])].tolist() for q in range(b + 1)]
+        rows.append((*head, j, 0.0, p[0][0], p[0][1], *target, tag))
+        heading = [math.atan2(q[1] - o[1], q[0] - o[0]) for o, q in zip(p, p[1:])]
+        for k in range(b):
+            angle = heading[0] if k == 0 else turn(heading[k] - heading[k - 1])
+            rows.append((*head, j + 1 + k, math.degrees(angle), p[k + 1][0], p[k + 1][1], *target, tag))
+        j += b + 1
     return rows
 
 
@@ -95,7 +125,8 @@ def test_the_file_is_the_steps_rows_with_exactly_these_columns_and_values(tmp_pa
     assert rows[0] == HEADER.split(",")
     assert all(len(r) == 10 for r in rows)
     got = [parsed(r) for r in rows[1:]]
-    assert len(got) == len(expected) == 40 * (2 + 3 * 7 + 9 + 4 * 2 + 6 * 3)
+    antennae = 2 * (walker_build.ANTENNA_BONES[0] + 1)  # each walker's: two of a root and 4 bones
+    assert len(got) == len(expected) == 40 * (2 + 3 * 7 + 9 + 4 * 2 + 6 * 3 + 2 * antennae)
     # every number bit for bit (repr reads back exactly); a snake's angles to an ulp or so (numpy's
     # arctan2 against math.atan2)
     assert [r[:4] + r[5:] for r in got] == [r[:4] + r[5:] for r in expected]
@@ -125,7 +156,8 @@ def test_angles_and_points_agree_by_forward_kinematics(tmp_path):
         a = np.radians([float(r["angle_deg"]) for r in rows])
         xy = np.array([[float(r["x"]), float(r["y"])] for r in rows])
         target = np.array([float(rows[0]["target_x"]), float(rows[0]["target_y"])])
-        if solver == "walker":  # each leg from its first bone's end
+        if solver == "walker":  # each leg from its first bone's end (its antennae's rows after its legs)
+            lengths = lengths["lengths"]
             legs, m = lengths.shape
             for leg in range(legs):
                 heading = np.cumsum(a[leg * m:(leg + 1) * m])
@@ -216,11 +248,15 @@ def test_the_rig_keeps_each_chain_s_bone_lengths_from_its_first_step(tmp_path):
     recorder = Recorder(tmp_path / "rig.csv")
     scene.step()
     recorder.record(scene)
+    antennae = 2 * (walker_build.ANTENNA_BONES[0] + 1)  # two antennae: each its root, then its bones
     assert set(recorder.rig) == {(0, "two-bone", 2), (1, "ccd", 7), (2, "fabrik", 7), (3, "dls", 7), (4, "snake", 9),
-                                 (5, "walker", 8), (6, "walker", 18)}
+                                 (5, "walker", 8 + antennae), (6, "walker", 18 + antennae)}
     assert recorder.rig[(0, "two-bone", 2)].tolist() == [120.0, 100.0]
-    assert recorder.rig[(6, "walker", 18)].shape == (6, 3)
-    assert np.array_equal(recorder.rig[(5, "walker", 8)], scene.chains[5].fields["lengths"])
+    assert recorder.rig[(6, "walker", 18 + antennae)]["lengths"].shape == (6, 3)
+    walker = recorder.rig[(5, "walker", 8 + antennae)]
+    assert np.array_equal(walker["lengths"], scene.chains[5].fields["lengths"])
+    assert np.array_equal(walker["appendages"], scene.chains[5].fields["app_lengths"][:2, :antennae // 2 - 1])
+    assert walker["appendage_parents"].tolist() == [-1, -1]  # a walker's hang from its body
     scene.chains[1].fields["lengths"][:] = 50.0  # later edits leave the first step's lengths
     scene.set_solver(scene.chains[2], "ccd")  # a new key at its first step
     scene.step()
@@ -246,7 +282,9 @@ def test_the_reader_streams_the_steps_as_written(tmp_path):
         assert s.joint.tolist() == [r[3] for r in rows]
         assert s.values.tolist() == [list(r[4:9]) for r in rows]
         assert s.names == [c.tag for c in scene.chains] == [f"#{k}" for k in range(1, 8)]
-        assert s.chains() == [(c.solver, n) for c, n in zip(scene.chains, (2, 7, 7, 7, 9, 8, 18))]
+        antennae = 2 * (walker_build.ANTENNA_BONES[0] + 1)
+        assert s.chains() == [(c.solver, n) for c, n in zip(scene.chains, (2, 7, 7, 7, 9, 8 + antennae,
+                                                                           18 + antennae))]
     assert steps[1].line == 2 + len(kept[0])
 
 

@@ -94,7 +94,8 @@ def test_a_replayed_run_records_the_same_file(tmp_path, scene_file):
     original = record_run(scene_file, tmp_path / "a.csv")
     replayed = record_run(scene_file, tmp_path / "b.csv", replay=tmp_path / "a.csv")
     a, b = rows(tmp_path / "a.csv"), rows(tmp_path / "b.csv")
-    assert len(a) == len(b) == 1 + STEPS * (2 + 3 * 7 + 9 + 4 * 2 + 6 * 3 + 7)
+    antennae = 2 * (walker_build.ANTENNA_BONES[0] + 1)  # each walker's two: a root and its bones each
+    assert len(a) == len(b) == 1 + STEPS * (2 + 3 * 7 + 9 + 4 * 2 + 6 * 3 + 7 + 2 * antennae)
     assert [r[:4] for r in a] == [r[:4] for r in b]
     worst = max(abs(float(x) - float(y)) for ra, rb in zip(a[1:], b[1:]) for x, y in zip(ra[4:9], rb[4:9]))
     assert worst <= 1e-9
@@ -131,8 +132,8 @@ def test_a_recording_that_does_not_match_the_scene_is_refused_naming_the_first_m
     record_run(scene_file, tmp_path / "a.csv", steps=3)
     with pytest.raises(RecordingError) as info:
         Replay(tmp_path / "a.csv", default_scene())
-    assert str(info.value) == ("a.csv: line 2: step 0 does not match the scene: chain 5 (a walker chain of 8 "
-                               "joints) is in the recording but not in the scene")
+    assert str(info.value) == ("a.csv: line 2: step 0 does not match the scene: chain 5 (a walker chain of 18 "
+                               "joints) is in the recording but not in the scene")  # 8 of its legs, 10 antennae
     other = load_scene(scene_file)
     other.set_solver(other.chains[2], "ccd")
     with pytest.raises(RecordingError, match="chain 2 is a fabrik chain of 7 joints in the recording and a ccd "

@@ -91,7 +91,11 @@ def test_a_pinned_rope_follows_its_dragged_target():
         scene.step()
     np.testing.assert_array_equal(chain.fields["target"], (519.0, 250.0))
     assert math.dist(chain.fields["points"][-1], (519.0, 250.0)) < 0.05
-    scene.move_chain(chain, (380.0, 90.0))  # the root dragged: the rope follows, lengths kept
+    scene.move_chain(chain, (380.0, 90.0))  # the root dragged: shown laid out from it at once (as while paused)
+    shown = rope_step.shown_points(chain.fields)
+    np.testing.assert_array_equal(shown[0], (380.0, 90.0))
+    np.testing.assert_allclose(bone_lengths(shown), chain.fields["lengths"], atol=1e-9)
+    scene.step()  # and the rope follows it at the next step, lengths kept
     np.testing.assert_array_equal(chain.fields["points"][0], (380.0, 90.0))
     np.testing.assert_allclose(bone_lengths(chain.fields["points"]), chain.fields["lengths"], atol=1e-9)
 
@@ -188,5 +192,6 @@ def test_a_recorded_rope_replays_exactly_and_bakes(tmp_path):
     while replay.drive(again):
         again.step()
     np.testing.assert_array_equal(again.chains[0].fields["points"], rope.fields["points"])
-    baked = bake_recording(tmp_path / "r.csv", {(0, "rope", 12): np.full(12, 20.0)}, tmp_path / "a.json")
+    assert recorder.rig[(0, "rope", 13)].tolist() == [20.0] * 12  # 12 bones, then its root
+    baked = bake_recording(tmp_path / "r.csv", recorder.rig, tmp_path / "a.json")
     assert baked.tracks == 2 and baked.frames == 80

@@ -24,7 +24,7 @@ from ikplayground.app.draw.crowd_draw import CrowdLayer
 from ikplayground.app.draw.obstacle_draw import draw_obstacles
 from ikplayground.app.draw.path_draw import draw_path
 from ikplayground.app.draw.shapes import draw_wedge, knobs, limit_wedges, visible_box
-from ikplayground.app.draw.view import ScreenGroups, draw_grid, screen_chain
+from ikplayground.app.draw.view import ScreenGroups, as_drawn, draw_grid, screen_chain
 from ikplayground.app.draw.rig_draw import draw_rig, rig_halo_lines
 from ikplayground.app.draw.walker_draw import TerrainLayer, draw_walker, draw_walker_group, walker_halo
 from ikplayground.resources import asset_path
@@ -65,6 +65,7 @@ SPRITE_CACHE_BYTES = 16 * 1024 * 1024  # turned bone sprites kept, least recentl
 
 def chain_colour(chain: Chain) -> tuple[int, int, int]:
     return PALETTE[chain.palette_index % len(PALETTE)]
+
 
 
 class SceneRenderer:
@@ -153,7 +154,7 @@ class SceneRenderer:
         else:
             chains = scene.chains
         for chain in chains:
-            shown = screen_chain(chain, camera)
+            shown = screen_chain(as_drawn(chain), camera)
             if chain is selected:
                 self.draw_selection(surface, shown)
             elif chain.show_limits:  # the "Show limits" setting: wedges without the selection's halo

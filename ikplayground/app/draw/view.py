@@ -13,6 +13,7 @@ import pygame
 
 from ikplayground.app.camera import Camera, edge_marker
 from ikplayground.insight.primitives import Circle, Label, Polygon, Polyline, Ring
+from ikplayground.scene import rope_points
 
 # fields that hold positions (px), moved by the camera; "lengths" is scaled; the rest passes through
 POSITIONS = frozenset(("points", "root", "target", "targets", "pole", "body", "foot", "step_from", "step_to",
@@ -51,6 +52,19 @@ def screen_chain(chain, camera: Camera):
         return chain
     view = copy.copy(chain)
     view.fields = ScreenFields(chain.fields, camera)
+    return view
+
+
+def as_drawn(chain):
+    """``chain``, or, for a rope whose root was dragged since the last step (while paused: the step lays it out),
+    a shallow copy whose joints are laid out from the root as the step will."""
+    if not chain.is_rope:
+        return chain
+    points = rope_points(chain.fields)
+    if points is chain.fields["points"]:
+        return chain
+    view = copy.copy(chain)
+    view.fields = {**chain.fields, "points": points}
     return view
 
 

@@ -135,9 +135,8 @@ def move_anchor(chain: Chain, anchor, stage: tuple[float, float]) -> None:
         keep_on_stage(chain, stage)
     elif chain.is_rig:
         shift_rig(chain, clamp(anchor), clamp)
-    elif chain.is_rope:  # the root moves; the rope follows it, and swings (its velocity kept)
-        chain.fields["root"][:] = clamp(anchor)
-        rope_step.settle(chain.fields)
+    elif chain.is_rope:  # the root moves; at the next step the rope follows it, and swings (its velocity kept)
+        chain.fields["root"][:] = clamp(anchor)  # (laid out then, once: a replay of its root gives the same)
     elif chain.is_path:  # the whole curve moves, each handle kept on the stage
         control = chain.fields["control"] + (clamp(anchor) - chain.fields["control"][0])
         control[0] = clamp(anchor)  # exactly, whatever the rounding of the sum

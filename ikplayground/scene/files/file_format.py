@@ -24,6 +24,7 @@ from ikplayground.scene.core.scene import MAX_CHAINS, MAX_SEED, Scene
 from ikplayground.scene.core.settings import FILE_SETTINGS
 from ikplayground.scene.files.file_fields import (OMIT, WIDEST_FLOAT, degrees_array, round_array, round_number,
                                                   round_positive, round_positive_array)
+from ikplayground.scene.step import rope_step
 from ikplayground.scene.step.terrain import MAX_TERRAIN_POINTS
 
 FORMAT = "ikplayground-scene"
@@ -57,7 +58,9 @@ def _shape_columns(solver: str, cs: list[Chain]) -> dict[str, list]:
                 "heading": [round_number(math.degrees(h), 4) for h in field("heading")[:, 0].tolist()]}
     if solver == "rope":  # its joints and lengths unrounded, as a snake's (its velocity is not kept)
         return {"root": field("root").tolist(), "lengths": field("lengths").tolist(),
-                "points": field("points").tolist(), "target": round_array(field("target"))}
+                "points": rope_step.laid_points({k: field(k) for k in ("points", "root", "target", "lengths",
+                                                                        "pin_end")}).tolist(),
+                "target": round_array(field("target"))}
     if solver == "path":  # its control points and lengths unrounded: its joints come back exactly
         return {"control": field("control").tolist(), "lengths": field("lengths").tolist()}
     return {"root": round_array(field("root")), "lengths": round_positive_array(field("lengths")),

@@ -47,6 +47,20 @@ class AnimationTrack(NamedTuple):
     parents: np.ndarray | None = None
     target_bones: np.ndarray | None = None
     headings: np.ndarray | None = None
+    chords: np.ndarray | None = None  # a path chain's (F, n) px: frame k's bones for forward kinematics
+    controls: np.ndarray | None = None  # a path chain's curve (F, 4, 2) px
+    appendages: Appendages | None = None  # a walker's or rig's
+
+
+class Appendages(NamedTuple):
+    """A walker's or rig's appendages in a track (A of up to B bones, F frames): ``parents`` (A,) the rig bone each
+    hangs from (-1: a walker's body), ``lengths`` (A, B) px (0: no bone), ``roots`` (F, A, 2) px and ``angles``
+    (F, A, B) degrees (bone 0's absolute, then each turn)."""
+
+    parents: np.ndarray
+    lengths: np.ndarray
+    roots: np.ndarray
+    angles: np.ndarray
 
 
 class _Track(msgspec.Struct, kw_only=True):
@@ -67,6 +81,9 @@ class _Track(msgspec.Struct, kw_only=True):
     parents: list[int] | None = None  # a rig's
     target_bones: list[int] | None = None
     headings: list[Any] | None = None
+    chords: list[Any] | None = None  # a path chain's
+    controls: list[Any] | None = None
+    appendages: dict[str, Any] | None = None  # a walker's or rig's
 
 
 class _Head(msgspec.Struct):
@@ -112,11 +129,35 @@ def _track(raw: msgspec.Raw, name: str) -> AnimationTrack:
     elif not np.isnan(lengths).any():
         raise ValueError(f"{name}: roots is null but every bone length is known")
     scales = _array(np.ones(frames) if t.scales is None else t.scales, f"{name}: scales", (frames,))
+    more = _extras(t, name, lengths.shape[-1])
     if t.solver == "rig":
-        return _rig_track(t, name, steps, lengths, angles, roots, scales)
+        return _rig_track(t, name, steps, lengths, angles, roots, scales)._replace(**more)
     targets = _array(t.targets, f"{name}: targets", (frames, 2))
     return AnimationTrack(t.chain, t.solver, t.first_step, steps.astype(int), lengths, angles, roots, targets,
-                          scales, t.note, t.name)
+                          scales, t.note, t.name, **more)
+
+
+def _extras(t, name: str, n: int) -> dict:
+    """A track's path ``chords`` and ``controls`` and its ``appendages``, checked (those it has)."""
+    out: dict = {}
+    if t.chords is not None:
+        out["chords"] = _array(t.chords, f"{name}: chords", (t.frames, n))
+    if t.controls is not None:
+        out["controls"] = _array(t.controls, f"{name}: controls", (t.frames, 4, 2))
+    if t.appendages is not None:
+        a = t.appendages
+        try:
+            lengths = np.array(a.get("lengths"), dtype=float)
+        except (TypeError, ValueError):
+            lengths = np.zeros(0)
+        if lengths.ndim != 2 or not lengths.size or not np.isfinite(lengths).all() or (lengths < 0).any():
+            raise ValueError(f"{name}: appendages.lengths must be (A, B) lengths >= 0 px")
+        count, bones = lengths.shape
+        out["appendages"] = Appendages(
+            _array(a.get("parents"), f"{name}: appendages.parents", (count,)).astype(int), lengths,
+            _array(a.get("roots"), f"{name}: appendages.roots", (t.frames, count, 2)),
+            _array(a.get("angles"), f"{name}: appendages.angles", (t.frames, count, bones)))
+    return out
 
 
 def _rig_track(t, name: str, steps, lengths, angles, roots, scales) -> AnimationTrack:

@@ -9,7 +9,8 @@ px). The CSV holds no root, so bone 0's length comes from the recorder's *rig*
 and is checked against what the CSV shows; where it cannot be known it and the
 roots are ``null`` and the track's ``note`` says why. A two-bone arm's
 ``scales`` are its stretch; a rig's track (:mod:`.bake_rig`) holds its tree
-and its targets. A bad CSV raises the reader's
+and its targets; a rope's roots, a path chain's curve and chords and a walker's
+or rig's appendages come from the rows after its bones (:mod:`.bake_extra`). A bad CSV raises the reader's
 :class:`~.recording.RecordingError` (a ``ValueError``) and nothing is written;
 the file is written atomically.
 """
@@ -28,7 +29,9 @@ import numpy as np
 
 from ikplayground.scene.files.atomic_write import write_atomically
 from ikplayground.scene.record.animation import FORMAT, FPS, UNITS, VERSION, AnimationTrack, load_animation
+from ikplayground.scene.record.bake_extra import core_rig, extra_json, fits, keep, split
 from ikplayground.scene.record.bake_rig import RigTrack, rig_shape
+from ikplayground.scene.record.recording import RecordingError
 from ikplayground.scene.record.recording_read import read_steps
 
 __all__ = ["bake_recording", "load_animation", "AnimationTrack", "Baked"]  # load_animation: from animation.py
@@ -90,6 +93,8 @@ def _rig_lengths(rig, frame: Frame) -> np.ndarray | None:
 
 def _measured(frame: Frame, shape) -> np.ndarray:
     """Bone lengths the frame itself shows (NaN where the CSV cannot: bone 0 of an IK chain or a leg)."""
+    if frame.solver == "path":  # its bones are arcs of its curve, not what the joints show: its chords per frame
+        return np.full(shape, np.nan)  # (bake_extra.py)
     if frame.solver == "snake":  # the target is the head: every segment is in the CSV
         return np.hypot(*np.diff(np.vstack([frame.target, frame.points]), axis=0).T)
     points = frame.points.reshape(*shape, 2)
@@ -229,13 +234,24 @@ def _tracks(csv_path: Path, rig, chain: int | None) -> list:
     """Every track of the recording (of chain index ``chain`` only, when given), in order of chain, then step."""
     done: list = []
     open_: dict = {}  # chain -> its open track (a _Track or a RigTrack)
-    for frame in read_frames(csv_path):
-        if chain is not None and frame.chain != chain:
+    full_rig, rig = rig, core_rig(rig)  # the rig of every row, and of each chain's own (before its extra rows)
+    for whole in read_frames(csv_path):
+        if chain is not None and whole.chain != chain:
             continue
+        try:
+            frame, extra = split(full_rig, whole, f"{csv_path.name}: line {whole.line}")
+        except RecordingError:
+            raise
+        except ValueError as e:
+            raise ValueError(f"{csv_path.name} line {whole.line}: {e}") from None
         track = open_.get(frame.chain)
+        if track is not None and not fits(track, extra):  # its extra rows changed: a new track
+            done.append(open_.pop(frame.chain))
+            track = None
         if frame.solver == "rig" or isinstance(track, RigTrack):  # a rig's frame, or the frame after a rig's
             if isinstance(track, RigTrack) and track.takes(frame):
                 track.add(frame)
+                keep(track, extra)
                 continue
             if track is not None:
                 done.append(track)
@@ -247,6 +263,7 @@ def _tracks(csv_path: Path, rig, chain: int | None) -> list:
                 except ValueError as e:
                     raise ValueError(f"{csv_path.name} line {frame.line}: {e}") from None
                 track.add(frame)
+                keep(track, extra)
                 continue
             track = None
         try:
@@ -258,6 +275,7 @@ def _tracks(csv_path: Path, rig, chain: int | None) -> list:
         except ValueError as e:
             raise ValueError(f"{csv_path.name} line {frame.line}: {e}") from None
         track.add(frame, measured)
+        keep(track, extra)
     done.extend(open_.values())
     done.sort(key=lambda t: (t.chain, t.first_step))
     return done
@@ -281,7 +299,9 @@ def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
     rig : dict or None
         ``{(chain index, solver, joints): bone lengths px}`` at each key's first step: (joints,) for an
         IK chain or snake, (legs, bones a leg) for a walker (required); an IK chain without one has no roots;
-        a rig's (required) a dict of its ``lengths``, ``parents`` and ``target_bones``.
+        a rig's (required) a dict of its ``lengths``, ``parents`` and ``target_bones``; a rope's or path
+        chain's (n,) (required: its rows after its bones are its root, its curve); a walker's or rig's with
+        appendages a dict with ``appendages`` (A, B) too (:mod:`.bake_extra`).
     chain : int, optional
         Bake only this chain index (None: every chain).
 
@@ -309,7 +329,7 @@ def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
     tracks = _tracks(csv_path, rig if rig is not None else {}, None if chain is None else int(chain))
     if chain is not None and not tracks:
         raise ValueError(f"{csv_path.name}: chain {chain} is not in the recording")
-    data = [t.as_json() for t in tracks]
+    data = [extra_json(t, t.as_json()) for t in tracks]
     write_atomically(out_path, animation_json(data).encode("utf-8"))
     notes = tuple(f"chain {t.chain} from step {t.first_step}: {t.note}" for t in tracks if t.note)
     return Baked(out_path, len(tracks), sum(len(t.angles) for t in tracks), notes)

@@ -6,10 +6,12 @@ joint's end ``x, y`` (stage px, y down), ``target_x, target_y`` and the chain's
 ``name`` (its number, ``#3``, or the name it was given: ``Chain.tag``). An IK
 chain's angles are its shown ones (joint 0 absolute; with jiggle bones on, its shown joints'); a snake's joint j is
 segment j, head first (segment 0's direction, then the bends), its target its
-head; a rope's the same from its root, its target its end's target; a path
-chain's the same, its target its curve's first control point; a walker's
-joint ``leg * m + b``, its target its body's centre; a rig's joints its bones,
-then its targets (their heading, 0 for none, and point), its target its root.
+head; a rope's the same from its root, then its root, its target its end's
+target; a path chain's the same, then its control points 1 to 3, its target
+its curve's first control point; a walker's joint ``leg * m + b``, its target
+its body's centre; a rig's joints its bones, then its targets (their heading, 0
+for none, and point), its target its root; a walker's or rig's then its
+appendages (:mod:`.extra_rows`).
 Numbers are written as ``repr`` writes them (they read back bit for bit), a group at a
 time with one ``%`` of a format made once per layout. The :class:`Recorder`
 writes ``<FILE>.part`` and renames it when it closes. It replaces only a
@@ -28,6 +30,7 @@ import numpy as np
 
 from ikplayground.scene.files.atomic_write import free_name
 from ikplayground.scene.files.file_errors import shown_name
+from ikplayground.scene.record.extra_rows import appendage_shape, entry_appendages, extra_count, extra_values
 from ikplayground.scene.step.jiggle_step import jiggling
 from ikplayground.solvers import wrap_array
 
@@ -44,11 +47,14 @@ class RecordingError(ValueError):
 
 def joints_of(group) -> int:
     """The rows a chain of ``group`` gives a step: its bones (a walker: legs times bones a leg; a rig: its bones,
-    then its targets)."""
+    then its targets), then its extra rows (:mod:`.extra_rows`: a rope's root, a path's control points 1..3, a
+    walker's or rig's appendages)."""
     shape = group.fields["lengths"].shape
     if "targets" in group.fields:
-        return shape[1] + group.fields["targets"].shape[1]
-    return shape[1] * shape[2] if group.solver == "walker" else shape[1]
+        bones = shape[1] + group.fields["targets"].shape[1]
+    else:
+        bones = shape[1] * shape[2] if group.solver == "walker" else shape[1]
+    return bones + extra_count(group)
 
 
 def joint_angles(points: np.ndarray) -> np.ndarray:
@@ -81,10 +87,15 @@ def group_values(group) -> tuple[np.ndarray, np.ndarray]:
         if len(jig):  # shown jiggled: the angles of the joints as shown
             angles = angles.copy()
             angles[jig] = joint_angles(f["points"][jig])
+    more_angles, more_ends = extra_values(group, joint_angles)
     count, k = angles.shape
-    out = np.empty((count, k, 3))
-    out[..., 0] = np.degrees(angles)
-    out[..., 1:] = ends
+    e = more_angles.shape[1]
+    out = np.empty((count, k + e, 3))
+    out[:, :k, 0] = np.degrees(angles)
+    out[:, :k, 1:] = ends
+    out[:, k:, 0] = np.degrees(more_angles)
+    out[:, k:, 1:] = more_ends
+    k += e
     return out.reshape(count * k, 3), target
 
 
@@ -111,6 +122,7 @@ class Layout:
 
     def __init__(self, scene):
         self.groups = scene.groups  # the list object: a regroup makes a new one
+        self.shapes = [appendage_shape(g.fields) for g in self.groups]  # their appendages' rows
         order = {id(c): i for i, c in enumerate(scene.chains)}
         self.members = []  # per group: its chains' indices (N,) and joint count
         chains, joints = [], []
@@ -133,8 +145,9 @@ class Layout:
         self._format: str | None = None
 
     def current(self, scene) -> bool:
-        """Whether this is still ``scene``'s layout."""
-        return scene.groups is self.groups
+        """Whether this is still ``scene``'s layout (its groups, and the appendages' rows they give)."""
+        return scene.groups is self.groups and all(appendage_shape(g.fields) == shape
+                                                   for g, shape in zip(self.groups, self.shapes))
 
     @property
     def format(self) -> str:
@@ -168,8 +181,10 @@ class Recorder:
     """Writes a recording of a scene's steps to ``path`` (:meth:`record` after each step, then :meth:`close`).
 
     ``steps``: steps recorded so far. ``rig``: ``{(chain index, solver, joints): bone lengths}`` (px, as
-    drawn; a walker's (legs, m); a rig's a dict of its ``lengths``, ``parents`` and ``target_bones``) at each
-    key's first step (bone 0's length is not in the CSV).
+    drawn; a walker's (legs, m); a rig's a dict of its ``lengths``, ``parents`` and ``target_bones``; a walker
+    with appendages a dict of its ``lengths``; either's appendages' ``appendages`` (A, B) px and
+    ``appendage_parents`` (A,), :func:`.extra_rows.entry_appendages`) at each key's first step (bone 0's length
+    is not in the CSV).
     RecordingError when the file cannot be opened or written.
     """
 
@@ -209,10 +224,11 @@ class Recorder:
                 if key not in self.rig:
                     lengths = drawn_lengths(g) if lengths is None else lengths
                     bones = np.array(lengths[row], dtype=float)
+                    more = entry_appendages(g, row)  # a walker's or rig's appendages, if it has any
                     # a rig: its tree and its targets' bones too
-                    self.rig[key] = bones if "targets" not in g.fields else {
-                        "lengths": bones, "parents": g.fields["parents"][row].astype(int),
-                        "target_bones": g.fields["target_bones"][row].astype(int)}
+                    self.rig[key] = ({"lengths": bones, **more} if more else bones) if "targets" not in g.fields \
+                        else {"lengths": bones, "parents": g.fields["parents"][row].astype(int),
+                              "target_bones": g.fields["target_bones"][row].astype(int), **more}
 
     def _write(self, text: str) -> None:
         try:

@@ -2,8 +2,9 @@
 
 Before each step the :class:`Replay` puts each chain's recorded target where
 the recording has it: an IK chain's ``target`` (``held``, so its motion
-waits), a path chain's first control point, a snake's ``replay_head``, a walker's ``replay_body``, a rig's root
-and targets (and its recorded pose, which says where a walking rig turned). The rest of the
+waits), a rope's root and its end's target, a path chain's four control points, a snake's ``replay_head``, a
+walker's ``replay_body``, a rig's root and targets (and its recorded pose, which says where a walking rig
+turned). A walker's or rig's appendages are not driven: they follow their parents. The rest of the
 step is the scene's own, so replaying from the scene the recording started
 from gives the same numbers again. A first step that does not match the scene
 refuses the replay, a later one stops it (:class:`~.recording.RecordingError`).
@@ -14,9 +15,10 @@ from __future__ import annotations
 import numpy as np
 
 from ikplayground.scene.files.file_errors import shown_name
+from ikplayground.scene.record.extra_rows import PATH_EXTRA
 from ikplayground.scene.record.recording import Layout, RecordingError
 from ikplayground.scene.record.recording_read import RecordedStep, read_steps
-from ikplayground.scene.step import target_paths
+from ikplayground.scene.step import path_step, target_paths
 
 
 def _chain_text(solver: str, joints: int) -> str:
@@ -66,7 +68,8 @@ class Replay:
         layout = self._layout
         if layout is None or not layout.current(scene):
             layout = self._layout = Layout(scene)
-            self._held.update((id(c), c) for g in layout.groups if "target" in g.fields for c in g.members)
+            self._held.update((id(c), c) for g in layout.groups if "target" in g.fields and g.solver != "rope"
+                              for c in g.members)
         if (len(rec.chain) == len(layout.chain) and np.array_equal(rec.chain, layout.chain)
                 and np.array_equal(rec.joint, layout.joint) and rec.solver == layout.solver):
             return layout
@@ -106,8 +109,17 @@ class Replay:
             elif g.solver == "walker":
                 f["replay_body"][:] = targets[index]
                 f["replayed"][:] = 1.0
-            elif g.solver == "path":  # its curve's first control point (the step lays the joints along it)
-                f["control"][:, 0] = targets[index]
+            elif g.solver == "path":  # its curve: control point 0 its target, 1..3 its last rows
+                n = f["lengths"].shape[1]
+                rows = first[index][:, None] + n + np.arange(1, PATH_EXTRA)  # after its bones and its joint 0
+                control = np.concatenate([targets[index][:, None], rec.values[rows, 1:3]], axis=1)
+                moved = np.flatnonzero((control != f["control"]).any(axis=(1, 2)))
+                if len(moved):  # laid along its curve again, as a drag of a handle does
+                    f["control"][moved] = control[moved]
+                    path_step.lay_rows(f, moved)
+            elif g.solver == "rope":  # its end's target, and its root: the row after its bones (the step lays the
+                f["target"][:] = targets[index]  # rope out from there, as after a drag)
+                f["root"][:] = rec.values[first[index] + f["lengths"].shape[1], 1:3]
             else:
                 f["target"][:] = targets[index]
                 f["held"][:] = 1.0

@@ -24,6 +24,15 @@ def lay(f: dict[str, np.ndarray]) -> None:
     f["points"][:] = path_rows(f["control"], f["lengths"], f["start"][:, 0])
 
 
+def lay_rows(f: dict[str, np.ndarray], rows: np.ndarray) -> None:
+    """Lay the joints of a group's chains ``rows`` (M,) along their curves again (:func:`lay`), fields ``f`` in
+    place: what a drag of a handle does to one (a replay's, for the chains whose recorded curve moved)."""
+    part = {k: f[k][rows] for k in ("control", "root", "lengths", "points", "start")}
+    lay(part)
+    for k in ("root", "points"):
+        f[k][rows] = part[k]
+
+
 def slid(start: np.ndarray, slide: np.ndarray, control: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """``start`` (N,) px after a step at ``slide`` (N,) px/s: kept in [-chain length, control polygon length)
     (``control`` (N, 4, 2) px, ``lengths`` (N, n) px), coming round from the other end once past one."""
