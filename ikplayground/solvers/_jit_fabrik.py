@@ -128,6 +128,7 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         passes = 0
         gain = stall_gain * reach
         last = math.inf
+        since, before_pass, last_gain = 0, math.inf, math.inf  # the hopeless rule's (:func:`.fabrik.fabrik_loop`)
         while True:
             if h != 0.0 and passes < iterations[k] and turns > 0.0 and not restarted:
                 if guarded:
@@ -153,6 +154,7 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                     restarts -= 1
                     if taken:
                         last = math.inf
+                        since, before_pass = 0, math.inf
                         restarted = True
                         _points(rx, ry, a, lens, xs, ys)
                         continue
@@ -163,6 +165,13 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                 break
             if passes == iterations[k]:
                 break
+            gained = before_pass - err
+            if (since > 2 and gained <= last_gain + rounding * reach and h == 0.0
+                    and err - tolerance[k] > gained * (iterations[k] - passes)
+                    and not (restarts > 0 and (passes // stall_sweeps + 2) * stall_sweeps <= iterations[k])):
+                break
+            before_pass, last_gain = err, gained
+            since += 1
             passes += 1
             if guarded:  # (a pass that finds no clear way is not taken)
                 before_x[:] = xs

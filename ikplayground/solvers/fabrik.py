@@ -118,6 +118,9 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole
     # the stall rule (IKSolution's, inlined): the error at the last checkpoint, and the least gain
     last, gain = inf, STALL_GAIN * reach
     stalled = False
+    # the hopeless rule's (IKSolution's): the passes since the start or the last restart, the error before the
+    # last pass and the gain of the pass before it
+    since, before_pass, last_gain = 0, inf, inf
     best, best_error = None, inf  # the best pose an escape left, and its error
     pux, puy, h = pole_frame(rx, ry, tx, ty, *pole, reach) if pole is not None and n > 2 and not unreachable \
         else (0.0, 0.0, 0.0)
@@ -164,6 +167,7 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole
                 restarts -= 1
                 if taken:
                     last = inf  # the stall watch starts again from the new pose
+                    since, before_pass = 0, inf
                     restarted = True
                     xs, ys = _points(rx, ry, a, lens)
                     if watch:
@@ -178,6 +182,17 @@ def fabrik_loop(rx, ry, a, lens, tx, ty, iterations, tolerance, lim, watch, pole
             break
         if used == iterations:
             break
+        # the hopeless rule (IKSolution's), inlined: from the third pass, one that gained no more than the
+        # pass before (to rounding), at whose gain the passes left cannot reach the tolerance, ends a solve
+        # no pole steps and no restart may still come to
+        gained = before_pass - error
+        if (since > 2 and gained <= last_gain + ROUNDING * reach and not h
+                and error - tolerance > gained * (iterations - used)
+                and not (restarts and (used // STALL_SWEEPS + 2) * STALL_SWEEPS <= iterations)):
+            stalled = True
+            break
+        before_pass, last_gain = error, gained
+        since += 1
         used += 1
         if mask is not None:
             before = (xs[:], ys[:], a[:])  # (a pass that finds no clear way is not taken)

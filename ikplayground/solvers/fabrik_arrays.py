@@ -14,7 +14,7 @@ from ._batch_parts import Stall, joint_modes, limit_joint, limit_pose
 from ._batch_reshape import Poles, Restarts, in_order
 from .validate import FULL_CIRCLE, TAU, wrap_array
 from .kinematics import chain_points_batch
-from .results import STALL_GAIN, STALL_SWEEPS
+from .results import ROUNDING, STALL_GAIN, STALL_SWEEPS
 
 PI = np.pi
 
@@ -50,6 +50,7 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
     tol, its, far, lim, sux, suy = tolerance, iterations, unreachable, limits, ux, uy
     compact = False
     stall = Stall(lengths)
+    hope = Hope(count)
     for sweep in range(sweeps):
         if pole is not None:  # the pole's step, from the angles (read back from the points when free)
             if sweep and lim is None:
@@ -76,7 +77,12 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
                     err[go] = np.hypot(tx[go] - sx[go, n], ty[go] - sy[go, n])
                     active[go] = err[go] > tol[go]
                     stall.last[rows[go]] = np.inf
+                    hope.since[rows[go]] = 0
+                    hope.before[rows[go]] = np.inf
             stall.check(sweep, rows, err, active)
+        if sweep > 2:
+            active &= ~hope.lost(sweep, rows, err, tol, its, reach[rows], restarts, pole)
+        hope.note(rows, err)
         if not active.any():
             break
         if not active.all():
@@ -89,6 +95,7 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
             lim = None if limits is None else limits[rows]
             compact = True
         used[rows] += 1
+        hope.since[rows] += 1
         clear = None if avoid is None else avoid.at(rows)
         if clear is not None:
             before = (sx.copy(), sy.copy(), sa.copy())  # (a pass that finds no clear way is not taken)
@@ -110,6 +117,35 @@ def fabrik_arrays(roots, angles, lengths, targets, iterations, tolerance, limits
         pts = chain_points_batch(roots[back], a[back], lengths[back])
         error[back] = np.hypot(targets[back, 0] - pts[:, n, 0], targets[back, 1] - pts[:, n, 1])
     return a, error, used
+
+
+class Hope:
+    """The hopeless rule over a batch (:func:`.fabrik.fabrik_loop`'s, :class:`~.results.IKSolution`): per chain the
+    passes since its start or last restart, the error before its last pass and the gain of the pass before (px)."""
+
+    def __init__(self, count: int):
+        self.since = np.zeros(count, dtype=np.int64)
+        self.before = np.full(count, np.inf)
+        self.gain = np.full(count, np.inf)
+
+    def lost(self, sweep, rows, err, tol, its, reach, restarts, pole) -> np.ndarray:
+        """The working rows (a mask) whose last pass, the third or later, gained no more than the one before (to
+        rounding of their ``reach`` (K,) px), at whose gain the passes left cannot bring ``err`` (K,) px down to
+        ``tol``: no pole stepping them, no restart still to come."""
+        gained = self.before[rows] - err
+        out = self.since[rows] > 2
+        out &= gained <= self.gain[rows] + ROUNDING * reach
+        out &= err - tol > gained * (its - sweep)
+        if pole is not None:
+            out &= ~pole.on[rows]
+        if restarts.any:
+            out &= ~((restarts.left[rows] > 0) & ((sweep // STALL_SWEEPS + 2) * STALL_SWEEPS <= its))
+        return out
+
+    def note(self, rows, err) -> None:
+        """The working rows' errors ``err`` (K,) px before their next pass."""
+        self.gain[rows] = self.before[rows] - err
+        self.before[rows] = err
 
 
 def _read_angles(xs: np.ndarray, ys: np.ndarray) -> np.ndarray:

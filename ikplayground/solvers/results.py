@@ -72,9 +72,11 @@ class IKSolution(NamedTuple):
         Why it stopped, the first that applies (``""`` if built by hand): "reached"; "out of reach"
         (beyond the chain's length plus the tolerance); "stalled" (every ``STALL_SWEEPS`` sweeps the error
         must drop by ``STALL_GAIN`` of the chain's length, or the solve stops before its budget; FABRIK
-        also after its one straight pass; CCD and FABRIK on a limited chain only after ``RESTARTS``
-        restarts, :mod:`.reshape`); "iterations" (the budget ran out while it still improved). With a
-        heading see :mod:`.heading`.
+        also after its one straight pass, and from its third pass after one that gained no more than the
+        pass before and whose gain, kept up for the passes left, could not bring the error down to the
+        tolerance (the hopeless rule; not while a pole steps the chain or a restart may still come); CCD
+        and FABRIK on a limited chain only after ``RESTARTS`` restarts, :mod:`.reshape`); "iterations" (the
+        budget ran out while it still improved). With a heading see :mod:`.heading`.
     heading_error : float
         With a ``heading``: how far the last bone's absolute direction is from it, rad (>= 0), and
         ``reached`` also needs it within ``HEADING_TOLERANCE``; 0.0 without one.

@@ -364,14 +364,41 @@ def test_each_row_aiming_at_its_root_equals_the_single_chain_call_or_is_as_sound
 @each_solver
 def test_a_chain_that_stalls_on_its_last_sweep_says_what_it_says_alone(name, backend, count):
     """A chain its limits freeze stops improving at once, and the stall rule's checkpoint after
-    ``STALL_SWEEPS`` (8) sweeps is the budget's last: the edge where "stalled" and "iterations" meet. Each
-    row says what the single call says."""
+    ``STALL_SWEEPS`` (8) sweeps is the budget's last: the edge where "stalled" and "iterations" meet (FABRIK's
+    hopeless rule stops it after its third pass, which gained nothing, one short of the budget). Each row says
+    what the single call says."""
+    its = 4 if name == "fabrik" else 8
     args = dict(roots=np.zeros((count, 2)), angles=np.zeros((count, 2)), lengths=np.full((count, 2), 10.0),
-                targets=np.tile([5.0, 5.0], (count, 1)), iterations=8, tolerance=0.5,
+                targets=np.tile([5.0, 5.0], (count, 1)), iterations=its, tolerance=0.5,
                 limits=np.zeros((count, 2, 2)), poles=None, damping=None)
-    assert single_call(name, args, 0).iterations == 8  # the premise: the budget ran to the checkpoint
+    alone = single_call(name, args, 0)
+    # the premise: the budget ran to the checkpoint (CCD, DLS), or FABRIK stopped one pass short of its budget
+    assert (alone.iterations, alone.status) == ((3, "stalled") if name == "fabrik" else (8, "iterations"))
     with running_on(backend):
         assert_rows_equal_single_calls(name, args)
+
+
+# targets the stress scene's FABRIK chain (ten 10 px bones, joints 1-9 within +-45 degrees, hanging straight
+# down from the origin) creeps toward and stops short of by FABRIK's hopeless rule after 3 to 6 passes
+CREEPING = [(-8.0, -44.3), (-8.9, -49.2), (2.8, -39.9), (3.2, -44.9), (21.6, 33.7), (24.3, 37.9), (12.6, 38.0),
+            (-16.6, 36.4), (-28.3, 35.0)]
+
+
+@backends
+def test_rows_the_hopeless_rule_stops_say_what_they_say_alone(backend):
+    """FABRIK's numpy engine and kernel stop each creeping row after the pass the single call stops after, with
+    its pose (to 1e-9 rad), "stalled\"."""
+    count = len(CREEPING)
+    assert count > JIT_MIN_BATCH  # (the kernel's share)
+    limits = np.array([[-PI, PI]] + [[-PI / 4, PI / 4]] * 9)
+    args = dict(roots=np.zeros((count, 2)), angles=np.tile([-PI / 2] + [0.0] * 9, (count, 1)),
+                lengths=np.full((count, 10), 10.0), targets=np.array(CREEPING), iterations=10, tolerance=0.5,
+                limits=np.tile(limits, (count, 1, 1)), poles=None, damping=None)
+    for k in range(count):  # the premise: the rule stops every row alone
+        alone = single_call("fabrik", args, k)
+        assert alone.status == "stalled" and 3 <= alone.iterations < 10
+    with running_on(backend):
+        assert_rows_equal_single_calls("fabrik", args)
 
 
 @pytest.mark.parametrize("count", [1, SMALL_BATCH + 1])

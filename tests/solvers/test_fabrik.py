@@ -15,9 +15,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from .solver_cases import PI, angle_gap, assert_within_limits, chains, coordinate_scale
+from .solver_cases import PI, angle_gap, assert_within_limits, chains, coordinate_scale, reference_fk
 
-from ikplayground.solvers import solve_fabrik
+from ikplayground.solvers import fabrik_steps, solve_fabrik
 
 FAST = settings(deadline=None, max_examples=150)
 
@@ -76,3 +76,51 @@ def test_a_held_chain_solved_again_and_again_keeps_its_bend():
                            limits=limits)
         assert np.all(sol.angles[1:] == -0.2)
         angles = sol.angles
+
+
+# ----------------------------------------------------------------------------
+# The hopeless rule: a limited chain creeping toward a target it will not reach
+# ----------------------------------------------------------------------------
+
+# the stress scene's FABRIK chains: ten bones, joint 0 free and the others within +-45 degrees
+STIFF_TEN = [[-PI, PI]] + [[-PI / 4, PI / 4]] * 9
+STRAIGHT_DOWN = [-PI / 2] + [0.0] * 9
+
+
+def pass_errors(root, angles, lengths, target, **kwargs):
+    """The tip's error (px) before the first pass and after each pass of a FABRIK solve, and its solution."""
+    errors = [math.dist(reference_fk(root, angles, lengths)[-1], target)]
+    steps = fabrik_steps(root, angles, lengths, target, **kwargs)
+    while True:
+        try:
+            step = next(steps)
+        except StopIteration as done:
+            return errors, done.value
+        if step.direction == "backward":
+            errors.append(math.dist(step.points[-1], target))
+
+
+@pytest.mark.parametrize("target", [(3.5, -49.9), (-8.0, -44.3), (21.6, 33.7), (-31.4, 38.9)])
+def test_a_creeping_chain_stops_at_the_first_pass_its_gain_cannot_finish_the_job(target):
+    """From the third pass on, a pass that gains no more than the one before and whose gain, kept up for the
+    passes left, cannot bring the error down to the tolerance ends the solve, "stalled" (written out here
+    from each pass's error)."""
+    errors, sol = pass_errors((0.0, 0.0), STRAIGHT_DOWN, [10.0] * 10, target, iterations=10, tolerance=0.5,
+                              limits=STIFF_TEN)
+
+    def hopeless(k):  # after pass k
+        gain, before = errors[k - 1] - errors[k], errors[k - 2] - errors[k - 1]
+        return k >= 3 and gain <= before and errors[k] - 0.5 > gain * (10 - k)
+
+    assert sol.status == "stalled" and 3 <= sol.iterations < 10 and len(errors) == sol.iterations + 1
+    assert hopeless(sol.iterations) and not any(hopeless(k) for k in range(1, sol.iterations))
+    assert sol.error == pytest.approx(errors[-1], abs=1e-9)
+
+
+def test_a_pole_keeps_a_creeping_chain_going():
+    """While a pole steps the chain before each pass the gains are not FABRIK's alone: no hopeless stop."""
+    sol = solve_fabrik((0.0, 0.0), STRAIGHT_DOWN, [10.0] * 10, (3.5, -49.9), iterations=10, limits=STIFF_TEN)
+    poled = solve_fabrik((0.0, 0.0), STRAIGHT_DOWN, [10.0] * 10, (3.5, -49.9), iterations=10, limits=STIFF_TEN,
+                         pole=(60.0, -20.0))
+    assert sol.iterations < 10  # the premise: without the pole the rule stops it
+    assert (poled.iterations, poled.status) == (10, "iterations")

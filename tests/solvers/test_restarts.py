@@ -105,7 +105,8 @@ def test_a_chain_whose_joints_after_the_root_are_pinned_never_restarts(solve, mo
     with restarts(module) as (left, _):
         sol = solve((0.0, 0.0), [0.0, 0.0], [50.0, 50.0], (30.0, 0.0), iterations=1000,
                     limits=[[-PI, PI], [0.0, 0.0]])
-    assert left == [] and (sol.status, sol.iterations) == ("stalled", STALL_SWEEPS)
+    # (FABRIK stops after its third pass, the second in a row to gain nothing: the hopeless rule)
+    assert left == [] and (sol.status, sol.iterations) == ("stalled", 3 if solve is solve_fabrik else STALL_SWEEPS)
 
 
 def knee(module=ccd):
