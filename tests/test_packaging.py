@@ -58,9 +58,10 @@ def test_python_m_ikplayground_runs_headless_from(where, tmp_path):
 
 def test_every_asset_file_is_shipped_by_the_package_data_patterns():
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    match = re.search(r'^"ikplayground\.assets"\s*=\s*\[(.*?)\]', text, flags=re.M)
-    assert match, "pyproject.toml names no package data for ikplayground.assets"
-    patterns = re.findall(r'"([^"]+)"', match.group(1))
+    found = re.findall(r'^"ikplayground\.assets((?:\.\w+)*)"\s*=\s*\[(.*?)\]', text, flags=re.M)
+    assert found, "pyproject.toml names no package data for ikplayground.assets"
+    patterns = [f"{sub[1:].replace('.', '/')}/{pat}" if sub else pat
+                for sub, listed in found for pat in re.findall(r'"([^"]+)"', listed)]
     data = [p for p in ASSETS.rglob("*") if p.is_file() and p.suffix not in (".py", ".pyc")]
     assert data, "the assets folder is empty"
     for path in data:
@@ -83,7 +84,7 @@ def test_a_plain_install_maps_the_assets_folder_into_the_package():
     assert re.search(r'^"ikplayground\.assets"\s*=\s*"assets"', text, flags=re.M), "assets/ is not mapped"
     listed = set(re.findall(r'^    "(ikplayground[\w.]*)",', text, flags=re.M))
     packages = {".".join(p.parent.relative_to(ROOT).parts) for p in PACKAGE.rglob("__init__.py")}
-    assert packages | {"ikplayground.assets"} == listed, "pyproject.toml's package list is out of date"
+    assert packages | {"ikplayground.assets", "ikplayground.assets.scenes"} == listed, "pyproject.toml's package list is out of date"
 
 
 def test_every_path_the_layout_table_names_exists():
