@@ -57,6 +57,8 @@ def unknown_scene(name: str, presets: list[str]) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from ikplayground.scene import PRESETS  # numpy, no pygame
+
     parser = argparse.ArgumentParser(
         prog="ikplayground",
         description="An interactive playground for 2D inverse kinematics.",
@@ -64,8 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--scene", default=None, metavar="PATH|NAME",
                         help="scene file: loaded at start if it exists; Ctrl+S saves to it, Ctrl+O reloads it "
                              "(default: ikplayground-scene.json in the current directory, and the 'default' preset "
-                             "while it does not exist); or a preset's name (default, seeds, tentacles, snakes, "
-                             "spider, crowd), which leaves the scene file as it is")
+                             f"while it does not exist); or a preset's name ({', '.join(PRESETS)}), which leaves "
+                             "the scene file as it is")
     parser.add_argument("--size", type=parse_size, default=(1280, 720), metavar="WxH",
                         help="window size in pixels (default 1280x720)")
     parser.add_argument("--headless", action="store_true",

@@ -79,3 +79,8 @@ def test_cli_a_new_scene_file_opens_the_default_preset_in_motion_and_ctrl_s_crea
     assert seen["chains"] == len(presets.load_preset("default").chains) and seen["preset"] == "default"
     assert seen["path"].name == "new.json" and "Ctrl+S creates new.json" in seen["message"]
     assert (tmp_path / "new.json").is_file()
+
+
+def test_the_help_names_every_preset():
+    text = " ".join(cli.build_parser().format_help().split())
+    assert all(name in text for name in presets.PRESETS), text
