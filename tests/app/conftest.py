@@ -179,3 +179,31 @@ def wrapped(a):
 
 def inside(stage, p, eps: float = 1e-9) -> bool:
     return -eps <= p[0] <= stage[0] + eps and -eps <= p[1] <= stage[1] + eps
+
+
+# --- the crowd layer's tests (test_crowd_fast.py, test_crowd_appendages.py) ---------------
+@pytest.fixture(scope="module")
+def kernels():
+    from ikplayground.app.draw import crowd_fast
+
+    pytest.importorskip("numba")
+    k = crowd_fast.LOADER.kernels(wait=True)
+    if k is None:
+        pytest.skip("numba is installed but the crowd kernels are turned off (IKPLAYGROUND_JIT=0)")
+    return k
+
+
+@pytest.fixture(scope="module")
+def display():
+    pygame.display.init()
+    screen = pygame.display.set_mode((320, 240))
+    yield screen
+    pygame.display.quit()
+
+
+@pytest.fixture(scope="module")
+def crowd(display):
+    """A crowd layer (its sprites are made for the display)."""
+    from ikplayground.app.draw.render import SceneRenderer
+
+    return SceneRenderer()._crowd

@@ -4,42 +4,17 @@ the compiled kernels, none with "Appendages" off."""
 from __future__ import annotations
 
 import numpy as np
-import pygame
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ikplayground.app.draw import crowd_fast
 from ikplayground.app.draw.crowd_parts import appendage_strokes
-from ikplayground.app.draw.render import SceneRenderer
 from ikplayground.scene.build.walker_build import make_walker
 from ikplayground.scene.core.scene import Scene
 from ikplayground.scene.build.stress import stress_scene
 from tests.app.test_crowd_fast import Group, Member, groups
 
 W, H = 120, 90  # the stage of the made-up groups
-
-
-@pytest.fixture(scope="module")
-def display():
-    pygame.display.init()
-    screen = pygame.display.set_mode((320, 240))
-    yield screen
-    pygame.display.quit()
-
-
-@pytest.fixture(scope="module")
-def crowd(display):
-    return SceneRenderer()._crowd
-
-
-@pytest.fixture(scope="module")
-def kernels():
-    pytest.importorskip("numba")
-    k = crowd_fast.LOADER.kernels(wait=True)
-    if k is None:
-        pytest.skip("numba is installed but the crowd kernels are turned off (IKPLAYGROUND_JIT=0)")
-    return k
 
 
 def walkers(count: int, size=(900.0, 700.0), gap: float = 100.0) -> Scene:

@@ -16,29 +16,6 @@ from ikplayground.scene.build.stress import stress_scene
 W, H = 120, 90  # the stage of the made-up groups
 
 
-@pytest.fixture(scope="module")
-def kernels():
-    pytest.importorskip("numba")
-    k = crowd_fast.LOADER.kernels(wait=True)
-    if k is None:
-        pytest.skip("numba is installed but the crowd kernels are turned off (IKPLAYGROUND_JIT=0)")
-    return k
-
-
-@pytest.fixture(scope="module")
-def display():
-    pygame.display.init()
-    screen = pygame.display.set_mode((320, 240))
-    yield screen
-    pygame.display.quit()
-
-
-@pytest.fixture(scope="module")
-def crowd(display):
-    """A crowd layer (its sprites are made for the display)."""
-    return SceneRenderer()._crowd
-
-
 class Member:
     def __init__(self, palette_index: int):
         self.palette_index = palette_index
