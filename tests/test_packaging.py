@@ -84,7 +84,8 @@ def test_a_plain_install_maps_the_assets_folder_into_the_package():
     assert re.search(r'^"ikplayground\.assets"\s*=\s*"assets"', text, flags=re.M), "assets/ is not mapped"
     listed = set(re.findall(r'^    "(ikplayground[\w.]*)",', text, flags=re.M))
     packages = {".".join(p.parent.relative_to(ROOT).parts) for p in PACKAGE.rglob("__init__.py")}
-    assert packages | {"ikplayground.assets", "ikplayground.assets.scenes"} == listed, "pyproject.toml's package list is out of date"
+    data_packages = {"ikplayground.assets", "ikplayground.assets.scenes"}  # the assets folder, mapped
+    assert packages | data_packages == listed, "pyproject.toml's package list is out of date"
 
 
 def test_every_path_the_layout_table_names_exists():
