@@ -35,3 +35,24 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+def pytest_configure(config):
+    """Before the workers of ``-n N`` start: compile the numba kernels once, into numba's disk cache.
+
+    On a cold cache (a fresh clone, CI) every worker would otherwise compile them all itself, and every App's
+    loader once more in its own process, each taking a core for a minute or two while the others wait. A warm
+    cache makes this a load of a few seconds. A worker, a run without workers, no numba or ``IKPLAYGROUND_JIT=0``:
+    nothing is done here.
+    """
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    from concurrent.futures import ThreadPoolExecutor
+
+    from ikplayground.app.draw import crowd_fast
+    from ikplayground.solvers import jit
+
+    if not (jit.enabled() and jit.available()):
+        return
+    with ThreadPoolExecutor(2) as pool:  # each in a process of its own: the solvers' and the crowd's kernels
+        list(pool.map(lambda loader: loader.compile_elsewhere(), (jit.SOLVERS, crowd_fast.LOADER)))

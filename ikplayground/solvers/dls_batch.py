@@ -119,7 +119,10 @@ def _kernel(roots, angles, lengths, targets, iterations, tolerance, limits, meth
     if k is None:
         jit.warm_up()  # compile in the background (if numba is there); numpy until then
         return None
-    c = np.ascontiguousarray
+
+    def c(x, dtype=None):  # C-contiguous and writable: numba types a read-only array apart, and would compile
+        return np.require(x, dtype, ("C", "W"))  # the whole kernel again for it (minutes, cold)
+
     count, n = angles.shape
     a = np.array(angles, dtype=np.float64, order="C")  # limited and solved in place
     error = np.empty(count)
