@@ -16,7 +16,7 @@ import pygame
 import pytest
 from pygame_gui.elements import UICheckBox, UIHorizontalSlider
 
-from ikplayground.app.draw.render import WEDGE_RADIUS
+from ikplayground.app.draw.render import DETAIL_LIMIT, WEDGE_RADIUS
 from ikplayground.app.panel.panel_help import panel_table
 from ikplayground.app.panel.param_widgets import panel_help_rows
 from ikplayground.scene.core.constants import SOLVERS
@@ -128,6 +128,25 @@ def test_show_limits_keeps_an_unselected_chain_s_wedges_drawn(app, solver):
     drawn.clear()
     frames(app)
     assert chain not in drawn and around_joints(app, chain) == plain
+
+
+@pytest.mark.slow
+def test_show_limits_draws_a_crowd_chain_s_wedges_only_while_it_is_ticked(app):
+    app.stress.start(DETAIL_LIMIT + 100)  # drawn as a crowd: only the ticked chains get their wedges over it
+    tap(app, pygame.K_SPACE)
+    ccd, fabrik = (next(c for c in app.scene.chains if c.solver == s) for s in ("ccd", "fabrik"))
+    drawn = []
+    real = app.renderer.draw_wedges
+    app.renderer.draw_wedges = lambda surface, chain, **kw: drawn.append(chain) or real(surface, chain, **kw)
+    for chain, ticked in ((ccd, True), (ccd, False)):
+        app.scene.select(chain)
+        app.selected_changed()
+        check(app, app.panel.show_limits, ticked)
+        app.scene.select(fabrik)
+        app.selected_changed()
+        drawn.clear()
+        frames(app)
+        assert (ccd in drawn) is ticked
 
 
 @pytest.mark.slow

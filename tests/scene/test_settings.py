@@ -308,3 +308,19 @@ def test_show_limits_goes_with_the_chain_through_edits_and_conversions():
     for solver in ("snake", "two-bone", "fabrik"):
         chain = scene.set_solver(chain, solver)
         assert chain.show_limits is True
+
+
+def test_the_scene_lists_the_chains_showing_limits_through_every_change():
+    scene, chain = fresh("ccd")
+    other = next(c for c in scene.chains if c.solver == "fabrik")
+    assert scene.groups and scene.limits_shown == []  # (grouped, as a step or a draw leaves it)
+    scene.set_setting(other, "show_limits", True)
+    assert scene.limits_shown == [other]
+    scene.set_setting(chain, "show_limits", True)
+    assert scene.limits_shown == sorted([chain, other], key=scene.chains.index)  # in draw order
+    chain = scene.set_solver(chain, "snake")  # rebuilt in its place: the new chain is listed
+    assert scene.limits_shown == sorted([chain, other], key=scene.chains.index)
+    scene.remove(other)
+    assert scene.limits_shown == [chain]
+    scene.set_setting(chain, "show_limits", False)
+    assert scene.limits_shown == []

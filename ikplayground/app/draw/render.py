@@ -146,7 +146,7 @@ class SceneRenderer:
         selected = scene.selected
         if len(scene.chains) > DETAIL_LIMIT:
             self.draw_crowd(surface, scene, size, camera)
-            for chain in [c for c in scene.chains if c.show_limits]:  # the crowd's own wedges, over it
+            for chain in scene.limits_shown:  # the crowd's own wedges, over it
                 if chain is not selected:
                     self.draw_wedges(surface, screen_chain(chain, camera))
             rigs = [c for g in scene.groups if g.solver == "rig" for c in g.members if c is not selected]

@@ -55,6 +55,7 @@ class Scene(ObstacleEdits):
         self.solver_ms: dict[str, float] = dict.fromkeys(SOLVERS, 0.0)
         self._groups: list[Group] = []
         self._dirty = True
+        self._shown: list[Chain] | None = None  # limits_shown, kept until the chains or a setting change
         self._next_colour = 0
         self._pushed = PushMemory()  # chains a shrinking stage pushed in
         self.view: dict | None = None
@@ -221,7 +222,7 @@ class Scene(ObstacleEdits):
         value = entry.checked(value)
         if not entry.applies(chain.solver):
             return chain
-        new = entry.put_value(self, chain, value)
+        new, self._shown = entry.put_value(self, chain, value), None
         return chain if new is None else new
 
     def with_bone_count(self, chain: Chain, n: int) -> Chain:
@@ -326,7 +327,14 @@ class Scene(ObstacleEdits):
     def _set_groups(self, groups: list[Group]) -> None:
         self._groups = groups
         self._order = {id(c): i for i, c in enumerate(self.chains)}  # draw order, for "topmost"
-        self._dirty = False
+        self._dirty, self._shown = False, None
+
+    @property
+    def limits_shown(self) -> list[Chain]:
+        """The chains whose Show limits is on, in draw order (found again after a regroup or a set_setting)."""
+        if self._dirty or self._shown is None:
+            self._shown = [c for c in self.chains if c.show_limits]
+        return self._shown
 
     def step(self) -> None:
         """Advance every chain by one fixed step of 1/60 s; ``solver_ms``: each solver's cost in it (ms)."""
