@@ -3,7 +3,8 @@
 Each frame: events go to pygame_gui, then the panel (widgets -> commands), the keymap (``key_events.py``) and
 the stage (drags, ``drag.py``); every command runs through ``commands.py``'s table (:meth:`App.apply`). Then
 the scene takes the 1/60 s steps that have accrued (one a frame when not in real time, so headless runs are
-exact), and the stage, panel and overlays are drawn.
+exact), and the stage, panel and overlays are drawn (a crowd's steps run on a worker thread meanwhile, from a
+copy of what is drawn: ``modes/step_beside.py``).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from ikplayground.app.modes.quit_mode import QuitMode
 from ikplayground.app.modes.race_mode import RaceMode
 from ikplayground.app.modes.record_mode import RecordMode
 from ikplayground.app.modes.replay_mode import ReplayMode
+from ikplayground.app.modes.step_beside import StepBeside
 from ikplayground.app.modes.stress_mode import StressMode
 from ikplayground.app.modes.view_mode import ViewControl
 from ikplayground.app.panel import lean_update, theme_ids
@@ -73,21 +75,17 @@ class App:
         self.panel = Panel(self.ui, size, scene_path=str(self.scene_path))
         self.panel.sync(self.scene.selected)
         self.running, self.paused, self.show_help = True, False, False
-        self.help_pane = Pane()  # the F1 help's scroll
-        self.log_pane = Pane()  # the message log's (Ctrl+L, or a click on the status line)
-        self.frames, self.accumulator = 0, 0.0
-        self.given_up = 0.0  # s of simulated time the real-time loop gave up rather than drop frames
-        self.steps_taken = 0  # scene steps since the start (a benchmark's steps a frame)
+        self.help_pane, self.log_pane = Pane(), Pane()  # the F1 help's scroll; the message log's (Ctrl+L)
+        # s of simulated time the real-time loop gave up rather than drop frames, and the scene steps since the start
+        self.given_up, self.steps_taken, self.slow_until = 0.0, 0, -1.0  # (a benchmark's steps a frame)
         self.fps_cap = 60  # frames a second at most in real time (0: uncapped, as benchmarks time it)
-        self.slow_until = -1.0
         self.mouse: tuple[int, int] | None = None
         self._drag: Hold | None = None
         self.held: set[str] = set()
         self.keys_down: set[int] = set()  # to tell a key's auto-repeat from a new press
         self.key_repeat = False  # True while the command of an auto-repeated key runs
-        self.minimized, self.time = False, 0.0
-        self.status = StatusLine()
-        self.history = History()  # the undo and redo stacks (Ctrl+Z, Ctrl+Shift+Z)
+        self.minimized, self.time, self.frames, self.accumulator = False, 0.0, 0, 0.0
+        self.status, self.history = StatusLine(), History()  # the undo and redo stacks (Ctrl+Z, Ctrl+Shift+Z)
         self.undo = Undo(self)  # what is recorded into it, and when (undo.py)
         self.stress = StressMode(self)
         self.race = RaceMode(self)  # the solver race (R), shown in place of the scene as the stress test is
@@ -96,6 +94,7 @@ class App:
         self.export = ExportMode(self)  # Export animation: the last recording baked to keyframes
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
         self.quit = QuitMode(self)  # the close button and Ctrl+Q: Save / Discard / Cancel with unsaved changes
+        self.beside = StepBeside(self)  # a crowd's steps on a worker thread while the frame is drawn
         self._poked = False  # a click or a key this frame: the tool tips go
         self.view = ViewControl(self)  # the camera: zoom, pan, fit, home, edge markers (view_mode.py)
         self.view.load(self.scene)
@@ -137,10 +136,14 @@ class App:
         self.panel.hide_tips(self._poked or self.mouse is None)
         self._poked = False
         self.export.poll()
-        self.advance(dt)
-        if not self.minimized:  # nothing to show: keep stepping, skip drawing
-            self.draw()
-            pygame.display.flip()
+        if not self.beside.start(dt):  # a crowd's steps run on a worker while this frame shows the last one
+            self.advance(dt)
+        try:
+            if not self.minimized:  # nothing to show: keep stepping, skip drawing
+                self.draw()
+                pygame.display.flip()
+        finally:
+            self.beside.finish()
         if self.settle:
             self.settle = False
             settle(len(self.scene.chains))
