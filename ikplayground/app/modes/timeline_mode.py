@@ -70,7 +70,8 @@ class TimelineMode:
         """Close the timeline: the live scene goes on from where it waited."""
         if self.frames is not None:
             self.frames, self.playing = None, False
-            self.app.say("Timeline closed: the scene runs on")
+            self.app.say("Timeline closed: the scene is back as it was, paused (Space resumes)" if self.app.paused
+                         else "Timeline closed: the scene runs on")
 
     def _bones_of(self, scene) -> dict[int, float]:
         """Bone 0's length (px, as drawn) of each live IK chain of the recording's first layout, by index."""

@@ -61,8 +61,8 @@ BUTTONS: tuple[ButtonSpec, ...] = (
                "Close the timeline: the live scene runs on exactly as it was (Esc)"),
     ButtonSpec("timeline_back", "timeline_back", "[ Back", "[ Back", "Pause and step one step back ([)"),
     ButtonSpec("timeline_forward", "timeline_forward", "Next ]", "Next ]", "Pause and step one step on (])"),
-    ButtonSpec("loop_from", "loop_from", "From", "Loop from", "Loop the timeline from the playhead"),
-    ButtonSpec("loop_to", "loop_to", "To", "Loop to", "Loop the timeline up to the playhead"),
+    ButtonSpec("loop_from", "loop_from", "Loop from", "Loop from", "Loop the timeline from the playhead"),
+    ButtonSpec("loop_to", "loop_to", "Loop to", "Loop to", "Loop the timeline up to the playhead"),
     ButtonSpec("loop_clear", "loop_clear", "No loop", "No loop", "Play the whole recording again, no loop"),
 )
 SPECS = {b.attr: b for b in BUTTONS}
