@@ -17,7 +17,7 @@ SCREEN_LIMIT = 1e6  # px: points are clamped so that far ones still draw
 
 def faded(colour, share: float) -> tuple[int, int, int]:
     """``colour`` mixed with the stage's background: ``share`` 1 is the colour, 0 the background."""
-    return tuple(round(b + (c - b) * share) for c, b in zip(colour, BACKGROUND))  # type: ignore[return-value]
+    return tuple(round(b + (c - b) * share) for c, b in zip(colour, BACKGROUND))
 
 
 class TimelineDrawer:

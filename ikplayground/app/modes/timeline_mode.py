@@ -172,8 +172,9 @@ class TimelineMode:
             return ""
         loop = "" if self.loop is None else f", loop {f.steps[self.loop[0]]}-{f.steps[self.loop[1]]}"
         verb = "Space pauses" if self.playing else "Space plays"
-        return (f"Timeline: step {f.steps[self.playhead]} / {f.steps[-1]} ({f.steps[self.playhead] / STEPS_PER_SECOND:.2f} s"
-                f"{loop}), {verb}, [ ] step, Esc closes")
+        step = int(f.steps[self.playhead])
+        return (f"Timeline: step {step} / {f.steps[-1]} ({step / STEPS_PER_SECOND:.2f} s{loop}), {verb}, "
+                "[ ] step, Esc closes")
 
     def label(self) -> str:
         """The Keep page's line under the slider."""
