@@ -330,9 +330,9 @@ class App:
         self.timeline.draw(self.screen, stage)  # a recording's pose over the dimmed scene, while open
         self.screen.set_clip(clip)
         fps = self.clock.get_fps() if self.realtime else None
-        facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused,
-                             self.math.status_text(), (self.timeline.status_text(), self.replay.status_text(),
-                              self.record.status_text(), "slow motion" if self.time < self.slow_until else ""))
+        facts = self.timeline.status_text() or status_facts(  # (while open, the timeline's facts: the scene waits)
+            self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused, self.math.status_text(),
+            (self.replay.status_text(), self.record.status_text(), "slow motion" * (self.time < self.slow_until)))
         draw_chrome(self, stage, facts)  # the status line, the help or the message log, the panel, an error
         self.render_ms = smoothed(self.render_ms, (time.perf_counter() - t0) * 1000.0)
 

@@ -59,12 +59,20 @@ def scrub(app, value: int) -> None:
     frames(app)
 
 
-def test_load_last_opens_the_recording_and_the_scene_waits(app, recorded):
+@pytest.fixture
+def facts(monkeypatch):
+    """The facts the status line draws, frame by frame (the last one is ``facts[-1]``)."""
+    seen: list[str] = []
+    monkeypatch.setattr("ikplayground.app.draw.chrome.draw_status", lambda surface, rect, text, *_: seen.append(text))
+    return seen
+
+
+def test_load_last_opens_the_recording_and_the_scene_waits(app, recorded, facts):
     before = snapshot(app)
     open_last(app)
     assert len(app.timeline.frames) == 90 and app.timeline.playhead == 0
-    assert app.message.startswith(f"Timeline: {recorded.name}, 90 steps (1.50 s)")
-    assert app.timeline.status_text() == "Timeline: step 0 / 89 (0.00 s), Space plays, [ ] step, Esc closes"
+    assert app.message == f"Opened {recorded.name} in the timeline: 90 steps (1.50 s); the scene waits"
+    assert facts[-1] == "Timeline: step 0 / 89 (0.00 s), Space plays, [ ] step, Esc closes"  # the status line's
     frames(app, 5)
     assert same(snapshot(app), before)  # no steps while it is open
     assert app.panel.keep_page.timeline.entry.get_text() == str(recorded)
@@ -165,6 +173,19 @@ def test_a_loop_range_wraps(app, recorded):
     assert app.timeline.loop is None
 
 
+def test_a_loop_end_set_past_the_other_keeps_a_range(app, recorded):
+    open_last(app)
+    scrub(app, 50)
+    press_button(app, app.panel.loop_from_button)
+    assert app.timeline.loop == (50, 89)
+    scrub(app, 30)
+    press_button(app, app.panel.loop_to_button)  # before the loop's start: from the first step
+    assert app.timeline.loop == (0, 30)
+    scrub(app, 60)
+    press_button(app, app.panel.loop_from_button)  # past the loop's end: to the last step
+    assert app.timeline.loop == (60, 89) and app.message == "Loop: steps 60 to 89"
+
+
 def onion_pixels(app) -> int:
     """Stage pixels of an onion skin's colour (any chain's, any nearness)."""
     colours = {faded(chain_colour(c), ONION_FADE[0] + (ONION_FADE[1] - ONION_FADE[0]) * (d + 1) / ONION_SKINS)
@@ -235,4 +256,4 @@ def test_a_resize_keeps_the_timeline_and_its_box(app, recorded):
     frames(app)
     section = app.panel.keep_page.timeline
     assert section.entry.get_text() == str(recorded) and section.slider.get_current_value() == 12
-    assert app.timeline.playhead == 12 and section.label.text.endswith("12 / 89")
+    assert app.timeline.playhead == 12 and section.label.text == "Step 12 / 89   0.20 s"

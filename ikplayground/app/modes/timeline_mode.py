@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ikplayground.app.draw.timeline_draw import TimelineDrawer
-from ikplayground.scene import STEP, STEPS_PER_SECOND, ChainLine, Frames, RecordingError, load_frames, shown_name
+from ikplayground.scene import STEP, STEPS_PER_SECOND, ChainLine, Frames, RecordingError, load_frames
 
 ONION_SKINS = 3  # poses drawn faded before and after the playhead
 ONION_SPACING = 6  # steps between onion skins
@@ -54,8 +54,8 @@ class TimelineMode:
         self.app.drag = None  # the stage is the recording's now
         self._first_bones = self._bones_of(self.app.scene)
         self.app.panel.keep_page.timeline.set_path(str(path))
-        self.app.say(f"Timeline: {frames.name}, {len(frames)} steps ({len(frames) / STEPS_PER_SECOND:.2f} s). "
-                     "Space plays, [ ] step, Esc closes")
+        self.app.say(f"Opened {frames.name} in the timeline: {len(frames)} steps "
+                     f"({len(frames) / STEPS_PER_SECOND:.2f} s); the scene waits")
 
     def load_last(self) -> None:
         """Open the last recording made (a running one is stopped and saved first)."""
@@ -138,9 +138,11 @@ class TimelineMode:
         if end == "clear":
             self.loop = None
             return
-        first, last = self.loop or (0, self.last)
-        first, last = (self.playhead, max(last, self.playhead)) if end == "from" else \
-            (min(first, self.playhead), self.playhead)
+        first, last = self.loop or (0, self.last)  # the end set is the playhead; the other end keeps a range
+        if end == "from":
+            first, last = self.playhead, last if last >= self.playhead else self.last
+        else:
+            first, last = first if first <= self.playhead else 0, self.playhead
         self.loop = (first, last)
         self.app.say(f"Loop: steps {self.frames.steps[first]} to {self.frames.steps[last]}")  # type: ignore
 
@@ -181,8 +183,9 @@ class TimelineMode:
         f = self.frames
         if f is None:
             return "No recording open: Load last, or a .csv path and Open"
-        loop = "" if self.loop is None else f"  loop {f.steps[self.loop[0]]}-{f.steps[self.loop[1]]}"
-        return f"{shown_name(self.path or '')}: {f.steps[self.playhead]} / {f.steps[-1]}{loop}"
+        loop = "" if self.loop is None else f"   loop {f.steps[self.loop[0]]}-{f.steps[self.loop[1]]}"
+        step = int(f.steps[self.playhead])
+        return f"Step {step} / {f.steps[-1]}   {step / STEPS_PER_SECOND:.2f} s{loop}"
 
 
 def playing_first(run):
