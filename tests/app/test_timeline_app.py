@@ -208,6 +208,13 @@ def test_onion_skins_are_drawn_and_the_box_turns_them_off(app, recorded):
     assert onion_pixels(app) > 50
 
 
+def test_a_recording_of_many_chains_draws_no_onion_skins(app, recorded, monkeypatch):
+    open_last(app)
+    scrub(app, 45)
+    monkeypatch.setattr("ikplayground.app.modes.timeline_mode.ONION_MOST_CHAINS", len(app.scene.chains) - 1)
+    assert app.timeline.onion and app.timeline.onion_frames() == [] and onion_pixels(app) == 0
+
+
 def test_the_file_box_opens_a_recording_and_a_bad_one_changes_nothing(app, recorded, tmp_path):
     entry = app.panel.keep_page.timeline.entry
     entry.set_text(str(recorded))

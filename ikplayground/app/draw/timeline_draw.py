@@ -36,17 +36,23 @@ class TimelineDrawer:
             self._dim = pygame.Surface(stage.size, pygame.SRCALPHA)
             self._dim.fill((*BACKGROUND, DIM_ALPHA))
         screen.blit(self._dim, stage.topleft)
+        colours = [self.colour(scene, c) for c in range(max(map(len, timeline.frames.layouts)))]
         for index, nearness in timeline.onion_frames():  # the farthest first, so the nearest lie over them
             share = ONION_FADE[0] + (ONION_FADE[1] - ONION_FADE[0]) * nearness
-            for line in timeline.lines(index):
-                self._line(screen, camera, line, faded(self.colour(scene, line.chain), share), ONION_WIDTH, 0)
-        for line in timeline.lines():
-            self._line(screen, camera, line, self.colour(scene, line.chain), POSE_WIDTH, POSE_JOINT)
+            fade = {c: faded(c, share) for c in set(colours)}
+            self._frame(screen, camera, timeline.polylines(index), [fade[c] for c in colours], 0)
+        self._frame(screen, camera, timeline.polylines(), colours, POSE_JOINT)
 
     @staticmethod
-    def _line(screen, camera, line, colour, width: int, joint: int) -> None:
-        points = camera.to_screen(line.points).clip(-SCREEN_LIMIT, SCREEN_LIMIT).tolist()
-        if line.joined and len(points) > 1:
-            pygame.draw.lines(screen, colour, False, points, width)
-        for p in points if (joint or not line.joined) else ():
-            pygame.draw.circle(screen, colour, p, joint or ONION_WIDTH + 1)
+    def _frame(screen, camera, polylines, colours, joint: int) -> None:
+        """Draw a frame's polylines (``Frames.polylines``) in ``colours`` (one a chain), ``joint``: joints' radius
+        (0: none, a bone's width each for dots)."""
+        points, starts, joined = polylines
+        points = camera.to_screen(points).clip(-SCREEN_LIMIT, SCREEN_LIMIT).tolist()
+        width = POSE_WIDTH if joint else ONION_WIDTH
+        for a, b, j, colour in zip(starts[:-1].tolist(), starts[1:].tolist(), joined.tolist(), colours):
+            if j and b - a > 1:
+                pygame.draw.lines(screen, colour, False, points[a:b], width)
+            if joint or not j:
+                for p in points[a:b]:
+                    pygame.draw.circle(screen, colour, p, joint or ONION_WIDTH + 1)

@@ -12,6 +12,7 @@ from ikplayground.scene import STEP, STEPS_PER_SECOND, ChainLine, Frames, Record
 
 ONION_SKINS = 3  # poses drawn faded before and after the playhead
 ONION_SPACING = 6  # steps between onion skins
+ONION_MOST_CHAINS = 200  # a recording of more chains draws no onion skins (they would cost the frame rate)
 
 
 class TimelineMode:
@@ -88,10 +89,15 @@ class TimelineMode:
         assert self.frames is not None
         return self.frames.lines(self.playhead if index is None else index, self._first_bones)
 
+    def polylines(self, index: int | None = None):
+        """Frame ``index``'s chains at once (the playhead's by default), as :meth:`Frames.polylines` gives them."""
+        assert self.frames is not None
+        return self.frames.polylines(self.playhead if index is None else index, self._first_bones)
+
     def onion_frames(self) -> list[tuple[int, float]]:
         """The frames the onion skins show, farthest first, each with its nearness (1 the nearest, to 1 /
-        ``ONION_SKINS`` the farthest); only frames within the recording."""
-        if not self.onion or self.frames is None:
+        ``ONION_SKINS`` the farthest); only frames within the recording, none past ``ONION_MOST_CHAINS`` chains."""
+        if not self.onion or self.frames is None or len(self.frames.chains(self.playhead)) > ONION_MOST_CHAINS:
             return []
         near = [(self.playhead + s * d * ONION_SPACING, (ONION_SKINS + 1 - d) / ONION_SKINS)
                 for d in range(ONION_SKINS, 0, -1) for s in (-1, 1)]

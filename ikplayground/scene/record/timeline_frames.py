@@ -41,6 +41,7 @@ class Frames:
         self.name = name
         self.steps, self.row_start, self.xy, self.angles = steps, row_start, xy, angles
         self.chain_start, self.targets, self.layout_of, self.layouts = chain_start, targets, layout_of, layouts
+        self._plans: dict[tuple, tuple] = {}  # (layout, first bones) -> _plan's answer
 
     def __len__(self) -> int:
         return len(self.steps)
@@ -57,26 +58,54 @@ class Frames:
         """Frame ``i``'s chains as polylines (stage px). ``first_bones``: an IK chain's bone 0 length (px) by its
         index, which puts its root (not in the file) before its joints; without it an IK chain starts at bone 0's
         end. A snake starts at its head, a rope or path chain at its root; a walker's or rig's rows are dots."""
-        xy, angles = self.joints(i), self.angles[self.row_start[i]:self.row_start[i + 1]]
+        points, starts, joined = self.polylines(i, first_bones)
+        return [ChainLine(c, solver, points[a:b], bool(j)) for c, ((solver, _), a, b, j)
+                in enumerate(zip(self.chains(i), starts[:-1].tolist(), starts[1:].tolist(), joined))]
+
+    def polylines(self, i: int, first_bones: dict[int, float] | None = None
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Frame ``i``'s chains at once, as :meth:`lines` gives them: their points (P, 2) px chain by chain, chain
+        c's ``points[starts[c]:starts[c + 1]]`` ((C + 1,) starts) and whether it is joined (C,) bool. The order is
+        worked out once per layout (and ``first_bones``), so a frame costs a few numpy passes."""
+        rows = slice(self.row_start[i], self.row_start[i + 1])
+        xy, angles = self.xy[rows], self.angles[rows]
         targets = self.targets[self.chain_start[i]:self.chain_start[i + 1]]
-        out, row = [], 0
-        for c, (solver, k) in enumerate(self.chains(i)):
-            ends = xy[row:row + k]
-            if solver in IK_SOLVERS:
-                length = (first_bones or {}).get(c)
-                if length is not None:
-                    a = np.radians(angles[row])
-                    ends = np.vstack([ends[0] - length * np.array([np.cos(a), np.sin(a)]), ends])
-                out.append(ChainLine(c, solver, ends, True))
-            elif solver == "snake":
-                out.append(ChainLine(c, solver, np.vstack([targets[c], ends]), True))
-            elif solver in ("rope", "path"):
-                n = k - 1 if solver == "rope" else k - PATH_EXTRA
-                out.append(ChainLine(c, solver, np.vstack([ends[n], ends[:n]]), True))
-            else:
-                out.append(ChainLine(c, solver, np.vstack([targets[c], ends]), False))
-            row += k
-        return out
+        bones = first_bones or {}
+        key = (int(self.layout_of[i]), tuple(sorted(bones.items())))
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._plans[key] = _plan(self.chains(i), bones)
+        order, starts, joined, ik_rows, ik_lengths = plan
+        a = np.radians(angles[ik_rows])
+        roots = xy[ik_rows] - ik_lengths[:, None] * np.stack([np.cos(a), np.sin(a)], axis=1)
+        return np.concatenate([xy, targets, roots])[order], starts, joined
+
+
+def _plan(chains: list[tuple[str, int]], bones: dict[int, float]):
+    """How a layout's frame becomes polylines: indices into (rows, targets, roots) in drawing order, each chain's
+    start (C + 1,), joined (C,), the IK rows whose roots are worked out and their bone 0 lengths."""
+    rows, count = sum(k for _, k in chains), len(chains)
+    order: list[int] = []
+    starts, ik_rows, joined, ik_lengths = [0], [], [], []  # type: tuple[list[int], list[int], list[bool], list[float]]
+    row = 0
+    for c, (solver, k) in enumerate(chains):
+        here = list(range(row, row + k))
+        if solver in IK_SOLVERS:
+            if c in bones:
+                order.append(rows + count + len(ik_rows))
+                ik_rows.append(row)
+                ik_lengths.append(bones[c])
+            order += here
+        elif solver in ("rope", "path"):
+            n = k - 1 if solver == "rope" else k - PATH_EXTRA
+            order += [row + n] + here[:n]
+        else:  # a snake from its head; a walker's or rig's joints after its body or root
+            order += [rows + c] + here
+        joined.append(solver not in ("walker", "rig"))
+        starts.append(len(order))
+        row += k
+    return (np.array(order, dtype=np.int64), np.array(starts, dtype=np.int64), np.array(joined, dtype=bool),
+            np.array(ik_rows, dtype=np.int64), np.array(ik_lengths, dtype=float))
 
 
 def load_frames(path, max_bytes: int = MAX_BYTES) -> Frames:
