@@ -34,6 +34,7 @@ from ikplayground.app.modes.record_mode import RecordMode
 from ikplayground.app.modes.replay_mode import ReplayMode
 from ikplayground.app.modes.step_beside import StepBeside
 from ikplayground.app.modes.stress_mode import StressMode
+from ikplayground.app.modes.timeline_mode import TimelineMode
 from ikplayground.app.modes.view_mode import ViewControl
 from ikplayground.app.panel import lean_update, theme_ids
 from ikplayground.app.panel.panel import Panel, panel_width
@@ -93,6 +94,7 @@ class App:
         self.record = RecordMode(self)  # Ctrl+R: every step to a CSV file, after the step
         self.export = ExportMode(self)  # Export animation: the last recording baked to keyframes
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
+        self.timeline = TimelineMode(self)  # the Keep page's timeline: while open, the scene waits
         self.quit = QuitMode(self)  # the close button and Ctrl+Q: Save / Discard / Cancel with unsaved changes
         self.beside = StepBeside(self)  # a crowd's steps on a worker thread while the frame is drawn
         self._poked = False  # a click or a key this frame: the tool tips go
@@ -154,7 +156,7 @@ class App:
 
     def advance(self, dt: float) -> None:
         """Step the scene by the 1/60 s steps that ``dt`` adds up to."""
-        if self.paused:
+        if self.timeline.hold(dt) or self.paused:  # the timeline plays the recording while the scene waits
             self.accumulator = 0.0
             return
         allowed = steps_allowed(self.step_ms, self.render_ms) if self.realtime else MAX_STEPS_PER_FRAME
@@ -229,8 +231,8 @@ class App:
             return
         if consumed and not (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
             return  # (Esc always reaches its command: it closes what a widget has open)
-        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-            press(self, event.pos)
+        if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1 and not self.timeline.open:
+            press(self, event.pos)  # (the stage is the timeline's while open: no drags)
         elif event.type == pygame.KEYDOWN:
             key_down(self, event)  # a steering key held, or the key's command run (key_events.py)
         elif event.type == pygame.KEYUP:
@@ -328,11 +330,12 @@ class App:
         self.renderer.notes.draw(self.screen, stage)  # badges, the math's labels, name tags: placed clear of each other
         for chain, marker in self.view.update_markers():  # what is wholly out of view: an arrow at the edge
             draw_marker(self.screen, marker, chain_colour(chain))
+        self.timeline.draw(self.screen, stage)  # a recording's pose over the dimmed scene, while open
         self.screen.set_clip(clip)
         fps = self.clock.get_fps() if self.realtime else None
-        facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused,
-                             self.math.status_text(), (self.replay.status_text(), self.record.status_text(),
-                              "slow motion" if self.time < self.slow_until else ""))
+        facts = self.timeline.status_text() or status_facts(  # (while open, the timeline's facts: the scene waits)
+            self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused, self.math.status_text(),
+            (self.replay.status_text(), self.record.status_text(), "slow motion" * (self.time < self.slow_until)))
         draw_chrome(self, stage, facts)  # the status line, the help or the message log, the panel, an error
         self.render_ms = smoothed(self.render_ms, (time.perf_counter() - t0) * 1000.0)
 

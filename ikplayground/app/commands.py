@@ -16,7 +16,7 @@ from typing import Any, Callable, NamedTuple
 from ikplayground.app import keymap, undo
 from ikplayground.app.camera import STEP
 from ikplayground.app.draw import screenshot
-from ikplayground.app.modes import obstacle_mode
+from ikplayground.app.modes import obstacle_mode, timeline_mode
 from ikplayground.app.panel import buttons
 from ikplayground.scene import (PRESETS, SOLVER_LABELS, SceneFileError, SceneFull, axis_name, load_scene, save_scene,
                                 shown, shown_name)
@@ -121,10 +121,6 @@ def pause(app, value=None) -> None:
     app.say("Paused (Space resumes)" if app.paused else "Running")
 
 
-def show_help(app, value=None) -> None:
-    app.show_help = not app.show_help
-
-
 def show_messages(app, value=None) -> None:
     app.status.log_open = not app.status.log_open
     if app.status.log_open:
@@ -140,14 +136,16 @@ def show_panel(app, value=None) -> None:
 
 
 def escape(app, value=None) -> None:
-    """Esc: close the innermost thing open (a drop-down list, the help, the path box's typing), else end a mode
-    (the stress test, the race, the step-through) as its own key would; it never quits."""
+    """Esc: close the innermost thing open (a drop-down list, the help, a path box's typing, the timeline), else end
+    a mode (the stress test, the race, the step-through) as its own key would; it never quits."""
     if app.panel.close_menus():
         return
     if app.show_help:
         app.show_help = False
     elif app.panel.typing():
-        app.panel.path_entry.unfocus()  # the typed text stays in the box
+        app.panel.unfocus_typing()  # the typed text stays in the box
+    elif app.timeline.open:
+        app.timeline.close()
     elif app.stress.on:
         app.stress.stop()
     elif app.race.on:
@@ -238,10 +236,6 @@ def take_screenshot(app, value=None) -> None:
     app.say(f"Screenshot saved: {shown(os.path.abspath(path), shorten=False)}")
 
 
-def set_scene_path(app, text=None) -> None:
-    app.scene_path = Path(text) if text else Path(DEFAULT_SCENE_PATH)
-
-
 COMMANDS: tuple[Command, ...] = (
     Command("add_chain", "add a chain of the \"New chain\" solver near the mouse, clear of the others, its target "
                          "in reach; held, more at the next clear spots",
@@ -254,12 +248,15 @@ COMMANDS: tuple[Command, ...] = (
     Command("mirror", "mirror the selected two-bone chain's bend", mirror),
     Command("flip", "mirror the selected chain about its root (a snake's head, a walker's body); again to "
                     "undo", flip),
-    Command("pause", "pause / resume", pause),
-    Command("help", "show / hide the help (this list)", show_help),
+    Command("pause", "pause / resume (while the timeline is open: play / pause it)",
+            timeline_mode.playing_first(pause)),
+    Command("help", "show / hide the help (this list)",
+            lambda app, value=None: setattr(app, "show_help", not app.show_help)),
     Command("panel", "hide / show the panel (more room for the stage)", show_panel),
     Command("messages", "show / hide every status message, whole (also a click on the status line)",
             show_messages),
-    Command("escape", "close a menu, the help or typing, else end stress test, race or step-through; never quits",
+    Command("escape", "close a menu, the help, typing or the timeline, else end stress test, race or step-through; "
+                      "never quits",
             escape),
     Command("quit", "quit; with unsaved changes, first ask Save / Discard / Cancel (as the window's close button)",
             lambda app, value=None: app.quit.request()),
@@ -269,7 +266,8 @@ COMMANDS: tuple[Command, ...] = (
             lambda app, value=None: app.stress.toggle()),
     Command("new_solver", "choose the solver that N adds",
             lambda app, solver: app.say(f"N now adds {SOLVER_LABELS[solver]} chains")),
-    Command("scene_path", "set the scene file's path (Enter in the path box)", set_scene_path),
+    Command("scene_path", "set the scene file's path (Enter in the path box)",
+            lambda app, text=None: setattr(app, "scene_path", Path(text or DEFAULT_SCENE_PATH))),
     Command("preset", "load a preset scene (the panel's Scene menu; the scene file stays as it is)", load_preset),
     Command("notice", "say on the status line what the path box refused or left out",
             lambda app, text: app.say(text, error=True)),
@@ -304,6 +302,7 @@ COMMANDS: tuple[Command, ...] = (
             lambda app, value=None: app.view.fit()),
     Command("home_view", "the home view: zoom 1x, the stage's top-left corner at the top-left",
             lambda app, value=None: app.view.home()),
+    *(Command(*row) for row in timeline_mode.TIMELINE_ROWS),  # the Keep page's timeline
 )
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
 

@@ -51,6 +51,8 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_KP_MINUS, False, "zoom_out", "keypad -"),
     Binding(pygame.K_f, False, "fit_view", "F"),
     Binding(pygame.K_HOME, False, "home_view", "Home"),
+    Binding(pygame.K_LEFTBRACKET, False, "timeline_back", "["),
+    Binding(pygame.K_RIGHTBRACKET, False, "timeline_forward", "]"),
 )
 PAUSE_KEY = pygame.K_SPACE  # pauses when let go, so that Space held and a left drag pans instead
 

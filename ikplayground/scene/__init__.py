@@ -41,6 +41,7 @@ from ikplayground.scene.step.rig_walk import on_terrain
 from ikplayground.scene.record.bake import bake_recording, load_animation
 from ikplayground.scene.record.recording import Recorder, RecordingError
 from ikplayground.scene.record.replay import Replay
+from ikplayground.scene.record.timeline_frames import STEPS_PER_SECOND, ChainLine, Frames, load_frames
 
 __all__ = [
     "ANIMATION_FORMAT", "Chain", "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "Edit", "History",
@@ -59,4 +60,6 @@ __all__ = [
     "record_obstacles",
     # where a walker's or rig's appendages are pinned and the direction their rest poses hang from (the Math page's)
     "appendage_roots",
+    # a recording read whole for the timeline (the Keep page): its poses by step
+    "ChainLine", "Frames", "STEPS_PER_SECOND", "load_frames",
 ]

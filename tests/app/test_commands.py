@@ -61,7 +61,8 @@ def test_every_panel_button_names_a_command_of_the_table(app):
 @pytest.mark.parametrize("spec", buttons.BUTTONS, ids=lambda b: b.name)
 def test_pressing_a_button_runs_its_command(app, seen, spec):
     press_button(app, getattr(app.panel, spec.attr))
-    value = app.panel.path_entry.get_text() if spec.command in ("save", "load") else None
+    value = app.panel.path_entry.get_text() if spec.command in ("save", "load") else \
+        app.panel.keep_page.timeline.entry.get_text() if spec.command == "timeline_open" else None
     assert seen[0] == (spec.command, value)
 
 

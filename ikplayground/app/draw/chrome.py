@@ -24,6 +24,7 @@ def draw_chrome(app, stage: pygame.Rect, facts: str) -> None:
         app.log_pane.draw(screen, stage, app.fonts, "Messages", log_content(app.status.log), LOG_FOOT)
     app.panel.math_page.update(app.scene.selected, app.math.metrics, app.race.table, app.scene.obstacles)
     app.panel.keep_page.update(app.history, app.record.summary())
+    app.panel.keep_page.timeline.update(app.timeline)
     app.ui.draw_ui(screen)
     if error:  # over everything, and across the panel when the stage is too narrow to read it
         if status.width < ERROR_MIN_WIDTH:

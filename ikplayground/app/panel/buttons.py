@@ -53,6 +53,17 @@ BUTTONS: tuple[ButtonSpec, ...] = (
     ButtonSpec("flip", "flip", "Flip", "Flip (H)",
                "Mirror the selected chain about its root's vertical (a snake: its head's, a walker: its body's); "
                "again to undo (H)"),
+    ButtonSpec("timeline_open", "timeline_open", "Open", "Open", "Open the recording in the box in the timeline"),
+    ButtonSpec("timeline_last", "timeline_last", "Load last", "Load last",
+               "Open the last recording made in the timeline (stops a running recording first)"),
+    ButtonSpec("timeline_play", "timeline_play", "Play", "Play", "Play or pause the timeline (Space)"),
+    ButtonSpec("timeline_close", "timeline_close", "Close", "Close",
+               "Close the timeline: the live scene runs on exactly as it was (Esc)"),
+    ButtonSpec("timeline_back", "timeline_back", "[ Back", "[ Back", "Pause and step one step back ([)"),
+    ButtonSpec("timeline_forward", "timeline_forward", "Next ]", "Next ]", "Pause and step one step on (])"),
+    ButtonSpec("loop_from", "loop_from", "Loop from", "Loop from", "Loop the timeline from the playhead"),
+    ButtonSpec("loop_to", "loop_to", "Loop to", "Loop to", "Loop the timeline up to the playhead"),
+    ButtonSpec("loop_clear", "loop_clear", "No loop", "No loop", "Play the whole recording again, no loop"),
 )
 SPECS = {b.attr: b for b in BUTTONS}
 TAKE_THE_PATH = frozenset({"save", "load"})  # commands whose value is the path in the box
@@ -78,6 +89,8 @@ BOXES: tuple[BoxSpec, ...] = (
             "The race's target runs a figure-eight by itself (T)"),
     BoxSpec("export_selected", "export_selected", "Selected chain only",
             "Export animation bakes only the selected chain (else every chain of the recording)"),
+    BoxSpec("onion_skins", "onion_skins", "Onion skins",
+            "Draw the timeline's poses a few steps before and after the playhead, faded"),
 )
 BOX_SPECS = {f"{b.id}_box": b for b in BOXES}
 
@@ -133,6 +146,7 @@ def command_of(panel, element) -> tuple[str, object] | None:
     """The command a press of ``element`` stands for, if it is one of the buttons."""
     for spec in BUTTONS:
         if element is getattr(panel, spec.attr, None):
-            value = panel.path_entry.get_text() if spec.command in TAKE_THE_PATH else None
+            value = panel.path_entry.get_text() if spec.command in TAKE_THE_PATH else \
+                panel.keep_page.timeline.entry.get_text() if spec.command == "timeline_open" else None
             return spec.command, value
     return None

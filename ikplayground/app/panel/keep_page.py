@@ -1,5 +1,5 @@
 """The panel's Keep page: record, export, undo and redo, flip and screenshot (``KEEP_ROWS`` of ``buttons.py``'s
-specs), then the latest edits of the undo history."""
+specs), the timeline (``timeline_page.py``), then the latest edits of the undo history."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from pygame_gui.elements import UILabel
 
 from ikplayground.app.panel import buttons
 from ikplayground.app.panel.param_widgets import PAD, ROW, fit, make_label, show_all
+from ikplayground.app.panel.timeline_page import TimelineSection
 
 # each row: the panel's buttons ("..._button") and boxes ("..._box") of buttons.py, side by side
 KEEP_ROWS: tuple[tuple[str, ...], ...] = (
@@ -18,7 +19,7 @@ KEEP_ROWS: tuple[tuple[str, ...], ...] = (
     ("flip_button", "screenshot_button"),  # the exact mirror flip (H), F12
 )
 NO_RECORDING = "No recording yet: Record (Ctrl+R), then Export"
-HISTORY_LINES = 8  # edits the page lists: the redo side (dim) above, then the undo side, the next undo first
+HISTORY_LINES = 5  # edits the page lists: the redo side (dim) above, then the undo side, the next undo first
 LINE = 20
 
 
@@ -36,7 +37,10 @@ class KeepPage:
         for row in KEEP_ROWS:
             self.widgets += buttons.make_row(panel, row, PAD, y, inner, wide)
             y += ROW + 4
-        y += 6
+        y += 4
+        self.timeline = TimelineSection(panel, y, inner, wide)  # open a recording, play, scrub, step, loop
+        self.widgets += self.timeline.widgets
+        y = self.timeline.bottom + 2
         self.widgets.append(UILabel(pygame.Rect(PAD, y, inner, 20), "HISTORY", m, box, object_id="#section"))
         y += 22
         self.lines, self.dim_lines = ([make_label(pygame.Rect(PAD, y + i * LINE, inner, LINE), "", m, box,

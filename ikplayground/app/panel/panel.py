@@ -68,6 +68,7 @@ class Panel:
         self.moving = False
         self.box_states: dict[str, bool] = {}  # the Keep page's boxes' states, kept through a rebuild
         self.recording = False  # the Record button's state, kept through a rebuild
+        self.timeline_path = ""  # the timeline's file box, kept through a rebuild
         self.width = 0
         self.build(window_size)
 
@@ -200,6 +201,7 @@ class Panel:
     def rebuild(self, window_size) -> None:
         """Lay the panel out again for a new window size, keeping its state."""
         self.scene_path = self.path_entry.get_text()
+        self.timeline_path = self.keep_page.timeline.entry.get_text()
         self.root.kill()
         # pygame_gui 0.6.14 never empties its sprite group's lostsprites: each rebuild would leak a few KB
         group = self.manager.get_sprite_group()
@@ -266,7 +268,13 @@ class Panel:
 
     def typing(self) -> bool:
         """True while a text field has the keyboard."""
-        return self.path_entry.is_focused
+        return self.path_entry.is_focused or self.keep_page.timeline.entry.is_focused
+
+    def unfocus_typing(self) -> None:
+        """Give the keyboard back to the stage from a text field (its typed text stays)."""
+        for entry in (self.path_entry, self.keep_page.timeline.entry):
+            if entry.is_focused:
+                entry.unfocus()
 
     def open_menus(self) -> list[UIDropDownMenu]:
         """The drop-down menus showing their lists (the panel's and the setting rows')."""

@@ -47,7 +47,7 @@ def command_of(panel, event) -> tuple[str, object] | None:
     el = getattr(event, "ui_element", None)
     if el is None:
         return None
-    setting = panel.setting_rows.process(event, el)
+    setting = panel.setting_rows.process(event, el) or panel.keep_page.timeline.command_of(event, el)
     if setting is not None:
         return setting
     if t == pygame_gui.UI_DROP_DOWN_MENU_CHANGED:
