@@ -167,8 +167,9 @@ class App:
         self.steps_taken += due
         t0 = time.perf_counter()
         for _ in range(due):
-            if not self.stress.drive():
-                self.steer()
+            if not self.stress.drive():  # else the arrow keys (or a replay's) drive the selected snake, walker or rig
+                keys = self.replay.held_keys(self.held)
+                self.scene.steer("throttle" in keys, ("right" in keys) - ("left" in keys))
             self.race.drive()
             self.replay.drive()
             self.scene.step()
@@ -177,11 +178,6 @@ class App:
             self.math.after_step()
         if due:
             self.step_ms = smoothed(self.step_ms, (time.perf_counter() - t0) * 1000.0 / due)
-
-    def steer(self) -> None:
-        """The arrow keys (or a replay's) drive the selected snake, walker or rig."""
-        keys = self.replay.held_keys(self.held)
-        self.scene.steer("throttle" in keys, ("right" in keys) - ("left" in keys))
 
     def handle_event(self, event) -> None:
         self.undo.see(event)  # which left press is down: a slider's or the map's drag is one undo entry

@@ -6,8 +6,8 @@ numpy's loops release the interpreter's lock. The order in a frame keeps it safe
 (the scene is edited only then), the groups are made and the crowd's arrays copied as the screen shows them
 (:meth:`.SceneRenderer.hold`), the worker starts the frame's steps, the frame is drawn from the copies, and the
 frame waits for the worker before it ends, so nothing outside a frame ever sees a step half done. The few chains
-drawn in detail over a crowd (the selected one, rigs) are read as they are; a race, a replay, the Math overlays
-and a paused scene keep every step on the main thread.
+drawn in detail over a crowd (the selected one, rigs) are read as they are; a race, a replay, the Math overlays,
+the timeline and a paused scene keep every step on the main thread.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ class StepBeside:
         app = self.app
         return (self.enabled and not app.paused and not app.minimized and len(app.scene.chains) > DETAIL_LIMIT
                 and not app.race.on and not app.replay.active and not app.math.shown
-                and app.math.session is None)
+                and app.math.session is None and not app.timeline.open)
 
     def start(self, dt: float) -> bool:
         """Copy what the frame draws and start its steps (``App.advance(dt)``) on the worker; False (nothing
