@@ -3,8 +3,7 @@
 Each frame: events go to pygame_gui, then the panel (widgets -> commands), the keymap (``key_events.py``) and
 the stage (drags, ``drag.py``); every command runs through ``commands.py``'s table (:meth:`App.apply`). Then
 the scene takes the 1/60 s steps that have accrued (one a frame when not in real time, so headless runs are
-exact), and the stage, panel and overlays are drawn (a crowd's steps run on a worker thread meanwhile, from a
-copy of what is drawn: ``modes/step_beside.py``).
+exact), and the stage, panel and overlays are drawn.
 """
 
 from __future__ import annotations
@@ -32,7 +31,6 @@ from ikplayground.app.modes.quit_mode import QuitMode
 from ikplayground.app.modes.race_mode import RaceMode
 from ikplayground.app.modes.record_mode import RecordMode
 from ikplayground.app.modes.replay_mode import ReplayMode
-from ikplayground.app.modes.step_beside import StepBeside
 from ikplayground.app.modes.stress_mode import StressMode
 from ikplayground.app.modes.timeline_mode import TimelineMode
 from ikplayground.app.modes.view_mode import ViewControl
@@ -96,7 +94,6 @@ class App:
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
         self.timeline = TimelineMode(self)  # the Keep page's timeline: while open, the scene waits
         self.quit = QuitMode(self)  # the close button and Ctrl+Q: Save / Discard / Cancel with unsaved changes
-        self.beside = StepBeside(self)  # a crowd's steps on a worker thread while the frame is drawn
         self._poked = False  # a click or a key this frame: the tool tips go
         self.view = ViewControl(self)  # the camera: zoom, pan, fit, home, edge markers (view_mode.py)
         self.view.load(self.scene)
@@ -138,14 +135,10 @@ class App:
         self.panel.hide_tips(self._poked or self.mouse is None)
         self._poked = False
         self.export.poll()
-        if not self.beside.start(dt):  # a crowd's steps run on a worker while this frame shows the last one
-            self.advance(dt)
-        try:
-            if not self.minimized:  # nothing to show: keep stepping, skip drawing
-                self.draw()
-                pygame.display.flip()
-        finally:
-            self.beside.finish()
+        self.advance(dt)
+        if not self.minimized:  # nothing to show: keep stepping, skip drawing
+            self.draw()
+            pygame.display.flip()
         if self.settle:
             self.settle = False
             settle(len(self.scene.chains))

@@ -87,13 +87,6 @@ class SceneRenderer:
         self._badges = BadgeFont()
         self.notes = Notes()  # the frame's annotations: badges here, the math's labels, race name tags; placed last
         self._ground = TerrainLayer()
-        self._held: list | None = None  # the crowd's groups copied by hold(), for the next draw
-
-    def hold(self, scene, camera: Camera) -> None:
-        """Copy the crowd's arrays as ``camera`` shows them now: the next :meth:`draw` shows these while the
-        scene's next step runs on another thread (``modes/step_beside.py``)."""
-        if len(scene.chains) > DETAIL_LIMIT:
-            self._held = self._screen_groups.of(scene.groups, camera, held=True)
 
     @staticmethod
     def warm_up() -> None:
@@ -196,7 +189,7 @@ class SceneRenderer:
     def draw_crowd(self, surface: pygame.Surface, scene, size: tuple[int, int] | None = None,
                    camera: Camera | None = None) -> None:
         """Every chain in a few array passes; walkers a group at a time."""
-        groups, self._held = self._held or self._screen_groups.of(scene.groups, camera or Camera()), None
+        groups = self._screen_groups.of(scene.groups, camera or Camera())
         for g in groups:
             if g.solver == "walker":
                 draw_walker_group(surface, g.fields, [PALETTE[c] for c in self._crowd.colours(g).tolist()])

@@ -68,53 +68,21 @@ def as_drawn(chain):
     return view
 
 
-class HeldFields(dict):
-    """A group's fields as the screen shows them, copied when made: a crowd drawn while its next step runs on
-    another thread (``modes/step_beside.py``) reads these, not the arrays being stepped. The fields the crowd's
-    drawing reads are copied at once; any other is copied when first read, and its name kept in ``late``."""
-
-    CROWD_READS = POSITIONS | {"lengths", "gait", "tilt", "facing", "app_on", "app_lengths", "pin_end"}
-    late: set[str] = set()
-
-    def __init__(self, fields, camera: Camera):
-        super().__init__()
-        self.shown = ScreenFields(fields, camera)
-        for name in self.CROWD_READS & fields.keys():
-            self[name] = self._copied(name)
-
-    def _copied(self, name: str) -> np.ndarray:
-        value = self.shown[name]  # a position or a length is a new array already (moved or scaled)
-        return value.copy() if value is self.shown.world[name] else value
-
-    def __missing__(self, name: str):
-        HeldFields.late.add(name)
-        value = self[name] = self._copied(name)
-        return value
-
-    def __contains__(self, name) -> bool:
-        return name in self.shown.world
-
-    def get(self, name, default=None):
-        return self[name] if name in self.shown.world else default
-
-
 class ScreenGroups:
     """Screen copies of groups, one kept per group while it lives (the crowd caches by group)."""
 
     def __init__(self):
         self._kept: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
-    def of(self, groups, camera: Camera, held: bool = False) -> list:
-        """``groups`` as the screen shows them (themselves at the home view), or, ``held``, with
-        :class:`HeldFields` copied now."""
-        if camera.home and not held:
+    def of(self, groups, camera: Camera) -> list:
+        if camera.home:
             return list(groups)
         out = []
         for g in groups:
             view = self._kept.get(g)
             if view is None:
                 view = self._kept[g] = copy.copy(g)
-            view.fields = HeldFields(g.fields, camera) if held else ScreenFields(g.fields, camera)  # the arrays move
+            view.fields = ScreenFields(g.fields, camera)  # fresh each frame: the arrays move
             out.append(view)
         return out
 
