@@ -41,6 +41,8 @@ from ikplayground.scene.step.rig_walk import on_terrain
 from ikplayground.scene.record.bake import bake_recording, load_animation
 from ikplayground.scene.record.recording import Recorder, RecordingError
 from ikplayground.scene.record.replay import Replay
+from ikplayground.scene.record.spine_export import Exported as SpineExported
+from ikplayground.scene.record.spine_export import export_spine
 
 __all__ = [
     "ANIMATION_FORMAT", "Chain", "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "Edit", "History",
@@ -59,4 +61,6 @@ __all__ = [
     "record_obstacles",
     # where a walker's or rig's appendages are pinned and the direction their rest poses hang from (the Math page's)
     "appendage_roots",
+    # a recording as a Spine 4.x skeleton JSON (docs/spine-export.md)
+    "SpineExported", "export_spine",
 ]
