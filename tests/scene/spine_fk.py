@@ -64,7 +64,7 @@ def _count(names: set, prefix: str) -> int:
     return sum(1 for n in names if n.startswith(prefix) and n[len(prefix):].isdigit())
 
 
-def _children(doc: dict) -> dict[str, list[str]]:
+def children(doc: dict) -> dict[str, list[str]]:
     kids: dict = defaultdict(list)
     for bone in doc["bones"]:
         if "parent" in bone:
@@ -72,9 +72,18 @@ def _children(doc: dict) -> dict[str, list[str]]:
     return kids
 
 
-def expected_bones(doc: dict, solver: str, base: str, joints: int) -> list[tuple[int | str, str]]:
-    """(row index or "target", bone name) for each row of a chain whose origin is that row's point."""
-    names = {b["name"] for b in doc["bones"]}
+def by_chain(doc: dict) -> dict[str, set[str]]:
+    """Each chain's base (``chain-<name>``) and its bones' full names."""
+    out: dict = defaultdict(set)
+    for b in doc["bones"]:
+        out[b["name"].split("/")[0]].add(b["name"])
+    return out
+
+
+def expected_bones(doc: dict, solver: str, base: str, joints: int, names: set[str],
+                   kids: dict) -> list[tuple[int | str, str]]:
+    """(row index or "target", bone name) for each row of a chain whose origin is that row's point; ``names`` the
+    chain's bones (:func:`by_chain`), ``kids`` each bone's children (:func:`children`)."""
     apps = _count({n.split("/")[1] for n in names if n.startswith(base + "/app-")}, "app-")
     per_app = _count({n[len(base) + 7:] for n in names if n.startswith(base + "/app-0/")}, "bone-")
     tail = joints - apps * (per_app + 1)
@@ -98,7 +107,6 @@ def expected_bones(doc: dict, solver: str, base: str, joints: int) -> list[tuple
         out += [(leg * m + b, f"{base}/leg-{leg}/" + (f"bone-{b + 1}" if b + 1 < m else "tip"))
                 for leg in range(legs) for b in range(m)]
     elif solver == "rig":
-        kids = _children(doc)
         n = _count({n[len(base) + 1:] for n in names if n.startswith(base + "/")}, "bone-")
         out.append(("target", f"{base}/bone-0"))
         for j in range(n):
@@ -117,11 +125,12 @@ def worst_error(doc: dict, csv_path) -> tuple[float, int]:
     pose = world(doc, times)
     at = {s: i for i, s in enumerate(steps)}
     worst, checked, layout = 0.0, 0, {}
+    chains, kids = by_chain(doc), children(doc)
     for (step, name), (solver, joints, target) in rows.items():
         base = f"chain-{name}"
         key = (name, solver, len(joints))
         if key not in layout:
-            layout[key] = expected_bones(doc, solver, base, len(joints))
+            layout[key] = expected_bones(doc, solver, base, len(joints), chains[base], kids)
         for row, bone in layout[key]:
             point = target if row == "target" else joints[row]
             wx, wy = pose[bone][4][at[step]], pose[bone][5][at[step]]

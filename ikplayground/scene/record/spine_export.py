@@ -177,44 +177,53 @@ def _tolerances(bones: list, pos: np.ndarray):
     return rotate, np.minimum(TRANSLATE_TOLERANCE, share)
 
 
-def kept_keys(values: np.ndarray, tolerance: float) -> np.ndarray:
-    """The frames (indices) to key so that linear interpolation between them gives ``values`` (F,) or (F, c) back
-    within ``tolerance`` at every frame: the first and last always, interior ones only where needed (greedy)."""
-    values = values.reshape(len(values), -1)
-    count = len(values)
-    kept, i = [0], 0
-    while i < count - 1:
-        j = i + 1
-        while j + 1 < count:
-            span = np.arange(i, j + 2)
-            w = ((span - i) / (j + 1 - i))[:, None]
-            if np.abs(values[i] * (1 - w) + values[j + 1] * w - values[span]).max() > tolerance:
-                break
-            j += 1
-        kept.append(j)
-        i = j
-    return np.array(kept)
+def kept_keys(values: np.ndarray, tolerance) -> np.ndarray:
+    """Which frames to key, (F, B) bools, so that linear interpolation between the kept ones gives ``values`` (F, B)
+    or (F, B, c) back within ``tolerance`` (scalar or (B,)) at every frame: the first and last always, the others
+    greedily (from each kept key, the farthest next key whose line passes within the tolerance of every frame
+    between). Each bone keeps the slopes from its last key that pass within the tolerance of the frames so far (a
+    cone), so every bone is done at once, one frame at a time."""
+    v = values.reshape(values.shape[0], values.shape[1], -1)
+    count, bones = v.shape[:2]
+    tol = np.broadcast_to(np.asarray(tolerance, dtype=float), (bones,))[:, None]
+    keep = np.zeros((count, bones), dtype=bool)
+    keep[0] = keep[-1] = True
+    anchor = np.zeros(bones, dtype=int)
+    lo, hi = np.full(v.shape[1:], -np.inf), np.full(v.shape[1:], np.inf)
+    cols = np.arange(bones)
+    for k in range(1, count):
+        slope = (v[k] - v[anchor, cols]) / (k - anchor)[:, None]
+        broken = ~np.all((slope >= lo) & (slope <= hi), axis=1)
+        keep[k - 1, broken] = True
+        anchor[broken] = k - 1
+        lo[broken], hi[broken] = -np.inf, np.inf
+        gap = (k - anchor)[:, None]
+        lo = np.maximum(lo, (v[k] - tol - v[anchor, cols]) / gap)
+        hi = np.minimum(hi, (v[k] + tol - v[anchor, cols]) / gap)
+    return keep
 
 
-def _timelines(bones: list, tolerances) -> tuple[dict, int]:
-    """The animation's bone timelines and how many keys they hold."""
-    out, total = {}, 0
-    for b, rot_tol, move_tol in zip(bones, *tolerances):
+def _timelines(bones: list, rotate_tol: np.ndarray, move_tol: np.ndarray) -> dict:
+    """The bone timelines of one track's ``bones`` (their frames alike): a bone's rotate keys (every bone but
+    a tip or body that never turns), translate keys (a bone that moves)."""
+    rot = np.stack([b.rot - b.rot[0] for b in bones], axis=1)  # (F, B) deg
+    move = np.stack([np.stack([b.x - b.x[0], b.y - b.y[0]], axis=-1) for b in bones], axis=1)  # (F, B, 2) px
+    turns = [b.name.split("/")[-1].startswith("bone") or bool(np.ptp(b.rot) > 0) for b in bones]
+    moves = np.abs(move).max(axis=(0, 2)) > MOVES
+    times = np.round((bones[0].first + np.arange(len(rot))) / FPS, DIGITS).tolist()
+    rot_keep, move_keep = kept_keys(rot, rotate_tol), kept_keys(move, move_tol)
+    rot, move = np.round(rot, DIGITS).tolist(), np.round(move, DIGITS).tolist()
+    out = {}
+    for i, b in enumerate(bones):
         lines = {}
-        times = (b.first + np.arange(len(b.rot))) / FPS
-        if b.name.split("/")[-1].startswith("bone") or np.ptp(b.rot) > 0:  # a tip or body turns with its parent
-            keys = kept_keys(b.rot, rot_tol)
-            lines["rotate"] = [{"time": round(float(times[k]), DIGITS),
-                                "value": round(float(b.rot[k] - b.rot[0]), DIGITS)} for k in keys]
-        moves = np.stack([b.x - b.x[0], b.y - b.y[0]], axis=-1)
-        if np.abs(moves).max() > MOVES:
-            keys = kept_keys(moves, move_tol)
-            lines["translate"] = [{"time": round(float(times[k]), DIGITS), "x": round(float(moves[k, 0]), DIGITS),
-                                   "y": round(float(moves[k, 1]), DIGITS)} for k in keys]
+        if turns[i]:
+            lines["rotate"] = [{"time": times[k], "value": rot[k][i]} for k in np.flatnonzero(rot_keep[:, i])]
+        if moves[i]:
+            lines["translate"] = [{"time": times[k], "x": move[k][i][0], "y": move[k][i][1]}
+                                  for k in np.flatnonzero(move_keep[:, i])]
         if lines:
             out[b.name] = lines
-            total += sum(len(v) for v in lines.values())
-    return out, total
+    return out
 
 
 def spine_skeleton(tracks: list[dict]) -> tuple[dict, int, tuple[str, ...]]:
@@ -235,7 +244,7 @@ def spine_skeleton(tracks: list[dict]) -> tuple[dict, int, tuple[str, ...]]:
             notes.append(note)
         pos, _ = _world(mine)
         tol = _tolerances(mine, pos)
-        lines, _ = _timelines(mine[1:], (tol[0][1:], tol[1][1:]))
+        lines = _timelines(mine[1:], tol[0][1:], tol[1][1:])
         offset = len(bones) - 1
         for b in mine[1:]:
             b.parent = b.parent + offset if b.parent > 0 else b.parent
