@@ -29,7 +29,7 @@ def test_the_spine_button_exports_the_last_recording_beside_it(app, scene_file):
     assert not app.record.active
     out = app.record.path.with_name(app.record.path.stem + "-spine.json")
     assert out.exists(), app.message
-    assert app.message.startswith("Exported ") and app.message.endswith(f"to Spine JSON {out.name}")
+    assert app.message.startswith(f"Exported to Spine JSON {out.name}: ") and " bones, " in app.message
     doc = json.loads(out.read_text(encoding="utf-8"))
     assert len(doc["bones"]) > 1 + len(app.scene.chains)
     worst, checked = worst_error(doc, app.record.path)

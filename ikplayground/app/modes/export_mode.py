@@ -115,8 +115,8 @@ class ExportMode:
         except Exception as e:  # noqa: BLE001 - a worker's surprise must reach the status line, not vanish
             self._outcome = (f"Spine export failed: {type(e).__name__}: {e}", True)
             return
-        self._outcome = (f"Exported {done.bones} bones ({done.keys} keys, {done.frames} frames) to Spine JSON "
-                         f"{shown_name(done.path)}", False)
+        self._outcome = (f"Exported to Spine JSON {shown_name(done.path)}: {done.bones} bones, {done.keys} keys, "
+                         f"{done.frames} frames", False)
 
     def _bake(self, csv_path, rig, out, chain) -> None:
         """On the worker thread: bake, and keep the status line's words."""

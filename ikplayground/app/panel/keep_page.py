@@ -13,7 +13,8 @@ from ikplayground.app.panel.param_widgets import PAD, ROW, fit, make_label, show
 # each row: the panel's buttons ("..._button") and boxes ("..._box") of buttons.py, side by side
 KEEP_ROWS: tuple[tuple[str, ...], ...] = (
     ("record_button", "export_button"),
-    ("spine_button", "export_selected_box"),
+    ("export_selected_box",),
+    ("spine_button",),  # every chain of the last recording, as a Spine skeleton
     ("undo_button", "redo_button"),
     ("flip_button", "screenshot_button"),  # the exact mirror flip (H), F12
 )

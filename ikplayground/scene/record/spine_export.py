@@ -66,8 +66,8 @@ class _Bone:
 def _chain(bones: list, base: str, parent: int, x, y, rot_deg, ells, first: int, tip: str = "tip") -> None:
     """A chain's bones from a (F,) origin x, y in ``parent``'s frame: rotations (F, n) deg, lengths (F, n) px."""
     for i in range(rot_deg.shape[1]):
-        at = (x, y) if i == 0 else (ells[:, i - 1], np.zeros(len(ells)))
-        bones.append(_Bone(f"{base}/bone-{i}", parent if i == 0 else len(bones) - 1, *at, rot_deg[:, i],
+        bx, by = (x, y) if i == 0 else (ells[:, i - 1], np.zeros(len(ells)))
+        bones.append(_Bone(f"{base}/bone-{i}", parent if i == 0 else len(bones) - 1, bx, by, rot_deg[:, i],
                            ells[:, i], first))
     bones.append(_Bone(f"{base}/{tip}", len(bones) - 1, ells[:, -1], np.zeros(len(ells)), np.zeros(len(ells)), 0.0,
                        first))
@@ -113,8 +113,9 @@ def _track_bones(bones: list, track: dict, base: str, first: int) -> str | None:
         lengths, parents = np.asarray(track["lengths"], dtype=float), track["parents"]
         start = len(bones)
         for i, p in enumerate(parents):
-            at = (roots[:, 0], -roots[:, 1]) if p < 0 else (np.full(frames, lengths[p]), np.zeros(frames))
-            bones.append(_Bone(f"{base}/bone-{i}", 0 if p < 0 else start + p, *at, -angles[:, i], lengths[i], first))
+            bx, by = (roots[:, 0], -roots[:, 1]) if p < 0 else (np.full(frames, lengths[p]), np.zeros(frames))
+            bones.append(_Bone(f"{base}/bone-{i}", 0 if p < 0 else start + p, bx, by, -angles[:, i], lengths[i],
+                               first))
         for i in sorted(set(range(len(parents))) - set(parents)):
             bones.append(_Bone(f"{base}/tip-{i}", start + i, np.full(frames, lengths[i]), np.zeros(frames),
                                np.zeros(frames), 0.0, first))
@@ -233,7 +234,7 @@ def spine_skeleton(tracks: list[dict]) -> tuple[dict, int, tuple[str, ...]]:
     start = min(t["first_step"] for t in tracks)
     frames = max(t["first_step"] + t["frames"] for t in tracks) - start
     root = _Bone("root", -1, np.zeros(frames), np.zeros(frames), np.zeros(frames), 0.0, 0)
-    data, bones, notes, seen = [], [root], [], {}
+    data, bones, notes, seen = [], [root], [], {}  # type: list, list, list, dict[str, int]
     for t in tracks:
         label = t.get("name") or f"index{t['chain']}"
         seen[label] = seen.get(label, 0) + 1
