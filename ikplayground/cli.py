@@ -6,6 +6,7 @@ import argparse
 import difflib
 import os
 import sys
+import tempfile
 from pathlib import Path
 
 DEFAULT_SCENE_FILE = "ikplayground-scene.json"
@@ -84,6 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--replay", default=None, metavar="FILE.csv",
                         help="drive the targets, snake heads and walker bodies from this recording, from the "
                              "start (give the --scene and --size it was recorded with); then the scene runs on")
+    parser.add_argument("--spine", default=None, metavar="OUT.json",
+                        help="record the run (to --record's file, else a temporary one) and, when it ends, export it "
+                             "as a Spine 4.x skeleton with one animation, 'run' (docs/spine-export.md)")
     return parser
 
 
@@ -114,6 +118,10 @@ def main(argv: list[str] | None = None) -> int:
         preset = "default" if is_preset("default") else None
     if preset is not None:
         scene = load_preset(preset)
+    if args.spine and not Path(args.spine).resolve().parent.is_dir():  # said before the run, not after it
+        print(f"ikplayground: --spine {args.spine}: the folder {Path(args.spine).resolve().parent} does not exist",
+              file=sys.stderr)
+        return 2
     from ikplayground.app.app import App  # imports pygame: only now
 
     app = App(size=args.size, scene=scene, scene_path=scene_path, realtime=not args.headless)
@@ -128,16 +136,33 @@ def main(argv: list[str] | None = None) -> int:
     else:
         count = len(scene.chains)
         app.say(f"Loaded {count} chain{'' if count == 1 else 's'} from {shown_name(scene_path)}")
-    for start, path in ((app.replay.start, args.replay), (app.record.start, args.record)):
-        error = start(path) if path else None
-        if error:
-            print(f"ikplayground: {error}", file=sys.stderr)
-            app.close()
-            return 2
-    app.run(max_frames=args.frames)
-    if args.screenshot:
-        app.save_screenshot(args.screenshot)
-    app.close()
+    with tempfile.TemporaryDirectory(prefix="ikplayground-spine-") as temp:
+        record = args.record or (str(Path(temp, "run.csv")) if args.spine else None)
+        for start, path in ((app.replay.start, args.replay), (app.record.start, record)):
+            error = start(path) if path else None
+            if error:
+                print(f"ikplayground: {error}", file=sys.stderr)
+                app.close()
+                return 2
+        app.run(max_frames=args.frames)
+        if args.screenshot:
+            app.save_screenshot(args.screenshot)
+        rig = dict(app.record.rig)
+        app.close()
+        return spine_export(app.record.path, rig, args.spine) if args.spine else 0
+
+
+def spine_export(csv_path, rig, out) -> int:
+    """``--spine OUT``: export the run's recording; 0, or 2 with one line on stderr."""
+    from ikplayground.scene import RecordingError, export_spine, shown_name
+
+    try:
+        exported = export_spine(csv_path, rig, out)
+    except (RecordingError, OSError) as e:
+        print(f"ikplayground: --spine {out}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+        return 2
+    print(f"Exported {exported.bones} bones, {exported.keys} keys over {exported.frames} frames to "
+          f"{shown_name(exported.path)}")
     return 0
 
 

@@ -42,6 +42,8 @@ from ikplayground.scene.record.bake import bake_recording, load_animation
 from ikplayground.scene.record.recording import Recorder, RecordingError
 from ikplayground.scene.record.replay import Replay
 from ikplayground.scene.record.timeline_frames import STEPS_PER_SECOND, ChainLine, Frames, load_frames
+from ikplayground.scene.record.spine_export import Exported as SpineExported
+from ikplayground.scene.record.spine_export import export_spine
 
 __all__ = [
     "ANIMATION_FORMAT", "Chain", "DEFAULT_ITERATIONS", "DEFAULT_RATE_DEG", "DEFAULT_TOLERANCE", "Edit", "History",
@@ -62,4 +64,6 @@ __all__ = [
     "appendage_roots",
     # a recording read whole for the timeline (the Keep page): its poses by step
     "ChainLine", "Frames", "STEPS_PER_SECOND", "load_frames",
+    # a recording as a Spine 4.x skeleton JSON (docs/spine-export.md)
+    "SpineExported", "export_spine",
 ]

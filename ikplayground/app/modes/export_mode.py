@@ -1,15 +1,18 @@
 """Export animation: the Keep page's button bakes the last recording (stopped first if running) into a JSON file
 of keyframes (:func:`ikplayground.scene.bake_recording`, docs/animation-format.md), of every chain or the
-selected one, on a worker thread; :meth:`ExportMode.poll`, once a frame, says how it ended."""
+selected one, on a worker thread; :meth:`ExportMode.poll`, once a frame, says how it ended. Its Spine button
+exports the last recording as a Spine skeleton JSON (:func:`ikplayground.scene.export_spine`,
+docs/spine-export.md) the same way."""
 
 from __future__ import annotations
 
 import threading
 from pathlib import Path
 
-from ikplayground.scene import ANIMATION_FORMAT, bake_recording, free_name, nothing_at, shown_name
+from ikplayground.scene import ANIMATION_FORMAT, bake_recording, export_spine, free_name, nothing_at, shown_name
 
 _EXPORT_HEAD = ('{\n  "format": "' + ANIMATION_FORMAT + '",').encode()  # how bake_recording's files begin
+_SPINE_HEAD = b'{\n "skeleton": {\n  "hash": "",\n  "spine": "'  # how export_spine's files begin
 
 
 def animation_path(csv_path, chain: int | None = None) -> Path:
@@ -21,13 +24,20 @@ def animation_path(csv_path, chain: int | None = None) -> Path:
     return free_name(csv_path.with_name(csv_path.stem + tail), _replaceable)
 
 
-def _replaceable(path: Path) -> bool:
-    """Whether nothing is at ``path``, or a file that begins as an export does (its ``format`` first)."""
+def spine_path(csv_path) -> Path:
+    """Where the Spine export of ``csv_path`` goes: ``<stem>-spine.json`` beside it, replacing only an earlier
+    Spine export (else ``-2``, ``-3``...)."""
+    csv_path = Path(csv_path)
+    return free_name(csv_path.with_name(csv_path.stem + "-spine.json"), lambda path: _replaceable(path, _SPINE_HEAD))
+
+
+def _replaceable(path: Path, head: bytes = _EXPORT_HEAD) -> bool:
+    """Whether nothing is at ``path``, or a file that begins as an export does (``head``)."""
     try:
         if nothing_at(path):
             return True
         with open(path, "rb") as file:
-            return file.read(len(_EXPORT_HEAD)) == _EXPORT_HEAD
+            return file.read(len(head)) == head
     except (OSError, ValueError):  # a folder, an unreadable file: not ours to replace
         return False
 
@@ -71,12 +81,42 @@ class ExportMode:
                 return
             chain = app.scene.chains.index(selected)
         out = animation_path(csv_path, chain)
-        rig = dict(app.record.rig)
-        self._outcome = None
-        self._thread = threading.Thread(target=self._bake, args=(csv_path, rig, out, chain), daemon=True,
-                                        name="ikplayground-export")
-        self._thread.start()
+        self._start(self._bake, (csv_path, dict(app.record.rig), out, chain))
         app.say(f"Exporting {shown_name(csv_path)} to {shown_name(out)}...")
+
+    def _start(self, job, args) -> None:
+        self._outcome = None
+        self._thread = threading.Thread(target=job, args=args, daemon=True, name="ikplayground-export")
+        self._thread.start()
+
+    def export_spine(self) -> None:
+        """Export the current or last recording as a Spine skeleton JSON beside it, on a worker thread."""
+        app = self.app
+        if self.busy:
+            app.say("Still exporting the last animation: a moment", error=True)
+            return
+        if app.record.active:
+            app.record.stop()
+        csv_path = app.record.path
+        if csv_path is None:
+            app.say("Nothing to export yet: record a run first (Ctrl+R), then Export to Spine", error=True)
+            return
+        out = spine_path(csv_path)
+        self._start(self._spine, (csv_path, dict(app.record.rig), out))
+        app.say(f"Exporting {shown_name(csv_path)} to {shown_name(out)} (Spine)...")
+
+    def _spine(self, csv_path, rig, out) -> None:
+        """On the worker thread: the Spine export, and the status line's words."""
+        try:
+            done = export_spine(csv_path, rig, out)
+        except (ValueError, OSError) as e:
+            self._outcome = (f"Spine export failed: {getattr(e, 'strerror', None) or e}", True)
+            return
+        except Exception as e:  # noqa: BLE001 - a worker's surprise must reach the status line, not vanish
+            self._outcome = (f"Spine export failed: {type(e).__name__}: {e}", True)
+            return
+        self._outcome = (f"Exported to Spine JSON {shown_name(done.path)}: {done.bones} bones, {done.keys} keys, "
+                         f"{done.frames} frames", False)
 
     def _bake(self, csv_path, rig, out, chain) -> None:
         """On the worker thread: bake, and keep the status line's words."""

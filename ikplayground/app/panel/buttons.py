@@ -45,6 +45,9 @@ BUTTONS: tuple[ButtonSpec, ...] = (
     ButtonSpec("export", "export_animation", "Export", "Export animation",
                "Bake the last recording into a JSON file of keyframes beside it: bone lengths and per-step angles "
                "(stops a running recording first)"),
+    ButtonSpec("spine", "export_spine", "Spine", "Export to Spine",
+               "Export the last recording as a Spine 4.x skeleton JSON beside it: a bone per chain bone, one "
+               "animation 'run' (stops a running recording first)"),
     ButtonSpec("screenshot", "screenshot", "Screenshot", "Screenshot (F12)",
                "Save the window as a PNG named by the date and time, beside the scene file (F12)"),
     ButtonSpec("undo", "undo", "Undo", "Undo (Ctrl+Z)",

@@ -15,6 +15,7 @@ from ikplayground.app.panel.timeline_page import TimelineSection
 KEEP_ROWS: tuple[tuple[str, ...], ...] = (
     ("record_button", "export_button"),
     ("export_selected_box",),
+    ("spine_button",),  # every chain of the last recording, as a Spine skeleton
     ("undo_button", "redo_button"),
     ("flip_button", "screenshot_button"),  # the exact mirror flip (H), F12
 )

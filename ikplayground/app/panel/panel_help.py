@@ -46,6 +46,8 @@ KEEP_HELP = (
                                  "bake the last recording into a JSON file of keyframes "
                                  "([the format](animation-format.md)), of every chain or, with \"Selected "
                                  "chain only\", the selected one"),
+    ("Export to Spine", "export the last recording as a Spine 4.x skeleton JSON beside it, a bone per chain bone "
+                        "and one animation, run ([the mapping](spine-export.md))"),
     ("Undo, Redo", "step back and forth through the scene's edits: settings, solver, bone count, add and remove, "
                    "drags, loads, presets, the race"),
     ("Flip", "mirror the selected chain about its root's vertical (a snake's head's, a walker's body's): angles, "

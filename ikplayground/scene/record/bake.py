@@ -289,6 +289,16 @@ def animation_json(tracks: list[dict]) -> str:
     return "{\n" + "\n".join(lines) + '\n  "tracks": [\n' + body + ("\n" if tracks else "") + "  ]\n}\n"
 
 
+def track_dicts(tracks: list) -> list[dict]:
+    """The tracks as the file holds them (plain lists): its ``tracks`` (the Spine export reads these too)."""
+    return [extra_json(t, t.as_json()) for t in tracks]
+
+
+def baked_tracks(csv_path, rig) -> list[dict]:
+    """Every track of the recording at ``csv_path`` as the file would hold it, nothing written (ValueError)."""
+    return track_dicts(_tracks(Path(csv_path), rig if rig is not None else {}, None))
+
+
 def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
     """Bake the recording CSV at ``csv_path`` into the keyframe file ``out_path`` (JSON, atomically).
 
@@ -329,7 +339,7 @@ def bake_recording(csv_path, rig, out_path, chain: int | None = None) -> Baked:
     tracks = _tracks(csv_path, rig if rig is not None else {}, None if chain is None else int(chain))
     if chain is not None and not tracks:
         raise ValueError(f"{csv_path.name}: chain {chain} is not in the recording")
-    data = [extra_json(t, t.as_json()) for t in tracks]
+    data = track_dicts(tracks)
     write_atomically(out_path, animation_json(data).encode("utf-8"))
     notes = tuple(f"chain {t.chain} from step {t.first_step}: {t.note}" for t in tracks if t.note)
     return Baked(out_path, len(tracks), sum(len(t.angles) for t in tracks), notes)
