@@ -36,6 +36,44 @@ def positive_int(text: str) -> int:
     return value
 
 
+def gif_fps(text: str) -> float:
+    """Frames a second of a GIF: a number in (0, 50]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of frames a second, got {text!r}") from None
+    if not 0 < value <= 50:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 50 (GIF delays are whole hundredths of a "
+                                         f"second, and browsers slow frames under 2/100 s down), got {text}")
+    return value
+
+
+def gif_scale(text: str) -> float:
+    """A capture's scale: a number in (0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number such as 0.5, got {text!r}") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1 (it shrinks the frames), got {text}")
+    return value
+
+
+def output_problem(flag: str, text: str) -> str | None:
+    """Why the file ``text`` given to ``flag`` cannot be written (one line), or None when it can be."""
+    path = Path(text)
+    folder = path.parent
+    if not text or path.name in ("", ".", ".."):
+        return f"{flag} {text}: expected a file name"
+    if os.path.isdir(path):
+        return f"{flag} {text}: is a folder, not a file"
+    if not os.path.isdir(folder):
+        return f"{flag} {text}: the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{flag} {text}: the folder {folder} is not writable"
+    return None
+
+
 def scene_file_exists(path: Path) -> bool:
     """False only when nothing is at ``path`` (a path that cannot be looked up counts as there)."""
     try:
@@ -84,14 +122,55 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--replay", default=None, metavar="FILE.csv",
                         help="drive the targets, snake heads and walker bodies from this recording, from the "
                              "start (give the --scene and --size it was recorded with); then the scene runs on")
+    parser.add_argument("--gif", default=None, metavar="OUT.gif",
+                        help="write the run as an animated GIF (the stage; --gif-window for the whole window), "
+                             "written when the run ends; with --replay and --headless but no --frames, the whole "
+                             "recording")
+    parser.add_argument("--gif-fps", type=gif_fps, default=50.0, metavar="F",
+                        help="the GIF's frames a second, at most and by default 50: the run's 60 frames a second "
+                             "are resampled (the first frame of each 1/F s is kept) and every delay is written in "
+                             "whole hundredths of a second, rounded cumulatively, so the GIF plays at true speed "
+                             "(GIF delays are centiseconds, and browsers show frames under 2 cs for 10 cs)")
+    parser.add_argument("--gif-scale", type=gif_scale, default=1.0, metavar="S",
+                        help="shrink the GIF's (and the video's) frames by S, 0 < S <= 1 (default 1)")
+    parser.add_argument("--gif-window", action="store_true",
+                        help="capture the whole window (stage, panel, status line), not the stage alone")
+    parser.add_argument("--video", default=None, metavar="OUT.mp4",
+                        help="write the run as an H.264 MP4 video, every frame at 60 frames a second (same "
+                             "--gif-scale and --gif-window); needs the video extra: pip install "
+                             "\"ikplayground[video]\"")
     return parser
+
+
+def capture_problem(args) -> str | None:
+    """Why the --gif and --video options cannot be followed (one line), or None."""
+    if args.gif is None and args.video is None:
+        for flag, given in (("--gif-fps", args.gif_fps != 50.0), ("--gif-scale", args.gif_scale != 1.0),
+                            ("--gif-window", args.gif_window)):
+            if given:
+                return f"{flag} needs --gif OUT.gif or --video OUT.mp4"
+        return None
+    if args.video is not None:
+        from ikplayground.app.draw.video_writer import video_missing  # no pygame
+
+        missing = video_missing()
+        if missing:
+            return f"--video {missing}"
+    for flag, path in (("--gif", args.gif), ("--video", args.video)):
+        problem = output_problem(flag, path) if path is not None else None
+        if problem:
+            return problem
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.headless and args.frames is None:
-        parser.error("--headless needs --frames N (a headless run must end by itself)")
+    if args.headless and args.frames is None and args.replay is None:
+        parser.error("--headless needs --frames N or --replay FILE.csv (a headless run must end by itself)")
+    problem = capture_problem(args)
+    if problem:
+        parser.exit(2, f"ikplayground: {problem}\n")
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
@@ -134,11 +213,22 @@ def main(argv: list[str] | None = None) -> int:
             print(f"ikplayground: {error}", file=sys.stderr)
             app.close()
             return 2
-    app.run(max_frames=args.frames)
+    if (args.gif or args.video) and app.capture.start(args.gif, args.video, args.gif_fps, args.gif_scale,
+                                                      args.gif_window, threaded=False):
+        app.close()
+        return 1
+    if args.headless and args.frames is None:  # --replay: until the recording ends
+        while app.running and app.replay.active:
+            app.frame()
+    else:
+        app.run(max_frames=args.frames)
     if args.screenshot:
         app.save_screenshot(args.screenshot)
+    errors = app.capture.finish()
+    for error in errors:
+        print(f"ikplayground: {error}", file=sys.stderr)
     app.close()
-    return 0
+    return 1 if errors else 0
 
 
 if __name__ == "__main__":

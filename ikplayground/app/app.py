@@ -25,6 +25,7 @@ from ikplayground.app.draw.render import SceneRenderer, chain_colour
 from ikplayground.app.draw.view import draw_marker
 from ikplayground.app.gc_freeze import hold, settle
 from ikplayground.app.key_events import key_down, key_up
+from ikplayground.app.modes.capture_mode import CaptureMode
 from ikplayground.app.modes.export_mode import ExportMode
 from ikplayground.app.modes.math_view import MathView
 from ikplayground.app.modes.quit_mode import QuitMode
@@ -75,11 +76,10 @@ class App:
         self.running, self.paused, self.show_help = True, False, False
         self.help_pane = Pane()  # the F1 help's scroll
         self.log_pane = Pane()  # the message log's (Ctrl+L, or a click on the status line)
-        self.frames, self.accumulator = 0, 0.0
+        self.frames, self.accumulator, self.slow_until = 0, 0.0, -1.0
         self.given_up = 0.0  # s of simulated time the real-time loop gave up rather than drop frames
         self.steps_taken = 0  # scene steps since the start (a benchmark's steps a frame)
         self.fps_cap = 60  # frames a second at most in real time (0: uncapped, as benchmarks time it)
-        self.slow_until = -1.0
         self.mouse: tuple[int, int] | None = None
         self._drag: Hold | None = None
         self.held: set[str] = set()
@@ -96,6 +96,7 @@ class App:
         self.export = ExportMode(self)  # Export animation: the last recording baked to keyframes
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
         self.quit = QuitMode(self)  # the close button and Ctrl+Q: Save / Discard / Cancel with unsaved changes
+        self.capture = CaptureMode(self)  # F9, --gif, --video: the frames drawn, to a GIF or a video
         self._poked = False  # a click or a key this frame: the tool tips go
         self.view = ViewControl(self)  # the camera: zoom, pan, fit, home, edge markers (view_mode.py)
         self.view.load(self.scene)
@@ -141,6 +142,7 @@ class App:
         if not self.minimized:  # nothing to show: keep stepping, skip drawing
             self.draw()
             pygame.display.flip()
+            self.capture.grab()  # a copy of the frame, when a capture's next slot has come
         if self.settle:
             self.settle = False
             settle(len(self.scene.chains))
@@ -329,7 +331,7 @@ class App:
         fps = self.clock.get_fps() if self.realtime else None
         facts = status_facts(self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused,
                              self.math.status_text(), (self.replay.status_text(), self.record.status_text(),
-                              "slow motion" if self.time < self.slow_until else ""))
+                              self.capture.status_text(), "slow motion" if self.time < self.slow_until else ""))
         draw_chrome(self, stage, facts)  # the status line, the help or the message log, the panel, an error
         self.render_ms = smoothed(self.render_ms, (time.perf_counter() - t0) * 1000.0)
 
@@ -341,6 +343,7 @@ class App:
         self.replay.stop()
         self.record.stop()
         self.export.wait()
+        self.capture.finish()  # an F9 capture being encoded is finished, never lost
         pygame.event.get()
         if get_default_manager() is self.ui:  # pygame_gui keeps the first manager made as its default
             set_default_manager(None)
