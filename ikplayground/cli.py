@@ -41,10 +41,10 @@ def gif_fps(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number of frames a second, got {text!r}") from None
+        raise argparse.ArgumentTypeError("expected a number of frames a second, such as 25") from None
     if not 0 < value <= 50:
         raise argparse.ArgumentTypeError(f"must be above 0 and at most 50 (GIF delays are whole hundredths of a "
-                                         f"second, and browsers slow frames under 2/100 s down), got {text}")
+                                         f"second, and browsers slow frames under 2/100 s down)")
     return value
 
 
@@ -53,9 +53,9 @@ def gif_scale(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number such as 0.5, got {text!r}") from None
+        raise argparse.ArgumentTypeError("expected a number such as 0.5") from None
     if not 0 < value <= 1:
-        raise argparse.ArgumentTypeError(f"must be above 0 and at most 1 (it shrinks the frames), got {text}")
+        raise argparse.ArgumentTypeError("must be above 0 and at most 1 (it shrinks the frames)")
     return value
 
 
@@ -126,12 +126,12 @@ def build_parser() -> argparse.ArgumentParser:
                         help="write the run as an animated GIF (the stage; --gif-window for the whole window), "
                              "written when the run ends; with --replay and --headless but no --frames, the whole "
                              "recording")
-    parser.add_argument("--gif-fps", type=gif_fps, default=50.0, metavar="F",
-                        help="the GIF's frames a second, at most and by default 50: the run's 60 frames a second "
+    parser.add_argument("--gif-fps", default=None, metavar="F",
+                        help="the GIF's frames a second, above 0, at most and by default 50: the run's 60 frames a second "
                              "are resampled (the first frame of each 1/F s is kept) and every delay is written in "
                              "whole hundredths of a second, rounded cumulatively, so the GIF plays at true speed "
                              "(GIF delays are centiseconds, and browsers show frames under 2 cs for 10 cs)")
-    parser.add_argument("--gif-scale", type=gif_scale, default=1.0, metavar="S",
+    parser.add_argument("--gif-scale", default=None, metavar="S",
                         help="shrink the GIF's (and the video's) frames by S, 0 < S <= 1 (default 1)")
     parser.add_argument("--gif-window", action="store_true",
                         help="capture the whole window (stage, panel, status line), not the stage alone")
@@ -145,11 +145,20 @@ def build_parser() -> argparse.ArgumentParser:
 def capture_problem(args) -> str | None:
     """Why the --gif and --video options cannot be followed (one line), or None."""
     if args.gif is None and args.video is None:
-        for flag, given in (("--gif-fps", args.gif_fps != 50.0), ("--gif-scale", args.gif_scale != 1.0),
-                            ("--gif-window", args.gif_window)):
-            if given:
+        for flag, given in (("--gif-fps", args.gif_fps), ("--gif-scale", args.gif_scale), ("--gif-window", None)):
+            if given is not None or (flag == "--gif-window" and args.gif_window):
                 return f"{flag} needs --gif OUT.gif or --video OUT.mp4"
         return None
+    if args.gif_fps is not None and args.gif is None:
+        return "--gif-fps needs --gif OUT.gif (a video has every frame, at 60 frames a second)"
+    try:  # the numbers, checked as the options are read (one line each)
+        args.gif_fps = 50.0 if args.gif_fps is None else gif_fps(args.gif_fps)
+    except argparse.ArgumentTypeError as e:
+        return f"--gif-fps {args.gif_fps}: {e}"
+    try:
+        args.gif_scale = 1.0 if args.gif_scale is None else gif_scale(args.gif_scale)
+    except argparse.ArgumentTypeError as e:
+        return f"--gif-scale {args.gif_scale}: {e}"
     if args.video is not None:
         from ikplayground.app.draw.video_writer import video_missing  # no pygame
 

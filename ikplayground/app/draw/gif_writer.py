@@ -1,7 +1,7 @@
 """Animated GIFs written frame by frame: nothing but the last frame is held, whatever the length.
 
-Each frame (RGB, shape (h, w, 3) uint8) is mapped without dithering to the palette of the first frame (255
-colours, Pillow's fast octree), then only the box that changed since the frame before is written, with the
+Each frame (RGB, shape (h, w, 3) uint8) is mapped without dithering to one palette: the first frame's own 191
+colours (Pillow's fast octree) and a 4x4x4 cube of 64, for colours that turn up later, then only the box that changed since the frame before is written, with the
 unchanged pixels in it transparent (index 255), so a still background costs nothing. Frames come with their
 slot ``k`` at ``fps`` frames a second: a frame shows from ``k / fps`` s to the next frame's slot, delays in whole
 centiseconds rounded cumulatively (so the total time stays true). GIF delays under 2 cs play at 10 cs in web
@@ -23,6 +23,8 @@ import numpy as np
 MAX_FPS = 50  # 2 cs a frame: the shortest delay web browsers honour
 TRANSPARENT = 255  # the palette index of "unchanged since the last frame"
 COLOURS = 255  # palette entries for the picture (0..254)
+OWN = 191  # of them, the first frame's own; the other 64 are a colour cube
+CUBE = [v for r in range(4) for g in range(4) for b in range(4) for v in (85 * r, 85 * g, 85 * b)]
 
 
 def pillow():
@@ -73,9 +75,13 @@ class GifWriter:
         Image = self._image
         picture = Image.frombuffer("RGB", (w, h), np.ascontiguousarray(rgb), "raw", "RGB", 0, 1)
         if self._palette is None:
-            self._palette = picture.quantize(COLOURS, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
-            self._write_header(self._palette.getpalette() or [])
+            own = picture.quantize(OWN, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+            colours = (own.getpalette() or [])[: 3 * OWN] + CUBE
+            self._palette = Image.new("P", (1, 1))
+            self._palette.putpalette(colours)
+            self._write_header(colours)
         indexed = np.asarray(picture.quantize(palette=self._palette, dither=Image.Dither.NONE))
+        indexed = np.minimum(indexed, TRANSPARENT - 1)  # (never the transparent index)
         if self._last is None:
             box, patch = (0, 0, w, h), indexed
         else:

@@ -3,7 +3,6 @@ temporary name beside the file, which gets its name only when the video is whole
 
 from __future__ import annotations
 
-import importlib.util
 import os
 from pathlib import Path
 
@@ -18,10 +17,10 @@ MISSING = 'needs imageio-ffmpeg: pip install "ikplayground[video]" (or .[video] 
 def video_missing() -> str | None:
     """Why videos cannot be made here (imageio-ffmpeg is not installed), or None when they can."""
     try:
-        found = importlib.util.find_spec("imageio_ffmpeg") is not None
-    except (ImportError, ValueError):
-        found = False
-    return None if found else MISSING
+        import imageio_ffmpeg  # noqa: F401 - light: the binary is only looked for when a video starts
+    except ImportError:
+        return MISSING
+    return None
 
 
 class VideoWriter:

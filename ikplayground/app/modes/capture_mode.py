@@ -55,7 +55,7 @@ class Capture:
         self.taken = self.done = self.skipped = 0
         self.errors: list[str] = []
         self.saved: list[Path] = []
-        self.queue: queue.Queue | None = queue.Queue(QUEUED) if threaded else None
+        self.queue: queue.Queue | None = queue.Queue() if threaded else None  # at most QUEUED frames (take)
         self.thread: threading.Thread | None = None
         if threaded:
             self.thread = threading.Thread(target=self._work, daemon=True, name="ikplayground-capture")
@@ -75,11 +75,10 @@ class Capture:
             self.taken += 1
             self._write(rgb, slots)
             return
-        try:
-            self.queue.put_nowait((rgb, slots))
-        except queue.Full:
+        if self.queue.qsize() >= QUEUED:
             self.skipped += 1
             return
+        self.queue.put((rgb, slots))
         self.slots = slots
         self.taken += 1
 
@@ -116,7 +115,7 @@ class Capture:
         if self.queue is None:
             self._finish()
         else:
-            self.queue.put(None)  # blocks only while the queue is full: a few frames' encoding
+            self.queue.put(None)
 
     @property
     def finished(self) -> bool:
