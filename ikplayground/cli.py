@@ -43,8 +43,8 @@ def gif_fps(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError("expected a number of frames a second, such as 25") from None
     if not 0 < value <= 50:
-        raise argparse.ArgumentTypeError(f"must be above 0 and at most 50 (GIF delays are whole hundredths of a "
-                                         f"second, and browsers slow frames under 2/100 s down)")
+        raise argparse.ArgumentTypeError("must be above 0 and at most 50 (GIF delays are whole hundredths of a "
+                                         "second, and browsers slow frames under 2/100 s down)")
     return value
 
 
@@ -127,10 +127,10 @@ def build_parser() -> argparse.ArgumentParser:
                              "written when the run ends; with --replay and --headless but no --frames, the whole "
                              "recording")
     parser.add_argument("--gif-fps", default=None, metavar="F",
-                        help="the GIF's frames a second, above 0, at most and by default 50: the run's 60 frames a second "
-                             "are resampled (the first frame of each 1/F s is kept) and every delay is written in "
-                             "whole hundredths of a second, rounded cumulatively, so the GIF plays at true speed "
-                             "(GIF delays are centiseconds, and browsers show frames under 2 cs for 10 cs)")
+                        help="the GIF's frames a second, above 0, at most and by default 50: the run's 60 frames a "
+                             "second are resampled (the first frame of each 1/F s is kept) and every delay is "
+                             "written in whole hundredths of a second, rounded cumulatively, so the GIF plays at "
+                             "true speed (GIF delays are centiseconds, and browsers show frames under 2 cs for 10 cs)")
     parser.add_argument("--gif-scale", default=None, metavar="S",
                         help="shrink the GIF's (and the video's) frames by S, 0 < S <= 1 (default 1)")
     parser.add_argument("--gif-window", action="store_true",

@@ -148,6 +148,7 @@ def test_the_keep_page_button_captures_and_the_status_line_counts_the_encoding(a
 
     monkeypatch.setattr(gif_writer.GifWriter, "add", slow_add)
     monkeypatch.setattr(capture_mode, "QUEUED", 4)
+    monkeypatch.setattr(capture_mode, "PROCESS", False)  # the encoder on a thread, which the gate holds
     press_button(app, app.panel.tabs["keep"])
     press_button(app, app.panel.gif_button, k=12)  # 10 slots: one being written, 4 waiting, the rest skipped
     assert app.capture.current.skipped > 0  # the queue was full: frames skipped, the loop went on
@@ -159,6 +160,7 @@ def test_the_keep_page_button_captures_and_the_status_line_counts_the_encoding(a
     gate.set()
     encoded(app)
     assert gif_facts(scene_file.with_name("s-capture.gif"))[0] == taken
+    assert app.message.startswith(f"Saved s-capture.gif: {taken} frames") and "skipped to hold the frame rate" in app.message
 
 
 @pytest.mark.slow

@@ -1,11 +1,11 @@
 """Animated GIFs written frame by frame: nothing but the last frame is held, whatever the length.
 
 Each frame (RGB, shape (h, w, 3) uint8) is mapped without dithering to one palette: the first frame's own 191
-colours (Pillow's fast octree) and a 4x4x4 cube of 64, for colours that turn up later, then only the box that changed since the frame before is written, with the
-unchanged pixels in it transparent (index 255), so a still background costs nothing. Frames come with their
-slot ``k`` at ``fps`` frames a second: a frame shows from ``k / fps`` s to the next frame's slot, delays in whole
-centiseconds rounded cumulatively (so the total time stays true). GIF delays under 2 cs play at 10 cs in web
-browsers, hence at most :data:`MAX_FPS` frames a second.
+colours (Pillow's fast octree) and a 4x4x4 cube of 64, for colours that turn up later; then only the box that
+changed since the frame before is written, with the unchanged pixels in it transparent (index 255), so a still
+background costs nothing. Frames come with their slot ``k`` at ``fps`` frames a second: a frame shows from ``k /
+fps`` s to the next frame's slot, delays in whole centiseconds rounded cumulatively (so the total time stays true).
+GIF delays under 2 cs play at 10 cs in web browsers, hence at most :data:`MAX_FPS` frames a second.
 
 The file is written under a temporary name beside ``path`` and takes its name only at :meth:`GifWriter.close`:
 a half-written GIF never stays.

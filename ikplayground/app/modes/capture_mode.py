@@ -1,11 +1,12 @@
 """Capturing the run to a GIF (F9, the Keep page's button; ``--gif``) or an MP4 (``--video``).
 
-After each frame is drawn, the main loop only copies it (the window, or the stage alone, scaled if asked) when
-a writer's next slot has come; the writers (``draw/gif_writer.py``, ``draw/video_writer.py``) map, crop and
-compress it. F9 hands the copies to a worker thread through a short queue (a frame that finds it full is
-skipped, the one before showing longer, so the frame rate holds and memory stays bounded); the command line
-writes each frame at once, so that none is skipped. Stopping says "Encoding GIF: 40/600 frames" until the
-worker is through; closing the App waits for it, so quitting never loses the file.
+After each frame is drawn, the main loop only copies it (the window, or the stage alone, scaled if asked) when a
+writer's next slot has come; the writers (``draw/gif_writer.py``, ``draw/video_writer.py``) map, crop and compress
+it. F9 hands the copies to an encoder in a process of its own (``draw/gif_process.py``: encoding never holds the
+App's interpreter lock) through a short queue (a frame that finds it full is skipped, the one before showing
+longer, so the frame rate holds and memory stays bounded); the command line writes each frame at once, so that none
+is skipped. Stopping says "Encoding GIF: 40/600 frames" until the worker is through; closing the App waits for it,
+so quitting never loses the file.
 
 Slots: a fixed-step run's frame ``i`` is at ``i / 60`` s, a real-time run's at its wall-clock time since the
 start; a writer at ``fps`` takes the first frame of each slot ``floor(t * fps)``.
@@ -21,11 +22,13 @@ from pathlib import Path
 import numpy as np
 import pygame
 
+from ikplayground.app.draw.gif_process import GifProcess
 from ikplayground.app.draw.gif_writer import MAX_FPS, GifWriter
 from ikplayground.app.draw.video_writer import VIDEO_FPS, VideoWriter
 from ikplayground.scene import STEP, free_name, shown_name
 
 QUEUED = 32  # frames the F9 worker may have waiting (1280x720: 2.7 MB each)
+PROCESS = True  # F9 encodes in a process of its own (False: on a thread, sharing the interpreter lock)
 F9_FPS = MAX_FPS  # F9 captures the whole window at full size, 50 frames a second
 
 
@@ -49,7 +52,7 @@ class Capture:
 
     def __init__(self, writers, window: bool, scale: float, size: tuple[int, int], source: tuple[int, int],
                  threaded: bool):
-        self.writers = writers
+        self.writers, self.threaded = writers, threaded  # threaded: F9's (the command line's write at once)
         self.window, self.scale, self.size, self.source = window, scale, size, source
         self.slots = [-1] * len(writers)
         self.taken = self.done = self.skipped = 0
@@ -57,7 +60,10 @@ class Capture:
         self.saved: list[Path] = []
         self.queue: queue.Queue | None = queue.Queue() if threaded else None  # at most QUEUED frames (take)
         self.thread: threading.Thread | None = None
-        if threaded:
+        self.child = writers[0][0] if writers and isinstance(writers[0][0], GifProcess) else None
+        if self.child is not None:
+            self.queue = None  # the child's own queue
+        elif threaded:
             self.thread = threading.Thread(target=self._work, daemon=True, name="ikplayground-capture")
             self.thread.start()
 
@@ -70,6 +76,13 @@ class Capture:
 
     def take(self, rgb: np.ndarray, slots: list[int]) -> None:
         """A copied frame: to the worker (skipped when its queue is full), else written now."""
+        if self.child is not None:
+            if self.child.backlog >= QUEUED:
+                self.skipped += 1
+                return
+            self.child.add(rgb, slots[0])
+            self.slots, self.taken = slots, self.taken + 1
+            return
         if self.queue is None:
             self.slots = slots
             self.taken += 1
@@ -112,18 +125,46 @@ class Capture:
 
     def end(self) -> None:
         """No more frames: the worker finishes the files (in the background), or they are finished now."""
-        if self.queue is None:
+        if self.child is not None:
+            self.child.end()
+        elif self.queue is None:
             self._finish()
         else:
             self.queue.put(None)
 
     @property
     def finished(self) -> bool:
+        if self.child is not None:
+            return self._outcome(0.0)
         return self.thread is None or not self.thread.is_alive()
+
+    def _outcome(self, timeout: float | None) -> bool:
+        """The child's file saved or its error kept, once it has ended (waiting up to ``timeout`` s)."""
+        assert self.child is not None
+        outcome = self.child.outcome(timeout)
+        if outcome is None:
+            return False
+        if not (self.saved or self.errors):
+            kind, what = outcome
+            self.saved.append(Path(what)) if kind == "saved" else self.errors.append(
+                f"{shown_name(self.child.path)} not saved: {what}")
+        return True
+
+    @property
+    def written(self) -> int:
+        """Frames written so far."""
+        return self.child.done if self.child is not None else self.done
+
+    def wait(self) -> None:
+        """Wait until the files are finished."""
+        if self.child is not None:
+            self._outcome(None)
+        elif self.thread is not None:
+            self.thread.join()
 
 
 class CaptureMode:
-    """The App's captures: F9's (threaded) and the command line's (written frame by frame)."""
+    """The App's captures: F9's (encoded in the background) and the command line's (written frame by frame)."""
 
     def __init__(self, app):
         self.app = app
@@ -144,7 +185,8 @@ class CaptureMode:
         writers: list = []
         try:
             if gif is not None:
-                writers.append((GifWriter(gif, size, fps), fps))
+                writers.append((GifProcess(gif, size, fps) if threaded and PROCESS else GifWriter(gif, size, fps),
+                                fps))
             if video is not None:
                 writers.append((VideoWriter(video, size), VIDEO_FPS))
         except (OSError, ValueError, RuntimeError, ImportError) as e:
@@ -192,8 +234,9 @@ class CaptureMode:
         w, h = capture.size
         rgb = np.frombuffer(pygame.image.tobytes(surface, "RGB"), np.uint8).reshape(h, w, 3)
         capture.take(rgb, slots)
-        if capture.errors and all(writer is None for writer, _ in capture.writers):
-            self.stop()
+        if (capture.errors and all(writer is None for writer, _ in capture.writers)) or (
+                capture.child is not None and not capture.child.alive):
+            self.stop()  # (the encoder failed: its error is said)
 
     def stop(self, why: str = "") -> None:
         """Stop taking frames; the files are finished (F9's in the background, "Encoding GIF: ..." meanwhile)."""
@@ -209,7 +252,7 @@ class CaptureMode:
 
     def progress(self) -> str:
         c = self.encoding
-        return "" if c is None else f"{c.done}/{c.taken} frames"
+        return "" if c is None else f"{c.written}/{c.taken} frames"
 
     def poll(self) -> None:
         """Once a frame: when the files are finished, say where they went (or why not)."""
@@ -217,8 +260,7 @@ class CaptureMode:
         if capture is None or not capture.finished:
             return
         self.encoding = None
-        if capture.thread is not None:
-            capture.thread.join()
+        capture.wait()
         for error in capture.errors:
             self.app.say(f"Capture: {error}", error=True)
         if capture.saved:
@@ -234,14 +276,14 @@ class CaptureMode:
         capture = self.encoding
         if capture is None:
             return []
-        if capture.thread is not None:
-            capture.thread.join()
+        capture.wait()
         errors = list(capture.errors)
         self.poll()
         return errors
 
     def status_text(self) -> str:
-        """The status line's words: capturing, or encoding the frames captured."""
+        """The status line's words: capturing (F9's; the command line's captures keep the picture clean), or
+        encoding the frames captured."""
         if self.current is not None:
-            return f"Capturing: {self.current.taken} frames"
+            return f"Capturing: {self.current.taken} frames" if self.current.threaded else ""
         return f"Encoding GIF: {self.progress()}" if self.encoding is not None else ""
