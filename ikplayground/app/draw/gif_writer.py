@@ -17,6 +17,7 @@ import os
 import secrets
 import struct
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -59,9 +60,9 @@ class GifWriter:
         self.frames = 0  # frames written so far (the held one not counted)
         self.tmp = temp_beside(self.path, ".gif.part")
         self._file = open(self.tmp, "xb")
-        self._palette = None  # the "P" image whose palette every frame is mapped to
+        self._palette: Any = None  # the "P" image whose palette every frame is mapped to
         self._last: np.ndarray | None = None  # indices (h, w) of the picture as shown so far
-        self._held = None  # (P image, offset, slot) of the newest frame: its delay waits for the next slot
+        self._held: Any = None  # (P image, offset, slot) of the newest frame: its delay waits for the next slot
         self._image = pillow()
 
     def add(self, rgb: np.ndarray, slot: int) -> None:
