@@ -37,6 +37,44 @@ def positive_int(text: str) -> int:
     return value
 
 
+def gif_fps(text: str) -> float:
+    """Frames a second of a GIF: a number in (0, 50]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected a number of frames a second, such as 25") from None
+    if not 0 < value <= 50:
+        raise argparse.ArgumentTypeError("must be above 0 and at most 50 (GIF delays are whole hundredths of a "
+                                         "second, and browsers slow frames under 2/100 s down)")
+    return value
+
+
+def gif_scale(text: str) -> float:
+    """A capture's scale: a number in (0, 1]."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected a number such as 0.5") from None
+    if not 0 < value <= 1:
+        raise argparse.ArgumentTypeError("must be above 0 and at most 1 (it shrinks the frames)")
+    return value
+
+
+def output_problem(flag: str, text: str) -> str | None:
+    """Why the file ``text`` given to ``flag`` cannot be written (one line), or None when it can be."""
+    path = Path(text)
+    folder = path.parent
+    if not text or path.name in ("", ".", ".."):
+        return f"{flag} {text}: expected a file name"
+    if os.path.isdir(path):
+        return f"{flag} {text}: is a folder, not a file"
+    if not os.path.isdir(folder):
+        return f"{flag} {text}: the folder {folder} does not exist"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{flag} {text}: the folder {folder} is not writable"
+    return None
+
+
 def scene_file_exists(path: Path) -> bool:
     """False only when nothing is at ``path`` (a path that cannot be looked up counts as there)."""
     try:
@@ -88,14 +126,64 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--spine", default=None, metavar="OUT.json",
                         help="record the run (to --record's file, else a temporary one) and, when it ends, export it "
                              "as a Spine 4.x skeleton with one animation, 'run' (docs/spine-export.md)")
+    parser.add_argument("--gif", default=None, metavar="OUT.gif",
+                        help="write the run as an animated GIF (the stage; --gif-window for the whole window), "
+                             "written when the run ends; with --replay and --headless but no --frames, the whole "
+                             "recording")
+    parser.add_argument("--gif-fps", default=None, metavar="F",
+                        help="the GIF's frames a second, above 0, at most and by default 50: the run's 60 frames a "
+                             "second are resampled (the first frame of each 1/F s is kept) and every delay is "
+                             "written in whole hundredths of a second, rounded cumulatively, so the GIF plays at "
+                             "true speed (GIF delays are centiseconds, and browsers show frames under 2 cs for 10 cs)")
+    parser.add_argument("--gif-scale", default=None, metavar="S",
+                        help="shrink the GIF's (and the video's) frames by S, 0 < S <= 1 (default 1)")
+    parser.add_argument("--gif-window", action="store_true",
+                        help="capture the whole window (stage, panel, status line), not the stage alone")
+    parser.add_argument("--video", default=None, metavar="OUT.mp4",
+                        help="write the run as an H.264 MP4 video, every frame at 60 frames a second (same "
+                             "--gif-scale and --gif-window); needs the video extra: pip install "
+                             "\"ikplayground[video]\"")
     return parser
+
+
+def capture_problem(args) -> str | None:
+    """Why the --gif and --video options cannot be followed (one line), or None."""
+    if args.gif is None and args.video is None:
+        for flag, given in (("--gif-fps", args.gif_fps), ("--gif-scale", args.gif_scale), ("--gif-window", None)):
+            if given is not None or (flag == "--gif-window" and args.gif_window):
+                return f"{flag} needs --gif OUT.gif or --video OUT.mp4"
+        return None
+    if args.gif_fps is not None and args.gif is None:
+        return "--gif-fps needs --gif OUT.gif (a video has every frame, at 60 frames a second)"
+    try:  # the numbers, checked as the options are read (one line each)
+        args.gif_fps = 50.0 if args.gif_fps is None else gif_fps(args.gif_fps)
+    except argparse.ArgumentTypeError as e:
+        return f"--gif-fps {args.gif_fps}: {e}"
+    try:
+        args.gif_scale = 1.0 if args.gif_scale is None else gif_scale(args.gif_scale)
+    except argparse.ArgumentTypeError as e:
+        return f"--gif-scale {args.gif_scale}: {e}"
+    if args.video is not None:
+        from ikplayground.app.draw.video_writer import video_missing  # no pygame
+
+        missing = video_missing()
+        if missing:
+            return f"--video {missing}"
+    for flag, path in (("--gif", args.gif), ("--video", args.video)):
+        problem = output_problem(flag, path) if path is not None else None
+        if problem:
+            return problem
+    return None
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.headless and args.frames is None:
-        parser.error("--headless needs --frames N (a headless run must end by itself)")
+    if args.headless and args.frames is None and args.replay is None:
+        parser.error("--headless needs --frames N or --replay FILE.csv (a headless run must end by itself)")
+    problem = capture_problem(args)
+    if problem:
+        parser.exit(2, f"ikplayground: {problem}\n")
     if args.headless:
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
@@ -144,11 +232,24 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"ikplayground: {error}", file=sys.stderr)
                 app.close()
                 return 2
-        app.run(max_frames=args.frames)
+        if (args.gif or args.video) and app.capture.start(args.gif, args.video, args.gif_fps, args.gif_scale,
+                                                          args.gif_window, threaded=False):
+            app.close()
+            return 1
+        if args.headless and args.frames is None:  # --replay: until the recording ends
+            while app.running and app.replay.active:
+                app.frame()
+        else:
+            app.run(max_frames=args.frames)
         if args.screenshot:
             app.save_screenshot(args.screenshot)
+        errors = app.capture.finish()
+        for error in errors:
+            print(f"ikplayground: {error}", file=sys.stderr)
         rig = dict(app.record.rig)
         app.close()
+        if errors:
+            return 1
         return spine_export(app.record.path, rig, args.spine) if args.spine else 0
 
 

@@ -25,6 +25,7 @@ from ikplayground.app.draw.render import SceneRenderer, chain_colour
 from ikplayground.app.draw.view import draw_marker
 from ikplayground.app.gc_freeze import hold, settle
 from ikplayground.app.key_events import key_down, key_up
+from ikplayground.app.modes.capture_mode import CaptureMode
 from ikplayground.app.modes.export_mode import ExportMode
 from ikplayground.app.modes.math_view import MathView
 from ikplayground.app.modes.quit_mode import QuitMode
@@ -94,6 +95,7 @@ class App:
         self.replay = ReplayMode(self)  # --replay: a recording drives the targets, before the step
         self.timeline = TimelineMode(self)  # the Keep page's timeline: while open, the scene waits
         self.quit = QuitMode(self)  # the close button and Ctrl+Q: Save / Discard / Cancel with unsaved changes
+        self.capture = CaptureMode(self)  # F9, --gif, --video: the frames drawn, to a GIF or a video
         self._poked = False  # a click or a key this frame: the tool tips go
         self.view = ViewControl(self)  # the camera: zoom, pan, fit, home, edge markers (view_mode.py)
         self.view.load(self.scene)
@@ -139,6 +141,7 @@ class App:
         if not self.minimized:  # nothing to show: keep stepping, skip drawing
             self.draw()
             pygame.display.flip()
+            self.capture.grab()  # a copy of the frame, when a capture's next slot has come
         if self.settle:
             self.settle = False
             settle(len(self.scene.chains))
@@ -324,7 +327,8 @@ class App:
         fps = self.clock.get_fps() if self.realtime else None
         facts = self.timeline.status_text() or status_facts(  # (while open, the timeline's facts: the scene waits)
             self.scene, fps, self.step_ms, self.render_ms, self.stress.on, self.paused, self.math.status_text(),
-            (self.replay.status_text(), self.record.status_text(), "slow motion" * (self.time < self.slow_until)))
+            (self.replay.status_text(), self.record.status_text(), self.capture.status_text(),
+             "slow motion" * (self.time < self.slow_until)))
         draw_chrome(self, stage, facts)  # the status line, the help or the message log, the panel, an error
         self.render_ms = smoothed(self.render_ms, (time.perf_counter() - t0) * 1000.0)
 
@@ -336,6 +340,7 @@ class App:
         self.replay.stop()
         self.record.stop()
         self.export.wait()
+        self.capture.finish()  # an F9 capture being encoded is finished, never lost
         pygame.event.get()
         if get_default_manager() is self.ui:  # pygame_gui keeps the first manager made as its default
             set_default_manager(None)

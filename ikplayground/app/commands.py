@@ -16,7 +16,7 @@ from typing import Any, Callable, NamedTuple
 from ikplayground.app import keymap, undo
 from ikplayground.app.camera import STEP
 from ikplayground.app.draw import screenshot
-from ikplayground.app.modes import obstacle_mode, timeline_mode
+from ikplayground.app.modes import capture_mode, obstacle_mode, timeline_mode
 from ikplayground.app.panel import buttons
 from ikplayground.scene import (PRESETS, SOLVER_LABELS, SceneFileError, SceneFull, axis_name, load_scene, save_scene,
                                 shown, shown_name)
@@ -230,8 +230,7 @@ def take_screenshot(app, value=None) -> None:
     try:
         path = screenshot.save_screenshot(app.screen, folder)
     except OSError as e:
-        reason = e.strerror or e
-        app.say(f"Screenshot not saved: {reason}", error=True)
+        app.say(f"Screenshot not saved: {e.strerror or e}", error=True)
         return
     app.say(f"Screenshot saved: {shown(os.path.abspath(path), shorten=False)}")
 
@@ -292,6 +291,7 @@ COMMANDS: tuple[Command, ...] = (
     Command("export_selected", "Export animation bakes only the selected chain",
             lambda app, on=None: app.export.set_selected_only(on)),
     Command("screenshot", "save the window as a PNG, named by the time, in the scene file's folder", take_screenshot),
+    Command("gif", "capture the window to a GIF beside the scene file; again to stop and save it", capture_mode.toggle),
     Command("undo", "undo the last edit: a setting, an add or remove, a drag, a load, the race",
             lambda app, value=None: app.undo.undo(), repeats=True),
     Command("redo", "redo what was undone last", lambda app, value=None: app.undo.redo(), repeats=True),

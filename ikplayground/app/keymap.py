@@ -41,6 +41,7 @@ KEYMAP: tuple[Binding, ...] = (
     Binding(pygame.K_t, False, "moving_target", "T"),
     Binding(pygame.K_r, True, "record", "Ctrl+R"),
     Binding(pygame.K_F12, False, "screenshot", "F12"),
+    Binding(pygame.K_F9, False, "gif", "F9"),
     Binding(pygame.K_z, True, "undo", "Ctrl+Z"),
     Binding(pygame.K_z, True, "redo", "Ctrl+Shift+Z", shift=True),
     Binding(pygame.K_y, True, "redo", "Ctrl+Y"),

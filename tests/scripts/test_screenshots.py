@@ -34,9 +34,13 @@ def test_the_guide_shows_each_math_screenshot(name):
     assert f"]({name})" in guide and (SCRIPTS.parent / "docs" / name).is_file()
 
 
-def test_the_readme_shows_the_screenshot():
+def test_the_readme_shows_the_gif_and_the_guide_the_screenshot():
     readme = (SCRIPTS.parent / "README.md").read_text(encoding="utf-8")
-    assert "](docs/screenshot.png)" in readme and (SCRIPTS.parent / "docs" / "screenshot.png").is_file()
+    guide = (SCRIPTS.parent / "docs" / "guide.md").read_text(encoding="utf-8")
+    assert "](docs/ikplayground.gif)" in readme and "--gif docs/ikplayground.gif" in readme
+    assert "](screenshot.png)" in guide and (SCRIPTS.parent / "docs" / "screenshot.png").is_file()
+    gif = SCRIPTS.parent / "docs" / "ikplayground.gif"
+    assert 100_000 < gif.stat().st_size < 3_000_000  # a few seconds that load quickly
 
 
 @pytest.mark.slow

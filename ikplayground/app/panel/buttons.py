@@ -50,6 +50,9 @@ BUTTONS: tuple[ButtonSpec, ...] = (
                "animation 'run' (stops a running recording first)"),
     ButtonSpec("screenshot", "screenshot", "Screenshot", "Screenshot (F12)",
                "Save the window as a PNG named by the date and time, beside the scene file (F12)"),
+    ButtonSpec("gif", "gif", "Capture GIF", "Capture GIF (F9)",
+               "Capture the window to an animated GIF beside the scene file, 50 frames a second; again to stop "
+               "and save it (F9)"),
     ButtonSpec("undo", "undo", "Undo", "Undo (Ctrl+Z)",
                "Undo the last edit of the scene: a setting, an add or remove, a drag, a load (Ctrl+Z)"),
     ButtonSpec("redo", "redo", "Redo", "Redo (Ctrl+Y)", "Redo what was undone last (Ctrl+Shift+Z or Ctrl+Y)"),
@@ -73,6 +76,7 @@ TAKE_THE_PATH = frozenset({"save", "load"})  # commands whose value is the path 
 STRESS_LABELS = ("Stress test: 1000 chains", "Stop the stress test")  # off, on
 RACE_LABELS = (("Race", "Race (R)"), ("End race", "End race (R)"))  # off, on: (narrow, wide)
 RECORD_LABELS = (("Record", "Record (Ctrl+R)"), ("Stop recording", "Stop recording"))  # off, on: (narrow, wide)
+GIF_LABELS = (("Capture GIF", "Capture GIF (F9)"), ("Stop GIF", "Stop and save GIF (F9)"))  # off, on
 
 
 class BoxSpec(NamedTuple):

@@ -1,5 +1,5 @@
-"""The panel's Keep page: record, export, undo and redo, flip and screenshot (``KEEP_ROWS`` of ``buttons.py``'s
-specs), the timeline (``timeline_page.py``), then the latest edits of the undo history."""
+"""The panel's Keep page: record, export, undo and redo, flip, screenshot and GIF capture (``KEEP_ROWS`` of
+``buttons.py``'s specs), the timeline (``timeline_page.py``), then the latest edits of the undo history."""
 
 from __future__ import annotations
 
@@ -18,6 +18,7 @@ KEEP_ROWS: tuple[tuple[str, ...], ...] = (
     ("spine_button",),  # every chain of the last recording, as a Spine skeleton
     ("undo_button", "redo_button"),
     ("flip_button", "screenshot_button"),  # the exact mirror flip (H), F12
+    ("gif_button",),  # F9: the window to an animated GIF
 )
 NO_RECORDING = "No recording yet: Record (Ctrl+R), then Export"
 HISTORY_LINES = 5  # edits the page lists: the redo side (dim) above, then the undo side, the next undo first

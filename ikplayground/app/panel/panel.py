@@ -67,7 +67,7 @@ class Panel:
         self.race_on = False
         self.moving = False
         self.box_states: dict[str, bool] = {}  # the Keep page's boxes' states, kept through a rebuild
-        self.recording = False  # the Record button's state, kept through a rebuild
+        self.recording = self.capturing = False  # the Record and GIF buttons' states, kept through a rebuild
         self.timeline_path = ""  # the timeline's file box, kept through a rebuild
         self.width = 0
         self.build(window_size)
@@ -150,6 +150,7 @@ class Panel:
                                   self.math_shown, self.race_on, self.moving)
         self.keep_page = KeepPage(self, page_top, inner, wide)
         self.show_recording(self.recording)
+        self.show_capturing(self.capturing)
         y = max(y, self.math_page.bottom, self.keep_page.bottom)
         if scrolls:
             assert self.scroller is not None  # made above for a panel that scrolls
@@ -228,6 +229,11 @@ class Panel:
         """The Record button's label, as the recording is."""
         self.recording = on
         self.record_button.set_text(buttons.RECORD_LABELS[on][self.keep_page.wide])
+
+    def show_capturing(self, on: bool) -> None:
+        """The GIF button's label, as the capture is."""
+        self.capturing = on
+        self.gif_button.set_text(buttons.GIF_LABELS[on][self.keep_page.wide])
 
     def show_math(self, on: bool) -> None:
         """The "Show the math" box, as the overlays are."""

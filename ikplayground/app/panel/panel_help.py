@@ -53,6 +53,8 @@ KEEP_HELP = (
     ("Flip", "mirror the selected chain about its root's vertical (a snake's head's, a walker's body's): angles, "
              "limits, bend, pole, target and its motion; again (or Undo) gives it back exactly"),
     ("Screenshot", "save the window as a PNG beside the scene file, named by the date and time"),
+    ("Capture GIF", "capture the window to an animated GIF beside the scene file at 50 frames a second; again to "
+                    "stop and save it (F9; [sharing](sharing.md))"),
 )
 
 
