@@ -188,7 +188,7 @@ class TimelineMode:
         """The Keep page's line under the slider."""
         f = self.frames
         if f is None:
-            return "No recording open: Load last, or a .csv path and Open"
+            return "No recording open: Load last, or type a .csv"
         loop = "" if self.loop is None else f"   loop {f.steps[self.loop[0]]}-{f.steps[self.loop[1]]}"
         step = int(f.steps[self.playhead])
         return f"Step {step} / {f.steps[-1]}   {step / STEPS_PER_SECOND:.2f} s{loop}"
