@@ -264,3 +264,33 @@ def test_a_resize_keeps_the_timeline_and_its_box(app, recorded):
     section = app.panel.keep_page.timeline
     assert section.entry.get_text() == str(recorded) and section.slider.get_current_value() == 12
     assert app.timeline.playhead == 12 and section.label.text == "Step 12 / 89   0.20 s"
+
+
+def test_a_recording_read_on_a_thread_opens_a_few_frames_later_while_the_window_goes_on(app, recorded, monkeypatch):
+    import ikplayground.app.modes.timeline_mode as mode
+
+    gate = __import__("threading").Event()
+    real = mode.load_frames
+    monkeypatch.setattr(mode, "load_frames", lambda path: gate.wait(10) and real(path))
+    app.timeline.load(recorded, background=True)  # as a window in real time does
+    assert app.timeline.reading and not app.timeline.open
+    assert app.message == f"Opening {recorded.name} in the timeline..."
+    before = app.frames
+    frames(app, 3)  # the window goes on meanwhile
+    assert app.frames == before + 3 and not app.timeline.open
+    app.timeline.load(recorded, background=True)
+    assert app.message == f"Still opening {recorded.name}: a moment"
+    gate.set()
+    for _ in range(200):
+        frames(app)
+        if app.timeline.open:
+            break
+    assert app.timeline.open and not app.timeline.reading and app.message.startswith(f"Opened {recorded.name}")
+    bad = recorded.with_name("bad.csv")
+    bad.write_text("step,chain\n1,2,3\n", encoding="utf-8")
+    app.timeline.load(bad, background=True)
+    for _ in range(200):
+        frames(app)
+        if not app.timeline.reading:
+            break
+    assert app.message.startswith("Not opened: ") and app.timeline.path == recorded  # the open one stays

@@ -5,14 +5,23 @@ steps, no drags on the stage); Esc closes it and the scene goes on exactly where
 
 from __future__ import annotations
 
+import threading
 from pathlib import Path
 
 from ikplayground.app.draw.timeline_draw import TimelineDrawer
-from ikplayground.scene import STEP, STEPS_PER_SECOND, ChainLine, Frames, RecordingError, load_frames
+from ikplayground.scene import STEP, STEPS_PER_SECOND, ChainLine, Frames, RecordingError, load_frames, shown_name
 
 ONION_SKINS = 3  # poses drawn faded before and after the playhead
 ONION_SPACING = 6  # steps between onion skins
 ONION_MOST_CHAINS = 200  # a recording of more chains draws no onion skins (they would cost the frame rate)
+
+
+def read(path) -> tuple[Frames | None, str | None]:
+    """``(frames, None)`` of the recording at ``path``, or ``(None, its one-line error)``."""
+    try:
+        return load_frames(path), None
+    except RecordingError as e:
+        return None, str(e)
 
 
 class TimelineMode:
@@ -30,6 +39,7 @@ class TimelineMode:
         self._clock = 0.0  # s of play not yet a whole step
         self._first_bones: dict[int, float] = {}
         self.drawer = TimelineDrawer()
+        self._reading: tuple | None = None  # (thread, path, {"read": (frames, error)}) while a file is read
 
     @property
     def open(self) -> bool:
@@ -40,15 +50,40 @@ class TimelineMode:
         """The last frame's index."""
         return len(self.frames) - 1 if self.frames is not None else 0
 
-    def load(self, path) -> None:
-        """Open the recording at ``path`` at its first frame; a bad file is one line and nothing changes."""
+    def load(self, path, background: bool | None = None) -> None:
+        """Open the recording at ``path`` at its first frame: read on a thread (``background``; by default in real
+        time, so the window goes on, "Opening..." meanwhile), else at once (a fixed-step run: tests, headless); a
+        bad file is one line and nothing changes."""
         if not path:
             self.app.say("Not opened: type a recording's path (.csv) in the timeline's box first", error=True)
             return
-        try:
-            frames = load_frames(path)
-        except RecordingError as e:
-            self.app.say(f"Not opened: {e}", error=True)
+        if self._reading is not None:
+            self.app.say(f"Still opening {shown_name(self._reading[1])}: a moment", error=True)
+            return
+        if not (self.app.realtime if background is None else background):
+            self._opened(path, *read(path))
+            return
+        box: dict = {}
+        thread = threading.Thread(target=lambda: box.update(read=read(path)), name="ikplayground-timeline",
+                                  daemon=True)
+        self._reading = (thread, path, box)
+        thread.start()
+        self.app.say(f"Opening {shown_name(path)} in the timeline...")
+
+    @property
+    def reading(self) -> bool:
+        """A recording is being read on a thread."""
+        return self._reading is not None
+
+    def _poll(self) -> None:
+        if self._reading is not None and not self._reading[0].is_alive():
+            _, path, box = self._reading
+            self._reading = None
+            self._opened(path, *box.get("read", (None, "the reading stopped")))
+
+    def _opened(self, path, frames: Frames | None, error: str | None) -> None:
+        if frames is None:
+            self.app.say(f"Not opened: {error}", error=True)
             return
         self.frames, self.path, self.playhead, self.playing, self.loop, self._clock = frames, Path(path), 0, False, \
             None, 0.0
@@ -157,6 +192,7 @@ class TimelineMode:
 
     def hold(self, dt: float) -> bool:
         """Each frame: while open, play by ``dt`` s (the live scene waits: True); closed, False."""
+        self._poll()
         if self.frames is None:
             return False
         if self.playing:
