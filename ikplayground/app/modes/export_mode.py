@@ -63,14 +63,8 @@ class ExportMode:
     def export(self) -> None:
         """Bake the current or last recording on a worker thread."""
         app = self.app
-        if self.busy:
-            app.say("Still exporting the last animation: a moment", error=True)
-            return
-        if app.record.active:
-            app.record.stop()
-        csv_path = app.record.path
+        csv_path = self._recording("Export animation")
         if csv_path is None:
-            app.say("Nothing to export yet: record a run first (Ctrl+R), then Export animation", error=True)
             return
         chain = None
         if self.selected_only:
@@ -84,6 +78,18 @@ class ExportMode:
         self._start(self._bake, (csv_path, dict(app.record.rig), out, chain))
         app.say(f"Exporting {shown_name(csv_path)} to {shown_name(out)}...")
 
+    def _recording(self, button: str):
+        """The recording to export (a running one stopped and saved first), or None, said why."""
+        app = self.app
+        if self.busy:
+            app.say("Still exporting the last animation: a moment", error=True)
+            return None
+        if app.record.active:
+            app.record.stop()
+        if app.record.path is None:
+            app.say(f"Nothing to export yet: record a run first (Ctrl+R), then {button}", error=True)
+        return app.record.path
+
     def _start(self, job, args) -> None:
         self._outcome = None
         self._thread = threading.Thread(target=job, args=args, daemon=True, name="ikplayground-export")
@@ -92,14 +98,8 @@ class ExportMode:
     def export_spine(self) -> None:
         """Export the current or last recording as a Spine skeleton JSON beside it, on a worker thread."""
         app = self.app
-        if self.busy:
-            app.say("Still exporting the last animation: a moment", error=True)
-            return
-        if app.record.active:
-            app.record.stop()
-        csv_path = app.record.path
+        csv_path = self._recording("Export to Spine")
         if csv_path is None:
-            app.say("Nothing to export yet: record a run first (Ctrl+R), then Export to Spine", error=True)
             return
         out = spine_path(csv_path)
         self._start(self._spine, (csv_path, dict(app.record.rig), out))
