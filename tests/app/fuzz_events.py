@@ -84,6 +84,7 @@ class EventFuzzer(Gestures, SingleEvents):
         self.paused_frames = 0
         self.minimized_frames = 0
         self.typing_frames = 0
+        self.timeline_frames = 0
         self.asking_frames = 0
         self.big_frames = 0
         self.frame_events: list[str] = []
@@ -147,6 +148,11 @@ class EventFuzzer(Gestures, SingleEvents):
             self.typing_frames = 0
             self.counts["unfocus"] += 1
             self._later(0, self._stage_click_event_down(), self._stage_click_event_up())
+        self.timeline_frames = self.timeline_frames + 1 if app.timeline.open else 0
+        if self.timeline_frames > 10:  # the stage is the timeline's while it is open: Esc gives it back
+            self.timeline_frames = 0
+            self.counts["timeline_closed"] += 1
+            self._later(0, *self._key_pair(pygame.K_ESCAPE, 0, "\x1b"))
         w, h = app.screen.get_size()
         self.big_frames = self.big_frames + 1 if w * h > BIG_AREA else 0
         if self.big_frames > 8:
