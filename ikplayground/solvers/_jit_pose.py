@@ -2,7 +2,8 @@
 tutorial), forward kinematics and tip error, and the snake's follow-the-leader (Flash snake tutorial).
 
 Each does its numpy engine's operations on floats in the same order (:func:`.settle.rate_limited`,
-:func:`.kinematics.chain_points_batch`, :func:`.batched.snake_batch`), so its numbers equal numpy's. Pixels (y down),
+:func:`.kinematics.chain_points_batch`, :func:`.batched.snake_batch`), so its numbers equal numpy's to rounding (the
+C library's trigonometry against numpy's, which differ in the last bit on CPUs with AVX-512). Pixels (y down),
 radians.
 """
 

@@ -151,7 +151,9 @@ def test_the_keep_page_button_captures_and_the_status_line_counts_the_encoding(a
     monkeypatch.setattr(capture_mode, "PROCESS", False)  # the encoder on a thread, which the gate holds
     press_button(app, app.panel.tabs["keep"])
     press_button(app, app.panel.gif_button, k=12)  # 10 slots: one being written, 4 waiting, the rest skipped
-    assert app.capture.current.skipped > 0  # the queue was full: frames skipped, the loop went on
+    current = app.capture.current
+    assert current.skipped > 0  # the queue was full: frames skipped, the loop went on
+    assert current.taken + current.skipped == current.due_last + 1  # each slot counted once, taken or skipped
     press_button(app, app.panel.gif_button)
     taken = app.capture.encoding.taken
     assert app.capture.status_text() == f"Encoding GIF: 0/{taken} frames"

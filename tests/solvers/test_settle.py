@@ -1,7 +1,8 @@
 """What follows a solve each frame (solvers/settle.py): the rate limit, forward kinematics and the tip's error.
 
-The compiled kernels (numba) must give numpy's numbers exactly, so a scene steps the same whichever runs; the rate
-limit never turns a joint further than its rate, nor out of its range.
+The compiled kernels (numba) must give numpy's numbers (the settle's exactly; the snake's to rounding, as its atan2
+is the C library's), so a scene steps the same whichever runs; the rate limit never turns a joint further than its
+rate, nor out of its range.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ def test_without_a_rate_a_joint_goes_where_it_is_sent(backend):
 @settings(deadline=None, max_examples=30)
 @given(seed=st.integers(0, 2**32 - 1), count=st.integers(JIT_MIN_BATCH, 40), n=st.integers(1, 10),
        still=st.booleans())
-def test_the_compiled_snake_gives_numpys_numbers_exactly(seed, count, n, still):
+def test_the_compiled_snake_gives_numpys_numbers_to_rounding(seed, count, n, still):
     pytest.importorskip("numba")
     rng = np.random.default_rng(seed)
     points = np.cumsum(rng.uniform(-20, 20, (count, n + 1, 2)), axis=1)
@@ -99,8 +100,9 @@ def test_the_compiled_snake_gives_numpys_numbers_exactly(seed, count, n, still):
     half = rng.uniform(0, PI, count)
     with running_on("numpy"):
         expected = snake_batch(points, heads, lengths, -half, half)
-    with running_on("numba"):
-        np.testing.assert_array_equal(snake_batch(points, heads, lengths, -half, half), expected)
+    with running_on("numba"):  # (libm's atan2, cos and sin against numpy's: its SIMD ones differ in the last bit
+        # on CPUs with AVX-512; the arithmetic around them is the same, so the points agree to rounding)
+        np.testing.assert_allclose(snake_batch(points, heads, lengths, -half, half), expected, rtol=0, atol=1e-9)
 
 
 @pytest.mark.parametrize("count", [2, 3 * JIT_MIN_BATCH])

@@ -55,7 +55,9 @@ class Capture:
         self.writers, self.threaded = writers, threaded  # threaded: F9's (the command line's write at once)
         self.window, self.scale, self.size, self.source = window, scale, size, source
         self.slots = [-1] * len(writers)
-        self.taken = self.done = self.skipped = 0
+        self.taken = self.done = 0
+        self.due_last = -1  # the first writer's last slot offered a frame (taken or not)
+        self.filled = 0  # the first writer's slots that got a frame
         self.errors: list[str] = []
         self.saved: list[Path] = []
         self.queue: queue.Queue | None = queue.Queue() if threaded else None  # at most QUEUED frames (take)
@@ -74,24 +76,27 @@ class Capture:
             return None
         return slots
 
+    @property
+    def skipped(self) -> int:
+        """The first writer's slots up to the last offered that got no frame (its queue was full, or no frame
+        came in the slot's time)."""
+        return self.due_last + 1 - self.filled
+
     def take(self, rgb: np.ndarray, slots: list[int]) -> None:
-        """A copied frame: to the worker (skipped when its queue is full), else written now."""
+        """A copied frame: to the worker (skipped when its queue is full: the next frame tries the slot again),
+        else written now."""
+        self.due_last = max(self.due_last, slots[0])
         if self.child is not None:
             if self.child.backlog >= QUEUED:
-                self.skipped += 1
                 return
             self.child.add(rgb, slots[0])
-            self.slots, self.taken = slots, self.taken + 1
-            return
-        if self.queue is None:
-            self.slots = slots
-            self.taken += 1
+        elif self.queue is None:
             self._write(rgb, slots)
+        elif self.queue.qsize() >= QUEUED:
             return
-        if self.queue.qsize() >= QUEUED:
-            self.skipped += 1
-            return
-        self.queue.put((rgb, slots))
+        else:
+            self.queue.put((rgb, slots))
+        self.filled += slots[0] > self.slots[0]
         self.slots = slots
         self.taken += 1
 
