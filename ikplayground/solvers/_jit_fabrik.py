@@ -2,7 +2,9 @@
 
 It runs the limited :func:`.fabrik.fabrik_loop` step for step on floats, its restarts, pole steps (:mod:`.reshape`)
 and clear directions (:mod:`._jit_avoid`) compiled, one chain per parallel row; shapes and arguments as
-:func:`._jit_kernels.ccd_rows`'. Pixels (y down), radians.
+:func:`._jit_kernels.ccd_rows`'. Pixels (y down), radians. Where no circle is near, a pass turns bones within their
+limits on unit vectors (dot and cross products, the bounds' cosines and sines worked out once), not angles: one
+arctangent a joint where the angle loop takes about eight trigonometric calls, the same answer to rounding.
 """
 
 from __future__ import annotations
@@ -22,9 +24,32 @@ PI = math.pi
 
 
 @numba.njit(cache=True, inline="always")
-def _forward(xs, ys, lengths, limits, tx, ty, ux, uy, obstacles, mask, guard):
+def _pseudo(c, s):
+    """A number that orders angles in (-pi, pi] as they are ordered, from their cosine ``c`` and sine ``s``: the
+    sine within +-pi/2 (as fine as the angle near 0), 2 - sine or -2 - sine past it."""
+    if c >= 0.0:
+        return s
+    return 2.0 - s if s >= 0.0 else -2.0 - s
+
+
+@numba.njit(cache=True, inline="always")
+def _bounds(lim, out):
+    """Each joint's limits as ``out`` (n, 6): cosine, sine and :func:`_pseudo` of ``lo``, then of ``hi``."""
+    for i in range(len(lim)):
+        for j in range(2):
+            c, s = math.cos(lim[i, j]), math.sin(lim[i, j])
+            out[i, 3 * j] = c
+            out[i, 3 * j + 1] = s
+            out[i, 3 * j + 2] = _pseudo(c, s)
+
+
+@numba.njit(cache=True, inline="always")
+def _forward(xs, ys, lengths, limits, bounds, tx, ty, ux, uy, obstacles, mask, guard):
     """:func:`.fabrik_arrays._forward` for one chain; bones ``guard`` (n,) turned clear of the circles (where
-    they can be) as :func:`.fabrik.fabrik_loop` turns them."""
+    they can be) as :func:`.fabrik.fabrik_loop` turns them. A bone that needs no circle kept clear is turned
+    within its child's limits without trigonometry: the child's turn against it is read from the dot and cross
+    products of their directions, and a bound's direction is the child's turned by ``bounds``' cosine and sine
+    (the same answer, to rounding)."""
     n = len(lengths)
     x = tx
     y = ty
@@ -35,7 +60,30 @@ def _forward(xs, ys, lengths, limits, tx, ty, ux, uy, obstacles, mask, guard):
         dy = ys[i] - y
         px = x
         py = y
-        if i + 1 < n and limits[i + 1, 1] - limits[i + 1, 0] < FULL_CIRCLE:
+        cl = 0.0
+        if i + 1 < n:
+            cdx = xs[i + 2] - x
+            cdy = ys[i + 2] - y
+            cl = math.hypot(cdx, cdy)
+        if i + 1 < n and limits[i + 1, 1] - limits[i + 1, 0] < FULL_CIRCLE and not guard[i] and cl > 0.0:
+            cx = cdx / cl
+            cy = cdy / cl
+            bl = math.hypot(dx, dy)
+            if bl > 0.0:
+                bx = -dx / bl
+                by = -dy / bl
+            else:
+                bx = ux
+                by = uy
+            p = _pseudo(bx * cx + by * cy, bx * cy - by * cx)  # the child's turn against this bone
+            j = 0 if p < bounds[i + 1, 2] else 3 if p > bounds[i + 1, 5] else -1
+            if j >= 0:  # past a bound: this bone's direction is the child's turned back by it
+                cb, sb = bounds[i + 1, j], bounds[i + 1, j + 1]
+                bx = cx * cb + cy * sb
+                by = cy * cb - cx * sb
+            x = px - lengths[i] * bx
+            y = py - lengths[i] * by
+        elif i + 1 < n and limits[i + 1, 1] - limits[i + 1, 0] < FULL_CIRCLE:
             lo, hi = limits[i + 1, 0], limits[i + 1, 1]
             child = math.atan2(ys[i + 2] - y, xs[i + 2] - x)
             if dx != 0.0 or dy != 0.0:
@@ -57,27 +105,35 @@ def _forward(xs, ys, lengths, limits, tx, ty, ux, uy, obstacles, mask, guard):
 
 
 @numba.njit(cache=True, inline="always")
-def _backward(xs, ys, a, lengths, limits, rx, ry, obstacles, mask, guard):
+def _backward(xs, ys, a, lengths, limits, bounds, rx, ry, obstacles, mask, guard):
     """:func:`.fabrik_arrays._backward` for one limited chain (``guard`` as :func:`_forward`'s); whether some
-    guarded bone found no clear direction."""
+    guarded bone found no clear direction. A bone's direction is carried as a unit vector: its turn is one
+    arctangent of the dot and cross products, and a bone its limits leave alone keeps the direction found, one
+    at a bound the parent's turned by ``bounds``' cosine and sine."""
     x = rx
     y = ry
     xs[0] = x
     ys[0] = y
     parent = 0.0
+    pcx = 1.0  # the parent bone's direction (cos, sin of parent)
+    pcy = 0.0
     failed = False
     for i in range(len(lengths)):
         dx = xs[i + 1] - x
         dy = ys[i + 1] - y
-        if dx != 0.0 or dy != 0.0:
-            want = math.atan2(dy, dx)
-        else:
-            want = parent + a[i]
         lo, hi = limits[i, 0], limits[i, 1]
-        if i == 0:
-            rel = _limit_heading(_wrap(want - parent), lo, hi)
+        d = math.hypot(dx, dy)
+        wx = wy = 0.0
+        if d > 0.0:
+            wx = dx / d
+            wy = dy / d
+            free = math.atan2(pcx * wy - pcy * wx, pcx * wx + pcy * wy)
         else:
-            rel = _limit(_wrap(want - parent), lo, hi)
+            free = _wrap(a[i])
+        if i == 0:
+            rel = _limit_heading(free, lo, hi)
+        else:
+            rel = _limit(free, lo, hi)
         if guard[i]:
             bound = hi - lo < FULL_CIRCLE
             _, _, v = placed(x, y, x + lengths[i] * math.cos(parent + rel), y + lengths[i] * math.sin(parent + rel),
@@ -88,8 +144,18 @@ def _backward(xs, ys, a, lengths, limits, rx, ry, obstacles, mask, guard):
                 rel = v if bound else _wrap(v - parent)
         a[i] = rel
         parent += rel
-        x += lengths[i] * math.cos(parent)
-        y += lengths[i] * math.sin(parent)
+        if rel == free and d > 0.0:  # as found
+            pcx, pcy = wx, wy
+        else:  # the parent's direction turned by rel (a bound's cosine and sine are at hand)
+            if rel == lo:
+                c, s = bounds[i, 0], bounds[i, 1]
+            elif rel == hi:
+                c, s = bounds[i, 3], bounds[i, 4]
+            else:
+                c, s = math.cos(rel), math.sin(rel)
+            pcx, pcy = pcx * c - pcy * s, pcy * c + pcx * s
+        x += lengths[i] * pcx
+        y += lengths[i] * pcy
         xs[i + 1] = x
         ys[i + 1] = y
     return failed
@@ -109,6 +175,7 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         saved = np.empty(n)
         before_x = np.empty(n + 1)
         before_y = np.empty(n + 1)
+        bounds = np.empty((n, 6))  # the limits' cosines and sines, worked out at the first pass (_bounds)
         mask = np.zeros((n, len(obstacles)), dtype=np.bool_)
         rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
         reach, within, restarts, pux, puy, h, guarded = _setup(a, lens, lim, rx, ry, tx, ty, poles[k], obstacles,
@@ -172,6 +239,8 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                 break
             before_pass, last_gain = err, gained
             since += 1
+            if passes == 0:
+                _bounds(lim, bounds)
             passes += 1
             if guarded:  # (a pass that finds no clear way is not taken)
                 before_x[:] = xs
@@ -184,8 +253,8 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                     xs[i + 1] = rx + ux * along
                     ys[i + 1] = ry + uy * along
             else:
-                _forward(xs, ys, lens, lim, tx, ty, ux, uy, obstacles, mask, guard)
-            if _backward(xs, ys, a, lens, lim, rx, ry, obstacles, mask, guard):
+                _forward(xs, ys, lens, lim, bounds, tx, ty, ux, uy, obstacles, mask, guard)
+            if _backward(xs, ys, a, lens, lim, bounds, rx, ry, obstacles, mask, guard):
                 xs[:] = before_x
                 ys[:] = before_y
                 a[:] = saved
