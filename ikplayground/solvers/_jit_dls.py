@@ -28,12 +28,15 @@ from .validate import FULL_CIRCLE
 
 PI = math.pi
 _jit = numba.njit(cache=True, inline="always", error_model="numpy")
+# the other methods' turns and the null-space projection are called, not inlined: inlined into the parallel loop
+# they doubled its compile (86 s against 42 s on the first run) for no speed the DLS rows show
+_big = numba.njit(cache=True, error_model="numpy")
 
 
-def _compiled(fn, **calls):
-    """``fn`` compiled, its calls of ``calls``' names bound to those (compiled) functions: numba calls only compiled
+def _compiled(fn, jit=_jit, **calls):
+    """``fn`` compiled by ``jit``, its calls of ``calls``' names bound to those (compiled) functions: numba calls only compiled
     functions, and its cache would not see a change in an imported one."""
-    return _jit(types.FunctionType(fn.__code__, {**fn.__globals__, **calls}, fn.__name__))
+    return jit(types.FunctionType(fn.__code__, {**fn.__globals__, **calls}, fn.__name__))
 
 
 _distance = _jit(distance)  # the single call's own helpers, compiled
@@ -42,11 +45,11 @@ _turned = _jit(turned)
 _eigen = _jit(steps.eigen)
 _inverse_times = _compiled(steps.inverse_times, eigen=_eigen)
 _capped = _jit(steps.capped)
-_sdls_turns = _compiled(steps.sdls_turns, eigen=_eigen, capped=_capped)
-_transpose_turns = _compiled(steps.transpose_turns, capped=_capped)
+_sdls_turns = _compiled(steps.sdls_turns, jit=_big, eigen=_eigen, capped=_capped)
+_transpose_turns = _compiled(steps.transpose_turns, jit=_big, capped=_capped)
 _method_turns = _compiled(steps.method_turns, dls_turns=_dls_turns, inverse_times=_inverse_times,
                           sdls_turns=_sdls_turns, transpose_turns=_transpose_turns, capped=_capped)
-_projected = _compiled(steps.projected, inverse_times=_inverse_times)
+_projected = _compiled(steps.projected, jit=_big, inverse_times=_inverse_times)
 _rest_pull = _jit(steps.rest_pull)
 
 
