@@ -34,8 +34,8 @@ _big = numba.njit(cache=True, error_model="numpy")
 
 
 def _compiled(fn, jit=_jit, **calls):
-    """``fn`` compiled by ``jit``, its calls of ``calls``' names bound to those (compiled) functions: numba calls only compiled
-    functions, and its cache would not see a change in an imported one."""
+    """``fn`` compiled by ``jit``, its calls of ``calls``' names bound to those (compiled) functions: numba calls
+    only compiled functions, and its cache would not see a change in an imported one."""
     return jit(types.FunctionType(fn.__code__, {**fn.__globals__, **calls}, fn.__name__))
 
 

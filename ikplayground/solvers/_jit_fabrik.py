@@ -17,19 +17,11 @@ import numpy as np
 from ._jit_avoid import placed, pose_clear
 from ._jit_kernels import (_limit, _limit_all, _limit_heading, _points, _pole_step, _pull, _restart, _setup,
                            _wrap)
+from ._jit_pose import _pseudo
 from .reshape import CRAWL_RATIO, POLE_TURN
 from .validate import FULL_CIRCLE
 
 PI = math.pi
-
-
-@numba.njit(cache=True, inline="always")
-def _pseudo(c, s):
-    """A number that orders angles in (-pi, pi] as they are ordered, from their cosine ``c`` and sine ``s``: the
-    sine within +-pi/2 (as fine as the angle near 0), 2 - sine or -2 - sine past it."""
-    if c >= 0.0:
-        return s
-    return 2.0 - s if s >= 0.0 else -2.0 - s
 
 
 @numba.njit(cache=True, inline="always")

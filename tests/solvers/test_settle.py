@@ -1,8 +1,8 @@
 """What follows a solve each frame (solvers/settle.py): the rate limit, forward kinematics and the tip's error.
 
-The compiled kernels (numba) must give numpy's numbers (the settle's exactly; the snake's to rounding, as its atan2
-is the C library's), so a scene steps the same whichever runs; the rate limit never turns a joint further than its
-rate, nor out of its range.
+The compiled kernels (numba) must give numpy's numbers (the settle's exactly; the snake's to rounding, as it
+turns unit vectors where numpy turns angles), so a scene steps the same whichever runs; the rate limit never turns
+a joint further than its rate, nor out of its range.
 """
 
 from __future__ import annotations
@@ -100,8 +100,7 @@ def test_the_compiled_snake_gives_numpys_numbers_to_rounding(seed, count, n, sti
     half = rng.uniform(0, PI, count)
     with running_on("numpy"):
         expected = snake_batch(points, heads, lengths, -half, half)
-    with running_on("numba"):  # (libm's atan2, cos and sin against numpy's: its SIMD ones differ in the last bit
-        # on CPUs with AVX-512; the arithmetic around them is the same, so the points agree to rounding)
+    with running_on("numba"):  # (unit vectors turned where numpy turns angles: the same points to rounding)
         np.testing.assert_allclose(snake_batch(points, heads, lengths, -half, half), expected, rtol=0, atol=1e-9)
 
 
