@@ -1,4 +1,4 @@
-"""Frame times in a real window: the default scene, with everything on, and the stress test at 1,000-10,000 chains.
+"""Frame times in a real window: the default scene, everything on, the stress test at 1,000-10,000 chains, the crowd.
 
     python scripts/bench_window.py [--quick] [--frames N] [--big-frames N] [--sizes N,N] [--headless]
                                    [--fixed-step] [--before PYTHON] [--json PATH]
@@ -17,7 +17,8 @@ figure is marked "headless". scripts/bench.py runs it with ``--window`` (its
 - ``plain``: the default scene as it starts;
 - ``everything``: the default scene with "Show the math" on, the Math page up,
   the two-bone arm selected and its target circling (bench_math's "two-bone");
-- ``stress``: the stress test (``App.stress.start(n)``) at each size.
+- ``stress``: the stress test (``App.stress.start(n)``) at each size;
+- ``crowd``: the ``crowd`` preset (5,000 chains), as ``--scene crowd`` opens it.
 
 For a stress case the first frame (the one in which the stress test starts:
 building the scene, drawing it) is timed on its own, as a user meets it: once
@@ -102,7 +103,12 @@ def child(case: str, chains: int, frames: int, realtime: bool = True) -> dict:
     from ikplayground.app.app import App
     from ikplayground.solvers import jit
 
-    app = App(size=(1280, 720), realtime=realtime)
+    scene = None
+    if case == "crowd":  # the crowd preset as a user opens it (--scene crowd)
+        from ikplayground.scene import load_preset
+
+        scene = load_preset("crowd")
+    app = App(size=(1280, 720), realtime=realtime, scene=scene)
     app.fps_cap = 0  # uncapped: a frame takes what it costs
     for _ in range(3):  # the window's first frames (fonts, layouts) are the App's start-up, not the case's
         app.frame()
@@ -214,6 +220,7 @@ def bench_window(quick: bool = False, frames: int | None = None, sizes=SIZES, bi
     builds = ([("before", before)] if before else []) + [("now", None)]
     cases = [("plain", 0, frames), ("everything", 0, frames)]
     cases += [("stress", n, frames if n <= 1000 else (big_frames or frames)) for n in sizes]
+    cases.append(("crowd", 0, big_frames or frames))
     out = []
     try:
         for case, n, k in cases:
@@ -265,7 +272,8 @@ def main(argv=None) -> int:
     parser.add_argument("--fixed-step", action="store_true", help="one step a frame, not in real time")
     parser.add_argument("--before", metavar="PYTHON", help="also run every case with this Python's install "
                         "(an earlier commit's virtual environment), in the same run")
-    parser.add_argument("--_case", choices=("plain", "everything", "stress", "launch"), help=argparse.SUPPRESS)
+    parser.add_argument("--_case", choices=("plain", "everything", "stress", "launch", "crowd"),
+                        help=argparse.SUPPRESS)
     parser.add_argument("--_chains", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args._case:
