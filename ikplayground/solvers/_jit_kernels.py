@@ -210,7 +210,14 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                 vy = ey - py
                 if h != 0.0 and vx * vx + vy * vy < spin:
                     continue
-                delta = _wrap(math.atan2(ty - py, tx - px) - math.atan2(vy, vx))
+                wx = tx - px
+                wy = ty - py
+                dot = vx * wx + vy * wy
+                cross = vx * wy - vy * wx
+                if (vx == 0.0 and vy == 0.0) or (wx == 0.0 and wy == 0.0):
+                    delta = _wrap(math.atan2(wy, wx) - math.atan2(vy, vx))
+                else:  # the turn from the end's direction to the target's: one arctangent, not two
+                    delta = _wrap(math.atan2(cross, dot))
                 old = a[i]
                 lo, hi = lim[i, 0], lim[i, 1]
                 want = old + delta
@@ -236,9 +243,14 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                         ey = ys[n]
                     continue
                 a[i] = new
-                applied = new - old
-                c = math.cos(applied)
-                s = math.sin(applied)
+                if new == want and dot * dot + cross * cross > 0.0:  # the whole turn: its cosine and sine are at hand
+                    r = math.sqrt((vx * vx + vy * vy) * (wx * wx + wy * wy))
+                    c = dot / r
+                    s = cross / r
+                else:
+                    applied = new - old
+                    c = math.cos(applied)
+                    s = math.sin(applied)
                 ex = px + c * vx - s * vy
                 ey = py + s * vx + c * vy
         if best_error < err - rounding * reach:  # a restart left a better pose
