@@ -5,6 +5,7 @@ posted events."""
 from __future__ import annotations
 
 import csv
+import time
 
 import numpy as np
 import pygame
@@ -266,6 +267,14 @@ def test_a_resize_keeps_the_timeline_and_its_box(app, recorded):
     assert app.timeline.playhead == 12 and section.label.text == "Step 12 / 89   0.20 s"
 
 
+def until(app, done, seconds: float = 20.0) -> None:
+    """Run frames until ``done()`` or ``seconds`` pass (the reading thread's pace is the machine's, not the frames')."""
+    end = time.monotonic() + seconds
+    while not done() and time.monotonic() < end:
+        frames(app)
+        time.sleep(0.002)
+
+
 def test_a_recording_read_on_a_thread_opens_a_few_frames_later_while_the_window_goes_on(app, recorded, monkeypatch):
     import ikplayground.app.modes.timeline_mode as mode
 
@@ -281,16 +290,10 @@ def test_a_recording_read_on_a_thread_opens_a_few_frames_later_while_the_window_
     app.timeline.load(recorded, background=True)
     assert app.message == f"Still opening {recorded.name}: a moment"
     gate.set()
-    for _ in range(200):
-        frames(app)
-        if app.timeline.open:
-            break
+    until(app, lambda: app.timeline.open)
     assert app.timeline.open and not app.timeline.reading and app.message.startswith(f"Opened {recorded.name}")
     bad = recorded.with_name("bad.csv")
     bad.write_text("step,chain\n1,2,3\n", encoding="utf-8")
     app.timeline.load(bad, background=True)
-    for _ in range(200):
-        frames(app)
-        if not app.timeline.reading:
-            break
+    until(app, lambda: not app.timeline.reading)
     assert app.message.startswith("Not opened: ") and app.timeline.path == recorded  # the open one stays
