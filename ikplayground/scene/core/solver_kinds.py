@@ -104,7 +104,7 @@ def _jacobian(method: str) -> Engine:
 
 SOLVER_TABLE: list[SolverKind] = [
     SolverKind("two-bone", "two-bone", "ik", "Two-bone: exact law-of-cosines solve, 2 bones.", colour=0,
-               rule="θ2 = ±(π − γ), θ1 = φ ∓ ψ: the law of cosines"),
+               rule="θ2 = ±(π − γ), θ1 = φ − (±ψ): the law of cosines"),
     SolverKind("ccd", "CCD", "ik", "CCD: turns each joint toward the target, tip first.", True, _ccd, colour=1,
                avoids=True, rule="each joint, tip first, turns to aim the tip at the target"),
     SolverKind("fabrik", "FABRIK", "ik", "FABRIK: drags the joints to the target and back.", True, _fabrik, colour=2,
