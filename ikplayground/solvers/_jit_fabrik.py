@@ -52,12 +52,13 @@ def _forward(xs, ys, lengths, limits, bounds, tx, ty, ux, uy, obstacles, mask, g
         dy = ys[i] - y
         px = x
         py = y
-        cl = 0.0
-        if i + 1 < n:
+        limited = i + 1 < n and limits[i + 1, 1] - limits[i + 1, 0] < FULL_CIRCLE
+        cdx = cdy = cl = 0.0
+        if limited and not guard[i]:  # (the child's direction: only a limited, unguarded bone reads it)
             cdx = xs[i + 2] - x
             cdy = ys[i + 2] - y
             cl = math.hypot(cdx, cdy)
-        if i + 1 < n and limits[i + 1, 1] - limits[i + 1, 0] < FULL_CIRCLE and not guard[i] and cl > 0.0:
+        if cl > 0.0:
             cx = cdx / cl
             cy = cdy / cl
             bl = math.hypot(dx, dy)
@@ -75,7 +76,7 @@ def _forward(xs, ys, lengths, limits, bounds, tx, ty, ux, uy, obstacles, mask, g
                 by = cy * cb - cx * sb
             x = px - lengths[i] * bx
             y = py - lengths[i] * by
-        elif i + 1 < n and limits[i + 1, 1] - limits[i + 1, 0] < FULL_CIRCLE:
+        elif limited:
             lo, hi = limits[i + 1, 0], limits[i + 1, 1]
             child = math.atan2(ys[i + 2] - y, xs[i + 2] - x)
             if dx != 0.0 or dy != 0.0:
