@@ -15,7 +15,7 @@ import numba
 import numpy as np
 
 from ._jit_avoid import placed, pose_clear
-from ._jit_kernels import (_limit, _limit_all, _limit_heading, _points, _pole_step, _pull, _restart, _setup,
+from ._jit_kernels import (CHUNKS, _limit, _limit_all, _limit_heading, _points, _pole_step, _pull, _restart, _setup,
                            _wrap)
 from ._jit_pose import _pseudo
 from .reshape import CRAWL_RATIO, POLE_TURN
@@ -158,10 +158,8 @@ def _backward(xs, ys, a, lengths, limits, bounds, rx, ry, obstacles, mask, guard
 def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, poles, obstacles,
                 stall_sweeps, stall_gain, rounding):
     count, n = angles.shape
-    for k in numba.prange(count):
-        a = angles[k]
-        lens = lengths[k]
-        lim = limits[k]
+    chunks = min(count, CHUNKS)  # each a run of rows with its own scratch arrays, made once
+    for c in numba.prange(chunks):
         xs = np.empty(n + 1)
         ys = np.empty(n + 1)
         best = np.empty(n)
@@ -170,89 +168,94 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
         before_y = np.empty(n + 1)
         bounds = np.empty((n, 6))  # the limits' cosines and sines, worked out at the first pass (_bounds)
         mask = np.zeros((n, len(obstacles)), dtype=np.bool_)
-        rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
-        reach, within, restarts, pux, puy, h, guarded = _setup(a, lens, lim, rx, ry, tx, ty, poles[k], obstacles,
-                                                               mask, xs, ys)
-        guard = np.zeros(n, dtype=np.bool_)
-        for i in range(n):
-            for j in range(len(obstacles)):
-                guard[i] = guard[i] or mask[i, j]
-        _points(rx, ry, a, lens, xs, ys)
-        dist = math.hypot(tx - rx, ty - ry)
-        unreachable = not within
-        ux, uy = ((tx - rx) / dist, (ty - ry) / dist) if dist > 0.0 else (1.0, 0.0)
-        turns = POLE_TURN
-        restarted = False
-        state = 0
-        best_error = math.inf  # the best pose a restart left (in best), and its error
-        passes = 0
-        gain = stall_gain * reach
-        last = math.inf
-        since, before_pass, last_gain = 0, math.inf, math.inf  # the hopeless rule's (:func:`.fabrik.fabrik_loop`)
-        while True:
-            if h != 0.0 and passes < iterations[k] and turns > 0.0 and not restarted:
-                if guarded:
-                    saved[:] = a
-                turns -= _pole_step(a, lens, xs, ys, n, pux, puy, h, reach, turns)
-                _limit_all(a, lim)
-                _points(rx, ry, a, lens, xs, ys)
-                if guarded and not pose_clear(xs, ys, n, obstacles, mask):  # a step into a circle is not taken
-                    a[:] = saved
-                    _points(rx, ry, a, lens, xs, ys)
-            restarted = False
-            err = math.hypot(tx - xs[n], ty - ys[n])
-            if err <= tolerance[k]:
-                break
-            if passes % stall_sweeps == 0:
-                stuck = passes > 0 and not err < last - gain
-                if (restarts > 0 and passes > 0 and passes + stall_sweeps <= iterations[k]
-                        and (stuck or not err < CRAWL_RATIO * last)):
-                    if err < best_error:
-                        best[:] = a
-                        best_error = err
-                    state, taken = _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask)
-                    restarts -= 1
-                    if taken:
-                        last = math.inf
-                        since, before_pass = 0, math.inf
-                        restarted = True
-                        _points(rx, ry, a, lens, xs, ys)
-                        continue
-                if stuck:
-                    break
-                last = err
-            if passes > 0 and unreachable:
-                break
-            if passes == iterations[k]:
-                break
-            gained = before_pass - err
-            if (since > 2 and gained <= last_gain + rounding * reach and h == 0.0
-                    and err - tolerance[k] > gained * (iterations[k] - passes)
-                    and not (restarts > 0 and (passes // stall_sweeps + 2) * stall_sweeps <= iterations[k])):
-                break
-            before_pass, last_gain = err, gained
-            since += 1
-            if passes == 0:
-                _bounds(lim, bounds)
-            passes += 1
-            if guarded:  # (a pass that finds no clear way is not taken)
-                before_x[:] = xs
-                before_y[:] = ys
-                saved[:] = a
-            if unreachable:  # laid straight toward the target
-                along = 0.0
-                for i in range(n):
-                    along += lens[i]
-                    xs[i + 1] = rx + ux * along
-                    ys[i + 1] = ry + uy * along
-            else:
-                _forward(xs, ys, lens, lim, bounds, tx, ty, ux, uy, obstacles, mask, guard)
-            if _backward(xs, ys, a, lens, lim, bounds, rx, ry, obstacles, mask, guard):
-                xs[:] = before_x
-                ys[:] = before_y
-                a[:] = saved
-        if best_error < math.hypot(tx - xs[n], ty - ys[n]) - rounding * reach:  # a restart left a better pose
-            a[:] = best
+        guard = np.empty(n, dtype=np.bool_)
+        for k in range(c * count // chunks, (c + 1) * count // chunks):
+            a = angles[k]
+            lens = lengths[k]
+            lim = limits[k]
+            rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
+            reach, within, restarts, pux, puy, h, guarded = _setup(a, lens, lim, rx, ry, tx, ty, poles[k], obstacles,
+                                                                   mask, xs, ys)
+            guard[:] = False
+            for i in range(n):
+                for j in range(len(obstacles)):
+                    guard[i] = guard[i] or mask[i, j]
             _points(rx, ry, a, lens, xs, ys)
-        error[k] = math.hypot(tx - xs[n], ty - ys[n])
-        used[k] = passes
+            dist = math.hypot(tx - rx, ty - ry)
+            unreachable = not within
+            ux, uy = ((tx - rx) / dist, (ty - ry) / dist) if dist > 0.0 else (1.0, 0.0)
+            turns = POLE_TURN
+            restarted = False
+            state = 0
+            best_error = math.inf  # the best pose a restart left (in best), and its error
+            passes = 0
+            gain = stall_gain * reach
+            last = math.inf
+            since, before_pass, last_gain = 0, math.inf, math.inf  # the hopeless rule's (:func:`.fabrik.fabrik_loop`)
+            while True:
+                if h != 0.0 and passes < iterations[k] and turns > 0.0 and not restarted:
+                    if guarded:
+                        saved[:] = a
+                    turns -= _pole_step(a, lens, xs, ys, n, pux, puy, h, reach, turns)
+                    _limit_all(a, lim)
+                    _points(rx, ry, a, lens, xs, ys)
+                    if guarded and not pose_clear(xs, ys, n, obstacles, mask):  # a step into a circle is not taken
+                        a[:] = saved
+                        _points(rx, ry, a, lens, xs, ys)
+                restarted = False
+                err = math.hypot(tx - xs[n], ty - ys[n])
+                if err <= tolerance[k]:
+                    break
+                if passes % stall_sweeps == 0:
+                    stuck = passes > 0 and not err < last - gain
+                    if (restarts > 0 and passes > 0 and passes + stall_sweeps <= iterations[k]
+                            and (stuck or not err < CRAWL_RATIO * last)):
+                        if err < best_error:
+                            best[:] = a
+                            best_error = err
+                        state, taken = _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask)
+                        restarts -= 1
+                        if taken:
+                            last = math.inf
+                            since, before_pass = 0, math.inf
+                            restarted = True
+                            _points(rx, ry, a, lens, xs, ys)
+                            continue
+                    if stuck:
+                        break
+                    last = err
+                if passes > 0 and unreachable:
+                    break
+                if passes == iterations[k]:
+                    break
+                gained = before_pass - err
+                if (since > 2 and gained <= last_gain + rounding * reach and h == 0.0
+                        and err - tolerance[k] > gained * (iterations[k] - passes)
+                        and not (restarts > 0 and (passes // stall_sweeps + 2) * stall_sweeps <= iterations[k])):
+                    break
+                before_pass, last_gain = err, gained
+                since += 1
+                if passes == 0:
+                    _bounds(lim, bounds)
+                passes += 1
+                if guarded:  # (a pass that finds no clear way is not taken)
+                    before_x[:] = xs
+                    before_y[:] = ys
+                    saved[:] = a
+                if unreachable:  # laid straight toward the target
+                    along = 0.0
+                    for i in range(n):
+                        along += lens[i]
+                        xs[i + 1] = rx + ux * along
+                        ys[i + 1] = ry + uy * along
+                else:
+                    _forward(xs, ys, lens, lim, bounds, tx, ty, ux, uy, obstacles, mask, guard)
+                if _backward(xs, ys, a, lens, lim, bounds, rx, ry, obstacles, mask, guard):
+                    xs[:] = before_x
+                    ys[:] = before_y
+                    a[:] = saved
+            if best_error < math.hypot(tx - xs[n], ty - ys[n]) - rounding * reach:  # a restart left a better pose
+                a[:] = best
+                _points(rx, ry, a, lens, xs, ys)
+            error[k] = math.hypot(tx - xs[n], ty - ys[n])
+            used[k] = passes

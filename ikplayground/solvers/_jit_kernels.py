@@ -23,6 +23,7 @@ from .reshape import (BEHIND, CRAWL_RATIO, POLE_TURN, RESTARTS, SPIN_LEVER, pole
 from .validate import FULL_CIRCLE, TAU, wrap
 
 PI = math.pi
+CHUNKS = 64  # rows a parallel kernel splits its rows into (scratch arrays are made once a run, not once a row)
 
 
 @numba.njit(cache=True, inline="always")
@@ -91,6 +92,29 @@ def _points(rx, ry, a, lengths, xs, ys):
         ys[i + 1] = y
 
 
+@numba.njit(cache=True, inline="always")
+def _turns(a, ca, sa):
+    """Each joint's cosine and sine of ``a`` into ``ca``, ``sa``."""
+    for i in range(len(a)):
+        ca[i] = math.cos(a[i])
+        sa[i] = math.sin(a[i])
+
+
+@numba.njit(cache=True, inline="always")
+def _points_turned(rx, ry, ca, sa, lengths, xs, ys):
+    """:func:`_points` from each joint's cosine and sine (``ca``, ``sa``): bone directions by products, no
+    trigonometry."""
+    x, y, c, s = rx, ry, 1.0, 0.0
+    xs[0] = x
+    ys[0] = y
+    for i in range(len(ca)):
+        c, s = c * ca[i] - s * sa[i], s * ca[i] + c * sa[i]
+        x += lengths[i] * c
+        y += lengths[i] * s
+        xs[i + 1] = x
+        ys[i + 1] = y
+
+
 @numba.njit(cache=True)
 def _limit_all(a, lim):
     """:func:`.ccd.limit_pose` of one chain: joint 0 as a heading, the others into their ranges."""
@@ -152,112 +176,125 @@ def _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask):
 def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, poles, obstacles,
              stall_sweeps, stall_gain, rounding):
     count, n = angles.shape
-    for k in numba.prange(count):
-        a = angles[k]
-        lens = lengths[k]
-        lim = limits[k]
+    chunks = min(count, CHUNKS)  # each a run of rows with its own scratch arrays, made once
+    for c in numba.prange(chunks):
         xs = np.empty(n + 1)
         ys = np.empty(n + 1)
         best = np.empty(n)
         saved = np.empty(n)
+        ca = np.empty(n)  # each joint's cosine and sine, kept with a through the sweeps (stale: worked out again)
+        sa = np.empty(n)
         mask = np.zeros((n, len(obstacles)), dtype=np.bool_)
-        rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
-        reach, within, restarts, ux, uy, h, guarded = _setup(a, lens, lim, rx, ry, tx, ty, poles[k], obstacles, mask,
-                                                             xs, ys)
-        spin = SPIN_LEVER * reach / n
-        spin *= spin
-        turns = POLE_TURN
-        restarted = False
-        state = 0
-        best_error = math.inf
-        sweeps = 0
-        err = 0.0
-        gain = stall_gain * reach
-        last = math.inf
-        while True:
-            if h != 0.0 and sweeps < iterations[k] and turns > 0.0 and not restarted:
-                turns -= _pole(a, lens, lim, rx, ry, xs, ys, ux, uy, h, reach, turns, guarded, obstacles, mask, saved)
+        for k in range(c * count // chunks, (c + 1) * count // chunks):
+            a = angles[k]
+            lens = lengths[k]
+            lim = limits[k]
+            rx, ry, tx, ty = roots[k, 0], roots[k, 1], targets[k, 0], targets[k, 1]
+            reach, within, restarts, ux, uy, h, guarded = _setup(a, lens, lim, rx, ry, tx, ty, poles[k], obstacles,
+                                                                 mask, xs, ys)
+            spin = SPIN_LEVER * reach / n
+            spin *= spin
+            turns = POLE_TURN
             restarted = False
-            _points(rx, ry, a, lens, xs, ys)
-            ex = xs[n]
-            ey = ys[n]
-            err = math.hypot(tx - ex, ty - ey)
-            if err <= tolerance[k]:
-                break
-            if sweeps % stall_sweeps == 0:
-                stuck = sweeps > 0 and not err < last - gain
-                if (restarts > 0 and sweeps > 0 and sweeps + stall_sweeps <= iterations[k]
-                        and (stuck or not err < CRAWL_RATIO * last)):
-                    if err < best_error:
-                        best[:] = a
-                        best_error = err
-                    state, taken = _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask)
-                    restarts -= 1
-                    if taken:
-                        last = math.inf
-                        restarted = True
-                        continue
-                if stuck:
+            state = 0
+            best_error = math.inf
+            sweeps = 0
+            err = 0.0
+            gain = stall_gain * reach
+            last = math.inf
+            stale = True
+            while True:
+                if h != 0.0 and sweeps < iterations[k] and turns > 0.0 and not restarted:
+                    turns -= _pole(a, lens, lim, rx, ry, xs, ys, ux, uy, h, reach, turns, guarded, obstacles, mask,
+                                   saved)
+                    stale = True
+                restarted = False
+                if stale:
+                    _turns(a, ca, sa)
+                    stale = False
+                _points_turned(rx, ry, ca, sa, lens, xs, ys)
+                ex = xs[n]
+                ey = ys[n]
+                err = math.hypot(tx - ex, ty - ey)
+                if err <= tolerance[k]:
                     break
-                last = err
-            if sweeps == iterations[k]:
-                break
-            sweeps += 1
-            for i in range(n - 1, -1, -1):
-                px = xs[i]
-                py = ys[i]
-                vx = ex - px
-                vy = ey - py
-                if h != 0.0 and vx * vx + vy * vy < spin:
-                    continue
-                wx = tx - px
-                wy = ty - py
-                dot = vx * wx + vy * wy
-                cross = vx * wy - vy * wx
-                if (vx == 0.0 and vy == 0.0) or (wx == 0.0 and wy == 0.0):
-                    delta = _wrap(math.atan2(wy, wx) - math.atan2(vy, vx))
-                else:  # the turn from the end's direction to the target's: one arctangent, not two
-                    delta = _wrap(math.atan2(cross, dot))
-                old = a[i]
-                lo, hi = lim[i, 0], lim[i, 1]
-                want = old + delta
-                new = _limit(want, lo, hi)
-                if abs(delta) > BEHIND and new != want and hi - lo < FULL_CIRCLE:  # the aim behind: the nearer way
-                    other = _limit(want - TAU if delta > 0.0 else want + TAU, lo, hi)
-                    if abs(_wrap(other - want)) < abs(_wrap(new - want)):
-                        new = other
-                if guarded:  # stopped short of the first contact along the sweep (:func:`.ccd.ccd_loop`)
-                    full = hi - lo >= FULL_CIRCLE
-                    rot = _wrap(new - old) if full else new - old
-                    turn = turn_room(xs, ys, i, n, rot, obstacles, mask)
-                    if turn != rot and full:
-                        alt = turn_room(xs, ys, i, n, rot - math.copysign(TAU, rot), obstacles, mask)
-                        if nearer_turn(px, py, ex, ey, tx, ty, alt, turn):
-                            turn = alt
-                    if turn != rot:
-                        new = _wrap(old + turn) if full else old + turn
+                if sweeps % stall_sweeps == 0:
+                    stuck = sweeps > 0 and not err < last - gain
+                    if (restarts > 0 and sweeps > 0 and sweeps + stall_sweeps <= iterations[k]
+                            and (stuck or not err < CRAWL_RATIO * last)):
+                        if err < best_error:
+                            best[:] = a
+                            best_error = err
+                        state, taken = _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask)
+                        restarts -= 1
+                        if taken:
+                            last = math.inf
+                            restarted = True
+                            stale = True
+                            continue
+                    if stuck:
+                        break
+                    last = err
+                if sweeps == iterations[k]:
+                    break
+                sweeps += 1
+                for i in range(n - 1, -1, -1):
+                    px = xs[i]
+                    py = ys[i]
+                    vx = ex - px
+                    vy = ey - py
+                    if h != 0.0 and vx * vx + vy * vy < spin:
+                        continue
+                    wx = tx - px
+                    wy = ty - py
+                    dot = vx * wx + vy * wy
+                    cross = vx * wy - vy * wx
+                    if (vx == 0.0 and vy == 0.0) or (wx == 0.0 and wy == 0.0):
+                        delta = _wrap(math.atan2(wy, wx) - math.atan2(vy, vx))
+                    else:  # the turn from the end's direction to the target's: one arctangent, not two
+                        delta = _wrap(math.atan2(cross, dot))
+                    old = a[i]
+                    lo, hi = lim[i, 0], lim[i, 1]
+                    want = old + delta
+                    new = _limit(want, lo, hi)
+                    if abs(delta) > BEHIND and new != want and hi - lo < FULL_CIRCLE:  # the aim behind: the nearer way
+                        other = _limit(want - TAU if delta > 0.0 else want + TAU, lo, hi)
+                        if abs(_wrap(other - want)) < abs(_wrap(new - want)):
+                            new = other
+                    if guarded:  # stopped short of the first contact along the sweep (:func:`.ccd.ccd_loop`)
+                        full = hi - lo >= FULL_CIRCLE
+                        rot = _wrap(new - old) if full else new - old
+                        turn = turn_room(xs, ys, i, n, rot, obstacles, mask)
+                        if turn != rot and full:
+                            alt = turn_room(xs, ys, i, n, rot - math.copysign(TAU, rot), obstacles, mask)
+                            if nearer_turn(px, py, ex, ey, tx, ty, alt, turn):
+                                turn = alt
+                        if turn != rot:
+                            new = _wrap(old + turn) if full else old + turn
+                        a[i] = new
+                        stale = True
+                        if turn != 0.0:
+                            turn_joints(xs, ys, i, n, turn)
+                            ex = xs[n]
+                            ey = ys[n]
+                        continue
                     a[i] = new
-                    if turn != 0.0:
-                        turn_joints(xs, ys, i, n, turn)
-                        ex = xs[n]
-                        ey = ys[n]
-                    continue
-                a[i] = new
-                if new == want and dot * dot + cross * cross > 0.0:  # the whole turn: its cosine and sine are at hand
-                    r = math.sqrt((vx * vx + vy * vy) * (wx * wx + wy * wy))
-                    c = dot / r
-                    s = cross / r
-                else:
-                    applied = new - old
-                    c = math.cos(applied)
-                    s = math.sin(applied)
-                ex = px + c * vx - s * vy
-                ey = py + s * vx + c * vy
-        if best_error < err - rounding * reach:  # a restart left a better pose
-            a[:] = best
-            err = best_error
-        error[k] = err
-        used[k] = sweeps
+                    if new == want and dot * dot + cross * cross > 0.0:  # the whole turn: its cosine and sine at hand
+                        r = math.sqrt((vx * vx + vy * vy) * (wx * wx + wy * wy))
+                        c = dot / r
+                        s = cross / r
+                    else:
+                        applied = new - old
+                        c = math.cos(applied)
+                        s = math.sin(applied)
+                    ex = px + c * vx - s * vy
+                    ey = py + s * vx + c * vy
+                    ca[i], sa[i] = ca[i] * c - sa[i] * s, sa[i] * c + ca[i] * s
+            if best_error < err - rounding * reach:  # a restart left a better pose
+                a[:] = best
+                err = best_error
+            error[k] = err
+            used[k] = sweeps
 
 
 def build() -> SimpleNamespace:

@@ -106,18 +106,18 @@ def bones(points, colours, base, thin):
                 _put(ax + dx * t, ay + dy * t, v, w, h, thin)
 
 
-@numba.njit("void(uint8[:, ::1], uint8[:, ::1], uint8[:, ::1])", cache=True, nogil=True)
+@numba.njit("void(uint8[:, ::1], uint8[:, ::1], uint8[:, ::1])", cache=True, nogil=True, parallel=True)
 def square(src, tmp, out):
     """``out`` (h, w): the maximum of ``src`` over the 3x3 px square about each pixel (``tmp``: scratch).
-    Whole-row expressions, which LLVM vectorizes."""
+    Whole-row expressions, which LLVM vectorizes; rows shared among the threads."""
     h, w = src.shape
-    for y in range(h):
+    for y in numba.prange(h):
         s, t = src[y], tmp[y]
         for x in range(1, w - 1):
             t[x] = max(max(s[x - 1], s[x]), s[x + 1])
         t[0] = max(s[0], s[min(1, w - 1)])
         t[w - 1] = max(s[max(w - 2, 0)], s[w - 1])
-    for y in range(h):
+    for y in numba.prange(h):
         o = out[y]
         a, b, c = tmp[max(y - 1, 0)], tmp[y], tmp[min(y + 1, h - 1)]
         for x in range(w):
@@ -181,13 +181,14 @@ def stamp(out, at, colours, base, per_chain, offsets):
                         out[np.uint64(yy), np.uint64(xx)] = v
 
 
-@numba.njit("void(uint8[:, ::1], uint32[::1], int64, uint32[::1], int64[::1])", cache=True, nogil=True)
+@numba.njit("void(uint8[:, ::1], uint32[::1], int64, uint32[::1], int64[::1])", cache=True, nogil=True,
+            parallel=True)
 def show(index, screen, pitch, table, clip):
     """The set pixels of ``index`` (h, w) onto ``screen`` (rows of ``pitch`` pixels) as ``table[index]``, inside
-    ``clip`` (x0, y0, x1, y1) px."""
+    ``clip`` (x0, y0, x1, y1) px; rows shared among the threads."""
     h, w = index.shape
     x0, x1 = max(clip[0], 0), min(clip[2], w)
-    for y in range(max(clip[1], 0), min(clip[3], h)):
+    for y in numba.prange(max(clip[1], 0), min(clip[3], h)):
         row = index[y, x0:x1]
         line = screen[y * pitch + x0:y * pitch + x1]
         for x in range(x1 - x0):

@@ -38,10 +38,16 @@ def offsets(code, phase, size) -> np.ndarray:
     ``FIGURE_EIGHT``, ``phase`` (N,) rad, ``size`` (N,) px (a circle's radius, a figure-eight's half-width).
     """
     code, phase, size = np.broadcast_arrays(*(np.asarray(a, dtype=float) for a in (code, phase, size)))
-    circle = code == CIRCLE
-    x = np.where(circle, size * np.cos(phase), size * np.sin(phase))
-    y = np.where(circle, size * np.sin(phase), 0.5 * size * np.sin(2.0 * phase))
-    return np.stack([x, y], axis=-1)
+    out = np.empty(code.shape + (2,))
+    _offsets_into(out, code == CIRCLE, phase, size)
+    return out
+
+
+def _offsets_into(out, circle, phase, size) -> None:
+    """:func:`offsets` into ``out`` (N, 2), ``circle`` (N,) bool the circles' rows (the others figure-eights)."""
+    sine = np.sin(phase)
+    out[..., 0] = size * np.where(circle, np.cos(phase), sine)
+    out[..., 1] = np.where(circle, size * sine, 0.5 * size * np.sin(2.0 * phase))
 
 
 def phase_rate(code, speed, size) -> np.ndarray:
@@ -59,8 +65,9 @@ def advance(f: dict[str, np.ndarray], stage) -> None:
         return
     moving = (code > 0) & (f["held"][:, 0] == 0)
     edge = np.array(stage, dtype=float)
-    rows = np.flatnonzero(moving & (code == BOUNCE))
-    if rows.size:
+    bounce = moving & (code == BOUNCE)
+    if bounce.any():
+        rows = np.flatnonzero(bounce)
         p = f["target"][rows] + f["motion_velocity"][rows]
         v = f["motion_velocity"][rows]
         low, high = p < 0.0, p > edge
@@ -68,14 +75,23 @@ def advance(f: dict[str, np.ndarray], stage) -> None:
         v = np.where(low | high, -v, v)
         f["motion_velocity"][rows] = v
         f["target"][rows] = np.clip(p, 0.0, edge)
-    rows = np.flatnonzero(moving & (code > BOUNCE))
-    if rows.size:
-        c, size = code[rows], f["motion_size"][rows, 0]
-        rate = phase_rate(c, f["motion_speed"][rows, 0], size)
-        phase = f["motion_phase"][rows, 0]
-        phase = np.mod(np.where(f["motion_reverse"][rows, 0] > 0, phase - rate, phase + rate), 2.0 * math.pi)
-        f["motion_phase"][rows, 0] = phase
-        f["target"][rows] = np.clip(f["motion_centre"][rows] + offsets(c, phase, size), 0.0, edge)
+    curve = moving & (code > BOUNCE)
+    if curve.all():  # (a whole group on curves, the usual case: views, not copies)
+        rows = slice(None)
+    else:
+        rows = np.flatnonzero(curve)
+        if not rows.size:
+            return
+    c, size = code[rows], f["motion_size"][rows, 0]
+    rate = phase_rate(c, f["motion_speed"][rows, 0], size)
+    phase = f["motion_phase"][rows, 0]
+    phase = np.mod(np.where(f["motion_reverse"][rows, 0] > 0, phase - rate, phase + rate), 2.0 * math.pi)
+    f["motion_phase"][rows, 0] = phase
+    at = np.empty((len(phase), 2))
+    _offsets_into(at, c == CIRCLE, phase, size)
+    at += f["motion_centre"][rows]
+    np.maximum(at, 0.0, out=at)
+    f["target"][rows] = np.minimum(at, edge, out=at)
 
 
 def recentre(fields: dict[str, np.ndarray]) -> None:
