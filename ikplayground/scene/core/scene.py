@@ -199,7 +199,7 @@ class Scene(ObstacleEdits):
 
     def driven_snake(self, solver: str = "snake") -> Chain | None:
         """The snake (or ``solver="walker"``: walker) the arrow keys drive: the selected one, else the only one."""
-        return steering.driven(self.chains, self.selected, solver)
+        return steering.driven(self.groups, self.selected, solver)
 
     def set_solver(self, chain: Chain, solver: str) -> Chain:
         """Switch a chain's solver, keeping it where it is on screen."""
@@ -268,7 +268,7 @@ class Scene(ObstacleEdits):
 
     def steer(self, throttle: bool, turn: int) -> Chain | None:
         """Set the arrow-key input of the driven snake or walker (:mod:`~.steering`); returns it (or None)."""
-        return steering.steer(self.groups, self.chains, self.selected, throttle, turn)
+        return steering.steer(self.groups, self.selected, throttle, turn)
 
     def resize(self, stage) -> None:
         """Change the stage size and pull roots, targets, snakes and obstacles' centres inside it; what a smaller

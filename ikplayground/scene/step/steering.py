@@ -14,25 +14,25 @@ from ikplayground.scene.core.chain import Chain
 from ikplayground.scene.step import walker
 
 
-def driven(chains: list[Chain], selected: Chain | None, solver: str = "snake") -> Chain | None:
-    """The ``solver`` chain ("snake", "walker" or "rig") the arrow keys drive: ``selected``, else the only one, or
-    None."""
+def driven(groups, selected: Chain | None, solver: str = "snake") -> Chain | None:
+    """The ``solver`` chain ("snake", "walker" or "rig") the arrow keys drive: ``selected``, else the only one of the
+    scene's ``groups``, or None (counted by group: a crowd's thousands are not looked at one by one)."""
     if selected is not None and selected.solver == solver:
         return selected
-    found = [c for c in chains if c.solver == solver]
-    return found[0] if len(found) == 1 else None
+    found = [g.members for g in groups if g.solver == solver]
+    return found[0][0] if len(found) == 1 and len(found[0]) == 1 else None
 
 
-def steer(groups, chains: list[Chain], selected: Chain | None, throttle: bool, turn: int) -> Chain | None:
+def steer(groups, selected: Chain | None, throttle: bool, turn: int) -> Chain | None:
     """Set the arrow keys' input on the driven snake, walker or rig, none on the others; returns it (or None)."""
     strider: Chain | None = None
     if selected is not None and (selected.is_walker or selected.is_rig):
         snake, strider = None, selected
     else:
-        snake = driven(chains, selected)
-        strider = None if snake is not None else driven(chains, None, "walker")
+        snake = driven(groups, selected)
+        strider = None if snake is not None else driven(groups, None, "walker")
         if snake is None and strider is None:
-            strider = driven(chains, None, "rig")
+            strider = driven(groups, None, "rig")
     walker.steer(groups, strider, turn, throttle)
     for g in groups:  # one array write per group of snakes, not a loop over chains
         if g.solver == "snake":
