@@ -4,7 +4,8 @@ The panel keeps the widgets of its three pages (``panel.py``) and hides those of
 its ~200 elements are hidden at any time. pygame_gui's ``LayeredGUIGroup.update`` updates every element each
 frame, hidden or not (their shapes' state machines, their text effects), and its ``_handle_hovering`` scans the
 whole sprite list once per layer. :func:`install` makes the manager's group update the shown elements only (a
-hidden one is updated again from the frame it is shown: nothing of it can change on screen meanwhile) and finds
+hidden one is updated again from the frame it is shown: nothing of it can change on screen meanwhile; the shown
+ones are listed again only when pygame_gui marks the group's visibility stale) and finds
 the hovered element in one pass over the list (kept sorted by layer, so the top layer's last element comes
 first, as pygame_gui's per-layer loop takes them), skipping a plain element that is neither hovered nor under the
 mouse (its ``check_hover`` would do nothing). Without the private names it relies on, nothing changes.
@@ -40,18 +41,28 @@ def install(manager) -> bool:
             and hasattr(manager, "_handle_hovering") and hasattr(manager, "root_container")):
         return False
 
+    cache: dict[str, list] = {}
+
+    def shown() -> list:
+        """The shown elements in layer order, kept until the group's list or an element's visibility changes
+        (each change sets ``should_update_visibility``, which only :func:`update` clears, and drops the list)."""
+        if group.should_update_visibility or "shown" not in cache:
+            cache["shown"] = [sprite for sprite in group._spritelist if sprite.visible]
+        return cache["shown"]
+
     def update(time_delta: float, *args, **kwargs) -> None:
-        for sprite in group._spritelist.copy():  # (an update may add or remove elements)
+        for sprite in shown():  # (a copy: an update may add or remove elements)
             if sprite.visible:
                 sprite.update(time_delta, *args, **kwargs)
         if group.should_update_visibility:
             group.should_update_visibility = False
             group.update_visibility()
+            cache.clear()
 
     def handle_hovering(time_delta: float) -> None:
         hover_handled = False
         mouse = manager.get_mouse_position()
-        for element in reversed(group._spritelist.copy()):  # top layer first, the last added first within one
+        for element in reversed(shown()):  # top layer first, the last added first within one
             if not element.visible or not isinstance(element, IUIElementInterface):  # (an ABC's check is slow)
                 continue
             kind = type(element)
