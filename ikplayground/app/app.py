@@ -84,7 +84,7 @@ class App:
         self.held: set[str] = set()
         self.keys_down: set[int] = set()  # to tell a key's auto-repeat from a new press
         self.key_repeat = False  # True while the command of an auto-repeated key runs
-        self.minimized, self.time, self.frames, self.accumulator = False, 0.0, 0, 0.0
+        self.minimized, self.time, self.frames, self.accumulator, self.shown_at = False, 0.0, 0, 0.0, -2
         self.status, self.history = StatusLine(), History()  # the undo and redo stacks (Ctrl+Z, Ctrl+Shift+Z)
         self.undo = Undo(self)  # what is recorded into it, and when (undo.py)
         self.stress = StressMode(self)
@@ -126,6 +126,7 @@ class App:
 
     def frame(self) -> None:
         dt = self.clock.tick(self.fps_cap) / 1000.0 if self.realtime else STEP
+        dt = min(dt, STEP) if self.frames <= self.shown_at + 1 else dt  # a new scene's making is not its time
         self.time += dt
         events = pygame.event.get()
         last_resize = next((e for e in reversed(events) if e.type == pygame.VIDEORESIZE), None)
@@ -273,7 +274,7 @@ class App:
         self.view.load(scene)
         self.scene = scene
         self.scene.resize(self.stage_size(self.screen.get_size()))
-        self.drag = None
+        self.drag, self.shown_at, self.accumulator, self.step_ms = None, self.frames, 0.0, 0.0  # (its steps' cost: new)
         self.selected_changed()
         hold(len(scene.chains))  # a big scene: its first frame's collections walk only what is new (gc_freeze.py)
         self.settle = True

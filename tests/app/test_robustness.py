@@ -450,3 +450,29 @@ def test_the_real_time_loop_never_runs_more_steps_than_the_frame_affords(app, mo
     given = app.given_up
     app.advance(3 * STEP)
     assert len(counted) == 3 and app.given_up == given
+
+
+class SlowClock:
+    """A clock whose every frame took 200 ms (and whose FPS reads 5)."""
+
+    def tick(self, *cap) -> int:
+        return 200
+
+    def get_fps(self) -> float:
+        return 5.0
+
+
+def test_a_new_scene_starts_its_clock_when_it_is_shown_so_its_making_is_not_caught_up(app, monkeypatch):
+    app.realtime = True
+    app.step_ms, app.render_ms = 1.0, 1.0  # cheap steps: five would be caught up if the clock ran on
+    monkeypatch.setattr(app, "clock", SlowClock())  # each frame, and the making of the scene, 200 ms
+    app.stress.start(300)
+    counted = []
+    real_step = app.scene.step
+    monkeypatch.setattr(app.scene, "step", lambda: (counted.append(1), real_step())[1])
+    given = app.given_up
+    app.frame()  # the first frames after it: one step each (its cost measured), not the 200 ms that passed
+    app.frame()
+    assert counted == [1, 1] and app.step_ms > 0.0 and app.given_up == given
+    app.frame()  # then the clock runs as ever: 200 ms is five steps' worth (the most a frame catches up)
+    assert len(counted) - 2 + round((app.given_up - given) / STEP) == 5
