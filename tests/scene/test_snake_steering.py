@@ -223,3 +223,28 @@ def test_the_arrow_keys_drive_a_wandering_snake_while_held():
         scene.steer(False, 1)  # Right held: it turns right every step, whatever its rule wishes
         scene.step()
     assert float(snake.fields["heading"][0]) == pytest.approx(heading + 10 * snake.fields["turn_rate"][0])
+
+
+@pytest.mark.parametrize("moving", [1, 3, 4])  # of 5 snakes: few moving, most, all
+def test_in_a_group_the_snakes_at_rest_stay_put_and_the_others_move_as_if_alone(moving):
+    scene = Scene(BIG)
+    snakes = [scene.new_chain("snake", (500.0 + 300.0 * i, 800.0)) for i in range(5)]
+    for s in snakes:  # crumple each body a little: a layout of the body would straighten it
+        s.fields["points"][2:, 1] += np.linspace(0.0, 9.0, len(s.fields["points"]) - 2)
+    for i, s in enumerate(snakes):
+        s.fields["wander"][0] = 0.0
+        s.fields["speed"][0] = 3.0 if i < moving else 0.0
+    alone = []
+    for s in snakes[:moving]:
+        lone, twin = lone_snake()
+        for name in ("points", "heading", "speed", "wander"):
+            twin.fields[name][:] = s.fields[name]
+        lone.step()
+        alone.append(twin.fields["points"].copy())
+    resting = [s.fields["points"].copy() for s in snakes[moving:]]
+    scene.step()
+    assert len(scene.groups) == 1
+    for s, expected in zip(snakes[moving:], resting):
+        np.testing.assert_array_equal(s.fields["points"], expected)
+    for s, expected in zip(snakes[:moving], alone):
+        np.testing.assert_allclose(s.fields["points"], expected, rtol=0, atol=1e-9)

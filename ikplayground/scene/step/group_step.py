@@ -165,6 +165,9 @@ def step_snakes(f: dict[str, np.ndarray], stage, seed: int = 0) -> None:
     before = f["points"][limited] if limited.any() else None  # (a copy)
     if moved.all():
         f["points"][:] = snake_batch(f["points"], heads, f["lengths"], lim[:, 0], lim[:, 1])
+    elif 2 * moved.sum() > len(moved):  # most moved: all laid out, a resting one's row left as it is (no copies)
+        np.copyto(f["points"], snake_batch(f["points"], heads, f["lengths"], lim[:, 0], lim[:, 1]),
+                  where=moved[:, None, None])
     elif moved.any():  # a snake at rest stays exactly where it is
         f["points"][moved] = snake_batch(f["points"][moved], heads[moved], f["lengths"][moved],
                                          lim[moved, 0], lim[moved, 1])
