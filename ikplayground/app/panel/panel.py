@@ -284,8 +284,9 @@ class Panel:
 
     def open_menus(self) -> list[UIDropDownMenu]:
         """The drop-down menus showing their lists (the panel's and the setting rows')."""
-        return [el for el in self.manager.get_sprite_group().sprites()
-                if isinstance(el, UIDropDownMenu) and el.current_state is el.menu_states.get("expanded")]
+        return [el for el in self.manager.get_sprite_group().sprites()  # (menu_states: a drop-down's, and a cheaper
+                if getattr(el, "menu_states", None) is not None  # test than isinstance through pygame_gui's ABCs)
+                and isinstance(el, UIDropDownMenu) and el.current_state is el.menu_states.get("expanded")]
 
     def close_menus(self) -> bool:
         """Close every open drop-down list (the choice stays); True if one was open."""
@@ -306,10 +307,11 @@ class Panel:
         """Take down the tool tips of controls the mouse is not over (``every``: all of them, after a click or a
         key, and while a drop-down list is open, which a tip would cover; they come back only when the mouse comes
         onto a control again)."""
-        every = every or bool(self.open_menus())
-        for el in self.manager.get_sprite_group().sprites():
-            tip = getattr(el, "tool_tip", None)
-            if tip is None or not (every or not el.hovered or not el.visible):
+        tipped = [el for el in self.manager.get_sprite_group().sprites() if getattr(el, "tool_tip", None) is not None]
+        every = bool(tipped) and (every or bool(self.open_menus()))  # (no tip up, the usual frame: one pass)
+        for el in tipped:
+            tip = el.tool_tip
+            if not (every or not el.hovered or not el.visible):
                 continue
             tip.kill()
             el.tool_tip = None
