@@ -32,11 +32,12 @@ def test_headless_run_reports_every_case_and_figure(tmp_path):
         assert r["gc_per_frame"] == pytest.approx(sum(r["gc_by_generation"])) and r["gc_ms_per_frame"] >= 0
         assert r["rss_mb"] > 10
         assert r["realtime"] and 0 <= r["steps_per_frame"] <= 5 and r["given_up_s"] >= 0  # as users run it
-        assert ("first_frame_ms" in r) == (r["case"] == "stress")
+        assert ("first_frame_ms" in r) == (r["case"] == "stress") and r["app_first_frame_ms"] > 0
     stress = [r for r in rows if r["case"] == "stress"]
     assert all(r["first_frame_ms"] > 0 and isinstance(r["kernels_ready_at_first"], bool) for r in stress)
     assert all(r["first_frame_at_launch_ms"] > 0 and isinstance(r["kernels_ready_at_launch"], bool) for r in stress)
     assert "first stress frame: before 15 chains" in done.stdout and "headless" in done.stdout
+    assert "the default scene's first frame: before " in done.stdout
     assert "started 3 frames after launch: before 15 chains" in done.stdout and "now 25 chains" in done.stdout
 
 
