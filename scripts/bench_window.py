@@ -26,9 +26,10 @@ the compiled kernels have loaded (from numba's disk cache, in the App's first
 second; waited for untimed). A second process times it again with the test
 started three frames after the App's launch, the kernels maybe still loading
 (``first_frame_at_launch_ms``); the plain case's ``app_first_frame_ms`` is the
-App's own first frame on the default scene, which issue 25 compares it with. The other cases too start once the kernels have
-loaded (the App starts loading them as it opens; for about half a second then
-its frames share the CPU with that). Then every case warms
+App's own first frame on the default scene, which issue 25 compares it with.
+The other cases too start once the kernels have loaded (the App starts loading
+them as it opens; for about a second then its frames share the CPU with that).
+Then every case warms
 up (60 frames), then times ``frames`` whole frames (``App.frame``: events,
 step, drawing, flip) and reports their median, 99th percentile and worst, the
 garbage collector's collections per frame (counted by ``gc.callbacks``, per
