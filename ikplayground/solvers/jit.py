@@ -65,8 +65,9 @@ class Loader:
                 self.compile()
         return state["kernels"]
 
-    def warm_up(self) -> bool:
-        """Start compiling on a background thread; False when there is nothing to do. Never waits."""
+    def warm_up(self, after: Loader | None = None) -> bool:
+        """Start compiling on a background thread (once ``after``'s has finished, if it is running: two loads at
+        once would share the CPU with the window); False when there is nothing to do. Never waits."""
         state = self.state
         if state["kernels"] is not None or state["failed"] or not enabled() or not available():
             return False
@@ -74,10 +75,16 @@ class Loader:
             return True
         with self._starting:
             if state["thread"] is None:
-                thread = state["thread"] = threading.Thread(target=self.compile, args=(True,), name=self.name,
-                                                            daemon=True)
+                thread = state["thread"] = threading.Thread(target=self._compile_after, args=(after,),
+                                                            name=self.name, daemon=True)
                 thread.start()
         return True
+
+    def _compile_after(self, after: Loader | None) -> None:
+        thread = after.state["thread"] if after is not None else None
+        if thread is not None:
+            thread.join()
+        self.compile(True)
 
     def compile_elsewhere(self) -> bool:
         """Run ``build`` in another Python process (waiting on it holds no lock of this one); False if it failed."""

@@ -69,3 +69,31 @@ def test_the_thread_compiles_elsewhere_before_it_loads(monkeypatch):
     monkeypatch.setattr(waited, "compile_elsewhere", lambda: calls.append("elsewhere") or True)
     calls.clear()
     assert waited.kernels(wait=True) == "kernels" and calls == ["load"]  # a caller that waits compiles here
+
+
+def test_a_loader_started_after_another_waits_for_it_first(monkeypatch):
+    """The solvers' and the crowd drawing's kernels load one after the other beside the window, not at once."""
+    import threading
+
+    calls, release = [], threading.Event()
+
+    def first_build():
+        calls.append("first")
+        release.wait()
+        calls.append("first done")
+        return "first kernels"
+
+    first = jit.Loader(first_build, "test-jit-first")
+    second = jit.Loader(lambda: calls.append("second") or "second kernels", "test-jit-second")
+    monkeypatch.setattr(jit, "enabled", lambda: True)
+    monkeypatch.setattr(jit, "available", lambda: True)
+    for loader in (first, second):
+        monkeypatch.setattr(loader, "compile_elsewhere", lambda: True)
+    try:
+        assert first.warm_up() and second.warm_up(after=first)
+        second.state["thread"].join(0.5)
+        assert calls == ["first"] and second.kernels() is None  # the second waits while the first loads
+    finally:
+        release.set()
+    second.state["thread"].join(30)
+    assert calls == ["first", "first done", "second"] and second.kernels() == "second kernels"

@@ -23,6 +23,12 @@ def _build():
 LOADER = jit.Loader(_build, "ikplayground-crowd-jit", "ikplayground.app.draw.crowd_fast:LOADER")
 
 
+def warm_up() -> None:
+    """Start loading the kernels on a background thread once the solvers' have loaded (one load at a time
+    beside the window)."""
+    LOADER.warm_up(after=jit.SOLVERS)
+
+
 def kernels():
     """The compiled kernels, or None (then their loading is started, never waited for)."""
     k = LOADER.kernels()

@@ -91,7 +91,7 @@ class SceneRenderer:
     @staticmethod
     def warm_up() -> None:
         """Start loading the crowd's compiled kernels on a background thread (if numba is there)."""
-        crowd_fast.LOADER.warm_up()
+        crowd_fast.warm_up()
 
     def background(self, size: tuple[int, int], camera: Camera | None = None) -> pygame.Surface:
         """The stage's grid as ``camera`` shows it, redrawn only when the stage size or the view changes."""

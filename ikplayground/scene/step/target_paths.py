@@ -67,18 +67,17 @@ def advance(f: dict[str, np.ndarray], stage) -> None:
     edge = np.array(stage, dtype=float)
     bounce = moving & (code == BOUNCE)
     if bounce.any():
-        rows = np.flatnonzero(bounce)
-        p = f["target"][rows] + f["motion_velocity"][rows]
-        v = f["motion_velocity"][rows]
+        hop = np.flatnonzero(bounce)
+        p = f["target"][hop] + f["motion_velocity"][hop]
+        v = f["motion_velocity"][hop]
         low, high = p < 0.0, p > edge
         p = np.where(low, -p, np.where(high, 2.0 * edge - p, p))
         v = np.where(low | high, -v, v)
-        f["motion_velocity"][rows] = v
-        f["target"][rows] = np.clip(p, 0.0, edge)
+        f["motion_velocity"][hop] = v
+        f["target"][hop] = np.clip(p, 0.0, edge)
     curve = moving & (code > BOUNCE)
-    if curve.all():  # (a whole group on curves, the usual case: views, not copies)
-        rows = slice(None)
-    else:
+    rows: slice | np.ndarray = slice(None)  # (a whole group on curves, the usual case: views, not copies)
+    if not curve.all():
         rows = np.flatnonzero(curve)
         if not rows.size:
             return
