@@ -126,8 +126,8 @@ class App:
 
     def frame(self) -> None:
         dt = self.clock.tick(self.fps_cap) / 1000.0 if self.realtime else STEP
-        if self.frames <= self.shown_at + 1:  # a new scene is first shown as made, then its clock starts: the time
-            dt = 0.0 if self.frames <= self.shown_at else min(dt, STEP)  # spent making it is not caught up
+        if self.realtime and self.frames <= self.shown_at + 1:  # a new scene is first shown as made, then its clock
+            dt = 0.0 if self.frames <= self.shown_at else min(dt, STEP)  # starts: its making is not caught up
         self.time += dt
         events = pygame.event.get()
         last_resize = next((e for e in reversed(events) if e.type == pygame.VIDEORESIZE), None)

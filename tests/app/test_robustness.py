@@ -477,3 +477,14 @@ def test_a_new_scene_starts_its_clock_when_it_is_shown_so_its_making_is_not_caug
     assert counted == [1] and app.step_ms > 0.0 and app.given_up == given
     app.frame()  # then the clock runs as ever: 200 ms is five steps' worth (the most a frame catches up)
     assert len(counted) - 1 + round((app.given_up - given) / STEP) == 5
+
+
+def test_a_fixed_step_run_takes_one_step_a_frame_even_as_a_scene_is_shown(app, monkeypatch):
+    assert not app.realtime  # (headless runs and tests: exactly one step a frame, so they are exact)
+    app.stress.start(50)
+    counted = []
+    real_step = app.scene.step
+    monkeypatch.setattr(app.scene, "step", lambda: (counted.append(1), real_step())[1])
+    app.frame()
+    app.frame()
+    assert counted == [1, 1]
