@@ -15,10 +15,10 @@ import numba
 import numpy as np
 
 from ._jit_avoid import placed, pose_clear
-from ._jit_kernels import (CHUNKS, _limit, _limit_all, _limit_heading, _points, _pole_step, _pull, _restart, _setup,
-                           _wrap)
+from ._jit_kernels import (CHUNKS, _checkpoint, _limit, _limit_all, _limit_heading, _points, _pole_step, _pull,
+                           _setup, _wrap)
 from ._jit_pose import _pseudo
-from .reshape import CRAWL_RATIO, POLE_TURN
+from .reshape import POLE_TURN
 from .validate import FULL_CIRCLE
 
 PI = math.pi
@@ -206,24 +206,16 @@ def fabrik_rows(roots, angles, lengths, targets, iterations, tolerance, limits, 
                 err = math.hypot(tx - xs[n], ty - ys[n])
                 if err <= tolerance[k]:
                     break
-                if passes % stall_sweeps == 0:
-                    stuck = passes > 0 and not err < last - gain
-                    if (restarts > 0 and passes > 0 and passes + stall_sweeps <= iterations[k]
-                            and (stuck or not err < CRAWL_RATIO * last)):
-                        if err < best_error:
-                            best[:] = a
-                            best_error = err
-                        state, taken = _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask)
-                        restarts -= 1
-                        if taken:
-                            last = math.inf
-                            since, before_pass = 0, math.inf
-                            restarted = True
-                            _points(rx, ry, a, lens, xs, ys)
-                            continue
-                    if stuck:
-                        break
-                    last = err
+                verdict, last, best_error, restarts, state = _checkpoint(
+                    a, best, best_error, err, last, gain, passes, stall_sweeps, iterations[k], restarts, state, lens,
+                    lim, rx, ry, tx, ty, guarded, obstacles, mask)
+                if verdict == 1:
+                    since, before_pass = 0, math.inf
+                    restarted = True
+                    _points(rx, ry, a, lens, xs, ys)
+                    continue
+                if verdict == 2:
+                    break
                 if passes > 0 and unreachable:
                     break
                 if passes == iterations[k]:

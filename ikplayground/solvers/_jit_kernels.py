@@ -26,16 +26,6 @@ PI = math.pi
 CHUNKS = 64  # rows a parallel kernel splits its rows into (scratch arrays are made once a run, not once a row)
 
 
-@numba.njit(cache=True, inline="always")
-def _stall_check(sweep, err, last, gain, stall_sweeps):
-    """``(stalled, last)``: :class:`.results.IKSolution`'s stall rule on plain floats."""
-    if sweep % stall_sweeps:
-        return False, last
-    if sweep > 0 and not err < last - gain:
-        return True, last
-    return False, err
-
-
 _pull = numba.njit(cache=True, inline="always")(pull)  # the single-chain walks' own step, compiled
 _wrap = numba.njit(cache=True, inline="always")(wrap)
 # the restarts and the pole's step (:mod:`.reshape`), the single-chain loops' own, compiled
@@ -172,6 +162,26 @@ def _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask):
     return state, True
 
 
+@numba.njit(cache=True, inline="always")
+def _checkpoint(a, best, best_error, err, last, gain, done, stall_sweeps, iterations, restarts, state, lens, lim,
+                rx, ry, tx, ty, guarded, obstacles, mask):
+    """The stall rule and the restarts (:func:`.ccd.ccd_loop`, :func:`.fabrik.fabrik_loop`) after ``done`` sweeps
+    or passes, at error ``err``: ``(verdict, last, best_error, restarts, state)``, the verdict 0 to go on, 1 for a
+    restart taken (``a`` its new start; ``best`` the best pose before it), 2 to stop."""
+    if done % stall_sweeps:
+        return 0, last, best_error, restarts, state
+    stuck = done > 0 and not err < last - gain
+    if restarts > 0 and done > 0 and done + stall_sweeps <= iterations and (stuck or not err < CRAWL_RATIO * last):
+        if err < best_error:
+            best[:] = a
+            best_error = err
+        state, taken = _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask)
+        restarts -= 1
+        if taken:
+            return 1, math.inf, best_error, restarts, state
+    return (2 if stuck else 0), (last if stuck else err), best_error, restarts, state
+
+
 @numba.njit(cache=True, parallel=True, nogil=True)
 def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, error, used, poles, obstacles,
              stall_sweeps, stall_gain, rounding):
@@ -218,23 +228,14 @@ def ccd_rows(roots, angles, lengths, targets, iterations, tolerance, limits, err
                 err = math.hypot(tx - ex, ty - ey)
                 if err <= tolerance[k]:
                     break
-                if sweeps % stall_sweeps == 0:
-                    stuck = sweeps > 0 and not err < last - gain
-                    if (restarts > 0 and sweeps > 0 and sweeps + stall_sweeps <= iterations[k]
-                            and (stuck or not err < CRAWL_RATIO * last)):
-                        if err < best_error:
-                            best[:] = a
-                            best_error = err
-                        state, taken = _restart(a, lens, lim, rx, ry, tx, ty, state, guarded, obstacles, mask)
-                        restarts -= 1
-                        if taken:
-                            last = math.inf
-                            restarted = True
-                            stale = True
-                            continue
-                    if stuck:
-                        break
-                    last = err
+                verdict, last, best_error, restarts, state = _checkpoint(
+                    a, best, best_error, err, last, gain, sweeps, stall_sweeps, iterations[k], restarts, state, lens,
+                    lim, rx, ry, tx, ty, guarded, obstacles, mask)
+                if verdict == 1:
+                    restarted = stale = True
+                    continue
+                if verdict == 2:
+                    break
                 if sweeps == iterations[k]:
                     break
                 sweeps += 1
