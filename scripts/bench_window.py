@@ -1,7 +1,7 @@
 """Frame times in a real window: the default scene, everything on, the stress test at 1,000-10,000 chains, the crowd.
 
     python scripts/bench_window.py [--quick] [--frames N] [--big-frames N] [--sizes N,N] [--headless]
-                                   [--fixed-step] [--before PYTHON] [--json PATH]
+                                   [--fixed-step] [--before PYTHON] [--repeat N] [--json PATH]
 
 Each case runs the real App (1280x720) as users run it: in real time, the wall
 clock driving the steps (up to what a frame affords, ``scene/step/pacing.py``),
@@ -35,6 +35,13 @@ step, drawing, flip) and reports their median, 99th percentile and worst, the
 garbage collector's collections per frame (counted by ``gc.callbacks``, per
 generation too) and its time per frame, and the resident memory at the end.
 Issue 16's goals are stated against these figures.
+
+``--repeat N`` runs this build's cases N times, round by round (the earlier
+build's, with ``--before``, once: its figures are far from any goal); every run
+is a row of the table and of the JSON (``"run"``), and a summary gives each
+case's median run, with the spread of the runs' p99. On a shared machine one
+run of 600 frames (ten seconds) can meet a burst of another's work; the spread
+says how much.
 """
 
 from __future__ import annotations
@@ -202,13 +209,15 @@ def run_case(case: str, chains: int, frames: int, env: dict, realtime: bool = Tr
 
 
 def bench_window(quick: bool = False, frames: int | None = None, sizes=SIZES, big_frames: int | None = None,
-                 headless: bool = False, say=print, realtime: bool = True, before: str | None = None) -> list[dict]:
+                 headless: bool = False, say=print, realtime: bool = True, before: str | None = None,
+                 repeat: int = 1) -> list[dict]:
     """Every case in a process of its own, in a real window where there can be one (see the module's text).
 
     ``big_frames`` (default ``frames``) is the frame count of the stress sizes over 1,000;
     ``headless`` runs every case on SDL's dummy driver, whatever display there is. ``before``: the Python of
     another install (an earlier commit's virtual environment), each case run by it too, just before this
-    one's (rows marked ``"build": "before"``), so that both are measured in the same run.
+    one's (rows marked ``"build": "before"``), so that both are measured in the same run. ``repeat``: this
+    build's runs of each case (``"run"`` 0, 1, ...), after the earlier build's one.
     """
     frames = frames or (120 if quick else 600)
     env = dict(os.environ)
@@ -228,20 +237,44 @@ def bench_window(quick: bool = False, frames: int | None = None, sizes=SIZES, bi
     cases.append(("crowd", 0, big_frames or frames))
     out = []
     try:
-        for case, n, k in cases:
-            for build, python in builds:
-                row = run_case(case, n, k, env, realtime, python)
-                if case == "stress":  # the stress test started 3 frames after the App's launch
-                    launch = run_case("launch", n, 1, env, realtime, python)
-                    row.update(first_frame_at_launch_ms=launch["first_frame_ms"],
-                               kernels_ready_at_launch=launch["kernels_ready_at_first"])
-                row["build"] = build
-                out.append(row)
+        for run in range(max(1, repeat)):  # round by round: a burst of the machine's other work meets one run
+            for case, n, k in cases:
+                for build, python in builds:
+                    if build == "now" or run == 0:
+                        out.append(measure(case, n, k, env, realtime, python, build, run))
     finally:
         if xvfb is not None:
             xvfb.terminate()
             xvfb.wait()
     return out
+
+
+def measure(case: str, n: int, frames: int, env: dict, realtime: bool, python, build: str, run: int) -> dict:
+    """One run of ``case`` (a stress case's launch figure too), its row marked with ``build`` and ``run``."""
+    row = run_case(case, n, frames, env, realtime, python)
+    if case == "stress":  # the stress test started 3 frames after the App's launch
+        launch = run_case("launch", n, 1, env, realtime, python)
+        row.update(first_frame_at_launch_ms=launch["first_frame_ms"],
+                   kernels_ready_at_launch=launch["kernels_ready_at_first"])
+    row.update(build=build, run=run)
+    return row
+
+
+def summary(rows: list[dict]) -> list[dict]:
+    """Each (build, case, chains) with more than one run: the median of its runs' medians and of their p99s, and
+    the lowest and highest p99, in the order first met."""
+    runs: dict[tuple, list[dict]] = {}
+    for r in rows:
+        runs.setdefault((r.get("build", "now"), r["case"], r["chains"]), []).append(r)
+
+    def mid(values):
+        values = sorted(values)
+        half = len(values) // 2
+        return values[half] if len(values) % 2 else (values[half - 1] + values[half]) / 2
+
+    return [{"build": b, "case": c, "chains": n, "runs": len(rs), "median_ms": mid([r["median_ms"] for r in rs]),
+             "p99_ms": mid([r["p99_ms"] for r in rs]), "p99_low_ms": min(r["p99_ms"] for r in rs),
+             "p99_high_ms": max(r["p99_ms"] for r in rs)} for (b, c, n), rs in runs.items() if len(rs) > 1]
 
 
 def table(rows: list[dict]) -> str:
@@ -252,6 +285,11 @@ def table(rows: list[dict]) -> str:
                      f"{r['p99_ms']:>8.2f}{r['worst_ms']:>8.2f}{r['steps_per_frame']:>8.2f}{r['given_up_s']:>8.2f}s"
                      f"{r['gc_per_frame']:>10.3f}{r['gc_ms_per_frame']:>9.3f}{r['rss_mb']:>8.0f}{r['frames']:>8}"
                      f"  {r['window']}{'' if r['realtime'] else ', fixed step'}")
+    several = summary(rows)
+    if several:
+        lines.append("the median run of each case (and its runs' lowest and highest p99):")
+        lines += [f"{s['build']:>7}{s['case']:>11}{s['chains']:>8}{s['median_ms']:>8.2f}{s['p99_ms']:>8.2f}"
+                  f"  ({s['runs']} runs, p99 {s['p99_low_ms']:.2f}-{s['p99_high_ms']:.2f})" for s in several]
     opening = [r for r in rows if r["case"] == "plain" and "app_first_frame_ms" in r]
     if opening:
         lines.append("the default scene's first frame: " + ", ".join(
@@ -281,6 +319,8 @@ def main(argv=None) -> int:
     parser.add_argument("--fixed-step", action="store_true", help="one step a frame, not in real time")
     parser.add_argument("--before", metavar="PYTHON", help="also run every case with this Python's install "
                         "(an earlier commit's virtual environment), in the same run")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="run this build's cases N times, round by round (default 1)")
     parser.add_argument("--_case", choices=("plain", "everything", "stress", "launch", "crowd"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--_chains", type=int, default=0, help=argparse.SUPPRESS)
@@ -299,7 +339,7 @@ def main(argv=None) -> int:
     print(f"machine: {m['cpu']} ({m['cores']} cores), Python {m['python']}, numpy {m['numpy']}, "
           f"pygame-ce {m['pygame_ce']}, numba {m['numba']}; {report['date']}")
     report["window"] = bench_window(args.quick, args.frames, args.sizes, args.big_frames, args.headless,
-                                    realtime=not args.fixed_step, before=args.before)
+                                    realtime=not args.fixed_step, before=args.before, repeat=args.repeat)
     print(table(report["window"]))
     if args.json:
         Path(args.json).write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")

@@ -58,3 +58,39 @@ def test_gc_watch_counts_collections_by_generation():
         gc.enable()
     assert watch.counts == [1, 0, 2] and watch.seconds > 0
     assert watch not in gc.callbacks
+
+
+@pytest.mark.slow
+def test_repeat_runs_this_build_round_by_round_and_sums_up_each_case(tmp_path):
+    out = tmp_path / "window.json"
+    done = subprocess.run([sys.executable, str(SCRIPT), "--headless", "--frames", "3", "--sizes", "15",
+                           "--before", sys.executable, "--repeat", "2", "--json", str(out)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(out.read_text())["window"]
+    cases = [("plain", 5), ("everything", 5), ("stress", 15), ("crowd", 5000)]
+    first = [(case, build, 0) for case, _ in cases for build in ("before", "now")]
+    assert [(r["case"], r["build"], r["run"]) for r in rows] == (  # the earlier build once, this one twice
+        first + [(case, "now", 1) for case, _ in cases])
+    sys.path.insert(0, str(SCRIPT.parent))
+    import bench_window
+
+    summed = bench_window.summary(rows)
+    assert [(s["build"], s["case"], s["runs"]) for s in summed] == [("now", case, 2) for case, _ in cases]
+    for s in summed:
+        runs = [r for r in rows if (r["build"], r["case"]) == ("now", s["case"])]
+        assert s["median_ms"] == pytest.approx(sum(r["median_ms"] for r in runs) / 2)
+        assert s["p99_low_ms"] == min(r["p99_ms"] for r in runs) and s["p99_high_ms"] == max(r["p99_ms"] for r in runs)
+    assert "the median run of each case" in done.stdout and "(2 runs, p99 " in done.stdout
+
+
+def test_summary_takes_the_middle_run_of_an_odd_count():
+    sys.path.insert(0, str(SCRIPT.parent))
+    import bench_window
+
+    rows = [{"build": "now", "case": "plain", "chains": 5, "median_ms": m, "p99_ms": p}
+            for m, p in ((3.0, 9.0), (5.0, 6.0), (4.0, 7.5))]
+    rows.append({"build": "before", "case": "plain", "chains": 5, "median_ms": 8.0, "p99_ms": 12.0})
+    (only,) = bench_window.summary(rows)  # a build of one run has no summary
+    assert only == {"build": "now", "case": "plain", "chains": 5, "runs": 3, "median_ms": 4.0, "p99_ms": 7.5,
+                    "p99_low_ms": 6.0, "p99_high_ms": 9.0}
