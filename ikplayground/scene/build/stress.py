@@ -82,7 +82,7 @@ def drive_stress(scene: Scene, step: int) -> None:
             f["throttle"][:, 0] = ((step // 45 + phase) % 4 != 0)
             f["turn"][:, 0] = np.sign(np.sin(t * 1.3 + phase * 0.7))
         elif "target" in f:  # an IK chain (a walker walks by itself; a rig added by hand keeps its targets)
-            reach = f["lengths"].sum(axis=1)
+            reach = np.einsum("ij->i", f["lengths"])
             phase = np.arange(len(g.members)) * 0.37
             r = reach * 0.55
             w, h = scene.stage

