@@ -59,16 +59,25 @@ def install(manager) -> bool:
             group.update_visibility()
             cache.clear()
 
+    kinds: dict[type, tuple[bool, bool]] = {}  # a type: (an element, its check_hover and hover_point plain)
+
     def handle_hovering(time_delta: float) -> None:
         hover_handled = False
         mouse = manager.get_mouse_position()
         for element in reversed(shown()):  # top layer first, the last added first within one
-            if not element.visible or not isinstance(element, IUIElementInterface):  # (an ABC's check is slow)
-                continue
             kind = type(element)
-            if (kind.check_hover is _PLAIN_CHECK and kind.hover_point in _PLAIN_POINT and not element.hovered
-                    and not getattr(element, "held", False) and not element.rect.collidepoint(mouse)):
+            traits = kinds.get(kind)
+            if traits is None:  # (once a type: an ABC's isinstance check is slow)
+                traits = kinds[kind] = (isinstance(element, IUIElementInterface),
+                                        kind.check_hover is _PLAIN_CHECK and kind.hover_point in _PLAIN_POINT)
+            is_element, plain = traits
+            if not is_element:
+                continue
+            if (plain and not element.hovered and not element.rect.collidepoint(mouse)
+                    and not getattr(element, "held", False)):
                 continue  # what check_hover would find: not hovered, nothing to do
+            if not element.visible:
+                continue
             if element.check_hover(time_delta, hover_handled):
                 if element != manager.root_container:
                     hover_handled = True
