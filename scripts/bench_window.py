@@ -39,9 +39,9 @@ Issue 16's goals are stated against these figures.
 ``--repeat N`` runs this build's cases N times, round by round (the earlier
 build's, with ``--before``, once: its figures are far from any goal); every run
 is a row of the table and of the JSON (``"run"``), and a summary gives each
-case's median run, with the spread of the runs' p99. On a shared machine one
-run of 600 frames (ten seconds) can meet a burst of another's work; the spread
-says how much.
+case the median of its runs' medians and of their p99s, and the spread of the
+p99s. On a shared machine one run of 600 frames (ten seconds) can meet a burst
+of another's work; the spread says how much.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -267,13 +268,8 @@ def summary(rows: list[dict]) -> list[dict]:
     for r in rows:
         runs.setdefault((r.get("build", "now"), r["case"], r["chains"]), []).append(r)
 
-    def mid(values):
-        values = sorted(values)
-        half = len(values) // 2
-        return values[half] if len(values) % 2 else (values[half - 1] + values[half]) / 2
-
-    return [{"build": b, "case": c, "chains": n, "runs": len(rs), "median_ms": mid([r["median_ms"] for r in rs]),
-             "p99_ms": mid([r["p99_ms"] for r in rs]), "p99_low_ms": min(r["p99_ms"] for r in rs),
+    return [{"build": b, "case": c, "chains": n, "runs": len(rs), "median_ms": median(r["median_ms"] for r in rs),
+             "p99_ms": median(r["p99_ms"] for r in rs), "p99_low_ms": min(r["p99_ms"] for r in rs),
              "p99_high_ms": max(r["p99_ms"] for r in rs)} for (b, c, n), rs in runs.items() if len(rs) > 1]
 
 
@@ -287,7 +283,8 @@ def table(rows: list[dict]) -> str:
                      f"  {r['window']}{'' if r['realtime'] else ', fixed step'}")
     several = summary(rows)
     if several:
-        lines.append("the median run of each case (and its runs' lowest and highest p99):")
+        lines.append("each case over its runs: the median of their medians and of their p99s (and the lowest and "
+                     "highest p99):")
         lines += [f"{s['build']:>7}{s['case']:>11}{s['chains']:>8}{s['median_ms']:>8.2f}{s['p99_ms']:>8.2f}"
                   f"  ({s['runs']} runs, p99 {s['p99_low_ms']:.2f}-{s['p99_high_ms']:.2f})" for s in several]
     opening = [r for r in rows if r["case"] == "plain" and "app_first_frame_ms" in r]

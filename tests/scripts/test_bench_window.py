@@ -81,7 +81,7 @@ def test_repeat_runs_this_build_round_by_round_and_sums_up_each_case(tmp_path):
         runs = [r for r in rows if (r["build"], r["case"]) == ("now", s["case"])]
         assert s["median_ms"] == pytest.approx(sum(r["median_ms"] for r in runs) / 2)
         assert s["p99_low_ms"] == min(r["p99_ms"] for r in runs) and s["p99_high_ms"] == max(r["p99_ms"] for r in runs)
-    assert "the median run of each case" in done.stdout and "(2 runs, p99 " in done.stdout
+    assert "each case over its runs: the median of their medians" in done.stdout and "(2 runs, p99 " in done.stdout
 
 
 def test_summary_takes_the_middle_run_of_an_odd_count():
